@@ -1,0 +1,20 @@
+import type { Db } from '../src/db/client.js';
+import type { Logger } from '../src/logger.js';
+import type { ObjectStorage } from '../src/storage/object-storage.js';
+import { createRunActivities } from './runs.js';
+import { createTestActivities } from './testing.js';
+
+// All I/O of the workflows lives here; activities get their clients injected (never imported
+// into workflow code).
+export interface ActivityDeps {
+  db: Db;
+  storage: ObjectStorage;
+  logger: Logger;
+}
+
+export function createActivities(deps: ActivityDeps, options: { includeTestActivities: boolean }) {
+  return {
+    ...createRunActivities(deps.db),
+    ...(options.includeTestActivities ? createTestActivities() : {}),
+  };
+}

@@ -1,0 +1,97 @@
+import { parseArgs } from 'node:util';
+import { INGESTION_SCOPES, LEVELS, type IngestionScope, type Level } from '../auth/levels.js';
+import { createDb, type Db } from '../db/client.js';
+import { defaultDatabaseUrl } from '../dev/defaults.js';
+import {
+  AdminError,
+  addMember,
+  createApiKey,
+  createIngestionToken,
+  createOrganization,
+  disableApiKey,
+  disableIngestionToken,
+  listApiKeys,
+  updateOrganizationSettings,
+} from './service.js';
+
+const USAGE = `Usage: npm run admin -- <command> [options]     (prints JSON)
+
+  create-organization   --name <name> [--currency EUR] [--capacity <imports per day>]
+  add-member            --organization <id> --email <email> --role read|write|admin [--name <name>]
+  create-api-key        --organization <id> --user <id> --level read|write|admin [--name <name>]
+  create-ingestion-token --organization <id> [--scopes invoices:write,invoices:read] [--name <name>]
+  disable-api-key       --id <id>
+  disable-ingestion-token --id <id>
+  list-api-keys         --user <id>
+  set-organization      --organization <id> [--capacity <n>|none] [--smart-matching true|false] [--currency <code>]
+
+The plaintext of a key or token is printed once, at creation; only its digest is stored.
+Uses DATABASE_URL, or the embedded development database of 'npm start'.`;
+
+type Options = Record<string, string | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (!value) throw new AdminError(`--${name} is required`);
+  return value;
+}
+
+function level(value: string): Level {
+  if (!LEVELS.includes(value as Level)) throw new AdminError(`level/role must be one of ${LEVELS.join(', ')}`);
+  return value as Level;
+}
+
+function capacity(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new AdminError('--capacity must be a whole number or none');
+  return n;
+}
+
+const commands: Record<string, (db: Db, o: Options) => Promise<unknown>> = {
+  'create-organization': (db, o) =>
+    createOrganization(db, { name: required(o, 'name'), currencyCode: o.currency, invoiceProcessingCapacity: capacity(o.capacity) }),
+  'add-member': (db, o) =>
+    addMember(db, { organizationId: required(o, 'organization'), email: required(o, 'email'), name: o.name, role: level(required(o, 'role')) }),
+  'create-api-key': (db, o) =>
+    createApiKey(db, { organizationId: required(o, 'organization'), userId: required(o, 'user'), level: level(required(o, 'level')), name: o.name }),
+  'create-ingestion-token': (db, o) =>
+    createIngestionToken(db, {
+      organizationId: required(o, 'organization'),
+      scopes: (o.scopes ?? INGESTION_SCOPES.join(',')).split(',').map((s) => s.trim()) as IngestionScope[],
+      name: o.name,
+    }),
+  'disable-api-key': (db, o) => disableApiKey(db, required(o, 'id')),
+  'disable-ingestion-token': (db, o) => disableIngestionToken(db, required(o, 'id')),
+  'list-api-keys': (db, o) => listApiKeys(db, required(o, 'user')),
+  'set-organization': (db, o) =>
+    updateOrganizationSettings(db, required(o, 'organization'), {
+      invoiceProcessingCapacity: capacity(o.capacity),
+      smartMatching: o['smart-matching'] === undefined ? undefined : o['smart-matching'] === 'true',
+      currencyCode: o.currency?.toUpperCase(),
+    }),
+};
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  const run = command ? commands[command] : undefined;
+  if (!run) {
+    console.error(USAGE);
+    return 2;
+  }
+  const names = ['name', 'currency', 'capacity', 'organization', 'email', 'role', 'user', 'level', 'scopes', 'id', 'smart-matching'];
+  const { values } = parseArgs({ args: rest, options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), strict: true });
+  const db = createDb(process.env.DATABASE_URL ?? defaultDatabaseUrl(), 2);
+  try {
+    console.log(JSON.stringify(await run(db, values as Options), null, 2));
+    return 0;
+  } catch (error) {
+    console.error(JSON.stringify({ error: error instanceof AdminError ? error.message : String((error as Error).message ?? error) }));
+    return 1;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+process.exitCode = await main();

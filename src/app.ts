@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import Koa, { type Context, type Next } from 'koa';
+import { koaBody } from 'koa-body';
+import type { AppDeps } from './deps.js';
+import { ApiError, errorMiddleware } from './http/errors.js';
+import { healthz, readyz } from './http/health.js';
+import { metricsRegistry } from './http/metrics.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import { requestContext } from './http/request-context.js';
+import type { RouteDefinition } from './http/route.js';
+import { mountRoutes } from './http/router.js';
+import { allRoutes } from './routes.js';
+
+export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
+
+// Refuse an oversized body before reading it (koa-body's own limit covers chunked bodies).
+async function bodySizeGuard(ctx: Context, next: Next): Promise<void> {
+  const length = Number(ctx.get('Content-Length') || 0);
+  if (length > MAX_JSON_BODY_BYTES && !ctx.is('multipart')) {
+    throw new ApiError(413, 'payload_too_large', 'The request body is larger than the 2 MiB limit.');
+  }
+  await next();
+}
+
+export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes): Koa {
+  const app = new Koa({ proxy: true });
+  const router = new Router();
+  const openApi = buildOpenApiDocument(routes, deps.config.PUBLIC_BASE_URL);
+
+  router.get('/healthz', healthz);
+  router.get('/readyz', (ctx) => readyz(deps, ctx));
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metricsRegistry.contentType;
+    ctx.body = await metricsRegistry.metrics();
+  });
+  router.get('/v1/openapi.json', (ctx) => {
+    ctx.state.routePattern = '/v1/openapi.json';
+    ctx.body = openApi;
+  });
+  mountRoutes(router, deps, routes);
+
+  app.use(requestContext(deps.logger));
+  app.use(errorMiddleware);
+  app.use(bodySizeGuard);
+  app.use(koaBody({ jsonLimit: MAX_JSON_BODY_BYTES, textLimit: MAX_JSON_BODY_BYTES, formLimit: MAX_JSON_BODY_BYTES, jsonStrict: true, multipart: false }));
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  return app;
+}

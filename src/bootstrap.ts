@@ -1,0 +1,39 @@
+import type { Config } from './config.js';
+import { createDb } from './db/client.js';
+import type { AppDeps } from './deps.js';
+import { CursorCodec } from './http/pagination.js';
+import { RequestRateLimiter } from './http/rate-limit.js';
+import { createLogger } from './logger.js';
+import { productionRunTypes, RunTypeRegistry, type RunType } from './runs/run-types.js';
+import { ObjectStorage } from './storage/object-storage.js';
+import { connectTemporal } from './temporal/client.js';
+
+export function createStorage(config: Config): ObjectStorage {
+  return new ObjectStorage({
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+  });
+}
+
+export async function createAppDeps(config: Config, extraRunTypes: RunType[] = []): Promise<AppDeps> {
+  const storage = createStorage(config);
+  await storage.ensureBucket();
+  return {
+    config,
+    db: createDb(config.DATABASE_URL),
+    temporal: await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE),
+    storage,
+    logger: createLogger(config.LOG_LEVEL, 'api'),
+    cursors: new CursorCodec(config.CURSOR_SECRET),
+    rateLimiter: new RequestRateLimiter(config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS),
+    runTypes: new RunTypeRegistry([...productionRunTypes, ...extraRunTypes]),
+  };
+}
+
+export async function closeAppDeps(deps: AppDeps): Promise<void> {
+  await deps.temporal.connection.close().catch(() => undefined);
+  await deps.db.$disconnect();
+}

@@ -1,0 +1,20 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { Config } from './config.js';
+import type { Db } from './db/client.js';
+import type { CursorCodec } from './http/pagination.js';
+import type { RequestRateLimiter } from './http/rate-limit.js';
+import type { Logger } from './logger.js';
+import type { RunTypeRegistry } from './runs/run-types.js';
+import type { ObjectStorage } from './storage/object-storage.js';
+
+// Everything a request handler may touch, built once in api.ts (and by the test harness).
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  temporal: TemporalClient;
+  storage: ObjectStorage;
+  logger: Logger;
+  cursors: CursorCodec;
+  rateLimiter: RequestRateLimiter;
+  runTypes: RunTypeRegistry;
+}

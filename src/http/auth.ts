@@ -1,0 +1,85 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Credential } from '../auth/credential.js';
+import { atLeast, effectiveLevel, type IngestionScope, type Level } from '../auth/levels.js';
+import { digestToken, tokenKindOf } from '../auth/tokens.js';
+import type { Db } from '../db/client.js';
+import { errors } from './errors.js';
+
+// Who may call a route: API keys at a level, ingestion tokens with a scope, or both.
+export interface AccessRule {
+  level?: Level;
+  ingestionScope?: IngestionScope;
+  // GET /v1/organizations only: the key's user, before any organization is chosen.
+  withoutOrganization?: boolean;
+}
+
+const uuid = z.string().uuid();
+
+function bearerToken(ctx: Context): string {
+  const header = ctx.get('Authorization');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw errors.invalidToken('Send Authorization: Bearer <token>.');
+  return match[1];
+}
+
+function requestedOrganization(ctx: Context): string | null {
+  const header = ctx.get('X-Organization-Id').trim();
+  if (!header) return null;
+  if (!uuid.safeParse(header).success) {
+    throw errors.validation('X-Organization-Id must be an organization UUID.', [
+      { field: 'X-Organization-Id', message: 'must be a UUID' },
+    ]);
+  }
+  return header.toLowerCase();
+}
+
+async function authenticateApiKey(db: Db, digest: string, ctx: Context, rule: AccessRule): Promise<Credential> {
+  const key = await db.apiKey.findUnique({ where: { tokenDigest: digest } });
+  if (!key) throw errors.invalidToken();
+  if (key.disabledAt) throw errors.tokenDisabled();
+  const base = { keyId: key.id, userId: key.userId, keyLevel: key.level };
+  const named = requestedOrganization(ctx);
+  if (rule.withoutOrganization && !named) return { kind: 'api_key_unscoped', ...base, organizationId: null };
+  // Older keys may omit the header and act in the organization they were created in.
+  const organizationId = named ?? key.organizationId;
+  const membership = await db.membership.findUnique({
+    where: { organizationId_userId: { organizationId, userId: key.userId } },
+  });
+  if (!membership) throw errors.organizationNotAccessible();
+  return { kind: 'api_key', ...base, organizationId, role: membership.role, level: effectiveLevel(key.level, membership.role) };
+}
+
+async function authenticateIngestionToken(db: Db, digest: string, ctx: Context): Promise<Credential> {
+  const token = await db.ingestionToken.findUnique({ where: { tokenDigest: digest } });
+  if (!token) throw errors.invalidToken();
+  if (token.disabledAt) throw errors.tokenDisabled();
+  const named = requestedOrganization(ctx);
+  if (named && named !== token.organizationId) throw errors.organizationNotAccessible();
+  return {
+    kind: 'ingestion_token',
+    tokenId: token.id,
+    organizationId: token.organizationId,
+    scopes: token.scopes as IngestionScope[],
+  };
+}
+
+export async function authenticate(db: Db, ctx: Context, rule: AccessRule): Promise<Credential> {
+  const token = bearerToken(ctx);
+  const kind = tokenKindOf(token);
+  if (!kind) throw errors.invalidToken();
+  const digest = digestToken(token);
+  return kind === 'api_key' ? authenticateApiKey(db, digest, ctx, rule) : authenticateIngestionToken(db, digest, ctx);
+}
+
+export function authorize(credential: Credential, rule: AccessRule): void {
+  if (credential.kind === 'ingestion_token') {
+    if (!rule.ingestionScope) throw errors.insufficientScope('an API key (this path is not part of the Ingestion API)');
+    if (!credential.scopes.includes(rule.ingestionScope)) throw errors.insufficientScope(rule.ingestionScope);
+    return;
+  }
+  if (!rule.level) throw errors.insufficientScope('an ingestion token');
+  if (credential.kind === 'api_key' && atLeast(credential.level, rule.level)) return;
+  if (credential.kind === 'api_key_unscoped' && rule.withoutOrganization) return;
+  throw errors.insufficientLevel(rule.level);
+}

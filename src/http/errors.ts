@@ -1,0 +1,90 @@
+import type { Context, Next } from 'koa';
+import { ZodError } from 'zod';
+
+// One error type for every failure a client may see; the middleware below renders it as the
+// spec's body {error: {code, message, request_id, description?, details?}}.
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: { description?: string; details?: unknown; headers?: Record<string, string>; body?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+export const errors = {
+  validation: (message: string, details?: FieldIssue[] | Record<string, unknown>) =>
+    new ApiError(400, 'validation_error', message, { details }),
+  invalidToken: (message = 'The bearer token is missing or not valid.') => new ApiError(401, 'invalid_token', message),
+  tokenDisabled: () => new ApiError(403, 'token_disabled', 'This token has been disabled.'),
+  insufficientLevel: (required: string) =>
+    new ApiError(403, 'insufficient_level', `This operation needs the ${required} level.`),
+  insufficientScope: (required: string) =>
+    new ApiError(403, 'insufficient_scope', `This operation needs a token with the ${required} scope.`),
+  organizationNotAccessible: () =>
+    new ApiError(403, 'organization_not_accessible', 'The key cannot use the organization named in X-Organization-Id.'),
+  notFound: (what = 'resource') => new ApiError(404, 'not_found', `The ${what} does not exist.`),
+  conflict: (code: string, message: string, body?: Record<string, unknown>) =>
+    new ApiError(409, code, message, { body }),
+  preconditionFailed: () =>
+    new ApiError(412, 'precondition_failed', 'If-Match does not match the current version; read it again and reapply.'),
+  serviceUnavailable: (message: string) => new ApiError(503, 'service_unavailable', message, { headers: { 'Retry-After': '5' } }),
+};
+
+export function zodIssuesToDetails(error: ZodError, prefix?: string): FieldIssue[] {
+  return error.issues.map((issue) => ({
+    field: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || (prefix ?? 'body'),
+    message: issue.message,
+  }));
+}
+
+// Koa and its middleware throw plain errors carrying `status` (body parsing, 405, 413).
+function fromHttpError(err: { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string }): ApiError | null {
+  const status = err.status ?? err.statusCode;
+  if (!status || status >= 500) return null;
+  if (status === 413) {
+    return new ApiError(413, 'payload_too_large', 'The request body is larger than the 2 MiB limit.');
+  }
+  if (status === 405) return new ApiError(405, 'method_not_allowed', 'This method is not allowed on this path.');
+  if (status === 415) return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+  if (status === 400) {
+    return new ApiError(400, 'validation_error', 'The request body could not be read.', {
+      description: err.expose && err.message ? err.message : undefined,
+    });
+  }
+  return new ApiError(status, 'request_error', err.expose && err.message ? err.message : 'The request could not be processed.');
+}
+
+export function renderError(ctx: Context, error: ApiError): void {
+  ctx.status = error.status;
+  for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
+  ctx.body = {
+    ...(error.extra.body ?? {}),
+    error: {
+      code: error.code,
+      message: error.message,
+      request_id: ctx.state.requestId as string,
+      ...(error.extra.description ? { description: error.extra.description } : {}),
+      ...(error.extra.details !== undefined ? { details: error.extra.details } : {}),
+    },
+  };
+}
+
+export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('path');
+  } catch (caught) {
+    const error = caught instanceof ApiError ? caught : fromHttpError(caught as object);
+    if (error) return renderError(ctx, error);
+    ctx.state.logger?.error({ err: caught }, 'unexpected failure');
+    renderError(ctx, new ApiError(500, 'internal_error', 'Something went wrong on our side. Quote the request_id when contacting support.'));
+  }
+}

@@ -1,0 +1,147 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { errors } from './errors.js';
+
+// Cursor pagination for every list: keyset over (sort column, id), so each record appears exactly
+// once across pages even while records are inserted. The cursor is opaque, signed, and bound to
+// the filters and sort it was made for.
+
+export type Direction = 'asc' | 'desc';
+export type SortValue = string | number | null;
+
+export interface SortColumn {
+  // Prisma field name; its values must be non-null.
+  field: string;
+  kind: 'date' | 'string' | 'number';
+}
+
+export interface PageRequest {
+  limit: number;
+  sort: string;
+  direction: Direction;
+  after: { value: SortValue; id: string } | null;
+  filterDigest: string;
+}
+
+interface CursorPayload {
+  s: string;
+  d: Direction;
+  f: string;
+  v: SortValue;
+  i: string;
+}
+
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_CURSOR_LENGTH = 512;
+
+export function pageParams<S extends string>(sorts: readonly [S, ...S[]], limits = { max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }) {
+  return {
+    limit: z.coerce.number().int().min(1).max(limits.max).default(limits.default),
+    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
+    sort: z.enum(sorts).optional(),
+    direction: z.enum(['asc', 'desc']).optional(),
+    fields: z.string().optional(),
+  };
+}
+
+export class CursorCodec {
+  constructor(private readonly secret: string) {}
+
+  encode(payload: CursorPayload): string {
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  decode(cursor: string): CursorPayload {
+    const [body, signature] = cursor.split('.');
+    const expected = body ? this.sign(body) : '';
+    const valid =
+      body && signature && signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
+    if (!valid) throw invalidCursor('The cursor is not one this API issued.');
+    try {
+      return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
+    } catch {
+      throw invalidCursor('The cursor is not one this API issued.');
+    }
+  }
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.secret).update(body).digest('base64url').slice(0, 22);
+  }
+}
+
+function invalidCursor(message: string) {
+  return errors.validation(message, [{ field: 'cursor', message }]);
+}
+
+// A stable digest of the filters a list was asked with (everything but paging and field selection).
+export function digestFilters(filters: Record<string, unknown>): string {
+  const canonical = Object.keys(filters)
+    .filter((k) => filters[k] !== undefined)
+    .sort()
+    .map((k) => [k, filters[k]]);
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 16);
+}
+
+export function resolvePage(
+  codec: CursorCodec,
+  query: { limit: number; cursor?: string; sort?: string; direction?: Direction },
+  defaults: { sort: string; direction: Direction },
+  filters: Record<string, unknown>,
+): PageRequest {
+  const filterDigest = digestFilters(filters);
+  if (!query.cursor) {
+    return { limit: query.limit, sort: query.sort ?? defaults.sort, direction: query.direction ?? defaults.direction, after: null, filterDigest };
+  }
+  const cursor = codec.decode(query.cursor);
+  if ((query.sort && query.sort !== cursor.s) || (query.direction && query.direction !== cursor.d)) {
+    throw invalidCursor('The cursor was made for another sort or direction; send the same sort and direction, or none.');
+  }
+  if (cursor.f !== filterDigest) {
+    throw invalidCursor('The cursor was made for other filters; send the same filters as for the first page.');
+  }
+  return { limit: query.limit, sort: cursor.s, direction: cursor.d, after: { value: cursor.v, id: cursor.i }, filterDigest };
+}
+
+function toPrismaValue(column: SortColumn, value: SortValue): unknown {
+  return column.kind === 'date' && typeof value === 'string' ? new Date(value) : value;
+}
+
+function fromRecordValue(value: unknown): SortValue {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'number' || typeof value === 'string' || value === null) return value;
+  return String(value);
+}
+
+// Prisma where/orderBy for one page; combine `where` with the list's own filters using AND.
+// `idField` is the unique tie-breaker column (the record id, or e.g. userId on memberships).
+export function keyset(page: PageRequest, column: SortColumn, idField = 'id') {
+  const op = page.direction === 'asc' ? 'gt' : 'lt';
+  const orderBy = [{ [column.field]: page.direction }, { [idField]: page.direction }];
+  if (!page.after) return { where: {}, orderBy, take: page.limit + 1 };
+  const value = toPrismaValue(column, page.after.value);
+  const where = {
+    OR: [{ [column.field]: { [op]: value } }, { [column.field]: value, [idField]: { [op]: page.after.id } }],
+  };
+  return { where, orderBy, take: page.limit + 1 };
+}
+
+export function pageOf<Row extends { id: string }>(
+  codec: CursorCodec,
+  page: PageRequest,
+  column: SortColumn,
+  rows: Row[],
+): { rows: Row[]; nextCursor: string | null } {
+  if (rows.length <= page.limit) return { rows, nextCursor: null };
+  const visible = rows.slice(0, page.limit);
+  const last = visible[visible.length - 1]!;
+  const nextCursor = codec.encode({
+    s: page.sort,
+    d: page.direction,
+    f: page.filterDigest,
+    v: fromRecordValue((last as Record<string, unknown>)[column.field]),
+    i: last.id,
+  });
+  return { rows: visible, nextCursor };
+}

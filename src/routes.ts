@@ -1,0 +1,7 @@
+import type { RouteDefinition } from './http/route.js';
+import { organizationRoutes } from './organizations/routes.js';
+import { partyRoutes } from './parties/routes.js';
+import { runRoutes } from './runs/routes.js';
+
+// The whole Organization/Ingestion API: each domain folder owns its routes.
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...runRoutes];

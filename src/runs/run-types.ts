@@ -1,0 +1,33 @@
+// Every kind of background work is a run type: which workflow carries it out, and what
+// POST /v1/workflow-runs/{id}/retry does with a failed run of it.
+//   new_run: a new workflow run, linked by retry_of_run_id (imports, checks);
+//   resume:  the same run id starts again and continues from its checkpoint (syncs);
+//   none:    not retryable.
+export type RetryStrategy = 'new_run' | 'resume' | 'none';
+
+export interface RunType {
+  type: string;
+  workflowType: string;
+  retry: RetryStrategy;
+}
+
+export class RunTypeRegistry {
+  private readonly byType = new Map<string, RunType>();
+
+  constructor(types: RunType[]) {
+    for (const runType of types) this.byType.set(runType.type, runType);
+  }
+
+  get(type: string): RunType {
+    const runType = this.byType.get(type);
+    if (!runType) throw new Error(`unknown run type ${type}`);
+    return runType;
+  }
+
+  names(): string[] {
+    return [...this.byType.keys()];
+  }
+}
+
+// Production run types join here as their features arrive.
+export const productionRunTypes: RunType[] = [];

@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { AppDeps } from '../deps.js';
+import type { WorkflowRun } from '../generated/prisma/client.js';
+import { Prisma } from '../db/client.js';
+import { errors } from '../http/errors.js';
+import { countRunFinished, countRunStarted } from '../http/metrics.js';
+import { runSearchAttributes } from '../temporal/search-attributes.js';
+import { deterministicUuid } from '../shared/ids.js';
+import { closeRun, finishRun, isTerminal, itemCounts, type RunFailure } from './read-model.js';
+import type { RunArgs } from './run-args.js';
+import { serializeRun } from './serialize.js';
+import type { WorkflowRunView } from './schemas.js';
+
+// A run row exists before its workflow starts, so a poll right after the 202 finds it. A row
+// whose workflow never started (the API died in between) is failed by reconciliation below.
+const MISSING_WORKFLOW_GRACE_MS = 60_000;
+
+export interface StartRunRequest {
+  organizationId: string;
+  type: string;
+  owner?: { type: string; id: string } | null;
+  input?: Record<string, unknown>;
+  // Fixed ids make starting idempotent (see http/idempotency.ts and retryRun).
+  runId?: string;
+  retryOfRunId?: string | null;
+  createdByUserId?: string | null;
+}
+
+type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger'>;
+
+async function insertRunOnce(deps: Deps, request: StartRunRequest, id: string): Promise<{ run: WorkflowRun; created: boolean }> {
+  try {
+    const run = await deps.db.workflowRun.create({
+      data: {
+        id,
+        organizationId: request.organizationId,
+        type: request.type,
+        ownerType: request.owner?.type ?? null,
+        ownerId: request.owner?.id ?? null,
+        input: (request.input ?? {}) as Prisma.InputJsonValue,
+        retryOfRunId: request.retryOfRunId ?? null,
+        createdByUserId: request.createdByUserId ?? null,
+      },
+    });
+    return { run, created: true };
+  } catch (error) {
+    if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error;
+    const run = await deps.db.workflowRun.findFirstOrThrow({ where: { id, organizationId: request.organizationId } });
+    return { run, created: false };
+  }
+}
+
+async function startWorkflow(deps: Deps, run: WorkflowRun, reuse: WorkflowIdReusePolicy): Promise<void> {
+  const runType = deps.runTypes.get(run.type);
+  const args: RunArgs = { runId: run.id, organizationId: run.organizationId, input: (run.input ?? {}) as Record<string, unknown> };
+  await deps.temporal.workflow.start(runType.workflowType, {
+    workflowId: run.id,
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    args: [args],
+    typedSearchAttributes: runSearchAttributes(run),
+    workflowIdReusePolicy: reuse,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+  });
+}
+
+export async function startRun(deps: Deps, request: StartRunRequest): Promise<WorkflowRun> {
+  deps.runTypes.get(request.type);
+  const { run, created } = await insertRunOnce(deps, request, request.runId ?? randomUUID());
+  if (!created && run.status !== 'queued') return run;
+  try {
+    await startWorkflow(deps, run, WorkflowIdReusePolicy.REJECT_DUPLICATE);
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return run;
+    deps.logger.error({ err: error, run_id: run.id }, 'could not start workflow');
+    // A rejected request changes nothing: the run row goes again.
+    if (created) await deps.db.workflowRun.delete({ where: { id: run.id } }).catch(() => undefined);
+    throw errors.serviceUnavailable('The background work could not be started right now; retry shortly.');
+  }
+  countRunStarted(run.type);
+  return run;
+}
+
+async function failureFromTemporal(deps: Deps, runId: string): Promise<RunFailure> {
+  try {
+    await deps.temporal.workflow.getHandle(runId).result();
+  } catch (error) {
+    if (error instanceof WorkflowFailedError) {
+      return { code: 'workflow_failed', message: error.cause?.message ?? error.message };
+    }
+  }
+  return { code: 'workflow_failed', message: 'The workflow failed in Temporal.' };
+}
+
+// Temporal is the source of truth: a run whose workflow ended outside our own code (cancelled
+// or terminated in Temporal UI, timed out, never started) must not stay running in the API.
+async function reconcileOne(deps: Deps, run: WorkflowRun): Promise<boolean> {
+  if (isTerminal(run.status)) return false;
+  let status: string;
+  try {
+    status = (await deps.temporal.workflow.getHandle(run.id).describe()).status.name;
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+    if (Date.now() - run.createdAt.getTime() < MISSING_WORKFLOW_GRACE_MS) return false;
+    return closeRun(deps.db, run.id, 'failed', { code: 'workflow_not_found', message: 'The workflow of this run was never started.' }, 'failed');
+  }
+  switch (status) {
+    case 'RUNNING':
+      return false;
+    case 'COMPLETED':
+      await finishRun(deps.db, run.id);
+      return true;
+    case 'CANCELLED':
+      return closeRun(deps.db, run.id, 'cancelled', null, 'cancelled');
+    case 'TERMINATED':
+      return closeRun(deps.db, run.id, 'failed', { code: 'workflow_terminated', message: 'The workflow was terminated in Temporal.' }, 'cancelled');
+    case 'TIMED_OUT':
+      return closeRun(deps.db, run.id, 'failed', { code: 'workflow_timed_out', message: 'The workflow timed out in Temporal.' }, 'failed');
+    case 'FAILED':
+      return closeRun(deps.db, run.id, 'failed', await failureFromTemporal(deps, run.id), 'failed');
+    default:
+      return false;
+  }
+}
+
+export async function reconcileRuns(deps: Deps, runs: WorkflowRun[]): Promise<WorkflowRun[]> {
+  return Promise.all(
+    runs.map(async (run) => {
+      try {
+        if (!(await reconcileOne(deps, run))) return run;
+        const fresh = await deps.db.workflowRun.findUniqueOrThrow({ where: { id: run.id } });
+        countRunFinished(fresh.type, fresh.status);
+        return fresh;
+      } catch (error) {
+        // Temporal unreachable: answer from the read model rather than failing the read.
+        deps.logger.warn({ err: error, run_id: run.id }, 'could not reconcile run with Temporal');
+        return run;
+      }
+    }),
+  );
+}
+
+export async function findRun(deps: Deps, organizationId: string, runId: string): Promise<WorkflowRun> {
+  const run = await deps.db.workflowRun.findFirst({ where: { id: runId, organizationId } });
+  if (!run) throw errors.notFound('workflow run');
+  const [reconciled] = await reconcileRuns(deps, [run]);
+  return reconciled!;
+}
+
+export async function viewRuns(deps: Pick<AppDeps, 'db'>, runs: WorkflowRun[]): Promise<WorkflowRunView[]> {
+  const counts = await itemCounts(deps.db, runs.map((run) => run.id));
+  return runs.map((run) => serializeRun(run, counts.get(run.id)!));
+}
+
+export async function viewRun(deps: Pick<AppDeps, 'db'>, run: WorkflowRun): Promise<WorkflowRunView> {
+  return (await viewRuns(deps, [run]))[0]!;
+}
+
+async function waitUntilTerminal(deps: Deps, runId: string, timeoutMs: number): Promise<WorkflowRun> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await deps.db.workflowRun.findUniqueOrThrow({ where: { id: runId } });
+    if (isTerminal(run.status) || Date.now() > deadline) return run;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function alreadyFinished(run: WorkflowRun) {
+  return errors.conflict('run_already_finished', `This run has already finished (${run.status}); a finished run cannot be cancelled.`);
+}
+
+async function cancelItems(deps: Deps, run: WorkflowRun, itemIds: string[]): Promise<void> {
+  const found = await deps.db.workflowRunItem.findMany({ where: { runId: run.id, id: { in: itemIds } }, select: { id: true } });
+  const unknown = itemIds.filter((id) => !found.some((item) => item.id === id));
+  if (unknown.length > 0) {
+    throw errors.validation('Some item_ids are not items of this run.', unknown.map((id) => ({ field: 'item_ids', message: `${id} is not an item of this run` })));
+  }
+  // Only queued items can still be stopped; the workflow skips them (read-model beginItem).
+  await deps.db.workflowRunItem.updateMany({
+    where: { runId: run.id, id: { in: itemIds }, status: 'queued' },
+    data: { status: 'cancelled', finishedAt: new Date() },
+  });
+}
+
+export async function cancelRun(deps: Deps, organizationId: string, runId: string, itemIds?: string[]): Promise<WorkflowRun> {
+  const run = await findRun(deps, organizationId, runId);
+  if (isTerminal(run.status)) throw alreadyFinished(run);
+  if (itemIds) {
+    await cancelItems(deps, run, itemIds);
+    return deps.db.workflowRun.findUniqueOrThrow({ where: { id: run.id } });
+  }
+  try {
+    await deps.temporal.workflow.getHandle(run.id).cancel();
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+    await closeRun(deps.db, run.id, 'cancelled', null, 'cancelled');
+  }
+  return waitUntilTerminal(deps, run.id, 5_000);
+}
+
+export async function retryRun(deps: Deps, organizationId: string, runId: string): Promise<WorkflowRun> {
+  const run = await findRun(deps, organizationId, runId);
+  const strategy = deps.runTypes.get(run.type).retry;
+  if (strategy === 'none') throw errors.conflict('run_not_retryable', `Runs of type ${run.type} cannot be retried.`);
+  if (strategy === 'new_run') {
+    const existingRetry = await deps.db.workflowRun.findFirst({ where: { retryOfRunId: run.id, organizationId } });
+    if (existingRetry) return existingRetry;
+  }
+  if (run.status !== 'failed') {
+    throw errors.conflict('run_not_retryable', `Only a failed run can be retried; this one is ${run.status}.`);
+  }
+  return strategy === 'new_run' ? retryAsNewRun(deps, run) : resumeRun(deps, run);
+}
+
+function retryAsNewRun(deps: Deps, run: WorkflowRun): Promise<WorkflowRun> {
+  // One retry per failed run: its id is derived from the failed run, so repeats find it again.
+  const runId = deterministicUuid(`retry-of:${run.id}`);
+  return startRun(deps, {
+    organizationId: run.organizationId,
+    type: run.type,
+    owner: run.ownerType && run.ownerId ? { type: run.ownerType, id: run.ownerId } : null,
+    input: (run.input ?? {}) as Record<string, unknown>,
+    runId,
+    retryOfRunId: run.id,
+    createdByUserId: run.createdByUserId,
+  });
+}
+
+// A failed resumable run (a sync) starts again under the same id; finished items and its
+// checkpoint stay, failed items are queued again.
+async function resumeRun(deps: Deps, run: WorkflowRun): Promise<WorkflowRun> {
+  const resumed = await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.workflowRun.updateMany({
+      where: { id: run.id, status: 'failed' },
+      data: { status: 'queued', failure: Prisma.DbNull, finishedAt: null, attempt: { increment: 1 }, version: { increment: 1 } },
+    });
+    if (count === 1) {
+      await tx.workflowRunItem.updateMany({ where: { runId: run.id, status: 'failed' }, data: { status: 'queued', failure: Prisma.DbNull, finishedAt: null } });
+    }
+    return count === 1;
+  });
+  const current = await deps.db.workflowRun.findUniqueOrThrow({ where: { id: run.id } });
+  if (!resumed) return current;
+  try {
+    await startWorkflow(deps, current, WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY);
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return current;
+    await closeRun(deps.db, run.id, 'failed', (run.failure as RunFailure | null) ?? { code: 'resume_failed', message: 'The run could not be resumed.' }, 'failed');
+    throw errors.serviceUnavailable('The run could not be resumed right now; retry shortly.');
+  }
+  countRunStarted(run.type);
+  return current;
+}

@@ -1,0 +1,83 @@
+import { Client } from 'minio';
+
+// S3-compatible object storage (MinIO locally and in tests; any S3 in production). Clients send
+// bytes straight to storage with a presigned PUT; the API never proxies file bytes.
+export interface PresignedUpload {
+  url: string;
+  headers: Record<string, string>;
+  expiresAt: Date;
+}
+
+export interface StorageSettings {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region: string;
+}
+
+export class ObjectStorage {
+  private readonly client: Client;
+  readonly bucket: string;
+
+  constructor(private readonly settings: StorageSettings) {
+    const url = new URL(settings.endpoint);
+    this.client = new Client({
+      endPoint: url.hostname,
+      port: url.port ? Number(url.port) : undefined,
+      useSSL: url.protocol === 'https:',
+      accessKey: settings.accessKey,
+      secretKey: settings.secretKey,
+      region: settings.region,
+      pathStyle: true,
+    });
+    this.bucket = settings.bucket;
+  }
+
+  async ensureBucket(): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket))) await this.client.makeBucket(this.bucket, this.settings.region);
+  }
+
+  async ping(): Promise<void> {
+    await this.client.bucketExists(this.bucket);
+  }
+
+  async presignUpload(key: string, contentType: string, expiresInSeconds = 3600): Promise<PresignedUpload> {
+    const url = await this.client.presignedUrl('PUT', this.bucket, key, expiresInSeconds);
+    return { url, headers: { 'Content-Type': contentType }, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
+  }
+
+  async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
+    await this.client.putObject(this.bucket, key, bytes, bytes.length, { 'Content-Type': contentType });
+  }
+
+  // Null when the object does not exist (yet): an upload that never happened is not an error here.
+  async stat(key: string): Promise<{ size: number; etag: string } | null> {
+    try {
+      const stat = await this.client.statObject(this.bucket, key);
+      return { size: stat.size, etag: stat.etag };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  async read(key: string, maxBytes: number): Promise<Buffer> {
+    const stream = await this.client.getObject(this.bucket, key);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of stream) {
+      total += (chunk as Buffer).length;
+      if (total > maxBytes) {
+        stream.destroy();
+        throw new Error(`object ${key} is larger than ${maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.client.removeObject(this.bucket, key);
+  }
+}

@@ -1,0 +1,73 @@
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import { createStorage } from './bootstrap.js';
+import { loadConfig, type Config } from './config.js';
+import { createDb } from './db/client.js';
+import { createLogger, type Logger } from './logger.js';
+
+export function workflowsPath(includeTestWorkflows: boolean): string {
+  const file = includeTestWorkflows ? '../workflows/testing.ts' : '../workflows/index.ts';
+  return fileURLToPath(new URL(file, import.meta.url));
+}
+
+let runtimeInstalled = false;
+
+// Temporal's SDK logs through our JSON logger, at our level, like every other line of the worker.
+function installRuntimeLogger(logger: Logger): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const write = (level: LogLevel, message: string, meta?: LogMetadata) => {
+    const method = ({ TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const)[level];
+    logger[method](meta ?? {}, message);
+  };
+  Runtime.install({
+    logger: {
+      log: write,
+      trace: (m, meta) => write('TRACE', m, meta),
+      debug: (m, meta) => write('DEBUG', m, meta),
+      info: (m, meta) => write('INFO', m, meta),
+      warn: (m, meta) => write('WARN', m, meta),
+      error: (m, meta) => write('ERROR', m, meta),
+    },
+  });
+}
+
+// Builds the worker that runs our workflows and activities on the service's task queue.
+export async function createWorker(config: Config) {
+  const logger = createLogger(config.LOG_LEVEL, 'worker');
+  installRuntimeLogger(logger);
+  const db = createDb(config.DATABASE_URL);
+  const storage = createStorage(config);
+  await storage.ensureBucket();
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    workflowsPath: workflowsPath(config.ENABLE_TEST_WORKFLOWS),
+    activities: createActivities({ db, storage, logger }, { includeTestActivities: config.ENABLE_TEST_WORKFLOWS }),
+  });
+  const close = async () => {
+    await connection.close().catch(() => undefined);
+    await db.$disconnect();
+  };
+  return { worker, logger, close };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const { worker, logger, close } = await createWorker(config);
+  logger.info({ task_queue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
+  // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and lets running activities finish.
+  await worker.run();
+  await close();
+  logger.info('worker stopped');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,90 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { Worker } from '@temporalio/worker';
+import { createApp } from '../../src/app.js';
+import { closeAppDeps, createAppDeps } from '../../src/bootstrap.js';
+import { loadConfig } from '../../src/config.js';
+import type { AppDeps } from '../../src/deps.js';
+import { repoRoot } from '../../src/dev/defaults.js';
+import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
+import { startMinio } from '../../src/infra/minio-server.js';
+import { freePort } from '../../src/infra/process.js';
+import { startTemporalDevServer } from '../../src/infra/temporal-dev-server.js';
+import { testRunTypes } from '../../src/runs/test-run-types.js';
+import { createWorker } from '../../src/worker.js';
+
+// The real stack for integration tests: a fresh embedded PostgreSQL, a Temporal dev server (in
+// memory), MinIO, then the worker and the API on a free port. Nothing is mocked.
+
+export interface TestStack {
+  env: Record<string, string>;
+  apiUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestStack(): Promise<TestStack> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'ics-test-'));
+  // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
+  chmodSync(workDir, 0o755);
+  const [pgPort, temporalPort, minioPort, minioConsolePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const stoppers: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => console.error('stop failed:', error));
+    rmSync(workDir, { recursive: true, force: true });
+  };
+  try {
+    const [postgres, temporal, minio] = await Promise.all([
+      startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: pgPort, persistent: false, user: 'postgres', password: 'postgres' }),
+      startTemporalDevServer({ port: temporalPort, uiPort: null, dbFile: null, logFile: path.join(workDir, 'temporal.log') }),
+      startMinio({ dataDir: path.join(workDir, 'minio'), port: minioPort, consolePort: minioConsolePort, accessKey: 'test-access-key', secretKey: 'test-secret-key-123' }),
+    ]);
+    stoppers.push(() => postgres.stop(), () => temporal.stop(), () => minio.stop());
+    await postgres.ensureDatabase('ics_test');
+
+    const env: Record<string, string> = {
+      DATABASE_URL: postgres.url('ics_test'),
+      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+      TEMPORAL_TASK_QUEUE: 'invoice-compliance-test',
+      S3_ENDPOINT: `http://127.0.0.1:${minioPort}`,
+      S3_ACCESS_KEY: 'test-access-key',
+      S3_SECRET_KEY: 'test-secret-key-123',
+      S3_BUCKET: 'ics-test',
+      ENABLE_TEST_WORKFLOWS: 'true',
+      RATE_LIMIT_REQUESTS: '300',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      CURSOR_SECRET: 'test-cursor-secret-0123456789',
+      PORT: '0',
+    };
+    execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: env.DATABASE_URL },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+
+    const config = loadConfig({ ...process.env, ...env });
+    const { worker, close: closeWorker } = await createWorker(config);
+    const workerRun = (worker as Worker).run();
+    stoppers.push(async () => {
+      worker.shutdown();
+      await workerRun;
+      await closeWorker();
+    });
+
+    const deps: AppDeps = await createAppDeps(config, testRunTypes);
+    const server: Server = createApp(deps).listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    stoppers.push(async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await closeAppDeps(deps);
+    });
+    const { port } = server.address() as { port: number };
+    return { env, apiUrl: `http://127.0.0.1:${port}`, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

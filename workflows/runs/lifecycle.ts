@@ -1,0 +1,58 @@
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import type { RunActivities } from '../../activities/runs.js';
+
+// The life of every run, shared by all workflows: started → items → a terminal status in the read
+// model, mirrored by the Temporal execution status (a failed run fails its workflow, so Temporal UI
+// and the API agree).
+
+export const runModel = proxyActivities<RunActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 30 },
+});
+
+export interface RunItemRef {
+  id: string;
+  key: string;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return (error.cause as Error | undefined)?.message ?? error.message;
+  return String(error);
+}
+
+export async function executeRun(runId: string, body: () => Promise<void>): Promise<void> {
+  await runModel.markRunStarted(runId);
+  try {
+    await body();
+  } catch (error) {
+    if (isCancellation(error)) {
+      await CancellationScope.nonCancellable(() => runModel.markRunCancelled(runId));
+      throw error;
+    }
+    const failure = { code: 'run_failed', message: messageOf(error) };
+    await runModel.finishRun(runId, failure);
+    throw ApplicationFailure.nonRetryable(failure.message, 'RunFailed');
+  }
+  const status = await runModel.finishRun(runId, null);
+  if (status === 'failed') throw ApplicationFailure.nonRetryable('Every item of this run failed.', 'AllItemsFailed');
+}
+
+export async function registerItems(runId: string, items: { key: string; label?: string; recordType?: string; recordId?: string }[], complete: boolean): Promise<RunItemRef[]> {
+  const ids = await runModel.registerRunItems(runId, items, complete);
+  return items.map((item) => ({ id: ids[item.key]!, key: item.key }));
+}
+
+// Runs `work` for each item that is still queued (items cancelled through the API are skipped);
+// an item's failure is recorded on the item and does not stop the others.
+export async function processItems<T extends RunItemRef>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
+  for (const item of items) {
+    if (!(await runModel.beginRunItem(item.id))) continue;
+    try {
+      const result = await work(item);
+      await runModel.completeRunItem(item.id, result ?? null);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      await runModel.failRunItem(item.id, { code: 'item_failed', message: messageOf(error) });
+    }
+  }
+}
