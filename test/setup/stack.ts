@@ -36,12 +36,16 @@ export async function startTestStack(): Promise<TestStack> {
     rmSync(workDir, { recursive: true, force: true });
   };
   try {
-    const [postgres, temporal, minio] = await Promise.all([
-      startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: pgPort, persistent: false, user: 'postgres', password: 'postgres' }),
-      startTemporalDevServer({ port: temporalPort, uiPort: null, dbFile: null, logFile: path.join(workDir, 'temporal.log') }),
-      startMinio({ dataDir: path.join(workDir, 'minio'), port: minioPort, consolePort: minioConsolePort, accessKey: 'test-access-key', secretKey: 'test-secret-key-123' }),
+    // Each server is registered for stopping as soon as it runs, so a failed start leaks nothing.
+    const started = <T extends { stop(): Promise<unknown> }>(server: T): T => {
+      stoppers.push(() => server.stop());
+      return server;
+    };
+    const [postgres] = await Promise.all([
+      startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: pgPort, persistent: false, user: 'postgres', password: 'postgres' }).then(started),
+      startTemporalDevServer({ port: temporalPort, uiPort: null, dbFile: null, logFile: path.join(workDir, 'temporal.log') }).then(started),
+      startMinio({ dataDir: path.join(workDir, 'minio'), port: minioPort, consolePort: minioConsolePort, accessKey: 'test-access-key', secretKey: 'test-secret-key-123' }).then(started),
     ]);
-    stoppers.push(() => postgres.stop(), () => temporal.stop(), () => minio.stop());
     await postgres.ensureDatabase('ics_test');
 
     const env: Record<string, string> = {

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDb } from '../db/client.js';
+import { startEmbeddedPostgres } from '../infra/embedded-postgres.js';
+import { startMinio } from '../infra/minio-server.js';
+import { portAnswers, spawnManaged, waitFor, type ManagedProcess } from '../infra/process.js';
+import { startTemporalDevServer } from '../infra/temporal-dev-server.js';
+import { bootstrapDevelopmentOrganization, type DevCredentials } from './bootstrap-organization.js';
+import { dataDir, defaultDatabaseUrl, EMBEDDED, repoRoot } from './defaults.js';
+
+// `npm start`: the whole stack in the foreground. Each dependency comes from the environment when
+// set, else from an embedded default whose data stays in .data/ between runs.
+
+interface DevSecrets {
+  cursorSecret: string;
+  minioAccessKey: string;
+  minioSecretKey: string;
+}
+
+function devSecrets(): DevSecrets {
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DevSecrets;
+  const secrets = {
+    cursorSecret: randomBytes(32).toString('base64url'),
+    minioAccessKey: `ics-${randomBytes(6).toString('hex')}`,
+    minioSecretKey: randomBytes(24).toString('base64url'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+const stoppers: (() => Promise<unknown>)[] = [];
+const log = (message: string) => console.log(`[stack] ${message}`);
+
+async function ensurePortFree(port: number, what: string, variable: string): Promise<void> {
+  if (await portAnswers(port)) {
+    throw new Error(`port ${port} is taken, so the embedded ${what} cannot start. Stop what uses it, or set ${variable}.`);
+  }
+}
+
+async function database(env: Record<string, string>): Promise<void> {
+  if (process.env.DATABASE_URL) {
+    env.DATABASE_URL = process.env.DATABASE_URL;
+    return;
+  }
+  await ensurePortFree(EMBEDDED.postgresPort, 'PostgreSQL', 'DATABASE_URL');
+  const postgres = await startEmbeddedPostgres({
+    dataDir: path.join(dataDir, 'postgres'),
+    port: EMBEDDED.postgresPort,
+    persistent: true,
+    user: EMBEDDED.postgresUser,
+    password: EMBEDDED.postgresPassword,
+  });
+  stoppers.push(() => postgres.stop());
+  await postgres.ensureDatabase(EMBEDDED.database);
+  env.DATABASE_URL = defaultDatabaseUrl();
+  log(`PostgreSQL (embedded) on 127.0.0.1:${EMBEDDED.postgresPort}, data in .data/postgres`);
+}
+
+async function temporal(env: Record<string, string>): Promise<void> {
+  if (process.env.TEMPORAL_ADDRESS) {
+    env.TEMPORAL_ADDRESS = process.env.TEMPORAL_ADDRESS;
+    return;
+  }
+  await ensurePortFree(EMBEDDED.temporalPort, 'Temporal dev server', 'TEMPORAL_ADDRESS');
+  const server = await startTemporalDevServer({
+    port: EMBEDDED.temporalPort,
+    uiPort: EMBEDDED.temporalUiPort,
+    dbFile: path.join(dataDir, 'temporal.sqlite'),
+    logFile: path.join(dataDir, 'logs', 'temporal.log'),
+  });
+  stoppers.push(() => server.stop());
+  env.TEMPORAL_ADDRESS = `127.0.0.1:${EMBEDDED.temporalPort}`;
+  log(`Temporal dev server on 127.0.0.1:${EMBEDDED.temporalPort}, Web UI http://localhost:${EMBEDDED.temporalUiPort}`);
+}
+
+async function storage(env: Record<string, string>, secrets: DevSecrets): Promise<void> {
+  if (process.env.S3_ENDPOINT) {
+    env.S3_ENDPOINT = process.env.S3_ENDPOINT;
+    return;
+  }
+  await ensurePortFree(EMBEDDED.minioPort, 'MinIO', 'S3_ENDPOINT');
+  const minio = await startMinio({
+    dataDir: path.join(dataDir, 'minio'),
+    port: EMBEDDED.minioPort,
+    consolePort: EMBEDDED.minioConsolePort,
+    accessKey: secrets.minioAccessKey,
+    secretKey: secrets.minioSecretKey,
+    logFile: path.join(dataDir, 'logs', 'minio.log'),
+  });
+  stoppers.push(() => minio.stop());
+  Object.assign(env, { S3_ENDPOINT: `http://127.0.0.1:${EMBEDDED.minioPort}`, S3_ACCESS_KEY: secrets.minioAccessKey, S3_SECRET_KEY: secrets.minioSecretKey });
+  log(`MinIO on 127.0.0.1:${EMBEDDED.minioPort} (console http://localhost:${EMBEDDED.minioConsolePort}), data in .data/minio`);
+}
+
+function migrate(databaseUrl: string): void {
+  const output = execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+  });
+  const { applied } = JSON.parse(output) as { applied: string[] };
+  log(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
+}
+
+function startNodeProcess(name: string, entry: string, env: Record<string, string>): ManagedProcess {
+  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+  return spawnManaged(name, tsx, [entry], { env, inheritOutput: true, cwd: repoRoot });
+}
+
+function printCredentials(credentials: DevCredentials | null, organizationId: string, userId: string): void {
+  if (credentials) {
+    log('development organization created; these secrets are shown once:');
+    console.log(`
+  X-Organization-Id: ${organizationId}
+  API key (admin):   ${credentials.apiKey}
+  Ingestion token:   ${credentials.ingestionToken}
+
+  curl -H "Authorization: Bearer ${credentials.apiKey}" -H "X-Organization-Id: ${organizationId}" http://localhost:3500/v1/organization
+`);
+    return;
+  }
+  log(`development organization ${organizationId}; its keys were printed on the first start.`);
+  log('for a new API key and ingestion token: npm start -- --new-key');
+  log(`or: npm run admin -- create-api-key --organization ${organizationId} --user ${userId} --level admin`);
+}
+
+let shuttingDown = false;
+
+async function shutdown(children: ManagedProcess[], code: number): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  log('stopping...');
+  for (const child of children) await child.stop();
+  for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { 'new-key': { type: 'boolean', default: false } } });
+  mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
+  const secrets = devSecrets();
+  const env: Record<string, string> = { CURSOR_SECRET: process.env.CURSOR_SECRET ?? secrets.cursorSecret, PORT: process.env.PORT ?? '3500' };
+  await Promise.all([database(env), temporal(env), storage(env, secrets)]);
+  migrate(env.DATABASE_URL!);
+
+  const db = createDb(env.DATABASE_URL!, 2);
+  const dev = await bootstrapDevelopmentOrganization(db, { newKey: values['new-key'] ?? false });
+  await db.$disconnect();
+
+  const children = [startNodeProcess('worker', 'src/worker.ts', env), startNodeProcess('api', 'src/api.ts', env)];
+  for (const child of children) {
+    child.child.once('exit', (code) => {
+      if (shuttingDown) return;
+      log(`${child.name} exited (${code ?? 'signal'}); stopping the stack`);
+      void shutdown(children.filter((c) => c !== child), 1);
+    });
+  }
+  process.once('SIGINT', () => void shutdown(children, 0));
+  process.once('SIGTERM', () => void shutdown(children, 0));
+  await waitFor('API', async () => (await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).ok, 60_000);
+  log(`API on http://localhost:${env.PORT} (contract: /v1/openapi.json, readiness: /readyz)`);
+  printCredentials(dev.credentials, dev.organizationId, dev.userId);
+  log('running; Ctrl-C stops everything');
+}
+
+main().catch(async (error) => {
+  console.error(`[stack] ${error instanceof Error ? error.message : error}`);
+  for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { allRoutes } from '../../src/routes.js';
+import { expectError } from '../support/api.js';
+import { startTestRun } from '../support/runs.js';
+import { createTenant } from '../support/tenants.js';
+
+// Every route that names a record by id, called with another organization's credential, answers
+// 404 — never 403, never the record. The list comes from the route table, so no route is missed.
+
+describe('tenancy', () => {
+  it("answers 404 for another organization's records on every route with an id", async () => {
+    const owner = await createTenant();
+    const stranger = await createTenant();
+    const records: Record<string, string> = { '/v1/workflow-runs/{id}': await startTestRun(owner, { items: [] }) };
+    const routes = allRoutes.filter((route) => route.path.includes('{id}'));
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) {
+      const collection = Object.keys(records).find((prefix) => route.path.startsWith(prefix));
+      expect(collection, `no record fixture for ${route.path}`).toBeDefined();
+      const path = route.path.replace('{id}', records[collection!]!);
+      const response = await stranger.call(path, { method: route.method.toUpperCase(), body: route.method === 'get' ? undefined : {} });
+      expectError(response, 404, 'not_found');
+    }
+  });
+
+  it("never lists another organization's records", async () => {
+    const owner = await createTenant();
+    const stranger = await createTenant();
+    await startTestRun(owner, { items: [] });
+    const list = await stranger.call('/v1/workflow-runs');
+    expect(list.body.data).toEqual([]);
+  });
+});
