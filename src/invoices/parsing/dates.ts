@@ -1,0 +1,50 @@
+import type { IsoDate } from './model.js';
+
+/**
+ * UBL dates: "2017-11-13", optionally with a time zone ("2017-11-13Z", "2017-11-13+01:00")
+ * that does not change the calendar date the issuer meant.
+ */
+export function parseIsoDate(raw: string | null): IsoDate | null {
+  const match = raw?.trim().match(/^(\d{4})-(\d{2})-(\d{2})(?:Z|[+-]\d{2}:\d{2})?$/);
+  return match ? calendarDate(match[1], match[2], match[3]) : null;
+}
+
+/**
+ * UN/CEFACT format codes used by CII (udt:DateTimeString/@format) and Finvoice (@Format):
+ * 102 / CCYYMMDD = "20180305". Month (610) or week (616) precision cannot be a date.
+ */
+export function parseCompactDate(raw: string | null, format?: string | null): IsoDate | null {
+  const isDayFormat = format === undefined || format === null || format === '102' || format === 'CCYYMMDD';
+  if (!isDayFormat) return null;
+  const match = raw?.trim().match(/^(\d{4})(\d{2})(\d{2})$/);
+  return match ? calendarDate(match[1], match[2], match[3]) : null;
+}
+
+/**
+ * Dates printed on a page: "19.01.2016", "16/11/2017", "2020-11-21", "9.5.2017".
+ * Day-first for the dotted and slashed forms (European invoices); US month-first dates are
+ * not recognized.
+ */
+export function parsePrintedDate(raw: string): IsoDate | null {
+  const iso = raw.match(/^(\d{4})-(\d{2})-(\d{2})$/);
+  if (iso) return calendarDate(iso[1], iso[2], iso[3]);
+  const dayFirst = raw.match(/^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/);
+  if (dayFirst) return calendarDate(dayFirst[3], dayFirst[2], dayFirst[1]);
+  return null;
+}
+
+/** A regex fragment matching the printed date forms `parsePrintedDate` understands. */
+export const PRINTED_DATE_PATTERN = String.raw`\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{4}`;
+
+function calendarDate(year?: string, month?: string, day?: string): IsoDate | null {
+  if (year === undefined || month === undefined || day === undefined) return null;
+  const y = Number(year);
+  const m = Number(month);
+  const d = Number(day);
+  if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return null;
+  return `${year.padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}

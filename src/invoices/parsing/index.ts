@@ -1,0 +1,44 @@
+/**
+ * Invoice parsing: bytes in, one normalized invoice model out, for Peppol BIS 3, EHF 2.0,
+ * Finvoice 3.0, CII (Factur-X/ZUGFeRD/XRechnung, usually inside a PDF) and plain PDFs read
+ * from their text layer. Pure: no network, no database, no files of its own.
+ */
+import { detectContainer } from './detect.js';
+import { MAX_INPUT_BYTES } from './limits.js';
+import { failed, type ParseInput, type ParseOutcome } from './model.js';
+import { parsePdf } from './pdf.js';
+import { parseXmlInvoice } from './xml-invoice.js';
+
+export { MAX_INPUT_BYTES } from './limits.js';
+
+/**
+ * Never throws: unreadable input ends in a `failed` outcome with a stable `code`, documents
+ * that are readable but are not invoices (orders, manuals) in `not_invoice`.
+ */
+export async function parseInvoiceDocument(input: ParseInput): Promise<ParseOutcome> {
+  try {
+    return await parseBytes(input.bytes);
+  } catch (error) {
+    // A bug in a reader must not take the calling activity down with an unhandled rejection.
+    const message = error instanceof Error ? error.message : String(error);
+    return failed('internal_error', `The document could not be parsed because of an internal error: ${message}`);
+  }
+}
+
+async function parseBytes(bytes: Uint8Array): Promise<ParseOutcome> {
+  if (bytes.byteLength === 0) return failed('empty_file', 'The file is empty.');
+  if (bytes.byteLength > MAX_INPUT_BYTES) {
+    return failed('file_too_large', `The file has ${bytes.byteLength} bytes; at most ${MAX_INPUT_BYTES} bytes (20 MiB) are accepted.`);
+  }
+  switch (detectContainer(bytes)) {
+    case 'pdf':
+      return parsePdf(bytes);
+    case 'xml':
+      return parseXmlInvoice(bytes);
+    case 'unknown':
+      return failed('unsupported_format', 'The file is neither a PDF nor an XML document.');
+  }
+}
+
+export type * from './model.js';
+export { normalizedInvoiceSchema, parseOutcomeSchema } from './schema.js';

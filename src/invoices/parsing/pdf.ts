@@ -1,0 +1,178 @@
+/**
+ * PDF input: an embedded e-invoice XML (Factur-X, ZUGFeRD, XRechnung, UBL) is the source of
+ * truth; without one, the text layer is read by heuristics (pdf-text.ts).
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { MAX_INPUT_BYTES } from './limits.js';
+import { failed, notInvoice, type NotInvoiceOutcome, type ParseOutcome } from './model.js';
+import { layoutLines, type PositionedText } from './pdf-layout.js';
+import { readInvoiceFromText } from './pdf-text.js';
+import { latin1 } from './xml-encoding.js';
+import { parseXmlInvoice } from './xml-invoice.js';
+
+/** Invoices are a few pages; reading more only costs time on long manuals. */
+const MAX_TEXT_PAGES = 30;
+/** Wall-clock budget for one PDF, so a pathological file cannot stall an activity. */
+const PDF_TIME_LIMIT_MS = 20_000;
+/** Every PDF ends with %%EOF; readers accept up to 1 KiB of trailing bytes after it. */
+const EOF_WINDOW = 1024;
+/** Names the e-invoice standards give their XML attachment, most specific first. */
+const KNOWN_XML_ATTACHMENTS = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'order-x.xml'];
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfJsModule: Promise<PdfJs> | undefined;
+let pdfJsPackageRoot: string | undefined;
+
+/** Loaded on first use so XML-only callers never pay for pdf.js. */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfJsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return pdfJsModule;
+}
+
+export async function parsePdf(bytes: Uint8Array): Promise<ParseOutcome> {
+  if (!hasEndOfFileMarker(bytes)) {
+    return failed('truncated_pdf', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged.');
+  }
+  const pdfjs = await loadPdfJs();
+  const task = pdfjs.getDocument({ ...safeLoadingOptions(), data: bytes.slice() });
+  try {
+    return await withTimeLimit(readDocument(task), PDF_TIME_LIMIT_MS);
+  } catch (error) {
+    return pdfErrorToFailure(error);
+  } finally {
+    await task.destroy().catch(() => undefined);
+  }
+}
+
+function hasEndOfFileMarker(bytes: Uint8Array): boolean {
+  return latin1(bytes.subarray(Math.max(0, bytes.byteLength - EOF_WINDOW))).includes('%%EOF');
+}
+
+/**
+ * Text and attachments only: no fonts are turned into glyphs, no scripts are evaluated, and
+ * the only resource pdf.js may load is its own character maps, from this machine's disk.
+ */
+function safeLoadingOptions() {
+  pdfJsPackageRoot ??= path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  const packageRoot = pdfJsPackageRoot;
+  return {
+    cMapUrl: `${path.join(packageRoot, 'cmaps')}${path.sep}`,
+    cMapPacked: true,
+    standardFontDataUrl: `${path.join(packageRoot, 'standard_fonts')}${path.sep}`,
+    disableFontFace: true,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    isOffscreenCanvasSupported: false,
+    enableXfa: false,
+    disableAutoFetch: true,
+    disableStream: true,
+    disableRange: true,
+    stopAtErrors: false,
+    verbosity: 0,
+  };
+}
+
+async function readDocument(task: PDFDocumentLoadingTask): Promise<ParseOutcome> {
+  const document = await task.promise;
+  const embedded = await readEmbeddedXml(document);
+  if (embedded.outcome) return embedded.outcome;
+  const lines = await extractTextLines(document);
+  if (lines.length === 0) {
+    return failed('no_text_layer', 'The PDF has no text layer (a scan or image) and no embedded e-invoice XML; it needs OCR.');
+  }
+  const outcome = readInvoiceFromText(lines);
+  if (outcome.kind === 'invoice') outcome.warnings.push(...embedded.warnings);
+  return outcome;
+}
+
+interface EmbeddedXmlResult {
+  /** An invoice or a known non-invoice document; undefined means "fall back to the text layer". */
+  outcome?: ParseOutcome;
+  warnings: string[];
+}
+
+async function readEmbeddedXml(document: PDFDocumentProxy): Promise<EmbeddedXmlResult> {
+  const warnings: string[] = [];
+  let nonInvoice: NotInvoiceOutcome | undefined;
+  for (const attachment of xmlAttachments(await document.getAttachments())) {
+    if (attachment.content.byteLength > MAX_INPUT_BYTES) {
+      warnings.push(`The embedded ${attachment.filename} is larger than ${MAX_INPUT_BYTES} bytes and was not read.`);
+      continue;
+    }
+    const outcome = parseXmlInvoice(attachment.content);
+    if (outcome.kind === 'invoice') {
+      outcome.warnings.push(...warnings);
+      return { outcome, warnings };
+    }
+    if (outcome.kind === 'not_invoice') nonInvoice ??= notInvoice(`Embedded ${attachment.filename}: ${outcome.reason}`);
+    else warnings.push(`The embedded ${attachment.filename} could not be read (${outcome.code}: ${outcome.message}).`);
+  }
+  return { outcome: nonInvoice, warnings };
+}
+
+interface Attachment {
+  filename: string;
+  content: Uint8Array;
+}
+
+/** XML attachments, the standard e-invoice file names first. */
+function xmlAttachments(raw: unknown): Attachment[] {
+  if (typeof raw !== 'object' || raw === null) return [];
+  const attachments = Object.values(raw as Record<string, unknown>).filter(isAttachment);
+  const rank = (attachment: Attachment) => {
+    const index = KNOWN_XML_ATTACHMENTS.indexOf(attachment.filename.toLowerCase());
+    return index === -1 ? KNOWN_XML_ATTACHMENTS.length : index;
+  };
+  return attachments.filter((attachment) => attachment.filename.toLowerCase().endsWith('.xml')).sort((a, b) => rank(a) - rank(b));
+}
+
+function isAttachment(value: unknown): value is Attachment {
+  const candidate = value as Partial<Attachment> | null;
+  return typeof candidate?.filename === 'string' && candidate.content instanceof Uint8Array;
+}
+
+async function extractTextLines(document: PDFDocumentProxy): Promise<string[]> {
+  const lines: string[] = [];
+  const pageCount = Math.min(document.numPages, MAX_TEXT_PAGES);
+  for (let pageNumber = 1; pageNumber <= pageCount; pageNumber += 1) {
+    const page = await document.getPage(pageNumber);
+    const content = await page.getTextContent();
+    lines.push(...layoutLines(content.items.map(toPositionedText).filter((item) => item !== null)));
+    page.cleanup();
+  }
+  return lines;
+}
+
+function toPositionedText(item: unknown): PositionedText | null {
+  const candidate = item as { str?: unknown; transform?: unknown; width?: unknown } | null;
+  if (typeof candidate?.str !== 'string' || !Array.isArray(candidate.transform)) return null;
+  const [a, b, c, d, x, y] = candidate.transform as number[];
+  const fontSize = Math.hypot(c ?? 0, d ?? 0) || Math.hypot(a ?? 0, b ?? 0);
+  return { text: candidate.str, x: x ?? 0, y: y ?? 0, width: typeof candidate.width === 'number' ? candidate.width : 0, fontSize };
+}
+
+class TimeLimitExceeded extends Error {}
+
+async function withTimeLimit<T>(work: Promise<T>, milliseconds: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeLimitExceeded()), milliseconds);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function pdfErrorToFailure(error: unknown): ParseOutcome {
+  if (error instanceof TimeLimitExceeded) {
+    return failed('pdf_timeout', `Reading the PDF took longer than ${PDF_TIME_LIMIT_MS / 1000} s and was stopped.`);
+  }
+  const name = error instanceof Error ? error.name : '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === 'PasswordException') return failed('encrypted_pdf', 'The PDF is password protected.');
+  return failed('malformed_pdf', `The PDF could not be read: ${message}`);
+}
