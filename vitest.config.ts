@@ -7,6 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          sequence: { groupOrder: 0 },
           testTimeout: 30_000,
         },
       },
@@ -14,6 +15,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
           // One real stack (PostgreSQL, Temporal dev server, MinIO, worker, API) for the whole run.
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 90_000,

@@ -1,6 +1,7 @@
 import type { Db } from '../src/db/client.js';
 import type { Logger } from '../src/logger.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
+import { createImportActivities } from './imports.js';
 import { createRunActivities } from './runs.js';
 import { createTestActivities } from './testing.js';
 
@@ -15,6 +16,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps, options: { includeTestActivities: boolean }) {
   return {
     ...createRunActivities(deps.db),
+    ...createImportActivities(deps),
     ...(options.includeTestActivities ? createTestActivities() : {}),
   };
 }

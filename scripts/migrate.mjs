@@ -21,6 +21,13 @@ const schemaPath = path.join(root, 'prisma', 'schema.prisma');
 const migrationsDir = path.join(root, 'prisma', 'migrations');
 const filters = { externalTables: [], externalEnums: [] };
 
+// The engine reports a Rust panic's message through this global before it throws.
+globalThis.PRISMA_WASM_PANIC_REGISTRY = {
+  set_message(message) {
+    console.error(`schema engine panic: ${message}`);
+  },
+};
+
 async function loadMigrations() {
   const lockPath = path.join(migrationsDir, 'migration_lock.toml');
   const lockContent = existsSync(lockPath) ? await readFile(lockPath, 'utf8') : 'provider = "postgresql"\n';

@@ -9,6 +9,7 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import { requestContext } from './http/request-context.js';
 import type { RouteDefinition } from './http/route.js';
 import { mountRoutes } from './http/router.js';
+import { MAX_INVOICE_FILE_BYTES } from './invoices/imports.js';
 import { allRoutes } from './routes.js';
 
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
@@ -42,7 +43,17 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes):
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware);
   app.use(bodySizeGuard);
-  app.use(koaBody({ jsonLimit: MAX_JSON_BODY_BYTES, textLimit: MAX_JSON_BODY_BYTES, formLimit: MAX_JSON_BODY_BYTES, jsonStrict: true, multipart: false }));
+  app.use(
+    koaBody({
+      jsonLimit: MAX_JSON_BODY_BYTES,
+      textLimit: MAX_JSON_BODY_BYTES,
+      formLimit: MAX_JSON_BODY_BYTES,
+      jsonStrict: true,
+      // The Ingestion API's upload; files land in temporary files the handler reads and removes.
+      multipart: true,
+      formidable: { maxFileSize: MAX_INVOICE_FILE_BYTES, maxFiles: 51, maxTotalFileSize: 200 * 1024 * 1024, maxFields: 20, allowEmptyFiles: false },
+    }),
+  );
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
   return app;

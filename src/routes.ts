@@ -1,7 +1,9 @@
+import { documentRoutes } from './documents/routes.js';
 import type { RouteDefinition } from './http/route.js';
+import { invoiceRoutes } from './invoices/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...invoiceRoutes, ...runRoutes];

@@ -1,2 +1,2 @@
 // The production workflows of the service; each feature adds its workflow module here.
-export {};
+export { importInvoiceWorkflow } from './import-invoice.js';

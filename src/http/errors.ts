@@ -30,7 +30,7 @@ export const errors = {
     new ApiError(403, 'insufficient_scope', `This operation needs a token with the ${required} scope.`),
   organizationNotAccessible: () =>
     new ApiError(403, 'organization_not_accessible', 'The key cannot use the organization named in X-Organization-Id.'),
-  notFound: (what = 'resource') => new ApiError(404, 'not_found', `The ${what} does not exist.`),
+  notFound: (what = 'resource', details?: FieldIssue[]) => new ApiError(404, 'not_found', `The ${what} does not exist.`, { details }),
   conflict: (code: string, message: string, body?: Record<string, unknown>) =>
     new ApiError(409, code, message, { body }),
   preconditionFailed: () =>

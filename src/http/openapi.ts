@@ -39,6 +39,7 @@ function operationOf(route: RouteDefinition): ZodOpenApiOperationObject {
       ...(route.query ? { query: route.query as never } : {}),
     },
     ...(route.body ? { requestBody: { content: { 'application/json': { schema: route.body } } } } : {}),
+    ...(route.multipart ? { requestBody: { content: { 'multipart/form-data': { schema: route.multipart } } } } : {}),
     responses: responses as ZodOpenApiOperationObject['responses'],
   };
 }

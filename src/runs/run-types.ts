@@ -30,4 +30,4 @@ export class RunTypeRegistry {
 }
 
 // Production run types join here as their features arrive.
-export const productionRunTypes: RunType[] = [];
+export const productionRunTypes: RunType[] = [{ type: 'import', workflowType: 'importInvoiceWorkflow', retry: 'new_run' }];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allRoutes } from '../../src/routes.js';
 import { expectError } from '../support/api.js';
+import { importDocument, sample, settledImport, uploadDocument } from '../support/invoices.js';
 import { startTestRun } from '../support/runs.js';
 import { createTenant } from '../support/tenants.js';
 
@@ -11,13 +12,22 @@ describe('tenancy', () => {
   it("answers 404 for another organization's records on every route with an id", async () => {
     const owner = await createTenant();
     const stranger = await createTenant();
-    const records: Record<string, string> = { '/v1/workflow-runs/{id}': await startTestRun(owner, { items: [] }) };
+    const documentId = await uploadDocument(owner, 'base.xml', sample('peppol-bis3/peppol-base-example.xml'));
+    const started = await importDocument(owner, documentId);
+    const imported = await settledImport(owner, started.body.id);
+    // One record of the owner per collection, keyed by the path up to its {id}.
+    const records: Record<string, string> = {
+      '/v1/workflow-runs/': await startTestRun(owner, { items: [] }),
+      '/v1/documents/': documentId,
+      '/v1/invoices/imports/': imported.id,
+      '/v1/invoices/': imported.invoice_id,
+    };
     const routes = allRoutes.filter((route) => route.path.includes('{id}'));
     expect(routes.length).toBeGreaterThan(0);
     for (const route of routes) {
-      const collection = Object.keys(records).find((prefix) => route.path.startsWith(prefix));
-      expect(collection, `no record fixture for ${route.path}`).toBeDefined();
-      const path = route.path.replace('{id}', records[collection!]!);
+      const collection = route.path.slice(0, route.path.indexOf('{id}'));
+      expect(records[collection], `no record fixture for ${route.path}`).toBeDefined();
+      const path = route.path.replace('{id}', records[collection]!);
       const response = await stranger.call(path, { method: route.method.toUpperCase(), body: route.method === 'get' ? undefined : {} });
       expectError(response, 404, 'not_found');
     }

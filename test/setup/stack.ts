@@ -3,7 +3,6 @@ import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { Worker } from '@temporalio/worker';
 import { createApp } from '../../src/app.js';
 import { closeAppDeps, createAppDeps } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
@@ -11,10 +10,10 @@ import type { AppDeps } from '../../src/deps.js';
 import { repoRoot } from '../../src/dev/defaults.js';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
 import { startMinio } from '../../src/infra/minio-server.js';
-import { freePort } from '../../src/infra/process.js';
+import { freePort, spawnManaged } from '../../src/infra/process.js';
 import { startTemporalDevServer } from '../../src/infra/temporal-dev-server.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
-import { createWorker } from '../../src/worker.js';
+import { supervise } from '../../src/infra/supervisor.js';
 
 // The real stack for integration tests: a fresh embedded PostgreSQL, a Temporal dev server (in
 // memory), MinIO, then the worker and the API on a free port. Nothing is mocked.
@@ -70,13 +69,21 @@ export async function startTestStack(): Promise<TestStack> {
     });
 
     const config = loadConfig({ ...process.env, ...env });
-    const { worker, close: closeWorker } = await createWorker(config);
-    const workerRun = (worker as Worker).run();
-    stoppers.push(async () => {
-      worker.shutdown();
-      await workerRun;
-      await closeWorker();
-    });
+    // The worker runs as its own process, as in production, under a supervisor that restarts it:
+    // crash tests kill it (pid in workerPidFile) and expect no invoice lost or duplicated.
+    const workerPidFile = path.join(workDir, 'worker.pid');
+    const worker = supervise(
+      'worker',
+      () => spawnManaged('worker', path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['src/worker.ts'], {
+        cwd: repoRoot,
+        env: { ...env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+        logFile: path.join(workDir, 'worker.log'),
+      }),
+      workerPidFile,
+    );
+    stoppers.push(() => worker.stop());
+    env.WORKER_PID_FILE = workerPidFile;
+    env.TEST_WORK_DIR = workDir;
 
     const deps: AppDeps = await createAppDeps(config, testRunTypes);
     const server: Server = createApp(deps).listen(0, '127.0.0.1');

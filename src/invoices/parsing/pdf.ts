@@ -36,7 +36,8 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParseOutcome> {
     return failed('truncated_pdf', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged.');
   }
   const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({ ...safeLoadingOptions(), data: bytes.slice() });
+  // A plain Uint8Array copy: pdf.js refuses Node's Buffer subclass and takes ownership of what it gets.
+  const task = pdfjs.getDocument({ ...safeLoadingOptions(), data: new Uint8Array(bytes) });
   try {
     return await withTimeLimit(readDocument(task), PDF_TIME_LIMIT_MS);
   } catch (error) {

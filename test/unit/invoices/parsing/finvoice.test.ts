@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expectSampleValues, parseInvoiceSample, type ExpectedSample } from './samples.js';
-
-const finvoice = (row: Omit<ExpectedSample, 'format' | 'currency'>): ExpectedSample => ({ format: 'finvoice_3', currency: 'EUR', ...row });
+import { FINVOICE_SAMPLES } from '../../../fixtures/sample-expectations.js';
 
 /** README values, with Finvoice's decimal comma turned into a dot ("1116,00" → "1116.00"). */
-const FINVOICE_SAMPLES: ExpectedSample[] = [
-  finvoice({ file: 'finvoice3/maventa-anon_finvoice_30_invoice_with_MessageTransmissionDetails.xml', documentType: 'invoice', typeCode: 'INV01', number: '9190100001', issueDate: '2019-01-21', supplier: 'SellerOrganisationName', taxInclusive: '1116.00', payable: '1106.00', lines: 4 }),
-  finvoice({ file: 'finvoice3/maventa-anon_finvoice_30_invoice_with_SOAP.xml', documentType: 'invoice', typeCode: 'INV01', number: '9190100001', issueDate: '2019-01-21', supplier: 'SellerOrganisationName', taxInclusive: '1116.00', payable: '1106.00', lines: 4 }),
-  finvoice({ file: 'finvoice3/gobl-invoice.xml', documentType: 'invoice', typeCode: 'INV01', number: '2026-1001', issueDate: '2026-09-01', supplier: 'Myyjä Oy', taxInclusive: '1088.36', payable: '1088.36', lines: 2 }),
-  finvoice({ file: 'finvoice3/gobl-credit-note.xml', documentType: 'credit_note', typeCode: 'INV02', number: '2026-1002', issueDate: '2026-09-10', supplier: 'Myyjä Oy', taxInclusive: '-56.75', payable: '-56.75', lines: 1 }),
-  finvoice({ file: 'finvoice3/gobl-reverse-charge.xml', documentType: 'invoice', typeCode: 'INV01', number: '1003', issueDate: '2026-09-12', supplier: 'Myyjä Oy', taxInclusive: '563.50', payable: '463.50', lines: 1 }),
-  finvoice({ file: 'finvoice3/gobl-soap-framed.xml', documentType: 'invoice', typeCode: 'INV01', number: '2026-77', issueDate: '2026-09-22', supplier: 'Lähettäjä Oy', taxInclusive: '325.50', payable: '325.50', lines: 2 }),
-];
 
 describe('Finvoice 3.0 samples', () => {
   it.each(FINVOICE_SAMPLES)('$file', async (expected) => {

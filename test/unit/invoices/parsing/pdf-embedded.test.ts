@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectSampleValues, parseInvoiceSample, parseSample, type ExpectedSample } from './samples.js';
-
-const cii = (row: Omit<ExpectedSample, 'format' | 'currency' | 'documentType' | 'typeCode'> & Partial<ExpectedSample>): ExpectedSample => ({
-  format: 'cii',
-  currency: 'EUR',
-  documentType: 'invoice',
-  typeCode: '380',
-  ...row,
-});
-
-const FACTUR_X_SAMPLES: ExpectedSample[] = [
-  cii({ file: 'pdf-facturx/corpus-EN16931_Einfach.pdf', number: '471102', issueDate: '2018-03-05', supplier: 'Lieferant GmbH', taxInclusive: '529.87', payable: '529.87', lines: 2 }),
-  cii({ file: 'pdf-facturx/corpus-EN16931_Rabatte.pdf', number: '471102', issueDate: '2018-06-05', supplier: 'Lieferant GmbH', taxInclusive: '215.07', payable: '165.07', lines: 4 }),
-  cii({ file: 'pdf-facturx/corpus-FNFE-Avoir_FR_type381_BASIC.pdf', documentType: 'credit_note', typeCode: '381', number: 'AV-2017-0005', issueDate: '2017-11-16', supplier: 'Au bon moulin', taxInclusive: '233.47', payable: '233.47', lines: 2 }),
-  cii({ file: 'pdf-facturx/corpus-ZUGFeRD_1p0_BASIC_Einfach.pdf', number: '471102', issueDate: '2013-03-05', supplier: 'Lieferant GmbH', taxInclusive: '235.62', payable: null, lines: 1 }),
-  cii({ file: 'pdf-facturx/mustang-EXTENDED_Fremdwaehrung_wdis_fx-pdfa4.pdf', currency: 'GBP', taxCurrency: 'EUR', number: '47110815', issueDate: '2025-12-01', supplier: 'Rohstoff AG Salzgitter', taxInclusive: '1021.91', payable: '521.91', lines: 1 }),
-  cii({ file: 'pdf-facturx/akretion-invoice_EN16931.pdf', number: 'F20260023', issueDate: '2026-01-31', supplier: 'LE FOURNISSEUR', taxInclusive: '104.90', payable: '104.90', lines: 3 }),
-];
+import { FACTUR_X_SAMPLES } from '../../../fixtures/sample-expectations.js';
 
 describe('PDFs with embedded CII XML (Factur-X / ZUGFeRD)', () => {
   it.each(FACTUR_X_SAMPLES)('$file', async (expected) => {
@@ -79,5 +63,16 @@ describe('PDFs that are not invoices', () => {
   it('rejects software documentation that talks about invoices', async () => {
     const outcome = await parseSample('pdf-not-invoice/mustang-ZugferdDev.en.pdf');
     expect(outcome).toEqual({ kind: 'not_invoice', reason: expect.stringContaining('no invoice number') });
+  });
+});
+
+describe('input types', () => {
+  it('accepts a Node Buffer as well as a plain Uint8Array', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parseInvoiceDocument } = await import('../../../../src/invoices/parsing/index.js');
+    const { samplesRoot } = await import('./samples.js');
+    const buffer = readFileSync(`${samplesRoot}/pdf-facturx/corpus-EN16931_Einfach.pdf`);
+    const outcome = await parseInvoiceDocument({ bytes: buffer, fileName: 'a.pdf' });
+    expect(outcome.kind).toBe('invoice');
   });
 });

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+// What may be registered: invoice files (PDF, XML) and the usual attachment and price-list types.
+export const ALLOWED_MIME_TYPES = [
+  'application/pdf',
+  'application/xml',
+  'text/xml',
+  'text/plain',
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/msword',
+  'image/png',
+  'image/jpeg',
+  'image/tiff',
+  'application/zip',
+] as const;
+
+// 100 MiB: far above any real invoice or price list, low enough to refuse absurd registrations.
+export const MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
+
+export const documentRegistrationSchema = z
+  .object({
+    file_name: z.string().trim().min(1).max(255),
+    mime_type: z
+      .string()
+      .transform((v) => v.toLowerCase().split(';')[0]!.trim())
+      .pipe(z.enum(ALLOWED_MIME_TYPES, { message: `must be one of ${ALLOWED_MIME_TYPES.join(', ')}` })),
+    file_size: z.number().int().min(1, 'an empty file cannot be registered').max(MAX_DOCUMENT_BYTES, `must be at most ${MAX_DOCUMENT_BYTES} bytes`),
+    category: z.string().trim().min(1).max(64).optional(),
+  })
+  .strict();
+
+export const documentUploadResponseSchema = z
+  .object({
+    document_id: z.string().uuid(),
+    upload_url: z.string().url(),
+    headers: z.record(z.string(), z.string()).meta({ description: 'Send exactly these headers with the PUT of the bytes, and no API key.' }),
+    expires_at: z.string().datetime(),
+  })
+  .meta({ id: 'DocumentUpload' });
+
+export const documentSchema = z
+  .object({
+    id: z.string().uuid(),
+    file_name: z.string(),
+    mime_type: z.string(),
+    file_size: z.number().int(),
+    category: z.string().nullable(),
+    uploaded: z.boolean().meta({ description: 'Whether the bytes have been received' }),
+    created_at: z.string().datetime(),
+  })
+  .meta({ id: 'Document' });

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { Prisma } from '../generated/prisma/client.js';
+import { amountProblems } from './amounts.js';
+import type { NormalizedInvoice } from './parsing/model.js';
+import { resolveParty } from './parties.js';
+
+// Writing an invoice's content (header, parties, lines) from the normalized model, the one shape
+// every source (parsed files, JSON invoices, syncs) is turned into first.
+
+type Tx = Prisma.TransactionClient;
+
+const dateOrNull = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
+const decimalOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : new Prisma.Decimal(value));
+// The API speaks rates as fractions ("0.25"); the documents write VAT as a percent ("25").
+const fractionFromPercent = (percent: string | null) => (percent === null ? null : new Prisma.Decimal(percent).dividedBy(100));
+
+export function amountsAreValid(invoice: NormalizedInvoice): boolean {
+  const t = invoice.totals;
+  return (
+    amountProblems({
+      lines: invoice.lines,
+      lineExtension: t.lineExtension,
+      allowanceTotal: t.allowanceTotal,
+      chargeTotal: t.chargeTotal,
+      taxExclusive: t.taxExclusive,
+      vatTotal: t.vatTotal,
+      taxInclusive: t.taxInclusive,
+      prepaid: t.prepaid,
+      rounding: t.payableRounding,
+      payable: t.payable,
+    }).length === 0
+  );
+}
+
+function headerOf(invoice: NormalizedInvoice) {
+  const t = invoice.totals;
+  return {
+    documentType: invoice.documentType,
+    typeCode: invoice.typeCode,
+    invoiceNumber: invoice.invoiceNumber,
+    issueDate: dateOrNull(invoice.issueDate),
+    dueDate: dateOrNull(invoice.dueDate),
+    currencyCode: invoice.currencyCode,
+    taxCurrencyCode: invoice.taxCurrencyCode,
+    exchangeRate: decimalOrNull(invoice.exchangeRate?.rate),
+    supplierParty: invoice.supplier as unknown as Prisma.InputJsonValue,
+    recipientParty: invoice.recipient as unknown as Prisma.InputJsonValue,
+    buyerReference: invoice.buyerReference,
+    orderReference: invoice.orderReference,
+    contractReference: invoice.contractReference,
+    deliveryCountryCode: invoice.deliveryCountryCode ?? invoice.deliveryAddress?.countryCode ?? null,
+    deliveryAddress: invoice.deliveryAddress ? (invoice.deliveryAddress as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+    invoicePeriodStart: dateOrNull(invoice.invoicePeriod?.start),
+    invoicePeriodEnd: dateOrNull(invoice.invoicePeriod?.end),
+    lineExtensionAmount: decimalOrNull(t.lineExtension),
+    taxExclusiveAmount: decimalOrNull(t.taxExclusive),
+    vatAmount: decimalOrNull(t.vatTotal),
+    taxInclusiveAmount: decimalOrNull(t.taxInclusive),
+    allowanceTotal: decimalOrNull(t.allowanceTotal),
+    chargeTotal: decimalOrNull(t.chargeTotal),
+    prepaidAmount: decimalOrNull(t.prepaid),
+    roundingAmount: decimalOrNull(t.payableRounding),
+    payableAmount: decimalOrNull(t.payable),
+    amountsValid: amountsAreValid(invoice),
+    allowanceCharges: invoice.allowanceCharges as unknown as Prisma.InputJsonValue,
+    vatBreakdown: invoice.vatBreakdown as unknown as Prisma.InputJsonValue,
+    notes: invoice.notes,
+    extraction: invoice.extraction as unknown as Prisma.InputJsonValue,
+    creditedInvoiceReference: invoice.creditedInvoiceReference,
+    classification: invoice.documentType,
+    contentChangedAt: new Date(),
+  };
+}
+
+function linesOf(invoice: NormalizedInvoice, invoiceId: string, organizationId: string): Prisma.InvoiceLineCreateManyInput[] {
+  return invoice.lines.map((line, position) => ({
+    id: randomUUID(),
+    invoiceId,
+    organizationId,
+    position,
+    lineNumber: line.id,
+    description: line.description,
+    sellerItemId: line.sellerItemId,
+    buyerItemId: line.buyerItemId,
+    quantity: decimalOrNull(line.quantity),
+    unitCode: line.unitCode,
+    unitPrice: decimalOrNull(line.unitPrice),
+    priceBaseQuantity: decimalOrNull(line.priceBaseQuantity),
+    netAmount: decimalOrNull(line.netAmount),
+    vatCategory: line.vatCategory,
+    vatRate: fractionFromPercent(line.vatPercent),
+    periodStart: dateOrNull(line.period?.start),
+    periodEnd: dateOrNull(line.period?.end),
+  }));
+}
+
+// Replaces the invoice's content (its lines included) with the given invoice, linking parties.
+export async function writeInvoiceContent(tx: Tx, invoiceId: string, organizationId: string, invoice: NormalizedInvoice, format: string | null): Promise<void> {
+  const [supplierId, recipientId] = [
+    await resolveParty(tx, 'supplier', organizationId, invoice.supplier),
+    await resolveParty(tx, 'recipient', organizationId, invoice.recipient),
+  ];
+  await tx.invoice.update({ where: { id: invoiceId }, data: { ...headerOf(invoice), format, supplierId, recipientId } });
+  await tx.invoiceLine.deleteMany({ where: { invoiceId } });
+  await tx.invoiceLine.createMany({ data: linesOf(invoice, invoiceId, organizationId) });
+}
+
+// Another file with the same supplier, number, total and date: the earliest such invoice.
+export async function findSemanticDuplicate(tx: Tx, invoiceId: string, organizationId: string): Promise<string | null> {
+  const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
+  if (!invoice.invoiceNumber || !invoice.supplierId || !invoice.issueDate || invoice.taxInclusiveAmount === null) return null;
+  const original = await tx.invoice.findFirst({
+    where: {
+      organizationId,
+      id: { not: invoiceId },
+      deletedAt: null,
+      duplicateOfInvoiceId: null,
+      supplierId: invoice.supplierId,
+      invoiceNumber: invoice.invoiceNumber,
+      issueDate: invoice.issueDate,
+      taxInclusiveAmount: invoice.taxInclusiveAmount,
+      documentType: invoice.documentType,
+      createdAt: { lte: invoice.createdAt },
+    },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true },
+  });
+  return original?.id ?? null;
+}
+
+// A credit note is linked to the invoice it credits, whichever of the two arrives first.
+export async function linkCreditNotes(tx: Tx, invoiceId: string, organizationId: string): Promise<void> {
+  const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
+  if (invoice.documentType === 'credit_note' && invoice.creditedInvoiceReference) {
+    const credited = await tx.invoice.findFirst({
+      where: {
+        organizationId,
+        deletedAt: null,
+        documentType: 'invoice',
+        invoiceNumber: invoice.creditedInvoiceReference,
+        ...(invoice.supplierId ? { supplierId: invoice.supplierId } : {}),
+      },
+      orderBy: { createdAt: 'asc' },
+      select: { id: true },
+    });
+    if (credited) await tx.invoice.update({ where: { id: invoiceId }, data: { creditedInvoiceId: credited.id } });
+  }
+  if (invoice.documentType === 'invoice' && invoice.invoiceNumber) {
+    await tx.invoice.updateMany({
+      where: {
+        organizationId,
+        documentType: 'credit_note',
+        creditedInvoiceId: null,
+        creditedInvoiceReference: invoice.invoiceNumber,
+        ...(invoice.supplierId ? { OR: [{ supplierId: invoice.supplierId }, { supplierId: null }] } : {}),
+      },
+      data: { creditedInvoiceId: invoiceId },
+    });
+  }
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../deps.js';
+import { assertUploaded, findDocuments, md5Of, storeDocumentBytes } from '../documents/service.js';
+import { Prisma } from '../db/client.js';
+import type { InvoiceImport } from '../generated/prisma/client.js';
+import { errors } from '../http/errors.js';
+import { findRun, startRun } from '../runs/service.js';
+import { deterministicUuid } from '../shared/ids.js';
+import { reserveProcessingCapacity } from './capacity.js';
+
+// Invoice imports: an import record plus an import workflow run (workflows/import-invoice.ts).
+// Two ways in: POST /v1/invoices/imports with documents already in storage, and the Ingestion
+// API's multipart upload, which creates the invoice (pending) at once and fills it later.
+
+type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' | 'storage'>;
+
+export const INVOICE_MIME_TYPES = ['application/pdf', 'application/xml', 'text/xml'];
+// The parser refuses larger files anyway; refusing them here gives the client a clear error at once.
+export const MAX_INVOICE_FILE_BYTES = 20 * 1024 * 1024;
+
+interface ImportRequest {
+  organizationId: string;
+  primaryDocumentId: string;
+  attachmentDocumentIds: string[];
+  source: 'api' | 'upload' | 'sync';
+  invoiceId?: string;
+  createdByUserId?: string | null;
+  idempotencyKey?: string | null;
+}
+
+function idsFor(request: ImportRequest) {
+  if (!request.idempotencyKey) return { importId: randomUUID(), runId: randomUUID() };
+  const name = `${request.organizationId}:${request.idempotencyKey}`;
+  return { importId: deterministicUuid(`invoice-import:${name}`), runId: deterministicUuid(`invoice-import-run:${name}`) };
+}
+
+async function insertImport(tx: Prisma.TransactionClient, request: ImportRequest, ids: { importId: string; runId: string }) {
+  const existing = await tx.invoiceImport.findFirst({ where: { id: ids.importId, organizationId: request.organizationId } });
+  if (existing) return existing;
+  await reserveProcessingCapacity(tx, request.organizationId);
+  return tx.invoiceImport.create({
+    data: {
+      id: ids.importId,
+      organizationId: request.organizationId,
+      primaryDocumentId: request.primaryDocumentId,
+      attachmentDocumentIds: request.attachmentDocumentIds,
+      source: request.source,
+      workflowRunId: ids.runId,
+      invoiceId: request.invoiceId ?? null,
+    },
+  });
+}
+
+async function launch(deps: Deps, invoiceImport: InvoiceImport, createdByUserId: string | null | undefined) {
+  await startRun(deps, {
+    organizationId: invoiceImport.organizationId,
+    type: 'import',
+    runId: invoiceImport.workflowRunId,
+    owner: { type: 'invoice_import', id: invoiceImport.id },
+    input: { importId: invoiceImport.id },
+    createdByUserId,
+  });
+}
+
+export async function createImport(deps: Deps, request: ImportRequest): Promise<InvoiceImport> {
+  const [primary, ...attachments] = await findDocuments(deps, request.organizationId, [request.primaryDocumentId, ...request.attachmentDocumentIds]);
+  if (!INVOICE_MIME_TYPES.includes(primary!.mimeType)) {
+    throw errors.validation('The invoice itself must be a PDF or an XML file (Peppol BIS Billing 3.0, EHF 2.0 or Finvoice 3.0).', [
+      { field: 'primary_document_id', message: `is ${primary!.mimeType}` },
+    ]);
+  }
+  for (const document of [primary!, ...attachments]) await assertUploaded(deps.storage, document);
+  const ids = idsFor(request);
+  const invoiceImport = await deps.db.$transaction((tx) => insertImport(tx, request, ids));
+  try {
+    await launch(deps, invoiceImport, request.createdByUserId);
+  } catch (error) {
+    await deps.db.invoiceImport.delete({ where: { id: invoiceImport.id } }).catch(() => undefined);
+    throw error;
+  }
+  return invoiceImport;
+}
+
+export interface UploadedFile {
+  fileName: string;
+  mimeType: string;
+  bytes: Buffer;
+}
+
+function duplicateUpload(existing: { id: string; deletedAt: Date | null }) {
+  if (existing.deletedAt) {
+    return errors.conflict(
+      'primary_md5_locked_by_deleted_invoice',
+      'This file belongs to a deleted invoice; an administrator must remove that invoice permanently before it can be uploaded again.',
+      { existing_invoice_id: existing.id },
+    );
+  }
+  return errors.conflict('conflict', 'This invoice file was already uploaded.', { existing_invoice_id: existing.id });
+}
+
+// The Ingestion API upload: 201 with the new (pending) invoice, or 409 for a repeated file.
+export async function uploadInvoice(deps: Deps, organizationId: string, primary: UploadedFile, attachments: UploadedFile[], createdByUserId: string | null) {
+  const md5 = md5Of(primary.bytes);
+  const existing = await deps.db.invoice.findFirst({ where: { organizationId, primaryMd5: md5 }, select: { id: true, deletedAt: true } });
+  if (existing) throw duplicateUpload(existing);
+  await deps.db.$transaction((tx) => reserveProcessingCapacity(tx, organizationId));
+
+  const documents = [];
+  for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
+    documents.push(await storeDocumentBytes(deps, organizationId, { ...file, category }));
+  }
+  const [primaryDocument, ...attachmentDocuments] = documents;
+  const invoiceId = randomUUID();
+  const request: ImportRequest = {
+    organizationId,
+    primaryDocumentId: primaryDocument!.id,
+    attachmentDocumentIds: attachmentDocuments.map((d) => d.id),
+    source: 'upload',
+    invoiceId,
+    createdByUserId,
+  };
+  let invoiceImport: InvoiceImport;
+  try {
+    invoiceImport = await deps.db.$transaction(async (tx) => {
+      await tx.invoice.create({
+        data: {
+          id: invoiceId,
+          organizationId,
+          source: 'upload',
+          primaryMd5: md5,
+          primaryDocumentId: primaryDocument!.id,
+          attachmentDocumentIds: request.attachmentDocumentIds,
+        },
+      });
+      return insertImport(tx, request, idsFor(request));
+    });
+    await launch(deps, invoiceImport, createdByUserId);
+  } catch (error) {
+    await discardUpload(deps, invoiceId, documents);
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      const winner = await deps.db.invoice.findFirst({ where: { organizationId, primaryMd5: md5 }, select: { id: true, deletedAt: true } });
+      if (winner) throw duplicateUpload(winner);
+    }
+    throw error;
+  }
+  return deps.db.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
+}
+
+// A rejected upload leaves nothing behind: not its invoice, import, documents or bytes.
+async function discardUpload(deps: Deps, invoiceId: string, documents: { id: string; storageKey: string }[]) {
+  await deps.db.invoiceImport.deleteMany({ where: { invoiceId } });
+  await deps.db.invoice.deleteMany({ where: { id: invoiceId } });
+  await deps.db.document.deleteMany({ where: { id: { in: documents.map((d) => d.id) } } });
+  for (const document of documents) await deps.storage.remove(document.storageKey).catch(() => undefined);
+}
+
+const STATUS_OF_RUN: Record<string, string> = {
+  queued: 'queued',
+  running: 'running',
+  completed: 'completed',
+  completed_with_errors: 'failed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+export async function viewImport(deps: Deps, invoiceImport: InvoiceImport) {
+  const run = await findRun(deps, invoiceImport.organizationId, invoiceImport.workflowRunId);
+  const status = STATUS_OF_RUN[run.status] ?? run.status;
+  const failure = status === 'failed' ? ((invoiceImport.failure ?? run.failure) as { code: string; message: string } | null) : null;
+  return {
+    id: invoiceImport.id,
+    status,
+    outcome: status === 'completed' ? invoiceImport.outcome : null,
+    invoice_id: invoiceImport.outcome === 'not_invoice' ? null : invoiceImport.outcome ? invoiceImport.invoiceId : null,
+    classification_reason: invoiceImport.classificationReason,
+    failure,
+    workflow_run_id: invoiceImport.workflowRunId,
+    primary_document_id: invoiceImport.primaryDocumentId,
+    attachment_document_ids: invoiceImport.attachmentDocumentIds,
+    source: invoiceImport.source,
+    created_at: invoiceImport.createdAt.toISOString(),
+    finished_at: invoiceImport.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export async function findImport(deps: Pick<AppDeps, 'db'>, organizationId: string, importId: string): Promise<InvoiceImport> {
+  const invoiceImport = await deps.db.invoiceImport.findFirst({ where: { id: importId, organizationId } });
+  if (!invoiceImport) throw errors.notFound('invoice import');
+  return invoiceImport;
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { Prisma } from '../db/client.js';
+import { dateString, uuidList } from '../http/schemas.js';
+import { formatAmount } from '../shared/money.js';
+
+// Counts and spend per currency. Spend counts processed invoices only, never semantic duplicates,
+// and is never summed across currencies. Credit notes reduce spend whatever sign their format
+// writes amounts with.
+
+export const metricsQuery = z.object({
+  issued_from: dateString.optional(),
+  issued_through: dateString.optional(),
+  supplier_ids: uuidList.optional(),
+});
+
+export const invoiceMetricsSchema = z
+  .object({
+    counts: z.object({
+      total: z.number().int(),
+      invoices: z.number().int(),
+      credit_notes: z.number().int(),
+      duplicates: z.number().int(),
+      processing: z.number().int(),
+      failed: z.number().int(),
+    }),
+    spend: z.array(
+      z.object({
+        currency_code: z.string(),
+        invoiced: z.string(),
+        credited: z.string(),
+        net: z.string(),
+        invoice_count: z.number().int(),
+        credit_note_count: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: 'InvoiceMetrics' });
+
+interface CountRow {
+  total: bigint;
+  invoices: bigint;
+  credit_notes: bigint;
+  duplicates: bigint;
+  processing: bigint;
+  failed: bigint;
+}
+
+interface SpendRow {
+  currency_code: string;
+  invoiced: Prisma.Decimal;
+  credited: Prisma.Decimal;
+  invoice_count: bigint;
+  credit_note_count: bigint;
+}
+
+export async function invoiceMetrics(deps: Pick<AppDeps, 'db'>, organizationId: string, query: z.infer<typeof metricsQuery>) {
+  const conditions = [Prisma.sql`organization_id = ${organizationId}::uuid`, Prisma.sql`deleted_at IS NULL`];
+  if (query.issued_from) conditions.push(Prisma.sql`issue_date >= ${query.issued_from}::date`);
+  if (query.issued_through) conditions.push(Prisma.sql`issue_date <= ${query.issued_through}::date`);
+  if (query.supplier_ids) conditions.push(Prisma.sql`supplier_id = ANY(${query.supplier_ids}::uuid[])`);
+  const where = Prisma.join(conditions, ' AND ');
+  const [counts] = await deps.db.$queryRaw<CountRow[]>`
+    SELECT count(*) AS total,
+           count(*) FILTER (WHERE document_type = 'invoice') AS invoices,
+           count(*) FILTER (WHERE document_type = 'credit_note') AS credit_notes,
+           count(*) FILTER (WHERE duplicate_of_invoice_id IS NOT NULL) AS duplicates,
+           count(*) FILTER (WHERE processing_status IN ('pending', 'processing')) AS processing,
+           count(*) FILTER (WHERE processing_status = 'failed') AS failed
+      FROM invoices WHERE ${where}`;
+  const spend = await deps.db.$queryRaw<SpendRow[]>`
+    SELECT currency_code,
+           coalesce(sum(tax_inclusive_amount) FILTER (WHERE document_type = 'invoice'), 0) AS invoiced,
+           coalesce(sum(abs(tax_inclusive_amount)) FILTER (WHERE document_type = 'credit_note'), 0) AS credited,
+           count(*) FILTER (WHERE document_type = 'invoice') AS invoice_count,
+           count(*) FILTER (WHERE document_type = 'credit_note') AS credit_note_count
+      FROM invoices
+     WHERE ${where} AND processing_status = 'completed' AND duplicate_of_invoice_id IS NULL AND currency_code IS NOT NULL
+     GROUP BY currency_code ORDER BY currency_code`;
+  return {
+    counts: Object.fromEntries(Object.entries(counts!).map(([k, v]) => [k, Number(v)])) as Record<keyof CountRow, number>,
+    spend: spend.map((row) => ({
+      currency_code: row.currency_code,
+      invoiced: formatAmount(row.invoiced)!,
+      credited: formatAmount(row.credited)!,
+      net: formatAmount(row.invoiced.minus(row.credited))!,
+      invoice_count: Number(row.invoice_count),
+      credit_note_count: Number(row.credit_note_count),
+    })),
+  };
+}

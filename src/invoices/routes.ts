@@ -1,0 +1,273 @@
+import { readFile, rm } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Credential } from '../auth/credential.js';
+import { assertIfMatch } from '../http/etag.js';
+import { errors } from '../http/errors.js';
+import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { defineRoute, idParams } from '../http/route.js';
+import { booleanParam, commaList, dateString, listResponse, uuidList } from '../http/schemas.js';
+import { Prisma } from '../db/client.js';
+import { createImport, findImport, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
+import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
+import { createInvoiceSchema, ingestionInvoiceSchema, invoiceSchema, patchInvoiceSchema } from './schemas.js';
+import { createInvoiceFromData, deleteInvoice, findInvoice, patchInvoice, viewInvoice, viewInvoices } from './service.js';
+import { isTerminalForIngestion, serializeIngestionInvoice } from './serialize.js';
+
+const tag = 'Invoices';
+const CREATED: SortColumn = { field: 'createdAt', kind: 'date' };
+export const INGESTION_MAX_PAGE_SIZE = 100;
+// How soon an ingestion client should poll a pending invoice again.
+const POLL_AFTER_SECONDS = '2';
+
+const importSchema = z
+  .object({
+    id: z.string().uuid(),
+    status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+    outcome: z.enum(['imported', 'duplicate', 'not_invoice']).nullable(),
+    invoice_id: z.string().uuid().nullable(),
+    classification_reason: z.string().nullable(),
+    failure: z.object({ code: z.string(), message: z.string() }).nullable(),
+    workflow_run_id: z.string().uuid(),
+    primary_document_id: z.string().uuid(),
+    attachment_document_ids: z.array(z.string().uuid()),
+    source: z.string(),
+    created_at: z.string().datetime(),
+    finished_at: z.string().datetime().nullable(),
+  })
+  .meta({ id: 'InvoiceImport' });
+
+const listQuery = z.object({
+  ...pageParams(['created_at']),
+  issued_from: dateString.optional(),
+  issued_through: dateString.optional(),
+  supplier_ids: uuidList.optional(),
+  supplier_operator: z.enum(['is', 'is_not']).optional(),
+  search: z.string().min(1).max(200).optional().meta({ description: 'Invoice number or supplier name' }),
+  document_types: commaList(z.enum(['invoice', 'credit_note'])).optional(),
+  processing_statuses: commaList(z.enum(['pending', 'processing', 'completed', 'failed'])).optional(),
+});
+
+type ListFilters = Omit<z.infer<typeof listQuery>, 'limit' | 'cursor' | 'sort' | 'direction' | 'fields'>;
+
+function listWhere(organizationId: string, filters: ListFilters): Prisma.InvoiceWhereInput {
+  const supplierFilter = filters.supplier_ids
+    ? filters.supplier_operator === 'is_not'
+      ? { OR: [{ supplierId: null }, { supplierId: { notIn: filters.supplier_ids } }] }
+      : { supplierId: { in: filters.supplier_ids } }
+    : {};
+  return {
+    AND: [
+      { organizationId, deletedAt: null },
+      filters.issued_from ? { issueDate: { gte: new Date(`${filters.issued_from}T00:00:00Z`) } } : {},
+      filters.issued_through ? { issueDate: { lte: new Date(`${filters.issued_through}T00:00:00Z`) } } : {},
+      supplierFilter,
+      filters.document_types ? { documentType: { in: filters.document_types } } : {},
+      filters.processing_statuses ? { processingStatus: { in: filters.processing_statuses } } : {},
+      filters.search
+        ? { OR: [{ invoiceNumber: { contains: filters.search, mode: 'insensitive' } }, { supplierParty: { path: ['name'], string_contains: filters.search } }] }
+        : {},
+    ],
+  };
+}
+
+function isIngestion(credential: Credential): boolean {
+  return credential.kind === 'ingestion_token';
+}
+
+async function filesOf(request: { files?: Record<string, unknown> }): Promise<{ primary: UploadedFile; attachments: UploadedFile[] }> {
+  const asList = (value: unknown) => (value === undefined ? [] : Array.isArray(value) ? value : [value]) as { filepath: string; originalFilename?: string | null; mimetype?: string | null }[];
+  const primaries = asList(request.files?.primary);
+  const attachments = asList(request.files?.attachments);
+  const unknownParts = Object.keys(request.files ?? {}).filter((name) => name !== 'primary' && name !== 'attachments');
+  try {
+    if (primaries.length !== 1 || unknownParts.length > 0) {
+      throw errors.validation('Send multipart/form-data with exactly one file part named primary and any number named attachments.', [
+        { field: 'primary', message: primaries.length === 0 ? 'missing' : primaries.length > 1 ? 'more than one' : 'ok' },
+        ...unknownParts.map((name) => ({ field: name, message: 'unknown part' })),
+      ]);
+    }
+    const read = async (file: (typeof primaries)[number]): Promise<UploadedFile> => ({
+      fileName: file.originalFilename || 'invoice',
+      mimeType: (file.mimetype || 'application/octet-stream').toLowerCase(),
+      bytes: await readFile(file.filepath),
+    });
+    return { primary: await read(primaries[0]!), attachments: await Promise.all(attachments.map(read)) };
+  } finally {
+    for (const file of [...primaries, ...attachments]) await rm(file.filepath, { force: true });
+  }
+}
+
+export const invoiceRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/invoices/imports',
+    operationId: 'createInvoiceImport',
+    summary: 'Import an invoice file already uploaded as a document; poll the import until it is not queued or running',
+    tag,
+    access: { level: 'write' },
+    idempotent: true,
+    body: z.object({ primary_document_id: z.string().uuid(), attachment_document_ids: z.array(z.string().uuid()).max(50).default([]) }).strict(),
+    responses: {
+      202: { description: 'The import; Location points to it', schema: importSchema },
+      429: { description: 'invoice_processing_capacity_exhausted' },
+    },
+    handler: async ({ body, credential, deps, idempotencyKey }) => {
+      const invoiceImport = await createImport(deps, {
+        organizationId: credential.organizationId!,
+        primaryDocumentId: body.primary_document_id,
+        attachmentDocumentIds: body.attachment_document_ids,
+        source: 'api',
+        idempotencyKey,
+        createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+      });
+      return { status: 202, body: await viewImport(deps, invoiceImport), headers: { Location: `/v1/invoices/imports/${invoiceImport.id}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/invoices/imports/{id}',
+    operationId: 'getInvoiceImport',
+    summary: 'Read an import',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    etag: true,
+    responses: { 200: { description: 'The import', schema: importSchema } },
+    handler: async ({ params, credential, deps }) => ({ body: await viewImport(deps, await findImport(deps, credential.organizationId!, params.id)) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/invoices/upload',
+    operationId: 'uploadInvoice',
+    summary: 'Ingestion API: upload an invoice file (multipart: primary, attachments)',
+    tag: 'Ingestion',
+    access: { level: 'write', ingestionScope: 'invoices:write' },
+    multipart: z.object({ primary: z.string().meta({ format: 'binary' }), attachments: z.array(z.string().meta({ format: 'binary' })).optional() }),
+    responses: {
+      201: { description: 'The new invoice; Location: /v1/invoices/{invoice_id}', schema: ingestionInvoiceSchema },
+      409: { description: 'conflict or primary_md5_locked_by_deleted_invoice, with existing_invoice_id' },
+    },
+    handler: async ({ credential, deps, ctx }) => {
+      if (!ctx.is('multipart')) throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
+      const { primary, attachments } = await filesOf(ctx.request as { files?: Record<string, unknown> });
+      const invoice = await uploadInvoice(deps, credential.organizationId!, primary, attachments, credential.kind === 'api_key' ? credential.userId : null);
+      return { status: 201, body: serializeIngestionInvoice(invoice, deps.config.APP_BASE_URL), headers: { Location: `/v1/invoices/${invoice.id}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/invoices',
+    operationId: 'listInvoices',
+    summary: 'List invoices, newest first (ingestion tokens: {invoices, next_cursor}, limit 1 to 100)',
+    tag,
+    access: { level: 'read', ingestionScope: 'invoices:read' },
+    query: listQuery,
+    fieldsOf: invoiceSchema,
+    responses: { 200: { description: 'A page of invoices', schema: listResponse(invoiceSchema) } },
+    handler: async ({ query, credential, deps }) => {
+      const { limit, cursor, sort, direction, fields, ...filters } = query;
+      if (isIngestion(credential) && limit > INGESTION_MAX_PAGE_SIZE) {
+        throw errors.validation(`limit must be 1 to ${INGESTION_MAX_PAGE_SIZE}.`, [{ field: 'query.limit', message: `at most ${INGESTION_MAX_PAGE_SIZE}` }]);
+      }
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
+      const { where, orderBy, take } = keyset(page, CREATED);
+      const rows = await deps.db.invoice.findMany({
+        where: { AND: [listWhere(credential.organizationId!, filters), where] },
+        orderBy,
+        take,
+        include: { lines: { orderBy: { position: 'asc' } } },
+      });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED, rows);
+      if (isIngestion(credential)) {
+        return { body: { invoices: visible.map((i) => serializeIngestionInvoice(i, deps.config.APP_BASE_URL)), next_cursor: nextCursor } };
+      }
+      return { body: { data: await viewInvoices(deps, visible), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/invoices',
+    operationId: 'createInvoice',
+    summary: 'Create an invoice from data; the lines must add up to the totals or nothing is created',
+    tag,
+    access: { level: 'write' },
+    idempotent: true,
+    body: createInvoiceSchema,
+    responses: {
+      201: { description: 'The invoice', schema: invoiceSchema },
+      409: { description: 'conflict: the invoice already exists (existing_invoice_id)' },
+    },
+    handler: async ({ body, credential, deps }) => {
+      const id = await createInvoiceFromData(deps, credential.organizationId!, body);
+      const invoice = await findInvoice(deps, credential.organizationId!, id);
+      return { status: 201, body: await viewInvoice(deps, invoice), headers: { Location: `/v1/invoices/${id}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/invoices/metrics',
+    operationId: 'getInvoiceMetrics',
+    summary: 'Invoice counts and spend per currency (semantic duplicates are not spend)',
+    tag,
+    access: { level: 'read' },
+    query: metricsQuery,
+    responses: { 200: { description: 'Counts and spend', schema: invoiceMetricsSchema } },
+    handler: async ({ query, credential, deps }) => ({ body: await invoiceMetrics(deps, credential.organizationId!, query) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/invoices/{id}',
+    operationId: 'getInvoice',
+    summary: 'Read an invoice (ingestion tokens get the Ingestion shape, with Retry-After while processing)',
+    tag,
+    access: { level: 'read', ingestionScope: 'invoices:read' },
+    params: idParams,
+    query: z.object({ fields: z.string().optional() }),
+    etag: true,
+    fieldsOf: invoiceSchema,
+    responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
+    handler: async ({ params, credential, deps }) => {
+      const invoice = await findInvoice(deps, credential.organizationId!, params.id);
+      if (!isIngestion(credential)) return { body: await viewInvoice(deps, invoice) };
+      return {
+        body: serializeIngestionInvoice(invoice, deps.config.APP_BASE_URL),
+        headers: isTerminalForIngestion(invoice) ? undefined : { 'Retry-After': POLL_AFTER_SECONDS },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/invoices/{id}',
+    operationId: 'updateInvoice',
+    summary: 'Change sent fields; line_items replaces the list; checks are not re-run but become outdated',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: patchInvoiceSchema,
+    responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
+    handler: async ({ params, body, credential, deps, ctx }) => {
+      const invoice = await findInvoice(deps, credential.organizationId!, params.id);
+      assertIfMatch(ctx, await viewInvoice(deps, invoice));
+      await patchInvoice(deps, invoice, body);
+      return { body: await viewInvoice(deps, await findInvoice(deps, credential.organizationId!, params.id)) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/invoices/{id}',
+    operationId: 'deleteInvoice',
+    summary: 'Delete an invoice (soft); permanent=true (Admin) removes it and its files for good',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    query: z.object({ permanent: booleanParam.default(false) }),
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, query, credential, deps, ctx }) => {
+      if (query.permanent && !(credential.kind === 'api_key' && credential.level === 'admin')) throw errors.insufficientLevel('admin');
+      const invoice = await findInvoice(deps, credential.organizationId!, params.id, { includeDeleted: true });
+      if (!invoice.deletedAt) assertIfMatch(ctx, await viewInvoice(deps, invoice));
+      await deleteInvoice(deps, invoice, query.permanent);
+      return { status: 204 };
+    },
+  }),
+];

@@ -1,0 +1,165 @@
+import type { Invoice, InvoiceLine } from '../generated/prisma/client.js';
+import { formatAmount, formatDecimal, toDecimal } from '../shared/money.js';
+import type { AllowanceCharge, Party } from './parsing/model.js';
+
+// The two shapes of an invoice: the Organization API's (personal API keys) and the Ingestion
+// API's (ingestion tokens). Both are built from the same record and the same check state.
+
+export type InvoiceWithLines = Invoice & { lines: InvoiceLine[] };
+
+const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
+
+export interface InvoiceLinks {
+  supplierName: string | null;
+  recipientName: string | null;
+  appBaseUrl: string;
+}
+
+// What the compliance checks say about the invoice. Matching and checks (later features) feed it;
+// until an agreement can match, an imported invoice has nothing to be checked against.
+export interface CheckState {
+  processingStatus: 'pending' | 'processing' | 'completed' | 'failed' | 'skipped';
+  skipReason: string | null;
+  failure: { code: string; message: string } | null;
+  result: string | null;
+  counts: { pending: number; claimed: number; credited: number; dismissed: number };
+  agreements: { checked: number; total: number };
+}
+
+export function checkStateOf(invoice: Invoice): CheckState {
+  const zero = { pending: 0, claimed: 0, credited: 0, dismissed: 0 };
+  const base = { failure: null, counts: zero, agreements: { checked: 0, total: 0 } };
+  if (invoice.processingStatus === 'pending' || invoice.processingStatus === 'processing') {
+    return { ...base, processingStatus: 'pending', skipReason: null, result: null };
+  }
+  if (invoice.processingStatus === 'failed') return { ...base, processingStatus: 'skipped', skipReason: 'invoice_not_processed', result: null };
+  if (invoice.documentType === 'credit_note') return { ...base, processingStatus: 'skipped', skipReason: 'credit_note', result: null };
+  if (invoice.duplicateOfInvoiceId !== null) {
+    return { ...base, processingStatus: 'skipped', skipReason: 'duplicate', result: null };
+  }
+  return { ...base, processingStatus: 'skipped', skipReason: 'no_matching_agreements', result: 'not_checked' };
+}
+
+function partyOf(id: string | null, linkedName: string | null, party: unknown) {
+  const invoiced = (party as Party | null) ?? null;
+  return {
+    id,
+    name: linkedName,
+    invoiced_as: {
+      name: invoiced?.name ?? invoiced?.legalName ?? null,
+      org_number: invoiced?.orgNumber ?? null,
+      vat_id: invoiced?.vatId ?? null,
+      country_code: invoiced?.countryCode ?? null,
+    },
+  };
+}
+
+export function serializeLine(line: InvoiceLine) {
+  return {
+    id: line.id,
+    line_number: line.lineNumber,
+    description: line.description,
+    seller_item_id: line.sellerItemId,
+    buyer_item_id: line.buyerItemId,
+    quantity: formatDecimal(line.quantity),
+    unit_code: line.unitCode,
+    unit_price: formatDecimal(line.unitPrice),
+    price_base_quantity: formatDecimal(line.priceBaseQuantity),
+    net_amount: formatAmount(line.netAmount),
+    vat_category: line.vatCategory,
+    vat_rate: formatDecimal(line.vatRate),
+    period: line.periodStart || line.periodEnd ? { start: day(line.periodStart), end: day(line.periodEnd) } : null,
+  };
+}
+
+function processingOf(invoice: Invoice) {
+  return {
+    status: invoice.processingStatus,
+    classification: invoice.classification,
+    failure: (invoice.processingFailure as { code: string; message: string } | null) ?? null,
+  };
+}
+
+export function invoiceUrl(appBaseUrl: string, invoiceId: string): string {
+  return `${appBaseUrl.replace(/\/$/, '')}/invoices/${invoiceId}`;
+}
+
+export function serializeInvoice(invoice: InvoiceWithLines, links: InvoiceLinks) {
+  const state = checkStateOf(invoice);
+  const settled = !['pending', 'processing'].includes(state.processingStatus);
+  const total = Object.values(state.counts).reduce((a, b) => a + b, 0);
+  return {
+    id: invoice.id,
+    invoice_number: invoice.invoiceNumber,
+    document_type: invoice.documentType,
+    type_code: invoice.typeCode,
+    format: invoice.format,
+    source: invoice.source,
+    issue_date: day(invoice.issueDate),
+    due_date: day(invoice.dueDate),
+    supplier: partyOf(invoice.supplierId, links.supplierName, invoice.supplierParty),
+    recipient: partyOf(invoice.recipientId, links.recipientName, invoice.recipientParty),
+    buyer_reference: invoice.buyerReference,
+    order_reference: invoice.orderReference,
+    contract_reference: invoice.contractReference,
+    delivery: { country_code: invoice.deliveryCountryCode, address: invoice.deliveryAddress ?? null },
+    invoice_period: invoice.invoicePeriodStart || invoice.invoicePeriodEnd ? { start: day(invoice.invoicePeriodStart), end: day(invoice.invoicePeriodEnd) } : null,
+    amounts: {
+      currency_code: invoice.currencyCode,
+      line_total: formatAmount(invoice.lineExtensionAmount),
+      excluding_vat: formatAmount(invoice.taxExclusiveAmount),
+      vat: formatAmount(invoice.vatAmount),
+      including_vat: formatAmount(invoice.taxInclusiveAmount),
+      allowances: formatAmount(invoice.allowanceTotal),
+      charges: formatAmount(invoice.chargeTotal),
+      prepaid: formatAmount(invoice.prepaidAmount),
+      rounding: formatAmount(invoice.roundingAmount),
+      payable: formatAmount(invoice.payableAmount),
+      exchange_rate: formatDecimal(invoice.exchangeRate),
+      valid: invoice.amountsValid,
+    },
+    line_items: invoice.lines.map(serializeLine),
+    allowance_charges: ((invoice.allowanceCharges as AllowanceCharge[] | null) ?? []).map((ac) => ({
+      is_charge: ac.isCharge,
+      amount: formatAmount(ac.amount),
+      reason: ac.reason,
+      reason_code: ac.reasonCode,
+      vat_category: ac.vatCategory,
+      vat_rate: ac.vatPercent === null ? null : formatDecimal(toDecimal(ac.vatPercent).dividedBy(100)),
+    })),
+    duplicate_of_invoice_id: invoice.duplicateOfInvoiceId,
+    credited_invoice_reference: invoice.creditedInvoiceReference,
+    credited_invoice_id: invoice.creditedInvoiceId,
+    processing: processingOf(invoice),
+    alerts: { status: state.processingStatus === 'skipped' ? 'not_checked' : state.processingStatus, counts: state.counts, agreements: state.agreements },
+    alert_summary: { total, counts: state.counts, all_checks_done: settled },
+    workflows: { settled, alert_check: { status: state.processingStatus } },
+    primary_document_id: invoice.primaryDocumentId,
+    attachment_document_ids: invoice.attachmentDocumentIds,
+    url: invoiceUrl(links.appBaseUrl, invoice.id),
+    created_at: invoice.createdAt.toISOString(),
+    updated_at: invoice.updatedAt.toISOString(),
+  };
+}
+
+export function serializeIngestionInvoice(invoice: Invoice, appBaseUrl: string) {
+  const state = checkStateOf(invoice);
+  return {
+    invoice_id: invoice.id,
+    invoice_number: invoice.invoiceNumber,
+    duplicate_of_invoice_id: invoice.duplicateOfInvoiceId,
+    processing: processingOf(invoice),
+    alerts: {
+      processing: { status: state.processingStatus, skip_reason: state.skipReason, failure: state.failure },
+      result: state.result,
+      count: Object.values(state.counts).reduce((a, b) => a + b, 0),
+      resolution: null,
+    },
+    invoice_url: invoiceUrl(appBaseUrl, invoice.id),
+    created_at: invoice.createdAt.toISOString(),
+  };
+}
+
+export function isTerminalForIngestion(invoice: Invoice): boolean {
+  return !['pending', 'processing'].includes(checkStateOf(invoice).processingStatus);
+}

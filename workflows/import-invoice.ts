@@ -1,0 +1,36 @@
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import type { ImportActivities } from '../activities/imports.js';
+import type { RunArgs } from '../src/runs/run-args.js';
+import { executeRun, processItems, registerItems } from './runs/lifecycle.js';
+
+const imports = proxyActivities<ImportActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+function failureOf(error: unknown) {
+  const cause = (error as { cause?: { message?: string; type?: string } }).cause;
+  return { code: cause?.type ?? 'import_failed', message: cause?.message ?? (error as Error).message ?? String(error) };
+}
+
+// One invoice file: classify and parse it, then store it (or find it is a duplicate).
+export async function importInvoiceWorkflow(args: RunArgs<{ importId: string }>): Promise<void> {
+  const { importId } = args.input;
+  await executeRun(args.runId, async () => {
+    const items = await registerItems(args.runId, [{ key: 'invoice', label: 'Import the invoice file', recordType: 'invoice_import', recordId: importId }], true);
+    await processItems(items, async () => {
+      try {
+        await imports.beginImport(importId, args.runId);
+        const parsed = await imports.parseImport(importId);
+        if (parsed.kind === 'invoice') return await imports.storeImport(importId);
+        await imports.rejectImport(importId, parsed);
+        if (parsed.kind === 'failed') throw ApplicationFailure.nonRetryable(parsed.message, parsed.code);
+        return { outcome: 'not_invoice', classification_reason: parsed.reason };
+      } catch (error) {
+        const failure = isCancellation(error) ? { code: 'cancelled', message: 'The import was cancelled.' } : failureOf(error);
+        await CancellationScope.nonCancellable(() => imports.failImport(importId, failure));
+        throw error;
+      }
+    });
+  });
+}
