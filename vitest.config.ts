@@ -24,6 +24,19 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        test: {
+          name: 'crash',
+          include: ['test/crash/**/*.test.ts'],
+          // Kills shared processes, so it runs alone, last, on a stack of its own.
+          sequence: { groupOrder: 2 },
+          globalSetup: ['test/setup/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 1,
+        },
+      },
     ],
   },
 });

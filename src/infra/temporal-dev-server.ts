@@ -15,13 +15,15 @@ export function searchAttributeFlags(): string[] {
     .flatMap((line) => ['--search-attribute', line]);
 }
 
-export async function startTemporalDevServer(options: {
+export interface TemporalDevServerOptions {
   port: number;
   uiPort: number | null;
   dbFile: string | null;
   logFile?: string;
   namespace?: string;
-}): Promise<ManagedProcess> {
+}
+
+export function spawnTemporalDevServer(options: TemporalDevServerOptions): ManagedProcess {
   const args = [
     'server', 'start-dev',
     '--ip', '127.0.0.1',
@@ -33,11 +35,14 @@ export async function startTemporalDevServer(options: {
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
     ...(options.uiPort ? ['--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1'] : ['--headless']),
   ];
-  const server = spawnManaged('temporal', toolPath('temporal'), args, { logFile: options.logFile });
+  return spawnManaged('temporal', toolPath('temporal'), args, { logFile: options.logFile });
+}
+
+export async function waitForTemporal(port: number, server?: ManagedProcess): Promise<void> {
   await waitFor(
     'Temporal dev server',
     async () => {
-      const connection = await Connection.connect({ address: `127.0.0.1:${options.port}`, connectTimeout: 1000 });
+      const connection = await Connection.connect({ address: `127.0.0.1:${port}`, connectTimeout: 1000 });
       try {
         await connection.workflowService.getSystemInfo({});
         return true;
@@ -48,5 +53,10 @@ export async function startTemporalDevServer(options: {
     90_000,
     server,
   );
+}
+
+export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<ManagedProcess> {
+  const server = spawnTemporalDevServer(options);
+  await waitForTemporal(options.port, server);
   return server;
 }

@@ -11,7 +11,7 @@ import { repoRoot } from '../../src/dev/defaults.js';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
 import { startMinio } from '../../src/infra/minio-server.js';
 import { freePort, spawnManaged } from '../../src/infra/process.js';
-import { startTemporalDevServer } from '../../src/infra/temporal-dev-server.js';
+import { spawnTemporalDevServer, waitForTemporal } from '../../src/infra/temporal-dev-server.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
 import { supervise } from '../../src/infra/supervisor.js';
 
@@ -22,6 +22,17 @@ export interface TestStack {
   env: Record<string, string>;
   apiUrl: string;
   stop(): Promise<void>;
+}
+
+// Temporal keeps its state in a file and is restarted when it dies, so a crash test can kill it.
+async function startSupervisedTemporal(workDir: string, port: number) {
+  const server = supervise(
+    'temporal',
+    () => spawnTemporalDevServer({ port, uiPort: null, dbFile: path.join(workDir, 'temporal.sqlite'), logFile: path.join(workDir, 'temporal.log') }),
+    path.join(workDir, 'temporal.pid'),
+  );
+  await waitForTemporal(port, server.current());
+  return server;
 }
 
 export async function startTestStack(): Promise<TestStack> {
@@ -42,7 +53,7 @@ export async function startTestStack(): Promise<TestStack> {
     };
     const [postgres] = await Promise.all([
       startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: pgPort, persistent: false, user: 'postgres', password: 'postgres' }).then(started),
-      startTemporalDevServer({ port: temporalPort, uiPort: null, dbFile: null, logFile: path.join(workDir, 'temporal.log') }).then(started),
+      startSupervisedTemporal(workDir, temporalPort).then(started),
       startMinio({ dataDir: path.join(workDir, 'minio'), port: minioPort, consolePort: minioConsolePort, accessKey: 'test-access-key', secretKey: 'test-secret-key-123' }).then(started),
     ]);
     await postgres.ensureDatabase('ics_test');
@@ -83,13 +94,16 @@ export async function startTestStack(): Promise<TestStack> {
     );
     stoppers.push(() => worker.stop());
     env.WORKER_PID_FILE = workerPidFile;
+    env.TEMPORAL_PID_FILE = path.join(workDir, 'temporal.pid');
     env.TEST_WORK_DIR = workDir;
 
     const deps: AppDeps = await createAppDeps(config, testRunTypes);
     const server: Server = createApp(deps).listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     stoppers.push(async () => {
-      await new Promise((resolve) => server.close(resolve));
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await closed;
       await closeAppDeps(deps);
     });
     const { port } = server.address() as { port: number };
