@@ -1,5 +1,3 @@
-# syntax=docker/dockerfile:1
-#
 # One image for every process of the service; docker-compose.yml picks the command:
 #   API        node_modules/.bin/tsx src/api.ts          (the default CMD)
 #   worker     node_modules/.bin/tsx src/worker.ts

@@ -11,6 +11,7 @@ import { connectTemporal } from './temporal/client.js';
 export function createStorage(config: Config): ObjectStorage {
   return new ObjectStorage({
     endpoint: config.S3_ENDPOINT,
+    publicEndpoint: config.S3_PUBLIC_ENDPOINT,
     accessKey: config.S3_ACCESS_KEY,
     secretKey: config.S3_SECRET_KEY,
     bucket: config.S3_BUCKET,

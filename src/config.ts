@@ -10,6 +10,9 @@ const configSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('invoice-compliance'),
   S3_ENDPOINT: z.string().url({ message: 'must be an http(s):// URL of S3-compatible storage' }),
+  // The storage address clients can reach, for presigned upload URLs (e.g. behind a proxy, or
+  // outside a compose network); S3_ENDPOINT when not set.
+  S3_PUBLIC_ENDPOINT: z.string().url().optional(),
   S3_ACCESS_KEY: z.string().min(1),
   S3_SECRET_KEY: z.string().min(1),
   S3_BUCKET: z.string().min(3).default('invoice-compliance'),

@@ -10,27 +10,36 @@ export interface PresignedUpload {
 
 export interface StorageSettings {
   endpoint: string;
+  // Where clients reach storage, when it differs from where the service does.
+  publicEndpoint?: string;
   accessKey: string;
   secretKey: string;
   bucket: string;
   region: string;
 }
 
+function clientFor(endpoint: string, settings: StorageSettings): Client {
+  const url = new URL(endpoint);
+  return new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    useSSL: url.protocol === 'https:',
+    accessKey: settings.accessKey,
+    secretKey: settings.secretKey,
+    region: settings.region,
+    pathStyle: true,
+  });
+}
+
 export class ObjectStorage {
   private readonly client: Client;
+  // Signs upload URLs for the host clients use (the signature covers the host).
+  private readonly publicClient: Client;
   readonly bucket: string;
 
   constructor(private readonly settings: StorageSettings) {
-    const url = new URL(settings.endpoint);
-    this.client = new Client({
-      endPoint: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      useSSL: url.protocol === 'https:',
-      accessKey: settings.accessKey,
-      secretKey: settings.secretKey,
-      region: settings.region,
-      pathStyle: true,
-    });
+    this.client = clientFor(settings.endpoint, settings);
+    this.publicClient = settings.publicEndpoint ? clientFor(settings.publicEndpoint, settings) : this.client;
     this.bucket = settings.bucket;
   }
 
@@ -43,7 +52,7 @@ export class ObjectStorage {
   }
 
   async presignUpload(key: string, contentType: string, expiresInSeconds = 3600): Promise<PresignedUpload> {
-    const url = await this.client.presignedUrl('PUT', this.bucket, key, expiresInSeconds);
+    const url = await this.publicClient.presignedUrl('PUT', this.bucket, key, expiresInSeconds);
     return { url, headers: { 'Content-Type': contentType }, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
   }
 
