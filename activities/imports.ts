@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { Prisma, type Db } from '../src/db/client.js';
 import { md5Of } from '../src/documents/service.js';
 import { MAX_INVOICE_FILE_BYTES } from '../src/invoices/imports.js';
-import { findSemanticDuplicate, linkCreditNotes, writeInvoiceContent } from '../src/invoices/content.js';
+import { findSemanticDuplicate, linkCreditNotes, resolveParties, writeInvoiceContent, type PartyIds } from '../src/invoices/content.js';
 import { parseInvoiceDocument, type ParseOutcome } from '../src/invoices/parsing/index.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 
@@ -43,18 +43,27 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
     return { document, bytes: await storage.read(document.storageKey, MAX_INVOICE_FILE_BYTES), tooLarge: false };
   }
 
-  return {
-    async beginImport(importId: string, runId: string): Promise<void> {
-      const invoiceImport = await db.invoiceImport.update({
-        where: { id: importId },
-        data: { workflowRunId: runId, failure: Prisma.DbNull, finishedAt: null },
+  // A new run of the import (a retry) starts from the file again; a repeat within one run keeps
+  // what it already parsed.
+  async function beginImport(importId: string, runId: string): Promise<void> {
+    const current = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
+    const newRun = current.workflowRunId !== runId;
+    await db.invoiceImport.update({
+      where: { id: importId },
+      data: { workflowRunId: runId, failure: Prisma.DbNull, finishedAt: null, ...(newRun && !current.outcome ? { parsed: Prisma.DbNull } : {}) },
+    });
+    if (current.invoiceId && !current.outcome) {
+      await db.invoice.updateMany({
+        where: { id: current.invoiceId, processingStatus: { in: ['pending', 'failed'] } },
+        data: { processingStatus: 'processing', processingFailure: Prisma.DbNull },
       });
-      if (invoiceImport.invoiceId && !invoiceImport.outcome) {
-        await db.invoice.updateMany({ where: { id: invoiceImport.invoiceId, processingStatus: { in: ['pending', 'failed'] } }, data: { processingStatus: 'processing', processingFailure: Prisma.DbNull } });
-      }
-    },
+    }
+  }
 
-    async parseImport(importId: string): Promise<ParseSummary> {
+  return {
+    // Ties the import to this run (a retry is a new run), then classifies and parses the file once.
+    async parseImport(importId: string, runId: string): Promise<ParseSummary> {
+      await beginImport(importId, runId);
       const existing = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId }, select: { parsed: true } });
       if (existing.parsed) return summaryOf(existing.parsed as unknown as ParseOutcome);
       const { document, bytes, tooLarge } = await readPrimary(importId);
@@ -70,7 +79,10 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
 
     async storeImport(importId: string): Promise<StoredImport> {
       try {
-        return await db.$transaction((tx) => storeInTransaction(tx, importId), { timeout: 60_000 });
+        const parsed = (await db.invoiceImport.findUniqueOrThrow({ where: { id: importId }, select: { parsed: true, organizationId: true } }));
+        const outcome = parsed.parsed as unknown as ParseOutcome;
+        const parties = outcome?.kind === 'invoice' ? await resolveParties(db, parsed.organizationId, outcome.invoice) : { supplierId: null, recipientId: null };
+        return await db.$transaction((tx) => storeInTransaction(tx, importId, parties), { timeout: 60_000 });
       } catch (error) {
         if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
           // Another import of the same file won the race; the retry of this activity finds it.
@@ -79,7 +91,6 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
         throw error;
       }
     },
-
     async rejectImport(importId: string, result: { kind: 'not_invoice'; reason: string } | { kind: 'failed'; code: string; message: string }): Promise<void> {
       const invoiceImport = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
       const failure: Failure = result.kind === 'failed' ? { code: result.code, message: result.message } : { code: 'not_invoice', message: result.reason };
@@ -116,7 +127,7 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
   };
 }
 
-async function storeInTransaction(tx: Prisma.TransactionClient, importId: string): Promise<StoredImport> {
+async function storeInTransaction(tx: Prisma.TransactionClient, importId: string, parties: PartyIds): Promise<StoredImport> {
   const invoiceImport = await tx.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
   if (invoiceImport.outcome === 'imported' || invoiceImport.outcome === 'duplicate') {
     return { outcome: invoiceImport.outcome, invoice_id: invoiceImport.invoiceId! };
@@ -148,7 +159,7 @@ async function storeInTransaction(tx: Prisma.TransactionClient, importId: string
       },
     });
   }
-  await writeInvoiceContent(tx, invoiceId, invoiceImport.organizationId, parsed.invoice, parsed.format);
+  await writeInvoiceContent(tx, invoiceId, invoiceImport.organizationId, parsed.invoice, parsed.format, parties);
   const duplicateOf = await findSemanticDuplicate(tx, invoiceId, invoiceImport.organizationId);
   await tx.invoice.update({ where: { id: invoiceId }, data: { processingStatus: 'completed', processingFailure: Prisma.DbNull, duplicateOfInvoiceId: duplicateOf } });
   await linkCreditNotes(tx, invoiceId, invoiceImport.organizationId);

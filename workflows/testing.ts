@@ -37,3 +37,6 @@ export async function testItemsWorkflow(args: RunArgs<TestItemsInput>): Promise<
     await processItems(items, (item) => testWork.performTestItem(behaviours.get(item.key)!, attempt));
   });
 }
+
+// A workflow that does nothing: the floor against which the benchmarks measure our own work.
+export async function emptyWorkflow(): Promise<void> {}

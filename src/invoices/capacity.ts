@@ -7,10 +7,11 @@ import { ApiError } from '../http/errors.js';
 const WINDOW_MS = 24 * 3_600_000;
 
 export async function reserveProcessingCapacity(tx: Prisma.TransactionClient, organizationId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`capacity:${organizationId}`}))`;
   const organization = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { invoiceProcessingCapacity: true } });
   const capacity = organization.invoiceProcessingCapacity;
+  // Unlimited organizations take no lock, so their imports never wait on each other here.
   if (capacity === null) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`capacity:${organizationId}`}))`;
   const since = new Date(Date.now() - WINDOW_MS);
   const recent = await tx.invoiceImport.findMany({
     where: { organizationId, createdAt: { gt: since } },

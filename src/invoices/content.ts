@@ -94,12 +94,22 @@ function linesOf(invoice: NormalizedInvoice, invoiceId: string, organizationId: 
   }));
 }
 
-// Replaces the invoice's content (its lines included) with the given invoice, linking parties.
-export async function writeInvoiceContent(tx: Tx, invoiceId: string, organizationId: string, invoice: NormalizedInvoice, format: string | null): Promise<void> {
-  const [supplierId, recipientId] = [
-    await resolveParty(tx, 'supplier', organizationId, invoice.supplier),
-    await resolveParty(tx, 'recipient', organizationId, invoice.recipient),
-  ];
+export interface PartyIds {
+  supplierId: string | null;
+  recipientId: string | null;
+}
+
+// Finds or creates the invoice's supplier and recipient, each in a short transaction of its own:
+// the per-party lock is then never held while a whole invoice is written.
+export async function resolveParties(db: { $transaction: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> }, organizationId: string, invoice: NormalizedInvoice): Promise<PartyIds> {
+  const supplierId = await db.$transaction((tx) => resolveParty(tx, 'supplier', organizationId, invoice.supplier));
+  const recipientId = await db.$transaction((tx) => resolveParty(tx, 'recipient', organizationId, invoice.recipient));
+  return { supplierId, recipientId };
+}
+
+// Replaces the invoice's content (its lines included) with the given invoice, linked to its parties.
+export async function writeInvoiceContent(tx: Tx, invoiceId: string, organizationId: string, invoice: NormalizedInvoice, format: string | null, parties: PartyIds): Promise<void> {
+  const { supplierId, recipientId } = parties;
   await tx.invoice.update({ where: { id: invoiceId }, data: { ...headerOf(invoice), format, supplierId, recipientId } });
   await tx.invoiceLine.deleteMany({ where: { invoiceId } });
   await tx.invoiceLine.createMany({ data: linesOf(invoice, invoiceId, organizationId) });

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { amountProblems } from './amounts.js';
-import { findSemanticDuplicate, linkCreditNotes, writeInvoiceContent } from './content.js';
+import { findSemanticDuplicate, linkCreditNotes, resolveParties, writeInvoiceContent } from './content.js';
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
 import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
@@ -165,6 +165,7 @@ export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizat
   const invoice = normalizedFromInput(input);
   const problems = problemsOf(invoice);
   if (problems.length > 0) throw errors.validation('The line items do not add up to the totals; nothing was created.', problems);
+  const parties = await resolveParties(deps.db, organizationId, invoice);
   return deps.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invoice-number:${organizationId}:${invoice.invoiceNumber}`}))`;
     const existing = await existingWithNumber(tx, organizationId, invoice);
@@ -173,7 +174,7 @@ export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizat
     }
     const id = randomUUID();
     await tx.invoice.create({ data: { id, organizationId, source: 'api', processingStatus: 'completed' } });
-    await writeInvoiceContent(tx, id, organizationId, invoice, 'json');
+    await writeInvoiceContent(tx, id, organizationId, invoice, 'json', parties);
     await tx.invoice.update({ where: { id }, data: { duplicateOfInvoiceId: await findSemanticDuplicate(tx, id, organizationId) } });
     await linkCreditNotes(tx, id, organizationId);
     return id;

@@ -35,7 +35,7 @@ async function startSupervisedTemporal(workDir: string, port: number) {
   return server;
 }
 
-export async function startTestStack(): Promise<TestStack> {
+export async function startTestStack(overrides: Record<string, string> = {}): Promise<TestStack> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ics-test-'));
   // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
   chmodSync(workDir, 0o755);
@@ -72,6 +72,7 @@ export async function startTestStack(): Promise<TestStack> {
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       CURSOR_SECRET: 'test-cursor-secret-0123456789',
       PORT: '0',
+      ...overrides,
     };
     execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {
       cwd: repoRoot,

@@ -1,0 +1,139 @@
+// npm run bench:import — end-to-end import throughput on a real stack (a fresh one, like the test
+// suite's): uploads generated Peppol invoices through the Ingestion API, polls each to a terminal
+// status, and compares with workflows that do (almost) nothing on the same Temporal server.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { addMember, createIngestionToken, createOrganization } from '../../src/admin/service.js';
+import { loadConfig } from '../../src/config.js';
+import { createDb } from '../../src/db/client.js';
+import { repoRoot } from '../../src/dev/defaults.js';
+import { parseInvoiceDocument } from '../../src/invoices/parsing/index.js';
+import { createLogger } from '../../src/logger.js';
+import { RunTypeRegistry } from '../../src/runs/run-types.js';
+import { startRun } from '../../src/runs/service.js';
+import { testRunTypes } from '../../src/runs/test-run-types.js';
+import { startTestStack } from '../../test/setup/stack.js';
+
+const { values } = parseArgs({ options: { invoices: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '16' } } });
+const COUNT = Number(values.invoices);
+const CONCURRENCY = Number(values.concurrency);
+const template = readFileSync(path.resolve(repoRoot, '../shared/samples/peppol-bis3/peppol-base-example.xml'), 'utf8');
+
+function generatedInvoice(index: number): Buffer {
+  return Buffer.from(template.replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>BENCH-${index}-${randomUUID().slice(0, 8)}</cbc:ID>`));
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function inParallel<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const index = next++;
+        results[index] = await task(index);
+      }
+    }),
+  );
+  return results;
+}
+
+async function sleep(ms: number) {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function main() {
+  console.log(`starting a fresh stack...`);
+  // Polling every invoice is far above a client's rate budget; the benchmark lifts it.
+  const stack = await startTestStack({ RATE_LIMIT_REQUESTS: '100000000' });
+  try {
+    const env = { ...process.env, ...stack.env };
+    const config = loadConfig(env);
+    const db = createDb(config.DATABASE_URL, 4);
+    const organization = await createOrganization(db, { name: 'Benchmark' });
+    await addMember(db, { organizationId: organization.id, email: `bench-${randomUUID()}@example.test`, role: 'admin' });
+    const token = (await createIngestionToken(db, { organizationId: organization.id, scopes: ['invoices:write', 'invoices:read'] })).token;
+    const files = Array.from({ length: COUNT }, (_, i) => generatedInvoice(i));
+
+    // Parse time alone, in this process.
+    const parseRounds = 200;
+    const parseStart = performance.now();
+    for (let i = 0; i < parseRounds; i++) await parseInvoiceDocument({ bytes: files[i % files.length]!, fileName: 'x.xml' });
+    const parseMs = (performance.now() - parseStart) / parseRounds;
+
+    // End to end: upload, then poll until terminal.
+    const importStart = performance.now();
+    const uploadTimes: number[] = [];
+    const latencies = await inParallel(COUNT, CONCURRENCY, async (index) => {
+      const started = performance.now();
+      const form = new FormData();
+      form.append('primary', new Blob([files[index]!], { type: 'application/xml' }), `bench-${index}.xml`);
+      const upload = await fetch(`${stack.apiUrl}/v1/invoices/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+      if (upload.status !== 201) throw new Error(`upload ${index}: ${upload.status} ${await upload.text()}`);
+      const { invoice_id } = (await upload.json()) as { invoice_id: string };
+      uploadTimes.push(performance.now() - started);
+      for (;;) {
+        const read = await fetch(`${stack.apiUrl}/v1/invoices/${invoice_id}`, { headers: { Authorization: `Bearer ${token}` } });
+        const body = (await read.json()) as { processing: { status: string } };
+        if (body.processing.status === 'completed') return performance.now() - started;
+        if (body.processing.status === 'failed') throw new Error(`invoice ${invoice_id} failed`);
+        await sleep(200);
+      }
+    });
+    const importSeconds = (performance.now() - importStart) / 1000;
+    const importRate = COUNT / importSeconds;
+
+    // Baselines on the same Temporal server, started with the same concurrency.
+    const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    const temporal = new Client({ connection });
+    const emptyStart = performance.now();
+    await inParallel(COUNT, CONCURRENCY, async () => {
+      const handle = await temporal.workflow.start('emptyWorkflow', { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: randomUUID() });
+      await handle.result();
+    });
+    const emptyRate = COUNT / ((performance.now() - emptyStart) / 1000);
+
+    const runDeps = { db, temporal, config, runTypes: new RunTypeRegistry(testRunTypes), logger: createLogger('silent', 'bench') };
+    const emptyRunStart = performance.now();
+    await inParallel(COUNT, CONCURRENCY, async () => {
+      const run = await startRun(runDeps, { organizationId: organization.id, type: 'test_items', input: { items: [] } });
+      await temporal.workflow.getHandle(run.id).result();
+    });
+    const emptyRunRate = COUNT / ((performance.now() - emptyRunStart) / 1000);
+
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const rows = [
+      ['invoices imported', String(COUNT)],
+      ['concurrency', String(CONCURRENCY)],
+      ['end-to-end throughput', `${importRate.toFixed(1)} invoices/s`],
+      ['upload→completed latency p50', `${percentile(sorted, 50).toFixed(0)} ms`],
+      ['upload→completed latency p95', `${percentile(sorted, 95).toFixed(0)} ms`],
+      ['upload request (201) p50 / p95', `${percentile([...uploadTimes].sort((a, b) => a - b), 50).toFixed(0)} / ${percentile([...uploadTimes].sort((a, b) => a - b), 95).toFixed(0)} ms`],
+      ['parse time per invoice', `${parseMs.toFixed(2)} ms`],
+      ['empty workflow throughput', `${emptyRate.toFixed(1)} workflows/s`],
+      ['empty run throughput (run read model, no items)', `${emptyRunRate.toFixed(1)} runs/s`],
+      ['ratio import / empty workflow', (importRate / emptyRate).toFixed(2)],
+      ['ratio import / empty run', (importRate / emptyRunRate).toFixed(2)],
+    ];
+    console.log('\nImport benchmark (target: ratio import / empty workflow >= 0.5)');
+    for (const [name, value] of rows) console.log(`  ${name!.padEnd(50)} ${value}`);
+    await connection.close();
+    await db.$disconnect();
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
