@@ -32,6 +32,12 @@ export function spawnManaged(
     child.stderr?.resume();
   }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Once the process is gone its pipes must not keep this process alive.
+  void exited.then(() => {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.unref();
+  });
   return {
     name,
     child,
