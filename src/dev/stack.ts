@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { createDb } from '../db/client.js';
 import { startEmbeddedPostgres } from '../infra/embedded-postgres.js';
 import { startMinio } from '../infra/minio-server.js';
-import { portAnswers, spawnManaged, waitFor, type ManagedProcess } from '../infra/process.js';
+import { portAnswers, spawnTypeScript, waitFor, type ManagedProcess } from '../infra/process.js';
 import { startTemporalDevServer } from '../infra/temporal-dev-server.js';
 import { bootstrapDevelopmentOrganization, type DevCredentials } from './bootstrap-organization.js';
 import { dataDir, defaultDatabaseUrl, EMBEDDED, repoRoot } from './defaults.js';
@@ -107,8 +107,7 @@ function migrate(databaseUrl: string): void {
 }
 
 function startNodeProcess(name: string, entry: string, env: Record<string, string>): ManagedProcess {
-  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
-  return spawnManaged(name, tsx, [entry], { env, inheritOutput: true, cwd: repoRoot });
+  return spawnTypeScript(name, entry, { env, inheritOutput: true, cwd: repoRoot });
 }
 
 function printCredentials(credentials: DevCredentials | null, organizationId: string, userId: string): void {

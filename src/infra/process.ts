@@ -51,6 +51,16 @@ export function spawnManaged(
   };
 }
 
+// A TypeScript entry point as one Node process (tsx as a loader, not as a wrapper process), so
+// its pid is the program itself: signals, kill -9 in tests and process managers reach it directly.
+export function spawnTypeScript(
+  name: string,
+  entry: string,
+  options: { env?: NodeJS.ProcessEnv; logFile?: string; inheritOutput?: boolean; cwd: string },
+): ManagedProcess {
+  return spawnManaged(name, process.execPath, ['--import', 'tsx', entry], options);
+}
+
 export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000, process?: ManagedProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -103,7 +103,10 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   const md5 = md5Of(primary.bytes);
   const existing = await deps.db.invoice.findFirst({ where: { organizationId, primaryMd5: md5 }, select: { id: true, deletedAt: true } });
   if (existing) throw duplicateUpload(existing);
-  await deps.db.$transaction((tx) => reserveProcessingCapacity(tx, organizationId));
+  // Fail fast, before storing any bytes, when the capacity is used up (checked again, under lock,
+  // when the import is recorded).
+  const { invoiceProcessingCapacity } = await deps.db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { invoiceProcessingCapacity: true } });
+  if (invoiceProcessingCapacity !== null) await deps.db.$transaction((tx) => reserveProcessingCapacity(tx, organizationId));
 
   const documents = [];
   for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../src/deps.js';
 import { repoRoot } from '../../src/dev/defaults.js';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
 import { startMinio } from '../../src/infra/minio-server.js';
-import { freePort, spawnManaged } from '../../src/infra/process.js';
+import { freePort, spawnTypeScript } from '../../src/infra/process.js';
 import { spawnTemporalDevServer, waitForTemporal } from '../../src/infra/temporal-dev-server.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
 import { supervise } from '../../src/infra/supervisor.js';
@@ -86,7 +86,7 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
     const workerPidFile = path.join(workDir, 'worker.pid');
     const worker = supervise(
       'worker',
-      () => spawnManaged('worker', path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['src/worker.ts'], {
+      () => spawnTypeScript('worker', 'src/worker.ts', {
         cwd: repoRoot,
         env: { ...env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
         logFile: path.join(workDir, 'worker.log'),
