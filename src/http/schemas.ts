@@ -16,6 +16,24 @@ export const booleanParam = z.enum(['true', 'false']).transform((v) => v === 'tr
 
 export const dateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'must be a real date');
 
+export const timestampString = z.string().datetime({ offset: true, message: 'must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z' });
+
+// Timestamps filter with an inclusive `_from` and an exclusive `_before` (the spec's convention).
+export const createdRangeParams = {
+  created_from: timestampString.optional(),
+  created_before: timestampString.optional(),
+};
+
+export function createdRangeWhere(filters: { created_from?: string; created_before?: string }) {
+  if (!filters.created_from && !filters.created_before) return {};
+  return {
+    createdAt: {
+      ...(filters.created_from ? { gte: new Date(filters.created_from) } : {}),
+      ...(filters.created_before ? { lt: new Date(filters.created_before) } : {}),
+    },
+  };
+}
+
 export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal string such as "1250.00"');
 
 export function listResponse<T extends ZodType>(item: T) {

@@ -5,7 +5,7 @@ import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { booleanParam, commaList, dateString, listResponse, uuidList } from '../http/schemas.js';
+import { booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, listResponse, uuidList } from '../http/schemas.js';
 import { Prisma } from '../db/client.js';
 import { createImport, findImport, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
@@ -45,6 +45,7 @@ const listQuery = z.object({
   search: z.string().min(1).max(200).optional().meta({ description: 'Invoice number or supplier name' }),
   document_types: commaList(z.enum(['invoice', 'credit_note'])).optional(),
   processing_statuses: commaList(z.enum(['pending', 'processing', 'completed', 'failed'])).optional(),
+  ...createdRangeParams,
 });
 
 type ListFilters = Omit<z.infer<typeof listQuery>, 'limit' | 'cursor' | 'sort' | 'direction' | 'fields'>;
@@ -63,6 +64,7 @@ function listWhere(organizationId: string, filters: ListFilters): Prisma.Invoice
       supplierFilter,
       filters.document_types ? { documentType: { in: filters.document_types } } : {},
       filters.processing_statuses ? { processingStatus: { in: filters.processing_statuses } } : {},
+      createdRangeWhere(filters),
       filters.search
         ? { OR: [{ invoiceNumber: { contains: filters.search, mode: 'insensitive' } }, { supplierParty: { path: ['name'], string_contains: filters.search } }] }
         : {},

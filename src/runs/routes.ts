@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { assertIfMatch } from '../http/etag.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
-import { commaList, listResponse, uuidList } from '../http/schemas.js';
+import { commaList, createdRangeParams, createdRangeWhere, listResponse, uuidList } from '../http/schemas.js';
 import { ITEM_STATUSES, RUN_STATUSES, workflowRunItemSchema, workflowRunSchema } from './schemas.js';
 import { cancelRun, findRun, reconcileRuns, retryRun, viewRun, viewRuns } from './service.js';
 import { serializeItem } from './serialize.js';
@@ -17,6 +17,7 @@ const listRunsQuery = z.object({
   types: commaList(z.string().min(1)).optional(),
   owner_type: z.string().min(1).optional(),
   owner_ids: uuidList.optional(),
+  ...createdRangeParams,
 });
 
 const listItemsQuery = z.object({
@@ -52,6 +53,7 @@ export const runRoutes = [
             filters.types ? { type: { in: filters.types } } : {},
             filters.owner_type ? { ownerType: filters.owner_type } : {},
             filters.owner_ids ? { ownerId: { in: filters.owner_ids } } : {},
+            createdRangeWhere(filters),
             where,
           ],
         },

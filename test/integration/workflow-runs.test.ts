@@ -163,6 +163,11 @@ describe('workflow run lists', () => {
     expectError(await tenant.call(`/v1/workflow-runs?limit=1&direction=asc&types=test_items&cursor=${encodeURIComponent(cursorOfOtherFilters)}`), 400, 'validation_error');
     expectError(await tenant.call('/v1/workflow-runs?cursor=forged.cursor'), 400, 'validation_error');
 
+    const created = await Promise.all(ids.map(async (id) => (await tenant.call(`/v1/workflow-runs/${id}`)).body.created_at as string));
+    const window = await tenant.call(`/v1/workflow-runs?types=test_items&created_from=${created[1]}&created_before=${created[3]}`);
+    expect(window.body.data.map((r: any) => r.id)).toEqual([ids[2], ids[1]]);
+    expectError(await tenant.call('/v1/workflow-runs?created_from=yesterday'), 400, 'validation_error');
+
     await Promise.all(ids.map((id) => settled(tenant, id)));
     const completed = await tenant.call(`/v1/workflow-runs?statuses=completed&owner_type=test&owner_ids=${tenant.organizationId}&fields=status,progress.total`);
     expect(completed.body.data.length).toBeGreaterThanOrEqual(5);
