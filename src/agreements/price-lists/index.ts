@@ -1,0 +1,71 @@
+import { readCsv } from './csv.js';
+import { isIsoCurrencyCode } from './currency.js';
+import { detectFormat } from './format.js';
+import { LIMITS, type PriceListFailure, type PriceListReadInput, type PriceListReadResult, type SourceSheet } from './model.js';
+import { readSheet, type RowBudget, type SheetReading } from './sheet.js';
+import { readXlsx } from './xlsx.js';
+
+export type {
+  PriceItem,
+  PriceItemPrice,
+  PriceListFailure,
+  PriceListFailureCode,
+  PriceListField,
+  PriceListReadInput,
+  PriceListReadResult,
+  PriceListRow,
+  PriceListSheet,
+} from './model.js';
+export { COLUMN_ALIASES } from './columns.js';
+export { LIMITS } from './model.js';
+
+/**
+ * Reads a supplier's price list (CSV or XLSX) into price items, one outcome per data row.
+ * Pure: no I/O. Never throws for a bad file; throws only for a `defaultCurrency` that is not
+ * an ISO 4217 code, which is the caller's mistake, not the user's.
+ */
+export async function readPriceList(input: PriceListReadInput): Promise<PriceListReadResult> {
+  const defaultCurrency = input.defaultCurrency.trim().toUpperCase();
+  if (!isIsoCurrencyCode(defaultCurrency)) throw new TypeError(`defaultCurrency '${input.defaultCurrency}' is not an ISO 4217 currency code`);
+  if (input.bytes.length > LIMITS.maxInputBytes) {
+    return failed({ code: 'too_large', message: `the file is ${bytesText(input.bytes.length)}; at most ${bytesText(LIMITS.maxInputBytes)} (${LIMITS.maxInputBytes / 1024 / 1024} MiB) can be read` });
+  }
+  const detected = detectFormat(input.bytes, input.fileName);
+  if ('failure' in detected) return failed(detected.failure);
+  const source = detected.format === 'csv' ? { sheets: [readCsv(input.bytes, input.fileName).sheet], problems: [] } : await readXlsx(input.bytes, input.worksheets);
+  if ('failure' in source) return failed(source.failure);
+  return assemble(source.sheets, source.problems, defaultCurrency);
+}
+
+function assemble(sources: SourceSheet[], fileProblems: string[], defaultCurrency: string): PriceListReadResult {
+  const budget: RowBudget = { remaining: LIMITS.maxDataRows };
+  const readings: SheetReading[] = [];
+  for (const source of sources) readings.push(readSheet(source, defaultCurrency, budget));
+  const sheets = readings.map((reading) => reading.sheet);
+  if (fileProblems.length === 0 && sheets.every((sheet) => sheet.headerRowNumber === null)) {
+    return { ...failed(noHeaderFailure(readings)), sheets };
+  }
+  const problems = [...fileProblems, ...readings.flatMap((reading) => reading.problems)];
+  if (readings.some((reading) => reading.hitRowLimit)) {
+    const rowsText = LIMITS.maxDataRows.toLocaleString('en-US');
+    problems.push(`the file has more than ${rowsText} data rows; only the first ${rowsText} were read`);
+  }
+  const result: PriceListReadResult = { kind: 'read', sheets, rows: readings.flatMap((reading) => reading.rows), complete: problems.length === 0 };
+  // The caller fails an import of an incomplete list with this code; the rows stay available.
+  if (!result.complete) result.failure = { code: 'extraction_incomplete', message: problems.join('; ') };
+  return result;
+}
+
+function noHeaderFailure(readings: SheetReading[]): PriceListFailure {
+  const found = readings.flatMap((reading) => reading.problems);
+  const message = found.length > 0 ? found.join('; ') : 'the file has no data';
+  return { code: 'no_header_row', message };
+}
+
+function failed(failure: PriceListFailure): PriceListReadResult {
+  return { kind: 'failed', failure, sheets: [], rows: [], complete: false };
+}
+
+function bytesText(bytes: number): string {
+  return `${bytes.toLocaleString('en-US')} bytes`;
+}
