@@ -1,3 +1,4 @@
+import { agreementRoutes } from './agreements/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import type { RouteDefinition } from './http/route.js';
 import { invoiceRoutes } from './invoices/routes.js';
@@ -6,4 +7,4 @@ import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...invoiceRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...invoiceRoutes, ...agreementRoutes, ...runRoutes];

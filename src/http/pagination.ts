@@ -10,9 +10,11 @@ export type Direction = 'asc' | 'desc';
 export type SortValue = string | number | null;
 
 export interface SortColumn {
-  // Prisma field name; its values must be non-null.
+  // Prisma field name.
   field: string;
   kind: 'date' | 'string' | 'number';
+  // Nullable columns sort their nulls last in either direction.
+  nullable?: boolean;
 }
 
 export interface PageRequest {
@@ -118,11 +120,23 @@ function fromRecordValue(value: unknown): SortValue {
 // `idField` is the unique tie-breaker column (the record id, or e.g. userId on memberships).
 export function keyset(page: PageRequest, column: SortColumn, idField = 'id') {
   const op = page.direction === 'asc' ? 'gt' : 'lt';
-  const orderBy = [{ [column.field]: page.direction }, { [idField]: page.direction }];
+  const orderBy = [
+    { [column.field]: column.nullable ? { sort: page.direction, nulls: 'last' as const } : page.direction },
+    { [idField]: page.direction },
+  ];
   if (!page.after) return { where: {}, orderBy, take: page.limit + 1 };
+  const afterId = { [idField]: { [op]: page.after.id } };
+  if (page.after.value === null) {
+    // Past the last non-null value: only the remaining nulls, in id order.
+    return { where: { [column.field]: null, ...afterId }, orderBy, take: page.limit + 1 };
+  }
   const value = toPrismaValue(column, page.after.value);
   const where = {
-    OR: [{ [column.field]: { [op]: value } }, { [column.field]: value, [idField]: { [op]: page.after.id } }],
+    OR: [
+      { [column.field]: { [op]: value } },
+      { [column.field]: value, ...afterId },
+      ...(column.nullable ? [{ [column.field]: null }] : []),
+    ],
   };
   return { where, orderBy, take: page.limit + 1 };
 }

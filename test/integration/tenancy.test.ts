@@ -21,6 +21,7 @@ describe('tenancy', () => {
       '/v1/documents/': documentId,
       '/v1/invoices/imports/': imported.id,
       '/v1/invoices/': imported.invoice_id,
+      '/v1/agreements/': (await owner.call('/v1/agreements', { method: 'POST', body: { title: 'Owner agreement' } })).body.id,
     };
     const routes = allRoutes.filter((route) => route.path.includes('{id}'));
     expect(routes.length).toBeGreaterThan(0);

@@ -19,11 +19,11 @@ export async function testTemporal(): Promise<Client> {
   return temporal;
 }
 
-export async function startTestRun(tenant: Tenant, input: TestItemsInput, type: 'test_items' | 'test_resumable' = 'test_items') {
+export async function startTestRun(tenant: Tenant, input: TestItemsInput, type: 'test_items' | 'test_resumable' = 'test_items', owner = { type: 'test', id: tenant.organizationId }) {
   const config = loadConfig({ ...process.env, ...inject('stackEnv') });
   const run = await startRun(
     { db: testDb(), temporal: await testTemporal(), config, runTypes: new RunTypeRegistry(testRunTypes), logger: createLogger('silent', 'test') },
-    { organizationId: tenant.organizationId, type, input: input as unknown as Record<string, unknown>, owner: { type: 'test', id: tenant.organizationId } },
+    { organizationId: tenant.organizationId, type, input: input as unknown as Record<string, unknown>, owner },
   );
   return run.id;
 }

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../deps.js';
+import { Prisma } from '../db/client.js';
+import type { Agreement, AgreementRecipient, AgreementSupplier, AgreementTagLink } from '../generated/prisma/client.js';
+import { errors, type FieldIssue } from '../http/errors.js';
+import { isTerminal } from '../runs/read-model.js';
+import { extended, renewalActionOf, RenewalError } from './renewal.js';
+import type { AgreementInput } from './schemas.js';
+
+export type AgreementWithLinks = Agreement & { suppliers: AgreementSupplier[]; recipients: AgreementRecipient[]; tags: AgreementTagLink[] };
+
+const LINKS = { suppliers: true, recipients: true, tags: true } as const;
+const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
+const dateOf = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
+
+export async function findAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, id: string): Promise<AgreementWithLinks> {
+  const agreement = await deps.db.agreement.findFirst({ where: { id, organizationId }, include: LINKS });
+  if (!agreement) throw errors.notFound('agreement');
+  return agreement;
+}
+
+// What is still missing before checks can run against the agreement.
+export function readinessOf(agreement: AgreementWithLinks) {
+  const missing: string[] = [];
+  if (!agreement.title) missing.push('title');
+  if (agreement.suppliers.length === 0) missing.push('supplier');
+  if (agreement.status !== 'active') missing.push('active_status');
+  if (!agreement.instructions?.trim()) missing.push('usable_terms');
+  return { ready: missing.length === 0, missing };
+}
+
+export function serializeAgreement(agreement: AgreementWithLinks) {
+  const action = renewalActionOf(agreement);
+  return {
+    id: agreement.id,
+    title: agreement.title,
+    status: agreement.status,
+    supplier_ids: agreement.suppliers.map((s) => s.supplierId).sort(),
+    recipient_ids: agreement.recipients.map((r) => r.recipientId).sort(),
+    effective_date: day(agreement.effectiveDate),
+    expiration_date: day(agreement.expirationDate),
+    tag_ids: agreement.tags.map((t) => t.tagId).sort(),
+    applicability: (agreement.applicability as Record<string, string[]> | null) ?? null,
+    instructions: agreement.instructions,
+    renewal: { auto_renews: agreement.autoRenews, period_months: agreement.renewalPeriodMonths, notice_days: agreement.noticePeriodDays },
+    renewal_action: { kind: action.kind, deadline: day(action.deadline) },
+    readiness: readinessOf(agreement),
+    created_at: agreement.createdAt.toISOString(),
+    updated_at: agreement.updatedAt.toISOString(),
+  };
+}
+
+async function unknownReferences(tx: Prisma.TransactionClient, organizationId: string, input: AgreementInput): Promise<FieldIssue[]> {
+  const check = async (field: string, ids: string[] | undefined, find: (ids: string[]) => Promise<{ id: string }[]>) => {
+    if (!ids?.length) return [];
+    const found = new Set((await find(ids)).map((row) => row.id));
+    return ids.filter((id) => !found.has(id)).map((id) => ({ field, message: `no ${field.replace(/_ids$/, '')} ${id}` }));
+  };
+  const where = (ids: string[]) => ({ where: { organizationId, id: { in: ids } }, select: { id: true } });
+  return [
+    ...(await check('supplier_ids', input.supplier_ids, (ids) => tx.supplier.findMany(where(ids)))),
+    ...(await check('recipient_ids', input.recipient_ids, (ids) => tx.recipient.findMany(where(ids)))),
+    ...(await check('tag_ids', input.tag_ids, (ids) => tx.tag.findMany(where(ids)))),
+  ];
+}
+
+// The agreement as it will be after the change, for the rules that span fields.
+function ruleProblems(merged: { title: string | null; status: string; effectiveDate: Date | null; expirationDate: Date | null }): FieldIssue[] {
+  const problems: FieldIssue[] = [];
+  if (merged.status === 'active' && !merged.title) problems.push({ field: 'title', message: 'an active agreement needs a title' });
+  if (merged.effectiveDate && merged.expirationDate && merged.expirationDate < merged.effectiveDate) {
+    problems.push({ field: 'expiration_date', message: 'must not be before effective_date' });
+  }
+  return problems;
+}
+
+function columnsOf(input: AgreementInput, current: Agreement | null): Prisma.AgreementUncheckedUpdateInput {
+  const data: Prisma.AgreementUncheckedUpdateInput = {};
+  if (input.title !== undefined) data.title = input.title;
+  if (input.status !== undefined) data.status = input.status;
+  if (input.effective_date !== undefined) data.effectiveDate = dateOf(input.effective_date);
+  if (input.expiration_date !== undefined) data.expirationDate = dateOf(input.expiration_date);
+  if (input.applicability !== undefined) data.applicability = input.applicability === null ? Prisma.DbNull : input.applicability;
+  if (input.instructions !== undefined) data.instructions = input.instructions;
+  if (input.renewal?.auto_renews !== undefined) data.autoRenews = input.renewal.auto_renews;
+  if (input.renewal?.period_months !== undefined) data.renewalPeriodMonths = input.renewal.period_months;
+  if (input.renewal?.notice_days !== undefined) data.noticePeriodDays = input.renewal.notice_days;
+  if (input.renewal_action?.type === 'cancel') {
+    data.expirationDate = dateOf(input.renewal_action.expiration_date);
+    data.autoRenews = false;
+  }
+  if (input.renewal_action?.type === 'extend') {
+    const terms = {
+      expirationDate: (data.expirationDate as Date | null | undefined) ?? current?.expirationDate ?? null,
+      autoRenews: (data.autoRenews as boolean | undefined) ?? current?.autoRenews ?? false,
+      renewalPeriodMonths: (data.renewalPeriodMonths as number | null | undefined) ?? current?.renewalPeriodMonths ?? null,
+      noticePeriodDays: null,
+    };
+    try {
+      data.expirationDate = extended(terms);
+    } catch (error) {
+      if (error instanceof RenewalError) throw errors.validation(error.message, [{ field: 'renewal_action', message: error.message }]);
+      throw error;
+    }
+  }
+  return data;
+}
+
+async function replaceLinks(tx: Prisma.TransactionClient, agreementId: string, input: AgreementInput): Promise<void> {
+  if (input.supplier_ids) {
+    await tx.agreementSupplier.deleteMany({ where: { agreementId } });
+    await tx.agreementSupplier.createMany({ data: [...new Set(input.supplier_ids)].map((supplierId) => ({ agreementId, supplierId })) });
+  }
+  if (input.recipient_ids) {
+    await tx.agreementRecipient.deleteMany({ where: { agreementId } });
+    await tx.agreementRecipient.createMany({ data: [...new Set(input.recipient_ids)].map((recipientId) => ({ agreementId, recipientId })) });
+  }
+  if (input.tag_ids) {
+    await tx.agreementTagLink.deleteMany({ where: { agreementId } });
+    await tx.agreementTagLink.createMany({ data: [...new Set(input.tag_ids)].map((tagId) => ({ agreementId, tagId })) });
+  }
+}
+
+// Keeps the derived renewal columns (filters and sort) in step with the terms.
+async function refreshRenewalColumns(tx: Prisma.TransactionClient, agreementId: string): Promise<void> {
+  const agreement = await tx.agreement.findUniqueOrThrow({ where: { id: agreementId } });
+  const action = renewalActionOf(agreement);
+  await tx.agreement.update({ where: { id: agreementId }, data: { renewalActionKind: action.kind, renewalDeadline: action.deadline } });
+}
+
+async function saveAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, input: AgreementInput, current: AgreementWithLinks | null): Promise<string> {
+  const data = columnsOf(input, current);
+  const merged = {
+    title: data.title !== undefined ? (data.title as string | null) : (current?.title ?? null),
+    status: (data.status as string | undefined) ?? current?.status ?? 'draft',
+    effectiveDate: data.effectiveDate !== undefined ? (data.effectiveDate as Date | null) : (current?.effectiveDate ?? null),
+    expirationDate: data.expirationDate !== undefined ? (data.expirationDate as Date | null) : (current?.expirationDate ?? null),
+  };
+  return deps.db.$transaction(async (tx) => {
+    const problems = [...ruleProblems(merged), ...(await unknownReferences(tx, organizationId, input))];
+    if (problems.length > 0) throw errors.validation('The agreement did not validate; nothing was changed.', problems);
+    const id = current?.id ?? randomUUID();
+    const termsChanged = Object.keys(input).some((k) => k !== 'title' && k !== 'tag_ids');
+    if (current) {
+      await tx.agreement.update({ where: { id }, data: { ...data, ...(termsChanged ? { termsChangedAt: new Date() } : {}) } });
+    } else {
+      await tx.agreement.create({ data: { ...(data as Prisma.AgreementUncheckedCreateInput), id, organizationId } });
+    }
+    await replaceLinks(tx, id, input);
+    await refreshRenewalColumns(tx, id);
+    return id;
+  });
+}
+
+export function createAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, input: AgreementInput): Promise<string> {
+  return saveAgreement(deps, organizationId, input, null);
+}
+
+export function updateAgreement(deps: Pick<AppDeps, 'db'>, current: AgreementWithLinks, input: AgreementInput): Promise<string> {
+  return saveAgreement(deps, current.organizationId, input, current);
+}
+
+// Permanent. Refused while a run still works on the agreement (refresh, check, price import, ...).
+export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, agreement: AgreementWithLinks): Promise<void> {
+  const runs = await deps.db.workflowRun.findMany({
+    where: { organizationId: agreement.organizationId, ownerType: 'agreement', ownerId: agreement.id },
+    select: { id: true, status: true },
+  });
+  const busy = runs.filter((run) => !isTerminal(run.status));
+  if (busy.length > 0) {
+    throw errors.conflict('agreement_busy', 'The service is still working on this agreement; retry when its runs have finished.', {
+      workflow_run_ids: busy.map((run) => run.id),
+    });
+  }
+  await deps.db.agreement.delete({ where: { id: agreement.id } });
+}
