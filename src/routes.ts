@@ -1,3 +1,4 @@
+import { priceItemRoutes } from './agreements/price-items/routes.js';
 import { agreementRoutes } from './agreements/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import type { RouteDefinition } from './http/route.js';
@@ -7,4 +8,4 @@ import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...invoiceRoutes, ...agreementRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...runRoutes];

@@ -7,9 +7,15 @@ import { isTerminal } from '../runs/read-model.js';
 import { extended, renewalActionOf, RenewalError } from './renewal.js';
 import type { AgreementInput } from './schemas.js';
 
-export type AgreementWithLinks = Agreement & { suppliers: AgreementSupplier[]; recipients: AgreementRecipient[]; tags: AgreementTagLink[] };
+export type AgreementWithLinks = Agreement & {
+  suppliers: AgreementSupplier[];
+  recipients: AgreementRecipient[];
+  tags: AgreementTagLink[];
+  _count: { priceItems: number };
+};
 
-const LINKS = { suppliers: true, recipients: true, tags: true } as const;
+export const AGREEMENT_LINKS = { suppliers: true, recipients: true, tags: true, _count: { select: { priceItems: true } } } as const;
+const LINKS = AGREEMENT_LINKS;
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 const dateOf = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
 
@@ -25,7 +31,8 @@ export function readinessOf(agreement: AgreementWithLinks) {
   if (!agreement.title) missing.push('title');
   if (agreement.suppliers.length === 0) missing.push('supplier');
   if (agreement.status !== 'active') missing.push('active_status');
-  if (!agreement.instructions?.trim()) missing.push('usable_terms');
+  // Terms a check can use: agreed prices, or instructions in plain language.
+  if (agreement._count.priceItems === 0 && !agreement.instructions?.trim()) missing.push('usable_terms');
   return { ready: missing.length === 0, missing };
 }
 

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { dateString, decimalString } from '../../http/schemas.js';
+
+const fraction = decimalString.refine((v) => !v.startsWith('-'), 'must not be negative');
+const amount = decimalString.refine((v) => !v.startsWith('-'), 'must not be negative');
+
+export const priceSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('amount'), amount }).strict(),
+  z
+    .object({
+      type: z.literal('rate'),
+      fraction: fraction.meta({ description: 'A fraction: "0.05" is 5 %' }),
+      basis: z.string().trim().min(1, 'a rate needs a basis').max(200).meta({ description: 'What the rate applies to, e.g. invoice subtotal' }),
+    })
+    .strict(),
+]);
+
+export const priceItemInput = z
+  .object({
+    description: z.string().trim().min(1).max(1000),
+    seller_item_id: z.string().trim().min(1).max(200).nullable().optional(),
+    unit: z.string().trim().min(1).max(50).nullable().optional(),
+    currency_code: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').nullable().optional(),
+    price: priceSchema,
+    valid_until: dateString.nullable().optional(),
+  })
+  .strict();
+
+export const MAX_PATCH_ENTRIES = 100;
+
+export const createPriceItemsSchema = z.object({ entries: z.array(priceItemInput).min(1).max(5000) }).strict();
+export const patchPriceItemsSchema = z
+  .object({ entries: z.array(priceItemInput.partial().extend({ id: z.string().uuid() }).strict()).min(1).max(MAX_PATCH_ENTRIES) })
+  .strict();
+
+export const priceItemSchema = z
+  .object({
+    id: z.string().uuid(),
+    agreement_id: z.string().uuid(),
+    description: z.string(),
+    seller_item_id: z.string().nullable(),
+    unit: z.string().nullable(),
+    currency_code: z.string().nullable(),
+    price: z.union([
+      z.object({ type: z.literal('amount'), amount: z.string() }),
+      z.object({ type: z.literal('rate'), fraction: z.string(), basis: z.string() }),
+    ]),
+    valid_until: z.string().nullable(),
+    source_document_id: z.string().uuid().nullable(),
+    created_at: z.string().datetime(),
+    updated_at: z.string().datetime(),
+  })
+  .meta({ id: 'PriceItem' });
+
+// filters=[{"field":"valid_until","operator":"less_than","value":"2026-01-01"}]: all must match.
+export const FILTER_FIELDS = ['description', 'seller_item_id', 'unit', 'currency_code', 'valid_until', 'price.type', 'price.amount', 'price.fraction', 'price.basis'] as const;
+export const FILTER_OPERATORS = ['equals', 'not_equals', 'contains', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal', 'is_null', 'is_not_null'] as const;
+
+export const filterConditionSchema = z
+  .object({
+    field: z.enum(FILTER_FIELDS),
+    operator: z.enum(FILTER_OPERATORS),
+    value: z.union([z.string(), z.number(), z.null()]).optional(),
+  })
+  .strict();
+
+export const filtersParam = z
+  .string()
+  .transform((raw, ctx) => {
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {field, operator, value}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(filterConditionSchema).max(20));
+
+export type FilterCondition = z.infer<typeof filterConditionSchema>;
+export type PriceItemInput = z.infer<typeof priceItemInput>;

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../../deps.js';
+import { Prisma } from '../../db/client.js';
+import type { PriceItem } from '../../generated/prisma/client.js';
+import { errors } from '../../http/errors.js';
+import { formatDecimal } from '../../shared/money.js';
+import type { PriceItemInput } from './schemas.js';
+
+const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
+
+export function serializePriceItem(item: PriceItem) {
+  return {
+    id: item.id,
+    agreement_id: item.agreementId,
+    description: item.description,
+    seller_item_id: item.sellerItemId,
+    unit: item.unit,
+    currency_code: item.currencyCode,
+    price:
+      item.priceType === 'amount'
+        ? { type: 'amount' as const, amount: formatDecimal(item.amount)! }
+        : { type: 'rate' as const, fraction: formatDecimal(item.fraction)!, basis: item.basis ?? '' },
+    valid_until: day(item.validUntil),
+    source_document_id: item.sourceDocumentId,
+    created_at: item.createdAt.toISOString(),
+    updated_at: item.updatedAt.toISOString(),
+  };
+}
+
+export function priceColumns(input: Partial<PriceItemInput>): Prisma.PriceItemUncheckedUpdateInput {
+  const data: Prisma.PriceItemUncheckedUpdateInput = {};
+  if (input.description !== undefined) data.description = input.description;
+  if (input.seller_item_id !== undefined) data.sellerItemId = input.seller_item_id;
+  if (input.unit !== undefined) data.unit = input.unit;
+  if (input.currency_code !== undefined) data.currencyCode = input.currency_code;
+  if (input.valid_until !== undefined) data.validUntil = input.valid_until ? new Date(`${input.valid_until}T00:00:00Z`) : null;
+  if (input.price) {
+    data.priceType = input.price.type;
+    data.amount = input.price.type === 'amount' ? new Prisma.Decimal(input.price.amount) : null;
+    data.fraction = input.price.type === 'rate' ? new Prisma.Decimal(input.price.fraction) : null;
+    data.basis = input.price.type === 'rate' ? input.price.basis : null;
+  }
+  return data;
+}
+
+// All or nothing: one transaction for every entry.
+export async function createPriceItems(deps: Pick<AppDeps, 'db'>, organizationId: string, agreementId: string, entries: PriceItemInput[], sourceDocumentId: string | null = null) {
+  const rows = entries.map((entry) => ({
+    ...(priceColumns(entry) as Prisma.PriceItemUncheckedCreateInput),
+    id: randomUUID(),
+    organizationId,
+    agreementId,
+    sourceDocumentId,
+  }));
+  await deps.db.$transaction([
+    deps.db.priceItem.createMany({ data: rows }),
+    deps.db.agreement.update({ where: { id: agreementId }, data: { termsChangedAt: new Date() } }),
+  ]);
+  return deps.db.priceItem.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { createdAt: 'asc' } });
+}
+
+export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, agreementId: string, entries: (Partial<PriceItemInput> & { id: string })[]) {
+  const ids = entries.map((e) => e.id);
+  const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
+  if (duplicates.length) throw errors.validation('Each price item may appear once per request.', duplicates.map((id) => ({ field: 'entries', message: `${id} appears twice` })));
+  const existing = await deps.db.priceItem.findMany({ where: { agreementId, id: { in: ids } } });
+  const unknown = ids.filter((id) => !existing.some((item) => item.id === id));
+  if (unknown.length) throw errors.validation('Some entries name no price item of this agreement; nothing was changed.', unknown.map((id) => ({ field: 'entries', message: `no price item ${id}` })));
+  await deps.db.$transaction([
+    ...entries.map(({ id, ...changes }) => deps.db.priceItem.update({ where: { id }, data: priceColumns(changes) })),
+    deps.db.agreement.update({ where: { id: agreementId }, data: { termsChangedAt: new Date() } }),
+  ]);
+  return deps.db.priceItem.findMany({ where: { id: { in: ids } } });
+}
