@@ -2,6 +2,7 @@ import type { Db } from '../src/db/client.js';
 import type { Logger } from '../src/logger.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { createImportActivities } from './imports.js';
+import { createMatchingActivities } from './matching.js';
 import { createRunActivities } from './runs.js';
 import { createTestActivities } from './testing.js';
 
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps, options: { includeTestActiv
   return {
     ...createRunActivities(deps.db),
     ...createImportActivities(deps),
+    ...createMatchingActivities(deps.db),
     ...(options.includeTestActivities ? createTestActivities() : {}),
   };
 }

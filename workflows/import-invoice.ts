@@ -1,5 +1,6 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyLocalActivities } from '@temporalio/workflow';
 import type { ImportActivities } from '../activities/imports.js';
+import type { MatchingActivities } from '../activities/matching.js';
 import type { RunArgs } from '../src/runs/run-args.js';
 import { executeRun, processItems, registerItems } from './runs/lifecycle.js';
 
@@ -17,6 +18,12 @@ function failureOf(error: unknown) {
   return { code: cause?.type ?? 'import_failed', message: cause?.message ?? (error as Error).message ?? String(error) };
 }
 
+const matching = proxyLocalActivities<MatchingActivities>({
+  startToCloseTimeout: '2 minutes',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
 // One invoice file: classify and parse it, then store it (or find it is a duplicate).
 export async function importInvoiceWorkflow(args: RunArgs<{ importId: string }>): Promise<void> {
   const { importId } = args.input;
@@ -25,7 +32,12 @@ export async function importInvoiceWorkflow(args: RunArgs<{ importId: string }>)
     await processItems(items, async () => {
       try {
         const parsed = await imports.parseImport(importId, args.runId);
-        if (parsed.kind === 'invoice') return await imports.storeImport(importId);
+        if (parsed.kind === 'invoice') {
+          const stored = await imports.storeImport(importId);
+          // Hand over to matching: the new invoice falls under the agreements it matches.
+          const matched = await matching.refreshMatchesForInvoices(args.organizationId, [stored.invoice_id]);
+          return { ...stored, matched_agreements: matched.matches };
+        }
         await imports.rejectImport(importId, parsed);
         if (parsed.kind === 'failed') throw ApplicationFailure.nonRetryable(parsed.message, parsed.code);
         return { outcome: 'not_invoice', classification_reason: parsed.reason };

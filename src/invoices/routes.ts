@@ -10,7 +10,7 @@ import { Prisma } from '../db/client.js';
 import { createImport, findImport, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, invoiceSchema, patchInvoiceSchema } from './schemas.js';
-import { createInvoiceFromData, deleteInvoice, findInvoice, patchInvoice, viewInvoice, viewInvoices } from './service.js';
+import { createInvoiceFromData, deleteInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewInvoice, viewInvoices } from './service.js';
 import { isTerminalForIngestion, serializeIngestionInvoice } from './serialize.js';
 
 const tag = 'Invoices';
@@ -42,6 +42,7 @@ const listQuery = z.object({
   issued_through: dateString.optional(),
   supplier_ids: uuidList.optional(),
   supplier_operator: z.enum(['is', 'is_not']).optional(),
+  agreement_ids: uuidList.optional().meta({ description: 'Invoices matched to any of these agreements' }),
   search: z.string().min(1).max(200).optional().meta({ description: 'Invoice number or supplier name' }),
   document_types: commaList(z.enum(['invoice', 'credit_note'])).optional(),
   processing_statuses: commaList(z.enum(['pending', 'processing', 'completed', 'failed'])).optional(),
@@ -62,6 +63,7 @@ function listWhere(organizationId: string, filters: ListFilters): Prisma.Invoice
       filters.issued_from ? { issueDate: { gte: new Date(`${filters.issued_from}T00:00:00Z`) } } : {},
       filters.issued_through ? { issueDate: { lte: new Date(`${filters.issued_through}T00:00:00Z`) } } : {},
       supplierFilter,
+      filters.agreement_ids ? { matches: { some: { agreementId: { in: filters.agreement_ids }, active: true } } } : {},
       filters.document_types ? { documentType: { in: filters.document_types } } : {},
       filters.processing_statuses ? { processingStatus: { in: filters.processing_statuses } } : {},
       createdRangeWhere(filters),
@@ -177,7 +179,7 @@ export const invoiceRoutes = [
         where: { AND: [listWhere(credential.organizationId!, filters), where] },
         orderBy,
         take,
-        include: { lines: { orderBy: { position: 'asc' } } },
+        include: INVOICE_INCLUDE,
       });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED, rows);
       if (isIngestion(credential)) {

@@ -5,7 +5,7 @@ import type { AllowanceCharge, Party } from './parsing/model.js';
 // The two shapes of an invoice: the Organization API's (personal API keys) and the Ingestion
 // API's (ingestion tokens). Both are built from the same record and the same check state.
 
-export type InvoiceWithLines = Invoice & { lines: InvoiceLine[] };
+export type InvoiceWithLines = Invoice & { lines: InvoiceLine[]; _count?: { matches: number } };
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
@@ -26,9 +26,10 @@ export interface CheckState {
   agreements: { checked: number; total: number };
 }
 
-export function checkStateOf(invoice: Invoice): CheckState {
+export function checkStateOf(invoice: Invoice & { _count?: { matches: number } }): CheckState {
   const zero = { pending: 0, claimed: 0, credited: 0, dismissed: 0 };
-  const base = { failure: null, counts: zero, agreements: { checked: 0, total: 0 } };
+  const matched = invoice._count?.matches ?? 0;
+  const base = { failure: null, counts: zero, agreements: { checked: 0, total: matched } };
   if (invoice.processingStatus === 'pending' || invoice.processingStatus === 'processing') {
     return { ...base, processingStatus: 'pending', skipReason: null, result: null };
   }
@@ -37,7 +38,8 @@ export function checkStateOf(invoice: Invoice): CheckState {
   if (invoice.duplicateOfInvoiceId !== null) {
     return { ...base, processingStatus: 'skipped', skipReason: 'duplicate', result: null };
   }
-  return { ...base, processingStatus: 'skipped', skipReason: 'no_matching_agreements', result: 'not_checked' };
+  // Compliance checks arrive with the checks feature; until then a matched invoice is not checked.
+  return { ...base, processingStatus: 'skipped', skipReason: matched === 0 ? 'no_matching_agreements' : 'checks_not_enabled', result: 'not_checked' };
 }
 
 function partyOf(id: string | null, linkedName: string | null, party: unknown) {
@@ -142,7 +144,7 @@ export function serializeInvoice(invoice: InvoiceWithLines, links: InvoiceLinks)
   };
 }
 
-export function serializeIngestionInvoice(invoice: Invoice, appBaseUrl: string) {
+export function serializeIngestionInvoice(invoice: Invoice & { _count?: { matches: number } }, appBaseUrl: string) {
   const state = checkStateOf(invoice);
   return {
     invoice_id: invoice.id,

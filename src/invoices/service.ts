@@ -12,10 +12,16 @@ import { toDecimal } from '../shared/money.js';
 
 type Deps = Pick<AppDeps, 'db' | 'config'>;
 
+// What every invoice read loads: its lines, and how many agreements it is matched to.
+export const INVOICE_INCLUDE = {
+  lines: { orderBy: { position: 'asc' as const } },
+  _count: { select: { matches: { where: { active: true } } } },
+};
+
 export async function findInvoice(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string, options: { includeDeleted?: boolean } = {}): Promise<InvoiceWithLines> {
   const invoice = await deps.db.invoice.findFirst({
     where: { id: invoiceId, organizationId, ...(options.includeDeleted ? {} : { deletedAt: null }) },
-    include: { lines: { orderBy: { position: 'asc' } } },
+    include: INVOICE_INCLUDE,
   });
   if (!invoice) throw errors.notFound('invoice');
   return invoice;

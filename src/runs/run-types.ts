@@ -30,4 +30,7 @@ export class RunTypeRegistry {
 }
 
 // Production run types join here as their features arrive.
-export const productionRunTypes: RunType[] = [{ type: 'import', workflowType: 'importInvoiceWorkflow', retry: 'new_run' }];
+export const productionRunTypes: RunType[] = [
+  { type: 'import', workflowType: 'importInvoiceWorkflow', retry: 'new_run' },
+  { type: 'refresh', workflowType: 'refreshMatchesWorkflow', retry: 'new_run' },
+];

@@ -1,0 +1,23 @@
+import type { Db } from '../src/db/client.js';
+import { refreshInvoiceMatches, REFRESH_BATCH_SIZE, type RefreshResult } from '../src/matching/service.js';
+
+export function createMatchingActivities(db: Db) {
+  return {
+    async refreshMatchesForInvoices(organizationId: string, invoiceIds: string[]): Promise<RefreshResult> {
+      return refreshInvoiceMatches(db, organizationId, invoiceIds);
+    },
+    // The next batch of the organization's invoices after `afterId`, in id order: lets a refresh
+    // of every invoice find its work as it goes instead of carrying every id in its history.
+    async nextInvoiceBatch(organizationId: string, afterId: string | null): Promise<string[]> {
+      const rows = await db.invoice.findMany({
+        where: { organizationId, deletedAt: null, ...(afterId ? { id: { gt: afterId } } : {}) },
+        select: { id: true },
+        orderBy: { id: 'asc' },
+        take: REFRESH_BATCH_SIZE,
+      });
+      return rows.map((row) => row.id);
+    },
+  };
+}
+
+export type MatchingActivities = ReturnType<typeof createMatchingActivities>;
