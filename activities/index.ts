@@ -3,6 +3,7 @@ import type { Logger } from '../src/logger.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { createImportActivities } from './imports.js';
 import { createMatchingActivities } from './matching.js';
+import { createPriceImportActivities } from './price-imports.js';
 import { createRunActivities } from './runs.js';
 import { createTestActivities } from './testing.js';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps, options: { includeTestActiv
     ...createRunActivities(deps.db),
     ...createImportActivities(deps),
     ...createMatchingActivities(deps.db),
+    ...createPriceImportActivities(deps),
     ...(options.includeTestActivities ? createTestActivities() : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { priceImportRoutes } from './agreements/price-imports/routes.js';
 import { priceItemRoutes } from './agreements/price-items/routes.js';
 import { agreementRoutes } from './agreements/routes.js';
 import { documentRoutes } from './documents/routes.js';
@@ -9,4 +10,4 @@ import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...matchingRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...matchingRoutes, ...runRoutes];

@@ -1,3 +1,4 @@
 // The production workflows of the service; each feature adds its workflow module here.
 export { importInvoiceWorkflow } from './import-invoice.js';
 export { refreshMatchesWorkflow } from './refresh-matches.js';
+export { priceImportWorkflow } from './price-import.js';

@@ -4,6 +4,7 @@ import { assertUploaded, findDocuments, md5Of, storeDocumentBytes } from '../doc
 import { Prisma } from '../db/client.js';
 import type { InvoiceImport } from '../generated/prisma/client.js';
 import { errors } from '../http/errors.js';
+import { workStatusOf } from '../runs/read-model.js';
 import { findRun, startRun } from '../runs/service.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { reserveProcessingCapacity } from './capacity.js';
@@ -157,18 +158,9 @@ async function discardUpload(deps: Deps, invoiceId: string, documents: { id: str
   for (const document of documents) await deps.storage.remove(document.storageKey).catch(() => undefined);
 }
 
-const STATUS_OF_RUN: Record<string, string> = {
-  queued: 'queued',
-  running: 'running',
-  completed: 'completed',
-  completed_with_errors: 'failed',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
-
 export async function viewImport(deps: Deps, invoiceImport: InvoiceImport) {
   const run = await findRun(deps, invoiceImport.organizationId, invoiceImport.workflowRunId);
-  const status = STATUS_OF_RUN[run.status] ?? run.status;
+  const status = workStatusOf(run.status);
   const failure = status === 'failed' ? ((invoiceImport.failure ?? run.failure) as { code: string; message: string } | null) : null;
   return {
     id: invoiceImport.id,

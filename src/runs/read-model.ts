@@ -150,3 +150,10 @@ export async function closeRun(
 export async function saveCheckpoint(db: Db, runId: string, checkpoint: unknown): Promise<void> {
   await db.workflowRun.update({ where: { id: runId }, data: { checkpoint: checkpoint as Prisma.InputJsonValue } });
 }
+
+// The status of a piece of work (an import) that one run carries out: a run that ended with some
+// items failed is, for the single piece of work, failed.
+export function workStatusOf(runStatus: RunStatus): 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' {
+  if (runStatus === 'completed_with_errors') return 'failed';
+  return runStatus;
+}

@@ -33,4 +33,5 @@ export class RunTypeRegistry {
 export const productionRunTypes: RunType[] = [
   { type: 'import', workflowType: 'importInvoiceWorkflow', retry: 'new_run' },
   { type: 'refresh', workflowType: 'refreshMatchesWorkflow', retry: 'new_run' },
+  { type: 'price_import', workflowType: 'priceImportWorkflow', retry: 'new_run' },
 ];

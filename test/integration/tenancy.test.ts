@@ -29,7 +29,7 @@ describe('tenancy', () => {
       const collection = route.path.slice(0, route.path.indexOf('{id}'));
       expect(records[collection], `no record fixture for ${route.path}`).toBeDefined();
       const request = (id: string) =>
-        stranger.call(route.path.replace('{id}', id), { method: route.method.toUpperCase(), body: route.method === 'get' ? undefined : {} });
+        stranger.call(route.path.replace('{id}', id).replace(/\{\w+\}/g, () => crypto.randomUUID()), { method: route.method.toUpperCase(), body: route.method === 'get' ? undefined : {} });
       const foreign = await request(records[collection]!);
       const missing = await request(crypto.randomUUID());
       // Answered exactly as an id that does not exist: 404, or the body's validation_error first.

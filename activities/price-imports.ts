@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import { Prisma, type Db } from '../src/db/client.js';
+import { readPriceList, LIMITS, type PriceListRow } from '../src/agreements/price-lists/index.js';
+import type { ObjectStorage } from '../src/storage/object-storage.js';
+
+// Reads a price list and writes its rows as price items, all or nothing, in one transaction that
+// first checks whether this import already finished (so a retry after a crash changes nothing).
+
+type Counts = { rows: number; added: number; skipped: number; rejected: number };
+
+function keyOf(item: { description: string; sellerItemId: string | null; unit: string | null; currencyCode: string | null; priceType: string; amount: string | null; fraction: string | null; basis: string | null; validUntil: string | null }): string {
+  return JSON.stringify([item.description.toLowerCase(), item.sellerItemId, item.unit, item.currencyCode, item.priceType, item.amount, item.fraction, item.basis, item.validUntil]);
+}
+
+const dec = (value: Prisma.Decimal | null) => (value === null ? null : value.toFixed());
+const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
+
+export function createPriceImportActivities(deps: { db: Db; storage: ObjectStorage }) {
+  const { db, storage } = deps;
+
+  async function recordFailure(importId: string, rows: PriceListRow[], failure: { code: string; message: string }) {
+    await db.$transaction([
+      db.priceImportRow.deleteMany({ where: { importId } }),
+      db.priceImportRow.createMany({
+        data: rows.map((row, position) => ({
+          importId,
+          position,
+          sheet: row.sheet,
+          rowNumber: row.rowNumber,
+          outcome: row.outcome === 'rejected' ? 'rejected' : 'not_added',
+          reason: row.outcome === 'rejected' ? row.reason : `nothing was added: ${failure.message}`,
+          raw: row.raw,
+        })),
+      }),
+      db.priceImport.update({
+        where: { id: importId },
+        data: { failure, finishedAt: new Date(), rowsFound: rows.length, rowsAdded: 0, rowsSkipped: 0, rowsRejected: rows.filter((r) => r.outcome === 'rejected').length },
+      }),
+    ]);
+  }
+
+  return {
+    async runPriceImport(importId: string): Promise<Counts> {
+      const priceImport = await db.priceImport.findUniqueOrThrow({ where: { id: importId } });
+      if (priceImport.finishedAt && !priceImport.failure) {
+        return { rows: priceImport.rowsFound ?? 0, added: priceImport.rowsAdded ?? 0, skipped: priceImport.rowsSkipped ?? 0, rejected: priceImport.rowsRejected ?? 0 };
+      }
+      const document = await db.document.findUniqueOrThrow({ where: { id: priceImport.documentId } });
+      const bytes = await storage.read(document.storageKey, LIMITS.maxInputBytes + 1);
+      const result = await readPriceList({
+        bytes,
+        fileName: document.fileName,
+        mimeType: document.mimeType,
+        defaultCurrency: priceImport.defaultCurrency,
+        worksheets: priceImport.worksheets.length ? priceImport.worksheets : undefined,
+      });
+      if (result.kind === 'failed' || !result.complete) {
+        const message = result.failure?.message ?? 'The price list could not be read completely.';
+        const failure = { code: 'extraction_incomplete', message };
+        await recordFailure(importId, result.rows, failure);
+        throw ApplicationFailure.nonRetryable(message, 'extraction_incomplete');
+      }
+      return db.$transaction((tx) => storeRows(tx, priceImport, result.rows), { timeout: 120_000 });
+    },
+  };
+}
+
+async function storeRows(
+  tx: Prisma.TransactionClient,
+  priceImport: { id: string; organizationId: string; agreementId: string; documentId: string; mode: string },
+  rows: PriceListRow[],
+): Promise<Counts> {
+  if (priceImport.mode === 'replace_document') await tx.priceItem.deleteMany({ where: { agreementId: priceImport.agreementId, sourceDocumentId: priceImport.documentId } });
+  if (priceImport.mode === 'replace_all') await tx.priceItem.deleteMany({ where: { agreementId: priceImport.agreementId } });
+  const existing = await tx.priceItem.findMany({ where: { agreementId: priceImport.agreementId } });
+  const known = new Set(existing.map((i) => keyOf({ ...i, amount: dec(i.amount), fraction: dec(i.fraction), validUntil: day(i.validUntil) })));
+  const items: Prisma.PriceItemCreateManyInput[] = [];
+  const rowRecords: Prisma.PriceImportRowCreateManyInput[] = rows.map((row, position) => {
+    const base = { importId: priceImport.id, position, sheet: row.sheet, rowNumber: row.rowNumber, raw: row.raw };
+    if (row.outcome === 'rejected' || !row.item) return { ...base, outcome: 'rejected', reason: row.reason };
+    const { item } = row;
+    const columns = {
+      description: item.description,
+      sellerItemId: item.sellerItemId,
+      unit: item.unit,
+      currencyCode: item.currencyCode,
+      priceType: item.price.type,
+      amount: item.price.type === 'amount' ? item.price.amount : null,
+      fraction: item.price.type === 'rate' ? item.price.fraction : null,
+      basis: item.price.type === 'rate' ? item.price.basis : null,
+      validUntil: item.validUntil,
+    };
+    const key = keyOf({ ...columns, amount: columns.amount && new Prisma.Decimal(columns.amount).toFixed(), fraction: columns.fraction && new Prisma.Decimal(columns.fraction).toFixed() });
+    if (known.has(key)) return { ...base, outcome: 'skipped', reason: 'the same price item is already on the agreement' };
+    known.add(key);
+    const id = randomUUID();
+    items.push({
+      ...columns,
+      id,
+      organizationId: priceImport.organizationId,
+      agreementId: priceImport.agreementId,
+      sourceDocumentId: priceImport.documentId,
+      validUntil: item.validUntil ? new Date(`${item.validUntil}T00:00:00Z`) : null,
+    });
+    return { ...base, outcome: 'added', reason: null, priceItemId: id };
+  });
+  await tx.priceItem.createMany({ data: items });
+  await tx.priceImportRow.deleteMany({ where: { importId: priceImport.id } });
+  await tx.priceImportRow.createMany({ data: rowRecords });
+  const counts = {
+    rows: rows.length,
+    added: items.length,
+    skipped: rowRecords.filter((r) => r.outcome === 'skipped').length,
+    rejected: rowRecords.filter((r) => r.outcome === 'rejected').length,
+  };
+  await tx.priceImport.update({
+    where: { id: priceImport.id },
+    data: { rowsFound: counts.rows, rowsAdded: counts.added, rowsSkipped: counts.skipped, rowsRejected: counts.rejected, failure: Prisma.DbNull, finishedAt: new Date() },
+  });
+  await tx.agreement.update({ where: { id: priceImport.agreementId }, data: { termsChangedAt: new Date() } });
+  return counts;
+}
+
+export type PriceImportActivities = ReturnType<typeof createPriceImportActivities>;

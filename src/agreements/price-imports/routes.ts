@@ -1,0 +1,95 @@
+import { stringify } from 'csv-stringify/sync';
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.js';
+import { findAgreement } from '../service.js';
+import { findPriceImport, startPriceImports, viewPriceImport } from './service.js';
+
+const tag = 'Price imports';
+const params = z.object({ id: z.string().uuid(), import_id: z.string().uuid() });
+
+const priceImportSchema = z
+  .object({
+    id: z.string().uuid(),
+    agreement_id: z.string().uuid(),
+    document_id: z.string().uuid(),
+    default_currency: z.string(),
+    mode: z.enum(['add', 'replace_document', 'replace_all']),
+    instructions: z.string().nullable(),
+    worksheets: z.array(z.string()),
+    status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+    reused: z.boolean().meta({ description: 'The same file with the same settings was imported before; this is that import' }),
+    rows: z.object({ found: z.number().int(), added: z.number().int(), skipped: z.number().int(), rejected: z.number().int() }).nullable(),
+    failure: z.object({ code: z.string(), message: z.string() }).nullable().meta({ description: 'extraction_incomplete when the list could not be read completely' }),
+    workflow_run_id: z.string().uuid(),
+    created_at: z.string().datetime(),
+    finished_at: z.string().datetime().nullable(),
+  })
+  .meta({ id: 'PriceImport' });
+
+const entrySchema = z
+  .object({
+    document_id: z.string().uuid(),
+    default_currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'),
+    mode: z.enum(['add', 'replace_document', 'replace_all']).optional(),
+    instructions: z.string().max(5000).optional(),
+    worksheets: z.array(z.string().min(1).max(200)).max(100).optional(),
+  })
+  .strict();
+
+export const priceImportRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/agreements/{id}/price-imports',
+    operationId: 'createPriceImports',
+    summary: 'Import price lists (CSV, XLSX) into price items, all in one workflow run',
+    tag,
+    access: { level: 'write' },
+    params: z.object({ id: z.string().uuid() }),
+    idempotent: true,
+    body: z.object({ entries: z.array(entrySchema).min(1).max(20) }).strict(),
+    responses: {
+      202: { description: 'The imports (reused ones marked) and the run', schema: z.object({ workflow_run_id: z.string().uuid().nullable(), data: z.array(priceImportSchema) }) },
+    },
+    handler: async ({ params: { id }, body, credential, deps }) => {
+      const agreement = await findAgreement(deps, credential.organizationId!, id);
+      const { runId, imports } = await startPriceImports(deps, agreement, body.entries, credential.kind === 'api_key' ? credential.userId : null);
+      const data = await Promise.all(imports.map((i) => viewPriceImport(deps, i.record, i.reused)));
+      return { status: 202, body: { workflow_run_id: runId, data }, headers: runId ? { Location: `/v1/workflow-runs/${runId}` } : undefined };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/agreements/{id}/price-imports/{import_id}',
+    operationId: 'getPriceImport',
+    summary: 'Read a price import',
+    tag,
+    access: { level: 'read' },
+    params,
+    etag: true,
+    responses: { 200: { description: 'The import', schema: priceImportSchema } },
+    handler: async ({ params: p, credential, deps }) => {
+      const agreement = await findAgreement(deps, credential.organizationId!, p.id);
+      return { body: await viewPriceImport(deps, await findPriceImport(deps, agreement.id, p.import_id)) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/agreements/{id}/price-imports/{import_id}/download',
+    operationId: 'downloadPriceImport',
+    summary: 'Every row found, with its outcome: added, skipped (duplicate), rejected (with the reason)',
+    tag,
+    access: { level: 'read' },
+    params,
+    responses: { 200: { description: 'CSV', contentType: 'text/csv', schema: z.string() } },
+    handler: async ({ params: p, credential, deps }) => {
+      const agreement = await findAgreement(deps, credential.organizationId!, p.id);
+      const priceImport = await findPriceImport(deps, agreement.id, p.import_id);
+      const rows = await deps.db.priceImportRow.findMany({ where: { importId: priceImport.id }, orderBy: { position: 'asc' } });
+      const csv = stringify(
+        rows.map((row) => ({ sheet: row.sheet, row: row.rowNumber, outcome: row.outcome, reason: row.reason ?? '', price_item_id: row.priceItemId ?? '', cells: JSON.stringify(row.raw) })),
+        { header: true, columns: ['sheet', 'row', 'outcome', 'reason', 'price_item_id', 'cells'] },
+      );
+      return { body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="price-import-${priceImport.id}.csv"` } };
+    },
+  }),
+];

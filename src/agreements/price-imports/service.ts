@@ -1,0 +1,101 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { AppDeps } from '../../deps.js';
+import { assertUploaded, findDocuments } from '../../documents/service.js';
+import type { PriceImport } from '../../generated/prisma/client.js';
+import { errors } from '../../http/errors.js';
+import { workStatusOf } from '../../runs/read-model.js';
+import { findRun, startRun } from '../../runs/service.js';
+import type { AgreementWithLinks } from '../service.js';
+
+type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' | 'storage'>;
+
+export interface PriceImportEntry {
+  document_id: string;
+  default_currency: string;
+  mode?: 'add' | 'replace_document' | 'replace_all';
+  instructions?: string;
+  worksheets?: string[];
+}
+
+// The same bytes (storage's content hash) with the same settings on the same agreement.
+function reuseKeyOf(agreementId: string, contentHash: string, entry: PriceImportEntry): string {
+  const settings = [agreementId, contentHash, entry.default_currency, entry.mode ?? 'add', entry.instructions ?? '', [...(entry.worksheets ?? [])].sort()];
+  return createHash('sha256').update(JSON.stringify(settings)).digest('hex');
+}
+
+export async function startPriceImports(deps: Deps, agreement: AgreementWithLinks, entries: PriceImportEntry[], createdByUserId: string | null) {
+  const documents = await findDocuments(deps, agreement.organizationId, entries.map((e) => e.document_id));
+  const planned = [];
+  for (const [index, entry] of entries.entries()) {
+    const document = documents[index]!;
+    await assertUploaded(deps.storage, document);
+    const stat = await deps.storage.stat(document.storageKey);
+    const reuseKey = reuseKeyOf(agreement.id, stat!.etag, entry);
+    const previous = await deps.db.priceImport.findFirst({ where: { agreementId: agreement.id, reuseKey }, orderBy: { createdAt: 'desc' } });
+    const previousStatus = previous ? workStatusOf((await findRun(deps, agreement.organizationId, previous.workflowRunId)).status) : null;
+    planned.push({ entry, reuseKey, reuse: previous && previousStatus !== 'failed' && previousStatus !== 'cancelled' ? previous : null });
+  }
+  const fresh = planned.filter((p) => !p.reuse);
+  const runId = randomUUID();
+  const created = fresh.map((p) => ({
+    id: randomUUID(),
+    organizationId: agreement.organizationId,
+    agreementId: agreement.id,
+    documentId: p.entry.document_id,
+    defaultCurrency: p.entry.default_currency,
+    mode: p.entry.mode ?? 'add',
+    instructions: p.entry.instructions ?? null,
+    worksheets: p.entry.worksheets ?? [],
+    reuseKey: p.reuseKey,
+    workflowRunId: runId,
+  }));
+  if (created.length > 0) {
+    await deps.db.priceImport.createMany({ data: created });
+    try {
+      await startRun(deps, {
+        organizationId: agreement.organizationId,
+        type: 'price_import',
+        runId,
+        owner: { type: 'agreement', id: agreement.id },
+        input: { importIds: created.map((c) => c.id) },
+        createdByUserId,
+      });
+    } catch (error) {
+      await deps.db.priceImport.deleteMany({ where: { id: { in: created.map((c) => c.id) } } });
+      throw error;
+    }
+  }
+  const ids = planned.map((p) => p.reuse?.id ?? created[fresh.indexOf(p)]!.id);
+  const records = await deps.db.priceImport.findMany({ where: { id: { in: ids } } });
+  const imports = planned.map((p, i) => ({ record: records.find((r) => r.id === ids[i])!, reused: p.reuse !== null }));
+  return { runId: created.length > 0 ? runId : null, imports };
+}
+
+export async function findPriceImport(deps: Pick<AppDeps, 'db'>, agreementId: string, importId: string): Promise<PriceImport> {
+  const priceImport = await deps.db.priceImport.findFirst({ where: { id: importId, agreementId } });
+  if (!priceImport) throw errors.notFound('price import');
+  return priceImport;
+}
+
+export async function viewPriceImport(deps: Deps, priceImport: PriceImport, reused = false) {
+  const run = await findRun(deps, priceImport.organizationId, priceImport.workflowRunId);
+  const status = workStatusOf(run.status);
+  return {
+    id: priceImport.id,
+    agreement_id: priceImport.agreementId,
+    document_id: priceImport.documentId,
+    default_currency: priceImport.defaultCurrency,
+    mode: priceImport.mode,
+    instructions: priceImport.instructions,
+    worksheets: priceImport.worksheets,
+    status,
+    reused,
+    rows: priceImport.finishedAt
+      ? { found: priceImport.rowsFound ?? 0, added: priceImport.rowsAdded ?? 0, skipped: priceImport.rowsSkipped ?? 0, rejected: priceImport.rowsRejected ?? 0 }
+      : null,
+    failure: status === 'failed' ? ((priceImport.failure ?? run.failure) as { code: string; message: string } | null) : null,
+    workflow_run_id: priceImport.workflowRunId,
+    created_at: priceImport.createdAt.toISOString(),
+    finished_at: priceImport.finishedAt?.toISOString() ?? null,
+  };
+}
