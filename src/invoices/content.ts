@@ -14,22 +14,25 @@ const decimalOrNull = (value: string | null | undefined) => (value === null || v
 // The API speaks rates as fractions ("0.25"); the documents write VAT as a percent ("25").
 const fractionFromPercent = (percent: string | null) => (percent === null ? null : new Prisma.Decimal(percent).dividedBy(100));
 
-export function amountsAreValid(invoice: NormalizedInvoice): boolean {
+// Where the lines of a normalized invoice do not add up to its totals.
+export function totalsProblems(invoice: NormalizedInvoice) {
   const t = invoice.totals;
-  return (
-    amountProblems({
-      lines: invoice.lines,
-      lineExtension: t.lineExtension,
-      allowanceTotal: t.allowanceTotal,
-      chargeTotal: t.chargeTotal,
-      taxExclusive: t.taxExclusive,
-      vatTotal: t.vatTotal,
-      taxInclusive: t.taxInclusive,
-      prepaid: t.prepaid,
-      rounding: t.payableRounding,
-      payable: t.payable,
-    }).length === 0
-  );
+  return amountProblems({
+    lines: invoice.lines,
+    lineExtension: t.lineExtension,
+    allowanceTotal: t.allowanceTotal,
+    chargeTotal: t.chargeTotal,
+    taxExclusive: t.taxExclusive,
+    vatTotal: t.vatTotal,
+    taxInclusive: t.taxInclusive,
+    prepaid: t.prepaid,
+    rounding: t.payableRounding,
+    payable: t.payable,
+  });
+}
+
+export function amountsAreValid(invoice: NormalizedInvoice): boolean {
+  return totalsProblems(invoice).length === 0;
 }
 
 function headerOf(invoice: NormalizedInvoice) {

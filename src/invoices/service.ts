@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { amountProblems } from './amounts.js';
-import { findSemanticDuplicate, linkCreditNotes, resolveParties, writeInvoiceContent } from './content.js';
+import { findSemanticDuplicate, linkCreditNotes, resolveParties, totalsProblems, writeInvoiceContent } from './content.js';
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
 import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
@@ -134,25 +134,13 @@ export function normalizedFromInput(input: CreateInvoiceInput): NormalizedInvoic
 }
 
 function problemsOf(invoice: NormalizedInvoice): FieldIssue[] {
-  const t = invoice.totals;
   const lineProblems: FieldIssue[] = invoice.lines.flatMap((line, index) => {
     const expected = toDecimal(line.quantity!).times(line.unitPrice!).dividedBy(line.priceBaseQuantity ?? 1);
     return expected.minus(line.netAmount!).abs().greaterThanOrEqualTo('0.01')
       ? [{ field: `line_items.${index}.net_amount`, message: `quantity x unit_price is ${expected.toFixed(2)}, not ${line.netAmount}` }]
       : [];
   });
-  const totalProblems = amountProblems({
-    lines: invoice.lines,
-    lineExtension: t.lineExtension,
-    allowanceTotal: t.allowanceTotal,
-    chargeTotal: t.chargeTotal,
-    taxExclusive: t.taxExclusive,
-    vatTotal: t.vatTotal,
-    taxInclusive: t.taxInclusive,
-    prepaid: t.prepaid,
-    rounding: t.payableRounding,
-    payable: t.payable,
-  }).map((p) => ({ field: 'amounts', message: `${p.rule}: expected ${p.expected}, got ${p.actual}` }));
+  const totalProblems = totalsProblems(invoice).map((p) => ({ field: 'amounts', message: `${p.rule}: expected ${p.expected}, got ${p.actual}` }));
   return [...lineProblems, ...totalProblems];
 }
 
