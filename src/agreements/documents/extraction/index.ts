@@ -1,0 +1,86 @@
+/**
+ * Agreement documents (terms and price lists): text extraction into searchable passages and a
+ * deterministic terms/price-list classification. Pure: no network, no database, no files of its
+ * own (pdf.js reads its bundled character maps from node_modules). Never throws for bad input.
+ */
+import { detectDocument, type DetectedDocument } from './detect.js';
+import { extractDocx } from './docx.js';
+import { DEFAULT_LIMITS, Deadline, HARD_STOP_GRACE_MS, TimeLimitExceeded, withTimeLimit, type ExtractionLimits } from './limits.js';
+import { ExtractionError, failed, type ExtractionInput, type ExtractionResult } from './model.js';
+import { DocumentTextBuilder } from './passages.js';
+import { extractPdf } from './pdf.js';
+import { extractXlsx } from './spreadsheet.js';
+import { extractCsv, extractPlainText } from './text.js';
+
+export { classifyAgreementDocument } from './classify.js';
+export type { AgreementDocumentClassification, ClassificationInput } from './classify.js';
+export { DEFAULT_LIMITS, type ExtractionLimits } from './limits.js';
+export type * from './model.js';
+export { PASSAGE_MAX, PASSAGE_MIN } from './passages.js';
+
+export function extractDocumentText(input: ExtractionInput): Promise<ExtractionResult> {
+  return extractWithLimits(input, DEFAULT_LIMITS);
+}
+
+/** `extractDocumentText` with other limits; tests use it to reach the limits with small inputs. */
+export async function extractWithLimits(input: ExtractionInput, limits: ExtractionLimits): Promise<ExtractionResult> {
+  const { bytes } = input;
+  if (bytes.byteLength > limits.maxInputBytes) {
+    return failed('too_large', `The file is ${formatMiB(bytes.byteLength)}; documents up to ${formatMiB(limits.maxInputBytes)} are read.`);
+  }
+  if (bytes.byteLength === 0) return failed('no_text', 'The file is empty.');
+  try {
+    const detected = detectDocument(input);
+    if ('kind' in detected) return detected;
+    return await withTimeLimit(extract(detected, bytes, limits), limits.timeLimitMs + HARD_STOP_GRACE_MS);
+  } catch (error) {
+    return toFailure(error);
+  }
+}
+
+async function extract(detected: DetectedDocument, bytes: Uint8Array, limits: ExtractionLimits): Promise<ExtractionResult> {
+  const builder = new DocumentTextBuilder(limits.maxCharacters);
+  const deadline = new Deadline(limits.timeLimitMs);
+  let pageCount: number | null = null;
+  switch (detected.format) {
+    case 'pdf':
+      pageCount = (await extractPdf(bytes, builder, limits, deadline)).pageCount;
+      break;
+    case 'docx':
+      await extractDocx(bytes, detected.entries, builder, limits);
+      break;
+    case 'xlsx':
+      await extractXlsx(bytes, detected.entries, builder, limits, deadline);
+      break;
+    case 'csv':
+      extractCsv(detected.decoded.text, builder);
+      break;
+    case 'text':
+      extractPlainText(detected.decoded.text, builder);
+      break;
+  }
+  if (builder.characterCount === 0) return builder.truncated ? stoppedBeforeText() : noText(detected.format);
+  const passages = builder.passages();
+  return { kind: 'text', format: detected.format, passages, truncated: builder.truncated, pageCount, characterCount: builder.characterCount };
+}
+
+function noText(format: DetectedDocument['format']): ExtractionResult {
+  if (format === 'pdf') return failed('no_text', 'The PDF has no text layer (a scan or images only); it needs OCR before it can be searched.');
+  return failed('no_text', `The ${format.toUpperCase()} file contains no text.`);
+}
+
+/** A limit (time) ended extraction before the first paragraph: an empty "truncated" result would hide that. */
+function stoppedBeforeText(): ExtractionResult {
+  return failed('unreadable', 'The time limit was reached before any text could be read.');
+}
+
+function toFailure(error: unknown): ExtractionResult {
+  if (error instanceof ExtractionError) return failed(error.code, error.message);
+  if (error instanceof TimeLimitExceeded) return failed('unreadable', error.message);
+  const message = error instanceof Error ? error.message : String(error);
+  return failed('unreadable', `The document could not be read: ${message.slice(0, 200)}`);
+}
+
+function formatMiB(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
