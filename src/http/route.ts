@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import { z, type ZodType } from 'zod';
 import type { Credential } from '../auth/credential.js';
-import type { Level } from '../auth/levels.js';
 import type { AppDeps } from '../deps.js';
 import type { AccessRule } from './auth.js';
 import { errors, zodIssuesToDetails } from './errors.js';
@@ -58,10 +57,6 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
 
 export function defineRoute<P, Q, B>(route: RouteDefinition<P, Q, B>): RouteDefinition {
   return route as unknown as RouteDefinition;
-}
-
-export function requiredLevelOf(route: RouteDefinition): Level | 'none' {
-  return route.access.level ?? 'none';
 }
 
 export function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, part: 'path' | 'query' | 'body'): T {

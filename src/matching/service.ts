@@ -91,10 +91,3 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
 }
 
 export const REFRESH_BATCH_SIZE = 500;
-
-export async function invoiceIdBatches(db: Db, organizationId: string): Promise<string[][]> {
-  const rows = await db.invoice.findMany({ where: { organizationId, deletedAt: null }, select: { id: true }, orderBy: { id: 'asc' } });
-  const batches: string[][] = [];
-  for (let i = 0; i < rows.length; i += REFRESH_BATCH_SIZE) batches.push(rows.slice(i, i + REFRESH_BATCH_SIZE).map((r) => r.id));
-  return batches;
-}

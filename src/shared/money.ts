@@ -9,10 +9,6 @@ export function toDecimal(value: DecimalLike): Decimal {
   return new Decimal(value.toString());
 }
 
-export function toDecimalOrNull(value: DecimalLike | null | undefined): Decimal | null {
-  return value === null || value === undefined ? null : toDecimal(value);
-}
-
 // Amounts render with at least two decimals ("1250.00"), more when recorded with more.
 export function formatAmount(value: DecimalLike | null | undefined): string | null {
   if (value === null || value === undefined) return null;
