@@ -2,42 +2,26 @@
  * PDF input: an embedded e-invoice XML (Factur-X, ZUGFeRD, XRechnung, UBL) is the source of
  * truth; without one, the text layer is read by heuristics (pdf-text.ts).
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { MAX_INPUT_BYTES } from './limits.js';
 import { failed, notInvoice, type NotInvoiceOutcome, type ParseOutcome } from './model.js';
 import { layoutLines, type PositionedText } from './pdf-layout.js';
 import { readInvoiceFromText } from './pdf-text.js';
-import { latin1 } from './xml-encoding.js';
+import { hasEndOfFileMarker, openPdf } from '../../shared/pdfjs.js';
 import { parseXmlInvoice } from './xml-invoice.js';
 
 /** Invoices are a few pages; reading more only costs time on long manuals. */
 const MAX_TEXT_PAGES = 30;
 /** Wall-clock budget for one PDF, so a pathological file cannot stall an activity. */
 const PDF_TIME_LIMIT_MS = 20_000;
-/** Every PDF ends with %%EOF; readers accept up to 1 KiB of trailing bytes after it. */
-const EOF_WINDOW = 1024;
 /** Names the e-invoice standards give their XML attachment, most specific first. */
 const KNOWN_XML_ATTACHMENTS = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'order-x.xml'];
-
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfJsModule: Promise<PdfJs> | undefined;
-let pdfJsPackageRoot: string | undefined;
-
-/** Loaded on first use so XML-only callers never pay for pdf.js. */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfJsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfJsModule;
-}
 
 export async function parsePdf(bytes: Uint8Array): Promise<ParseOutcome> {
   if (!hasEndOfFileMarker(bytes)) {
     return failed('truncated_pdf', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged.');
   }
-  const pdfjs = await loadPdfJs();
-  // A plain Uint8Array copy: pdf.js refuses Node's Buffer subclass and takes ownership of what it gets.
-  const task = pdfjs.getDocument({ ...safeLoadingOptions(), data: new Uint8Array(bytes) });
+  const task = await openPdf(bytes);
   try {
     return await withTimeLimit(readDocument(task), PDF_TIME_LIMIT_MS);
   } catch (error) {
@@ -45,34 +29,6 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParseOutcome> {
   } finally {
     await task.destroy().catch(() => undefined);
   }
-}
-
-function hasEndOfFileMarker(bytes: Uint8Array): boolean {
-  return latin1(bytes.subarray(Math.max(0, bytes.byteLength - EOF_WINDOW))).includes('%%EOF');
-}
-
-/**
- * Text and attachments only: no fonts are turned into glyphs, no scripts are evaluated, and
- * the only resource pdf.js may load is its own character maps, from this machine's disk.
- */
-function safeLoadingOptions() {
-  pdfJsPackageRoot ??= path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-  const packageRoot = pdfJsPackageRoot;
-  return {
-    cMapUrl: `${path.join(packageRoot, 'cmaps')}${path.sep}`,
-    cMapPacked: true,
-    standardFontDataUrl: `${path.join(packageRoot, 'standard_fonts')}${path.sep}`,
-    disableFontFace: true,
-    useSystemFonts: false,
-    isEvalSupported: false,
-    isOffscreenCanvasSupported: false,
-    enableXfa: false,
-    disableAutoFetch: true,
-    disableStream: true,
-    disableRange: true,
-    stopAtErrors: false,
-    verbosity: 0,
-  };
 }
 
 async function readDocument(task: PDFDocumentLoadingTask): Promise<ParseOutcome> {

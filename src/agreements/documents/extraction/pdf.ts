@@ -2,30 +2,17 @@
  * PDF text layer: text fragments grouped into lines by their baseline, lines into paragraphs
  * by the vertical gaps between them, one page at a time so limits can stop between pages.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { layoutLines, type PositionedText } from '../../../invoices/parsing/pdf-layout.js';
+import { hasEndOfFileMarker, openPdf } from '../../../shared/pdfjs.js';
 import { TimeLimitExceeded, withTimeLimit, type Deadline, type ExtractionLimits } from './limits.js';
 import { ExtractionError } from './model.js';
 import type { DocumentTextBuilder } from './passages.js';
 
-/** Every PDF ends with %%EOF; readers accept up to 1 KiB of trailing bytes after it. */
-const EOF_WINDOW = 1024;
 /** Fragments whose baselines differ by less than this share of the font size are one line. */
 const SAME_LINE_TOLERANCE = 0.45;
 /** A baseline gap wider than this many font sizes is a blank line: a new paragraph. */
 const PARAGRAPH_GAP = 1.7;
-
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfJsModule: Promise<PdfJs> | undefined;
-let pdfJsPackageRoot: string | undefined;
-
-/** Loaded on first use so callers that never see a PDF do not pay for pdf.js. */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfJsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfJsModule;
-}
 
 export interface PdfReadResult {
   pageCount: number;
@@ -35,9 +22,7 @@ export async function extractPdf(bytes: Uint8Array, builder: DocumentTextBuilder
   if (!hasEndOfFileMarker(bytes)) {
     throw new ExtractionError('unreadable', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged. Upload it again.');
   }
-  const pdfjs = await loadPdfJs();
-  // A plain Uint8Array copy: pdf.js refuses Node's Buffer subclass and takes ownership of what it gets.
-  const task = pdfjs.getDocument({ ...safeLoadingOptions(), data: new Uint8Array(bytes) });
+  const task = await openPdf(bytes);
   try {
     const document = await withTimeLimit(task.promise, deadline.remainingMs());
     await readPages(document, builder, limits, deadline);
@@ -48,36 +33,6 @@ export async function extractPdf(bytes: Uint8Array, builder: DocumentTextBuilder
     // Also after a time-out: destroying the task stops pdf.js's work on the abandoned page.
     await task.destroy().catch(() => undefined);
   }
-}
-
-function hasEndOfFileMarker(bytes: Uint8Array): boolean {
-  const tail = bytes.subarray(Math.max(0, bytes.byteLength - EOF_WINDOW));
-  return Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength).includes('%%EOF', 0, 'latin1');
-}
-
-/**
- * The same options as the invoice PDF reader (src/invoices/parsing/pdf.ts, which does not export
- * them): text only, no fonts turned into glyphs, no scripts evaluated, and the only resources
- * pdf.js may load are its own character maps, from this machine's disk.
- */
-function safeLoadingOptions() {
-  pdfJsPackageRoot ??= path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-  const packageRoot = pdfJsPackageRoot;
-  return {
-    cMapUrl: `${path.join(packageRoot, 'cmaps')}${path.sep}`,
-    cMapPacked: true,
-    standardFontDataUrl: `${path.join(packageRoot, 'standard_fonts')}${path.sep}`,
-    disableFontFace: true,
-    useSystemFonts: false,
-    isEvalSupported: false,
-    isOffscreenCanvasSupported: false,
-    enableXfa: false,
-    disableAutoFetch: true,
-    disableStream: true,
-    disableRange: true,
-    stopAtErrors: false,
-    verbosity: 0,
-  };
 }
 
 async function readPages(document: PDFDocumentProxy, builder: DocumentTextBuilder, limits: ExtractionLimits, deadline: Deadline): Promise<void> {
