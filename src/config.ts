@@ -29,6 +29,8 @@ const configSchema = z.object({
   // Workflows only tests use (see workflows/testing.ts); never on in production.
   ENABLE_TEST_WORKFLOWS: booleanFromEnv.default(false),
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().positive().default(24),
+  // Passages of one document indexed for search; beyond it the document is searched partially.
+  DOCUMENT_INDEX_MAX_PASSAGES: z.coerce.number().int().positive().default(5000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,20 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
-import type { Agreement, AgreementRecipient, AgreementSupplier, AgreementTagLink } from '../generated/prisma/client.js';
+import type { Agreement, AgreementRecipient, AgreementSupplier, AgreementTagLink, DocumentClassification, DocumentProcessingStatus } from '../generated/prisma/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { isTerminal } from '../runs/read-model.js';
 import { extended, renewalActionOf, RenewalError } from './renewal.js';
 import type { AgreementInput } from './schemas.js';
+import { markAgreementTermsChanged } from '../checks/outdated.js';
 
 export type AgreementWithLinks = Agreement & {
   suppliers: AgreementSupplier[];
   recipients: AgreementRecipient[];
   tags: AgreementTagLink[];
   _count: { priceItems: number };
+  // Imported documents, for readiness (docs/agreement-documents.md).
+  documents: { status: DocumentProcessingStatus; classification: DocumentClassification | null }[];
 };
 
-export const AGREEMENT_LINKS = { suppliers: true, recipients: true, tags: true, _count: { select: { priceItems: true } } } as const;
+export const AGREEMENT_LINKS = {
+  suppliers: true,
+  recipients: true,
+  tags: true,
+  _count: { select: { priceItems: true } },
+  documents: { select: { status: true, classification: true } },
+} as const;
 const LINKS = AGREEMENT_LINKS;
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 const dateOf = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
@@ -31,8 +40,11 @@ export function readinessOf(agreement: AgreementWithLinks) {
   if (!agreement.title) missing.push('title');
   if (agreement.suppliers.length === 0) missing.push('supplier');
   if (agreement.status !== 'active') missing.push('active_status');
-  // Terms a check can use: agreed prices, or instructions in plain language.
-  if (agreement._count.priceItems === 0 && !agreement.instructions?.trim()) missing.push('usable_terms');
+  // Terms a check can use: agreed prices, instructions in plain language, or a terms document read.
+  const termsDocument = agreement.documents.some((d) => d.status === 'completed' && d.classification === 'terms');
+  if (agreement._count.priceItems === 0 && !agreement.instructions?.trim() && !termsDocument) missing.push('usable_terms');
+  // Imported documents are classified and indexed in the background.
+  if (agreement.documents.some((d) => d.status === 'queued' || d.status === 'processing')) missing.push('documents_processing');
   return { ready: missing.length === 0, missing };
 }
 
@@ -149,7 +161,8 @@ async function saveAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, 
     const id = current?.id ?? randomUUID();
     const termsChanged = Object.keys(input).some((k) => k !== 'title' && k !== 'tag_ids');
     if (current) {
-      await tx.agreement.update({ where: { id }, data: { ...data, ...(termsChanged ? { termsChangedAt: new Date() } : {}) } });
+      await tx.agreement.update({ where: { id }, data });
+      if (termsChanged) await markAgreementTermsChanged(tx, id);
     } else {
       await tx.agreement.create({ data: { ...(data as Prisma.AgreementUncheckedCreateInput), id, organizationId } });
     }

@@ -76,6 +76,8 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       RATE_LIMIT_WINDOW_SECONDS: '60',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       CURSOR_SECRET: 'test-cursor-secret-0123456789',
+      // Small, so a test document reaches the index cap (partial search results).
+      DOCUMENT_INDEX_MAX_PASSAGES: '40',
       PORT: '0',
       ...overrides,
     };

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { assertIfMatch } from '../../http/etag.js';
+import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../http/pagination.js';
+import { defineRoute, idParams } from '../../http/route.js';
+import { commaList, listResponse } from '../../http/schemas.js';
+import { findAgreement } from '../service.js';
+import { agreementDocumentSchema, classificationPatchSchema, CLASSIFICATIONS, documentImportBodySchema, documentImportResponseSchema, PROCESSING_STATUSES } from './schemas.js';
+import { classifyByUser, findAgreementDocument, importAgreementDocuments, serializeAgreementDocument, settleEnded, WITH_DOCUMENT } from './service.js';
+
+const tag = 'Agreement documents';
+const documentParams = z.object({ id: z.string().uuid(), document_id: z.string().uuid() });
+const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
+
+export const agreementDocumentRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/agreements/{id}/document-imports',
+    operationId: 'importAgreementDocuments',
+    summary: 'Attach uploaded documents to an agreement; each is classified (terms or price list) and indexed for search in one background run',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    idempotent: true,
+    body: documentImportBodySchema,
+    responses: {
+      202: { description: 'The run and every entry\'s document; Location points to the run', schema: documentImportResponseSchema },
+      200: { description: 'Every document was already on the agreement (reused); nothing was started', schema: documentImportResponseSchema },
+    },
+    handler: async ({ params, body, credential, deps, idempotencyKey }) => {
+      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+      const { runId, documents } = await importAgreementDocuments(deps, agreement, body.entries, {
+        createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+        idempotencyKey,
+      });
+      const data = documents.map((d) => ({ ...serializeAgreementDocument(d.record), reused: d.reused }));
+      if (!runId) return { status: 200, body: { workflow_run_id: null, data } };
+      return { status: 202, body: { workflow_run_id: runId, data }, headers: { Location: `/v1/workflow-runs/${runId}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/agreements/{id}/documents',
+    operationId: 'listAgreementDocuments',
+    summary: 'List the documents of an agreement with their classification and processing state',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    query: z.object({
+      ...pageParams(['created_at']),
+      classifications: commaList(z.enum(CLASSIFICATIONS)).optional(),
+      statuses: commaList(z.enum(PROCESSING_STATUSES)).optional(),
+    }),
+    fieldsOf: agreementDocumentSchema,
+    responses: { 200: { description: 'A page of agreement documents', schema: listResponse(agreementDocumentSchema) } },
+    handler: async ({ params, query, credential, deps }) => {
+      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+      const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'asc' }, filters);
+      const { where, orderBy, take } = keyset(page, CREATED_AT);
+      const rows = await deps.db.agreementDocument.findMany({
+        where: {
+          AND: [
+            { agreementId: agreement.id },
+            filters.classifications ? { classification: { in: filters.classifications } } : {},
+            filters.statuses ? { status: { in: filters.statuses } } : {},
+            where,
+          ],
+        },
+        orderBy,
+        take,
+        include: WITH_DOCUMENT,
+      });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
+      return { body: { data: (await settleEnded(deps, visible)).map(serializeAgreementDocument), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/agreements/{id}/documents/{document_id}',
+    operationId: 'getAgreementDocument',
+    summary: 'Read one document of an agreement (with ETag)',
+    tag,
+    access: { level: 'read' },
+    params: documentParams,
+    etag: true,
+    fieldsOf: agreementDocumentSchema,
+    query: z.object({ fields: z.string().optional() }),
+    responses: { 200: { description: 'The agreement document', schema: agreementDocumentSchema } },
+    handler: async ({ params, credential, deps }) => {
+      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+      return { body: serializeAgreementDocument(await findAgreementDocument(deps, agreement, params.document_id)) };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/agreements/{id}/documents/{document_id}',
+    operationId: 'classifyAgreementDocument',
+    summary: "Change a document's classification (terms or price list); a change makes earlier checks of the agreement outdated",
+    tag,
+    access: { level: 'write' },
+    params: documentParams,
+    body: classificationPatchSchema,
+    responses: { 200: { description: 'The agreement document', schema: agreementDocumentSchema } },
+    handler: async ({ params, body, credential, deps, ctx }) => {
+      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+      const record = await findAgreementDocument(deps, agreement, params.document_id);
+      assertIfMatch(ctx, serializeAgreementDocument(record));
+      return { body: serializeAgreementDocument(await classifyByUser(deps, record, body.classification)) };
+    },
+  }),
+];
