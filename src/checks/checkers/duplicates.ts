@@ -1,0 +1,166 @@
+// 7. A charge already billed on another invoice of the same supplier (`priorCharges`).
+//
+// Same item: the same article number when both lines have one; otherwise the same normalized
+// description, in the same unit when both give a unit.
+// - With periods (the line's own, else its invoice's; the caller fills prior charges the same
+//   way): the prior charges' periods overlap this line's. Impact = the net amount times the share
+//   of the line's days already billed (all of it when fully covered).
+// - Without periods on either side: the same quantity and the same net amount, issued within
+//   DUPLICATE_WINDOW_DAYS days of each other. Impact = the net amount. Two weeks catches a
+//   re-sent invoice under a new number while leaving monthly repeat orders alone; weekly
+//   identical deliveries do show, at medium confidence at most.
+// - A line with a period and one without are not compared (nothing tells them apart or together).
+// Confidence: by article number high when the period is fully covered with the same quantity,
+// one step less for a partial cover or another quantity; by description one step less again;
+// no-period matches medium by article number, low by description.
+import { daysBetween, periodDays, periodOf, showPeriod, type Period } from './dates.js';
+import { lessSure } from './match.js';
+import { decOrNull, isMaterial, money, type Dec } from './money.js';
+import { capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, quoteLine } from './findings.js';
+import { normalizeDescription, normalizeItemId, sameUnit } from './text.js';
+import type { CheckInput, CheckLine, Checker, Confidence, Finding, PriorCharge } from './types.js';
+
+const CODE = 'duplicate_charge';
+export const DUPLICATE_WINDOW_DAYS = 14;
+const MAX_CITED = 5;
+
+export const duplicateChargeChecker: Checker = {
+  code: CODE,
+  title: 'Charge already billed on another invoice',
+  run(input) {
+    if (input.invoice.documentType === 'credit_note') return [];
+    return input.invoice.lines.flatMap((line) => {
+      const finding = duplicateOf(input, line);
+      return finding ? [finding] : [];
+    });
+  },
+};
+
+type SameItem = 'seller_item_id' | 'description' | null;
+
+function sameItem(line: CheckLine, prior: PriorCharge): SameItem {
+  const lineId = normalizeItemId(line.sellerItemId);
+  const priorId = normalizeItemId(prior.sellerItemId);
+  if (lineId !== null && priorId !== null) return lineId === priorId ? 'seller_item_id' : null;
+  const description = normalizeDescription(line.description);
+  if (description === null || description !== normalizeDescription(prior.description)) return null;
+  return sameUnit(line.unitCode, prior.unitCode) === false ? null : 'description';
+}
+
+function equalDecimals(a: Dec | null, b: Dec | null): boolean {
+  return a !== null && b !== null && a.eq(b);
+}
+
+interface Candidate {
+  prior: PriorCharge;
+  by: 'seller_item_id' | 'description';
+}
+
+function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
+  const { invoice } = input;
+  const net = decOrNull(line.netAmount);
+  if (net === null || net.lte(0)) return null;
+  const quantity = decOrNull(line.quantity);
+  const period = periodOf(line.periodStart, line.periodEnd) ?? periodOf(invoice.periodStart, invoice.periodEnd);
+  const candidates = input.priorCharges
+    .filter((prior) => prior.invoiceId !== invoice.id && (decOrNull(prior.netAmount)?.gt(0) ?? false))
+    .flatMap((prior): Candidate[] => {
+      const by = sameItem(line, prior);
+      return by ? [{ prior, by }] : [];
+    })
+    .sort((a, b) => (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') || a.prior.lineId.localeCompare(b.prior.lineId));
+
+  if (period) {
+    const overlapping = candidates.filter((candidate) => {
+      const priorPeriod = periodOf(candidate.prior.periodStart, candidate.prior.periodEnd);
+      return priorPeriod !== null && priorPeriod.start <= period.end && period.start <= priorPeriod.end;
+    });
+    if (overlapping.length === 0) return null;
+    const covered = coveredDays(period, overlapping.map((candidate) => periodOf(candidate.prior.periodStart, candidate.prior.periodEnd)!));
+    const total = periodDays(period);
+    const impact = covered === total ? net : net.times(covered).div(total);
+    const sameQuantity = overlapping.every((candidate) => equalDecimals(quantity, decOrNull(candidate.prior.quantity)));
+    let confidence: Confidence = 'high';
+    if (covered < total || !sameQuantity) confidence = lessSure(confidence);
+    if (overlapping.some((candidate) => candidate.by === 'description')) confidence = lessSure(confidence);
+    const coverText =
+      covered === total
+        ? `its whole period ${showPeriod(period)} was already billed`
+        : `${covered} of the ${total} days of its period ${showPeriod(period)} were already billed; pro rata that is ${money(impact, invoice.currencyCode)}`;
+    return finding(input, line, overlapping, impact, confidence, coverText);
+  }
+
+  const issued = invoice.issueDate;
+  if (issued === null) return null;
+  const repeats = candidates.filter(
+    ({ prior }) =>
+      periodOf(prior.periodStart, prior.periodEnd) === null &&
+      prior.issueDate !== null &&
+      Math.abs(daysBetween(prior.issueDate, issued)) <= DUPLICATE_WINDOW_DAYS &&
+      equalDecimals(quantity, decOrNull(prior.quantity)) &&
+      equalDecimals(net, decOrNull(prior.netAmount)),
+  );
+  if (repeats.length === 0) return null;
+  const confidence: Confidence = repeats.every((candidate) => candidate.by === 'seller_item_id') ? 'medium' : 'low';
+  const text = `the same quantity for the same amount was billed within ${DUPLICATE_WINDOW_DAYS} days of this invoice, and neither line names a period`;
+  return finding(input, line, repeats, net, confidence, text);
+}
+
+// Days of `period` inside at least one of `others` (overlaps counted once).
+function coveredDays(period: Period, others: Period[]): number {
+  const clipped = others
+    .map((other) => ({ start: other.start > period.start ? other.start : period.start, end: other.end < period.end ? other.end : period.end }))
+    .filter((other) => other.start <= other.end)
+    .sort((a, b) => a.start.localeCompare(b.start));
+  let days = 0;
+  let reachedEnd: string | null = null;
+  for (const part of clipped) {
+    const start = reachedEnd !== null && part.start <= reachedEnd ? nextDay(reachedEnd) : part.start;
+    if (start <= part.end) days += daysBetween(start, part.end) + 1;
+    if (reachedEnd === null || part.end > reachedEnd) reachedEnd = part.end;
+  }
+  return days;
+}
+
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+function finding(input: CheckInput, line: CheckLine, matches: Candidate[], impact: Dec, confidence: Confidence, why: string): Finding | null {
+  const { invoice } = input;
+  if (!isMaterial(impact, invoice.currencyCode)) return null;
+  const cited = matches.slice(0, MAX_CITED);
+  const citations = [
+    { source: invoiceSource(), quote: quoteLine(invoice, line) },
+    ...cited.map(({ prior }) => ({ source: invoiceSource(), quote: quotePrior(prior) })),
+  ];
+  const refs = cited.map(({ prior }, index) => `invoice ${prior.invoiceNumber ?? prior.invoiceId} [${index + 2}]`).join(', ');
+  const more = matches.length > cited.length ? ` and ${matches.length - cited.length} more` : '';
+  return {
+    checker: CODE,
+    fingerprint: fingerprint(CODE, lineKey(line)),
+    title: `Charge already billed: ${line.description ?? line.sellerItemId ?? `line ${line.lineNumber ?? line.position + 1}`}`,
+    explanation:
+      `${capitalize(lineLabel(line))} [1] bills ${matches[0]!.by === 'seller_item_id' ? 'the same article' : 'an item of the same description'} as ${refs}${more}: ${why}. ` +
+      `Impact ${money(impact, invoice.currencyCode)}${invoice.currencyCode ? ` ${invoice.currencyCode}` : ''}.`,
+    citations: numbered(citations),
+    impactAmount: money(impact, invoice.currencyCode),
+    expected: null,
+    confidence,
+    invoiceItemId: line.id,
+    correctionType: 'modify_item',
+  };
+}
+
+function quotePrior(prior: PriorCharge): string {
+  const quantity = decOrNull(prior.quantity);
+  const net = decOrNull(prior.netAmount);
+  const period = periodOf(prior.periodStart, prior.periodEnd);
+  return (
+    `Invoice ${prior.invoiceNumber ?? prior.invoiceId}${prior.issueDate ? ` of ${prior.issueDate}` : ''}: ${prior.description ?? '(no description)'}` +
+    `${prior.sellerItemId ? ` (article ${prior.sellerItemId})` : ''}` +
+    `${quantity ? `, quantity ${quantity.toFixed()}${prior.unitCode ? ` ${prior.unitCode}` : ''}` : ''}` +
+    `${net ? `, net amount ${net.toFixed(Math.max(2, net.decimalPlaces()))}` : ''}` +
+    `${period ? `, period ${showPeriod(period)}` : ''}`
+  );
+}

@@ -1,0 +1,58 @@
+// The compliance checkers: pure functions from one invoice, one agreement, the rates and the
+// supplier's earlier charges to findings. No I/O; rules and confidence levels in docs/checks.md.
+import { lineArithmeticChecker, totalsArithmeticChecker } from './arithmetic.js';
+import { duplicateChargeChecker } from './duplicates.js';
+import { exchangeRateMissingChecker } from './exchange-rate.js';
+import { notInPriceListChecker } from './not-in-list.js';
+import { periodChecker } from './period.js';
+import { discountChecker, feeChecker } from './rate-terms.js';
+import { unitPriceChecker } from './unit-price.js';
+import type { CheckInput, Checker, Finding } from './types.js';
+
+export type * from './types.js';
+export { matchPriceItem, type MatchOptions, type MatchedBy, type PriceItemMatch } from './match.js';
+export { convertToInvoiceCurrency, type Conversion } from './currency.js';
+export { rateBasis, rateTermKind, type RateBasis, type RateTermKind } from './rate-terms.js';
+export { DUPLICATE_WINDOW_DAYS } from './duplicates.js';
+export {
+  discountChecker,
+  duplicateChargeChecker,
+  exchangeRateMissingChecker,
+  feeChecker,
+  lineArithmeticChecker,
+  notInPriceListChecker,
+  periodChecker,
+  totalsArithmeticChecker,
+  unitPriceChecker,
+};
+
+/** In the order findings are listed: prices first, then terms, dates, coverage, arithmetic, duplicates. */
+export const defaultCheckers: Checker[] = [
+  unitPriceChecker,
+  exchangeRateMissingChecker,
+  discountChecker,
+  feeChecker,
+  periodChecker,
+  notInPriceListChecker,
+  lineArithmeticChecker,
+  totalsArithmeticChecker,
+  duplicateChargeChecker,
+];
+
+/**
+ * Every checker's findings, in checker order and, within a checker, in line order. The same
+ * input always gives the same list. A fingerprint found twice is kept once (the first).
+ */
+export function runCheckers(input: CheckInput, checkers: readonly Checker[] = defaultCheckers): Finding[] {
+  const ordered: CheckInput = { ...input, invoice: { ...input.invoice, lines: [...input.invoice.lines].sort((a, b) => a.position - b.position) } };
+  const seen = new Set<string>();
+  const findings: Finding[] = [];
+  for (const checker of checkers) {
+    for (const finding of checker.run(ordered)) {
+      if (seen.has(finding.fingerprint)) continue;
+      seen.add(finding.fingerprint);
+      findings.push(finding);
+    }
+  }
+  return findings;
+}

@@ -1,0 +1,70 @@
+// Decimal arithmetic for the checkers. A private decimal.js constructor with 40 significant digits
+// so that divisions (base quantities, inverted exchange rates) lose nothing that could show in a
+// cent; the shared default constructor is left alone. Rounding happens once, at the end.
+import { Decimal } from 'decimal.js';
+import type { DecimalInput } from './types.js';
+
+export const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+export type Dec = Decimal;
+
+export const ZERO = new D(0);
+
+export function dec(value: DecimalInput): Dec {
+  return new D(value.toString());
+}
+
+export function decOrNull(value: DecimalInput | null | undefined): Dec | null {
+  if (value === null || value === undefined) return null;
+  const text = value.toString().trim();
+  if (text === '') return null;
+  try {
+    return new D(text);
+  } catch {
+    return null;
+  }
+}
+
+export function sumOf(values: Dec[]): Dec {
+  return values.reduce((total, value) => total.plus(value), ZERO);
+}
+
+/** Decimal places of the currency's minor unit (JPY 0, EUR 2, KWD 3); 2 when unknown. */
+export function minorUnits(currencyCode: string | null): number {
+  if (!currencyCode) return 2;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** Half of the currency's smallest coin: differences up to this are rounding, not errors. */
+export function halfMinorUnit(currencyCode: string | null): Dec {
+  return new D(5).times(new D(10).pow(-(minorUnits(currencyCode) + 1)));
+}
+
+/** Rounded half-up to the currency's minor unit, shown with at least two decimals. */
+export function money(value: Dec, currencyCode: string | null): string {
+  const places = minorUnits(currencyCode);
+  return value.toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed(Math.max(2, places));
+}
+
+/** Whether an amount is still something after rounding to the currency's minor unit. */
+export function isMaterial(value: Dec, currencyCode: string | null): boolean {
+  return !value.toDecimalPlaces(minorUnits(currencyCode), Decimal.ROUND_HALF_UP).isZero();
+}
+
+/** A price or quantity as written, without forced scale; long conversions cut to 6 places. */
+export function plain(value: Dec): string {
+  return value.decimalPlaces() > 6 ? value.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed() : value.toFixed();
+}
+
+/** A price as a decimal string with 2 to 6 decimals ("10.00", "12.3457"). */
+export function priceString(value: Dec): string {
+  return value.toFixed(Math.max(2, Math.min(value.decimalPlaces(), 6)));
+}
+
+/** An amount for prose: "12.50 NOK". */
+export function showMoney(value: Dec, currencyCode: string | null): string {
+  return `${priceString(value)}${currencyCode ? ` ${currencyCode}` : ''}`;
+}
