@@ -1,10 +1,14 @@
+import { refreshCheckStatus } from '../src/checks/check-status.js';
 import type { Db } from '../src/db/client.js';
 import { refreshInvoiceMatches, REFRESH_BATCH_SIZE, type RefreshResult } from '../src/matching/service.js';
 
 export function createMatchingActivities(db: Db) {
   return {
     async refreshMatchesForInvoices(organizationId: string, invoiceIds: string[]): Promise<RefreshResult> {
-      return refreshInvoiceMatches(db, organizationId, invoiceIds);
+      const result = await refreshInvoiceMatches(db, organizationId, invoiceIds);
+      // A match that ended or came back changes which checks count for the invoice.
+      await refreshCheckStatus(db, { invoiceIds });
+      return result;
     },
     // The next batch of the organization's invoices after `afterId`, in id order: lets a refresh
     // of every invoice find its work as it goes instead of carrying every id in its history.

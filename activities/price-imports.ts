@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { Prisma, type Db } from '../src/db/client.js';
 import { readPriceList, LIMITS, type PriceListRow } from '../src/agreements/price-lists/index.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
+import { markAgreementTermsChanged } from '../src/checks/outdated.js';
 
 // Reads a price list and writes its rows as price items, all or nothing, in one transaction that
 // first checks whether this import already finished (so a retry after a crash changes nothing).
@@ -118,7 +119,7 @@ async function storeRows(
     where: { id: priceImport.id },
     data: { rowsFound: counts.rows, rowsAdded: counts.added, rowsSkipped: counts.skipped, rowsRejected: counts.rejected, failure: Prisma.DbNull, finishedAt: new Date() },
   });
-  await tx.agreement.update({ where: { id: priceImport.agreementId }, data: { termsChangedAt: new Date() } });
+  await markAgreementTermsChanged(tx, priceImport.agreementId);
   return counts;
 }
 

@@ -1,3 +1,4 @@
+import { CHECK_STATUSES } from '../checks/check-status.js';
 import { readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
@@ -10,8 +11,8 @@ import { Prisma } from '../db/client.js';
 import { createImport, findImport, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, invoiceSchema, patchInvoiceSchema } from './schemas.js';
-import { createInvoiceFromData, deleteInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewInvoice, viewInvoices } from './service.js';
-import { isTerminalForIngestion, serializeIngestionInvoice } from './serialize.js';
+import { createInvoiceFromData, deleteInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
+import { isTerminalForIngestion } from './serialize.js';
 
 const tag = 'Invoices';
 const CREATED: SortColumn = { field: 'createdAt', kind: 'date' };
@@ -46,6 +47,9 @@ const listQuery = z.object({
   search: z.string().min(1).max(200).optional().meta({ description: 'Invoice number or supplier name' }),
   document_types: commaList(z.enum(['invoice', 'credit_note'])).optional(),
   processing_statuses: commaList(z.enum(['pending', 'processing', 'completed', 'failed'])).optional(),
+  check_statuses: commaList(z.enum(CHECK_STATUSES))
+    .optional()
+    .meta({ description: 'not_checked, checked (every matched agreement), incomplete (some, or a check failed), outdated (invoice or agreement changed since)' }),
   ...createdRangeParams,
 });
 
@@ -66,6 +70,7 @@ function listWhere(organizationId: string, filters: ListFilters): Prisma.Invoice
       filters.agreement_ids ? { matches: { some: { agreementId: { in: filters.agreement_ids }, active: true } } } : {},
       filters.document_types ? { documentType: { in: filters.document_types } } : {},
       filters.processing_statuses ? { processingStatus: { in: filters.processing_statuses } } : {},
+      filters.check_statuses ? { checkStatus: { in: filters.check_statuses } } : {},
       createdRangeWhere(filters),
       filters.search
         ? { OR: [{ invoiceNumber: { contains: filters.search, mode: 'insensitive' } }, { supplierParty: { path: ['name'], string_contains: filters.search } }] }
@@ -155,7 +160,7 @@ export const invoiceRoutes = [
       if (!ctx.is('multipart')) throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
       const { primary, attachments } = await filesOf(ctx.request as { files?: Record<string, unknown> });
       const invoice = await uploadInvoice(deps, credential.organizationId!, primary, attachments, credential.kind === 'api_key' ? credential.userId : null);
-      return { status: 201, body: serializeIngestionInvoice(invoice, deps.config.APP_BASE_URL), headers: { Location: `/v1/invoices/${invoice.id}` } };
+      return { status: 201, body: (await viewIngestionInvoices(deps, [invoice]))[0], headers: { Location: `/v1/invoices/${invoice.id}` } };
     },
   }),
   defineRoute({
@@ -183,7 +188,7 @@ export const invoiceRoutes = [
       });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED, rows);
       if (isIngestion(credential)) {
-        return { body: { invoices: visible.map((i) => serializeIngestionInvoice(i, deps.config.APP_BASE_URL)), next_cursor: nextCursor } };
+        return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
       }
       return { body: { data: await viewInvoices(deps, visible), next_cursor: nextCursor } };
     },
@@ -234,7 +239,7 @@ export const invoiceRoutes = [
       const invoice = await findInvoice(deps, credential.organizationId!, params.id);
       if (!isIngestion(credential)) return { body: await viewInvoice(deps, invoice) };
       return {
-        body: serializeIngestionInvoice(invoice, deps.config.APP_BASE_URL),
+        body: (await viewIngestionInvoices(deps, [invoice]))[0],
         headers: isTerminalForIngestion(invoice) ? undefined : { 'Retry-After': POLL_AFTER_SECONDS },
       };
     },

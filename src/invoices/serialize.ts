@@ -15,32 +15,45 @@ export interface InvoiceLinks {
   appBaseUrl: string;
 }
 
-// What the compliance checks say about the invoice. Matching and checks (later features) feed it;
-// until an agreement can match, an imported invoice has nothing to be checked against.
+// What the compliance checks say about the invoice (docs/checks.md): the invoice's own check
+// processing, set by its import and by check runs, with the counts of its alerts that are not
+// set aside.
+export type AlertCounts = { pending: number; claimed: number; credited: number; dismissed: number };
+export const NO_ALERTS: AlertCounts = { pending: 0, claimed: 0, credited: 0, dismissed: 0 };
+
 export interface CheckState {
   processingStatus: 'pending' | 'processing' | 'completed' | 'failed' | 'skipped';
   skipReason: string | null;
   failure: { code: string; message: string } | null;
-  result: string | null;
-  counts: { pending: number; claimed: number; credited: number; dismissed: number };
+  result: 'no_alerts_found' | 'alerts_found' | 'incomplete' | 'not_checked' | null;
+  resolution: 'open' | 'resolved' | null;
+  counts: AlertCounts;
   agreements: { checked: number; total: number };
 }
 
-export function checkStateOf(invoice: Invoice & { _count?: { matches: number } }): CheckState {
-  const zero = { pending: 0, claimed: 0, credited: 0, dismissed: 0 };
-  const matched = invoice._count?.matches ?? 0;
-  const base = { failure: null, counts: zero, agreements: { checked: 0, total: matched } };
-  if (invoice.processingStatus === 'pending' || invoice.processingStatus === 'processing') {
-    return { ...base, processingStatus: 'pending', skipReason: null, result: null };
-  }
-  if (invoice.processingStatus === 'failed') return { ...base, processingStatus: 'skipped', skipReason: 'invoice_not_processed', result: null };
-  if (invoice.documentType === 'credit_note') return { ...base, processingStatus: 'skipped', skipReason: 'credit_note', result: null };
-  if (invoice.duplicateOfInvoiceId !== null) {
-    return { ...base, processingStatus: 'skipped', skipReason: 'duplicate', result: null };
-  }
-  // Compliance checks arrive with the checks feature; until then a matched invoice is not checked.
-  return { ...base, processingStatus: 'skipped', skipReason: matched === 0 ? 'no_matching_agreements' : 'checks_not_enabled', result: 'not_checked' };
+type CheckedInvoice = Invoice & { _count?: { matches: number } };
+
+function processingStatusOf(invoice: Invoice): Pick<CheckState, 'processingStatus' | 'skipReason' | 'failure'> {
+  if (invoice.processingStatus === 'pending' || invoice.processingStatus === 'processing') return { processingStatus: 'pending', skipReason: null, failure: null };
+  if (invoice.processingStatus === 'failed') return { processingStatus: 'skipped', skipReason: 'invoice_not_processed', failure: null };
+  return {
+    processingStatus: invoice.alertCheckStatus as CheckState['processingStatus'],
+    skipReason: invoice.alertCheckSkipReason,
+    failure: (invoice.alertCheckFailure as CheckState['failure']) ?? null,
+  };
 }
+
+const RESULT_OF: Record<CheckState['processingStatus'], CheckState['result']> = { pending: null, processing: null, completed: 'no_alerts_found', failed: 'incomplete', skipped: 'not_checked' };
+
+export function checkStateOf(invoice: CheckedInvoice, counts: AlertCounts = NO_ALERTS): CheckState {
+  const processing = processingStatusOf(invoice);
+  const total = alertTotal(counts);
+  const result = processing.processingStatus === 'completed' && total > 0 ? 'alerts_found' : RESULT_OF[processing.processingStatus];
+  const resolution = total === 0 ? null : counts.pending + counts.claimed > 0 ? 'open' : 'resolved';
+  return { ...processing, result, resolution, counts, agreements: { checked: invoice.checkedAgreementCount, total: invoice._count?.matches ?? 0 } };
+}
+
+export const alertTotal = (counts: AlertCounts) => counts.pending + counts.claimed + counts.credited + counts.dismissed;
 
 function partyOf(id: string | null, linkedName: string | null, party: unknown) {
   const invoiced = (party as Party | null) ?? null;
@@ -86,10 +99,10 @@ export function invoiceUrl(appBaseUrl: string, invoiceId: string): string {
   return `${appBaseUrl.replace(/\/$/, '')}/invoices/${invoiceId}`;
 }
 
-export function serializeInvoice(invoice: InvoiceWithLines, links: InvoiceLinks) {
-  const state = checkStateOf(invoice);
+export function serializeInvoice(invoice: InvoiceWithLines, links: InvoiceLinks, counts: AlertCounts) {
+  const state = checkStateOf(invoice, counts);
   const settled = !['pending', 'processing'].includes(state.processingStatus);
-  const total = Object.values(state.counts).reduce((a, b) => a + b, 0);
+  const total = alertTotal(counts);
   return {
     id: invoice.id,
     invoice_number: invoice.invoiceNumber,
@@ -133,9 +146,9 @@ export function serializeInvoice(invoice: InvoiceWithLines, links: InvoiceLinks)
     credited_invoice_reference: invoice.creditedInvoiceReference,
     credited_invoice_id: invoice.creditedInvoiceId,
     processing: processingOf(invoice),
-    alerts: { status: state.processingStatus === 'skipped' ? 'not_checked' : state.processingStatus, counts: state.counts, agreements: state.agreements },
-    alert_summary: { total, counts: state.counts, all_checks_done: settled },
-    workflows: { settled, alert_check: { status: state.processingStatus } },
+    alerts: { status: invoice.checkStatus, counts: state.counts, agreements: state.agreements },
+    alert_summary: { total, counts: state.counts, result: state.result, resolution: state.resolution, all_checks_done: settled },
+    workflows: { settled, alert_check: { status: state.processingStatus, skip_reason: state.skipReason, failure: state.failure } },
     primary_document_id: invoice.primaryDocumentId,
     attachment_document_ids: invoice.attachmentDocumentIds,
     url: invoiceUrl(links.appBaseUrl, invoice.id),
@@ -144,8 +157,8 @@ export function serializeInvoice(invoice: InvoiceWithLines, links: InvoiceLinks)
   };
 }
 
-export function serializeIngestionInvoice(invoice: Invoice & { _count?: { matches: number } }, appBaseUrl: string) {
-  const state = checkStateOf(invoice);
+export function serializeIngestionInvoice(invoice: CheckedInvoice, appBaseUrl: string, counts: AlertCounts) {
+  const state = checkStateOf(invoice, counts);
   return {
     invoice_id: invoice.id,
     invoice_number: invoice.invoiceNumber,
@@ -154,8 +167,8 @@ export function serializeIngestionInvoice(invoice: Invoice & { _count?: { matche
     alerts: {
       processing: { status: state.processingStatus, skip_reason: state.skipReason, failure: state.failure },
       result: state.result,
-      count: Object.values(state.counts).reduce((a, b) => a + b, 0),
-      resolution: null,
+      count: alertTotal(counts),
+      resolution: state.resolution,
     },
     invoice_url: invoiceUrl(appBaseUrl, invoice.id),
     created_at: invoice.createdAt.toISOString(),

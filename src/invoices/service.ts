@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
+import type { Invoice } from '../generated/prisma/client.js';
 import { Prisma } from '../db/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { amountProblems } from './amounts.js';
@@ -7,8 +8,9 @@ import { findSemanticDuplicate, linkCreditNotes, resolveParties, totalsProblems,
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
 import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
-import { serializeInvoice, type InvoiceWithLines } from './serialize.js';
+import { NO_ALERTS, serializeIngestionInvoice, serializeInvoice, type AlertCounts, type InvoiceWithLines } from './serialize.js';
 import { toDecimal } from '../shared/money.js';
+import { refreshCheckStatus } from '../checks/check-status.js';
 
 type Deps = Pick<AppDeps, 'db' | 'config'>;
 
@@ -27,7 +29,29 @@ export async function findInvoice(deps: Pick<AppDeps, 'db'>, organizationId: str
   return invoice;
 }
 
+// Alert counts per status of each invoice, leaving out alerts set aside (their match ended).
+export async function alertCountsOf(deps: Pick<AppDeps, 'db'>, invoiceIds: string[]): Promise<Map<string, AlertCounts>> {
+  const groups = await deps.db.alert.groupBy({
+    by: ['invoiceId', 'status'],
+    where: { invoiceId: { in: invoiceIds }, match: { active: true } },
+    _count: { _all: true },
+  });
+  const counts = new Map<string, AlertCounts>();
+  for (const group of groups) {
+    const current = counts.get(group.invoiceId) ?? { ...NO_ALERTS };
+    current[group.status] = group._count._all;
+    counts.set(group.invoiceId, current);
+  }
+  return counts;
+}
+
+export async function viewIngestionInvoices(deps: Deps, invoices: (Invoice & { _count?: { matches: number } })[]) {
+  const counts = await alertCountsOf(deps, invoices.map((invoice) => invoice.id));
+  return invoices.map((invoice) => serializeIngestionInvoice(invoice, deps.config.APP_BASE_URL, counts.get(invoice.id) ?? NO_ALERTS));
+}
+
 export async function viewInvoices(deps: Deps, invoices: InvoiceWithLines[]) {
+  const counts = await alertCountsOf(deps, invoices.map((invoice) => invoice.id));
   const supplierIds = invoices.map((i) => i.supplierId).filter((id): id is string => id !== null);
   const recipientIds = invoices.map((i) => i.recipientId).filter((id): id is string => id !== null);
   const [suppliers, recipients] = await Promise.all([
@@ -40,7 +64,7 @@ export async function viewInvoices(deps: Deps, invoices: InvoiceWithLines[]) {
       supplierName: nameOf(suppliers, invoice.supplierId),
       recipientName: nameOf(recipients, invoice.recipientId),
       appBaseUrl: deps.config.APP_BASE_URL,
-    }),
+    }, counts.get(invoice.id) ?? NO_ALERTS),
   );
 }
 
@@ -167,7 +191,8 @@ export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizat
       throw errors.conflict('conflict', `Invoice ${invoice.invoiceNumber} of this supplier already exists.`, { existing_invoice_id: existing.id });
     }
     const id = randomUUID();
-    await tx.invoice.create({ data: { id, organizationId, source: 'api', processingStatus: 'completed' } });
+    // Without its original document an invoice is never eligible for a check (interface spec).
+    await tx.invoice.create({ data: { id, organizationId, source: 'api', processingStatus: 'completed', alertCheckStatus: 'skipped', alertCheckSkipReason: 'no_original_document' } });
     await writeInvoiceContent(tx, id, organizationId, invoice, 'json', parties);
     await tx.invoice.update({ where: { id }, data: { duplicateOfInvoiceId: await findSemanticDuplicate(tx, id, organizationId) } });
     await linkCreditNotes(tx, id, organizationId);
@@ -227,6 +252,7 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, invoice: InvoiceWi
     }).length === 0;
   await deps.db.$transaction(async (tx) => {
     await tx.invoice.update({ where: { id: invoice.id }, data });
+    await refreshCheckStatus(tx, { invoiceIds: [invoice.id] });
     if (input.line_items) {
       await tx.invoiceLine.deleteMany({ where: { invoiceId: invoice.id } });
       await tx.invoiceLine.createMany({

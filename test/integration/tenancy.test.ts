@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allRoutes } from '../../src/routes.js';
-import { expectError } from '../support/api.js';
+import { matchedAgreement, postAlert } from '../support/alerts.js';
+import { eventually, expectError } from '../support/api.js';
 import { importDocument, sample, settledImport, uploadDocument } from '../support/invoices.js';
 import { startTestRun } from '../support/runs.js';
 import { createTenant } from '../support/tenants.js';
@@ -15,8 +16,19 @@ describe('tenancy', () => {
     const documentId = await uploadDocument(owner, 'base.xml', sample('peppol-bis3/peppol-base-example.xml'));
     const started = await importDocument(owner, documentId);
     const imported = await settledImport(owner, started.body.id);
+    const supplierId = (await owner.call(`/v1/invoices/${imported.invoice_id}`)).body.supplier.id;
+    const agreementId = await matchedAgreement(owner, [supplierId], 'Alerts');
+    await owner.call(`/v1/agreements/${agreementId}`, { method: 'PATCH', body: { status: 'active', instructions: 'Prices as agreed.' } });
+    const check = await owner.call(`/v1/invoices/${imported.invoice_id}/check`, { method: 'POST' });
+    await eventually(() => owner.call(`/v1/workflow-runs/${check.body.workflow_run_id}`), (r) => r.body.status === 'completed');
+    const checkId = (await owner.call(`/v1/compliance-checks?invoice_ids=${imported.invoice_id}`)).body.data[0].id;
+    const alert = await postAlert(owner, { invoice_id: imported.invoice_id, agreement_id: agreementId });
+    const topic = await owner.call('/v1/alert-topics', { method: 'POST', body: { agreement_id: agreementId, title: 'Topic', alert_ids: [alert.id] } });
     // One record of the owner per collection, keyed by the path up to its {id}.
     const records: Record<string, string> = {
+      '/v1/alerts/': alert.id,
+      '/v1/compliance-checks/': checkId,
+      '/v1/alert-topics/': topic.body.id,
       '/v1/workflow-runs/': await startTestRun(owner, { items: [] }),
       '/v1/documents/': documentId,
       '/v1/invoices/imports/': imported.id,

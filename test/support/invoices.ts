@@ -46,7 +46,8 @@ export async function ingestionUpload(token: string, fileName: string, bytes: Bu
 export async function settledIngestionInvoice(token: string, invoiceId: string) {
   const response = await eventually(
     () => call(`/v1/invoices/${invoiceId}`, { token }),
-    (r) => !['pending', 'processing'].includes(r.body?.processing?.status),
+    // As the spec tells clients: poll while either status is pending or processing.
+    (r) => ![r.body?.processing?.status, r.body?.alerts?.processing?.status].some((status) => ['pending', 'processing'].includes(status)),
     60_000,
   );
   return response;

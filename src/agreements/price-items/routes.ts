@@ -8,6 +8,7 @@ import { findAgreement } from '../service.js';
 import { priceItemWhere } from './filters.js';
 import { createPriceItemsSchema, filtersParam, filterConditionSchema, patchPriceItemsSchema, priceItemSchema } from './schemas.js';
 import { createPriceItems, patchPriceItems, serializePriceItem } from './service.js';
+import { markAgreementTermsChanged } from '../../checks/outdated.js';
 
 const tag = 'Price items';
 const SORTS: Record<string, SortColumn> = {
@@ -135,10 +136,11 @@ export const priceItemRoutes = [
     handler: async ({ params, body, credential, deps }) => {
       const agreement = await findAgreement(deps, credential.organizationId!, params.id);
       const where = 'ids' in body ? { agreementId: agreement.id, id: { in: body.ids } } : priceItemWhere(agreement.id, body.search, body.filters);
-      const [{ count }] = await deps.db.$transaction([
-        deps.db.priceItem.deleteMany({ where }),
-        deps.db.agreement.update({ where: { id: agreement.id }, data: { termsChangedAt: new Date() } }),
-      ]);
+      const { count } = await deps.db.$transaction(async (tx) => {
+        const deleted = await tx.priceItem.deleteMany({ where });
+        await markAgreementTermsChanged(tx, agreement.id);
+        return deleted;
+      });
       return { body: { deleted: count } };
     },
   }),

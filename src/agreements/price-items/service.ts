@@ -5,6 +5,7 @@ import type { PriceItem } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { formatDecimal } from '../../shared/money.js';
 import type { PriceItemInput } from './schemas.js';
+import { markAgreementTermsChanged } from '../../checks/outdated.js';
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
@@ -52,10 +53,10 @@ export async function createPriceItems(deps: Pick<AppDeps, 'db'>, organizationId
     agreementId,
     sourceDocumentId,
   }));
-  await deps.db.$transaction([
-    deps.db.priceItem.createMany({ data: rows }),
-    deps.db.agreement.update({ where: { id: agreementId }, data: { termsChangedAt: new Date() } }),
-  ]);
+  await deps.db.$transaction(async (tx) => {
+    await tx.priceItem.createMany({ data: rows });
+    await markAgreementTermsChanged(tx, agreementId);
+  });
   return deps.db.priceItem.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { createdAt: 'asc' } });
 }
 
@@ -66,9 +67,9 @@ export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, agreementId: st
   const existing = await deps.db.priceItem.findMany({ where: { agreementId, id: { in: ids } } });
   const unknown = ids.filter((id) => !existing.some((item) => item.id === id));
   if (unknown.length) throw errors.validation('Some entries name no price item of this agreement; nothing was changed.', unknown.map((id) => ({ field: 'entries', message: `no price item ${id}` })));
-  await deps.db.$transaction([
-    ...entries.map(({ id, ...changes }) => deps.db.priceItem.update({ where: { id }, data: priceColumns(changes) })),
-    deps.db.agreement.update({ where: { id: agreementId }, data: { termsChangedAt: new Date() } }),
-  ]);
+  await deps.db.$transaction(async (tx) => {
+    for (const { id, ...changes } of entries) await tx.priceItem.update({ where: { id }, data: priceColumns(changes) });
+    await markAgreementTermsChanged(tx, agreementId);
+  });
   return deps.db.priceItem.findMany({ where: { id: { in: ids } } });
 }

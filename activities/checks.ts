@@ -1,0 +1,29 @@
+import type { Db } from '../src/db/client.js';
+import { checkImportedInvoice, markInvoicesChecking, settleInvoiceChecks } from '../src/checks/invoice-checks.js';
+import { performCheck, type CheckOutcome } from '../src/checks/perform.js';
+import { refreshInvoiceMatches } from '../src/matching/service.js';
+
+// Compliance checks: each activity may run twice and ends in the same state (a check's id is
+// derived from its run and pair; the invoice's settled state is recomputed from the checks).
+export function createCheckActivities(db: Db) {
+  return {
+    async checkPair(organizationId: string, runId: string, invoiceId: string, agreementId: string): Promise<CheckOutcome> {
+      return performCheck(db, organizationId, runId, invoiceId, agreementId);
+    },
+    async beginInvoiceChecks(invoiceIds: string[]): Promise<void> {
+      await markInvoicesChecking(db, invoiceIds);
+    },
+    async settleInvoiceChecks(organizationId: string, invoiceIds: string[]): Promise<void> {
+      await settleInvoiceChecks(db, organizationId, invoiceIds);
+    },
+    // An import's last step, one activity so the import stays short in Temporal's history: match
+    // the new invoice to agreements, then check it against the eligible ones.
+    async matchAndCheckImportedInvoice(organizationId: string, runId: string, invoiceId: string) {
+      const matched = await refreshInvoiceMatches(db, organizationId, [invoiceId]);
+      const checked = await checkImportedInvoice(db, organizationId, runId, invoiceId);
+      return { matched_agreements: matched.matches, ...checked };
+    },
+  };
+}
+
+export type CheckActivities = ReturnType<typeof createCheckActivities>;

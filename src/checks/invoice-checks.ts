@@ -1,0 +1,73 @@
+import { Prisma, type Db } from '../db/client.js';
+import { pairEligibility, type Eligibility } from './eligibility.js';
+import { performCheck } from './perform.js';
+
+// The invoice's own check state, as the Ingestion API shows it in alerts.processing:
+//   pending     imported, its checks not started yet;
+//   processing  checks are running;
+//   completed   every eligible matched agreement was checked (alerts may or may not exist);
+//   failed      a check failed: the assessment is incomplete even if alerts exist;
+//   skipped     nothing to check, with the reason (no_matching_agreements, no_ready_agreements,
+//               or why the invoice itself cannot be checked, e.g. credit_note).
+
+export interface InvoiceCheckSettlement {
+  status: 'completed' | 'failed' | 'skipped';
+  skipReason: string | null;
+}
+
+export async function markInvoicesChecking(db: Db, invoiceIds: string[]): Promise<void> {
+  await db.invoice.updateMany({ where: { id: { in: invoiceIds } }, data: { alertCheckStatus: 'processing', alertCheckSkipReason: null, alertCheckFailure: Prisma.DbNull } });
+}
+
+function skipReasonOf(eligibility: Eligibility): string {
+  if (eligibility.excluded.length === 0) return 'no_matching_agreements';
+  const invoiceReason = eligibility.excluded.find((e) => e.reason !== 'agreement_not_ready');
+  return invoiceReason ? invoiceReason.reason : 'no_ready_agreements';
+}
+
+// Records the outcome of the invoice's checks from the latest check of each eligible pair.
+export async function settleInvoiceChecks(db: Db, organizationId: string, invoiceIds: string[]): Promise<void> {
+  for (const invoiceId of invoiceIds) await settleInvoice(db, invoiceId, await pairEligibility(db, organizationId, [invoiceId]));
+}
+
+async function settleInvoice(db: Db, invoiceId: string, eligibility: Eligibility): Promise<InvoiceCheckSettlement> {
+  if (eligibility.eligible.length === 0) {
+    const skipReason = skipReasonOf(eligibility);
+    await db.invoice.update({ where: { id: invoiceId }, data: { alertCheckStatus: 'skipped', alertCheckSkipReason: skipReason, alertCheckFailure: Prisma.DbNull } });
+    return { status: 'skipped', skipReason };
+  }
+  const latestFailure = await latestCheckFailure(db, invoiceId, eligibility.eligible.map((pair) => pair.agreementId));
+  const status = latestFailure ? 'failed' : 'completed';
+  await db.invoice.update({
+    where: { id: invoiceId },
+    data: { alertCheckStatus: status, alertCheckSkipReason: null, alertCheckFailure: latestFailure ?? Prisma.DbNull },
+  });
+  return { status, skipReason: null };
+}
+
+// The failure of the latest finished check of any of the pairs, if that check failed.
+async function latestCheckFailure(db: Db, invoiceId: string, agreementIds: string[]): Promise<Prisma.InputJsonValue | null> {
+  const checks = await db.complianceCheck.findMany({
+    where: { invoiceId, agreementId: { in: agreementIds }, status: { not: 'running' } },
+    orderBy: { startedAt: 'desc' },
+    select: { agreementId: true, status: true, failure: true },
+  });
+  const seen = new Set<string>();
+  for (const check of checks) {
+    if (seen.has(check.agreementId)) continue;
+    seen.add(check.agreementId);
+    if (check.status === 'failed') return (check.failure as Prisma.InputJsonValue) ?? { code: 'check_failed', message: 'A check failed.' };
+  }
+  return null;
+}
+
+// The check an import runs by itself once the invoice is stored and matched.
+export async function checkImportedInvoice(db: Db, organizationId: string, runId: string, invoiceId: string) {
+  const eligibility = await pairEligibility(db, organizationId, [invoiceId]);
+  if (eligibility.eligible.length > 0) {
+    await markInvoicesChecking(db, [invoiceId]);
+    for (const pair of eligibility.eligible) await performCheck(db, organizationId, runId, pair.invoiceId, pair.agreementId);
+  }
+  const settlement = await settleInvoice(db, invoiceId, eligibility);
+  return { checked_agreements: eligibility.eligible.length, alert_check: settlement.status, skip_reason: settlement.skipReason };
+}

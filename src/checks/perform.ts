@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client.js';
+import { Prisma } from '../db/client.js';
+import type { Alert } from '../generated/prisma/client.js';
+import { deterministicUuid } from '../shared/ids.js';
+import { refreshCheckStatus } from './check-status.js';
+import { runCheckers } from './checkers/index.js';
+import type { Finding } from './checkers/types.js';
+import { loadCheck, type LoadedCheck } from './input.js';
+import { suppressedBy } from './suppression.js';
+
+// One check of one invoice against one agreement: run the checkers, store the check with its
+// findings, and bring the pair's alerts in line with what was found. Safe to run twice with the
+// same check id (a retried activity): the second run finds the completed check and stops.
+
+export interface CheckOutcome {
+  checkId: string;
+  status: 'completed' | 'failed' | 'skipped';
+  findings: number;
+  alerts: number;
+}
+
+export function checkIdFor(runId: string, invoiceId: string, agreementId: string): string {
+  return deterministicUuid(`check:${runId}:${invoiceId}:${agreementId}`);
+}
+
+export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string): Promise<CheckOutcome> {
+  const checkId = checkIdFor(runId, invoiceId, agreementId);
+  const existing = await db.complianceCheck.findUnique({ where: { id: checkId } });
+  if (existing && existing.status !== 'running') {
+    return { checkId, status: existing.status, findings: existing.findingsCount ?? 0, alerts: existing.findingsCount ?? 0 };
+  }
+  const loaded = await loadCheck(db, organizationId, invoiceId, agreementId);
+  if (!loaded) return { checkId, status: 'skipped', findings: 0, alerts: 0 };
+  let findings: Finding[];
+  try {
+    findings = runCheckers(loaded.input);
+  } catch (error) {
+    // The checkers are pure: the same input fails the same way, so retrying cannot help.
+    await recordFailedCheck(db, checkId, runId, loaded, invoiceId, agreementId, error);
+    return { checkId, status: 'failed', findings: 0, alerts: 0 };
+  }
+  const kept = findings.filter((finding) => !suppressedBy(loaded, finding));
+  const alerts = await db.$transaction(async (tx) => {
+    await tx.complianceCheck.upsert({
+      where: { id: checkId },
+      create: checkRow(checkId, runId, loaded, invoiceId, agreementId, 'completed', kept.length),
+      update: { status: 'completed', findingsCount: kept.length, completedAt: new Date() },
+    });
+    await tx.complianceFinding.deleteMany({ where: { checkId } });
+    const alertIds = await replaceAlerts(tx, loaded, invoiceId, agreementId, checkId, kept);
+    await tx.complianceFinding.createMany({ data: kept.map((finding, position) => findingRow(checkId, loaded, position, finding, alertIds[position]!)) });
+    await refreshCheckStatus(tx, { invoiceIds: [invoiceId] });
+    return alertIds.length;
+  });
+  return { checkId, status: 'completed', findings: kept.length, alerts };
+}
+
+function checkRow(checkId: string, runId: string, loaded: LoadedCheck, invoiceId: string, agreementId: string, status: 'completed' | 'failed', findingsCount: number | null) {
+  return {
+    id: checkId,
+    organizationId: loaded.organizationId,
+    invoiceId,
+    agreementId,
+    workflowRunId: runId,
+    status,
+    findingsCount,
+    invoiceVersionAt: loaded.invoiceVersionAt,
+    agreementVersionAt: loaded.agreementVersionAt,
+    completedAt: new Date(),
+  };
+}
+
+async function recordFailedCheck(db: Db, checkId: string, runId: string, loaded: LoadedCheck, invoiceId: string, agreementId: string, error: unknown) {
+  const failure = { code: 'check_failed', message: error instanceof Error ? error.message : String(error) };
+  await db.$transaction(async (tx) => {
+    await tx.complianceCheck.upsert({
+      where: { id: checkId },
+      create: { ...checkRow(checkId, runId, loaded, invoiceId, agreementId, 'failed', null), failure },
+      update: { status: 'failed', failure, completedAt: new Date() },
+    });
+    await refreshCheckStatus(tx, { invoiceIds: [invoiceId] });
+  });
+}
+
+function findingRow(checkId: string, loaded: LoadedCheck, position: number, finding: Finding, alertId: string) {
+  return {
+    id: deterministicUuid(`finding:${checkId}:${position}`),
+    checkId,
+    organizationId: loaded.organizationId,
+    position,
+    checker: finding.checker,
+    fingerprint: finding.fingerprint,
+    title: finding.title,
+    explanation: finding.explanation,
+    impactAmount: finding.impactAmount,
+    currencyCode: loaded.currencyCode,
+    confidence: finding.confidence,
+    invoiceLineId: finding.invoiceItemId,
+    correctionType: finding.correctionType,
+    citations: finding.citations as unknown as Prisma.InputJsonValue,
+    expected: finding.expected ? (finding.expected as unknown as Prisma.InputJsonValue) : Prisma.JsonNull,
+    alertId,
+  };
+}
+
+// A new check replaces the pair's earlier alerts, user-made ones included, except alerts held by
+// a claim. An alert of the same problem (same fingerprint) is updated in place, so it keeps its
+// id, topic and history: a dismissed one comes back as pending, a credited one stays credited.
+async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, invoiceId: string, agreementId: string, checkId: string, findings: Finding[]): Promise<string[]> {
+  const earlier = await tx.alert.findMany({ where: { invoiceId, agreementId } });
+  const held = earlier.filter((alert) => alert.claimId !== null);
+  const replaceable = earlier.filter((alert) => alert.claimId === null);
+  const byFingerprint = new Map(replaceable.filter((a) => a.origin === 'check' && a.fingerprint).map((a) => [a.fingerprint!, a]));
+  const heldFingerprints = new Map(held.filter((a) => a.fingerprint).map((a) => [a.fingerprint!, a]));
+  const alertIds: string[] = [];
+  const reused = new Set<string>();
+  for (const finding of findings) {
+    const heldAlert = heldFingerprints.get(finding.fingerprint);
+    if (heldAlert) {
+      alertIds.push(heldAlert.id);
+      continue;
+    }
+    const previous = byFingerprint.get(finding.fingerprint);
+    if (previous && !reused.has(previous.id)) {
+      reused.add(previous.id);
+      await tx.alert.update({ where: { id: previous.id }, data: { ...alertContent(finding, loaded, checkId), ...returningStatus(previous) } });
+      alertIds.push(previous.id);
+    } else {
+      const id = randomUUID();
+      await tx.alert.create({ data: { id, organizationId: loaded.organizationId, invoiceId, agreementId, origin: 'check', ...alertContent(finding, loaded, checkId) } });
+      alertIds.push(id);
+    }
+  }
+  const removed = replaceable.filter((alert) => !reused.has(alert.id)).map((alert) => alert.id);
+  if (removed.length > 0) await removeReplacedAlerts(tx, removed, replaceable);
+  return alertIds;
+}
+
+function alertContent(finding: Finding, loaded: LoadedCheck, checkId: string) {
+  return {
+    title: finding.title,
+    explanation: finding.explanation,
+    impactAmount: finding.impactAmount,
+    currencyCode: loaded.currencyCode,
+    expected: finding.expected ? (finding.expected as unknown as Prisma.InputJsonValue) : Prisma.JsonNull,
+    confidenceLevel: finding.confidence,
+    citations: finding.citations as unknown as Prisma.InputJsonValue,
+    invoiceLineId: finding.invoiceItemId,
+    correctionType: finding.correctionType,
+    checker: finding.checker,
+    fingerprint: finding.fingerprint,
+    checkId,
+  };
+}
+
+function returningStatus(previous: Alert) {
+  if (previous.status !== 'dismissed') return {};
+  return { status: 'pending' as const, dismissalCategory: null, dismissalNote: null, dismissedAt: null };
+}
+
+// Replaced alerts are deleted; an unlocked topic left without alerts goes with them.
+async function removeReplacedAlerts(tx: Prisma.TransactionClient, ids: string[], alerts: Alert[]) {
+  const topicIds = [...new Set(alerts.filter((a) => ids.includes(a.id) && a.topicId).map((a) => a.topicId!))];
+  await tx.alert.deleteMany({ where: { id: { in: ids } } });
+  if (topicIds.length > 0) {
+    await tx.alertTopic.deleteMany({ where: { id: { in: topicIds }, isLocked: false, alerts: { none: {} } } });
+  }
+}

@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { AGREEMENT_LINKS, findAgreement } from '../agreements/service.js';
+import type { AppDeps } from '../deps.js';
+import { errors } from '../http/errors.js';
+import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { defineRoute, idParams } from '../http/route.js';
+import { booleanParam, commaList, listResponse, uuidList } from '../http/schemas.js';
+import { findInvoice } from '../invoices/service.js';
+import type { Credential } from '../auth/credential.js';
+import { candidatePairs } from './candidates.js';
+import { agreementExclusion, pairEligibility } from './eligibility.js';
+import { checkSchema, findingSchema, startedChecksSchema } from './schemas.js';
+import { MAX_CHECKS_PER_RUN, serializeCheck, startCheckRun } from './service.js';
+import { serializeFinding } from './serialize.js';
+
+const tag = 'Compliance checks';
+const STARTED_AT: SortColumn = { field: 'startedAt', kind: 'date' };
+const POSITION: SortColumn = { field: 'position', kind: 'number' };
+
+const exclusionsOf = (excluded: { invoiceId: string; agreementId: string; reason: string; detail?: string[] }[]) =>
+  excluded.map((e) => ({ invoice_id: e.invoiceId, agreement_id: e.agreementId, reason: e.reason, missing: e.detail ?? [] }));
+
+async function assertTopicOfAgreement(deps: AppDeps, organizationId: string, agreementId: string, topicId: string | undefined) {
+  if (!topicId) return;
+  const topic = await deps.db.alertTopic.findFirst({ where: { id: topicId, organizationId, agreementId } });
+  if (!topic) throw errors.validation('The topic is not a topic of this agreement.', [{ field: 'topic_id', message: `no topic ${topicId} on this agreement` }]);
+}
+
+// One agreement's outstanding (or, with include_checked, all) matched invoices as one run.
+async function checkAgreement(deps: AppDeps, credential: Credential, agreementId: string, options: { topicId?: string; includeChecked: boolean }, runKey: string | null) {
+  const page = await candidatePairs(
+    deps.db,
+    credential.organizationId!,
+    { agreementIds: [agreementId], mode: options.includeChecked ? 'again' : 'outstanding', topicId: options.topicId },
+    MAX_CHECKS_PER_RUN,
+  );
+  if (page.eligible.length === 0) return { workflowRunId: null, page };
+  const workflowRunId = await startCheckRun(deps, credential, { type: 'agreement', id: agreementId }, page.eligible, runKey);
+  return { workflowRunId, page };
+}
+
+const agreementCheckBody = z
+  .object({
+    topic_id: z.string().uuid().optional().meta({ description: 'Only invoices with alerts in this topic of the agreement' }),
+    include_checked: z.boolean().default(false).meta({ description: 'Also check again invoices whose check is current' }),
+  })
+  .strict();
+
+export const checkRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/invoices/{id}/check',
+    operationId: 'checkInvoice',
+    summary: 'Check the invoice against its matched agreements (or some of them)',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: z.object({ agreement_ids: z.array(z.string().uuid()).min(1).max(1000).optional() }).strict().default({}),
+    idempotent: true,
+    responses: {
+      202: { description: 'The check run; Location points to it', schema: startedChecksSchema },
+      409: { description: 'Nothing is eligible: no run was started (code nothing_eligible, with the exclusions)' },
+    },
+    handler: async ({ params, body, credential, deps, idempotencyKey }) => {
+      const organizationId = credential.organizationId!;
+      const invoice = await findInvoice(deps, organizationId, params.id);
+      const eligibility = await pairEligibility(deps.db, organizationId, [invoice.id], body.agreement_ids);
+      const matched = new Set([...eligibility.eligible, ...eligibility.excluded].map((pair) => pair.agreementId));
+      const unmatched = (body.agreement_ids ?? []).filter((id) => !matched.has(id));
+      if (unmatched.length > 0) {
+        throw errors.validation('Some agreements are not matched to this invoice.', unmatched.map((id) => ({ field: 'agreement_ids', message: `agreement ${id} is not matched to the invoice` })));
+      }
+      if (eligibility.eligible.length === 0) {
+        throw errors.conflict('nothing_eligible', 'Nothing is eligible for a check; no run was started.', { exclusions: exclusionsOf(eligibility.excluded) });
+      }
+      const runId = await startCheckRun(deps, credential, { type: 'invoice', id: invoice.id }, eligibility.eligible, idempotencyKey && `invoice:${invoice.id}:${idempotencyKey}`);
+      return {
+        status: 202,
+        body: { workflow_run_id: runId, checks: eligibility.eligible.length, has_more: false, exclusions: exclusionsOf(eligibility.excluded) },
+        headers: { Location: `/v1/workflow-runs/${runId}` },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/agreements/{id}/check',
+    operationId: 'checkAgreement',
+    summary: 'Check the matched invoices not yet checked (or last failed) against the agreement',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: agreementCheckBody.default({ include_checked: false }),
+    idempotent: true,
+    responses: {
+      202: { description: 'The check run; Location points to it', schema: startedChecksSchema },
+      200: { description: 'Nothing eligible: workflow_run_id is null', schema: startedChecksSchema },
+    },
+    handler: async ({ params, body, credential, deps, idempotencyKey }) => {
+      const organizationId = credential.organizationId!;
+      const agreement = await findAgreement(deps, organizationId, params.id);
+      await assertTopicOfAgreement(deps, organizationId, agreement.id, body.topic_id);
+      const notReady = agreementExclusion(agreement);
+      if (notReady) return { status: 200, body: { workflow_run_id: null, checks: 0, has_more: false, exclusions: [], not_ready: notReady.missing } };
+      const { workflowRunId, page } = await checkAgreement(deps, credential, agreement.id, { topicId: body.topic_id, includeChecked: body.include_checked }, idempotencyKey && `agreement:${agreement.id}:${idempotencyKey}`);
+      const responseBody = { workflow_run_id: workflowRunId, checks: page.eligible.length, has_more: page.hasMore, exclusions: exclusionsOf(page.excluded) };
+      if (!workflowRunId) return { status: 200, body: responseBody };
+      return { status: 202, body: responseBody, headers: { Location: `/v1/workflow-runs/${workflowRunId}` } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/agreements/check',
+    operationId: 'checkAgreements',
+    summary: 'Check the outstanding matched invoices of every ready agreement (one run per agreement)',
+    tag,
+    access: { level: 'write' },
+    body: z
+      .object({
+        agreement_ids: z.array(z.string().uuid()).min(1).max(1000).optional().meta({ description: 'Only these agreements (default: all)' }),
+        include_checked: z.boolean().default(false),
+      })
+      .strict()
+      .default({ include_checked: false }),
+    idempotent: true,
+    responses: { 202: { description: 'The runs started; Location points to the first', schema: startedChecksSchema }, 200: { description: 'Nothing eligible' } },
+    handler: async ({ body, credential, deps, idempotencyKey }) => {
+      const organizationId = credential.organizationId!;
+      const agreements = await deps.db.agreement.findMany({
+        where: { organizationId, status: 'active', ...(body.agreement_ids ? { id: { in: body.agreement_ids } } : {}) },
+        include: AGREEMENT_LINKS,
+        orderBy: { id: 'asc' },
+      });
+      if (body.agreement_ids && agreements.length < body.agreement_ids.length) {
+        const known = new Set((await deps.db.agreement.findMany({ where: { organizationId, id: { in: body.agreement_ids } }, select: { id: true } })).map((a) => a.id));
+        const unknown = body.agreement_ids.filter((id) => !known.has(id));
+        if (unknown.length > 0) throw errors.validation('Unknown agreements.', unknown.map((id) => ({ field: 'agreement_ids', message: `no agreement ${id}` })));
+      }
+      const runIds: string[] = [];
+      let hasMore = false;
+      let checks = 0;
+      for (const agreement of agreements.filter((a) => !agreementExclusion(a))) {
+        const { workflowRunId, page } = await checkAgreement(deps, credential, agreement.id, { includeChecked: body.include_checked }, idempotencyKey && `agreements:${agreement.id}:${idempotencyKey}`);
+        if (workflowRunId) runIds.push(workflowRunId);
+        hasMore ||= page.hasMore;
+        checks += page.eligible.length;
+      }
+      const responseBody = { workflow_run_ids: runIds, workflow_run_id: runIds[0] ?? null, checks, has_more: hasMore };
+      if (runIds.length === 0) return { status: 200, body: responseBody };
+      return { status: 202, body: responseBody, headers: { Location: `/v1/workflow-runs/${runIds[0]}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/compliance-checks',
+    operationId: 'listComplianceChecks',
+    summary: 'Checks of invoices against agreements; a finished check never changes',
+    tag,
+    access: { level: 'read' },
+    query: z.object({
+      ...pageParams(['started_at']),
+      invoice_ids: uuidList.optional(),
+      agreement_ids: uuidList.optional(),
+      workflow_run_ids: uuidList.optional(),
+      statuses: commaList(z.enum(['running', 'completed', 'failed'])).optional(),
+    }),
+    fieldsOf: checkSchema,
+    responses: { 200: { description: 'A page of checks', schema: listResponse(checkSchema) } },
+    handler: async ({ query, credential, deps }) => {
+      const { limit, cursor, sort, direction, fields, ...filters } = query;
+      const page = resolvePage(deps.cursors, query, { sort: 'started_at', direction: 'desc' }, filters);
+      const { where, orderBy, take } = keyset(page, STARTED_AT);
+      const rows = await deps.db.complianceCheck.findMany({
+        where: {
+          AND: [
+            {
+              organizationId: credential.organizationId!,
+              ...(filters.invoice_ids ? { invoiceId: { in: filters.invoice_ids } } : {}),
+              ...(filters.agreement_ids ? { agreementId: { in: filters.agreement_ids } } : {}),
+              ...(filters.workflow_run_ids ? { workflowRunId: { in: filters.workflow_run_ids } } : {}),
+              ...(filters.statuses ? { status: { in: filters.statuses } } : {}),
+            },
+            where,
+          ],
+        },
+        orderBy,
+        take,
+        include: { invoice: { select: { contentChangedAt: true } }, agreement: { select: { termsChangedAt: true } } },
+      });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, STARTED_AT, rows);
+      return { body: { data: visible.map(serializeCheck), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/compliance-checks/{id}',
+    operationId: 'getComplianceCheck',
+    summary: 'One check',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    fieldsOf: checkSchema,
+    responses: { 200: { description: 'The check', schema: checkSchema } },
+    handler: async ({ params, credential, deps }) => {
+      const check = await deps.db.complianceCheck.findFirst({
+        where: { id: params.id, organizationId: credential.organizationId! },
+        include: { invoice: { select: { contentChangedAt: true } }, agreement: { select: { termsChangedAt: true } } },
+      });
+      if (!check) throw errors.notFound('compliance check');
+      return { body: serializeCheck(check) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/compliance-checks/{id}/findings',
+    operationId: 'listComplianceCheckFindings',
+    summary: 'What a check found, in the order the checkers reported it',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    query: z.object({ ...pageParams(['position']) }),
+    fieldsOf: findingSchema,
+    responses: { 200: { description: 'A page of findings', schema: listResponse(findingSchema) } },
+    handler: async ({ params, query, credential, deps }) => {
+      const check = await deps.db.complianceCheck.findFirst({ where: { id: params.id, organizationId: credential.organizationId! }, select: { id: true } });
+      if (!check) throw errors.notFound('compliance check');
+      const page = resolvePage(deps.cursors, query, { sort: 'position', direction: 'asc' }, { check: check.id });
+      const { where, orderBy, take } = keyset(page, POSITION);
+      const rows = await deps.db.complianceFinding.findMany({ where: { AND: [{ checkId: check.id }, where] }, orderBy, take });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, POSITION, rows);
+      return { body: { data: visible.map(serializeFinding), next_cursor: nextCursor } };
+    },
+  }),
+];
