@@ -1,0 +1,50 @@
+import type { Prisma } from '../generated/prisma/client.js';
+import { createdRangeWhere } from '../http/schemas.js';
+import type { AlertFilter } from './schemas.js';
+
+// The alerts a user sees: of the organization, on an invoice that is not deleted and is still
+// matched to the agreement. An alert whose match ended is "set aside": out of every list, total,
+// group, export and bulk filter until the match returns (its decisions are kept meanwhile).
+export function visibleAlertsWhere(organizationId: string): Prisma.AlertWhereInput {
+  return { organizationId, match: { active: true, invoice: { deletedAt: null } } };
+}
+
+function topicWhere(topicIds: (string | null)[]): Prisma.AlertWhereInput {
+  const ids = topicIds.filter((id): id is string => id !== null);
+  const uncategorized = topicIds.includes(null);
+  const conditions: Prisma.AlertWhereInput[] = [];
+  if (ids.length > 0) conditions.push({ topicId: { in: ids } });
+  if (uncategorized) conditions.push({ topicId: null });
+  return { OR: conditions };
+}
+
+function supplierWhere(filter: AlertFilter): Prisma.AlertWhereInput {
+  if (!filter.supplier_ids) return {};
+  if (filter.supplier_operator === 'is_not') {
+    return { match: { invoice: { OR: [{ supplierId: null }, { supplierId: { notIn: filter.supplier_ids } }] } } };
+  }
+  return { match: { invoice: { supplierId: { in: filter.supplier_ids } } } };
+}
+
+const presence = (value: boolean | undefined, column: 'topicId' | 'claimId'): Prisma.AlertWhereInput =>
+  value === undefined ? {} : value ? { NOT: { [column]: null } } : { [column]: null };
+
+export function alertWhere(organizationId: string, filter: AlertFilter): Prisma.AlertWhereInput {
+  return {
+    AND: [
+      visibleAlertsWhere(organizationId),
+      filter.invoice_ids ? { invoiceId: { in: filter.invoice_ids } } : {},
+      filter.agreement_ids ? { agreementId: { in: filter.agreement_ids } } : {},
+      supplierWhere(filter),
+      filter.topic_ids ? topicWhere(filter.topic_ids) : {},
+      filter.claim_ids ? { claimId: { in: filter.claim_ids } } : {},
+      filter.statuses ? { status: { in: filter.statuses } } : {},
+      presence(filter.has_topic, 'topicId'),
+      presence(filter.has_claim, 'claimId'),
+      createdRangeWhere(filter),
+      filter.search
+        ? { OR: [{ title: { contains: filter.search, mode: 'insensitive' } }, { explanation: { contains: filter.search, mode: 'insensitive' } }] }
+        : {},
+    ],
+  };
+}

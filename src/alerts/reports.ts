@@ -1,0 +1,185 @@
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import type { AppDeps } from '../deps.js';
+import { Prisma } from '../db/client.js';
+import { errors } from '../http/errors.js';
+import { formatAmount, sum } from '../shared/money.js';
+import { alertWhere } from './filters.js';
+import { ALERT_STATUSES, type AlertFilter, type GROUP_BY } from './schemas.js';
+import { ALERT_INCLUDE, serializeAlert } from './serialize.js';
+
+// Totals, groups and exports over the same filters as the list. Money is summed in PostgreSQL's
+// numeric and per currency only: amounts in different currencies are never added.
+
+type Deps = Pick<AppDeps, 'db'>;
+type Status = (typeof ALERT_STATUSES)[number];
+// An export is one file; beyond this, narrow it with filters.
+export const MAX_EXPORT_ROWS = 100_000;
+
+interface Bucket {
+  key: string | null;
+  currencyCode: string | null;
+  count: number;
+  impact: Prisma.Decimal | null;
+}
+
+export async function alertMetrics(deps: Deps, organizationId: string, filter: AlertFilter) {
+  const rows = await deps.db.alert.groupBy({
+    by: ['status', 'currencyCode'],
+    where: alertWhere(organizationId, filter),
+    _count: { _all: true },
+    _sum: { impactAmount: true },
+  });
+  const counts = { total: 0, pending: 0, claimed: 0, credited: 0, dismissed: 0 };
+  for (const row of rows) {
+    counts[row.status as Status] += row._count._all;
+    counts.total += row._count._all;
+  }
+  const currencies = [...new Set(rows.map((r) => r.currencyCode))].sort((a, b) => (a ?? '').localeCompare(b ?? ''));
+  const impact = currencies.map((currency) => {
+    const ofCurrency = rows.filter((r) => r.currencyCode === currency);
+    const byStatus = (status: Status) => formatAmount(sum(ofCurrency.filter((r) => r.status === status).map((r) => r._sum.impactAmount)))!;
+    return {
+      currency_code: currency,
+      total: formatAmount(sum(ofCurrency.map((r) => r._sum.impactAmount)))!,
+      pending: byStatus('pending'),
+      claimed: byStatus('claimed'),
+      credited: byStatus('credited'),
+      dismissed: byStatus('dismissed'),
+    };
+  });
+  return { counts, impact };
+}
+
+async function buckets(deps: Deps, where: Prisma.AlertWhereInput, column: 'agreementId' | 'topicId' | 'invoiceId' | 'status'): Promise<Bucket[]> {
+  const rows = await deps.db.alert.groupBy({ by: [column, 'currencyCode'], where, _count: { _all: true }, _sum: { impactAmount: true } });
+  return rows.map((row) => ({
+    key: (row as Record<string, unknown>)[column] as string | null,
+    currencyCode: row.currencyCode,
+    count: row._count._all,
+    impact: row._sum.impactAmount,
+  }));
+}
+
+// Alerts of an invoice belong to the invoice's supplier.
+async function bySupplier(deps: Deps, where: Prisma.AlertWhereInput): Promise<Bucket[]> {
+  const perInvoice = await buckets(deps, where, 'invoiceId');
+  const invoices = await deps.db.invoice.findMany({ where: { id: { in: perInvoice.map((b) => b.key!) } }, select: { id: true, supplierId: true } });
+  const supplierOf = new Map(invoices.map((i) => [i.id, i.supplierId]));
+  return perInvoice.map((bucket) => ({ ...bucket, key: supplierOf.get(bucket.key!) ?? null }));
+}
+
+async function labels(deps: Deps, organizationId: string, groupBy: (typeof GROUP_BY)[number], keys: string[]): Promise<Map<string, string | null>> {
+  const where = { id: { in: keys }, organizationId };
+  switch (groupBy) {
+    case 'agreement':
+      return new Map((await deps.db.agreement.findMany({ where, select: { id: true, title: true } })).map((a) => [a.id, a.title]));
+    case 'topic':
+      return new Map((await deps.db.alertTopic.findMany({ where, select: { id: true, title: true } })).map((t) => [t.id, t.title]));
+    case 'invoice':
+      return new Map((await deps.db.invoice.findMany({ where, select: { id: true, invoiceNumber: true } })).map((i) => [i.id, i.invoiceNumber]));
+    case 'supplier':
+      return new Map((await deps.db.supplier.findMany({ where, select: { id: true, name: true } })).map((s) => [s.id, s.name]));
+    case 'status':
+      return new Map(keys.map((k) => [k, k]));
+  }
+}
+
+const GROUP_COLUMN = { agreement: 'agreementId', topic: 'topicId', invoice: 'invoiceId', status: 'status' } as const;
+
+export async function alertGroups(deps: Deps, organizationId: string, groupBy: (typeof GROUP_BY)[number], filter: AlertFilter) {
+  const where = alertWhere(organizationId, filter);
+  const rows = groupBy === 'supplier' ? await bySupplier(deps, where) : await buckets(deps, where, GROUP_COLUMN[groupBy]);
+  const groups = new Map<string | null, { count: number; impact: Map<string | null, Prisma.Decimal[]> }>();
+  for (const row of rows) {
+    const group = groups.get(row.key) ?? { count: 0, impact: new Map() };
+    group.count += row.count;
+    group.impact.set(row.currencyCode, [...(group.impact.get(row.currencyCode) ?? []), ...(row.impact ? [row.impact] : [])]);
+    groups.set(row.key, group);
+  }
+  const names = await labels(deps, organizationId, groupBy, [...groups.keys()].filter((k): k is string => k !== null));
+  return [...groups.entries()]
+    .map(([key, group]) => ({
+      key,
+      label: key === null ? null : (names.get(key) ?? null),
+      count: group.count,
+      impact: [...group.impact.entries()]
+        .sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''))
+        .map(([currency, amounts]) => ({ currency_code: currency, amount: formatAmount(sum(amounts))! })),
+    }))
+    .sort((a, b) => b.count - a.count || (a.key ?? '').localeCompare(b.key ?? ''));
+}
+
+const EXPORT_COLUMNS = [
+  'id', 'status', 'invoice_id', 'invoice_number', 'agreement_id', 'agreement_title', 'supplier_id', 'title', 'explanation',
+  'impact_amount', 'currency_code', 'confidence', 'invoice_item_id', 'correction_type', 'topic_id', 'claim_id', 'origin',
+  'dismissal_category', 'dismissal_note', 'dismissed_at', 'credited_by', 'credited_at', 'created_at', 'updated_at',
+] as const;
+type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string>;
+
+async function exportRows(deps: Deps, organizationId: string, filter: AlertFilter, sort: { field: string; direction: 'asc' | 'desc' }): Promise<ExportRow[]> {
+  const alerts = await deps.db.alert.findMany({
+    where: alertWhere(organizationId, filter),
+    include: ALERT_INCLUDE,
+    orderBy: [{ [sort.field]: sort.direction }, { id: sort.direction }],
+    take: MAX_EXPORT_ROWS + 1,
+  });
+  if (alerts.length > MAX_EXPORT_ROWS) throw errors.validation(`More than ${MAX_EXPORT_ROWS} alerts match; narrow the export with filters.`);
+  const [invoices, agreements] = await Promise.all([
+    deps.db.invoice.findMany({ where: { id: { in: [...new Set(alerts.map((a) => a.invoiceId))] } }, select: { id: true, invoiceNumber: true } }),
+    deps.db.agreement.findMany({ where: { id: { in: [...new Set(alerts.map((a) => a.agreementId))] } }, select: { id: true, title: true } }),
+  ]);
+  const numbers = new Map(invoices.map((i) => [i.id, i.invoiceNumber]));
+  const titles = new Map(agreements.map((a) => [a.id, a.title]));
+  return alerts.map(serializeAlert).map((alert) => ({
+    id: alert.id,
+    status: alert.status,
+    invoice_id: alert.invoice_id,
+    invoice_number: numbers.get(alert.invoice_id) ?? '',
+    agreement_id: alert.agreement_id,
+    agreement_title: titles.get(alert.agreement_id) ?? '',
+    supplier_id: alert.supplier_id ?? '',
+    title: alert.title,
+    explanation: alert.explanation,
+    impact_amount: alert.impact_amount,
+    currency_code: alert.currency_code ?? '',
+    confidence: alert.confidence.level,
+    invoice_item_id: alert.invoice_item_id ?? '',
+    correction_type: alert.correction_type,
+    topic_id: alert.topic_id ?? '',
+    claim_id: alert.claim_id ?? '',
+    origin: alert.provenance.origin,
+    dismissal_category: alert.dismissal?.category ?? '',
+    dismissal_note: alert.dismissal?.note ?? '',
+    dismissed_at: alert.dismissal?.dismissed_at ?? '',
+    credited_by: alert.credit?.credited_by ?? '',
+    credited_at: alert.credit?.credited_at ?? '',
+    created_at: alert.created_at,
+    updated_at: alert.updated_at,
+  }));
+}
+
+async function toXlsx(rows: ExportRow[]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Alerts');
+  sheet.columns = EXPORT_COLUMNS.map((key) => ({ header: key, key, width: key === 'explanation' ? 60 : 20 }));
+  // Amounts are numbers a spreadsheet can add up (the cell keeps the two-decimal format); the
+  // decimal string is exact, and spreadsheet numbers hold every realistic amount exactly.
+  sheet.getColumn('impact_amount').numFmt = '0.00';
+  for (const row of rows) sheet.addRow({ ...row, impact_amount: Number(row.impact_amount) });
+  sheet.getRow(1).font = { bold: true };
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export async function exportAlerts(
+  deps: Deps,
+  organizationId: string,
+  filter: AlertFilter,
+  options: { format: 'csv' | 'xlsx'; sort: { field: string; direction: 'asc' | 'desc' } },
+): Promise<{ body: string | Buffer; contentType: string; fileName: string }> {
+  const rows = await exportRows(deps, organizationId, filter, options.sort);
+  if (options.format === 'xlsx') {
+    return { body: await toXlsx(rows), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', fileName: 'alerts.xlsx' };
+  }
+  return { body: stringify(rows, { header: true, columns: [...EXPORT_COLUMNS] }), contentType: 'text/csv; charset=utf-8', fileName: 'alerts.csv' };
+}

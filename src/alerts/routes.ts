@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import type { ApiKeyCredential, Credential } from '../auth/credential.js';
+import type { AppDeps } from '../deps.js';
+import { assertIfMatch } from '../http/etag.js';
+import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
+import { defineRoute, idParams } from '../http/route.js';
+import { listResponse } from '../http/schemas.js';
+import { alertWhere } from './filters.js';
+import { alertGroups, alertMetrics, exportAlerts } from './reports.js';
+import {
+  alertSchema,
+  bulkDeleteResultSchema,
+  bulkResultSchema,
+  bulkSchema,
+  createAlertSchema,
+  dismissSchema,
+  exportQuery,
+  filterOf,
+  groupSchema,
+  groupsQuery,
+  listQuery,
+  metricsQuery,
+  metricsSchema,
+  patchAlertSchema,
+  type BulkSelection,
+} from './schemas.js';
+import { ALERT_INCLUDE, serializeAlert } from './serialize.js';
+import { bulkDelete, createAlert, deleteAlert, findAlert, patchAlert, runCommand, suggestAfterDismissal } from './service.js';
+import type { AlertCommand } from './state-machine.js';
+
+const tag = 'Alerts';
+const SORTS: Record<string, SortColumn> = {
+  created_at: { field: 'createdAt', kind: 'date' },
+  updated_at: { field: 'updatedAt', kind: 'date' },
+  impact_amount: { field: 'impactAmount', kind: 'number' },
+};
+
+const organizationOf = (credential: Credential) => credential.organizationId!;
+
+function commandRoute(command: Exclude<AlertCommand, 'dismiss'>, summary: string) {
+  return defineRoute({
+    method: 'post',
+    path: `/v1/alerts/${command}`,
+    operationId: `${command}Alerts`,
+    summary,
+    tag,
+    access: { level: 'write' },
+    body: bulkSchema,
+    responses: { 200: { description: 'Which alerts changed, which already were so, which were skipped and why', schema: bulkResultSchema } },
+    handler: async ({ body, credential, deps }) => ({ body: await runCommand(deps, organizationOf(credential), command, body as BulkSelection) }),
+  });
+}
+
+async function dismiss(deps: AppDeps, credential: Credential, body: z.infer<typeof dismissSchema>) {
+  const organizationId = organizationOf(credential);
+  const input = { category: body.category ?? null, note: body.note ?? null };
+  const result = await runCommand(deps, organizationId, 'dismiss', body as BulkSelection, input);
+  if (body.suggest_instructions) await suggestAfterDismissal(deps, organizationId, result.updated, input);
+  return result;
+}
+
+export const alertRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/alerts',
+    operationId: 'listAlerts',
+    summary: 'List alerts (set-aside alerts are left out); newest first unless sorted',
+    tag,
+    access: { level: 'read' },
+    query: listQuery,
+    fieldsOf: alertSchema,
+    responses: { 200: { description: 'A page of alerts', schema: listResponse(alertSchema) } },
+    handler: async ({ query, credential, deps }) => {
+      const { limit, cursor, sort, direction } = query;
+      const filter = filterOf(query);
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
+      const column = SORTS[page.sort]!;
+      const { where, orderBy, take } = keyset(page, column);
+      const rows = await deps.db.alert.findMany({
+        where: { AND: [alertWhere(organizationOf(credential), filter), where] },
+        orderBy,
+        take,
+        include: ALERT_INCLUDE,
+      });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+      return { body: { data: visible.map(serializeAlert), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/alerts/metrics',
+    operationId: 'getAlertMetrics',
+    summary: 'Alert counts per status and impact per currency and status, for the list filters',
+    tag,
+    access: { level: 'read' },
+    query: metricsQuery,
+    responses: { 200: { description: 'Counts and impact', schema: metricsSchema } },
+    handler: async ({ query, credential, deps }) => ({ body: await alertMetrics(deps, organizationOf(credential), filterOf(query)) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/alerts/groups',
+    operationId: 'getAlertGroups',
+    summary: 'Alerts grouped by agreement, topic, invoice, supplier or status (most alerts first), for the list filters',
+    tag,
+    access: { level: 'read' },
+    query: groupsQuery,
+    fieldsOf: groupSchema,
+    responses: { 200: { description: 'Every group', schema: z.object({ data: z.array(groupSchema) }) } },
+    handler: async ({ query, credential, deps }) => ({ body: { data: await alertGroups(deps, organizationOf(credential), query.group_by, filterOf(query)) } }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/alerts/export',
+    operationId: 'exportAlerts',
+    summary: 'Alerts as CSV or XLSX (format), with the list filters and sort',
+    tag,
+    access: { level: 'read' },
+    query: exportQuery,
+    responses: { 200: { description: 'CSV (format=csv) or an XLSX workbook (format=xlsx)', contentType: 'text/csv', schema: z.string() } },
+    handler: async ({ query, credential, deps }) => {
+      const column = SORTS[query.sort ?? 'created_at']!;
+      const file = await exportAlerts(deps, organizationOf(credential), filterOf(query), {
+        format: query.format,
+        sort: { field: column.field, direction: query.direction ?? 'desc' },
+      });
+      return { body: file.body, headers: { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"` } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/alerts',
+    operationId: 'createAlert',
+    summary: 'Record an alert on an invoice matched to the agreement; impact calculated from expected for line alerts when omitted',
+    tag,
+    access: { level: 'write' },
+    idempotent: true,
+    body: createAlertSchema,
+    responses: { 201: { description: 'The alert; Location points to it', schema: alertSchema } },
+    handler: async ({ body, credential, deps }) => {
+      const alert = await createAlert(deps, credential as ApiKeyCredential, body);
+      return { status: 201, body: serializeAlert(alert), headers: { Location: `/v1/alerts/${alert.id}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/alerts/{id}',
+    operationId: 'getAlert',
+    summary: 'Read an alert (set-aside alerts too, with set_aside true)',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    query: z.object({ fields: z.string().optional() }),
+    etag: true,
+    fieldsOf: alertSchema,
+    responses: { 200: { description: 'The alert, with ETag', schema: alertSchema } },
+    handler: async ({ params, credential, deps }) => ({ body: serializeAlert(await findAlert(deps, organizationOf(credential), params.id)) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/alerts/{id}',
+    operationId: 'updateAlert',
+    summary: 'Change only the sent fields; If-Match optional (412 on mismatch); nothing is re-checked',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: patchAlertSchema,
+    responses: { 200: { description: 'The alert', schema: alertSchema }, 412: { description: 'precondition_failed' } },
+    handler: async ({ params, body, credential, deps, ctx }) => {
+      const alert = await findAlert(deps, organizationOf(credential), params.id);
+      assertIfMatch(ctx, serializeAlert(alert));
+      return { body: serializeAlert(await patchAlert(deps, alert, body)) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/alerts/{id}',
+    operationId: 'deleteAlert',
+    summary: 'Delete an alert (409 alert_in_claim while it is in a claim); an unlocked topic left without alerts goes too',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    responses: { 204: { description: 'Deleted' }, 409: { description: 'alert_in_claim' }, 412: { description: 'precondition_failed' } },
+    handler: async ({ params, credential, deps, ctx }) => {
+      const alert = await findAlert(deps, organizationOf(credential), params.id);
+      assertIfMatch(ctx, serializeAlert(alert));
+      await deleteAlert(deps, alert);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/alerts/dismiss',
+    operationId: 'dismissAlerts',
+    summary: 'Dismiss pending alerts (again: replaces the reason); may suggest an instruction edit unless suggest_instructions is false',
+    tag,
+    access: { level: 'write' },
+    body: dismissSchema,
+    responses: { 200: { description: 'Which alerts changed, which already were so, which were skipped and why', schema: bulkResultSchema } },
+    handler: async ({ body, credential, deps }) => ({ body: await dismiss(deps, credential, body) }),
+  }),
+  commandRoute('credit', 'Mark pending alerts credited'),
+  commandRoute('uncredit', 'Undo credits recorded by users; the alert returns to its status before'),
+  commandRoute('reopen', 'Reopen dismissed or credited alerts (the credit record is kept)'),
+  defineRoute({
+    method: 'post',
+    path: '/v1/alerts/delete',
+    operationId: 'deleteAlerts',
+    summary: 'Delete alerts by alert_ids or filter; alerts in a claim are skipped',
+    tag,
+    access: { level: 'write' },
+    body: bulkSchema,
+    responses: { 200: { description: 'Which alerts were deleted, already gone, or skipped and why', schema: bulkDeleteResultSchema } },
+    handler: async ({ body, credential, deps }) => ({ body: await bulkDelete(deps, organizationOf(credential), body as BulkSelection) }),
+  }),
+];

@@ -1,0 +1,47 @@
+import type { Alert } from '../generated/prisma/client.js';
+import { formatAmount } from '../shared/money.js';
+
+// What an alert is read with: its match (set aside or not) and the invoice's supplier and currency.
+export const ALERT_INCLUDE = {
+  match: { select: { active: true, invoice: { select: { supplierId: true, currencyCode: true, deletedAt: true } } } },
+} as const;
+
+export type AlertWithMatch = Alert & {
+  match: { active: boolean; invoice: { supplierId: string | null; currencyCode: string | null; deletedAt: Date | null } };
+};
+
+export function serializeAlert(alert: AlertWithMatch) {
+  return {
+    id: alert.id,
+    status: alert.status,
+    invoice_id: alert.invoiceId,
+    agreement_id: alert.agreementId,
+    supplier_id: alert.match.invoice.supplierId,
+    title: alert.title,
+    explanation: alert.explanation,
+    impact_amount: formatAmount(alert.impactAmount)!,
+    currency_code: alert.currencyCode ?? alert.match.invoice.currencyCode,
+    expected: (alert.expected as unknown[] | null) ?? null,
+    confidence: { level: alert.confidenceLevel },
+    citations: (alert.citations as unknown[] | null) ?? [],
+    invoice_item_id: alert.invoiceLineId,
+    correction_type: alert.correctionType,
+    topic_id: alert.topicId,
+    claim_id: alert.claimId,
+    // Left out of lists and totals: the match ended (or the invoice was deleted).
+    set_aside: !alert.match.active || alert.match.invoice.deletedAt !== null,
+    provenance: {
+      origin: alert.origin as 'check' | 'user' | 'api_key',
+      user_id: alert.createdByUserId,
+      api_key_id: alert.createdByApiKeyId,
+      check_id: alert.checkId,
+      checker: alert.checker,
+    },
+    dismissal: alert.dismissedAt ? { category: alert.dismissalCategory, note: alert.dismissalNote, dismissed_at: alert.dismissedAt.toISOString() } : null,
+    credit: alert.creditedAt && alert.creditedBy ? { credited_by: alert.creditedBy, credited_at: alert.creditedAt.toISOString() } : null,
+    created_at: alert.createdAt.toISOString(),
+    updated_at: alert.updatedAt.toISOString(),
+  };
+}
+
+export type AlertView = ReturnType<typeof serializeAlert>;

@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiKeyCredential } from '../auth/credential.js';
+import { suggestInstructionEdit } from '../agreements/context-suggestions/service.js';
+import type { AppDeps } from '../deps.js';
+import { Prisma } from '../db/client.js';
+import type { InvoiceLine } from '../generated/prisma/client.js';
+import { errors, type FieldIssue } from '../http/errors.js';
+import { alertWhere } from './filters.js';
+import { lineImpact, type ExpectedPrice } from './impact.js';
+import { MAX_BULK_ALERTS, type BulkSelection, type CreateAlertInput, type PatchAlertInput } from './schemas.js';
+import { ALERT_INCLUDE, type AlertWithMatch } from './serialize.js';
+import { transition, type AlertChanges, type AlertCommand, type AlertStatus } from './state-machine.js';
+
+type Deps = Pick<AppDeps, 'db'>;
+type Tx = Prisma.TransactionClient;
+
+export async function findAlert(deps: Deps, organizationId: string, id: string): Promise<AlertWithMatch> {
+  const alert = await deps.db.alert.findFirst({ where: { id, organizationId }, include: ALERT_INCLUDE });
+  if (!alert) throw errors.notFound('alert');
+  return alert;
+}
+
+function invalid(field: string, message: string) {
+  return errors.validation(`${field} ${message}.`, [{ field, message }]);
+}
+
+// A topic of the alert's agreement (topics group alerts per agreement).
+export async function assertTopicOfAgreement(deps: Deps, organizationId: string, topicId: string, agreementId: string, field = 'topic_id') {
+  const topic = await deps.db.alertTopic.findFirst({ where: { id: topicId, organizationId }, select: { agreementId: true } });
+  if (!topic) throw invalid(field, 'names no alert topic');
+  if (topic.agreementId !== agreementId) throw invalid(field, 'names a topic of another agreement');
+}
+
+async function lineOfInvoice(deps: Deps, invoiceId: string, lineId: string): Promise<InvoiceLine> {
+  const line = await deps.db.invoiceLine.findFirst({ where: { id: lineId, invoiceId } });
+  if (!line) throw invalid('invoice_item_id', 'is not a line of the invoice');
+  return line;
+}
+
+// The impact of an alert: as sent, else calculated from `expected` for a line alert.
+function impactOf(sent: string | undefined, line: InvoiceLine | null, expected: ExpectedPrice[] | null | undefined, currency: string | null): string {
+  if (sent !== undefined) return sent;
+  if (!line) throw invalid('impact_amount', 'is required for an alert on the whole invoice (no invoice_item_id)');
+  if (!expected) throw invalid('impact_amount', 'is required unless expected prices are sent');
+  const result = lineImpact(line, expected, currency);
+  if (!result.ok) throw invalid('impact_amount', `cannot be calculated (${result.reason}); send it`);
+  return result.amount;
+}
+
+async function matchedPair(deps: Deps, organizationId: string, invoiceId: string, agreementId: string) {
+  const [invoice, agreement] = await Promise.all([
+    deps.db.invoice.findFirst({ where: { id: invoiceId, organizationId, deletedAt: null }, select: { id: true, currencyCode: true } }),
+    deps.db.agreement.findFirst({ where: { id: agreementId, organizationId }, select: { id: true } }),
+  ]);
+  const issues: FieldIssue[] = [];
+  if (!invoice) issues.push({ field: 'invoice_id', message: 'names no invoice' });
+  if (!agreement) issues.push({ field: 'agreement_id', message: 'names no agreement' });
+  if (issues.length > 0) throw errors.validation('The alert names records that do not exist.', issues);
+  const match = await deps.db.invoiceAgreementMatch.findUnique({ where: { invoiceId_agreementId: { invoiceId, agreementId } } });
+  if (!match?.active) throw invalid('invoice_id', 'is not matched to the agreement');
+  return invoice!;
+}
+
+export async function createAlert(deps: Deps, credential: ApiKeyCredential, input: CreateAlertInput): Promise<AlertWithMatch> {
+  const organizationId = credential.organizationId;
+  const invoice = await matchedPair(deps, organizationId, input.invoice_id, input.agreement_id);
+  const line = input.invoice_item_id ? await lineOfInvoice(deps, invoice.id, input.invoice_item_id) : null;
+  if (input.topic_id) await assertTopicOfAgreement(deps, organizationId, input.topic_id, input.agreement_id);
+  const impact = impactOf(input.impact_amount, line, input.expected, invoice.currencyCode);
+  return deps.db.alert.create({
+    data: {
+      id: randomUUID(),
+      organizationId,
+      invoiceId: invoice.id,
+      agreementId: input.agreement_id,
+      title: input.title,
+      explanation: input.explanation,
+      impactAmount: new Prisma.Decimal(impact),
+      currencyCode: invoice.currencyCode,
+      expected: input.expected ? (input.expected as Prisma.InputJsonValue) : Prisma.DbNull,
+      confidenceLevel: input.confidence.level,
+      citations: input.citations as Prisma.InputJsonValue,
+      invoiceLineId: line?.id ?? null,
+      correctionType: input.correction_type,
+      topicId: input.topic_id ?? null,
+      // API keys belong to users: the alert records both.
+      origin: 'api_key',
+      createdByUserId: credential.userId,
+      createdByApiKeyId: credential.keyId,
+    },
+    include: ALERT_INCLUDE,
+  });
+}
+
+// Only the sent fields change; nothing is re-checked.
+export async function patchAlert(deps: Deps, alert: AlertWithMatch, input: PatchAlertInput): Promise<AlertWithMatch> {
+  const data: Prisma.AlertUncheckedUpdateInput = {};
+  const lineId = input.invoice_item_id === undefined ? alert.invoiceLineId : input.invoice_item_id;
+  const line = lineId && (input.invoice_item_id !== undefined || input.expected) ? await lineOfInvoice(deps, alert.invoiceId, lineId) : null;
+  if (input.topic_id) await assertTopicOfAgreement(deps, alert.organizationId, input.topic_id, alert.agreementId);
+  if (input.title !== undefined) data.title = input.title;
+  if (input.explanation !== undefined) data.explanation = input.explanation;
+  if (input.confidence !== undefined) data.confidenceLevel = input.confidence.level;
+  if (input.citations !== undefined) data.citations = input.citations as Prisma.InputJsonValue;
+  if (input.correction_type !== undefined) data.correctionType = input.correction_type;
+  if (input.topic_id !== undefined) data.topicId = input.topic_id;
+  if (input.invoice_item_id !== undefined) data.invoiceLineId = input.invoice_item_id;
+  if (input.expected !== undefined) data.expected = input.expected ? (input.expected as Prisma.InputJsonValue) : Prisma.DbNull;
+  if (input.impact_amount !== undefined) data.impactAmount = new Prisma.Decimal(input.impact_amount);
+  else if (input.expected && line) {
+    // New expected prices on a line alert recalculate the impact, as on creation.
+    data.impactAmount = new Prisma.Decimal(impactOf(undefined, line, input.expected, alert.currencyCode ?? alert.match.invoice.currencyCode));
+  }
+  return deps.db.alert.update({ where: { id: alert.id }, data, include: ALERT_INCLUDE });
+}
+
+// Unlocked topics left without any alert by a deletion go with it (a topic emptied by moving
+// alerts out is not touched: only deletions call this).
+async function removeEmptiedTopics(tx: Tx, topicIds: (string | null)[]): Promise<void> {
+  const ids = [...new Set(topicIds.filter((id): id is string => id !== null))];
+  if (ids.length === 0) return;
+  await tx.alertTopic.deleteMany({ where: { id: { in: ids }, isLocked: false, alerts: { none: {} } } });
+}
+
+export async function deleteAlert(deps: Deps, alert: AlertWithMatch): Promise<void> {
+  if (alert.claimId) throw errors.conflict('alert_in_claim', 'The alert is in a claim; remove it from the claim first.', { claim_id: alert.claimId });
+  await deps.db.$transaction(async (tx) => {
+    await tx.alert.deleteMany({ where: { id: alert.id, claimId: null } });
+    await removeEmptiedTopics(tx, [alert.topicId]);
+  });
+}
+
+// ---- Bulk commands ----
+
+export interface BulkResult {
+  updated: string[];
+  unchanged: string[];
+  skipped: { id: string; reason: string }[];
+}
+
+interface Selected {
+  ids: string[];
+  // Ids sent that name no alert of the organization.
+  missing: string[];
+}
+
+async function select(deps: Deps, organizationId: string, selection: BulkSelection): Promise<Selected> {
+  if (selection.alert_ids) {
+    const ids = [...new Set(selection.alert_ids)];
+    const found = await deps.db.alert.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
+    const known = new Set(found.map((a) => a.id));
+    return { ids: ids.filter((id) => known.has(id)), missing: ids.filter((id) => !known.has(id)) };
+  }
+  const rows = await deps.db.alert.findMany({
+    where: alertWhere(organizationId, selection.filter!),
+    select: { id: true },
+    orderBy: { id: 'asc' },
+    take: MAX_BULK_ALERTS + 1,
+  });
+  if (rows.length > MAX_BULK_ALERTS) throw invalid('filter', `matches more than ${MAX_BULK_ALERTS} alerts; narrow it`);
+  return { ids: rows.map((r) => r.id), missing: [] };
+}
+
+function rejectMissing(missing: string[]): void {
+  if (missing.length === 0) return;
+  throw errors.validation(
+    'Some alert_ids name no alert; nothing was changed.',
+    missing.map((id) => ({ field: 'alert_ids', message: `no alert ${id}` })),
+  );
+}
+
+// Locks the rows for the rest of the transaction, so concurrent commands apply one after the other.
+async function lockedAlerts(tx: Tx, ids: string[]) {
+  if (ids.length === 0) return [];
+  await tx.$queryRaw`SELECT id FROM alerts WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
+  return tx.alert.findMany({ where: { id: { in: ids } }, include: ALERT_INCLUDE, orderBy: { id: 'asc' } });
+}
+
+const isSetAside = (alert: AlertWithMatch) => !alert.match.active || alert.match.invoice.deletedAt !== null;
+
+// Applies one command to every selected alert in one transaction, following the transition table.
+export async function runCommand(
+  deps: Deps,
+  organizationId: string,
+  command: AlertCommand,
+  selection: BulkSelection,
+  input: { category?: string | null; note?: string | null } = {},
+): Promise<BulkResult> {
+  const { ids, missing } = await select(deps, organizationId, selection);
+  rejectMissing(missing);
+  const now = new Date();
+  return deps.db.$transaction(async (tx) => {
+    const result: BulkResult = { updated: [], unchanged: [], skipped: [] };
+    const batches = new Map<string, { changes: AlertChanges; ids: string[] }>();
+    for (const alert of await lockedAlerts(tx, ids)) {
+      if (isSetAside(alert)) {
+        result.skipped.push({ id: alert.id, reason: 'set_aside' });
+        continue;
+      }
+      const outcome = transition(command, { ...alert, status: alert.status as AlertStatus, statusBeforeCredit: alert.statusBeforeCredit as AlertStatus | null }, { ...input, now });
+      if (outcome.outcome === 'unchanged') result.unchanged.push(alert.id);
+      else if (outcome.outcome === 'skipped') result.skipped.push({ id: alert.id, reason: outcome.reason });
+      else {
+        // Alerts with the same changes go in one statement.
+        const key = JSON.stringify(outcome.changes);
+        const batch = batches.get(key) ?? { changes: outcome.changes, ids: [] };
+        batch.ids.push(alert.id);
+        batches.set(key, batch);
+        result.updated.push(alert.id);
+      }
+    }
+    for (const batch of batches.values()) await tx.alert.updateMany({ where: { id: { in: batch.ids } }, data: batch.changes });
+    return result;
+  });
+}
+
+export interface BulkDeleteResult {
+  deleted: string[];
+  unchanged: string[];
+  skipped: { id: string; reason: string }[];
+}
+
+export async function bulkDelete(deps: Deps, organizationId: string, selection: BulkSelection): Promise<BulkDeleteResult> {
+  const { ids, missing } = await select(deps, organizationId, selection);
+  return deps.db.$transaction(async (tx) => {
+    // Removing what is already gone changes nothing (spec "Conditional repeat").
+    const result: BulkDeleteResult = { deleted: [], unchanged: [...missing], skipped: [] };
+    const alerts = await lockedAlerts(tx, ids);
+    const gone = ids.filter((id) => !alerts.some((a) => a.id === id));
+    result.unchanged.push(...gone);
+    const deletable = alerts.filter((alert) => {
+      if (alert.claimId) result.skipped.push({ id: alert.id, reason: 'in_claim' });
+      else if (isSetAside(alert)) result.skipped.push({ id: alert.id, reason: 'set_aside' });
+      else return true;
+      return false;
+    });
+    await tx.alert.deleteMany({ where: { id: { in: deletable.map((a) => a.id) } } });
+    await removeEmptiedTopics(tx, deletable.map((a) => a.topicId));
+    result.deleted = deletable.map((a) => a.id);
+    return result;
+  });
+}
+
+// After a dismissal commits: each newly dismissed alert may yield a suggested instruction edit.
+// Best effort: a failure is logged and never fails (or undoes) the dismissal.
+export async function suggestAfterDismissal(
+  deps: Pick<AppDeps, 'db' | 'logger'>,
+  organizationId: string,
+  alertIds: string[],
+  reason: { category: string | null; note: string | null },
+): Promise<void> {
+  for (const alertId of alertIds) {
+    try {
+      await suggestInstructionEdit(deps, { organizationId, alertId, ...reason });
+    } catch (error) {
+      deps.logger.warn({ err: error, alert_id: alertId }, 'could not suggest an instruction edit');
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import type { Prisma } from '../../generated/prisma/client.js';
+import { keyset, pageOf, resolvePage, type SortColumn } from '../../http/pagination.js';
+import { defineRoute, idParams } from '../../http/route.js';
+import { listResponse } from '../../http/schemas.js';
+import { visibleAlertsWhere } from '../filters.js';
+import { createTopicSchema, moveAlertsSchema, patchTopicSchema, topicListQuery, topicSchema } from './schemas.js';
+import { createTopic, deleteTopic, findTopic, moveAlerts, patchTopic, serializeTopic, topicInclude } from './service.js';
+
+const tag = 'Alert topics';
+const SORTS: Record<string, SortColumn> = {
+  created_at: { field: 'createdAt', kind: 'date' },
+  updated_at: { field: 'updatedAt', kind: 'date' },
+  title: { field: 'title', kind: 'string' },
+};
+
+export const alertTopicRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/alert-topics',
+    operationId: 'listAlertTopics',
+    summary: 'List alert topics; topics without alerts only with include_empty=true',
+    tag,
+    access: { level: 'read' },
+    query: topicListQuery,
+    fieldsOf: topicSchema,
+    responses: { 200: { description: 'A page of topics', schema: listResponse(topicSchema) } },
+    handler: async ({ query, credential, deps }) => {
+      const organizationId = credential.organizationId!;
+      const { limit, cursor, sort, direction, fields, ...filters } = query;
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
+      const column = SORTS[page.sort]!;
+      const { where, orderBy, take } = keyset(page, column);
+      const topicWhere: Prisma.AlertTopicWhereInput = {
+        organizationId,
+        ...(filters.agreement_ids ? { agreementId: { in: filters.agreement_ids } } : {}),
+        ...(filters.include_empty ? {} : { alerts: { some: visibleAlertsWhere(organizationId) } }),
+      };
+      const rows = await deps.db.alertTopic.findMany({ where: { AND: [topicWhere, where] }, orderBy, take, include: topicInclude(organizationId) });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+      return { body: { data: visible.map(serializeTopic), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/alert-topics',
+    operationId: 'createAlertTopic',
+    summary: "Create a topic on an agreement, optionally moving alerts of that agreement into it",
+    tag,
+    access: { level: 'write' },
+    idempotent: true,
+    body: createTopicSchema,
+    responses: { 201: { description: 'The topic', schema: topicSchema } },
+    handler: async ({ body, credential, deps }) => ({ status: 201, body: serializeTopic(await createTopic(deps, credential.organizationId!, body)) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/alert-topics/{id}',
+    operationId: 'updateAlertTopic',
+    summary: 'Rename, describe, lock or unlock a topic',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: patchTopicSchema,
+    responses: { 200: { description: 'The topic', schema: topicSchema } },
+    handler: async ({ params, body, credential, deps }) => {
+      const topic = await findTopic(deps, credential.organizationId!, params.id);
+      return { body: serializeTopic(await patchTopic(deps, topic, body)) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/alert-topics/{id}',
+    operationId: 'deleteAlertTopic',
+    summary: 'Delete a topic; its alerts stay, without a topic',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, credential, deps }) => {
+      await deleteTopic(deps, await findTopic(deps, credential.organizationId!, params.id));
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/alert-topics/{id}/alerts',
+    operationId: 'moveAlertsToTopic',
+    summary: "Move alerts of the topic's agreement into the topic (topics they leave stay, even empty)",
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: moveAlertsSchema,
+    responses: { 200: { description: 'The topic', schema: topicSchema } },
+    handler: async ({ params, body, credential, deps }) => {
+      const topic = await findTopic(deps, credential.organizationId!, params.id);
+      return { body: serializeTopic(await moveAlerts(deps, topic, body.alert_ids)) };
+    },
+  }),
+];
