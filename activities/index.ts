@@ -1,10 +1,13 @@
 import type { Db } from '../src/db/client.js';
 import type { Logger } from '../src/logger.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
+import { createAgreementDocumentActivities } from './agreement-documents.js';
+import { createCheckActivities } from './checks.js';
 import { createImportActivities } from './imports.js';
 import { createMatchingActivities } from './matching.js';
 import { createPriceImportActivities } from './price-imports.js';
 import { createRunActivities } from './runs.js';
+import { createTopicActivities } from './topics.js';
 import { createTestActivities } from './testing.js';
 
 // All I/O of the workflows lives here; activities get their clients injected (never imported
@@ -20,7 +23,10 @@ export function createActivities(deps: ActivityDeps, options: { includeTestActiv
     ...createRunActivities(deps.db),
     ...createImportActivities(deps),
     ...createMatchingActivities(deps.db),
+    ...createCheckActivities(deps.db),
     ...createPriceImportActivities(deps),
+    ...createAgreementDocumentActivities(deps),
+    ...createTopicActivities(deps.db),
     ...(options.includeTestActivities ? createTestActivities() : {}),
   };
 }

@@ -1,7 +1,15 @@
+import { alertRoutes } from './alerts/routes.js';
+import { topicReconcileRoutes } from './alerts/topic-reconcile/routes.js';
+import { alertTopicRoutes } from './alerts/topics/routes.js';
+import { contextSuggestionRoutes } from './agreements/context-suggestions/routes.js';
+import { agreementDocumentRoutes } from './agreements/documents/routes.js';
 import { priceImportRoutes } from './agreements/price-imports/routes.js';
 import { priceItemRoutes } from './agreements/price-items/routes.js';
 import { agreementRoutes } from './agreements/routes.js';
+import { checkSelectionRoutes } from './check-selections/routes.js';
+import { checkRoutes } from './checks/routes.js';
 import { documentRoutes } from './documents/routes.js';
+import { documentSearchRoutes } from './documents/search/routes.js';
 import type { RouteDefinition } from './http/route.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { matchingRoutes } from './matching/routes.js';
@@ -10,4 +18,4 @@ import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...matchingRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...runRoutes];

@@ -2,3 +2,6 @@
 export { importInvoiceWorkflow } from './import-invoice.js';
 export { refreshMatchesWorkflow } from './refresh-matches.js';
 export { priceImportWorkflow } from './price-import.js';
+export { checkInvoicesWorkflow } from './check-invoices.js';
+export { documentImportWorkflow, documentIndexWorkflow } from './agreement-documents.js';
+export { reconcileTopicsWorkflow } from './reconcile-topics.js';

@@ -34,4 +34,8 @@ export const productionRunTypes: RunType[] = [
   { type: 'import', workflowType: 'importInvoiceWorkflow', retry: 'new_run' },
   { type: 'refresh', workflowType: 'refreshMatchesWorkflow', retry: 'new_run' },
   { type: 'price_import', workflowType: 'priceImportWorkflow', retry: 'new_run' },
+  { type: 'check', workflowType: 'checkInvoicesWorkflow', retry: 'new_run' },
+  { type: 'document_import', workflowType: 'documentImportWorkflow', retry: 'new_run' },
+  { type: 'document_index', workflowType: 'documentIndexWorkflow', retry: 'new_run' },
+  { type: 'topic_reconcile', workflowType: 'reconcileTopicsWorkflow', retry: 'new_run' },
 ];
