@@ -53,7 +53,20 @@ export function comparableName(name: string | null): string | null {
   return cleaned || null;
 }
 
-const same = (a: string | null, b: string | null) => a !== null && b !== null && a.replace(/\s/g, '').toUpperCase() === b.replace(/\s/g, '').toUpperCase();
+const squashed = (identifier: string) => identifier.replace(/\s/g, '').toUpperCase();
+const same = (a: string | null, b: string | null) => a !== null && b !== null && squashed(a) === squashed(b);
+
+// The keys partyMatch compares: a party can match a candidate only if they share one. Lets a
+// caller index many agreements by supplier instead of trying every agreement on every invoice.
+export function partyKeys(party: PartyFacts, smart: boolean): string[] {
+  const keys = party.id ? [`id:${party.id}`] : [];
+  if (!smart) return keys;
+  if (party.orgNumber !== null) keys.push(`org:${squashed(party.orgNumber)}`);
+  if (party.vatId !== null) keys.push(`vat:${squashed(party.vatId)}`);
+  const name = comparableName(party.name);
+  if (name) keys.push(`name:${name}`);
+  return keys;
+}
 
 // The linked record first; with smart matching, the identifiers and name on the invoice too.
 function partyMatch(party: PartyFacts, candidates: PartyFacts[], smart: boolean, role: string): string | null {

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import type { Party } from '../invoices/parsing/model.js';
-import { matchInvoice, type AgreementFacts, type Applicability, type InvoiceFacts, type PartyFacts } from './rules.js';
+import { matchInvoice, partyKeys, type AgreementFacts, type Applicability, type InvoiceFacts, type PartyFacts } from './rules.js';
 
 // Recomputes the matches of the given invoices against every agreement of the organization and
 // writes the difference: new matches, returning matches (restored), ended matches. Idempotent.
@@ -40,6 +40,22 @@ function partyFacts(id: string | null, party: unknown): PartyFacts {
   return { id, name: p?.name ?? p?.legalName ?? null, orgNumber: p?.orgNumber ?? null, vatId: p?.vatId ?? null };
 }
 
+type AgreementEntry = Awaited<ReturnType<typeof agreementFacts>>[number];
+
+// Only agreements naming a supplier that shares a key with the invoice's can match (partyKeys),
+// so each invoice is tried against its supplier's few agreements rather than all of them.
+function agreementsBySupplier(agreements: AgreementEntry[], smart: boolean): (supplier: PartyFacts) => Set<AgreementEntry> {
+  const index = new Map<string, AgreementEntry[]>();
+  for (const agreement of agreements) {
+    for (const key of agreement.facts.suppliers.flatMap((supplier) => partyKeys(supplier, smart))) {
+      const listed = index.get(key);
+      if (listed) listed.push(agreement);
+      else index.set(key, [agreement]);
+    }
+  }
+  return (supplier) => new Set(partyKeys(supplier, smart).flatMap((key) => index.get(key) ?? []));
+}
+
 export interface RefreshResult {
   invoices: number;
   matches: number;
@@ -54,6 +70,7 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
     db.invoiceAgreementMatch.findMany({ where: { organizationId, invoiceId: { in: invoiceIds } } }),
   ]);
   const wanted = new Map<string, { invoiceId: string; agreementId: string; reasons: string[] }>();
+  const candidatesFor = agreementsBySupplier(agreements, organization.smartMatching);
   for (const invoice of invoices) {
     // Only processed, live invoices fall under agreements.
     if (invoice.deletedAt || invoice.processingStatus !== 'completed') continue;
@@ -67,26 +84,37 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
       contractReference: invoice.contractReference,
       deliveryCountryCode: invoice.deliveryCountryCode,
     };
-    for (const agreement of agreements) {
+    for (const agreement of candidatesFor(facts.supplier)) {
       const verdict = matchInvoice(facts, agreement.facts, { smartMatching: organization.smartMatching });
       if (verdict.matched) wanted.set(`${invoice.id}:${agreement.id}`, { invoiceId: invoice.id, agreementId: agreement.id, reasons: verdict.reasons });
     }
   }
   const now = new Date();
+  const current = new Map(existing.map((m) => [`${m.invoiceId}:${m.agreementId}`, m]));
   const toEnd = existing.filter((m) => m.active && !wanted.has(`${m.invoiceId}:${m.agreementId}`));
-  await db.$transaction([
-    ...[...wanted.values()].map((m) =>
-      db.invoiceAgreementMatch.upsert({
-        where: { invoiceId_agreementId: { invoiceId: m.invoiceId, agreementId: m.agreementId } },
-        create: { ...m, organizationId },
-        update: { active: true, endedAt: null, reasons: m.reasons },
-      }),
+  // Writes only the difference, new matches in one statement: a refresh of thousands of
+  // unchanged matches must not cost a statement each.
+  const toCreate = [...wanted.entries()].filter(([key]) => !current.has(key)).map(([, m]) => m);
+  const toRestore = [...wanted.entries()].filter(([key, m]) => {
+    const row = current.get(key);
+    return row !== undefined && (!row.active || row.reasons.join('\n') !== m.reasons.join('\n'));
+  });
+  const writes = [
+    // A concurrent refresh may have created the same match meanwhile; it computed the same thing.
+    ...(toCreate.length === 0 ? [] : [db.invoiceAgreementMatch.createMany({ data: toCreate.map((m) => ({ ...m, organizationId })), skipDuplicates: true })]),
+    ...toRestore.map(([, m]) =>
+      db.invoiceAgreementMatch.updateMany({ where: { invoiceId: m.invoiceId, agreementId: m.agreementId }, data: { active: true, endedAt: null, reasons: m.reasons } }),
     ),
-    db.invoiceAgreementMatch.updateMany({
-      where: { organizationId, OR: toEnd.map((m) => ({ invoiceId: m.invoiceId, agreementId: m.agreementId })), active: true },
-      data: { active: false, endedAt: now },
-    }),
-  ]);
+    ...(toEnd.length === 0
+      ? []
+      : [
+          db.invoiceAgreementMatch.updateMany({
+            where: { organizationId, OR: toEnd.map((m) => ({ invoiceId: m.invoiceId, agreementId: m.agreementId })), active: true },
+            data: { active: false, endedAt: now },
+          }),
+        ]),
+  ];
+  if (writes.length > 0) await db.$transaction(writes);
   return { invoices: invoices.length, matches: wanted.size, ended: toEnd.length };
 }
 
