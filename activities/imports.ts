@@ -2,115 +2,149 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { Prisma, type Db } from '../src/db/client.js';
 import { md5Of } from '../src/documents/service.js';
+import type { Document, InvoiceImport } from '../src/generated/prisma/client.js';
+import {
+  findCreditedInvoice,
+  findSemanticDuplicateOf,
+  linkCreditNotesTo,
+  resolveParties,
+  semanticKeyOf,
+  writeInvoiceContent,
+  type PartyIds,
+} from '../src/invoices/content.js';
 import { MAX_INVOICE_FILE_BYTES } from '../src/invoices/imports.js';
-import { findSemanticDuplicate, linkCreditNotes, resolveParties, writeInvoiceContent, type PartyIds } from '../src/invoices/content.js';
 import { parseInvoiceDocument, type ParseOutcome } from '../src/invoices/parsing/index.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
+import { createCheckActivities } from './checks.js';
 
-// The steps of an invoice import. Each may run twice (a worker or Temporal crash, a retry) and
-// ends in the same state: the parse result is kept on the import, and the invoice is written in
-// one transaction that first looks for its own earlier result.
+// An invoice import in one activity: read the file, parse it, store the invoice (or record why
+// there is none), match it to agreements and check it. One activity rather than a step each: every step
+// costs the workflow a history event and the worker a round trip through its workflow thread.
+// It may run twice (a worker or Temporal crash, a retry) and ends in the same state: parsing
+// again gives the same result, the invoice is written in one transaction that first locks the
+// import and looks for its own earlier result, and matching is idempotent.
 
-export type ParseSummary =
-  | { kind: 'invoice'; format: string }
+// What became of the file.
+type FileOutcome =
+  | { kind: 'stored'; outcome: 'imported' | 'duplicate'; invoice_id: string }
   | { kind: 'not_invoice'; reason: string }
   | { kind: 'failed'; code: string; message: string };
-
-export interface StoredImport {
-  outcome: 'imported' | 'duplicate';
-  invoice_id: string;
-}
+type Stored = Extract<FileOutcome, { kind: 'stored' }>;
+type MatchedAndChecked = Awaited<ReturnType<ReturnType<typeof createCheckActivities>['matchAndCheckImportedInvoice']>>;
+export type ImportResult = Exclude<FileOutcome, Stored> | (Stored & MatchedAndChecked);
 
 type Failure = { code: string; message: string };
+type InvoiceOutcome = Extract<ParseOutcome, { kind: 'invoice' }>;
+type RejectedOutcome = Exclude<ParseOutcome, { kind: 'invoice' }>;
+// The file as read now: its md5 is null when it was too large to read.
+type ReadFile = { document: Document; md5: string | null };
 
-function summaryOf(outcome: ParseOutcome): ParseSummary {
-  if (outcome.kind === 'invoice') return { kind: 'invoice', format: outcome.format };
-  if (outcome.kind === 'not_invoice') return { kind: 'not_invoice', reason: outcome.reason };
-  return { kind: 'failed', code: outcome.code, message: outcome.message };
+// What an earlier run of this activity already decided.
+function earlierResult(invoiceImport: Pick<InvoiceImport, 'outcome' | 'invoiceId' | 'classificationReason'>): FileOutcome | null {
+  if (invoiceImport.outcome === 'imported' || invoiceImport.outcome === 'duplicate') {
+    return { kind: 'stored', outcome: invoiceImport.outcome, invoice_id: invoiceImport.invoiceId! };
+  }
+  if (invoiceImport.outcome === 'not_invoice') return { kind: 'not_invoice', reason: invoiceImport.classificationReason ?? '' };
+  return null;
+}
+
+function isMissingObject(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'NoSuchKey' || code === 'NotFound';
 }
 
 export function createImportActivities(deps: { db: Db; storage: ObjectStorage }) {
   const { db, storage } = deps;
+  const checks = createCheckActivities(db);
 
-  async function readPrimary(importId: string) {
-    const invoiceImport = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
-    const document = await db.document.findUniqueOrThrow({ where: { id: invoiceImport.primaryDocumentId } });
-    const stat = await storage.stat(document.storageKey);
-    if (!stat) throw ApplicationFailure.nonRetryable('The invoice file is not in storage.', 'document_missing');
-    if (stat.size > MAX_INVOICE_FILE_BYTES) {
-      return { document, bytes: null, tooLarge: true };
-    }
-    return { document, bytes: await storage.read(document.storageKey, MAX_INVOICE_FILE_BYTES), tooLarge: false };
-  }
-
-  // A new run of the import (a retry) starts from the file again; a repeat within one run keeps
-  // what it already parsed.
-  async function beginImport(importId: string, runId: string): Promise<void> {
-    const current = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
-    const newRun = current.workflowRunId !== runId;
-    await db.invoiceImport.update({
-      where: { id: importId },
-      data: { workflowRunId: runId, failure: Prisma.DbNull, finishedAt: null, ...(newRun && !current.outcome ? { parsed: Prisma.DbNull } : {}) },
-    });
-    if (current.invoiceId && !current.outcome) {
+  // A new run of the import (a retry of a failed one) takes it over and clears how the last one
+  // ended; the first run has nothing to clear.
+  async function takeOver(invoiceImport: InvoiceImport, runId: string): Promise<void> {
+    if (invoiceImport.workflowRunId === runId && !invoiceImport.failure && !invoiceImport.finishedAt) return;
+    await db.invoiceImport.update({ where: { id: invoiceImport.id }, data: { workflowRunId: runId, failure: Prisma.DbNull, finishedAt: null } });
+    if (invoiceImport.invoiceId) {
       await db.invoice.updateMany({
-        where: { id: current.invoiceId, processingStatus: { in: ['pending', 'failed'] } },
+        where: { id: invoiceImport.invoiceId, processingStatus: { in: ['pending', 'failed'] } },
         data: { processingStatus: 'processing', processingFailure: Prisma.DbNull },
       });
     }
   }
 
-  return {
-    // Ties the import to this run (a retry is a new run), then classifies and parses the file once.
-    async parseImport(importId: string, runId: string): Promise<ParseSummary> {
-      await beginImport(importId, runId);
-      const existing = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId }, select: { parsed: true } });
-      if (existing.parsed) return summaryOf(existing.parsed as unknown as ParseOutcome);
-      const { document, bytes, tooLarge } = await readPrimary(importId);
-      const outcome: ParseOutcome = tooLarge
-        ? { kind: 'failed', code: 'file_too_large', message: `Invoice files may be at most ${MAX_INVOICE_FILE_BYTES} bytes.` }
-        : await parseInvoiceDocument({ bytes: bytes!, fileName: document.fileName, mimeType: document.mimeType });
-      await db.$transaction([
-        db.document.update({ where: { id: document.id }, data: { md5: bytes ? md5Of(bytes) : null, uploadedAt: document.uploadedAt ?? new Date() } }),
-        db.invoiceImport.update({ where: { id: importId }, data: { parsed: outcome as unknown as Prisma.InputJsonValue } }),
-      ]);
-      return summaryOf(outcome);
-    },
+  async function readBytes(document: Document): Promise<Buffer> {
+    try {
+      return await storage.read(document.storageKey, MAX_INVOICE_FILE_BYTES);
+    } catch (error) {
+      if (isMissingObject(error)) throw ApplicationFailure.nonRetryable('The invoice file is not in storage.', 'document_missing');
+      throw error;
+    }
+  }
 
-    async storeImport(importId: string): Promise<StoredImport> {
-      try {
-        const parsed = (await db.invoiceImport.findUniqueOrThrow({ where: { id: importId }, select: { parsed: true, organizationId: true } }));
-        const outcome = parsed.parsed as unknown as ParseOutcome;
-        const parties = outcome?.kind === 'invoice' ? await resolveParties(db, parsed.organizationId, outcome.invoice) : { supplierId: null, recipientId: null };
-        return await db.$transaction((tx) => storeInTransaction(tx, importId, parties), { timeout: 60_000 });
-      } catch (error) {
-        if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-          // Another import of the same file won the race; the retry of this activity finds it.
-          throw ApplicationFailure.retryable('the same file was stored concurrently; retrying as a duplicate', 'concurrent_duplicate');
-        }
-        throw error;
+  // The registered size was checked against storage when the import was created (or is the size
+  // the API received), so a file too large is refused without reading it.
+  async function readAndParse(document: Document): Promise<{ outcome: ParseOutcome; file: ReadFile }> {
+    if (document.fileSize > MAX_INVOICE_FILE_BYTES) {
+      const message = `Invoice files may be at most ${MAX_INVOICE_FILE_BYTES} bytes.`;
+      return { outcome: { kind: 'failed', code: 'file_too_large', message }, file: { document, md5: null } };
+    }
+    const bytes = await readBytes(document);
+    const outcome = await parseInvoiceDocument({ bytes, fileName: document.fileName, mimeType: document.mimeType });
+    return { outcome, file: { document, md5: md5Of(bytes) } };
+  }
+
+  async function store(invoiceImport: InvoiceImport, file: ReadFile, parsed: InvoiceOutcome): Promise<FileOutcome> {
+    try {
+      const parties = await resolveParties(db, invoiceImport.organizationId, parsed.invoice);
+      return await db.$transaction((tx) => storeInTransaction(tx, invoiceImport, file, parsed, parties), { timeout: 60_000 });
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+        // Another import of the same file won the race; the retry of this activity finds it.
+        throw ApplicationFailure.retryable('the same file was stored concurrently; retrying as a duplicate', 'concurrent_duplicate');
       }
-    },
-    async rejectImport(importId: string, result: { kind: 'not_invoice'; reason: string } | { kind: 'failed'; code: string; message: string }): Promise<void> {
-      const invoiceImport = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
-      const failure: Failure = result.kind === 'failed' ? { code: result.code, message: result.message } : { code: 'not_invoice', message: result.reason };
-      await db.invoiceImport.update({
-        where: { id: importId },
-        data:
-          result.kind === 'not_invoice'
-            ? { outcome: 'not_invoice', classificationReason: result.reason, finishedAt: new Date() }
-            : { failure: failure as unknown as Prisma.InputJsonValue, finishedAt: new Date() },
+      throw error;
+    }
+  }
+
+  async function reject(invoiceImport: InvoiceImport, file: ReadFile, result: RejectedOutcome): Promise<FileOutcome> {
+    const failure: Failure = result.kind === 'failed' ? { code: result.code, message: result.message } : { code: 'not_invoice', message: result.reason };
+    await recordFileFacts(db, file);
+    await db.invoiceImport.update({
+      where: { id: invoiceImport.id },
+      data:
+        result.kind === 'not_invoice'
+          ? { outcome: 'not_invoice', classificationReason: result.reason, finishedAt: new Date() }
+          : { failure: failure as unknown as Prisma.InputJsonValue, finishedAt: new Date() },
+    });
+    if (invoiceImport.invoiceId) {
+      await db.invoice.update({
+        where: { id: invoiceImport.invoiceId },
+        data: {
+          processingStatus: 'failed',
+          classification: result.kind === 'not_invoice' ? 'not_invoice' : null,
+          processingFailure: failure as unknown as Prisma.InputJsonValue,
+        },
       });
-      if (invoiceImport.invoiceId) {
-        await db.invoice.update({
-          where: { id: invoiceImport.invoiceId },
-          data: {
-            processingStatus: 'failed',
-            classification: result.kind === 'not_invoice' ? 'not_invoice' : null,
-            processingFailure: failure as unknown as Prisma.InputJsonValue,
-          },
-        });
-      }
+    }
+    return result.kind === 'not_invoice' ? { kind: 'not_invoice', reason: result.reason } : { kind: 'failed', ...failure };
+  }
+
+  async function importFile(importId: string, runId: string): Promise<FileOutcome> {
+    const invoiceImport = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
+    const earlier = earlierResult(invoiceImport);
+    if (earlier) return earlier;
+    await takeOver(invoiceImport, runId);
+    const document = await db.document.findUniqueOrThrow({ where: { id: invoiceImport.primaryDocumentId } });
+    const { outcome, file } = await readAndParse(document);
+    return outcome.kind === 'invoice' ? store(invoiceImport, file, outcome) : reject(invoiceImport, file, outcome);
+  }
+
+  return {
+    // Ties the import to this run, classifies and parses the file, stores the invoice or records
+    // why there is none, and hands a stored invoice over to matching and checks (the import's
+    // last step, activities/checks.ts).
+    async importInvoiceFile(importId: string, runId: string, organizationId: string): Promise<ImportResult> {
+      const result = await importFile(importId, runId);
+      if (result.kind !== 'stored') return result;
+      return { ...result, ...(await checks.matchAndCheckImportedInvoice(organizationId, runId, result.invoice_id)) };
     },
 
     async failImport(importId: string, failure: Failure): Promise<void> {
@@ -127,44 +161,77 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
   };
 }
 
-async function storeInTransaction(tx: Prisma.TransactionClient, importId: string, parties: PartyIds): Promise<StoredImport> {
-  const invoiceImport = await tx.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
-  if (invoiceImport.outcome === 'imported' || invoiceImport.outcome === 'duplicate') {
-    return { outcome: invoiceImport.outcome, invoice_id: invoiceImport.invoiceId! };
-  }
-  const parsed = invoiceImport.parsed as unknown as ParseOutcome;
-  if (parsed?.kind !== 'invoice') throw ApplicationFailure.nonRetryable('The import has no parsed invoice to store.', 'not_parsed');
-  const document = await tx.document.findUniqueOrThrow({ where: { id: invoiceImport.primaryDocumentId } });
+// The document learns its md5 (and that its bytes arrived) the first time an import reads it;
+// an upload through the API knows both already.
+async function recordFileFacts(client: Prisma.TransactionClient, file: ReadFile): Promise<void> {
+  const { document, md5 } = file;
+  if ((md5 === null || md5 === document.md5) && document.uploadedAt) return;
+  await client.document.update({ where: { id: document.id }, data: { md5: md5 ?? document.md5, uploadedAt: document.uploadedAt ?? new Date() } });
+}
 
-  let invoiceId = invoiceImport.invoiceId;
-  if (!invoiceId) {
-    const existing = await tx.invoice.findFirst({ where: { organizationId: invoiceImport.organizationId, primaryMd5: document.md5 } });
+// Locks the import, so two attempts of this activity cannot both store it, and tells what the
+// other one stored.
+async function lockImport(tx: Prisma.TransactionClient, importId: string) {
+  const rows = await tx.$queryRaw<{ outcome: string | null; invoice_id: string | null; classification_reason: string | null; invoice_created_at: Date | null }[]>`
+    SELECT i.outcome::text AS outcome, i.invoice_id, i.classification_reason, v.created_at AS invoice_created_at
+      FROM invoice_imports i LEFT JOIN invoices v ON v.id = i.invoice_id
+     WHERE i.id = ${importId}::uuid
+       FOR UPDATE OF i`;
+  const row = rows[0]!;
+  return {
+    earlier: earlierResult({ outcome: row.outcome as InvoiceImport['outcome'], invoiceId: row.invoice_id, classificationReason: row.classification_reason }),
+    invoice: row.invoice_id ? { id: row.invoice_id, createdAt: row.invoice_created_at } : null,
+  };
+}
+
+async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: InvoiceImport, file: ReadFile, parsed: InvoiceOutcome, parties: PartyIds): Promise<FileOutcome> {
+  const { earlier, invoice: existingInvoice } = await lockImport(tx, invoiceImport.id);
+  if (earlier) return earlier;
+  await recordFileFacts(tx, file);
+  const { organizationId } = invoiceImport;
+  let invoice = existingInvoice;
+  if (!invoice) {
+    const md5 = file.md5 ?? file.document.md5;
+    const existing = await tx.invoice.findFirst({ where: { organizationId, primaryMd5: md5 } });
     if (existing?.deletedAt) {
       const failure = { code: 'primary_md5_locked_by_deleted_invoice', message: 'This file belongs to a deleted invoice; an administrator must remove that invoice permanently first.' };
       throw ApplicationFailure.nonRetryable(failure.message, failure.code, { existing_invoice_id: existing.id });
     }
     if (existing) {
-      await tx.invoiceImport.update({ where: { id: importId }, data: { outcome: 'duplicate', invoiceId: existing.id, finishedAt: new Date() } });
-      return { outcome: 'duplicate', invoice_id: existing.id };
+      await tx.invoiceImport.update({ where: { id: invoiceImport.id }, data: { outcome: 'duplicate', invoiceId: existing.id, finishedAt: new Date() } });
+      return { kind: 'stored', outcome: 'duplicate', invoice_id: existing.id };
     }
-    invoiceId = randomUUID();
-    await tx.invoice.create({
+    invoice = await tx.invoice.create({
       data: {
-        id: invoiceId,
-        organizationId: invoiceImport.organizationId,
+        id: randomUUID(),
+        organizationId,
         source: invoiceImport.source,
-        primaryMd5: document.md5,
-        primaryDocumentId: document.id,
+        primaryMd5: md5,
+        primaryDocumentId: file.document.id,
         attachmentDocumentIds: invoiceImport.attachmentDocumentIds,
       },
+      select: { id: true, createdAt: true },
     });
   }
-  await writeInvoiceContent(tx, invoiceId, invoiceImport.organizationId, parsed.invoice, parsed.format, parties);
-  const duplicateOf = await findSemanticDuplicate(tx, invoiceId, invoiceImport.organizationId);
-  await tx.invoice.update({ where: { id: invoiceId }, data: { processingStatus: 'completed', processingFailure: Prisma.DbNull, duplicateOfInvoiceId: duplicateOf } });
-  await linkCreditNotes(tx, invoiceId, invoiceImport.organizationId);
-  await tx.invoiceImport.update({ where: { id: importId }, data: { outcome: 'imported', invoiceId, finishedAt: new Date() } });
-  return { outcome: 'imported', invoice_id: invoiceId };
+  if (!invoice.createdAt) throw ApplicationFailure.nonRetryable('The invoice of this import no longer exists.', 'invoice_missing');
+  await writeParsedInvoice(tx, { id: invoice.id, createdAt: invoice.createdAt }, organizationId, parsed, parties);
+  await tx.invoiceImport.update({ where: { id: invoiceImport.id }, data: { outcome: 'imported', invoiceId: invoice.id, finishedAt: new Date() } });
+  return { kind: 'stored', outcome: 'imported', invoice_id: invoice.id };
+}
+
+// The invoice's content, its completed status and its links to duplicates and credit notes, all
+// known before writing, so the invoice row is written once.
+async function writeParsedInvoice(tx: Prisma.TransactionClient, invoice: { id: string; createdAt: Date }, organizationId: string, parsed: InvoiceOutcome, parties: PartyIds) {
+  const facts = { ...parsed.invoice, supplierId: parties.supplierId };
+  const duplicateOf = await findSemanticDuplicateOf(tx, invoice.id, organizationId, semanticKeyOf(parsed.invoice, parties.supplierId, invoice.createdAt));
+  const credited = await findCreditedInvoice(tx, organizationId, facts);
+  await writeInvoiceContent(tx, invoice.id, organizationId, parsed.invoice, parsed.format, parties, {
+    processingStatus: 'completed',
+    processingFailure: Prisma.DbNull,
+    duplicateOfInvoiceId: duplicateOf,
+    ...(credited ? { creditedInvoiceId: credited } : {}),
+  });
+  await linkCreditNotesTo(tx, invoice.id, organizationId, facts);
 }
 
 export type ImportActivities = ReturnType<typeof createImportActivities>;

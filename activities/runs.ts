@@ -4,10 +4,13 @@ import {
   closeRun,
   finishItem,
   finishRun,
+  finishSingleItemRun,
   itemIdsByKey,
   markRunStarted,
   registerItems,
   saveCheckpoint,
+  startSingleItemRun,
+  type ItemOutcome,
   type NewItem,
   type RunFailure,
 } from '../src/runs/read-model.js';
@@ -34,6 +37,13 @@ export function createRunActivities(db: Db) {
     },
     async finishRun(runId: string, failure: RunFailure | null): Promise<string> {
       return finishRun(db, runId, failure ?? undefined);
+    },
+    // A run of one item: two activities instead of five (see workflows/runs/lifecycle.ts).
+    async startSingleItemRun(runId: string, item: NewItem): Promise<{ itemId: string; proceed: boolean }> {
+      return startSingleItemRun(db, runId, item);
+    },
+    async finishSingleItemRun(runId: string, itemId: string, outcome: ItemOutcome | null): Promise<string> {
+      return finishSingleItemRun(db, runId, itemId, outcome);
     },
     async markRunCancelled(runId: string): Promise<void> {
       await closeRun(db, runId, 'cancelled', null, 'cancelled');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 import { amountProblems } from './amounts.js';
 import type { NormalizedInvoice } from './parsing/model.js';
-import { resolveParty } from './parties.js';
+import { findOrCreateParty } from './parties.js';
 
 // Writing an invoice's content (header, parties, lines) from the normalized model, the one shape
 // every source (parsed files, JSON invoices, syncs) is turned into first.
@@ -102,38 +102,75 @@ export interface PartyIds {
   recipientId: string | null;
 }
 
-// Finds or creates the invoice's supplier and recipient, each in a short transaction of its own:
-// the per-party lock is then never held while a whole invoice is written.
-export async function resolveParties(db: { $transaction: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> }, organizationId: string, invoice: NormalizedInvoice): Promise<PartyIds> {
-  const supplierId = await db.$transaction((tx) => resolveParty(tx, 'supplier', organizationId, invoice.supplier));
-  const recipientId = await db.$transaction((tx) => resolveParty(tx, 'recipient', organizationId, invoice.recipient));
+// Finds or creates the invoice's supplier and recipient outside the transaction that writes the
+// invoice: a party's lock (taken only to create it) is then never held while a whole invoice is
+// written.
+export async function resolveParties(db: Parameters<typeof findOrCreateParty>[0], organizationId: string, invoice: NormalizedInvoice): Promise<PartyIds> {
+  const [supplierId, recipientId] = await Promise.all([
+    findOrCreateParty(db, 'supplier', organizationId, invoice.supplier),
+    findOrCreateParty(db, 'recipient', organizationId, invoice.recipient),
+  ]);
   return { supplierId, recipientId };
 }
 
-// Replaces the invoice's content (its lines included) with the given invoice, linked to its parties.
-export async function writeInvoiceContent(tx: Tx, invoiceId: string, organizationId: string, invoice: NormalizedInvoice, format: string | null, parties: PartyIds): Promise<void> {
+// Replaces the invoice's content (its lines included) with the given invoice, linked to its
+// parties; `also` is written in the same statement (an import's status, its duplicate links).
+export async function writeInvoiceContent(
+  tx: Tx,
+  invoiceId: string,
+  organizationId: string,
+  invoice: NormalizedInvoice,
+  format: string | null,
+  parties: PartyIds,
+  also: Prisma.InvoiceUncheckedUpdateInput = {},
+): Promise<void> {
   const { supplierId, recipientId } = parties;
-  await tx.invoice.update({ where: { id: invoiceId }, data: { ...headerOf(invoice), format, supplierId, recipientId } });
+  await tx.invoice.update({ where: { id: invoiceId }, data: { ...headerOf(invoice), format, supplierId, recipientId, ...also } });
   await tx.invoiceLine.deleteMany({ where: { invoiceId } });
   await tx.invoiceLine.createMany({ data: linesOf(invoice, invoiceId, organizationId) });
 }
 
+// What makes two invoices the same one sent twice.
+export interface SemanticKey {
+  supplierId: string | null;
+  invoiceNumber: string | null;
+  issueDate: Date | null;
+  taxInclusiveAmount: Prisma.Decimal | null;
+  documentType: 'invoice' | 'credit_note' | null;
+  createdAt: Date;
+}
+
+// The key the invoice will have once `invoice` is written to it (amounts as the column keeps them).
+export function semanticKeyOf(invoice: NormalizedInvoice, supplierId: string | null, createdAt: Date): SemanticKey {
+  return {
+    supplierId,
+    invoiceNumber: invoice.invoiceNumber,
+    issueDate: dateOrNull(invoice.issueDate),
+    taxInclusiveAmount: decimalOrNull(invoice.totals.taxInclusive)?.toDecimalPlaces(4) ?? null,
+    documentType: invoice.documentType,
+    createdAt,
+  };
+}
+
 // Another file with the same supplier, number, total and date: the earliest such invoice.
 export async function findSemanticDuplicate(tx: Tx, invoiceId: string, organizationId: string): Promise<string | null> {
-  const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
-  if (!invoice.invoiceNumber || !invoice.supplierId || !invoice.issueDate || invoice.taxInclusiveAmount === null) return null;
+  return findSemanticDuplicateOf(tx, invoiceId, organizationId, await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } }));
+}
+
+export async function findSemanticDuplicateOf(tx: Tx, invoiceId: string, organizationId: string, key: SemanticKey): Promise<string | null> {
+  if (!key.invoiceNumber || !key.supplierId || !key.issueDate || key.taxInclusiveAmount === null) return null;
   const original = await tx.invoice.findFirst({
     where: {
       organizationId,
       id: { not: invoiceId },
       deletedAt: null,
       duplicateOfInvoiceId: null,
-      supplierId: invoice.supplierId,
-      invoiceNumber: invoice.invoiceNumber,
-      issueDate: invoice.issueDate,
-      taxInclusiveAmount: invoice.taxInclusiveAmount,
-      documentType: invoice.documentType,
-      createdAt: { lte: invoice.createdAt },
+      supplierId: key.supplierId,
+      invoiceNumber: key.invoiceNumber,
+      issueDate: key.issueDate,
+      taxInclusiveAmount: key.taxInclusiveAmount,
+      documentType: key.documentType,
+      createdAt: { lte: key.createdAt },
     },
     orderBy: { createdAt: 'asc' },
     select: { id: true },
@@ -141,33 +178,49 @@ export async function findSemanticDuplicate(tx: Tx, invoiceId: string, organizat
   return original?.id ?? null;
 }
 
+interface CreditFacts {
+  documentType: 'invoice' | 'credit_note' | null;
+  invoiceNumber: string | null;
+  creditedInvoiceReference: string | null;
+  supplierId: string | null;
+}
+
 // A credit note is linked to the invoice it credits, whichever of the two arrives first.
 export async function linkCreditNotes(tx: Tx, invoiceId: string, organizationId: string): Promise<void> {
   const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
-  if (invoice.documentType === 'credit_note' && invoice.creditedInvoiceReference) {
-    const credited = await tx.invoice.findFirst({
-      where: {
-        organizationId,
-        deletedAt: null,
-        documentType: 'invoice',
-        invoiceNumber: invoice.creditedInvoiceReference,
-        ...(invoice.supplierId ? { supplierId: invoice.supplierId } : {}),
-      },
-      orderBy: { createdAt: 'asc' },
-      select: { id: true },
-    });
-    if (credited) await tx.invoice.update({ where: { id: invoiceId }, data: { creditedInvoiceId: credited.id } });
-  }
-  if (invoice.documentType === 'invoice' && invoice.invoiceNumber) {
-    await tx.invoice.updateMany({
-      where: {
-        organizationId,
-        documentType: 'credit_note',
-        creditedInvoiceId: null,
-        creditedInvoiceReference: invoice.invoiceNumber,
-        ...(invoice.supplierId ? { OR: [{ supplierId: invoice.supplierId }, { supplierId: null }] } : {}),
-      },
-      data: { creditedInvoiceId: invoiceId },
-    });
-  }
+  const credited = await findCreditedInvoice(tx, organizationId, invoice);
+  if (credited) await tx.invoice.update({ where: { id: invoiceId }, data: { creditedInvoiceId: credited } });
+  await linkCreditNotesTo(tx, invoiceId, organizationId, invoice);
+}
+
+// The invoice a credit note credits, when it is already here.
+export async function findCreditedInvoice(tx: Tx, organizationId: string, creditNote: CreditFacts): Promise<string | null> {
+  if (creditNote.documentType !== 'credit_note' || !creditNote.creditedInvoiceReference) return null;
+  const credited = await tx.invoice.findFirst({
+    where: {
+      organizationId,
+      deletedAt: null,
+      documentType: 'invoice',
+      invoiceNumber: creditNote.creditedInvoiceReference,
+      ...(creditNote.supplierId ? { supplierId: creditNote.supplierId } : {}),
+    },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true },
+  });
+  return credited?.id ?? null;
+}
+
+// Credit notes that arrived before the invoice they credit.
+export async function linkCreditNotesTo(tx: Tx, invoiceId: string, organizationId: string, invoice: CreditFacts): Promise<void> {
+  if (invoice.documentType !== 'invoice' || !invoice.invoiceNumber) return;
+  await tx.invoice.updateMany({
+    where: {
+      organizationId,
+      documentType: 'credit_note',
+      creditedInvoiceId: null,
+      creditedInvoiceReference: invoice.invoiceNumber,
+      ...(invoice.supplierId ? { OR: [{ supplierId: invoice.supplierId }, { supplierId: null }] } : {}),
+    },
+    data: { creditedInvoiceId: invoiceId },
+  });
 }

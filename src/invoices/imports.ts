@@ -35,21 +35,26 @@ function idsFor(request: ImportRequest) {
   return { importId: deterministicUuid(`invoice-import:${name}`), runId: deterministicUuid(`invoice-import-run:${name}`) };
 }
 
+function importData(request: ImportRequest, ids: { importId: string; runId: string }) {
+  return {
+    id: ids.importId,
+    organizationId: request.organizationId,
+    primaryDocumentId: request.primaryDocumentId,
+    attachmentDocumentIds: request.attachmentDocumentIds,
+    source: request.source,
+    workflowRunId: ids.runId,
+    invoiceId: request.invoiceId ?? null,
+  };
+}
+
 async function insertImport(tx: Prisma.TransactionClient, request: ImportRequest, ids: { importId: string; runId: string }) {
-  const existing = await tx.invoiceImport.findFirst({ where: { id: ids.importId, organizationId: request.organizationId } });
-  if (existing) return existing;
+  // Only an Idempotency-Key gives a repeated request the same ids.
+  if (request.idempotencyKey) {
+    const existing = await tx.invoiceImport.findFirst({ where: { id: ids.importId, organizationId: request.organizationId } });
+    if (existing) return existing;
+  }
   await reserveProcessingCapacity(tx, request.organizationId);
-  return tx.invoiceImport.create({
-    data: {
-      id: ids.importId,
-      organizationId: request.organizationId,
-      primaryDocumentId: request.primaryDocumentId,
-      attachmentDocumentIds: request.attachmentDocumentIds,
-      source: request.source,
-      workflowRunId: ids.runId,
-      invoiceId: request.invoiceId ?? null,
-    },
-  });
+  return tx.invoiceImport.create({ data: importData(request, ids) });
 }
 
 async function launch(deps: Deps, invoiceImport: InvoiceImport, createdByUserId: string | null | undefined) {
@@ -99,15 +104,27 @@ function duplicateUpload(existing: { id: string; deletedAt: Date | null }) {
   return errors.conflict('conflict', 'This invoice file was already uploaded.', { existing_invoice_id: existing.id });
 }
 
+// What an upload needs to know before it stores any bytes, in one query: the organization's
+// capacity (null: unlimited) and an invoice that already has this file.
+async function uploadPreconditions(deps: Deps, organizationId: string, md5: string) {
+  const rows = await deps.db.$queryRaw<{ capacity: number | null; existing_id: string | null; existing_deleted_at: Date | null }[]>`
+    SELECT o.invoice_processing_capacity AS capacity, i.id AS existing_id, i.deleted_at AS existing_deleted_at
+      FROM organizations o LEFT JOIN invoices i ON i.organization_id = o.id AND i.primary_md5 = ${md5}
+     WHERE o.id = ${organizationId}::uuid`;
+  const row = rows[0];
+  if (!row) throw errors.notFound('organization');
+  return { capacity: row.capacity, existing: row.existing_id ? { id: row.existing_id, deletedAt: row.existing_deleted_at } : null };
+}
+
 // The Ingestion API upload: 201 with the new (pending) invoice, or 409 for a repeated file.
 export async function uploadInvoice(deps: Deps, organizationId: string, primary: UploadedFile, attachments: UploadedFile[], createdByUserId: string | null) {
   const md5 = md5Of(primary.bytes);
-  const existing = await deps.db.invoice.findFirst({ where: { organizationId, primaryMd5: md5 }, select: { id: true, deletedAt: true } });
+  const { capacity, existing } = await uploadPreconditions(deps, organizationId, md5);
   if (existing) throw duplicateUpload(existing);
   // Fail fast, before storing any bytes, when the capacity is used up (checked again, under lock,
   // when the import is recorded).
-  const { invoiceProcessingCapacity } = await deps.db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { invoiceProcessingCapacity: true } });
-  if (invoiceProcessingCapacity !== null) await deps.db.$transaction((tx) => reserveProcessingCapacity(tx, organizationId));
+  const limited = capacity !== null;
+  if (limited) await deps.db.$transaction((tx) => reserveProcessingCapacity(tx, organizationId));
 
   const documents = [];
   for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
@@ -123,22 +140,21 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
     invoiceId,
     createdByUserId,
   };
-  let invoiceImport: InvoiceImport;
+  const invoiceData = {
+    id: invoiceId,
+    organizationId,
+    source: 'upload',
+    primaryMd5: md5,
+    primaryDocumentId: primaryDocument!.id,
+    attachmentDocumentIds: request.attachmentDocumentIds,
+  };
   try {
-    invoiceImport = await deps.db.$transaction(async (tx) => {
-      await tx.invoice.create({
-        data: {
-          id: invoiceId,
-          organizationId,
-          source: 'upload',
-          primaryMd5: md5,
-          primaryDocumentId: primaryDocument!.id,
-          attachmentDocumentIds: request.attachmentDocumentIds,
-        },
-      });
-      return insertImport(tx, request, idsFor(request));
-    });
+    // An unlimited organization takes no capacity lock: the two rows go in one batch.
+    const [invoice, invoiceImport] = limited
+      ? await deps.db.$transaction(async (tx) => [await tx.invoice.create({ data: invoiceData }), await insertImport(tx, request, idsFor(request))] as const)
+      : await deps.db.$transaction([deps.db.invoice.create({ data: invoiceData }), deps.db.invoiceImport.create({ data: importData(request, idsFor(request)) })]);
     await launch(deps, invoiceImport, createdByUserId);
+    return invoice;
   } catch (error) {
     await discardUpload(deps, invoiceId, documents);
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
@@ -147,7 +163,6 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
     }
     throw error;
   }
-  return deps.db.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
 }
 
 // A rejected upload leaves nothing behind: not its invoice, import, documents or bytes.

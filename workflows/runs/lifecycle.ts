@@ -1,5 +1,6 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyLocalActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../../activities/runs.js';
+import type { ItemOutcome } from '../../src/runs/read-model.js';
 
 // The life of every run, shared by all workflows: started → items → a terminal status in the read
 // model, mirrored by the Temporal execution status (a failed run fails its workflow, so Temporal UI
@@ -13,6 +14,13 @@ export const runModel = proxyLocalActivities<RunActivities>({
   localRetryThreshold: '10 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', maximumAttempts: 30 },
 });
+
+export interface NewRunItem {
+  key: string;
+  label?: string;
+  recordType?: string;
+  recordId?: string;
+}
 
 export interface RunItemRef {
   id: string;
@@ -29,19 +37,48 @@ export async function executeRun(runId: string, body: () => Promise<void>): Prom
   try {
     await body();
   } catch (error) {
-    if (isCancellation(error)) {
-      await CancellationScope.nonCancellable(() => runModel.markRunCancelled(runId));
-      throw error;
-    }
-    const failure = { code: 'run_failed', message: messageOf(error) };
-    await runModel.finishRun(runId, failure);
-    throw ApplicationFailure.nonRetryable(failure.message, 'RunFailed');
+    return endRunOnError(runId, error);
   }
   const status = await runModel.finishRun(runId, null);
   if (status === 'failed') throw ApplicationFailure.nonRetryable('Every item of this run failed.', 'AllItemsFailed');
 }
 
-export async function registerItems(runId: string, items: { key: string; label?: string; recordType?: string; recordId?: string }[], complete: boolean): Promise<RunItemRef[]> {
+// A run whose only work is one item (an invoice import): the same life as executeRun with
+// processItems, in two read-model activities instead of five (fewer statements, and fewer
+// markers in the workflow's history).
+export async function executeSingleItemRun(runId: string, item: NewRunItem, work: () => Promise<unknown>): Promise<void> {
+  let status: string;
+  try {
+    const { itemId, proceed } = await runModel.startSingleItemRun(runId, item);
+    const outcome = proceed ? await outcomeOf(work) : null;
+    status = await runModel.finishSingleItemRun(runId, itemId, outcome);
+  } catch (error) {
+    return endRunOnError(runId, error);
+  }
+  if (status === 'failed') throw ApplicationFailure.nonRetryable('Every item of this run failed.', 'AllItemsFailed');
+}
+
+// An item's failure is its outcome; a cancellation stops the run.
+async function outcomeOf(work: () => Promise<unknown>): Promise<ItemOutcome> {
+  try {
+    return { status: 'completed', result: (await work()) ?? null };
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    return { status: 'failed', failure: { code: 'item_failed', message: messageOf(error) } };
+  }
+}
+
+async function endRunOnError(runId: string, error: unknown): Promise<never> {
+  if (isCancellation(error)) {
+    await CancellationScope.nonCancellable(() => runModel.markRunCancelled(runId));
+    throw error;
+  }
+  const failure = { code: 'run_failed', message: messageOf(error) };
+  await runModel.finishRun(runId, failure);
+  throw ApplicationFailure.nonRetryable(failure.message, 'RunFailed');
+}
+
+export async function registerItems(runId: string, items: NewRunItem[], complete: boolean): Promise<RunItemRef[]> {
   const ids = await runModel.registerRunItems(runId, items, complete);
   return items.map((item) => ({ id: ids[item.key]!, key: item.key }));
 }
