@@ -4,6 +4,7 @@ import { Prisma, type Db } from '../src/db/client.js';
 import { readPriceList, LIMITS, type PriceListRow } from '../src/agreements/price-lists/index.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { markAgreementTermsChanged } from '../src/checks/outdated.js';
+import { insertImportRows, insertPriceItems, type ImportRowRecord, type PriceItemRow } from '../src/agreements/price-imports/bulk-insert.js';
 
 // Reads a price list and writes its rows as price items, all or nothing, in one transaction that
 // first checks whether this import already finished (so a retry after a crash changes nothing).
@@ -76,9 +77,9 @@ async function storeRows(
   if (priceImport.mode === 'replace_all') await tx.priceItem.deleteMany({ where: { agreementId: priceImport.agreementId } });
   const existing = await tx.priceItem.findMany({ where: { agreementId: priceImport.agreementId } });
   const known = new Set(existing.map((i) => keyOf({ ...i, amount: dec(i.amount), fraction: dec(i.fraction), validUntil: day(i.validUntil) })));
-  const items: Prisma.PriceItemCreateManyInput[] = [];
-  const rowRecords: Prisma.PriceImportRowCreateManyInput[] = rows.map((row, position) => {
-    const base = { importId: priceImport.id, position, sheet: row.sheet, rowNumber: row.rowNumber, raw: row.raw };
+  const items: PriceItemRow[] = [];
+  const rowRecords: ImportRowRecord[] = rows.map((row, position) => {
+    const base = { importId: priceImport.id, position, sheet: row.sheet, rowNumber: row.rowNumber, raw: row.raw, priceItemId: null };
     if (row.outcome === 'rejected' || !row.item) return { ...base, outcome: 'rejected', reason: row.reason };
     const { item } = row;
     const columns = {
@@ -102,13 +103,12 @@ async function storeRows(
       organizationId: priceImport.organizationId,
       agreementId: priceImport.agreementId,
       sourceDocumentId: priceImport.documentId,
-      validUntil: item.validUntil ? new Date(`${item.validUntil}T00:00:00Z`) : null,
     });
     return { ...base, outcome: 'added', reason: null, priceItemId: id };
   });
-  await tx.priceItem.createMany({ data: items });
+  await insertPriceItems(tx, items);
   await tx.priceImportRow.deleteMany({ where: { importId: priceImport.id } });
-  await tx.priceImportRow.createMany({ data: rowRecords });
+  await insertImportRows(tx, rowRecords);
   const counts = {
     rows: rows.length,
     added: items.length,
