@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { invoiceOf, postAlert } from '../support/alerts.js';
 import { eventually, expectError } from '../support/api.js';
-import { ingestionUpload, sample, settledIngestionInvoice } from '../support/invoices.js';
+import { agreementWithPrice, peppolInvoice, rematch, settledRun, uploadedInvoice } from '../support/checks.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 
 // Check selections over real matched pairs: Peppol invoices uploaded through the Ingestion API,
@@ -13,48 +13,8 @@ import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
-function peppolInvoice(number: string, issueDate: string): Buffer {
-  return Buffer.from(
-    sample('peppol-bis3/peppol-base-example.xml')
-      .toString('utf8')
-      .replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>${number}</cbc:ID>`)
-      .replace('<cbc:IssueDate>2017-11-13</cbc:IssueDate>', `<cbc:IssueDate>${issueDate}</cbc:IssueDate>`)
-      .replace('<cbc:Name>item name</cbc:Name>', '<cbc:Name>item name</cbc:Name><cac:SellersItemIdentification><cbc:ID>SKU-1</cbc:ID></cac:SellersItemIdentification>'),
-  );
-}
-
-async function uploadedInvoice(tenant: Tenant, number: string, issueDate: string) {
-  const upload = await ingestionUpload(tenant.ingestionToken, `${number}.xml`, peppolInvoice(number, issueDate));
-  expect(upload.status).toBe(201);
-  await settledIngestionInvoice(tenant.ingestionToken, upload.body.invoice_id);
-  return (await tenant.call(`/v1/invoices/${upload.body.invoice_id}`)).body;
-}
-
-async function settledRun(tenant: Tenant, runId: string) {
-  const run = await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => !['queued', 'running'].includes(r.body.status), 60_000);
-  return run.body;
-}
-
-async function rematch(tenant: Tenant, agreementId: string) {
-  const started = await tenant.call(`/v1/agreements/${agreementId}/invoices/refresh`, { method: 'POST' });
-  expect(started.status).toBe(202);
-  expect((await settledRun(tenant, started.body.workflow_run_id)).status).toBe('completed');
-}
-
-async function agreement(tenant: Tenant, body: Record<string, unknown>, price?: string) {
-  const created = await tenant.call('/v1/agreements', { method: 'POST', body });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  let priceItemId: string | null = null;
-  if (price) {
-    const items = await tenant.call(`/v1/agreements/${created.body.id}/price-items`, {
-      method: 'POST',
-      body: { entries: [{ description: 'item name', seller_item_id: 'SKU-1', unit: 'DAY', currency_code: 'EUR', price: { type: 'amount', amount: price } }] },
-    });
-    expect(items.status).toBe(201);
-    priceItemId = items.body.data?.[0]?.id ?? items.body.entries?.[0]?.id;
-  }
-  return { id: created.body.id as string, priceItemId };
-}
+const uploadedAs = (tenant: Tenant, number: string, issueDate: string) => uploadedInvoice(tenant, peppolInvoice(number, issueDate));
+const agreement = agreementWithPrice;
 
 interface Fixture {
   tenant: Tenant;
@@ -73,7 +33,7 @@ async function buildFixture(): Promise<Fixture> {
   const invoices = [];
   for (const [index, issueDate] of dates.entries()) {
     const number = `${tag}-${index + 1}`;
-    const invoice = await uploadedInvoice(tenant, number, issueDate);
+    const invoice = await uploadedAs(tenant, number, issueDate);
     invoices.push({ id: invoice.id as string, number, issueDate, supplier: invoice.supplier });
   }
   const supplier = invoices[0]!.supplier;

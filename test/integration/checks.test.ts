@@ -7,50 +7,15 @@ import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../src/dev/defaults.js';
 import { call, eventually, expectError } from '../support/api.js';
-import { ingestionUpload, sample, settledIngestionInvoice } from '../support/invoices.js';
+import { agreementWithPrice, peppolInvoice, rematch, settledRun, uploadedInvoice } from '../support/checks.js';
+import { ingestionUpload, settledIngestionInvoice } from '../support/invoices.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 
-// The base Peppol example bills 7 DAY of "item name" at 400.00 EUR (and -3 of "item name 2" at
-// 500.00). Given a seller item id, the line matches a price item exactly.
-function overchargingInvoice(number = `CHK-${randomUUID().slice(0, 8)}`): Buffer {
-  return Buffer.from(
-    sample('peppol-bis3/peppol-base-example.xml')
-      .toString('utf8')
-      .replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>${number}</cbc:ID>`)
-      .replace('<cbc:Name>item name</cbc:Name>', '<cbc:Name>item name</cbc:Name><cac:SellersItemIdentification><cbc:ID>SKU-1</cbc:ID></cac:SellersItemIdentification>'),
-  );
-}
-
-async function uploadedInvoice(tenant: Tenant, bytes = overchargingInvoice()) {
-  const upload = await ingestionUpload(tenant.ingestionToken, 'invoice.xml', bytes);
-  expect(upload.status).toBe(201);
-  await settledIngestionInvoice(tenant.ingestionToken, upload.body.invoice_id);
-  return (await tenant.call(`/v1/invoices/${upload.body.invoice_id}`)).body;
-}
+const CONSULTING_2017 = { title: 'Consulting 2017', status: 'active', effective_date: '2017-01-01', expiration_date: '2017-12-31' };
 
 async function agreementWithPrices(tenant: Tenant, supplierId: string, price = '350.00') {
-  const agreement = await tenant.call('/v1/agreements', {
-    method: 'POST',
-    body: { title: 'Consulting 2017', status: 'active', supplier_ids: [supplierId], effective_date: '2017-01-01', expiration_date: '2017-12-31' },
-  });
-  expect(agreement.status).toBe(201);
-  const items = await tenant.call(`/v1/agreements/${agreement.body.id}/price-items`, {
-    method: 'POST',
-    body: { entries: [{ description: 'item name', seller_item_id: 'SKU-1', unit: 'DAY', currency_code: 'EUR', price: { type: 'amount', amount: price } }] },
-  });
-  expect(items.status).toBe(201);
-  return { agreement: agreement.body, priceItemId: items.body.data?.[0]?.id ?? items.body.entries?.[0]?.id };
-}
-
-async function settledRun(tenant: Tenant, runId: string) {
-  const run = await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => !['queued', 'running'].includes(r.body.status), 60_000);
-  return run.body;
-}
-
-async function rematch(tenant: Tenant, agreementId: string) {
-  const started = await tenant.call(`/v1/agreements/${agreementId}/invoices/refresh`, { method: 'POST' });
-  expect(started.status).toBe(202);
-  expect((await settledRun(tenant, started.body.workflow_run_id)).status).toBe('completed');
+  const { id, priceItemId } = await agreementWithPrice(tenant, { ...CONSULTING_2017, supplier_ids: [supplierId] }, price);
+  return { agreement: { id }, priceItemId };
 }
 
 async function checked(tenant: Tenant, path: string, body: object = {}) {
@@ -97,7 +62,7 @@ describe('compliance checks', () => {
     expect(earlier.workflows.alert_check).toMatchObject({ status: 'skipped', skip_reason: 'no_matching_agreements' });
     await agreementWithPrices(tenant, earlier.supplier.id);
 
-    const upload = await ingestionUpload(tenant.ingestionToken, 'invoice.xml', overchargingInvoice());
+    const upload = await ingestionUpload(tenant.ingestionToken, 'invoice.xml', peppolInvoice());
     const settled = await settledIngestionInvoice(tenant.ingestionToken, upload.body.invoice_id);
     const final = await eventually(
       () => call(`/v1/invoices/${upload.body.invoice_id}`, { token: tenant.ingestionToken }),
