@@ -31,7 +31,7 @@ type FileOutcome =
   | { kind: 'failed'; code: string; message: string };
 type Stored = Extract<FileOutcome, { kind: 'stored' }>;
 type MatchedAndChecked = Awaited<ReturnType<ReturnType<typeof createCheckActivities>['matchAndCheckImportedInvoice']>>;
-export type ImportResult = Exclude<FileOutcome, Stored> | (Stored & MatchedAndChecked);
+export type ImportResult = FileOutcome | (Stored & MatchedAndChecked);
 
 type Failure = { code: string; message: string };
 type InvoiceOutcome = Extract<ParseOutcome, { kind: 'invoice' }>;
@@ -143,7 +143,8 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
     // last step, activities/checks.ts).
     async importInvoiceFile(importId: string, runId: string, organizationId: string): Promise<ImportResult> {
       const result = await importFile(importId, runId);
-      if (result.kind !== 'stored') return result;
+      // A duplicate is answered with the existing invoice, which was matched and checked already.
+      if (result.kind !== 'stored' || result.outcome === 'duplicate') return result;
       return { ...result, ...(await checks.matchAndCheckImportedInvoice(organizationId, runId, result.invoice_id)) };
     },
 

@@ -42,6 +42,8 @@ export async function performCheck(db: Db, organizationId: string, runId: string
   }
   const kept = findings.filter((finding) => !suppressedBy(loaded, finding));
   const alerts = await db.$transaction(async (tx) => {
+    // Two checks of the same pair (an import's and a user's) must not both add the same alert.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`check-pair:${invoiceId}:${agreementId}`}))`;
     await tx.complianceCheck.upsert({
       where: { id: checkId },
       create: checkRow(checkId, runId, loaded, invoiceId, agreementId, 'completed', kept.length),

@@ -11,7 +11,7 @@ import { Prisma } from '../db/client.js';
 import { createImport, findImport, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, invoiceSchema, patchInvoiceSchema } from './schemas.js';
-import { createInvoiceFromData, deleteInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
+import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
 import { isTerminalForIngestion } from './serialize.js';
 
 const tag = 'Invoices';
@@ -236,8 +236,8 @@ export const invoiceRoutes = [
     fieldsOf: invoiceSchema,
     responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
     handler: async ({ params, credential, deps }) => {
-      const invoice = await findInvoice(deps, credential.organizationId!, params.id);
-      if (!isIngestion(credential)) return { body: await viewInvoice(deps, invoice) };
+      if (!isIngestion(credential)) return { body: await viewInvoice(deps, await findInvoice(deps, credential.organizationId!, params.id)) };
+      const invoice = await findIngestionInvoice(deps, credential.organizationId!, params.id);
       return {
         body: (await viewIngestionInvoices(deps, [invoice]))[0],
         headers: isTerminalForIngestion(invoice) ? undefined : { 'Retry-After': POLL_AFTER_SECONDS },

@@ -45,8 +45,17 @@ export async function alertCountsOf(deps: Pick<AppDeps, 'db'>, invoiceIds: strin
   return counts;
 }
 
+// The Ingestion shape without lines: what polling clients read, so it is kept cheap.
+export async function findIngestionInvoice(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string) {
+  const invoice = await deps.db.invoice.findFirst({ where: { id: invoiceId, organizationId, deletedAt: null }, include: { _count: INVOICE_INCLUDE._count } });
+  if (!invoice) throw errors.notFound('invoice');
+  return invoice;
+}
+
 export async function viewIngestionInvoices(deps: Deps, invoices: (Invoice & { _count?: { matches: number } })[]) {
-  const counts = await alertCountsOf(deps, invoices.map((invoice) => invoice.id));
+  // Alerts show only while their match is active: an invoice without one has none to count.
+  const matched = invoices.filter((invoice) => (invoice._count?.matches ?? 0) > 0);
+  const counts = matched.length > 0 ? await alertCountsOf(deps, matched.map((invoice) => invoice.id)) : new Map<string, AlertCounts>();
   return invoices.map((invoice) => serializeIngestionInvoice(invoice, deps.config.APP_BASE_URL, counts.get(invoice.id) ?? NO_ALERTS));
 }
 
