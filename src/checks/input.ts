@@ -2,6 +2,7 @@ import type { Db } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { AllowanceCharge } from '../invoices/parsing/model.js';
 import { createRateLookup } from '../exchange-rates/index.js';
+import { DUPLICATE_WINDOW_DAYS } from './checkers/index.js';
 import type { CheckInput, CheckLine, PriorCharge } from './checkers/types.js';
 
 // Loads everything one check reads: the invoice with its lines, the agreement with its price
@@ -132,7 +133,7 @@ async function loadPriorCharges(
     where: {
       organizationId: invoice.organizationId,
       invoiceId: { not: invoice.id },
-      OR: [{ sellerItemId: { in: itemIds } }, { description: { in: descriptions } }],
+      AND: [{ OR: [{ sellerItemId: { in: itemIds } }, { description: { in: descriptions } }] }, { OR: comparableCharges(invoice.issueDate) }],
       invoice: {
         supplierId: invoice.supplierId,
         deletedAt: null,
@@ -160,6 +161,20 @@ async function loadPriorCharges(
     netAmount: text(line.netAmount),
     issueDate: day(line.invoice.issueDate),
   }));
+}
+
+// The duplicate checker compares a charge without a period (its own or its invoice's) only with
+// charges issued within DUPLICATE_WINDOW_DAYS: older ones could never be found again, and without
+// this a supplier's frequent invoices fill PRIOR_CHARGE_LIMIT with them, each compared with every line.
+function comparableCharges(issueDate: Date | null): Prisma.InvoiceLineWhereInput[] {
+  const withPeriod: Prisma.InvoiceLineWhereInput[] = [
+    { periodStart: { not: null } },
+    { periodEnd: { not: null } },
+    { invoice: { invoicePeriodStart: { not: null } } },
+    { invoice: { invoicePeriodEnd: { not: null } } },
+  ];
+  if (!issueDate) return withPeriod;
+  return [...withPeriod, { invoice: { issueDate: { gte: shiftDays(issueDate, -DUPLICATE_WINDOW_DAYS), lte: shiftDays(issueDate, DUPLICATE_WINDOW_DAYS) } } }];
 }
 
 async function creditedInvoiceIds(db: Db, organizationId: string, supplierId: string): Promise<string[]> {
