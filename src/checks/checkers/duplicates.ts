@@ -36,15 +36,53 @@ export const duplicateChargeChecker: Checker = {
   },
 };
 
-type SameItem = 'seller_item_id' | 'description' | null;
+// Earlier charges by normalized article number and description, built once per check: a
+// supplier that bills often has thousands, and every line looks them up.
+interface PreparedPrior {
+  prior: PriorCharge;
+  itemId: string | null;
+}
 
-function sameItem(line: CheckLine, prior: PriorCharge): SameItem {
+interface PriorIndex {
+  byItemId: Map<string, PreparedPrior[]>;
+  byDescription: Map<string, PreparedPrior[]>;
+}
+
+const priorIndexes = new WeakMap<readonly PriorCharge[], PriorIndex>();
+
+function listIn<T>(map: Map<string, T[]>, key: string): T[] {
+  const list = map.get(key) ?? [];
+  map.set(key, list);
+  return list;
+}
+
+// Only charges of other invoices with a positive amount can be billed twice.
+function priorIndexOf(input: CheckInput): PriorIndex {
+  const cached = priorIndexes.get(input.priorCharges);
+  if (cached) return cached;
+  const index: PriorIndex = { byItemId: new Map(), byDescription: new Map() };
+  for (const prior of input.priorCharges) {
+    if (prior.invoiceId === input.invoice.id || !(decOrNull(prior.netAmount)?.gt(0) ?? false)) continue;
+    const prepared = { prior, itemId: normalizeItemId(prior.sellerItemId) };
+    if (prepared.itemId !== null) listIn(index.byItemId, prepared.itemId).push(prepared);
+    const description = normalizeDescription(prior.description);
+    if (description !== null) listIn(index.byDescription, description).push(prepared);
+  }
+  priorIndexes.set(input.priorCharges, index);
+  return index;
+}
+
+// Same item: the same article number when both lines give one, else the same description in a
+// unit that does not contradict.
+function sameItemCandidates(input: CheckInput, line: CheckLine): Candidate[] {
+  const index = priorIndexOf(input);
   const lineId = normalizeItemId(line.sellerItemId);
-  const priorId = normalizeItemId(prior.sellerItemId);
-  if (lineId !== null && priorId !== null) return lineId === priorId ? 'seller_item_id' : null;
+  const byId: Candidate[] = lineId === null ? [] : (index.byItemId.get(lineId) ?? []).map(({ prior }) => ({ prior, by: 'seller_item_id' }));
   const description = normalizeDescription(line.description);
-  if (description === null || description !== normalizeDescription(prior.description)) return null;
-  return sameUnit(line.unitCode, prior.unitCode) === false ? null : 'description';
+  const byDescription: Candidate[] = (description === null ? [] : (index.byDescription.get(description) ?? []))
+    .filter(({ prior, itemId }) => (lineId === null || itemId === null) && sameUnit(line.unitCode, prior.unitCode) !== false)
+    .map(({ prior }) => ({ prior, by: 'description' }));
+  return [...byId, ...byDescription];
 }
 
 function equalDecimals(a: Dec | null, b: Dec | null): boolean {
@@ -62,13 +100,7 @@ function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
   if (net === null || net.lte(0)) return null;
   const quantity = decOrNull(line.quantity);
   const period = periodOf(line.periodStart, line.periodEnd) ?? periodOf(invoice.periodStart, invoice.periodEnd);
-  const candidates = input.priorCharges
-    .filter((prior) => prior.invoiceId !== invoice.id && (decOrNull(prior.netAmount)?.gt(0) ?? false))
-    .flatMap((prior): Candidate[] => {
-      const by = sameItem(line, prior);
-      return by ? [{ prior, by }] : [];
-    })
-    .sort((a, b) => (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') || a.prior.lineId.localeCompare(b.prior.lineId));
+  const candidates = sameItemCandidates(input, line).sort((a, b) => (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') || a.prior.lineId.localeCompare(b.prior.lineId));
 
   if (period) {
     const overlapping = candidates.filter((candidate) => {
