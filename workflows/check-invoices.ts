@@ -9,6 +9,9 @@ const checks = proxyActivities<CheckActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
 
+// Checks of one run in flight at once: enough to overlap their database and activity round trips.
+const CHECK_CONCURRENCY = 4;
+
 export interface CheckRunInput {
   pairs: CheckPair[];
 }
@@ -29,10 +32,15 @@ export async function checkInvoicesWorkflow(args: RunArgs<CheckRunInput>): Promi
     );
     await checks.beginInvoiceChecks(invoiceIds);
     try {
-      await processItems(items, (item) => {
-        const pair = pairs.get(item.key)!;
-        return checks.checkPair(organizationId, runId, pair.invoiceId, pair.agreementId);
-      });
+      // Checks of different pairs are independent (one pair's alerts are written under its own lock).
+      await processItems(
+        items,
+        (item) => {
+          const pair = pairs.get(item.key)!;
+          return checks.checkPair(organizationId, runId, pair.invoiceId, pair.agreementId);
+        },
+        { concurrency: CHECK_CONCURRENCY },
+      );
     } finally {
       await CancellationScope.nonCancellable(() => checks.settleInvoiceChecks(organizationId, invoiceIds));
     }

@@ -85,15 +85,24 @@ export async function registerItems(runId: string, items: NewRunItem[], complete
 
 // Runs `work` for each item that is still queued (items cancelled through the API are skipped);
 // an item's failure is recorded on the item and does not stop the others.
-export async function processItems<T extends RunItemRef>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
-  for (const item of items) {
-    if (!(await runModel.beginRunItem(item.id))) continue;
-    try {
-      const result = await work(item);
-      await runModel.completeRunItem(item.id, result ?? null);
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-      await runModel.failRunItem(item.id, { code: 'item_failed', message: messageOf(error) });
-    }
+export async function processItems<T extends RunItemRef>(items: T[], work: (item: T) => Promise<unknown>, options: { concurrency?: number } = {}): Promise<void> {
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  let next = 0;
+  // `concurrency` lanes take the next item in list order; with 1, items run one after another.
+  const lane = async () => {
+    while (next < items.length) await processItem(items[next++]!, work);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+}
+
+async function processItem<T extends RunItemRef>(item: T, work: (item: T) => Promise<unknown>): Promise<void> {
+  if (!(await runModel.beginRunItem(item.id))) return;
+  try {
+    const result = await work(item);
+    await runModel.completeRunItem(item.id, result ?? null);
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    await runModel.failRunItem(item.id, { code: 'item_failed', message: messageOf(error) });
   }
 }
+
