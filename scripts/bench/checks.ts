@@ -16,7 +16,7 @@ import { loadCheck } from '../../src/checks/input.js';
 import { performCheck } from '../../src/checks/perform.js';
 import type { Db } from '../../src/db/client.js';
 import { repoRoot } from '../../src/dev/defaults.js';
-import { printTable, seconds, sleep, withBenchStack, type BenchContext, type BenchTenant } from './support.js';
+import { inParallel, percentile, printTable, seconds, sleep, withBenchStack, type BenchContext, type BenchTenant } from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -172,24 +172,7 @@ async function uploadedAndSettled(ingestion: Ingestion, bytes: Buffer, fileName:
   return { invoiceId, ms: performance.now() - started, invoice };
 }
 
-async function inParallel<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        const index = next++;
-        results[index] = await task(index);
-      }
-    }),
-  );
-  return results;
-}
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 const latencyText = (ms: number[]) => `${(percentile(ms, 50) / 1000).toFixed(2)} s / ${(percentile(ms, 95) / 1000).toFixed(2)} s`;
 

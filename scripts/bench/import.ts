@@ -18,6 +18,7 @@ import { startRun } from '../../src/runs/service.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
 import { startTestStack } from '../../test/setup/stack.js';
 import { coreCount, cpuDelta, pidFrom, sampleCpu, type ProcessGroups } from './process-cpu.js';
+import { inParallel, percentile, sleep } from './support.js';
 
 const { values } = parseArgs({ options: { invoices: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '16' } } });
 const COUNT = Number(values.invoices);
@@ -28,27 +29,8 @@ function generatedInvoice(index: number): Buffer {
   return Buffer.from(template.replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>BENCH-${index}-${randomUUID().slice(0, 8)}</cbc:ID>`));
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
-async function inParallel<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        const index = next++;
-        results[index] = await task(index);
-      }
-    }),
-  );
-  return results;
-}
 
-async function sleep(ms: number) {
-  await new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 // CPU seconds so far of each part of the stack; this process is the API and the benchmark client.
 function cpuSampler(env: Record<string, string>): () => Record<string, number> {
