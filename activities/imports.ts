@@ -150,7 +150,16 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
 
     async failImport(importId: string, failure: Failure): Promise<void> {
       const invoiceImport = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
-      if (invoiceImport.outcome) return;
+      if (invoiceImport.outcome) {
+        // Stored, but matching or checking it failed for good: say so, so clients stop polling.
+        if (invoiceImport.invoiceId) {
+          await db.invoice.updateMany({
+            where: { id: invoiceImport.invoiceId, alertCheckStatus: { in: ['pending', 'processing'] } },
+            data: { alertCheckStatus: 'failed', alertCheckSkipReason: null, alertCheckFailure: failure as unknown as Prisma.InputJsonValue },
+          });
+        }
+        return;
+      }
       await db.invoiceImport.update({ where: { id: importId }, data: { failure: failure as unknown as Prisma.InputJsonValue, finishedAt: new Date() } });
       if (invoiceImport.invoiceId) {
         await db.invoice.updateMany({

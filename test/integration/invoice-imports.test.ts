@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { createImportActivities } from '../../activities/imports.js';
 import { updateOrganizationSettings } from '../../src/admin/service.js';
-import { expectError } from '../support/api.js';
-import { importDocument, sample, settledImport, uploadDocument } from '../support/invoices.js';
+import { createStorage } from '../../src/bootstrap.js';
+import { loadConfig } from '../../src/config.js';
+import { call, expectError } from '../support/api.js';
+import { importDocument, ingestionUpload, sample, settledImport, settledIngestionInvoice, uploadDocument } from '../support/invoices.js';
 import { eventually } from '../support/api.js';
 import { createTenant, testDb } from '../support/tenants.js';
 
@@ -70,6 +73,25 @@ describe('invoice imports', () => {
     const done = await settledImport(tenant, (await importDocument(tenant, documentId)).body.id);
     expect(done).toMatchObject({ status: 'completed', outcome: 'not_invoice', invoice_id: null });
     expect(done.classification_reason).toMatch(/order/i);
+  });
+
+  it('tells polling clients when the import failed after storing the invoice, so they stop polling', async () => {
+    const tenant = await createTenant();
+    const upload = await ingestionUpload(tenant.ingestionToken, 'base.xml', sample('peppol-bis3/peppol-base-example.xml'));
+    await settledIngestionInvoice(tenant.ingestionToken, upload.body.invoice_id);
+    const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId: upload.body.invoice_id } });
+    // As if the import's match-and-check step had failed for good after the invoice was stored.
+    await testDb().invoice.update({ where: { id: upload.body.invoice_id }, data: { alertCheckStatus: 'processing', alertCheckSkipReason: null } });
+    const config = loadConfig({ ...process.env, ...inject('stackEnv') });
+    const activities = createImportActivities({ db: testDb(), storage: createStorage(config) });
+    await activities.failImport(invoiceImport.id, { code: 'import_failed', message: 'matching failed' });
+    await activities.failImport(invoiceImport.id, { code: 'import_failed', message: 'matching failed' });
+
+    const read = await call(`/v1/invoices/${upload.body.invoice_id}`, { token: tenant.ingestionToken });
+    expect(read.body.processing.status).toBe('completed');
+    expect(read.body.alerts.processing).toEqual({ status: 'failed', skip_reason: null, failure: { code: 'import_failed', message: 'matching failed' } });
+    expect(read.body.alerts.result).toBe('incomplete');
+    expect(read.headers.get('retry-after')).toBeNull();
   });
 
   it('fails an unreadable file with a message, and a retry makes a new linked run', async () => {
