@@ -1,124 +1,13 @@
 /**
- * Just enough of the ZIP format to look inside DOCX/XLSX before a library unpacks them: which
- * parts exist (to tell DOCX from XLSX) and how large everything really becomes when inflated.
- *
- * jszip (used by mammoth and exceljs) inflates each part completely before it compares the size
- * with the one declared, so a zip bomb, or a part that lies about its size, would fill the heap
- * first. Inflating here with node:zlib's `maxOutputLength` stops at the budget instead, and the
- * inflated XML parts are checked for nesting that would make mammoth's work explode.
+ * The shared ZIP guard (src/shared/zip.ts) as the extraction needs it: its failures become
+ * ExtractionErrors, and the inflated XML parts are checked for nesting that would make mammoth's
+ * work explode.
  */
-import { inflateRawSync } from 'node:zlib';
+import { inflateEntries, isZip, readZipDirectory as readDirectory, ZipError, type ZipEntry } from '../../../shared/zip.js';
 import { ExtractionError } from './model.js';
 import { maxElementDepth } from './xml-depth.js';
 
-export interface ZipEntry {
-  name: string;
-  method: number;
-  compressedSize: number;
-  uncompressedSize: number;
-  localHeaderOffset: number;
-}
-
-const END_OF_DIRECTORY = 0x06054b50;
-const ZIP64_LOCATOR = 0x07064b50;
-const ZIP64_END_OF_DIRECTORY = 0x06064b50;
-const DIRECTORY_ENTRY = 0x02014b50;
-const LOCAL_HEADER = 0x04034b50;
-const ZIP64_EXTRA_FIELD = 0x0001;
-/** The end record is 22 bytes plus a comment of up to 65535 bytes. */
-const END_SEARCH_WINDOW = 22 + 0xffff;
-const STORED = 0;
-const DEFLATED = 8;
-/** A field holding this value says "the real value is in the ZIP64 extra field". */
-const ZIP64_MARKER_32 = 0xffffffff;
-const ZIP64_MARKER_16 = 0xffff;
-
-export function isZip(bytes: Uint8Array): boolean {
-  return bytes.byteLength >= 4 && view(bytes).getUint32(0, true) === LOCAL_HEADER;
-}
-
-/** The central directory; throws `unreadable` when the archive is damaged. */
-export function readZipDirectory(bytes: Uint8Array): ZipEntry[] {
-  const data = view(bytes);
-  const { entryCount, directoryOffset } = readEndOfDirectory(data);
-  const entries: ZipEntry[] = [];
-  let offset = directoryOffset;
-  for (let index = 0; index < entryCount; index += 1) {
-    requireSignature(data, offset, DIRECTORY_ENTRY, 46);
-    const nameLength = data.getUint16(offset + 28, true);
-    const extraLength = data.getUint16(offset + 30, true);
-    const commentLength = data.getUint16(offset + 32, true);
-    const name = new TextDecoder().decode(slice(bytes, offset + 46, nameLength));
-    const extra = slice(bytes, offset + 46 + nameLength, extraLength);
-    entries.push(withZip64Sizes(readEntryFields(data, offset, name), extra));
-    offset += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
-}
-
-function readEntryFields(data: DataView, offset: number, name: string): ZipEntry {
-  return {
-    name,
-    method: data.getUint16(offset + 10, true),
-    compressedSize: data.getUint32(offset + 20, true),
-    uncompressedSize: data.getUint32(offset + 24, true),
-    localHeaderOffset: data.getUint32(offset + 42, true),
-  };
-}
-
-/** ZIP64 stores the fields marked 0xFFFFFFFF, in this order, in extra field 0x0001. */
-function withZip64Sizes(entry: ZipEntry, extra: Uint8Array): ZipEntry {
-  const fields = (['uncompressedSize', 'compressedSize', 'localHeaderOffset'] as const).filter(
-    (field) => entry[field] === ZIP64_MARKER_32,
-  );
-  if (fields.length === 0) return entry;
-  const zip64 = findExtraField(extra, ZIP64_EXTRA_FIELD);
-  if (!zip64 || zip64.byteLength < fields.length * 8) throw damaged(`entry ${entry.name} has no ZIP64 sizes`);
-  const result = { ...entry };
-  fields.forEach((field, index) => {
-    result[field] = Number(view(zip64).getBigUint64(index * 8, true));
-  });
-  return result;
-}
-
-function findExtraField(extra: Uint8Array, id: number): Uint8Array | undefined {
-  const data = view(extra);
-  for (let offset = 0; offset + 4 <= extra.byteLength; ) {
-    const size = data.getUint16(offset + 2, true);
-    if (data.getUint16(offset, true) === id) return slice(extra, offset + 4, size);
-    offset += 4 + size;
-  }
-  return undefined;
-}
-
-function readEndOfDirectory(data: DataView): { entryCount: number; directoryOffset: number } {
-  const end = findEndOfDirectory(data);
-  const entryCount = data.getUint16(end + 10, true);
-  const directoryOffset = data.getUint32(end + 16, true);
-  if (entryCount !== ZIP64_MARKER_16 && directoryOffset !== ZIP64_MARKER_32) return { entryCount, directoryOffset };
-  return readZip64EndOfDirectory(data, end);
-}
-
-function findEndOfDirectory(data: DataView): number {
-  for (let offset = data.byteLength - 22; offset >= Math.max(0, data.byteLength - END_SEARCH_WINDOW); offset -= 1) {
-    if (data.getUint32(offset, true) === END_OF_DIRECTORY) return offset;
-  }
-  throw damaged('no end of central directory record (truncated?)');
-}
-
-function readZip64EndOfDirectory(data: DataView, end: number): { entryCount: number; directoryOffset: number } {
-  const locator = end - 20;
-  requireSignature(data, locator, ZIP64_LOCATOR, 20);
-  const record = Number(data.getBigUint64(locator + 8, true));
-  requireSignature(data, record, ZIP64_END_OF_DIRECTORY, 56);
-  return { entryCount: Number(data.getBigUint64(record + 32, true)), directoryOffset: Number(data.getBigUint64(record + 48, true)) };
-}
-
-function requireSignature(data: DataView, offset: number, signature: number, length: number): void {
-  if (offset < 0 || offset + length > data.byteLength || data.getUint32(offset, true) !== signature) {
-    throw damaged('the central directory is damaged');
-  }
-}
+export { isZip, type ZipEntry };
 
 export interface ArchiveLimits {
   maxUnpackedBytes: number;
@@ -128,69 +17,36 @@ export interface ArchiveLimits {
 /** Parts that mammoth or exceljs parse as XML. */
 const XML_PART = /\.(xml|rels|vml)$/i;
 
+/** The central directory; throws `unreadable` when the archive is damaged. */
+export function readZipDirectory(bytes: Uint8Array): ZipEntry[] {
+  return asExtractionError(() => readDirectory(bytes), 0);
+}
+
 /**
- * Inflates every entry and throws `too_large` once the total would pass `maxUnpackedBytes`,
- * `unreadable` for data that does not inflate or XML nested deeper than `maxXmlDepth`. Costs
- * one extra inflate of the archive, small next to what mammoth and exceljs do afterwards.
+ * Throws `too_large` once the inflated total would pass `maxUnpackedBytes`, `unreadable` for
+ * data that does not inflate or XML nested deeper than `maxXmlDepth`.
  */
 export function assertSafeArchive(bytes: Uint8Array, entries: readonly ZipEntry[], limits: ArchiveLimits): void {
-  const declared = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
-  if (declared > limits.maxUnpackedBytes) throw tooLarge(limits.maxUnpackedBytes);
-  let total = 0;
-  for (const entry of entries) {
-    const content = inflateEntry(bytes, entry, limits.maxUnpackedBytes - total);
-    if (content === null) throw tooLarge(limits.maxUnpackedBytes);
-    total += content.byteLength;
-    if (total > limits.maxUnpackedBytes) throw tooLarge(limits.maxUnpackedBytes);
-    if (XML_PART.test(entry.name)) assertShallowXml(entry.name, content, limits.maxXmlDepth);
-  }
-}
-
-function assertShallowXml(name: string, content: Buffer, maxXmlDepth: number): void {
-  if (maxElementDepth(content, maxXmlDepth) > maxXmlDepth) {
-    throw new ExtractionError('unreadable', `${name} nests elements more than ${maxXmlDepth} levels deep; no office program writes that, so it is not read.`);
-  }
-}
-
-/** The entry's content, or null when it inflates to more than `budget` bytes. */
-function inflateEntry(bytes: Uint8Array, entry: ZipEntry, budget: number): Buffer | null {
-  const compressed = compressedData(bytes, entry);
-  if (entry.method === STORED) return compressed.byteLength > budget ? null : Buffer.from(compressed.buffer, compressed.byteOffset, compressed.byteLength);
-  if (entry.method !== DEFLATED) throw damaged(`entry ${entry.name} uses compression method ${entry.method}`);
-  try {
-    // One byte over the budget is enough to know the budget is exceeded.
-    return inflateRawSync(compressed, { maxOutputLength: Math.max(1, budget + 1) });
-  } catch (error) {
-    // zlib's RangeError means "output passed maxOutputLength".
-    if (error instanceof RangeError) return null;
-    throw damaged(`entry ${entry.name} does not inflate`);
-  }
-}
-
-function compressedData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
-  const data = view(bytes);
-  requireSignature(data, entry.localHeaderOffset, LOCAL_HEADER, 30);
-  const start = entry.localHeaderOffset + 30 + data.getUint16(entry.localHeaderOffset + 26, true) + data.getUint16(entry.localHeaderOffset + 28, true);
-  if (start + entry.compressedSize > bytes.byteLength) throw damaged(`entry ${entry.name} is cut off`);
-  return bytes.subarray(start, start + entry.compressedSize);
-}
-
-function slice(bytes: Uint8Array, offset: number, length: number): Uint8Array {
-  if (offset + length > bytes.byteLength) throw damaged('a record runs past the end of the file');
-  return bytes.subarray(offset, offset + length);
-}
-
-function view(bytes: Uint8Array): DataView {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-function damaged(detail: string): ExtractionError {
-  return new ExtractionError('unreadable', `The file is a damaged ZIP archive: ${detail}.`);
-}
-
-function tooLarge(maxUnpackedBytes: number): ExtractionError {
-  return new ExtractionError(
-    'too_large',
-    `The archive unpacks to more than ${Math.round(maxUnpackedBytes / (1024 * 1024))} MiB, more than a document can need; it is not read.`,
+  asExtractionError(
+    () =>
+      inflateEntries(bytes, entries, limits.maxUnpackedBytes, (entry, content) => {
+        if (XML_PART.test(entry.name) && maxElementDepth(content, limits.maxXmlDepth) > limits.maxXmlDepth) {
+          throw new ExtractionError('unreadable', `${entry.name} nests elements more than ${limits.maxXmlDepth} levels deep; no office program writes that, so it is not read.`);
+        }
+      }),
+    limits.maxUnpackedBytes,
   );
+}
+
+function asExtractionError<T>(read: () => T, maxUnpackedBytes: number): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ZipError)) throw error;
+    if (error.kind === 'damaged') throw new ExtractionError('unreadable', `The file is a damaged ZIP archive: ${error.detail}.`);
+    throw new ExtractionError(
+      'too_large',
+      `The archive unpacks to more than ${Math.round(maxUnpackedBytes / (1024 * 1024))} MiB, more than a document can need; it is not read.`,
+    );
+  }
 }
