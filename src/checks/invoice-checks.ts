@@ -27,7 +27,13 @@ function skipReasonOf(eligibility: Eligibility): string {
 
 // Records the outcome of the invoice's checks from the latest check of each eligible pair.
 export async function settleInvoiceChecks(db: Db, organizationId: string, invoiceIds: string[]): Promise<void> {
-  for (const invoiceId of invoiceIds) await settleInvoice(db, invoiceId, await pairEligibility(db, organizationId, [invoiceId]));
+  // One eligibility read for the whole run's invoices, then each invoice's share of it.
+  const eligibility = await pairEligibility(db, organizationId, invoiceIds);
+  const of = (invoiceId: string): Eligibility => ({
+    eligible: eligibility.eligible.filter((pair) => pair.invoiceId === invoiceId),
+    excluded: eligibility.excluded.filter((pair) => pair.invoiceId === invoiceId),
+  });
+  for (const invoiceId of invoiceIds) await settleInvoice(db, invoiceId, of(invoiceId));
 }
 
 async function settleInvoice(db: Db, invoiceId: string, eligibility: Eligibility): Promise<InvoiceCheckSettlement> {
