@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isSuppressed, itemKeyOf, parseDirectives } from '../../src/agreements/context-suggestions/directives.js';
 import { Prisma } from '../../src/db/client.js';
-import { eventually, expectError } from '../support/api.js';
+import { expectError } from '../support/api.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
+import { paperAndTonerPair } from '../support/alerts.js';
+
+const matchedPair = (tenant: Tenant) =>
+  paperAndTonerPair(tenant, { supplier: { name: 'Acme', org_number: '111222333' }, agreement: { title: 'Acme supplies', instructions: INSTRUCTIONS } });
 
 // Draft agreements, so no automatic check replaces the alerts. Alerts of the checks (with a checker and a fingerprint) are inserted with the test database
 // client for a real matched pair; alerts people record go through POST /v1/alerts; dismissals go
@@ -11,32 +15,6 @@ import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js
 
 const INSTRUCTIONS = 'Prices are net of VAT.';
 
-async function matchedPair(tenant: Tenant) {
-  const created = await tenant.call('/v1/invoices', {
-    method: 'POST',
-    body: {
-      invoice_number: `A-${randomUUID().slice(0, 8)}`,
-      issue_date: '2026-03-15',
-      currency_code: 'EUR',
-      supplier: { name: 'Acme', org_number: '111222333' },
-      line_items: [
-        { line_number: '1', description: 'Copy paper A4', seller_item_id: '1001', quantity: '4', unit_price: '12.50', net_amount: '50.00' },
-        { line_number: '2', description: 'Toner', quantity: '1', unit_price: '80.00', net_amount: '80.00' },
-      ],
-      amounts: { excluding_vat: '130.00', vat: '0', including_vat: '130.00' },
-    },
-  });
-  expect(created.status).toBe(201);
-  const invoice = created.body;
-  const agreement = (
-    await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Acme supplies', supplier_ids: [invoice.supplier.id], effective_date: '2026-01-01', instructions: INSTRUCTIONS } })
-  ).body;
-  const started = await tenant.call(`/v1/invoices/${invoice.id}/agreements/refresh`, { method: 'POST' });
-  const refreshed = await eventually(() => tenant.call(`/v1/workflow-runs/${started.body.workflow_run_id}`), (r) => !['queued', 'running'].includes(r.body.status), 90_000);
-  expect(refreshed.body.status).toBe('completed');
-  const lines = await testDb().invoiceLine.findMany({ where: { invoiceId: invoice.id }, orderBy: { position: 'asc' } });
-  return { agreementId: agreement.id as string, invoiceId: invoice.id as string, lines };
-}
 
 async function insertCheckAlert(tenant: Tenant, pair: { agreementId: string; invoiceId: string }, fields: { checker: string; lineId: string | null; title?: string }) {
   const id = randomUUID();

@@ -3,36 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/db/client.js';
 import { eventually, expectError } from '../support/api.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
+import { paperAndTonerPair } from '../support/alerts.js';
+
+const matchedInvoice = (tenant: Tenant, agreementId: string | null, supplierOrgNumber = '444555666') =>
+  paperAndTonerPair(tenant, { supplier: { name: 'Topics Ltd', org_number: supplierOrgNumber }, agreementId: agreementId ?? undefined, agreement: { title: 'Topics', instructions: 'x' } });
 
 // Draft agreements, so no automatic check replaces the alerts. Alerts of the checks (checker, fingerprint) are inserted with the test database client for a real
 // matched pair (no endpoint records them); the reconcile itself runs over HTTP on the real stack.
 
-async function matchedInvoice(tenant: Tenant, agreementId: string | null, supplierOrgNumber = '444555666') {
-  const created = await tenant.call('/v1/invoices', {
-    method: 'POST',
-    body: {
-      invoice_number: `T-${randomUUID().slice(0, 8)}`,
-      issue_date: '2026-03-15',
-      currency_code: 'EUR',
-      supplier: { name: 'Topics Ltd', org_number: supplierOrgNumber },
-      line_items: [
-        { line_number: '1', description: 'Copy paper A4', seller_item_id: '1001', quantity: '4', unit_price: '12.50', net_amount: '50.00' },
-        { line_number: '2', description: 'Toner', quantity: '1', unit_price: '80.00', net_amount: '80.00' },
-      ],
-      amounts: { excluding_vat: '130.00', vat: '0', including_vat: '130.00' },
-    },
-  });
-  expect(created.status).toBe(201);
-  const invoice = created.body;
-  const agreement =
-    agreementId ??
-    (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Topics', supplier_ids: [invoice.supplier.id], effective_date: '2026-01-01', instructions: 'x' } })).body.id;
-  const started = await tenant.call(`/v1/invoices/${invoice.id}/agreements/refresh`, { method: 'POST' });
-  const refreshed = await eventually(() => tenant.call(`/v1/workflow-runs/${started.body.workflow_run_id}`), (r) => !['queued', 'running'].includes(r.body.status), 90_000);
-  expect(refreshed.body.status).toBe('completed');
-  const lines = await testDb().invoiceLine.findMany({ where: { invoiceId: invoice.id }, orderBy: { position: 'asc' } });
-  return { agreementId: agreement as string, invoiceId: invoice.id as string, lines };
-}
 
 async function insertAlert(tenant: Tenant, pair: { agreementId: string; invoiceId: string }, fields: { checker: string | null; lineId: string | null; topicId?: string; impact?: string; status?: 'pending' | 'dismissed' }) {
   const id = randomUUID();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { eventually } from './api.js';
-import type { Tenant } from './tenants.js';
+import { testDb, type Tenant } from './tenants.js';
 
 // Alerts need an invoice matched to an agreement: these build such pairs over the API.
 
@@ -57,4 +57,35 @@ export async function postAlert(tenant: Tenant, body: Record<string, unknown>) {
   const response = await tenant.call('/v1/alerts', { method: 'POST', body: { title: 'Overcharged', explanation: 'Price above the agreed [1]', impact_amount: '10.00', ...body } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
+}
+
+// An invoice created as data (copy paper with article number 1001, toner without one) matched to
+// a draft agreement: drafts are never checked, so no check replaces the alerts a test makes.
+export async function paperAndTonerPair(
+  tenant: Tenant,
+  options: { supplier: { name: string; org_number: string }; agreementId?: string; agreement?: { title: string; instructions: string } },
+) {
+  const created = await tenant.call('/v1/invoices', {
+    method: 'POST',
+    body: {
+      invoice_number: `PT-${randomUUID().slice(0, 8)}`,
+      issue_date: '2026-03-15',
+      currency_code: 'EUR',
+      supplier: options.supplier,
+      line_items: [
+        { line_number: '1', description: 'Copy paper A4', seller_item_id: '1001', quantity: '4', unit_price: '12.50', net_amount: '50.00' },
+        { line_number: '2', description: 'Toner', quantity: '1', unit_price: '80.00', net_amount: '80.00' },
+      ],
+      amounts: { excluding_vat: '130.00', vat: '0', including_vat: '130.00' },
+    },
+  });
+  expect(created.status).toBe(201);
+  const invoice = created.body;
+  const agreement = options.agreement ?? { title: 'Supplies', instructions: 'x' };
+  const agreementId =
+    options.agreementId ??
+    (await tenant.call('/v1/agreements', { method: 'POST', body: { ...agreement, supplier_ids: [invoice.supplier.id], effective_date: '2026-01-01' } })).body.id;
+  await refresh(tenant, `/v1/invoices/${invoice.id}/agreements/refresh`);
+  const lines = await testDb().invoiceLine.findMany({ where: { invoiceId: invoice.id }, orderBy: { position: 'asc' } });
+  return { agreementId: agreementId as string, invoiceId: invoice.id as string, lines };
 }

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseEcbCsv, RateFileError } from '../../../src/exchange-rates/index.js';
-import { fixture } from './fixtures.js';
+import { parseEcbCsv } from '../../../src/exchange-rates/index.js';
+import { errorOf, fixture } from './fixtures.js';
 
-function errorOf(run: () => unknown): RateFileError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RateFileError) return error;
-    throw error;
-  }
-  throw new Error('expected a RateFileError');
-}
 
 describe('ECB eurofxref-hist.csv', () => {
   const rows = parseEcbCsv(fixture('eurofxref-hist.csv'));

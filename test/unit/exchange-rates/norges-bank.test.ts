@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseNorgesBankCsv, RateFileError } from '../../../src/exchange-rates/index.js';
-import { fixture } from './fixtures.js';
+import { parseNorgesBankCsv } from '../../../src/exchange-rates/index.js';
+import { errorOf, fixture } from './fixtures.js';
 
 const HEADER =
   'FREQ;Frequency;BASE_CUR;Base Currency;QUOTE_CUR;Quote Currency;TENOR;Tenor;DECIMALS;CALCULATED;UNIT_MULT;Unit Multiplier;COLLECTION;Collection Indicator;TIME_PERIOD;OBS_VALUE';
 const row = (base: string, unitMult: string, period: string, value: string, frequency = 'B') =>
   `${frequency};Business;${base};${base} name;NOK;Norwegian krone;SP;Spot;4;false;${unitMult};Units;C;ECB concertation time 14:15 CET;${period};${value}`;
 
-function errorOf(run: () => unknown): RateFileError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RateFileError) return error;
-    throw error;
-  }
-  throw new Error('expected a RateFileError');
-}
 
 describe('Norges Bank EXR CSV (locale=en, semicolons)', () => {
   const rows = parseNorgesBankCsv(fixture('norges-bank-exr-en.csv'));
