@@ -20,7 +20,7 @@ export function createCheckActivities(db: Db) {
     // the new invoice to agreements, then check it against the eligible ones.
     async matchAndCheckImportedInvoice(organizationId: string, runId: string, invoiceId: string) {
       const matched = await refreshInvoiceMatches(db, organizationId, [invoiceId]);
-      const checked = await checkImportedInvoice(db, organizationId, runId, invoiceId);
+      const checked = await checkImportedInvoice(db, organizationId, runId, invoiceId, matched.matches);
       return { matched_agreements: matched.matches, ...checked };
     },
   };

@@ -14,6 +14,7 @@ import {
 } from '../src/invoices/content.js';
 import { MAX_INVOICE_FILE_BYTES } from '../src/invoices/imports.js';
 import { parseInvoiceDocument, type ParseOutcome } from '../src/invoices/parsing/index.js';
+import { runSingleItem, type ItemOutcome, type NewItem } from '../src/runs/read-model.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { createCheckActivities } from './checks.js';
 
@@ -137,15 +138,21 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
     return outcome.kind === 'invoice' ? store(invoiceImport, file, outcome) : reject(invoiceImport, file, outcome);
   }
 
+  // Ties the import to this run, classifies and parses the file, stores the invoice or records
+  // why there is none, and hands a stored invoice over to matching and checks (the import's
+  // last step, activities/checks.ts).
+  async function importInvoiceFile(importId: string, runId: string, organizationId: string): Promise<ImportResult> {
+    const result = await importFile(importId, runId);
+    // A duplicate is answered with the existing invoice, which was matched and checked already.
+    if (result.kind !== 'stored' || result.outcome === 'duplicate') return result;
+    return { ...result, ...(await checks.matchAndCheckImportedInvoice(organizationId, runId, result.invoice_id)) };
+  }
+
   return {
-    // Ties the import to this run, classifies and parses the file, stores the invoice or records
-    // why there is none, and hands a stored invoice over to matching and checks (the import's
-    // last step, activities/checks.ts).
-    async importInvoiceFile(importId: string, runId: string, organizationId: string): Promise<ImportResult> {
-      const result = await importFile(importId, runId);
-      // A duplicate is answered with the existing invoice, which was matched and checked already.
-      if (result.kind !== 'stored' || result.outcome === 'duplicate') return result;
-      return { ...result, ...(await checks.matchAndCheckImportedInvoice(organizationId, runId, result.invoice_id)) };
+    // The import as the only item of its run, the run's start and end included: the import
+    // workflow's one local activity on the happy path. Returns the run's status.
+    async runInvoiceImport(runId: string, item: NewItem, importId: string, organizationId: string): Promise<string> {
+      return runSingleItem(db, runId, item, async () => itemOutcomeOf(await importInvoiceFile(importId, runId, organizationId)));
     },
 
     async failImport(importId: string, failure: Failure): Promise<void> {
@@ -171,6 +178,15 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
   };
 }
 
+// A file that is no invoice, or could not be read, was recorded as such by the import itself;
+// for the run, a file that could not be read fails its item.
+function itemOutcomeOf(result: ImportResult): ItemOutcome {
+  if (result.kind === 'failed') return { status: 'failed', failure: { code: 'item_failed', message: result.message } };
+  if (result.kind === 'not_invoice') return { status: 'completed', result: { outcome: 'not_invoice', classification_reason: result.reason } };
+  const { kind: _stored, ...summary } = result;
+  return { status: 'completed', result: summary };
+}
+
 // The document learns its md5 (and that its bytes arrived) the first time an import reads it;
 // an upload through the API knows both already.
 async function recordFileFacts(client: Prisma.TransactionClient, file: ReadFile): Promise<void> {
@@ -182,15 +198,17 @@ async function recordFileFacts(client: Prisma.TransactionClient, file: ReadFile)
 // Locks the import, so two attempts of this activity cannot both store it, and tells what the
 // other one stored.
 async function lockImport(tx: Prisma.TransactionClient, importId: string) {
-  const rows = await tx.$queryRaw<{ outcome: string | null; invoice_id: string | null; classification_reason: string | null; invoice_created_at: Date | null }[]>`
-    SELECT i.outcome::text AS outcome, i.invoice_id, i.classification_reason, v.created_at AS invoice_created_at
+  const rows = await tx.$queryRaw<{ outcome: string | null; invoice_id: string | null; classification_reason: string | null; invoice_created_at: Date | null; has_lines: boolean }[]>`
+    SELECT i.outcome::text AS outcome, i.invoice_id, i.classification_reason, v.created_at AS invoice_created_at,
+           EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.invoice_id) AS has_lines
       FROM invoice_imports i LEFT JOIN invoices v ON v.id = i.invoice_id
      WHERE i.id = ${importId}::uuid
        FOR UPDATE OF i`;
   const row = rows[0]!;
   return {
     earlier: earlierResult({ outcome: row.outcome as InvoiceImport['outcome'], invoiceId: row.invoice_id, classificationReason: row.classification_reason }),
-    invoice: row.invoice_id ? { id: row.invoice_id, createdAt: row.invoice_created_at } : null,
+    // An upload's invoice exists, still without content, from the 201 on.
+    invoice: row.invoice_id ? { id: row.invoice_id, createdAt: row.invoice_created_at, hasLines: row.has_lines } : null,
   };
 }
 
@@ -211,7 +229,7 @@ async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: I
       await tx.invoiceImport.update({ where: { id: invoiceImport.id }, data: { outcome: 'duplicate', invoiceId: existing.id, finishedAt: new Date() } });
       return { kind: 'stored', outcome: 'duplicate', invoice_id: existing.id };
     }
-    invoice = await tx.invoice.create({
+    const created = await tx.invoice.create({
       data: {
         id: randomUUID(),
         organizationId,
@@ -222,24 +240,28 @@ async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: I
       },
       select: { id: true, createdAt: true },
     });
+    invoice = { ...created, hasLines: false };
   }
   if (!invoice.createdAt) throw ApplicationFailure.nonRetryable('The invoice of this import no longer exists.', 'invoice_missing');
-  await writeParsedInvoice(tx, { id: invoice.id, createdAt: invoice.createdAt }, organizationId, parsed, parties);
+  await writeParsedInvoice(tx, { id: invoice.id, createdAt: invoice.createdAt, hasLines: invoice.hasLines }, organizationId, parsed, parties);
   await tx.invoiceImport.update({ where: { id: invoiceImport.id }, data: { outcome: 'imported', invoiceId: invoice.id, finishedAt: new Date() } });
   return { kind: 'stored', outcome: 'imported', invoice_id: invoice.id };
 }
 
 // The invoice's content, its completed status and its links to duplicates and credit notes, all
 // known before writing, so the invoice row is written once.
-async function writeParsedInvoice(tx: Prisma.TransactionClient, invoice: { id: string; createdAt: Date }, organizationId: string, parsed: InvoiceOutcome, parties: PartyIds) {
+async function writeParsedInvoice(tx: Prisma.TransactionClient, invoice: { id: string; createdAt: Date; hasLines: boolean }, organizationId: string, parsed: InvoiceOutcome, parties: PartyIds) {
   const facts = { ...parsed.invoice, supplierId: parties.supplierId };
   const duplicateOf = await findSemanticDuplicateOf(tx, invoice.id, organizationId, semanticKeyOf(parsed.invoice, parties.supplierId, invoice.createdAt));
   const credited = await findCreditedInvoice(tx, organizationId, facts);
-  await writeInvoiceContent(tx, invoice.id, organizationId, parsed.invoice, parsed.format, parties, {
-    processingStatus: 'completed',
-    processingFailure: Prisma.DbNull,
-    duplicateOfInvoiceId: duplicateOf,
-    ...(credited ? { creditedInvoiceId: credited } : {}),
+  await writeInvoiceContent(tx, {
+    invoiceId: invoice.id,
+    organizationId,
+    invoice: parsed.invoice,
+    format: parsed.format,
+    parties,
+    also: { processingStatus: 'completed', processingFailure: Prisma.DbNull, duplicateOfInvoiceId: duplicateOf, ...(credited ? { creditedInvoiceId: credited } : {}) },
+    mayHaveLines: invoice.hasLines,
   });
   await linkCreditNotesTo(tx, invoice.id, organizationId, facts);
 }

@@ -67,9 +67,10 @@ async function latestCheckFailure(db: Db, invoiceId: string, agreementIds: strin
   return null;
 }
 
-// The check an import runs by itself once the invoice is stored and matched.
-export async function checkImportedInvoice(db: Db, organizationId: string, runId: string, invoiceId: string) {
-  const eligibility = await pairEligibility(db, organizationId, [invoiceId]);
+// The check an import runs by itself once the invoice is stored and matched to
+// `matchedAgreements` agreements (none: nothing to check, and no eligibility to read).
+export async function checkImportedInvoice(db: Db, organizationId: string, runId: string, invoiceId: string, matchedAgreements: number) {
+  const eligibility = matchedAgreements === 0 ? { eligible: [], excluded: [] } : await pairEligibility(db, organizationId, [invoiceId]);
   if (eligibility.eligible.length > 0) {
     await markInvoicesChecking(db, [invoiceId]);
     for (const pair of eligibility.eligible) await performCheck(db, organizationId, runId, pair.invoiceId, pair.agreementId);

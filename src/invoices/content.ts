@@ -113,20 +113,25 @@ export async function resolveParties(db: Parameters<typeof findOrCreateParty>[0]
   return { supplierId, recipientId };
 }
 
+export interface InvoiceContentWrite {
+  invoiceId: string;
+  organizationId: string;
+  invoice: NormalizedInvoice;
+  format: string | null;
+  parties: PartyIds;
+  // Written in the same statement (an import's status, its duplicate links).
+  also?: Prisma.InvoiceUncheckedUpdateInput;
+  // False when the invoice is known to have no lines yet (an upload's new invoice): nothing to delete.
+  mayHaveLines?: boolean;
+}
+
 // Replaces the invoice's content (its lines included) with the given invoice, linked to its
-// parties; `also` is written in the same statement (an import's status, its duplicate links).
-export async function writeInvoiceContent(
-  tx: Tx,
-  invoiceId: string,
-  organizationId: string,
-  invoice: NormalizedInvoice,
-  format: string | null,
-  parties: PartyIds,
-  also: Prisma.InvoiceUncheckedUpdateInput = {},
-): Promise<void> {
+// parties.
+export async function writeInvoiceContent(tx: Tx, write: InvoiceContentWrite): Promise<void> {
+  const { invoiceId, organizationId, invoice, parties } = write;
   const { supplierId, recipientId } = parties;
-  await tx.invoice.update({ where: { id: invoiceId }, data: { ...headerOf(invoice), format, supplierId, recipientId, ...also } });
-  await tx.invoiceLine.deleteMany({ where: { invoiceId } });
+  await tx.invoice.update({ where: { id: invoiceId }, data: { ...headerOf(invoice), format: write.format, supplierId, recipientId, ...write.also } });
+  if (write.mayHaveLines !== false) await tx.invoiceLine.deleteMany({ where: { invoiceId } });
   await tx.invoiceLine.createMany({ data: linesOf(invoice, invoiceId, organizationId) });
 }
 

@@ -202,7 +202,7 @@ export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizat
     const id = randomUUID();
     // Without its original document an invoice is never eligible for a check (interface spec).
     await tx.invoice.create({ data: { id, organizationId, source: 'api', processingStatus: 'completed', alertCheckStatus: 'skipped', alertCheckSkipReason: 'no_original_document' } });
-    await writeInvoiceContent(tx, id, organizationId, invoice, 'json', parties);
+    await writeInvoiceContent(tx, { invoiceId: id, organizationId, invoice, format: 'json', parties });
     await tx.invoice.update({ where: { id }, data: { duplicateOfInvoiceId: await findSemanticDuplicate(tx, id, organizationId) } });
     await linkCreditNotes(tx, id, organizationId);
     return id;

@@ -7,40 +7,63 @@ import { matchInvoice, partyKeys, type AgreementFacts, type Applicability, type 
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
-async function agreementFacts(db: Db, organizationId: string): Promise<{ id: string; facts: AgreementFacts }[]> {
-  const agreements = await db.agreement.findMany({
-    where: { organizationId, status: { not: 'archived' } },
-    include: { suppliers: true, recipients: true },
-  });
-  const supplierIds = [...new Set(agreements.flatMap((a) => a.suppliers.map((s) => s.supplierId)))];
-  const recipientIds = [...new Set(agreements.flatMap((a) => a.recipients.map((r) => r.recipientId)))];
-  const [suppliers, recipients] = await Promise.all([
-    db.supplier.findMany({ where: { id: { in: supplierIds } } }),
-    db.recipient.findMany({ where: { id: { in: recipientIds } } }),
-  ]);
-  const partyOf = (rows: typeof suppliers, id: string): PartyFacts => {
-    const row = rows.find((r) => r.id === id);
-    return { id, name: row?.name ?? null, orgNumber: row?.orgNumber ?? null, vatId: row?.vatId ?? null };
-  };
-  return agreements.map((agreement) => ({
-    id: agreement.id,
-    facts: {
-      status: agreement.status,
-      suppliers: agreement.suppliers.map((s) => partyOf(suppliers, s.supplierId)),
-      recipients: agreement.recipients.map((r) => partyOf(recipients, r.recipientId)),
-      effectiveDate: day(agreement.effectiveDate),
-      expirationDate: day(agreement.expirationDate),
-      applicability: agreement.applicability as Applicability | null,
-    },
-  }));
+interface AgreementEntry {
+  id: string;
+  facts: AgreementFacts;
+}
+
+// Whether the organization matches smartly, and every live agreement of it with the parties it
+// names, in one statement (a single-invoice refresh runs after every import, so its round trips
+// count).
+async function matchingContext(db: Db, organizationId: string): Promise<{ smartMatching: boolean; agreements: AgreementEntry[] }> {
+  const rows = await db.$queryRaw<
+    {
+      smart_matching: boolean;
+      id: string | null;
+      status: AgreementFacts['status'];
+      effective_date: string | null;
+      expiration_date: string | null;
+      applicability: Applicability | null;
+      suppliers: PartyFacts[];
+      recipients: PartyFacts[];
+    }[]
+  >`
+    SELECT o.smart_matching, a.id, a.status::text AS status, to_char(a.effective_date, 'YYYY-MM-DD') AS effective_date,
+           to_char(a.expiration_date, 'YYYY-MM-DD') AS expiration_date, a.applicability,
+           COALESCE((SELECT json_agg(json_build_object('id', x.supplier_id, 'name', s.name, 'orgNumber', s.org_number, 'vatId', s.vat_id))
+                       FROM agreement_suppliers x LEFT JOIN suppliers s ON s.id = x.supplier_id
+                      WHERE x.agreement_id = a.id), '[]') AS suppliers,
+           COALESCE((SELECT json_agg(json_build_object('id', y.recipient_id, 'name', r.name, 'orgNumber', r.org_number, 'vatId', r.vat_id))
+                       FROM agreement_recipients y LEFT JOIN recipients r ON r.id = y.recipient_id
+                      WHERE y.agreement_id = a.id), '[]') AS recipients
+      FROM organizations o
+      LEFT JOIN agreements a ON a.organization_id = o.id AND a.status <> 'archived'
+     WHERE o.id = ${organizationId}::uuid`;
+  if (rows.length === 0) throw new Error(`organization ${organizationId} does not exist`);
+  const agreements = rows.flatMap((row) =>
+    row.id === null
+      ? []
+      : [
+          {
+            id: row.id,
+            facts: {
+              status: row.status,
+              suppliers: row.suppliers,
+              recipients: row.recipients,
+              effectiveDate: row.effective_date,
+              expirationDate: row.expiration_date,
+              applicability: row.applicability,
+            },
+          },
+        ],
+  );
+  return { smartMatching: rows[0]!.smart_matching, agreements };
 }
 
 function partyFacts(id: string | null, party: unknown): PartyFacts {
   const p = party as Party | null;
   return { id, name: p?.name ?? p?.legalName ?? null, orgNumber: p?.orgNumber ?? null, vatId: p?.vatId ?? null };
 }
-
-type AgreementEntry = Awaited<ReturnType<typeof agreementFacts>>[number];
 
 // Only agreements naming a supplier that shares a key with the invoice's can match (partyKeys),
 // so each invoice is tried against its supplier's few agreements rather than all of them.
@@ -56,6 +79,23 @@ function agreementsBySupplier(agreements: AgreementEntry[], smart: boolean): (su
   return (supplier) => new Set(partyKeys(supplier, smart).flatMap((key) => index.get(key) ?? []));
 }
 
+// What the rules read of an invoice.
+const MATCHED_INVOICE_FIELDS = {
+  id: true,
+  deletedAt: true,
+  processingStatus: true,
+  supplierId: true,
+  supplierParty: true,
+  recipientId: true,
+  recipientParty: true,
+  issueDate: true,
+  currencyCode: true,
+  buyerReference: true,
+  orderReference: true,
+  contractReference: true,
+  deliveryCountryCode: true,
+} as const;
+
 export interface RefreshResult {
   invoices: number;
   matches: number;
@@ -63,14 +103,13 @@ export interface RefreshResult {
 }
 
 export async function refreshInvoiceMatches(db: Db, organizationId: string, invoiceIds: string[]): Promise<RefreshResult> {
-  const [organization, agreements, invoices, existing] = await Promise.all([
-    db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { smartMatching: true } }),
-    agreementFacts(db, organizationId),
-    db.invoice.findMany({ where: { organizationId, id: { in: invoiceIds } } }),
+  const [{ smartMatching, agreements }, invoices, existing] = await Promise.all([
+    matchingContext(db, organizationId),
+    db.invoice.findMany({ where: { organizationId, id: { in: invoiceIds } }, select: MATCHED_INVOICE_FIELDS }),
     db.invoiceAgreementMatch.findMany({ where: { organizationId, invoiceId: { in: invoiceIds } } }),
   ]);
   const wanted = new Map<string, { invoiceId: string; agreementId: string; reasons: string[] }>();
-  const candidatesFor = agreementsBySupplier(agreements, organization.smartMatching);
+  const candidatesFor = agreementsBySupplier(agreements, smartMatching);
   for (const invoice of invoices) {
     // Only processed, live invoices fall under agreements.
     if (invoice.deletedAt || invoice.processingStatus !== 'completed') continue;
@@ -85,7 +124,7 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
       deliveryCountryCode: invoice.deliveryCountryCode,
     };
     for (const agreement of candidatesFor(facts.supplier)) {
-      const verdict = matchInvoice(facts, agreement.facts, { smartMatching: organization.smartMatching });
+      const verdict = matchInvoice(facts, agreement.facts, { smartMatching });
       if (verdict.matched) wanted.set(`${invoice.id}:${agreement.id}`, { invoiceId: invoice.id, agreementId: agreement.id, reasons: verdict.reasons });
     }
   }

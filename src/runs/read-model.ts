@@ -214,6 +214,14 @@ export async function finishSingleItemRun(db: Db, runId: string, itemId: string,
   return rows[0]!.status;
 }
 
+// The whole life of a single-item run inside one activity (workflows/runs/lifecycle.ts,
+// executeRunInOneActivity): started, the work, finished. A repeat after a crash finds the item
+// running and works again (the work is idempotent), or finds it ended and only reads the status.
+export async function runSingleItem(db: Db, runId: string, item: NewItem, work: () => Promise<ItemOutcome>): Promise<RunStatus> {
+  const { itemId, proceed } = await startSingleItemRun(db, runId, item);
+  return finishSingleItemRun(db, runId, itemId, proceed ? await work() : null);
+}
+
 export async function saveCheckpoint(db: Db, runId: string, checkpoint: unknown): Promise<void> {
   await db.workflowRun.update({ where: { id: runId }, data: { checkpoint: checkpoint as Prisma.InputJsonValue } });
 }

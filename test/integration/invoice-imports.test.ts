@@ -107,6 +107,20 @@ describe('invoice imports', () => {
     expect(retried.body.failure.message).toEqual(expect.any(String));
   });
 
+  it('fails an import for good when the file belongs to a deleted invoice, with the code on the import and its run', async () => {
+    const tenant = await createTenant();
+    const bytes = sample('peppol-bis3/peppol-vat-category-Z.xml');
+    const first = await settledImport(tenant, (await importDocument(tenant, await uploadDocument(tenant, 'z.xml', bytes))).body.id);
+    expect((await tenant.call(`/v1/invoices/${first.invoice_id}`, { method: 'DELETE' })).status).toBe(204);
+
+    const done = await settledImport(tenant, (await importDocument(tenant, await uploadDocument(tenant, 'z-again.xml', bytes))).body.id);
+    expect(done).toMatchObject({ status: 'failed', outcome: null, invoice_id: null, failure: { code: 'primary_md5_locked_by_deleted_invoice' } });
+    const run = await tenant.call(`/v1/workflow-runs/${done.workflow_run_id}`);
+    expect(run.body).toMatchObject({ status: 'failed', progress: { total: 1, failed: 1 } });
+    const items = await tenant.call(`/v1/workflow-runs/${done.workflow_run_id}/items`);
+    expect(items.body.data).toEqual([expect.objectContaining({ key: 'invoice', status: 'failed', failure: expect.objectContaining({ message: expect.stringMatching(/deleted invoice/) }) })]);
+  });
+
   it('refuses imports of documents that are not uploaded, not invoices, or not found', async () => {
     const tenant = await createTenant();
     const other = await createTenant();
