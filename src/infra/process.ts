@@ -11,6 +11,14 @@ export interface ManagedProcess {
   stop(): Promise<void>;
 }
 
+// Children must not outlive this process when it ends without stopping them (an uncaught error,
+// an early process.exit): a test or benchmark run that died would leave its servers holding
+// ports and CPU. (Embedded PostgreSQL's library stops its own server the same way.)
+const liveChildren = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of liveChildren) child.kill('SIGTERM');
+});
+
 export function spawnManaged(
   name: string,
   command: string,
@@ -31,9 +39,11 @@ export function spawnManaged(
     child.stdout?.resume();
     child.stderr?.resume();
   }
+  liveChildren.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Once the process is gone its pipes must not keep this process alive.
   void exited.then(() => {
+    liveChildren.delete(child);
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.unref();
