@@ -6,7 +6,7 @@
 import { detectContainer } from './detect.js';
 import { MAX_INPUT_BYTES } from './limits.js';
 import { failed, type ParseInput, type ParseOutcome } from './model.js';
-import { parsePdf } from './pdf.js';
+import { parsePdfIsolated } from './pdf.js';
 import { parseXmlInvoice } from './xml-invoice.js';
 
 export { MAX_INPUT_BYTES } from './limits.js';
@@ -32,7 +32,7 @@ async function parseBytes(bytes: Uint8Array): Promise<ParseOutcome> {
   }
   switch (detectContainer(bytes)) {
     case 'pdf':
-      return parsePdf(bytes);
+      return parsePdfIsolated(bytes);
     case 'xml':
       return parseXmlInvoice(bytes);
     case 'unknown':

@@ -173,6 +173,7 @@ export type ParseFailureCode =
   | 'encrypted_pdf'
   | 'no_text_layer'
   | 'pdf_timeout'
+  | 'pdf_too_large_inflated'
   | 'internal_error';
 
 export interface ParseInput {

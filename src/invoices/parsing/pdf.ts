@@ -7,6 +7,7 @@ import { MAX_INPUT_BYTES } from './limits.js';
 import { failed, notInvoice, type NotInvoiceOutcome, type ParseOutcome } from './model.js';
 import { layoutLines, type PositionedText } from './pdf-layout.js';
 import { readInvoiceFromText } from './pdf-text.js';
+import { runIsolated } from '../../shared/isolated.js';
 import { hasEndOfFileMarker, openPdf } from '../../shared/pdfjs.js';
 import { parseXmlInvoice } from './xml-invoice.js';
 
@@ -14,16 +15,35 @@ import { parseXmlInvoice } from './xml-invoice.js';
 const MAX_TEXT_PAGES = 30;
 /** Wall-clock budget for one PDF, so a pathological file cannot stall an activity. */
 const PDF_TIME_LIMIT_MS = 20_000;
+/** Memory of the process reading a PDF (about 150 MiB of it pdf.js and the parser): pdf.js inflates compressed streams in full. */
+const PDF_MEMORY_LIMIT_BYTES = 1536 * 2 ** 20;
 /** Names the e-invoice standards give their XML attachment, most specific first. */
 const KNOWN_XML_ATTACHMENTS = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'order-x.xml'];
 
-export async function parsePdf(bytes: Uint8Array): Promise<ParseOutcome> {
+// Reads the PDF in a helper process that is stopped when it runs out of time or memory
+// (shared/isolated.ts),
+// so a hostile PDF fails alone instead of taking the worker, and every import in it, down.
+export async function parsePdfIsolated(bytes: Uint8Array): Promise<ParseOutcome> {
   if (!hasEndOfFileMarker(bytes)) {
     return failed('truncated_pdf', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged.');
   }
+  const result = await runIsolated<ParseOutcome>(new URL(import.meta.url), 'parsePdf', [bytes], { timeMs: PDF_TIME_LIMIT_MS, memoryBytes: PDF_MEMORY_LIMIT_BYTES });
+  if (result.ok) return result.value;
+  switch (result.reason) {
+    case 'time_limit':
+      return failed('pdf_timeout', `Reading the PDF took longer than ${PDF_TIME_LIMIT_MS / 1000} s and was stopped.`);
+    case 'memory_limit':
+      return failed('pdf_too_large_inflated', `Reading the PDF took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`);
+    case 'crashed':
+      return failed('malformed_pdf', `The PDF could not be read: ${result.message}`);
+  }
+}
+
+// The reading itself, without limits (it runs in the helper process): call parsePdfIsolated.
+export async function parsePdf(bytes: Uint8Array): Promise<ParseOutcome> {
   const task = await openPdf(bytes);
   try {
-    return await withTimeLimit(readDocument(task), PDF_TIME_LIMIT_MS);
+    return await readDocument(task);
   } catch (error) {
     return pdfErrorToFailure(error);
   } finally {
@@ -110,24 +130,7 @@ function toPositionedText(item: unknown): PositionedText | null {
   return { text: candidate.str, x: x ?? 0, y: y ?? 0, width: typeof candidate.width === 'number' ? candidate.width : 0, fontSize };
 }
 
-class TimeLimitExceeded extends Error {}
-
-async function withTimeLimit<T>(work: Promise<T>, milliseconds: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeLimitExceeded()), milliseconds);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function pdfErrorToFailure(error: unknown): ParseOutcome {
-  if (error instanceof TimeLimitExceeded) {
-    return failed('pdf_timeout', `Reading the PDF took longer than ${PDF_TIME_LIMIT_MS / 1000} s and was stopped.`);
-  }
   const name = error instanceof Error ? error.name : '';
   const message = error instanceof Error ? error.message : String(error);
   if (name === 'PasswordException') return failed('encrypted_pdf', 'The PDF is password protected.');

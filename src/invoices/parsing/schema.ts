@@ -123,6 +123,7 @@ const failureCode = z.enum([
   'encrypted_pdf',
   'no_text_layer',
   'pdf_timeout',
+  'pdf_too_large_inflated',
   'internal_error',
 ]);
 

@@ -3,6 +3,7 @@
  * deterministic terms/price-list classification. Pure: no network, no database, no files of its
  * own (pdf.js reads its bundled character maps from node_modules). Never throws for bad input.
  */
+import { runIsolated } from '../../../shared/isolated.js';
 import { detectDocument, type DetectedDocument } from './detect.js';
 import { extractDocx } from './docx.js';
 import { DEFAULT_LIMITS, Deadline, HARD_STOP_GRACE_MS, TimeLimitExceeded, withTimeLimit, type ExtractionLimits } from './limits.js';
@@ -22,8 +23,42 @@ export function extractDocumentText(input: ExtractionInput): Promise<ExtractionR
   return extractWithLimits(input, DEFAULT_LIMITS);
 }
 
-/** `extractDocumentText` with other limits; tests use it to reach the limits with small inputs. */
+/** Memory of the process reading a PDF: pdf.js inflates compressed streams in full. */
+const PDF_MEMORY_LIMIT_BYTES = 1536 * 2 ** 20;
+
+/**
+ * `extractDocumentText` with other limits; tests use it to reach the limits with small inputs.
+ * A PDF is read in a helper process stopped when it runs out of time or memory
+ * (shared/isolated.ts): a small PDF can inflate to gigabytes.
+ */
 export async function extractWithLimits(input: ExtractionInput, limits: ExtractionLimits): Promise<ExtractionResult> {
+  if (!isPdf(input, limits)) return extractInProcess(input, limits);
+  const plainInput = { bytes: input.bytes, fileName: input.fileName, mimeType: input.mimeType };
+  const timeMs = limits.timeLimitMs + 2 * HARD_STOP_GRACE_MS;
+  const result = await runIsolated<ExtractionResult>(new URL(import.meta.url), 'extractInProcess', [plainInput, limits], { timeMs, memoryBytes: PDF_MEMORY_LIMIT_BYTES });
+  if (result.ok) return result.value;
+  switch (result.reason) {
+    case 'time_limit':
+      return failed('unreadable', `Reading the PDF took longer than ${Math.round(timeMs / 1000)} s and was stopped.`);
+    case 'memory_limit':
+      return failed('too_large', `Reading the PDF took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`);
+    case 'crashed':
+      return failed('unreadable', `The PDF could not be read: ${result.message.slice(0, 200)}`);
+  }
+}
+
+function isPdf(input: ExtractionInput, limits: ExtractionLimits): boolean {
+  if (input.bytes.byteLength === 0 || input.bytes.byteLength > limits.maxInputBytes) return false;
+  try {
+    const detected = detectDocument(input);
+    return !('kind' in detected) && detected.format === 'pdf';
+  } catch {
+    return false; // extractInProcess words the failure
+  }
+}
+
+/** The extraction itself, in this process (for a PDF: in the helper process). */
+export async function extractInProcess(input: ExtractionInput, limits: ExtractionLimits): Promise<ExtractionResult> {
   const { bytes } = input;
   if (bytes.byteLength > limits.maxInputBytes) {
     return failed('too_large', `The file is ${formatMiB(bytes.byteLength)}; documents up to ${formatMiB(limits.maxInputBytes)} are read.`);

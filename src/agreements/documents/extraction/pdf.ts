@@ -38,6 +38,9 @@ export async function extractPdf(bytes: Uint8Array, builder: DocumentTextBuilder
 async function readPages(document: PDFDocumentProxy, builder: DocumentTextBuilder, limits: ExtractionLimits, deadline: Deadline): Promise<void> {
   const lastPage = Math.min(document.numPages, limits.maxPdfPages);
   for (let pageNumber = 1; pageNumber <= lastPage; pageNumber += 1) {
+    // Checked before each page, not only raced against it: a fast page must not win over a
+    // deadline already past.
+    if (deadline.expired()) return builder.markTruncated();
     const paragraphs = await withTimeLimit(readPageParagraphs(document, pageNumber), deadline.remainingMs()).catch(rethrowUnlessTimeLimit);
     if (paragraphs === null) return builder.markTruncated();
     for (const paragraph of paragraphs) {

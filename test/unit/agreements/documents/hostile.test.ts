@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, extractDocumentText, type ExtractionInput, type ExtractionResult } from '../../../../src/agreements/documents/extraction/index.js';
+import { buildPdf, deflatedSpaces } from '../../invoices/parsing/pdf-builder.js';
 import { buildXlsx, contractParagraph, expectConsistentPassages, expectText, MIME, samplePdf, seededBytes, utf8 } from './fixtures.js';
 
 /** Every hostile input must be answered quickly; generous for a slow CI machine. */
@@ -49,6 +50,19 @@ describe('hostile input ends in a failed or truncated result, never a crash or a
       expect(await extractQuickly({ bytes: seededBytes(64 * 1024, seed), fileName, mimeType })).toMatchObject({ kind: 'failed' });
     }
   });
+
+  // PDFs are read in a helper process (src/shared/isolated.ts); its start is not what is timed.
+  beforeAll(async () => {
+    await extractDocumentText({ bytes: samplePdf('mustang-RE-20201121_508blanko.pdf'), fileName: 'contract.pdf', mimeType: MIME.pdf });
+  }, 60_000);
+
+  it('a PDF whose page inflates to gigabytes is stopped, and the caller does not pay for it', async () => {
+    const bomb = buildPdf({ deflatedContent: await deflatedSpaces(2048) });
+    const before = process.memoryUsage.rss();
+    const result = await extractDocumentText({ bytes: bomb, fileName: 'bomb.pdf', mimeType: MIME.pdf });
+    expect(result).toMatchObject({ kind: 'failed', code: 'too_large' });
+    expect(process.memoryUsage.rss() - before).toBeLessThan(256 * 2 ** 20);
+  }, 60_000);
 
   it('random bytes behind a PDF header and before %%EOF fail', async () => {
     const bytes = concat(utf8('%PDF-1.7\n'), seededBytes(32 * 1024, 7), utf8('\n%%EOF\n'));

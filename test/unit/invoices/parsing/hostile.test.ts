@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUT_BYTES } from '../../../../src/invoices/parsing/index.js';
+import { buildPdf, deflatedSpaces } from './pdf-builder.js';
 import { parseChecked, sampleBytes } from './samples.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -15,6 +16,11 @@ async function expectQuickFailure(bytes: Uint8Array, code: string) {
 }
 
 describe('hostile and broken input ends in a failed outcome', () => {
+  // PDFs are read in a helper process (src/shared/isolated.ts); its start is not what is timed.
+  beforeAll(async () => {
+    await parseChecked(sampleBytes('pdf-plain/mustang-RE-20201121_508blanko.pdf'));
+  }, 60_000);
+
   it('rejects billion-laughs entity expansion', async () => {
     const levels = Array.from({ length: 9 }, (_, level) => `<!ENTITY lol${level + 1} "${`&lol${level};`.repeat(10)}">`).join('\n');
     const xml = `<?xml version="1.0"?>\n<!DOCTYPE lolz [\n<!ENTITY lol0 "lol">\n${levels}\n]>\n<Invoice>&lol9;</Invoice>`;
@@ -49,6 +55,17 @@ describe('hostile and broken input ends in a failed outcome', () => {
     const bytes = sampleBytes('pdf-plain/corpus-Hetzner_2016-01-19_R0005532486.pdf');
     await expectQuickFailure(bytes.subarray(0, Math.floor(bytes.byteLength / 2)), 'truncated_pdf');
   });
+
+  it('stops a PDF whose embedded file inflates to gigabytes, and the caller does not pay for it', async () => {
+    const bomb = buildPdf({ lines: ['Invoice 1'], attachments: [{ name: 'factur-x.xml', content: await deflatedSpaces(2048), deflated: true }] });
+    expect(bomb.byteLength).toBeLessThan(MAX_INPUT_BYTES);
+    const before = process.memoryUsage.rss();
+    const outcome = await parseChecked(bomb);
+    expect(outcome).toMatchObject({ kind: 'failed', code: 'pdf_too_large_inflated' });
+    expect(process.memoryUsage.rss() - before).toBeLessThan(256 * 2 ** 20);
+    // The next PDF is read as usual, by a new helper.
+    expect((await parseChecked(sampleBytes('pdf-plain/mustang-RE-20201121_508blanko.pdf'))).kind).toBe('invoice');
+  }, 60_000);
 
   it('rejects a PDF whose body is garbage', async () => {
     await expectQuickFailure(encode(`%PDF-1.7\n${'garbage '.repeat(100)}\n%%EOF\n`), 'malformed_pdf');

@@ -1,3 +1,5 @@
+import { createDeflate } from 'node:zlib';
+
 /**
  * Builds small, valid PDFs for tests: text lines in Helvetica (WinAnsi, so "€" works) and
  * optional embedded files, with a correct cross-reference table.
@@ -5,12 +7,28 @@
 export interface TestPdf {
   /** Lines of text, top to bottom; omit for a page without a text layer. */
   lines?: string[];
-  attachments?: Array<{ name: string; content: string | Uint8Array }>;
+  /** `deflated`: the content is already compressed, written with /Filter /FlateDecode. */
+  attachments?: Array<{ name: string; content: string | Uint8Array; deflated?: boolean }>;
   /** Extra drawing operators (e.g. a filled rectangle standing in for a scanned image). */
   drawing?: string;
+  /** A deflated page content stream, written with /Filter /FlateDecode instead of lines and drawing. */
+  deflatedContent?: Uint8Array;
 }
 
-export function buildPdf({ lines = [], attachments = [], drawing = '' }: TestPdf): Uint8Array {
+// `mebibytes` of spaces, deflated: a few megabytes that inflate to `mebibytes` (a compression bomb).
+export async function deflatedSpaces(mebibytes: number): Promise<Uint8Array> {
+  const chunk = Buffer.alloc(2 ** 20 * 64, 0x20);
+  const deflate = createDeflate({ level: 1 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (part: Buffer) => parts.push(part));
+  const ended = new Promise((resolve) => deflate.on('end', resolve));
+  for (let written = 0; written < mebibytes; written += 64) deflate.write(chunk);
+  deflate.end();
+  await ended;
+  return Buffer.concat(parts);
+}
+
+export function buildPdf({ lines = [], attachments = [], drawing = '', deflatedContent }: TestPdf): Uint8Array {
   const objects: Array<string | Uint8Array> = [];
   const add = (body: string | Uint8Array) => objects.push(body) ;
   const ref = (index: number) => `${index} 0 R`;
@@ -26,12 +44,12 @@ export function buildPdf({ lines = [], attachments = [], drawing = '' }: TestPdf
   add(`<< /Type /Catalog /Pages ${ref(2)}${names} >>`);
   add(`<< /Type /Pages /Kids [${ref(3)}] /Count 1 >>`);
   add(`<< /Type /Page /Parent ${ref(2)} /MediaBox [0 0 595 842] /Contents ${ref(4)} /Resources << /Font << /F1 ${ref(5)} >> >> >>`);
-  add(stream('', latin1Bytes(content)));
+  add(deflatedContent ? stream('/Filter /FlateDecode ', deflatedContent) : stream('', latin1Bytes(content)));
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   attachments.forEach((attachment, index) => {
     const data = typeof attachment.content === 'string' ? new TextEncoder().encode(attachment.content) : attachment.content;
     add(`<< /Type /Filespec /F (${escapePdfString(attachment.name)}) /UF (${escapePdfString(attachment.name)}) /EF << /F ${ref(7 + index * 2)} >> >>`);
-    add(stream('/Type /EmbeddedFile ', data));
+    add(stream(`/Type /EmbeddedFile ${attachment.deflated ? '/Filter /FlateDecode ' : ''}`, data));
   });
   return serialize(objects);
 }

@@ -1,0 +1,14 @@
+// Functions for isolated.test.ts to run in the helper process.
+export function double(values: Uint8Array): number[] {
+  return [...values].map((value) => value * 2);
+}
+
+export function spin(): never {
+  for (;;) {
+    // never returns: only the time limit ends it
+  }
+}
+
+export function fail(): never {
+  throw new Error('broken on purpose');
+}
