@@ -43,6 +43,12 @@ function helperProcess(): ChildProcess {
   return helper;
 }
 
+// Ends a helper; the next call starts a new one rather than find this one still dying.
+function retire(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
+  if (helper === child) helper = undefined;
+  child.kill(signal);
+}
+
 // Resident bytes of the process, or null where /proc does not tell (then only time is limited).
 function residentBytes(pid: number | undefined): number | null {
   if (pid === undefined) return null;
@@ -67,9 +73,7 @@ async function callHelper<T>(moduleUrl: URL, exportName: string, args: unknown[]
         resolve(result);
       };
       const stop = (result: Isolated<T>) => {
-        // The next call starts a new helper rather than find this one still dying.
-        if (helper === child) helper = undefined;
-        child.kill('SIGKILL');
+        retire(child, 'SIGKILL');
         finish(result);
       };
       const onReply = (reply: Reply) => finish(reply.ok ? { ok: true, value: reply.value as T } : { ok: false, reason: 'crashed', message: reply.message });
@@ -81,12 +85,14 @@ async function callHelper<T>(moduleUrl: URL, exportName: string, args: unknown[]
       }, MEMORY_SAMPLE_MS);
       child.on('message', onReply);
       child.once('exit', onExit);
-      child.send({ moduleUrl: moduleUrl.href, exportName, args });
+      child.send({ moduleUrl: moduleUrl.href, exportName, args }, (error) => {
+        if (error) stop({ ok: false, reason: 'crashed', message: `the helper process could not be reached: ${error.message}` });
+      });
     });
   } finally {
     // Idle, the helper must not keep this process alive, and ends after a while.
     child.channel?.unref();
-    idleTimer = setTimeout(() => child.kill(), IDLE_MS);
+    idleTimer = setTimeout(() => retire(child), IDLE_MS);
     idleTimer.unref();
   }
 }
@@ -94,6 +100,5 @@ async function callHelper<T>(moduleUrl: URL, exportName: string, args: unknown[]
 // For a clean shutdown (tests, the worker): ends the helper process now.
 export function closeIsolation(): void {
   clearTimeout(idleTimer);
-  helper?.kill();
-  helper = undefined;
+  if (helper) retire(helper);
 }

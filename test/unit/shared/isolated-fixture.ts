@@ -12,3 +12,7 @@ export function spin(): never {
 export function fail(): never {
   throw new Error('broken on purpose');
 }
+
+export function exitHard(): never {
+  process.exit(3);
+}

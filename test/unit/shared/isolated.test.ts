@@ -16,6 +16,11 @@ describe('runIsolated', () => {
     expect(await runIsolated(fixture, 'double', [new Uint8Array([5])], limits)).toEqual({ ok: true, value: [10] });
   }, 60_000);
 
+  it('reports a helper that dies mid-call, and the next call gets a new one', async () => {
+    expect(await runIsolated(fixture, 'exitHard', [], limits)).toMatchObject({ ok: false, reason: 'crashed', message: expect.stringContaining('ended') });
+    expect(await runIsolated(fixture, 'double', [new Uint8Array([7])], limits)).toEqual({ ok: true, value: [14] });
+  }, 60_000);
+
   it('reports an error the function throws', async () => {
     expect(await runIsolated(fixture, 'fail', [], limits)).toEqual({ ok: false, reason: 'crashed', message: 'broken on purpose' });
   }, 60_000);
