@@ -10,6 +10,13 @@ type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfJsModule: Promise<PdfJs> | undefined;
 let pdfJsPackageRoot: string | undefined;
 
+/**
+ * Resident memory of the helper process reading a PDF (shared/isolated.ts; about 150 MiB of it
+ * is Node, pdf.js and the reader): pdf.js inflates compressed streams in full, so this is where
+ * a compression bomb is stopped.
+ */
+export const PDF_MEMORY_LIMIT_BYTES = 1536 * 2 ** 20;
+
 /** Every PDF ends with %%EOF; readers accept up to 1 KiB of trailing bytes after it. */
 const EOF_WINDOW = 1024;
 

@@ -1,7 +1,8 @@
 /**
  * Invoice parsing: bytes in, one normalized invoice model out, for Peppol BIS 3, EHF 2.0,
  * Finvoice 3.0, CII (Factur-X/ZUGFeRD/XRechnung, usually inside a PDF) and plain PDFs read
- * from their text layer. Pure: no network, no database, no files of its own.
+ * from their text layer. Pure: no network, no database, no files of its own; a PDF is read in a
+ * helper process stopped on time or memory (pdf.ts, shared/isolated.ts).
  */
 import { detectContainer } from './detect.js';
 import { MAX_INPUT_BYTES } from './limits.js';

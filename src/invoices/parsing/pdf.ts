@@ -8,21 +8,19 @@ import { failed, notInvoice, type NotInvoiceOutcome, type ParseOutcome } from '.
 import { layoutLines, type PositionedText } from './pdf-layout.js';
 import { readInvoiceFromText } from './pdf-text.js';
 import { runIsolated } from '../../shared/isolated.js';
-import { hasEndOfFileMarker, openPdf } from '../../shared/pdfjs.js';
+import { hasEndOfFileMarker, openPdf, PDF_MEMORY_LIMIT_BYTES } from '../../shared/pdfjs.js';
 import { parseXmlInvoice } from './xml-invoice.js';
 
 /** Invoices are a few pages; reading more only costs time on long manuals. */
 const MAX_TEXT_PAGES = 30;
 /** Wall-clock budget for one PDF, so a pathological file cannot stall an activity. */
 const PDF_TIME_LIMIT_MS = 20_000;
-/** Memory of the process reading a PDF (about 150 MiB of it pdf.js and the parser): pdf.js inflates compressed streams in full. */
-const PDF_MEMORY_LIMIT_BYTES = 1536 * 2 ** 20;
 /** Names the e-invoice standards give their XML attachment, most specific first. */
 const KNOWN_XML_ATTACHMENTS = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'order-x.xml'];
 
 // Reads the PDF in a helper process that is stopped when it runs out of time or memory
-// (shared/isolated.ts),
-// so a hostile PDF fails alone instead of taking the worker, and every import in it, down.
+// (shared/isolated.ts), so a hostile PDF fails alone instead of taking the worker, and every
+// import in it, down.
 export async function parsePdfIsolated(bytes: Uint8Array): Promise<ParseOutcome> {
   if (!hasEndOfFileMarker(bytes)) {
     return failed('truncated_pdf', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged.');

@@ -1,9 +1,11 @@
 /**
  * Agreement documents (terms and price lists): text extraction into searchable passages and a
  * deterministic terms/price-list classification. Pure: no network, no database, no files of its
- * own (pdf.js reads its bundled character maps from node_modules). Never throws for bad input.
+ * own (pdf.js reads its bundled character maps from node_modules); a PDF is read in a helper
+ * process stopped on time or memory. Never throws for bad input.
  */
 import { runIsolated } from '../../../shared/isolated.js';
+import { PDF_MEMORY_LIMIT_BYTES } from '../../../shared/pdfjs.js';
 import { detectDocument, type DetectedDocument } from './detect.js';
 import { extractDocx } from './docx.js';
 import { DEFAULT_LIMITS, Deadline, HARD_STOP_GRACE_MS, TimeLimitExceeded, withTimeLimit, type ExtractionLimits } from './limits.js';
@@ -22,9 +24,6 @@ export { PASSAGE_MAX, PASSAGE_MIN } from './passages.js';
 export function extractDocumentText(input: ExtractionInput): Promise<ExtractionResult> {
   return extractWithLimits(input, DEFAULT_LIMITS);
 }
-
-/** Memory of the process reading a PDF: pdf.js inflates compressed streams in full. */
-const PDF_MEMORY_LIMIT_BYTES = 1536 * 2 ** 20;
 
 /**
  * `extractDocumentText` with other limits; tests use it to reach the limits with small inputs.
