@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
-import type { Document } from '../generated/prisma/client.js';
+import type { Document, Prisma } from '../generated/prisma/client.js';
 import { errors } from '../http/errors.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 
@@ -35,28 +35,27 @@ export async function registerDocument(deps: Pick<AppDeps, 'db' | 'storage'>, or
   return { document, upload };
 }
 
-// Bytes received by the API itself (the multipart Ingestion upload) go to storage the same way.
-export async function storeDocumentBytes(
-  deps: Pick<AppDeps, 'db' | 'storage'>,
+// Bytes received by the API itself (the multipart Ingestion upload) go to storage the same way;
+// the document row is returned for the caller to insert with the records it belongs to.
+export async function putDocumentBytes(
+  deps: Pick<AppDeps, 'storage'>,
   organizationId: string,
   file: { fileName: string; mimeType: string; bytes: Buffer; category?: string },
-): Promise<Document> {
+): Promise<Prisma.DocumentUncheckedCreateInput & { id: string; storageKey: string }> {
   const id = randomUUID();
   const storageKey = storageKeyFor(organizationId, id, file.fileName);
   await deps.storage.put(storageKey, file.bytes, file.mimeType);
-  return deps.db.document.create({
-    data: {
-      id,
-      organizationId,
-      fileName: file.fileName,
-      mimeType: file.mimeType,
-      fileSize: file.bytes.length,
-      category: file.category ?? null,
-      storageKey,
-      md5: md5Of(file.bytes),
-      uploadedAt: new Date(),
-    },
-  });
+  return {
+    id,
+    organizationId,
+    fileName: file.fileName,
+    mimeType: file.mimeType,
+    fileSize: file.bytes.length,
+    category: file.category ?? null,
+    storageKey,
+    md5: md5Of(file.bytes),
+    uploadedAt: new Date(),
+  };
 }
 
 export function md5Of(bytes: Uint8Array): string {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
-import { assertUploaded, findDocuments, md5Of, storeDocumentBytes } from '../documents/service.js';
+import { assertUploaded, findDocuments, md5Of, putDocumentBytes } from '../documents/service.js';
 import { Prisma } from '../db/client.js';
 import type { InvoiceImport } from '../generated/prisma/client.js';
 import { errors } from '../http/errors.js';
 import { workStatusOf } from '../runs/read-model.js';
-import { findRun, startRun } from '../runs/service.js';
+import { findRun, newRunRow, startRecordedRun, startRun } from '../runs/service.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { reserveProcessingCapacity } from './capacity.js';
 
@@ -57,15 +57,12 @@ async function insertImport(tx: Prisma.TransactionClient, request: ImportRequest
   return tx.invoiceImport.create({ data: importData(request, ids) });
 }
 
+function importRun(organizationId: string, ids: { importId: string; runId: string }, createdByUserId: string | null | undefined) {
+  return { organizationId, type: 'import', runId: ids.runId, owner: { type: 'invoice_import', id: ids.importId }, input: { importId: ids.importId }, createdByUserId };
+}
+
 async function launch(deps: Deps, invoiceImport: InvoiceImport, createdByUserId: string | null | undefined) {
-  await startRun(deps, {
-    organizationId: invoiceImport.organizationId,
-    type: 'import',
-    runId: invoiceImport.workflowRunId,
-    owner: { type: 'invoice_import', id: invoiceImport.id },
-    input: { importId: invoiceImport.id },
-    createdByUserId,
-  });
+  await startRun(deps, importRun(invoiceImport.organizationId, { importId: invoiceImport.id, runId: invoiceImport.workflowRunId }, createdByUserId));
 }
 
 export async function createImport(deps: Deps, request: ImportRequest): Promise<InvoiceImport> {
@@ -126,9 +123,9 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   const limited = capacity !== null;
   if (limited) await deps.db.$transaction((tx) => reserveProcessingCapacity(tx, organizationId));
 
-  const documents = [];
+  const documents: Awaited<ReturnType<typeof putDocumentBytes>>[] = [];
   for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
-    documents.push(await storeDocumentBytes(deps, organizationId, { ...file, category }));
+    documents.push(await putDocumentBytes(deps, organizationId, { ...file, category }));
   }
   const [primaryDocument, ...attachmentDocuments] = documents;
   const invoiceId = randomUUID();
@@ -148,15 +145,32 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
     primaryDocumentId: primaryDocument!.id,
     attachmentDocumentIds: request.attachmentDocumentIds,
   };
+  const ids = idsFor(request);
+  const runRow = newRunRow(deps, importRun(organizationId, ids, createdByUserId), ids.runId);
   try {
-    // An unlimited organization takes no capacity lock: the two rows go in one batch.
-    const [invoice, invoiceImport] = limited
-      ? await deps.db.$transaction(async (tx) => [await tx.invoice.create({ data: invoiceData }), await insertImport(tx, request, idsFor(request))] as const)
-      : await deps.db.$transaction([deps.db.invoice.create({ data: invoiceData }), deps.db.invoiceImport.create({ data: importData(request, idsFor(request)) })]);
-    await launch(deps, invoiceImport, createdByUserId);
+    // The documents, the invoice, its import and the import's run in one transaction: an API that
+    // dies before the workflow starts leaves a run that reconciliation fails, never an invoice
+    // without one. An unlimited organization takes no capacity lock: the rows go in one batch.
+    const [, invoice, , run] = limited
+      ? await deps.db.$transaction(async (tx) => {
+          await reserveProcessingCapacity(tx, organizationId);
+          return [
+            await tx.document.createMany({ data: documents }),
+            await tx.invoice.create({ data: invoiceData }),
+            await tx.invoiceImport.create({ data: importData(request, ids) }),
+            await tx.workflowRun.create({ data: runRow }),
+          ] as const;
+        })
+      : await deps.db.$transaction([
+          deps.db.document.createMany({ data: documents }),
+          deps.db.invoice.create({ data: invoiceData }),
+          deps.db.invoiceImport.create({ data: importData(request, ids) }),
+          deps.db.workflowRun.create({ data: runRow }),
+        ]);
+    await startRecordedRun(deps, run);
     return invoice;
   } catch (error) {
-    await discardUpload(deps, invoiceId, documents);
+    await discardUpload(deps, invoiceId, ids.runId, documents);
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
       const winner = await deps.db.invoice.findFirst({ where: { organizationId, primaryMd5: md5 }, select: { id: true, deletedAt: true } });
       if (winner) throw duplicateUpload(winner);
@@ -165,8 +179,9 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   }
 }
 
-// A rejected upload leaves nothing behind: not its invoice, import, documents or bytes.
-async function discardUpload(deps: Deps, invoiceId: string, documents: { id: string; storageKey: string }[]) {
+// A rejected upload leaves nothing behind: not its run, invoice, import, documents or bytes.
+async function discardUpload(deps: Deps, invoiceId: string, runId: string, documents: { id: string; storageKey: string }[]) {
+  await deps.db.workflowRun.deleteMany({ where: { id: runId } });
   await deps.db.invoiceImport.deleteMany({ where: { invoiceId } });
   await deps.db.invoice.deleteMany({ where: { id: invoiceId } });
   await deps.db.document.deleteMany({ where: { id: { in: documents.map((d) => d.id) } } });

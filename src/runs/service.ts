@@ -30,20 +30,25 @@ export interface StartRunRequest {
 
 type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger'>;
 
+// The run's row, for startRun or for a caller that inserts it in the same transaction as the
+// records the run works on (then startRecordedRun).
+export function newRunRow(deps: Pick<Deps, 'runTypes'>, request: StartRunRequest, id: string): Prisma.WorkflowRunUncheckedCreateInput {
+  deps.runTypes.get(request.type);
+  return {
+    id,
+    organizationId: request.organizationId,
+    type: request.type,
+    ownerType: request.owner?.type ?? null,
+    ownerId: request.owner?.id ?? null,
+    input: (request.input ?? {}) as Prisma.InputJsonValue,
+    retryOfRunId: request.retryOfRunId ?? null,
+    createdByUserId: request.createdByUserId ?? null,
+  };
+}
+
 async function insertRunOnce(deps: Deps, request: StartRunRequest, id: string): Promise<{ run: WorkflowRun; created: boolean }> {
   try {
-    const run = await deps.db.workflowRun.create({
-      data: {
-        id,
-        organizationId: request.organizationId,
-        type: request.type,
-        ownerType: request.owner?.type ?? null,
-        ownerId: request.owner?.id ?? null,
-        input: (request.input ?? {}) as Prisma.InputJsonValue,
-        retryOfRunId: request.retryOfRunId ?? null,
-        createdByUserId: request.createdByUserId ?? null,
-      },
-    });
+    const run = await deps.db.workflowRun.create({ data: newRunRow(deps, request, id) });
     return { run, created: true };
   } catch (error) {
     if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error;
@@ -66,20 +71,29 @@ async function startWorkflow(deps: Deps, run: WorkflowRun, reuse: WorkflowIdReus
 }
 
 export async function startRun(deps: Deps, request: StartRunRequest): Promise<WorkflowRun> {
-  deps.runTypes.get(request.type);
   const { run, created } = await insertRunOnce(deps, request, request.runId ?? randomUUID());
   if (!created && run.status !== 'queued') return run;
   try {
-    await startWorkflow(deps, run, WorkflowIdReusePolicy.REJECT_DUPLICATE);
+    await startRecordedRun(deps, run);
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return run;
-    deps.logger.error({ err: error, run_id: run.id }, 'could not start workflow');
     // A rejected request changes nothing: the run row goes again.
     if (created) await deps.db.workflowRun.delete({ where: { id: run.id } }).catch(() => undefined);
+    throw error;
+  }
+  return run;
+}
+
+// Starts the workflow of a run whose row is already written; a workflow started already counts
+// as started. Throws service_unavailable when Temporal cannot take it (the caller undoes its rows).
+export async function startRecordedRun(deps: Deps, run: WorkflowRun): Promise<void> {
+  try {
+    await startWorkflow(deps, run, WorkflowIdReusePolicy.REJECT_DUPLICATE);
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+    deps.logger.error({ err: error, run_id: run.id }, 'could not start workflow');
     throw errors.serviceUnavailable('The background work could not be started right now; retry shortly.');
   }
   countRunStarted(run.type);
-  return run;
 }
 
 async function failureFromTemporal(deps: Deps, runId: string): Promise<RunFailure> {

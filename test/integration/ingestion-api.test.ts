@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIngestionToken } from '../../src/admin/service.js';
+import { createIngestionToken, updateOrganizationSettings } from '../../src/admin/service.js';
 import { EHF_SAMPLES, FACTUR_X_SAMPLES, FINVOICE_SAMPLES, PEPPOL_SAMPLES } from '../fixtures/sample-expectations.js';
 import { call, expectError } from '../support/api.js';
 import { ingestionUpload, sample, settledIngestionInvoice } from '../support/invoices.js';
@@ -56,6 +56,18 @@ describe('Ingestion API uploads', () => {
 
     expect((await tenant.call(`/v1/invoices/${first.body.invoice_id}?permanent=true`, { method: 'DELETE' })).status).toBe(204);
     expect((await ingestionUpload(tenant.ingestionToken, 'z.xml', bytes)).status).toBe(201);
+  });
+
+  it('records an upload with its documents, import and run together, also under a processing capacity', async () => {
+    const tenant = await createTenant();
+    await updateOrganizationSettings(testDb(), tenant.organizationId, { invoiceProcessingCapacity: 5 });
+    const upload = await ingestionUpload(tenant.ingestionToken, 'base.xml', sample('peppol-bis3/peppol-base-example.xml'));
+    expect(upload.status).toBe(201);
+    expect((await settledIngestionInvoice(tenant.ingestionToken, upload.body.invoice_id)).body.processing.status).toBe('completed');
+    const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId: upload.body.invoice_id } });
+    const run = await tenant.call(`/v1/workflow-runs/${invoiceImport.workflowRunId}`);
+    expect(run.body).toMatchObject({ type: 'import', status: 'completed', owner: { type: 'invoice_import', id: invoiceImport.id } });
+    expect(await testDb().document.count({ where: { organizationId: tenant.organizationId } })).toBe(1);
   });
 
   it('keeps a semantic duplicate (another file, same invoice) but does not count it as spend', async () => {
