@@ -149,8 +149,9 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   const runRow = newRunRow(deps, importRun(organizationId, ids, createdByUserId), ids.runId);
   try {
     // The documents, the invoice, its import and the import's run in one transaction: an API that
-    // dies before the workflow starts leaves a run that reconciliation fails, never an invoice
-    // without one. An unlimited organization takes no capacity lock: the rows go in one batch.
+    // dies before the workflow starts leaves a run that reconciliation fails and a retry starts
+    // again, never an invoice without one. An unlimited organization takes no capacity lock: the
+    // rows go in one batch.
     const [, invoice, , run] = limited
       ? await deps.db.$transaction(async (tx) => {
           await reserveProcessingCapacity(tx, organizationId);
