@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isSuppressed, itemKeyOf, parseDirectives } from '../../src/agreements/context-suggestions/directives.js';
-import { Prisma } from '../../src/db/client.js';
 import { expectError } from '../support/api.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
-import { paperAndTonerPair } from '../support/alerts.js';
+import { insertAlert, paperAndTonerPair } from '../support/alerts.js';
 
 const matchedPair = (tenant: Tenant) =>
   paperAndTonerPair(tenant, { supplier: { name: 'Acme', org_number: '111222333' }, agreement: { title: 'Acme supplies', instructions: INSTRUCTIONS } });
@@ -15,30 +13,6 @@ const matchedPair = (tenant: Tenant) =>
 
 const INSTRUCTIONS = 'Prices are net of VAT.';
 
-
-async function insertCheckAlert(tenant: Tenant, pair: { agreementId: string; invoiceId: string }, fields: { checker: string; lineId: string | null; title?: string }) {
-  const id = randomUUID();
-  await testDb().alert.create({
-    data: {
-      id,
-      organizationId: tenant.organizationId,
-      invoiceId: pair.invoiceId,
-      agreementId: pair.agreementId,
-      title: fields.title ?? 'Unit price above the agreed price',
-      explanation: 'The agreement says 10.00 [1].',
-      impactAmount: new Prisma.Decimal('10.00'),
-      currencyCode: 'EUR',
-      confidenceLevel: 'certain',
-      citations: [],
-      invoiceLineId: fields.lineId,
-      origin: 'check',
-      checker: fields.checker,
-      fingerprint: `${fields.checker}:${randomUUID().replace(/-/g, '')}`,
-    },
-  });
-  return id;
-}
-
 const suggestionsOf = async (tenant: Tenant, agreementId: string, query = '') => (await tenant.call(`/v1/agreements/${agreementId}/context-suggestions${query}`)).body;
 const dismiss = (tenant: Tenant, alertIds: string[], extra: Record<string, unknown> = {}) => tenant.call('/v1/alerts/dismiss', { method: 'POST', body: { alert_ids: alertIds, ...extra } });
 const agreementRow = (id: string) => testDb().agreement.findUniqueOrThrow({ where: { id } });
@@ -47,7 +21,7 @@ describe('context suggestions', () => {
   it('suggests a directive on dismissal; accepting appends it once, outdates checks, and the checks then suppress that alert', async () => {
     const tenant = await createTenant();
     const pair = await matchedPair(tenant);
-    const alertId = await insertCheckAlert(tenant, pair, { checker: 'price_mismatch', lineId: pair.lines[0]!.id });
+    const alertId = await insertAlert(tenant, pair, { checker: 'price_mismatch', lineId: pair.lines[0]!.id });
     expect((await dismiss(tenant, [alertId], { category: 'not_an_issue', note: 'Price raise agreed by phone' })).status).toBe(200);
 
     const listed = await suggestionsOf(tenant, pair.agreementId);
@@ -91,7 +65,7 @@ describe('context suggestions', () => {
     expect(isSuppressed({ ...refound, unitPrice: '14.00' }, parseDirectives(agreement.instructions))).toBe(false);
 
     // Dismissing the same kind of alert again suggests nothing new.
-    const second = await insertCheckAlert(tenant, pair, { checker: 'price_mismatch', lineId: line.id });
+    const second = await insertAlert(tenant, pair, { checker: 'price_mismatch', lineId: line.id });
     await dismiss(tenant, [second], { note: 'again' });
     expect((await suggestionsOf(tenant, pair.agreementId)).data).toHaveLength(1);
   });
@@ -99,7 +73,7 @@ describe('context suggestions', () => {
   it('never suggests a rejected edit again, and does not suggest when told not to', async () => {
     const tenant = await createTenant();
     const pair = await matchedPair(tenant);
-    const first = await insertCheckAlert(tenant, pair, { checker: 'price_mismatch', lineId: pair.lines[1]!.id });
+    const first = await insertAlert(tenant, pair, { checker: 'price_mismatch', lineId: pair.lines[1]!.id });
     await dismiss(tenant, [first]);
     const [suggestion] = (await suggestionsOf(tenant, pair.agreementId)).data;
     expect(suggestion.instruction).toBe('Do not flag: price_mismatch for item "Toner" at unit price 80.00 EUR');
@@ -112,11 +86,11 @@ describe('context suggestions', () => {
     expect((await agreementRow(pair.agreementId)).instructions).toBe(INSTRUCTIONS);
 
     // The same edit from another alert, with another reason: still only the rejected one.
-    const second = await insertCheckAlert(tenant, pair, { checker: 'price_mismatch', lineId: pair.lines[1]!.id, title: 'Another wording' });
+    const second = await insertAlert(tenant, pair, { checker: 'price_mismatch', lineId: pair.lines[1]!.id, title: 'Another wording' });
     await dismiss(tenant, [second], { category: 'other', note: 'different reason' });
     expect((await suggestionsOf(tenant, pair.agreementId)).data.map((s: any) => s.status)).toEqual(['rejected']);
 
-    const untold = await insertCheckAlert(tenant, pair, { checker: 'quantity_mismatch', lineId: pair.lines[1]!.id });
+    const untold = await insertAlert(tenant, pair, { checker: 'quantity_mismatch', lineId: pair.lines[1]!.id });
     await dismiss(tenant, [untold], { suggest_instructions: false });
     expect((await suggestionsOf(tenant, pair.agreementId)).data).toHaveLength(1);
   });
@@ -124,7 +98,7 @@ describe('context suggestions', () => {
   it('suggests an exact directive for a whole-invoice alert and a note for an alert a user recorded', async () => {
     const tenant = await createTenant();
     const pair = await matchedPair(tenant);
-    const whole = await insertCheckAlert(tenant, pair, { checker: 'totals_mismatch', lineId: null, title: 'Totals do not add up' });
+    const whole = await insertAlert(tenant, pair, { checker: 'totals_mismatch', lineId: null, title: 'Totals do not add up' });
     const fingerprint = (await testDb().alert.findUniqueOrThrow({ where: { id: whole } })).fingerprint;
     const recorded = await tenant.call('/v1/alerts', {
       method: 'POST',
@@ -148,9 +122,9 @@ describe('context suggestions', () => {
     const tenant = await createTenant();
     const pair = await matchedPair(tenant);
     const alerts = [
-      await insertCheckAlert(tenant, pair, { checker: 'a_check', lineId: pair.lines[0]!.id }),
-      await insertCheckAlert(tenant, pair, { checker: 'b_check', lineId: pair.lines[0]!.id }),
-      await insertCheckAlert(tenant, pair, { checker: 'c_check', lineId: pair.lines[0]!.id }),
+      await insertAlert(tenant, pair, { checker: 'a_check', lineId: pair.lines[0]!.id }),
+      await insertAlert(tenant, pair, { checker: 'b_check', lineId: pair.lines[0]!.id }),
+      await insertAlert(tenant, pair, { checker: 'c_check', lineId: pair.lines[0]!.id }),
     ];
     for (const id of alerts) await dismiss(tenant, [id]);
     const all = (await suggestionsOf(tenant, pair.agreementId)).data;

@@ -1,41 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Prisma } from '../../src/db/client.js';
 import { eventually, expectError } from '../support/api.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
-import { paperAndTonerPair } from '../support/alerts.js';
+import { insertAlert, paperAndTonerPair } from '../support/alerts.js';
 
 const matchedInvoice = (tenant: Tenant, agreementId: string | null, supplierOrgNumber = '444555666') =>
   paperAndTonerPair(tenant, { supplier: { name: 'Topics Ltd', org_number: supplierOrgNumber }, agreementId: agreementId ?? undefined, agreement: { title: 'Topics', instructions: 'x' } });
 
 // Draft agreements, so no automatic check replaces the alerts. Alerts of the checks (checker, fingerprint) are inserted with the test database client for a real
 // matched pair (no endpoint records them); the reconcile itself runs over HTTP on the real stack.
-
-
-async function insertAlert(tenant: Tenant, pair: { agreementId: string; invoiceId: string }, fields: { checker: string | null; lineId: string | null; topicId?: string; impact?: string; status?: 'pending' | 'dismissed' }) {
-  const id = randomUUID();
-  await testDb().alert.create({
-    data: {
-      id,
-      organizationId: tenant.organizationId,
-      invoiceId: pair.invoiceId,
-      agreementId: pair.agreementId,
-      status: fields.status ?? 'pending',
-      title: 'A finding',
-      explanation: 'Because [1].',
-      impactAmount: new Prisma.Decimal(fields.impact ?? '10.00'),
-      currencyCode: 'EUR',
-      confidenceLevel: 'certain',
-      citations: [],
-      invoiceLineId: fields.lineId,
-      topicId: fields.topicId ?? null,
-      origin: fields.checker ? 'check' : 'user',
-      checker: fields.checker,
-      fingerprint: fields.checker ? `${fields.checker}:${randomUUID().replace(/-/g, '')}` : null,
-    },
-  });
-  return id;
-}
 
 async function insertTopic(tenant: Tenant, agreementId: string, fields: { title: string; groupKey: string | null; isLocked?: boolean; description?: string }) {
   const id = randomUUID();

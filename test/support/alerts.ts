@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { Prisma } from '../../src/db/client.js';
 import { eventually } from './api.js';
 import { testDb, type Tenant } from './tenants.js';
 
@@ -88,4 +89,35 @@ export async function paperAndTonerPair(
   await refresh(tenant, `/v1/invoices/${invoice.id}/agreements/refresh`);
   const lines = await testDb().invoiceLine.findMany({ where: { invoiceId: invoice.id }, orderBy: { position: 'asc' } });
   return { agreementId: agreementId as string, invoiceId: invoice.id as string, lines };
+}
+
+// An alert on a matched pair written straight to the database, as a check (a checker) or a user
+// (none) would have made it: for tests of what is done with alerts, not of how checks make them.
+export async function insertAlert(
+  tenant: Tenant,
+  pair: { agreementId: string; invoiceId: string },
+  fields: { checker: string | null; lineId: string | null; title?: string; topicId?: string; impact?: string; status?: 'pending' | 'dismissed' },
+): Promise<string> {
+  const id = randomUUID();
+  await testDb().alert.create({
+    data: {
+      id,
+      organizationId: tenant.organizationId,
+      invoiceId: pair.invoiceId,
+      agreementId: pair.agreementId,
+      status: fields.status ?? 'pending',
+      title: fields.title ?? 'Unit price above the agreed price',
+      explanation: 'The agreement says 10.00 [1].',
+      impactAmount: new Prisma.Decimal(fields.impact ?? '10.00'),
+      currencyCode: 'EUR',
+      confidenceLevel: 'certain',
+      citations: [],
+      invoiceLineId: fields.lineId,
+      topicId: fields.topicId ?? null,
+      origin: fields.checker ? 'check' : 'user',
+      checker: fields.checker,
+      fingerprint: fields.checker ? `${fields.checker}:${randomUUID().replace(/-/g, '')}` : null,
+    },
+  });
+  return id;
 }

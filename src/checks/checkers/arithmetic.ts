@@ -98,6 +98,23 @@ const documentEntries = (invoice: CheckInvoice, isCharge: boolean) =>
   invoice.allowanceCharges.filter((entry) => entry.isCharge === isCharge).map((entry) => decOrNull(entry.amount) ?? ZERO);
 const show = (value: Dec) => value.toFixed(Math.max(2, value.decimalPlaces()));
 
+// Document allowances or charges against their stated total (an allowance total is subtracted).
+function documentTotalRule(kind: 'allowance' | 'charge'): TotalsRule {
+  return {
+    key: `${kind}_total`,
+    stated: `${kind} total`,
+    title: `Document ${kind}s do not add up to the ${kind} total`,
+    evaluate(invoice) {
+      const total = stated(kind === 'charge' ? invoice.totals.chargeTotal : invoice.totals.allowanceTotal);
+      const entries = documentEntries(invoice, kind === 'charge');
+      if (total === null || entries.length === 0) return null;
+      const computed = sumOf(entries);
+      const formula = `the ${entries.length} document ${kind}s add up to ${show(computed)}`;
+      return kind === 'charge' ? { stated: total, computed, formula } : { stated: total, computed, formula, statedIsSubtracted: true };
+    },
+  };
+}
+
 const TOTALS_RULES: TotalsRule[] = [
   {
     key: 'line_extension',
@@ -111,30 +128,8 @@ const TOTALS_RULES: TotalsRule[] = [
       return { stated: total, computed, formula: `the ${invoice.lines.length} line net amounts add up to ${show(computed)}` };
     },
   },
-  {
-    key: 'allowance_total',
-    stated: 'allowance total',
-    title: 'Document allowances do not add up to the allowance total',
-    evaluate(invoice) {
-      const total = stated(invoice.totals.allowanceTotal);
-      const entries = documentEntries(invoice, false);
-      if (total === null || entries.length === 0) return null;
-      const computed = sumOf(entries);
-      return { stated: total, computed, formula: `the ${entries.length} document allowances add up to ${show(computed)}`, statedIsSubtracted: true };
-    },
-  },
-  {
-    key: 'charge_total',
-    stated: 'charge total',
-    title: 'Document charges do not add up to the charge total',
-    evaluate(invoice) {
-      const total = stated(invoice.totals.chargeTotal);
-      const entries = documentEntries(invoice, true);
-      if (total === null || entries.length === 0) return null;
-      const computed = sumOf(entries);
-      return { stated: total, computed, formula: `the ${entries.length} document charges add up to ${show(computed)}` };
-    },
-  },
+  documentTotalRule('allowance'),
+  documentTotalRule('charge'),
   {
     key: 'tax_exclusive',
     stated: 'total excluding VAT',

@@ -57,7 +57,7 @@ export function declaredFormat(fileName: string, mimeType: string): DocumentForm
   );
 }
 
-function hasPdfHeader(bytes: Uint8Array): boolean {
+export function hasPdfHeader(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, PDF_HEADER_WINDOW)).includes('%PDF-', 0, 'latin1');
 }
 

@@ -6,7 +6,7 @@
  */
 import { runIsolated } from '../../../shared/isolated.js';
 import { PDF_MEMORY_LIMIT_BYTES } from '../../../shared/pdfjs.js';
-import { detectDocument, type DetectedDocument } from './detect.js';
+import { detectDocument, hasPdfHeader, type DetectedDocument } from './detect.js';
 import { extractDocx } from './docx.js';
 import { DEFAULT_LIMITS, Deadline, HARD_STOP_GRACE_MS, TimeLimitExceeded, withTimeLimit, type ExtractionLimits } from './limits.js';
 import { ExtractionError, failed, type ExtractionInput, type ExtractionResult } from './model.js';
@@ -31,7 +31,8 @@ export function extractDocumentText(input: ExtractionInput): Promise<ExtractionR
  * (shared/isolated.ts): a small PDF can inflate to gigabytes.
  */
 export async function extractWithLimits(input: ExtractionInput, limits: ExtractionLimits): Promise<ExtractionResult> {
-  if (!isPdf(input, limits)) return extractInProcess(input, limits);
+  // A PDF header decides before anything else does (detectDocument); files too large are refused unread.
+  if (input.bytes.byteLength > limits.maxInputBytes || !hasPdfHeader(input.bytes)) return extractInProcess(input, limits);
   const plainInput = { bytes: input.bytes, fileName: input.fileName, mimeType: input.mimeType };
   const timeMs = limits.timeLimitMs + 2 * HARD_STOP_GRACE_MS;
   const result = await runIsolated<ExtractionResult>(new URL(import.meta.url), 'extractInProcess', [plainInput, limits], { timeMs, memoryBytes: PDF_MEMORY_LIMIT_BYTES });
@@ -43,16 +44,6 @@ export async function extractWithLimits(input: ExtractionInput, limits: Extracti
       return failed('too_large', `Reading the PDF took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`);
     case 'crashed':
       return failed('unreadable', `The PDF could not be read: ${result.message.slice(0, 200)}`);
-  }
-}
-
-function isPdf(input: ExtractionInput, limits: ExtractionLimits): boolean {
-  if (input.bytes.byteLength === 0 || input.bytes.byteLength > limits.maxInputBytes) return false;
-  try {
-    const detected = detectDocument(input);
-    return !('kind' in detected) && detected.format === 'pdf';
-  } catch {
-    return false; // extractInProcess words the failure
   }
 }
 
