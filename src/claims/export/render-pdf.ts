@@ -493,8 +493,10 @@ function writeFooters(doc: PdfDoc, letter: ClaimLetter): void {
     const y = PAGE.height - 40;
     doc.save().moveTo(MARGIN.left, y - 6).lineTo(MARGIN.left + CONTENT_WIDTH, y - 6).lineWidth(0.4).strokeColor(COLOR.rule).stroke().restore();
     doc.font(LETTER_FONTS.regular.name).fontSize(7.5).fillColor(COLOR.muted);
-    doc.text(clip(`${letter.organization.name}  ·  Claim ${letter.reference}  ·  ${letter.supplier.name}`, 110), MARGIN.left, y, { width: CONTENT_WIDTH - 90, lineBreak: false });
-    doc.text(`Page ${index + 1} of ${total}`, MARGIN.left + CONTENT_WIDTH - 90, y, { width: 90, align: 'right', lineBreak: false });
+    // One line each: a long name is cut with an ellipsis rather than running into the page number.
+    const oneLine = { height: 10, ellipsis: true, lineGap: 0 };
+    doc.text(clip(`${letter.organization.name}  ·  Claim ${letter.reference}  ·  ${letter.supplier.name}`, 300), MARGIN.left, y, { ...oneLine, width: CONTENT_WIDTH - 100 });
+    doc.text(`Page ${index + 1} of ${total}`, MARGIN.left + CONTENT_WIDTH - 90, y, { ...oneLine, width: 90, align: 'right' });
     doc.page.margins.bottom = bottomMargin;
   }
 }

@@ -64,7 +64,7 @@ export function letter(overrides: Partial<ClaimLetter> = {}): ClaimLetter {
     supplier: { name: SUPPLIER_NAME, organizationNumber: '987 654 321', vatId: null, address: ['Østre Havnegade 4', '5970 Ærøskøbing', 'Denmark'] },
     supplierContact: { name: 'Åsa Øberg', email: 'faktura@aeroe-akeri.example' },
     agreement: { id: 'agr-1', title: 'Rammeavtale konsulenttjenester 2026', startDate: '2026-01-01', endDate: '2026-12-31' },
-    note: 'We have also sent this claim by e-mail. Grüße an das Team in Düsseldorf.',
+    note: `We have also sent this claim by e-mail. Grüße an das Team in Düsseldorf. Special letters: ${SPECIAL_LETTERS}.`,
     lines,
     totals: overrides.totals ?? totalsOf(lines, refunds),
     refunds,
