@@ -284,15 +284,17 @@ class LetterWriter {
     this.ensureSpace(headerHeight + 40);
     this.drawTableHeader();
     for (const line of this.letter.lines) {
-      const row = this.prepareRow(line, pageRoom);
+      const newInvoice = line.invoiceId !== previousInvoice;
+      // The invoice number and date head each invoice's first row, and again atop every page.
+      let row = this.prepareRow(line, newInvoice || firstOnPage, pageRoom);
       if (this.y + row.rowHeight + row.detailHeight > CONTENT_BOTTOM) {
         this.doc.addPage();
         this.y = MARGIN.top;
         this.drawTableHeader();
         firstOnPage = true;
+        row = this.prepareRow(line, true, pageRoom);
       }
-      const newInvoice = line.invoiceId !== previousInvoice;
-      this.drawRow(row, newInvoice || firstOnPage, newInvoice && !firstOnPage);
+      this.drawRow(row, newInvoice && !firstOnPage);
       previousInvoice = line.invoiceId;
       firstOnPage = false;
     }
@@ -313,11 +315,11 @@ class LetterWriter {
     this.y += height;
   }
 
-  private prepareRow(line: ClaimLetterLine, pageRoom: number): PreparedRow {
+  private prepareRow(line: ClaimLetterLine, showInvoice: boolean, pageRoom: number): PreparedRow {
     const cell = (text: string, font: LetterFont = 'condensed', size = TABLE_FONT_SIZE, color: string = COLOR.text): Cell => ({ text, font, size, color });
     const description = clip(line.lineReference ? `Line ${line.lineReference}: ${line.description ?? line.title}` : (line.description ?? line.title), MAX_CELL_CHARS);
     const cells: Cell[][] = [
-      [cell(line.invoiceNumber, 'condensedBold'), cell(line.issueDate ?? '', 'condensed', 7, COLOR.muted)],
+      showInvoice ? [cell(line.invoiceNumber, 'condensedBold'), cell(line.issueDate ?? '', 'condensed', 7, COLOR.muted)] : [],
       [cell(description)],
       [cell(showQuantity(line.quantity, line.unit))],
       [cell(showAmount(line.chargedUnitPrice))],
@@ -335,12 +337,11 @@ class LetterWriter {
     return { line, cells, detail, rowHeight, detailHeight };
   }
 
-  private drawRow(row: PreparedRow, showInvoice: boolean, invoiceBoundary: boolean): void {
+  private drawRow(row: PreparedRow, invoiceBoundary: boolean): void {
     const top = this.y;
     const ruleColor = invoiceBoundary ? COLOR.rule : COLOR.faintRule;
     this.doc.save().moveTo(MARGIN.left, top).lineTo(MARGIN.left + CONTENT_WIDTH, top).lineWidth(invoiceBoundary ? 0.8 : 0.4).strokeColor(ruleColor).stroke().restore();
     row.cells.forEach((parts, index) => {
-      if (index === 0 && !showInvoice) return;
       let y = top + CELL_PAD_Y;
       const width = COLUMN_WIDTHS[index]! - 2 * CELL_PAD_X;
       for (const part of parts) {

@@ -8,7 +8,18 @@ import { promisify } from 'node:util';
 // as PNG, pdftotext extracts the text (and each word's box), pdffonts lists the embedded fonts.
 // Poppler is installed by scripts/install-deps (Debian package poppler-utils).
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+
+async function run(command: string, args: string[], options: { maxBuffer?: number } = {}): Promise<{ stdout: string }> {
+  try {
+    return await execFileAsync(command, args, { maxBuffer: options.maxBuffer ?? 16 * 1024 * 1024 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(`${command} is not installed: install poppler-utils (bash scripts/install-deps, or apt-get install -y poppler-utils)`);
+    }
+    throw error;
+  }
+}
 
 export interface Word {
   page: number;
