@@ -29,6 +29,9 @@ const COLOR = {
 // line can never outgrow a page and measuring stays cheap whatever an invoice holds.
 const MAX_CELL_CHARS = 400;
 const MAX_NOTE_CHARS = 4_000;
+// Names, titles, address lines and references: far beyond any real one, short enough for the head.
+const MAX_FIELD_CHARS = 200;
+const MAX_ADDRESS_LINES = 6;
 
 /** The PDF letter for a claim; see docs/claim-letter.md for what it contains and why. */
 export async function renderClaimPdf(letter: ClaimLetter): Promise<Buffer> {
@@ -122,6 +125,14 @@ interface Cell {
   color: string;
 }
 
+interface StackedLine {
+  text: string;
+  font: LetterFont;
+  size: number;
+  color?: string;
+  gapAfter?: number;
+}
+
 interface PreparedRow {
   line: ClaimLetterLine;
   cells: Cell[][];
@@ -194,30 +205,40 @@ class LetterWriter {
 
   // --- the letter head ---
 
+  /** Lines one under the other; whatever would pass `bottom` is cut with an ellipsis or left out. */
+  private stack(lines: StackedLine[], x: number, y: number, width: number, bottom: number, align: 'left' | 'right' = 'left'): number {
+    for (const line of lines) {
+      const room = bottom - y;
+      if (room < line.size * 1.2) break;
+      y += this.place(line.text, x, y, width, line.font, line.size, line.color ?? COLOR.text, align, room) + (line.gapAfter ?? 1);
+    }
+    return y;
+  }
+
   private writeParties(): void {
     const { organization, supplier, supplierContact } = this.letter;
-    // Letterhead: the sender's name on the left, its address and identifiers on the right.
+    // Letterhead: the sender's name on the left, its address and identifiers on the right. Each
+    // block has a bounded height, so the head never pushes the letter off its first page.
     const top = this.y;
     const detailsWidth = 230;
-    const nameHeight = this.place(organization.name, MARGIN.left, top, CONTENT_WIDTH - detailsWidth - 10, 'bold', 14, COLOR.accent);
-    let detailsY = top + 1;
-    for (const line of partyDetails(organization)) {
-      detailsY += this.place(line, MARGIN.left + CONTENT_WIDTH - detailsWidth, detailsY, detailsWidth, 'regular', 8, COLOR.muted, 'right') + 1;
-    }
-    let y = Math.max(top + nameHeight, detailsY) + 8;
+    const nameHeight = this.place(clip(organization.name, MAX_FIELD_CHARS), MARGIN.left, top, CONTENT_WIDTH - detailsWidth - 10, 'bold', 14, COLOR.accent, 'left', 52);
+    const details = partyDetails(organization).map((text): StackedLine => ({ text, font: 'regular', size: 8, color: COLOR.muted }));
+    const detailsBottom = this.stack(details, MARGIN.left + CONTENT_WIDTH - detailsWidth, top + 1, detailsWidth, top + 100, 'right');
+    let y = Math.max(top + nameHeight, detailsBottom) + 8;
     this.doc.save().moveTo(MARGIN.left, y).lineTo(MARGIN.left + CONTENT_WIDTH, y).lineWidth(0.8).strokeColor(COLOR.accent).stroke().restore();
     y += 18;
 
     // The addressee on the left, the date on the right, as on any business letter.
     const addressTop = y;
-    const addressWidth = 300;
-    this.place('To', MARGIN.left, y, addressWidth, 'regular', 7.5, COLOR.muted);
-    y += 11;
-    y += this.place(supplier.name, MARGIN.left, y, addressWidth, 'bold', 11) + 2;
-    if (supplierContact?.name) y += this.place(`Attn. ${supplierContact.name}`, MARGIN.left, y, addressWidth, 'regular', 9.5) + 1;
-    for (const line of supplier.address) y += this.place(line, MARGIN.left, y, addressWidth, 'regular', 9.5) + 1;
-    for (const line of partyIdentifiers(supplier)) y += this.place(line, MARGIN.left, y, addressWidth, 'regular', 8, COLOR.muted) + 1;
-    if (supplierContact?.email) y += this.place(supplierContact.email, MARGIN.left, y, addressWidth, 'regular', 8, COLOR.muted) + 1;
+    const addressee: StackedLine[] = [
+      { text: 'To', font: 'regular', size: 7.5, color: COLOR.muted, gapAfter: 3.5 },
+      { text: clip(supplier.name, MAX_FIELD_CHARS), font: 'bold', size: 11, gapAfter: 2 },
+      ...(supplierContact?.name ? [{ text: `Attn. ${clip(supplierContact.name, MAX_FIELD_CHARS)}`, font: 'regular' as const, size: 9.5 }] : []),
+      ...addressLines(supplier).map((text): StackedLine => ({ text, font: 'regular', size: 9.5 })),
+      ...partyIdentifiers(supplier).map((text): StackedLine => ({ text, font: 'regular', size: 8, color: COLOR.muted })),
+      ...(supplierContact?.email ? [{ text: clip(supplierContact.email, MAX_FIELD_CHARS), font: 'regular' as const, size: 8, color: COLOR.muted }] : []),
+    ];
+    y = this.stack(addressee, MARGIN.left, y, 300, addressTop + 190);
 
     const dateX = MARGIN.left + CONTENT_WIDTH - 170;
     this.place('Date', dateX, addressTop, 170, 'regular', 7.5, COLOR.muted, 'right');
@@ -227,7 +248,7 @@ class LetterWriter {
 
   private writeSubjectAndReference(): void {
     const { letter } = this;
-    this.y += this.place(`Claim: ${letter.title}`, MARGIN.left, this.y, CONTENT_WIDTH, 'bold', 15, COLOR.text) + 10;
+    this.y += this.place(`Claim: ${clip(letter.title, MAX_FIELD_CHARS)}`, MARGIN.left, this.y, CONTENT_WIDTH, 'bold', 15, COLOR.text, 'left', 56) + 10;
 
     // The reference is what the supplier must copy onto its credit note: a band of its own.
     const bandHeight = 44;
@@ -238,14 +259,14 @@ class LetterWriter {
     this.y += bandHeight + 12;
 
     const period = showPeriod(letter.agreement.startDate, letter.agreement.endDate);
-    const agreement = `Agreement: ${letter.agreement.title}${period ? ` (${period})` : ''}`;
-    this.y += this.place(agreement, MARGIN.left, this.y, CONTENT_WIDTH, 'regular', 9.5) + 14;
+    const agreement = `Agreement: ${clip(letter.agreement.title, MAX_FIELD_CHARS)}${period ? ` (${period})` : ''}`;
+    this.y += this.place(agreement, MARGIN.left, this.y, CONTENT_WIDTH, 'regular', 9.5, COLOR.text, 'left', 36) + 14;
   }
 
   private writeOpening(): void {
     const { letter } = this;
     const contactName = letter.supplierContact?.name;
-    this.paragraph(`Dear ${contactName ?? 'Sir or Madam'},`, 'regular', 9.5, COLOR.text, 6);
+    this.paragraph(`Dear ${contactName ? clip(contactName, MAX_FIELD_CHARS) : 'Sir or Madam'},`, 'regular', 9.5, COLOR.text, 6);
     if (letter.status === 'cancelled') this.paragraph('This claim has been withdrawn. This copy is for your records only; no action is needed.', 'bold');
     if (letter.status === 'completed') this.paragraph('This claim has been settled. This copy is for your records only; no action is needed.', 'bold');
 
@@ -253,7 +274,7 @@ class LetterWriter {
     const claimed = letter.totals.filter((t) => !isZero(t.claimed));
     const refunded = letter.totals.some((t) => !isZero(t.refunded));
     const sentences = [
-      `We have checked your invoices to ${letter.organization.name} against the agreement above.`,
+      `We have checked your invoices to ${clip(letter.organization.name, MAX_FIELD_CHARS)} against the agreement above.`,
       `On ${plural(invoices, 'invoice', 'invoices')} we were charged more than agreed: the ${plural(letter.lines.length, 'line is', 'lines are')} listed below with the price charged, the price agreed, where it was agreed, and the difference.`,
     ];
     if (claimed.length > 0) sentences.push(`We claim ${amountsInWords(claimed.map((t) => ({ amount: t.claimed, currencyCode: t.currencyCode })))} back.`);
@@ -272,16 +293,19 @@ class LetterWriter {
   // --- the table ---
 
   private writeLinesTable(): void {
-    this.heading('Invoices and lines claimed', 70);
-    if (this.letter.lines.length === 0) {
+    const [firstLine] = this.letter.lines;
+    if (firstLine === undefined) {
+      this.heading('Invoices and lines claimed');
       this.paragraph('No invoice lines are included in this export.', 'regular', 9.5, COLOR.muted);
       return;
     }
     const headerHeight = this.tableHeaderHeight();
     const pageRoom = CONTENT_BOTTOM - MARGIN.top - headerHeight;
+    // The heading and the table header stay with the first row: never alone at a page's foot.
+    const first = this.prepareRow(firstLine, true, pageRoom);
+    this.heading('Invoices and lines claimed', headerHeight + first.rowHeight + first.detailHeight);
     let previousInvoice: string | null = null;
     let firstOnPage = true;
-    this.ensureSpace(headerHeight + 40);
     this.drawTableHeader();
     for (const line of this.letter.lines) {
       const newInvoice = line.invoiceId !== previousInvoice;
@@ -384,7 +408,7 @@ class LetterWriter {
       { header: 'Amount', width: 130, align: 'right' as const },
       { header: 'Currency', width: 70, align: 'right' as const },
     ];
-    const rows = this.letter.refunds.map((refund) => [refund.date, refund.reference ?? '–', groupThousands(refund.amount), refund.currencyCode]);
+    const rows = this.letter.refunds.map((refund) => [refund.date, clip(refund.reference ?? '–', MAX_FIELD_CHARS), groupThousands(refund.amount), refund.currencyCode]);
     this.simpleTable(columns, rows, 2);
   }
 
@@ -427,7 +451,7 @@ class LetterWriter {
         'One credit note per currency is easiest for both of us to match.',
     );
     this.paragraph(
-      `If you disagree with a line, reply to ${letter.organization.name} with the reference, the invoice number and the line, and tell us why; ` +
+      `If you disagree with a line, reply to ${clip(letter.organization.name, MAX_FIELD_CHARS)} with the reference, the invoice number and the line, and tell us why; ` +
         'we will review it and adjust the claim where you are right.',
     );
   }
@@ -443,7 +467,7 @@ class LetterWriter {
     this.y += 6;
     this.place('Kind regards,', MARGIN.left, this.y, CONTENT_WIDTH, 'regular', 9.5);
     this.y += 16;
-    this.place(this.letter.organization.name, MARGIN.left, this.y, CONTENT_WIDTH, 'bold', 9.5);
+    this.place(clip(this.letter.organization.name, MAX_FIELD_CHARS), MARGIN.left, this.y, CONTENT_WIDTH, 'bold', 9.5);
     this.y += 16;
   }
 }
@@ -455,11 +479,18 @@ function isZero(amount: string): boolean {
 
 /** Address, organization number and VAT id of a party, as separate printed lines. */
 function partyDetails(party: ClaimLetterParty): string[] {
-  return [...party.address, ...partyIdentifiers(party)];
+  return [...addressLines(party), ...partyIdentifiers(party)];
+}
+
+function addressLines(party: ClaimLetterParty): string[] {
+  return party.address.slice(0, MAX_ADDRESS_LINES).map((line) => clip(line, MAX_FIELD_CHARS));
 }
 
 function partyIdentifiers(party: ClaimLetterParty): string[] {
-  const ids = [party.organizationNumber ? `Org. no. ${party.organizationNumber}` : null, party.vatId ? `VAT ${party.vatId}` : null].filter((part): part is string => part !== null);
+  const ids = [
+    party.organizationNumber ? `Org. no. ${clip(party.organizationNumber, MAX_FIELD_CHARS)}` : null,
+    party.vatId ? `VAT ${clip(party.vatId, MAX_FIELD_CHARS)}` : null,
+  ].filter((part): part is string => part !== null);
   return ids.length > 0 ? [ids.join('  ·  ')] : [];
 }
 

@@ -95,7 +95,12 @@ describe('claim letter PDF', () => {
     const claim = letter({
       lines: [line({ description: huge, citation: huge, invoiceNumber: `INV-${'9'.repeat(200)}` }), line({ alertId: 'a2', description: 'x'.repeat(50_000) })],
       note: huge,
-      supplier: { name: `Leverandør ${'Å'.repeat(400)}`, organizationNumber: null, vatId: null, address: [] },
+      title: huge,
+      organization: { name: huge, organizationNumber: huge, vatId: null, address: Array.from({ length: 50 }, () => huge) },
+      supplier: { name: `Leverandør ${'Å'.repeat(10_000)}`, organizationNumber: null, vatId: huge, address: Array.from({ length: 50 }, () => huge) },
+      supplierContact: { name: huge, email: huge },
+      agreement: { id: 'agr-1', title: huge, startDate: null, endDate: null },
+      refunds: [{ date: '2026-05-20', amount: '1.00', currencyCode: 'NOK', reference: huge }],
     });
     const pdf = await readPdf(await renderClaimPdf(claim));
     expect(pdf.pageText.join(' ')).toContain(claim.reference);
