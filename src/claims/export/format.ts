@@ -37,9 +37,17 @@ export function groupThousands(value: string): string {
   return `${negative ? '-' : ''}${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
 }
 
-/** An amount for the letter: grouped digits, or an en dash when there is none. */
-export function showAmount(value: string | null): string {
-  return value === null ? '–' : groupThousands(value);
+/**
+ * Money for the letter: grouped digits with at least two decimals ("1250" -> "1,250.00",
+ * "0.000125" stays as it is), or an en dash when there is none. Padding with zeros keeps the
+ * value exact; the service renders unit prices without forced scale.
+ */
+export function showMoney(value: string | null): string {
+  if (value === null) return '–';
+  if (!isDecimalString(value)) return value;
+  const places = decimalPlaces(value);
+  const padded = places >= 2 ? value : `${value}${places === 0 ? '.' : ''}${'0'.repeat(2 - places)}`;
+  return groupThousands(padded);
 }
 
 /** "12.5" + "DAY" -> "12.5 DAY"; missing parts are left out. */

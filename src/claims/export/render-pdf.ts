@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { LETTER_FONTS, type LetterFont } from './fonts.js';
-import { groupThousands, showAmount, showLongDate, showPeriod, showQuantity } from './format.js';
+import { showLongDate, showMoney, showPeriod, showQuantity } from './format.js';
 import type { ClaimLetter, ClaimLetterLine, ClaimLetterParty, ClaimLetterTotal } from './letter.js';
 
 // The claim letter a supplier's accounts team receives: who claims from whom, the reference to
@@ -81,7 +81,7 @@ function clip(text: string, max: number): string {
 
 /** "1,250.00 EUR, 90.00 NOK and 12.00 SEK" */
 function amountsInWords(amounts: { amount: string; currencyCode: string }[]): string {
-  const parts = amounts.map((a) => `${groupThousands(a.amount)} ${a.currencyCode}`);
+  const parts = amounts.map((a) => `${showMoney(a.amount)} ${a.currencyCode}`);
   if (parts.length <= 1) return parts.join('');
   return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
@@ -346,9 +346,9 @@ class LetterWriter {
       showInvoice ? [cell(line.invoiceNumber, 'condensedBold'), cell(line.issueDate ?? '', 'condensed', 7, COLOR.muted)] : [],
       [cell(description)],
       [cell(showQuantity(line.quantity, line.unit))],
-      [cell(showAmount(line.chargedUnitPrice))],
-      [cell(showAmount(line.agreedUnitPrice))],
-      [cell(groupThousands(line.difference), 'condensedBold')],
+      [cell(showMoney(line.chargedUnitPrice))],
+      [cell(showMoney(line.agreedUnitPrice))],
+      [cell(showMoney(line.difference), 'condensedBold')],
       [cell(line.currencyCode)],
     ];
     const cellHeight = (parts: Cell[], index: number) =>
@@ -392,7 +392,7 @@ class LetterWriter {
       { header: 'Refunds received', width: 130, align: 'right' as const },
       { header: 'Outstanding', width: 140, align: 'right' as const },
     ];
-    const rows = this.letter.totals.map((total: ClaimLetterTotal) => [total.currencyCode, groupThousands(total.claimed), groupThousands(total.refunded), groupThousands(total.outstanding)]);
+    const rows = this.letter.totals.map((total: ClaimLetterTotal) => [total.currencyCode, showMoney(total.claimed), showMoney(total.refunded), showMoney(total.outstanding)]);
     this.simpleTable(columns, rows, 3);
   }
 
@@ -408,7 +408,7 @@ class LetterWriter {
       { header: 'Amount', width: 130, align: 'right' as const },
       { header: 'Currency', width: 70, align: 'right' as const },
     ];
-    const rows = this.letter.refunds.map((refund) => [refund.date, clip(refund.reference ?? '–', MAX_FIELD_CHARS), groupThousands(refund.amount), refund.currencyCode]);
+    const rows = this.letter.refunds.map((refund) => [refund.date, clip(refund.reference ?? '–', MAX_FIELD_CHARS), showMoney(refund.amount), refund.currencyCode]);
     this.simpleTable(columns, rows, 2);
   }
 

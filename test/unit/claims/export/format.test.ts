@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { neutraliseFormula } from '../../../../src/claims/export/columns.js';
-import { groupThousands, isDecimalString, showLongDate, showPeriod, showQuantity, utcDate } from '../../../../src/claims/export/format.js';
+import { groupThousands, isDecimalString, showLongDate, showMoney, showPeriod, showQuantity, utcDate } from '../../../../src/claims/export/format.js';
 
 describe('claim letter formatting', () => {
   it('groups thousands on the decimal string itself, keeping every decimal and the sign', () => {
@@ -11,6 +11,16 @@ describe('claim letter formatting', () => {
     expect(groupThousands('-12345.125')).toBe('-12,345.125');
     // Beyond what a float holds exactly: still exact.
     expect(groupThousands('90071992547409931.01')).toBe('90,071,992,547,409,931.01');
+  });
+
+  it('writes money with at least two decimals, padding the string, never rounding', () => {
+    expect(showMoney('1250')).toBe('1,250.00');
+    expect(showMoney('1250.5')).toBe('1,250.50');
+    expect(showMoney('-7')).toBe('-7.00');
+    expect(showMoney('0.000125')).toBe('0.000125');
+    expect(showMoney('1234567.125')).toBe('1,234,567.125');
+    expect(showMoney(null)).toBe('–');
+    expect(showMoney('n/a')).toBe('n/a');
   });
 
   it('leaves anything that is not a plain decimal string as it is', () => {

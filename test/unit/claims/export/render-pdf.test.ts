@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupThousands } from '../../../../src/claims/export/format.js';
+import { showMoney } from '../../../../src/claims/export/format.js';
 import type { ClaimLetter } from '../../../../src/claims/export/letter.js';
 import { renderClaimPdf } from '../../../../src/claims/export/render-pdf.js';
 import { FORMULA_DESCRIPTION, letter, line, longLetter, SPECIAL_LETTERS, SUPPLIER_NAME } from './letters.js';
@@ -81,7 +81,7 @@ describe('claim letter PDF', () => {
     for (const invoice of new Set(claim.lines.map((l) => l.invoiceNumber))) expect(text).toContain(invoice);
     expect(claim.totals.map((t) => t.currencyCode)).toEqual(['EUR', 'NOK', 'SEK']);
     for (const total of claim.totals) {
-      expect(totalsLine(pdf, total.currencyCode, [total.claimed, total.refunded, total.outstanding].map(groupThousands)), total.currencyCode).toBeDefined();
+      expect(totalsLine(pdf, total.currencyCode, [total.claimed, total.refunded, total.outstanding].map(showMoney)), total.currencyCode).toBeDefined();
     }
     // The formula-looking description is printed as the text it is.
     expect(text.replaceAll(' ', '')).toContain(FORMULA_DESCRIPTION.replaceAll(' ', ''));
@@ -130,10 +130,14 @@ describe('claim letter PDF', () => {
   });
 
   it('marks lines that are not (yet) claimed, and renders a claim without lines or refunds', async () => {
-    const mixed = letter({ lines: [line({ alertStatus: 'pending' }), line({ alertId: 'a2', alertStatus: 'credited', lineReference: '5' })] });
+    const mixed = letter({
+      lines: [line({ alertStatus: 'pending' }), line({ alertId: 'a2', alertStatus: 'credited', lineReference: '5', chargedUnitPrice: '1312', agreedUnitPrice: '1100.5', difference: '-3' })],
+    });
     const mixedText = (await readPdf(await renderClaimPdf(mixed))).pageText.join(' ');
     expect(mixedText).toContain('Under review, not yet claimed.');
     expect(mixedText).toContain('Already credited by you');
+    // Unit prices recorded without scale still read as money.
+    expect(mixedText).toContain('1,312.00 1,100.50 -3.00 NOK');
 
     const empty = letter({ lines: [], refunds: [], totals: [], supplierContact: null, note: null });
     const emptyText = (await readPdf(await renderClaimPdf(empty))).pageText.join(' ');
