@@ -273,10 +273,12 @@ class LetterWriter {
     const invoices = new Set(letter.lines.map((line) => line.invoiceId)).size;
     const claimed = letter.totals.filter((t) => !isZero(t.claimed));
     const refunded = letter.totals.some((t) => !isZero(t.refunded));
-    const sentences = [
-      `We have checked your invoices to ${clip(letter.organization.name, MAX_FIELD_CHARS)} against the agreement above.`,
-      `On ${plural(invoices, 'invoice', 'invoices')} we were charged more than agreed: the ${plural(letter.lines.length, 'line is', 'lines are')} listed below with the price charged, the price agreed, where it was agreed, and the difference.`,
-    ];
+    const sentences = [`We have checked your invoices to ${clip(letter.organization.name, MAX_FIELD_CHARS)} against the agreement above.`];
+    if (invoices > 0) {
+      sentences.push(
+        `On ${plural(invoices, 'invoice', 'invoices')} we were charged more than agreed: the ${plural(letter.lines.length, 'line is', 'lines are')} listed below with the price charged, the price agreed, where it was agreed, and the difference.`,
+      );
+    }
     if (claimed.length > 0) sentences.push(`We claim ${amountsInWords(claimed.map((t) => ({ amount: t.claimed, currencyCode: t.currencyCode })))} back.`);
     if (refunded) {
       const outstanding = letter.totals.filter((t) => !isZero(t.outstanding));

@@ -61,6 +61,8 @@ describe('claim letter PDF', () => {
     expect(totalsLine(pdf, 'NOK', ['3,005.50', '500.00', '2,505.50'])).toBeDefined();
     expect(totalsLine(pdf, 'NOK', ['2026-05-20', 'CN-5521', '500.00'])).toBeUndefined(); // refunds list starts with the date
     expect(pdf.layoutText).toMatch(/2026-05-20\s+CN-5521\s+500\.00\s+NOK/);
+    expect(text).toContain('On 2 invoices we were charged more than agreed: the 3 lines are listed below');
+    expect(text).toContain('We claim 3,005.50 NOK back. After the refunds already received, 2,505.50 NOK is still outstanding.');
     expect(text).toContain('Please issue a credit note for 2,505.50 NOK and quote the reference CLM-2026-0042');
     expect(text).toContain(`Page 1 of ${pdf.pages}`);
     expectWithinMargins(pdf);
@@ -83,6 +85,8 @@ describe('claim letter PDF', () => {
     for (const total of claim.totals) {
       expect(totalsLine(pdf, total.currencyCode, [total.claimed, total.refunded, total.outstanding].map(showMoney)), total.currencyCode).toBeDefined();
     }
+    const [eur, nok, sek] = claim.totals.map((t) => `${showMoney(t.claimed)} ${t.currencyCode}`);
+    expect(text).toContain(`We claim ${eur}, ${nok} and ${sek} back.`);
     // The formula-looking description is printed as the text it is.
     expect(text.replaceAll(' ', '')).toContain(FORMULA_DESCRIPTION.replaceAll(' ', ''));
     // The long description wraps inside its column and is cut with an ellipsis, never overflowing.
@@ -142,6 +146,7 @@ describe('claim letter PDF', () => {
     const empty = letter({ lines: [], refunds: [], totals: [], supplierContact: null, note: null });
     const emptyText = (await readPdf(await renderClaimPdf(empty))).pageText.join(' ');
     expect(emptyText).toContain('No invoice lines are included in this export.');
+    expect(emptyText).not.toContain('On 0 invoices');
     expect(emptyText).toContain('We have not received any refund for this claim so far.');
     expect(emptyText).toContain('Dear Sir or Madam,');
     expect(emptyText).toContain('Page 1 of 1');
