@@ -35,8 +35,9 @@ export function renderClaimCsv(letter: ClaimLetter): string {
 
 function csvCell(column: ClaimColumn, value: string | null): string {
   if (value === null) return '';
-  // Amounts and quantities stay the exact decimal string, sign included.
-  return column.kind === 'text' ? neutraliseFormula(value) : value;
+  // Amounts and quantities stay the exact decimal string, sign included; anything else in a
+  // number column (never expected) is treated as the text it is.
+  return column.kind === 'number' && isDecimalString(value) ? value : neutraliseFormula(value);
 }
 
 function addLinesSheet(workbook: ExcelJS.Workbook, letter: ClaimLetter): void {

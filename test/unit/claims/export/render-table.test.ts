@@ -138,6 +138,12 @@ describe('claim CSV', () => {
     expect(rows[2]!['Invoice number']).toBe('INV-2026-0141');
   });
 
+  it('neutralises a number column that does not hold a decimal', () => {
+    const rows: Record<string, string>[] = parse(renderClaimCsv(letter({ lines: [line({ quantity: '=1+1', difference: '-0.01' })] })), { bom: true, columns: true });
+    expect(rows[0]!['Quantity']).toBe("'=1+1");
+    expect(rows[0]!['Difference']).toBe('-0.01');
+  });
+
   it('writes empty cells for what the line does not have', () => {
     const claim = letter();
     const rows: Record<string, string>[] = parse(renderClaimCsv(claim), { bom: true, columns: true });
