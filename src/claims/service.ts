@@ -165,6 +165,8 @@ function assertAlertsChangeable(status: ClaimStatus): void {
 }
 
 export async function addAlerts(deps: Deps, organizationId: string, claimId: string, input: AddAlertsInput): Promise<AlertChangeResult> {
+  // Another organization's claim is not found before anything about the alerts is said.
+  await findClaim(deps, organizationId, claimId);
   const ids = await selectAlertIds(deps, organizationId, input);
   return deps.db.$transaction(async (tx) => {
     const claim = await lockClaim(tx, organizationId, claimId);
@@ -175,6 +177,7 @@ export async function addAlerts(deps: Deps, organizationId: string, claimId: str
 
 // A removed alert returns to pending; one the claim does not hold is unchanged.
 export async function removeAlerts(deps: Deps, organizationId: string, claimId: string, selection: AlertSelection): Promise<AlertChangeResult> {
+  await findClaim(deps, organizationId, claimId);
   const ids = await selectAlertIds(deps, organizationId, selection);
   return deps.db.$transaction(async (tx) => {
     const claim = await lockClaim(tx, organizationId, claimId);
