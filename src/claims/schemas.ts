@@ -14,6 +14,11 @@ const positiveAmount = z
   .string()
   .regex(/^\d{1,14}(\.\d{1,4})?$/, 'must be a decimal string such as "1250.00" (at most 4 decimals)')
   .refine((value) => /[1-9]/.test(value), 'must be greater than zero');
+// A calendar date that exists (2026-02-30 is refused, not read as March 2).
+const calendarDate = dateString.refine((value) => {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}, 'must be a real date');
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR');
 
 // ---- Filters (list and metrics) ----
@@ -53,8 +58,8 @@ export function filterOf(query: Record<string, unknown>): ClaimFilter {
 export const listQuery = z.object({ ...pageParams(CLAIM_SORTS), ...filterQueryParams });
 export const metricsQuery = z.object({
   ...filterQueryParams,
-  refunded_from: dateString.optional().meta({ description: 'refund_summary counts refunds dated on or after this date' }),
-  refunded_through: dateString.optional().meta({ description: 'refund_summary counts refunds dated on or before this date' }),
+  refunded_from: calendarDate.optional().meta({ description: 'refund_summary counts refunds dated on or after this date' }),
+  refunded_through: calendarDate.optional().meta({ description: 'refund_summary counts refunds dated on or before this date' }),
 });
 
 // ---- Alert selection ----
@@ -123,7 +128,7 @@ export const createRefundSchema = z
   .object({
     amount: positiveAmount,
     currency_code: currencyCode,
-    date: dateString.optional().meta({ description: 'When the money was received; today (UTC) by default' }),
+    date: calendarDate.optional().meta({ description: 'When the money was received; today (UTC) by default' }),
     reference: z.string().trim().min(1).max(200).nullable().optional(),
     note: z.string().trim().min(1).max(5000).nullable().optional(),
   })
@@ -133,7 +138,7 @@ export const patchRefundSchema = z
   .object({
     amount: positiveAmount.optional(),
     currency_code: currencyCode.optional(),
-    date: dateString.optional(),
+    date: calendarDate.optional(),
     reference: z.string().trim().min(1).max(200).nullable().optional(),
     note: z.string().trim().min(1).max(5000).nullable().optional(),
   })

@@ -113,8 +113,7 @@ describe('claim documents, export and checks', () => {
     };
     const only = await exported('');
     expect(only).toHaveLength(1);
-    // (5.50 - 5.00) x 10 = 5.00 claimed on line 1.
-    expect(only[0]).toEqual(expect.arrayContaining([claimed, '5.00', 'Paper']));
+    expect(only[0]).toEqual(expect.arrayContaining([claimed, '10.00', 'Paper', '1', 'claimed']));
     const withPending = await exported('&include_pending=true');
     expect(withPending.map((row) => row.find((cell) => [claimed, pending, credited].includes(cell))).sort()).toEqual([claimed, pending].sort());
     const everything = await exported('&include_pending=true&include_credited=true');

@@ -120,7 +120,8 @@ export async function buildClaimLetter(db: Db, organizationId: string, claimId: 
       invoiceId: alert.invoiceId,
       invoiceNumber: alert.match.invoice.invoiceNumber ?? '',
       issueDate: isoDate(alert.match.invoice.issueDate),
-      lineReference: line ? (line.lineNumber ?? String(line.position)) : null,
+      // Positions count from 0; an invoice prints lines from 1.
+      lineReference: line ? (line.lineNumber ?? String(line.position + 1)) : null,
       description: line?.description ?? null,
       quantity: formatDecimal(line?.quantity ?? null),
       unit: line?.unitCode ?? null,
