@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { formatAmount, sum } from '../shared/money.js';
 import { CLAIM_STATUSES, type ClaimFilter, type ClaimStatus } from './schemas.js';
 import type { ClaimRecord } from './serialize.js';
@@ -10,40 +11,49 @@ type Deps = Pick<AppDeps, 'db'>;
 // Presigned download links live this long: long enough to click, short enough not to share.
 export const DOWNLOAD_LINK_SECONDS = 15 * 60;
 
-interface Row {
-  claimId: string;
-  currencyCode: string | null;
-  amount: { toString(): string } | null;
+type Amounts = { currency_code: string | null; total: string } & Record<ClaimStatus, string>;
+
+// Per currency, one sum per claim status and their total; never added across currencies.
+function perCurrency(byStatus: Map<ClaimStatus, { currencyCode: string | null; amount: Prisma.Decimal | null }[]>): Amounts[] {
+  const currencies = new Set<string | null>();
+  for (const rows of byStatus.values()) for (const row of rows) currencies.add(row.currencyCode);
+  return [...currencies]
+    .sort((a, b) => (a ?? '').localeCompare(b ?? ''))
+    .map((currency) => {
+      const entry: Record<string, string | null> = { currency_code: currency };
+      const amounts = CLAIM_STATUSES.map((status) => sum((byStatus.get(status) ?? []).filter((r) => r.currencyCode === currency).map((r) => r.amount)));
+      CLAIM_STATUSES.forEach((status, index) => (entry[status] = formatAmount(amounts[index]!)));
+      entry.total = formatAmount(sum(amounts));
+      return entry as Amounts;
+    });
 }
 
-// Sums per currency and claim status; never added across currencies.
-function perCurrency(rows: Row[], statusOf: Map<string, ClaimStatus>) {
-  const currencies = [...new Set(rows.map((r) => r.currencyCode))].sort((a, b) => (a ?? '').localeCompare(b ?? ''));
-  return currencies.map((currency) => {
-    const ofCurrency = rows.filter((r) => r.currencyCode === currency);
-    const entry: Record<string, string | null> = { currency_code: currency, total: formatAmount(sum(ofCurrency.map((r) => r.amount)))! };
-    for (const status of CLAIM_STATUSES) entry[status] = formatAmount(sum(ofCurrency.filter((r) => statusOf.get(r.claimId) === status).map((r) => r.amount)))!;
-    return entry as { currency_code: string | null; total: string } & Record<ClaimStatus, string>;
-  });
-}
-
+// A fixed number of grouped queries whatever the number of claims: counts per status, and per
+// claim status the claimed impact and the refunds, each grouped by currency in PostgreSQL.
 export async function claimMetrics(deps: Deps, organizationId: string, filter: ClaimFilter, refunded: { from?: string; through?: string }) {
   const where = claimWhere(organizationId, filter);
   const dateRange = refunded.from || refunded.through
     ? { date: { ...(refunded.from ? { gte: new Date(`${refunded.from}T00:00:00Z`) } : {}), ...(refunded.through ? { lte: new Date(`${refunded.through}T00:00:00Z`) } : {}) } }
     : {};
-  const [claims, claimed, refunds] = await Promise.all([
-    deps.db.claim.findMany({ where, select: { id: true, status: true } }),
-    deps.db.alert.groupBy({ by: ['claimId', 'currencyCode'], where: { status: 'claimed', claim: where, ...countedAlertsWhere }, _sum: { impactAmount: true } }),
-    deps.db.claimRefund.groupBy({ by: ['claimId', 'currencyCode'], where: { claim: where, ...dateRange }, _sum: { amount: true } }),
+  const ofStatus = (status: ClaimStatus): Prisma.ClaimWhereInput => ({ AND: [where, { status }] });
+  const [statusCounts, claimed, refunds] = await Promise.all([
+    deps.db.claim.groupBy({ by: ['status'], where, _count: { _all: true } }),
+    Promise.all(
+      CLAIM_STATUSES.map((status) =>
+        deps.db.alert.groupBy({ by: ['currencyCode'], where: { status: 'claimed', claim: ofStatus(status), ...countedAlertsWhere }, _sum: { impactAmount: true } }),
+      ),
+    ),
+    Promise.all(CLAIM_STATUSES.map((status) => deps.db.claimRefund.groupBy({ by: ['currencyCode'], where: { claim: ofStatus(status), ...dateRange }, _sum: { amount: true } }))),
   ]);
-  const statusOf = new Map(claims.map((c) => [c.id, c.status as ClaimStatus]));
-  const counts = { total: claims.length, pending: 0, in_progress: 0, completed: 0, cancelled: 0 };
-  for (const claim of claims) counts[claim.status as ClaimStatus] += 1;
+  const counts = { total: 0, pending: 0, in_progress: 0, completed: 0, cancelled: 0 };
+  for (const row of statusCounts) {
+    counts[row.status as ClaimStatus] += row._count._all;
+    counts.total += row._count._all;
+  }
   return {
     counts,
-    claimed: perCurrency(claimed.map((r) => ({ claimId: r.claimId!, currencyCode: r.currencyCode, amount: r._sum.impactAmount })), statusOf),
-    refund_summary: perCurrency(refunds.map((r) => ({ claimId: r.claimId, currencyCode: r.currencyCode, amount: r._sum.amount })), statusOf),
+    claimed: perCurrency(new Map(CLAIM_STATUSES.map((status, i) => [status, claimed[i]!.map((r) => ({ currencyCode: r.currencyCode, amount: r._sum.impactAmount }))]))),
+    refund_summary: perCurrency(new Map(CLAIM_STATUSES.map((status, i) => [status, refunds[i]!.map((r) => ({ currencyCode: r.currencyCode, amount: r._sum.amount }))]))),
   };
 }
 

@@ -26,21 +26,18 @@ export async function summariesOf(deps: Deps, claimIds: string[]): Promise<Map<s
     }),
     deps.db.claimRefund.groupBy({ by: ['claimId', 'currencyCode'], where: { claimId: { in: claimIds } }, _sum: { amount: true } }),
   ]);
-  for (const id of claimIds) {
-    const rows = alertRows.filter((row) => row.claimId === id);
-    const summary: ClaimSummary = structuredClone(EMPTY_SUMMARY);
-    for (const row of rows) {
-      const status = row.status as AlertStatusKey;
-      summary.counts[status] += row._count._all;
-      summary.counts.total += row._count._all;
-      summary[status].push({ currency_code: row.currencyCode, amount: formatAmount(sum([row._sum.impactAmount]))! });
-    }
+  for (const id of claimIds) result.set(id, { summary: structuredClone(EMPTY_SUMMARY), refunds: [] });
+  for (const row of alertRows) {
+    const { summary } = result.get(row.claimId!)!;
+    const status = row.status as AlertStatusKey;
+    summary.counts[status] += row._count._all;
+    summary.counts.total += row._count._all;
+    summary[status].push({ currency_code: row.currencyCode, amount: formatAmount(sum([row._sum.impactAmount]))! });
+  }
+  for (const row of refundRows) result.get(row.claimId)!.refunds.push({ currency_code: row.currencyCode, amount: formatAmount(sum([row._sum.amount]))! });
+  for (const { summary, refunds } of result.values()) {
     for (const status of ['pending', 'claimed', 'credited', 'dismissed'] as const) summary[status].sort(byCurrency);
-    const refunds = refundRows
-      .filter((row) => row.claimId === id)
-      .map((row) => ({ currency_code: row.currencyCode, amount: formatAmount(sum([row._sum.amount]))! }))
-      .sort(byCurrency);
-    result.set(id, { summary, refunds });
+    refunds.sort(byCurrency);
   }
   return result;
 }
