@@ -1,5 +1,4 @@
 import type { AppDeps } from '../deps.js';
-import type { Prisma } from '../generated/prisma/client.js';
 import { formatAmount, sum } from '../shared/money.js';
 import { CLAIM_STATUSES, type ClaimFilter, type ClaimStatus } from './schemas.js';
 import type { ClaimRecord } from './serialize.js';
@@ -12,49 +11,47 @@ type Deps = Pick<AppDeps, 'db'>;
 export const DOWNLOAD_LINK_SECONDS = 15 * 60;
 
 type Amounts = { currency_code: string | null; total: string } & Record<ClaimStatus, string>;
+type StatusSum = { status: ClaimStatus; currency_code: string | null; amount: string };
 
 // Per currency, one sum per claim status and their total; never added across currencies.
-function perCurrency(byStatus: Map<ClaimStatus, { currencyCode: string | null; amount: Prisma.Decimal | null }[]>): Amounts[] {
-  const currencies = new Set<string | null>();
-  for (const rows of byStatus.values()) for (const row of rows) currencies.add(row.currencyCode);
-  return [...currencies]
-    .sort((a, b) => (a ?? '').localeCompare(b ?? ''))
-    .map((currency) => {
-      const entry: Record<string, string | null> = { currency_code: currency };
-      const amounts = CLAIM_STATUSES.map((status) => sum((byStatus.get(status) ?? []).filter((r) => r.currencyCode === currency).map((r) => r.amount)));
-      CLAIM_STATUSES.forEach((status, index) => (entry[status] = formatAmount(amounts[index]!)));
-      entry.total = formatAmount(sum(amounts));
-      return entry as Amounts;
-    });
+function perCurrency(rows: StatusSum[]): Amounts[] {
+  const currencies = [...new Set(rows.map((r) => r.currency_code))].sort((a, b) => (a ?? '').localeCompare(b ?? ''));
+  return currencies.map((currency) => {
+    const ofCurrency = rows.filter((r) => r.currency_code === currency);
+    const entry: Record<string, string | null> = { currency_code: currency, total: formatAmount(sum(ofCurrency.map((r) => r.amount))) };
+    for (const status of CLAIM_STATUSES) entry[status] = formatAmount(sum(ofCurrency.filter((r) => r.status === status).map((r) => r.amount)));
+    return entry as Amounts;
+  });
 }
 
-// A fixed number of grouped queries whatever the number of claims: counts per status, and per
-// claim status the claimed impact and the refunds, each grouped by currency in PostgreSQL.
+// The filtered claims' ids (one small row each), then two grouped statements over them: the
+// claimed impact and the refunds per claim status and currency, summed in PostgreSQL numeric.
 export async function claimMetrics(deps: Deps, organizationId: string, filter: ClaimFilter, refunded: { from?: string; through?: string }) {
-  const where = claimWhere(organizationId, filter);
-  const dateRange = refunded.from || refunded.through
-    ? { date: { ...(refunded.from ? { gte: new Date(`${refunded.from}T00:00:00Z`) } : {}), ...(refunded.through ? { lte: new Date(`${refunded.through}T00:00:00Z`) } : {}) } }
-    : {};
-  const ofStatus = (status: ClaimStatus): Prisma.ClaimWhereInput => ({ AND: [where, { status }] });
-  const [statusCounts, claimed, refunds] = await Promise.all([
-    deps.db.claim.groupBy({ by: ['status'], where, _count: { _all: true } }),
-    Promise.all(
-      CLAIM_STATUSES.map((status) =>
-        deps.db.alert.groupBy({ by: ['currencyCode'], where: { status: 'claimed', claim: ofStatus(status), ...countedAlertsWhere }, _sum: { impactAmount: true } }),
-      ),
-    ),
-    Promise.all(CLAIM_STATUSES.map((status) => deps.db.claimRefund.groupBy({ by: ['currencyCode'], where: { claim: ofStatus(status), ...dateRange }, _sum: { amount: true } }))),
+  const claims = await deps.db.claim.findMany({ where: claimWhere(organizationId, filter), select: { id: true, status: true } });
+  const ids = claims.map((c) => c.id);
+  const from = refunded.from ?? null;
+  const through = refunded.through ?? null;
+  const [claimed, refunds] = await Promise.all([
+    deps.db.$queryRaw<StatusSum[]>`
+      SELECT c.status::text AS status, a.currency_code, sum(a.impact_amount)::text AS amount
+        FROM alerts a
+        JOIN claims c ON c.id = a.claim_id
+        JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
+        JOIN invoices i ON i.id = a.invoice_id AND i.deleted_at IS NULL
+       WHERE a.claim_id = ANY(${ids}::uuid[]) AND a.status = 'claimed'
+       GROUP BY 1, 2`,
+    deps.db.$queryRaw<StatusSum[]>`
+      SELECT c.status::text AS status, r.currency_code, sum(r.amount)::text AS amount
+        FROM claim_refunds r
+        JOIN claims c ON c.id = r.claim_id
+       WHERE r.claim_id = ANY(${ids}::uuid[])
+         AND (${from}::date IS NULL OR r.date >= ${from}::date)
+         AND (${through}::date IS NULL OR r.date <= ${through}::date)
+       GROUP BY 1, 2`,
   ]);
-  const counts = { total: 0, pending: 0, in_progress: 0, completed: 0, cancelled: 0 };
-  for (const row of statusCounts) {
-    counts[row.status as ClaimStatus] += row._count._all;
-    counts.total += row._count._all;
-  }
-  return {
-    counts,
-    claimed: perCurrency(new Map(CLAIM_STATUSES.map((status, i) => [status, claimed[i]!.map((r) => ({ currencyCode: r.currencyCode, amount: r._sum.impactAmount }))]))),
-    refund_summary: perCurrency(new Map(CLAIM_STATUSES.map((status, i) => [status, refunds[i]!.map((r) => ({ currencyCode: r.currencyCode, amount: r._sum.amount }))]))),
-  };
+  const counts = { total: claims.length, pending: 0, in_progress: 0, completed: 0, cancelled: 0 };
+  for (const claim of claims) counts[claim.status as ClaimStatus] += 1;
+  return { counts, claimed: perCurrency(claimed), refund_summary: perCurrency(refunds) };
 }
 
 type DocumentRole = 'invoice' | 'invoice_attachment' | 'credit_note' | 'credit_note_attachment';

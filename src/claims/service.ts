@@ -75,7 +75,8 @@ const emptyChange = (): AlertChangeResult => ({ added: [], moved: [], removed: [
 async function selectAlertIds(deps: Deps, organizationId: string, selection: AlertSelection): Promise<string[]> {
   if (selection.alert_ids) {
     const ids = [...new Set(selection.alert_ids)];
-    const found = new Set((await deps.db.alert.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } })).map((a) => a.id));
+    const rows = await deps.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM alerts WHERE organization_id = ${organizationId}::uuid AND id = ANY(${ids}::uuid[])`;
+    const found = new Set(rows.map((row) => row.id));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0) {
       throw errors.validation(
@@ -90,30 +91,30 @@ async function selectAlertIds(deps: Deps, organizationId: string, selection: Ale
   return rows.map((row) => row.id);
 }
 
-// Locks the alerts for the rest of the transaction and reads what admission needs.
+// Locks the alerts for the rest of the transaction and reads what admission needs, in one
+// statement (ids as one array parameter, whatever their number).
 async function lockedCandidates(tx: Tx, ids: string[]): Promise<CandidateAlert[]> {
   if (ids.length === 0) return [];
-  await tx.$queryRaw`SELECT id FROM alerts WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
-  const alerts = await tx.alert.findMany({
-    where: { id: { in: ids } },
-    orderBy: { id: 'asc' },
-    select: {
-      id: true,
-      agreementId: true,
-      status: true,
-      claimId: true,
-      claim: { select: { status: true } },
-      match: { select: { active: true, invoice: { select: { supplierId: true, deletedAt: true } } } },
-    },
-  });
-  return alerts.map((alert) => ({
-    id: alert.id,
-    agreementId: alert.agreementId,
-    supplierId: alert.match.invoice.supplierId,
-    status: alert.status as AlertStatus,
-    claimId: alert.claimId,
-    claimStatus: (alert.claim?.status ?? null) as ClaimStatus | null,
-    setAside: !alert.match.active || alert.match.invoice.deletedAt !== null,
+  const rows = await tx.$queryRaw<
+    { id: string; agreement_id: string; status: AlertStatus; claim_id: string | null; claim_status: ClaimStatus | null; supplier_id: string | null; set_aside: boolean }[]
+  >`
+    SELECT a.id::text, a.agreement_id::text, a.status::text AS status, a.claim_id::text, c.status::text AS claim_status,
+           i.supplier_id::text, (NOT m.active OR i.deleted_at IS NOT NULL) AS set_aside
+      FROM alerts a
+      JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id
+      JOIN invoices i ON i.id = a.invoice_id
+      LEFT JOIN claims c ON c.id = a.claim_id
+     WHERE a.id = ANY(${ids}::uuid[])
+     ORDER BY a.id
+       FOR UPDATE OF a`;
+  return rows.map((row) => ({
+    id: row.id,
+    agreementId: row.agreement_id,
+    supplierId: row.supplier_id,
+    status: row.status,
+    claimId: row.claim_id,
+    claimStatus: row.claim_status,
+    setAside: row.set_aside,
   }));
 }
 
@@ -143,7 +144,7 @@ async function admitAlerts(tx: Tx, claim: TargetClaim, ids: string[], named: boo
   result.skipped = refused;
   const entering = [...result.added, ...result.moved];
   if (entering.length > 0) {
-    await tx.alert.updateMany({ where: { id: { in: entering } }, data: { status: 'claimed', claimId: claim.id } });
+    await tx.$executeRaw`UPDATE alerts SET status = 'claimed', claim_id = ${claim.id}::uuid, updated_at = now() WHERE id = ANY(${entering}::uuid[])`;
     await touch(tx, [claim.id, ...movedFrom]);
   }
   return result;
@@ -151,6 +152,11 @@ async function admitAlerts(tx: Tx, claim: TargetClaim, ids: string[], named: boo
 
 async function touch(tx: Tx, claimIds: string[]): Promise<void> {
   await tx.claim.updateMany({ where: { id: { in: claimIds } }, data: { updatedAt: new Date() } });
+}
+
+async function lockClaimRows(tx: Tx, ids: string[]): Promise<void> {
+  const unique = [...new Set(ids)].sort();
+  await tx.$queryRaw`SELECT id FROM claims WHERE id = ANY(${unique}::uuid[]) ORDER BY id FOR UPDATE`;
 }
 
 async function lockClaim(tx: Tx, organizationId: string, id: string): Promise<ClaimRecord> {
@@ -169,6 +175,10 @@ export async function addAlerts(deps: Deps, organizationId: string, claimId: str
   await findClaim(deps, organizationId, claimId);
   const ids = await selectAlertIds(deps, organizationId, input);
   return deps.db.$transaction(async (tx) => {
+    // Every claim involved is locked before the alerts, in id order (as a status change locks its
+    // claim, then its alerts), so a move never interleaves with the source claim's completion.
+    const holders = await tx.$queryRaw<{ claim_id: string }[]>`SELECT DISTINCT claim_id::text FROM alerts WHERE id = ANY(${ids}::uuid[]) AND claim_id IS NOT NULL`;
+    await lockClaimRows(tx, [claimId, ...holders.map((h) => h.claim_id)]);
     const claim = await lockClaim(tx, organizationId, claimId);
     assertAlertsChangeable(claim.status as ClaimStatus);
     return admitAlerts(tx, claim, ids, input.alert_ids !== undefined, input.move_from_open_claims);
@@ -188,8 +198,10 @@ export async function removeAlerts(deps: Deps, organizationId: string, claimId: 
       else result.unchanged.push(alert.id);
     }
     if (result.removed.length > 0) {
-      await tx.alert.updateMany({ where: { id: { in: result.removed }, status: 'claimed' }, data: { status: 'pending', claimId: null } });
-      await tx.alert.updateMany({ where: { id: { in: result.removed } }, data: { claimId: null } });
+      // Claimed alerts return to pending; any other status is kept.
+      await tx.$executeRaw`
+        UPDATE alerts SET status = CASE WHEN status = 'claimed' THEN 'pending'::"AlertStatus" ELSE status END, claim_id = NULL, updated_at = now()
+         WHERE id = ANY(${result.removed}::uuid[])`;
       await touch(tx, [claim.id]);
     }
     return result;
@@ -221,8 +233,9 @@ async function claimSupplier(deps: Deps, agreementSupplierIds: string[], sent: s
     return sent;
   }
   if (agreementSupplierIds.length <= 1) return agreementSupplierIds[0] ?? null;
-  const invoices = await deps.db.alert.findMany({ where: { id: { in: alertIds } }, select: { match: { select: { invoice: { select: { supplierId: true } } } } } });
-  const suppliers = [...new Set(invoices.map((row) => row.match.invoice.supplierId))];
+  const rows = await deps.db.$queryRaw<{ supplier_id: string | null }[]>`
+    SELECT DISTINCT i.supplier_id::text FROM alerts a JOIN invoices i ON i.id = a.invoice_id WHERE a.id = ANY(${alertIds}::uuid[])`;
+  const suppliers = rows.map((row) => row.supplier_id);
   if (suppliers.length === 1 && suppliers[0]) return suppliers[0];
   throw invalid('supplier_id', 'is required: the agreement has several suppliers and the alerts do not name one');
 }
