@@ -192,5 +192,9 @@ export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, agreement: Agre
       workflow_run_ids: busy.map((run) => run.id),
     });
   }
+  // Claims hold money records (refunds) and the supplier's correspondence: they are not deleted
+  // with an agreement; delete the claims first.
+  const claims = await deps.db.claim.count({ where: { organizationId: agreement.organizationId, agreementId: agreement.id } });
+  if (claims > 0) throw errors.conflict('agreement_has_claims', 'The agreement has claims; delete them first.');
   await deps.db.agreement.delete({ where: { id: agreement.id } });
 }

@@ -4,10 +4,12 @@ import { formatAmount } from '../shared/money.js';
 // What an alert is read with: its match (set aside or not) and the invoice's supplier and currency.
 export const ALERT_INCLUDE = {
   match: { select: { active: true, invoice: { select: { supplierId: true, currencyCode: true, deletedAt: true } } } },
+  claim: { select: { status: true } },
 } as const;
 
 export type AlertWithMatch = Alert & {
   match: { active: boolean; invoice: { supplierId: string | null; currencyCode: string | null; deletedAt: Date | null } };
+  claim: { status: 'pending' | 'in_progress' | 'completed' | 'cancelled' } | null;
 };
 
 export function serializeAlert(alert: AlertWithMatch) {

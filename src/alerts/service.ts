@@ -4,12 +4,12 @@ import { suggestInstructionEdit } from '../agreements/context-suggestions/servic
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import type { InvoiceLine } from '../generated/prisma/client.js';
-import { errors, type FieldIssue } from '../http/errors.js';
+import { ApiError, errors, type FieldIssue } from '../http/errors.js';
 import { alertWhere } from './filters.js';
 import { lineImpact, type ExpectedPrice } from './impact.js';
 import { MAX_BULK_ALERTS, type BulkSelection, type CreateAlertInput, type PatchAlertInput } from './schemas.js';
 import { ALERT_INCLUDE, type AlertWithMatch } from './serialize.js';
-import { transition, type AlertChanges, type AlertCommand, type AlertStatus } from './state-machine.js';
+import { claimHold, transition, type AlertChanges, type AlertCommand, type AlertStatus, type ClaimStatusOfAlert } from './state-machine.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 type Tx = Prisma.TransactionClient;
@@ -94,6 +94,7 @@ export async function createAlert(deps: Deps, credential: ApiKeyCredential, inpu
 
 // Only the sent fields change; nothing is re-checked.
 export async function patchAlert(deps: Deps, alert: AlertWithMatch, input: PatchAlertInput): Promise<AlertWithMatch> {
+  assertNotInCompletedClaim(alert);
   const data: Prisma.AlertUncheckedUpdateInput = {};
   const lineId = input.invoice_item_id === undefined ? alert.invoiceLineId : input.invoice_item_id;
   const line = lineId && (input.invoice_item_id !== undefined || input.expected) ? await lineOfInvoice(deps, alert.invoiceId, lineId) : null;
@@ -114,6 +115,25 @@ export async function patchAlert(deps: Deps, alert: AlertWithMatch, input: Patch
   return deps.db.alert.update({ where: { id: alert.id }, data, include: ALERT_INCLUDE });
 }
 
+const claimStateOf = (alert: { claimId: string | null; claim: { status: ClaimStatusOfAlert } | null }) => ({ claimId: alert.claimId, claimStatus: alert.claim?.status ?? null });
+
+// Alerts in a completed claim cannot be changed or deleted (spec, Alert transitions): 409.
+export function assertNotInCompletedClaim(alert: { claimId: string | null; claim: { status: ClaimStatusOfAlert } | null }): void {
+  if (claimHold(claimStateOf(alert)) === 'claim_completed') {
+    throw errors.conflict('alert_in_completed_claim', 'The alert is in a completed claim and cannot change; reopen the claim (status in_progress) first.', { claim_id: alert.claimId });
+  }
+}
+
+// Named alerts in a completed claim make the whole command 409 (nothing changes), as unknown
+// ids make it 400; a filter's are skipped with reason claim_completed.
+function rejectCompletedClaims(alerts: AlertWithMatch[]): void {
+  const held = alerts.filter((alert) => claimHold(claimStateOf(alert)) === 'claim_completed');
+  if (held.length === 0) return;
+  throw new ApiError(409, 'alert_in_completed_claim', 'Some alerts are in a completed claim and cannot change; nothing was changed.', {
+    details: held.map((alert) => ({ field: 'alert_ids', alert_id: alert.id, claim_id: alert.claimId, message: 'in a completed claim' })),
+  });
+}
+
 // Unlocked topics left without any alert by a deletion go with it (a topic emptied by moving
 // alerts out is not touched: only deletions call this).
 async function removeEmptiedTopics(tx: Tx, topicIds: (string | null)[]): Promise<void> {
@@ -123,9 +143,11 @@ async function removeEmptiedTopics(tx: Tx, topicIds: (string | null)[]): Promise
 }
 
 export async function deleteAlert(deps: Deps, alert: AlertWithMatch): Promise<void> {
-  if (alert.claimId) throw errors.conflict('alert_in_claim', 'The alert is in a claim; remove it from the claim first.', { claim_id: alert.claimId });
+  assertNotInCompletedClaim(alert);
+  if (claimHold(claimStateOf(alert))) throw errors.conflict('alert_in_claim', 'The alert is in a claim; remove it from the claim first.', { claim_id: alert.claimId });
   await deps.db.$transaction(async (tx) => {
-    await tx.alert.deleteMany({ where: { id: alert.id, claimId: null } });
+    // Not taken into a claim meanwhile (an alert left in a cancelled claim may go).
+    await tx.alert.deleteMany({ where: { id: alert.id, OR: [{ claimId: null }, { claim: { status: 'cancelled' } }] } });
     await removeEmptiedTopics(tx, [alert.topicId]);
   });
 }
@@ -192,12 +214,15 @@ export async function runCommand(
   return deps.db.$transaction(async (tx) => {
     const result: BulkResult = { updated: [], unchanged: [], skipped: [] };
     const batches = new Map<string, { changes: AlertChanges; ids: string[] }>();
-    for (const alert of await lockedAlerts(tx, ids)) {
+    const alerts = await lockedAlerts(tx, ids);
+    if (selection.alert_ids) rejectCompletedClaims(alerts);
+    for (const alert of alerts) {
       if (isSetAside(alert)) {
         result.skipped.push({ id: alert.id, reason: 'set_aside' });
         continue;
       }
-      const outcome = transition(command, { ...alert, status: alert.status as AlertStatus, statusBeforeCredit: alert.statusBeforeCredit as AlertStatus | null }, { ...input, now });
+      const state = { ...alert, ...claimStateOf(alert), status: alert.status as AlertStatus, statusBeforeCredit: alert.statusBeforeCredit as AlertStatus | null };
+      const outcome = transition(command, state, { ...input, now });
       if (outcome.outcome === 'unchanged') result.unchanged.push(alert.id);
       else if (outcome.outcome === 'skipped') result.skipped.push({ id: alert.id, reason: outcome.reason });
       else {
@@ -226,10 +251,12 @@ export async function bulkDelete(deps: Deps, organizationId: string, selection: 
     // Removing what is already gone changes nothing (spec "Conditional repeat").
     const result: BulkDeleteResult = { deleted: [], unchanged: [...missing], skipped: [] };
     const alerts = await lockedAlerts(tx, ids);
+    if (selection.alert_ids) rejectCompletedClaims(alerts);
     const gone = ids.filter((id) => !alerts.some((a) => a.id === id));
     result.unchanged.push(...gone);
     const deletable = alerts.filter((alert) => {
-      if (alert.claimId) result.skipped.push({ id: alert.id, reason: 'in_claim' });
+      const hold = claimHold(claimStateOf(alert));
+      if (hold) result.skipped.push({ id: alert.id, reason: hold });
       else if (isSetAside(alert)) result.skipped.push({ id: alert.id, reason: 'set_aside' });
       else return true;
       return false;

@@ -1,16 +1,22 @@
 // The alert state machine of the spec ("States and transitions > Alert") for the commands a user
 // sends: dismiss, credit, uncredit, reopen. Pure: it says what a command does to one alert, and
-// the service applies it. Claims move alerts to and from `claimed`; that is the claims' table.
+// the service applies it. Claims move alerts to and from `claimed`; that is the claims' table
+// (src/claims/state-machine.ts). Here: an alert in an open claim changes only through its claim;
+// one in a completed claim not at all; one left in a cancelled claim is free, and leaves that
+// claim when it becomes pending again.
 
 export type AlertStatus = 'pending' | 'claimed' | 'credited' | 'dismissed';
 export type AlertCommand = 'dismiss' | 'credit' | 'uncredit' | 'reopen';
 
 // Why a command was not applied to an alert (the bulk response's skipped[].reason).
-export type SkipReason = 'in_claim' | 'not_pending' | 'not_credited' | 'credited_by_claim';
+export type SkipReason = 'in_claim' | 'claim_completed' | 'not_pending' | 'not_credited' | 'credited_by_claim';
+export type ClaimStatusOfAlert = 'pending' | 'in_progress' | 'completed' | 'cancelled';
 
 export interface AlertState {
   status: AlertStatus;
   claimId: string | null;
+  // The status of the claim holding the alert (null when none).
+  claimStatus: ClaimStatusOfAlert | null;
   creditedBy: string | null;
   statusBeforeCredit: AlertStatus | null;
   dismissalCategory: string | null;
@@ -32,6 +38,7 @@ export interface AlertChanges {
   creditedBy?: string | null;
   creditedAt?: Date | null;
   statusBeforeCredit?: AlertStatus | null;
+  claimId?: null;
 }
 
 export type Transition =
@@ -89,8 +96,21 @@ export const TRANSITIONS: Record<AlertCommand, Record<AlertStatus, Rule>> = {
   },
 };
 
+// Why an alert's claim stops a change: a completed claim's alerts cannot change at all; an open
+// claim's change only through the claim (moved out, cancelled, deleted). A cancelled claim holds
+// nothing back.
+export function claimHold(state: Pick<AlertState, 'claimId' | 'claimStatus'>): 'claim_completed' | 'in_claim' | null {
+  if (state.claimId === null || state.claimStatus === 'cancelled') return null;
+  return state.claimStatus === 'completed' ? 'claim_completed' : 'in_claim';
+}
+
 export function transition(command: AlertCommand, state: AlertState, input: CommandInput): Transition {
-  // An alert in a claim changes only through its claim (moved out, cancelled or completed).
-  if (state.claimId !== null) return { outcome: 'skipped', reason: 'in_claim' };
-  return TRANSITIONS[command][state.status](state, input);
+  const hold = claimHold(state);
+  if (hold) return { outcome: 'skipped', reason: hold };
+  const result = TRANSITIONS[command][state.status](state, input);
+  // Back to pending, an alert of a cancelled claim leaves it: it may be claimed anew.
+  if (result.outcome === 'updated' && result.changes.status === 'pending' && state.claimId !== null) {
+    return { outcome: 'updated', changes: { ...result.changes, claimId: null } };
+  }
+  return result;
 }

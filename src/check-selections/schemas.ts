@@ -82,7 +82,7 @@ export const selectionPreviewSchema = z
     sample_invoice_ids: z.array(z.string().uuid()).meta({ description: 'The sample, or the first up to 10 distinct invoices of the selection' }),
     exclusions: z.array(
       z.object({
-        reason: z.string().meta({ description: 'e.g. agreement_not_active (counts agreements), agreement_not_ready, credit_note, credited_by_credit_note, no_original_document, invoice_not_imported' }),
+        reason: z.string().meta({ description: 'e.g. agreement_not_active (counts agreements), agreement_not_ready, credit_note, credited_by_credit_note, no_original_document, invoice_not_imported, held_by_open_claim' }),
         count: z.number().int(),
         examples: z.array(pairRef).max(5),
       }),

@@ -172,8 +172,10 @@ async function versionsOf(db: Db, table: 'invoices' | 'agreements', ids: string[
 async function alertGroups(db: Db, organizationId: string, pairs: CheckPair[]): Promise<AlertGroup[]> {
   if (pairs.length === 0) return [];
   const rows = await db.$queryRaw<{ status: AlertGroup['status']; in_claim: boolean; currency_code: string | null; count: number; amount: string }[]>`
-    SELECT a.status::text AS status, (a.claim_id IS NOT NULL) AS in_claim, a.currency_code, count(*)::int AS count, sum(a.impact_amount)::text AS amount
+    SELECT a.status::text AS status, (c.id IS NOT NULL) AS in_claim, a.currency_code, count(*)::int AS count, sum(a.impact_amount)::text AS amount
       FROM alerts a
+      -- Held: in a claim that is not cancelled (a check replaces what a cancelled claim left).
+      LEFT JOIN claims c ON c.id = a.claim_id AND c.status <> 'cancelled'
       JOIN unnest(${pairs.map((p) => p.invoiceId)}::uuid[], ${pairs.map((p) => p.agreementId)}::uuid[]) AS p(invoice_id, agreement_id)
         ON a.invoice_id = p.invoice_id AND a.agreement_id = p.agreement_id
      WHERE a.organization_id = ${organizationId}::uuid

@@ -5,11 +5,13 @@ import { AGREEMENT_LINKS, readinessOf, type AgreementWithLinks } from '../agreem
 // Which (invoice, agreement) pairs a check may run on, exactly as the interface specification
 // puts it: the invoice is imported, has its original document, is not a credit note and is not
 // credited by one; the agreement is active with a title, a supplier, usable terms and processed
-// documents; the pair is actively matched and not held by an open claim (claims arrive later:
-// until then no pair is held).
+// documents; the pair is actively matched and not held by an open claim (an alert of the pair
+// in a pending or in-progress claim: what the supplier is being asked to pay back must not
+// change under the claim).
 
 export type InvoiceExclusion = 'invoice_not_imported' | 'no_original_document' | 'credit_note' | 'credited_by_credit_note' | 'deleted';
 export type AgreementExclusion = 'agreement_not_ready';
+export type PairHeldExclusion = 'held_by_open_claim';
 
 export interface EligibilityInvoice {
   id: string;
@@ -41,7 +43,7 @@ export interface CheckPair {
 }
 
 export interface PairExclusion extends CheckPair {
-  reason: InvoiceExclusion | AgreementExclusion;
+  reason: InvoiceExclusion | AgreementExclusion | PairHeldExclusion;
   detail?: string[];
 }
 
@@ -81,9 +83,11 @@ export async function pairEligibility(db: Db, organizationId: string, invoiceIds
     orderBy: [{ invoiceId: 'asc' }, { agreementId: 'asc' }],
   });
   if (matches.length === 0) return { eligible: [], excluded: [] };
-  const [invoices, agreements] = await Promise.all([
-    loadEligibilityInvoices(db, organizationId, [...new Set(matches.map((m) => m.invoiceId))]),
+  const matchedInvoiceIds = [...new Set(matches.map((m) => m.invoiceId))];
+  const [invoices, agreements, held] = await Promise.all([
+    loadEligibilityInvoices(db, organizationId, matchedInvoiceIds),
     db.agreement.findMany({ where: { organizationId, id: { in: [...new Set(matches.map((m) => m.agreementId))] } }, include: AGREEMENT_LINKS }),
+    pairsHeldByOpenClaims(db, organizationId, matchedInvoiceIds),
   ]);
   const invoiceReasons = new Map(invoices.map((i) => [i.id, invoiceExclusion(i)]));
   const agreementReasons = new Map(agreements.map((a) => [a.id, agreementExclusion(a)]));
@@ -93,8 +97,21 @@ export async function pairEligibility(db: Db, organizationId: string, invoiceIds
     const invoiceReason = invoiceReasons.has(pair.invoiceId) ? invoiceReasons.get(pair.invoiceId)! : 'deleted';
     const agreementReason = agreementReasons.get(pair.agreementId) ?? null;
     if (invoiceReason) result.excluded.push({ ...pair, reason: invoiceReason });
+    else if (held.has(pairKey(pair))) result.excluded.push({ ...pair, reason: 'held_by_open_claim' });
     else if (agreementReason) result.excluded.push({ ...pair, reason: agreementReason.reason, detail: agreementReason.missing });
     else result.eligible.push(pair);
   }
   return result;
+}
+
+const pairKey = (pair: CheckPair) => `${pair.invoiceId}:${pair.agreementId}`;
+
+// Pairs of these invoices with an alert in a pending or in-progress claim.
+async function pairsHeldByOpenClaims(db: Db, organizationId: string, invoiceIds: string[]): Promise<Set<string>> {
+  const rows = await db.alert.findMany({
+    where: { organizationId, invoiceId: { in: invoiceIds }, claim: { status: { in: ['pending', 'in_progress'] } } },
+    select: { invoiceId: true, agreementId: true },
+    distinct: ['invoiceId', 'agreementId'],
+  });
+  return new Set(rows.map(pairKey));
 }

@@ -107,12 +107,14 @@ function findingRow(checkId: string, loaded: LoadedCheck, position: number, find
 }
 
 // A new check replaces the pair's earlier alerts, user-made ones included, except alerts held by
-// a claim. An alert of the same problem (same fingerprint) is updated in place, so it keeps its
-// id, topic and history: a dismissed one comes back as pending, a credited one stays credited.
+// a claim that is not cancelled. An alert of the same problem (same fingerprint) is updated in
+// place, so it keeps its id, topic and history: a dismissed one comes back as pending (and out of
+// the cancelled claim it was left in), a credited one stays credited.
 async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, invoiceId: string, agreementId: string, checkId: string, findings: Finding[]): Promise<string[]> {
-  const earlier = await tx.alert.findMany({ where: { invoiceId, agreementId } });
-  const held = earlier.filter((alert) => alert.claimId !== null);
-  const replaceable = earlier.filter((alert) => alert.claimId === null);
+  const earlier = await tx.alert.findMany({ where: { invoiceId, agreementId }, include: { claim: { select: { status: true } } } });
+  const isHeld = (alert: (typeof earlier)[number]) => alert.claimId !== null && alert.claim?.status !== 'cancelled';
+  const held = earlier.filter(isHeld);
+  const replaceable = earlier.filter((alert) => !isHeld(alert));
   const byFingerprint = new Map(replaceable.filter((a) => a.origin === 'check' && a.fingerprint).map((a) => [a.fingerprint!, a]));
   const heldFingerprints = new Map(held.filter((a) => a.fingerprint).map((a) => [a.fingerprint!, a]));
   const alertIds: string[] = [];
@@ -158,7 +160,7 @@ function alertContent(finding: Finding, loaded: LoadedCheck, checkId: string) {
 
 function returningStatus(previous: Alert) {
   if (previous.status !== 'dismissed') return {};
-  return { status: 'pending' as const, dismissalCategory: null, dismissalNote: null, dismissedAt: null };
+  return { status: 'pending' as const, dismissalCategory: null, dismissalNote: null, dismissedAt: null, claimId: null };
 }
 
 // Replaced alerts are deleted; an unlocked topic left without alerts goes with them.

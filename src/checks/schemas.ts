@@ -6,7 +6,7 @@ export const exclusionSchema = z
   .object({
     invoice_id: z.string().uuid(),
     agreement_id: z.string().uuid(),
-    reason: z.string().meta({ description: 'e.g. credit_note, credited_by_credit_note, no_original_document, invoice_not_imported, agreement_not_ready' }),
+    reason: z.string().meta({ description: 'e.g. credit_note, credited_by_credit_note, no_original_document, invoice_not_imported, agreement_not_ready, held_by_open_claim' }),
     missing: z.array(z.string()).meta({ description: "For agreement_not_ready: the agreement's readiness.missing" }),
   })
   .meta({ id: 'CheckExclusion' });

@@ -56,6 +56,13 @@ export class ObjectStorage {
     return { url, headers: { 'Content-Type': contentType }, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
   }
 
+  // A short-lived download link for the host clients use; the file downloads under its own name.
+  async presignDownload(key: string, fileName: string, expiresInSeconds = 900): Promise<{ url: string; expiresAt: Date }> {
+    const disposition = `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+    const url = await this.publicClient.presignedGetObject(this.bucket, key, expiresInSeconds, { 'response-content-disposition': disposition });
+    return { url, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
+  }
+
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
     await this.client.putObject(this.bucket, key, bytes, bytes.length, { 'Content-Type': contentType });
   }

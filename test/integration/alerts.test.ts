@@ -15,6 +15,13 @@ async function pair(tenant: Tenant, invoices: { currency?: string; lines?: LineS
   return { supplierId, agreementId, invoices: created };
 }
 
+// A claim holding these alerts, made over the API.
+async function claimOf(tenant: Tenant, agreementId: string, alertIds: string[]): Promise<string> {
+  const created = await tenant.call('/v1/claims', { method: 'POST', body: { agreement_id: agreementId, title: 'Claim', alerts: { alert_ids: alertIds } } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
+
 const ids = (response: { body: { data: { id: string }[] } }) => response.body.data.map((a) => a.id).sort();
 const sorted = (values: string[]) => [...values].sort();
 const command = (tenant: Tenant, verb: string, body: object) => tenant.call(`/v1/alerts/${verb}`, { method: 'POST', body });
@@ -122,7 +129,7 @@ describe('alerts', () => {
     expect(await tenant.call(`/v1/alerts/${alert.id}?fields=status,provenance.origin`).then((r) => r.body)).toEqual({ id: alert.id, status: 'pending', provenance: { origin: 'api_key' } });
 
     const claimed = await postAlert(tenant, { invoice_id: invoices[0]!.id, agreement_id: agreementId });
-    await testDb().alert.update({ where: { id: claimed.id }, data: { claimId: crypto.randomUUID(), status: 'claimed' } });
+    await claimOf(tenant, agreementId, [claimed.id]);
     expectError(await tenant.call(`/v1/alerts/${claimed.id}`, { method: 'DELETE' }), 409, 'alert_in_claim');
     expectError(await tenant.call(`/v1/alerts/${alert.id}`, { method: 'DELETE', headers: { 'If-Match': etag } }), 412, 'precondition_failed');
     expect((await tenant.call(`/v1/alerts/${alert.id}`, { method: 'DELETE' })).status).toBe(204);
@@ -165,11 +172,12 @@ describe('alerts', () => {
     expect(await get(b.id)).toMatchObject({ status: 'pending', credit: { credited_by: 'user' } });
 
     // An alert in a claim changes only through the claim; a credit recorded by a claim is not the user's to undo.
-    await testDb().alert.update({ where: { id: c.id }, data: { claimId: crypto.randomUUID(), status: 'claimed' } });
+    const claimId = await claimOf(tenant, c.agreement_id, [c.id]);
     for (const verb of ['dismiss', 'credit', 'uncredit', 'reopen']) {
       expect((await command(tenant, verb, { alert_ids: [c.id] })).body.skipped, verb).toEqual([{ id: c.id, reason: 'in_claim' }]);
     }
     expect((await command(tenant, 'delete', { alert_ids: [c.id] })).body).toEqual({ deleted: [], unchanged: [], skipped: [{ id: c.id, reason: 'in_claim' }] });
+    await tenant.call(`/v1/claims/${claimId}`, { method: 'DELETE' });
     await testDb().alert.update({ where: { id: c.id }, data: { claimId: null, status: 'credited', creditedBy: 'claim', creditedAt: new Date() } });
     expect((await command(tenant, 'uncredit', { alert_ids: [c.id] })).body.skipped).toEqual([{ id: c.id, reason: 'credited_by_claim' }]);
   });
@@ -227,8 +235,7 @@ describe('alerts', () => {
     const y = await postAlert(tenant, { invoice_id: nok!.id, agreement_id: acme.agreementId, title: 'Paper', explanation: 'An unagreed FREIGHT surcharge', impact_amount: '100.00' });
     const z = await postAlert(tenant, { invoice_id: other.invoices[0]!.id, agreement_id: other.agreementId, impact_amount: '-3.00' });
     const topic = (await tenant.call('/v1/alert-topics', { method: 'POST', body: { agreement_id: acme.agreementId, title: 'Freight', alert_ids: [x.id] } })).body;
-    const claimId = crypto.randomUUID();
-    await testDb().alert.update({ where: { id: z.id }, data: { claimId, status: 'claimed' } });
+    const claimId = await claimOf(tenant, other.agreementId, [z.id]);
     await command(tenant, 'dismiss', { alert_ids: [y.id] });
     const list = (query: string) => tenant.call(`/v1/alerts?${query}`);
 

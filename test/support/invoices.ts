@@ -5,7 +5,8 @@ import { repoRoot } from '../../src/dev/defaults.js';
 import { call, eventually, type ApiResponse } from './api.js';
 import type { Tenant } from './tenants.js';
 
-export const samplesRoot = path.resolve(repoRoot, '../shared/samples');
+// SAMPLES_DIR: for a git worktree that does not sit beside shared/ (e.g. /work/wt/<name>).
+export const samplesRoot = process.env.SAMPLES_DIR ?? path.resolve(repoRoot, '../shared/samples');
 
 export function sample(relativePath: string): Buffer {
   return readFileSync(path.join(samplesRoot, relativePath));

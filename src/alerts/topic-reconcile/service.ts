@@ -49,7 +49,9 @@ async function loadAlerts(tx: Tx, organizationId: string, agreementId: string): 
 async function applyPlan(tx: Tx, organizationId: string, agreementId: string, plan: ReconcilePlan): Promise<ReconcileResult> {
   let sorted = 0;
   const place = async (topicId: string, alertIds: string[]) => {
-    sorted += (await tx.alert.updateMany({ where: { id: { in: alertIds }, agreementId, topicId: null }, data: { topicId } })).count;
+    // Alerts of a completed claim cannot change, their topic included.
+    const changeable = { OR: [{ claimId: null }, { claim: { status: { not: 'completed' as const } } }] };
+    sorted += (await tx.alert.updateMany({ where: { id: { in: alertIds }, agreementId, topicId: null, ...changeable }, data: { topicId } })).count;
   };
   for (const topic of plan.create) {
     const id = randomUUID();

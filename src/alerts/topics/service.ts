@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
 import type { AlertTopic } from '../../generated/prisma/client.js';
+import { assertNotInCompletedClaim } from '../service.js';
 import { errors } from '../../http/errors.js';
 import { visibleAlertsWhere } from '../filters.js';
 import type { CreateTopicInput, PatchTopicInput } from './schemas.js';
@@ -36,7 +37,7 @@ export async function findTopic(deps: Deps, organizationId: string, id: string):
 // Every id must name an alert of the organization on this agreement; otherwise nothing changes.
 async function assertAlertsOfAgreement(deps: Deps, organizationId: string, agreementId: string, alertIds: string[]): Promise<string[]> {
   const ids = [...new Set(alertIds)];
-  const alerts = await deps.db.alert.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, agreementId: true } });
+  const alerts = await deps.db.alert.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, agreementId: true, claimId: true, claim: { select: { status: true } } } });
   const issues = ids.flatMap((id) => {
     const alert = alerts.find((a) => a.id === id);
     if (!alert) return [{ field: 'alert_ids', message: `no alert ${id}` }];
@@ -44,6 +45,8 @@ async function assertAlertsOfAgreement(deps: Deps, organizationId: string, agree
     return [];
   });
   if (issues.length > 0) throw errors.validation("Some alert_ids name no alert of the topic's agreement; nothing was changed.", issues);
+  // Alerts in a completed claim cannot change, their topic included.
+  for (const alert of alerts) assertNotInCompletedClaim(alert);
   return ids;
 }
 

@@ -5,6 +5,7 @@ const now = new Date('2026-05-01T10:00:00Z');
 const state = (status: AlertStatus, extra: Partial<AlertState> = {}): AlertState => ({
   status,
   claimId: null,
+  claimStatus: null,
   creditedBy: null,
   statusBeforeCredit: null,
   dismissalCategory: null,
@@ -73,6 +74,21 @@ describe('alert state machine', () => {
       // An alert in a claim changes only through the claim, whatever its status.
       expect(transition(command, state('credited', { claimId: 'c', creditedBy: 'claim' }), { now })).toEqual({ outcome: 'skipped', reason: 'in_claim' });
     }
+  });
+
+  it('refuses every change of an alert in a completed claim, and frees alerts of a cancelled one', () => {
+    for (const command of ['dismiss', 'credit', 'uncredit', 'reopen'] as const) {
+      expect(transition(command, state('claimed', { claimId: 'c', claimStatus: 'completed' }), { now })).toEqual({ outcome: 'skipped', reason: 'claim_completed' });
+      expect(transition(command, state('claimed', { claimId: 'c', claimStatus: 'in_progress' }), { now })).toEqual({ outcome: 'skipped', reason: 'in_claim' });
+    }
+    // Dismissed by the cancellation: reopening takes it out of the cancelled claim.
+    const cancelled = state('dismissed', { claimId: 'c', claimStatus: 'cancelled', dismissalCategory: 'claim_cancelled' });
+    expect(transition('reopen', cancelled, { now })).toEqual({
+      outcome: 'updated',
+      changes: { status: 'pending', dismissalCategory: null, dismissalNote: null, dismissedAt: null, claimId: null },
+    });
+    // Another reason replaces the cancellation's; it stays in the claim's record.
+    expect(transition('dismiss', cancelled, { category: 'duplicate', now })).toEqual({ outcome: 'updated', changes: { dismissalCategory: 'duplicate', dismissalNote: null } });
   });
 
   it('changes nothing further on any repeated command', () => {

@@ -1,0 +1,97 @@
+import type { AppDeps } from '../deps.js';
+import { formatAmount, sum } from '../shared/money.js';
+import { CLAIM_STATUSES, type ClaimFilter, type ClaimStatus } from './schemas.js';
+import type { ClaimRecord } from './serialize.js';
+import { claimWhere } from './service.js';
+import { countedAlertsWhere } from './summary.js';
+
+type Deps = Pick<AppDeps, 'db'>;
+
+// Presigned download links live this long: long enough to click, short enough not to share.
+export const DOWNLOAD_LINK_SECONDS = 15 * 60;
+
+type Amounts = { currency_code: string | null; total: string } & Record<ClaimStatus, string>;
+type StatusSum = { status: ClaimStatus; currency_code: string | null; amount: string };
+
+// Per currency, one sum per claim status and their total; never added across currencies.
+function perCurrency(rows: StatusSum[]): Amounts[] {
+  const currencies = [...new Set(rows.map((r) => r.currency_code))].sort((a, b) => (a ?? '').localeCompare(b ?? ''));
+  return currencies.map((currency) => {
+    const ofCurrency = rows.filter((r) => r.currency_code === currency);
+    const entry: Record<string, string | null> = { currency_code: currency, total: formatAmount(sum(ofCurrency.map((r) => r.amount))) };
+    for (const status of CLAIM_STATUSES) entry[status] = formatAmount(sum(ofCurrency.filter((r) => r.status === status).map((r) => r.amount)));
+    return entry as Amounts;
+  });
+}
+
+// The filtered claims' ids (one small row each), then two grouped statements over them: the
+// claimed impact and the refunds per claim status and currency, summed in PostgreSQL numeric.
+export async function claimMetrics(deps: Deps, organizationId: string, filter: ClaimFilter, refunded: { from?: string; through?: string }) {
+  const claims = await deps.db.claim.findMany({ where: claimWhere(organizationId, filter), select: { id: true, status: true } });
+  const ids = claims.map((c) => c.id);
+  const from = refunded.from ?? null;
+  const through = refunded.through ?? null;
+  const [claimed, refunds] = await Promise.all([
+    deps.db.$queryRaw<StatusSum[]>`
+      SELECT c.status::text AS status, a.currency_code, sum(a.impact_amount)::text AS amount
+        FROM alerts a
+        JOIN claims c ON c.id = a.claim_id
+        JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
+        JOIN invoices i ON i.id = a.invoice_id AND i.deleted_at IS NULL
+       WHERE a.claim_id = ANY(${ids}::uuid[]) AND a.status = 'claimed'
+       GROUP BY 1, 2`,
+    deps.db.$queryRaw<StatusSum[]>`
+      SELECT c.status::text AS status, r.currency_code, sum(r.amount)::text AS amount
+        FROM claim_refunds r
+        JOIN claims c ON c.id = r.claim_id
+       WHERE r.claim_id = ANY(${ids}::uuid[])
+         AND (${from}::date IS NULL OR r.date >= ${from}::date)
+         AND (${through}::date IS NULL OR r.date <= ${through}::date)
+       GROUP BY 1, 2`,
+  ]);
+  const counts = { total: claims.length, pending: 0, in_progress: 0, completed: 0, cancelled: 0 };
+  for (const claim of claims) counts[claim.status as ClaimStatus] += 1;
+  return { counts, claimed: perCurrency(claimed), refund_summary: perCurrency(refunds) };
+}
+
+type DocumentRole = 'invoice' | 'invoice_attachment' | 'credit_note' | 'credit_note_attachment';
+
+// The files behind a claim: each of its alerts' invoices (original and attachments) and each
+// attached credit note's, with presigned GET links. Invoices created as data have no file.
+export async function claimDocuments(deps: Pick<AppDeps, 'db' | 'storage'>, claim: ClaimRecord) {
+  const alertInvoices = await deps.db.alert.findMany({ where: { claimId: claim.id, ...countedAlertsWhere }, select: { invoiceId: true }, distinct: ['invoiceId'] });
+  const invoiceIds = alertInvoices.map((a) => a.invoiceId);
+  const creditNoteIds = claim.creditNotes.map((c) => c.invoiceId);
+  const invoices = await deps.db.invoice.findMany({
+    where: { organizationId: claim.organizationId, id: { in: [...invoiceIds, ...creditNoteIds] }, deletedAt: null },
+    select: { id: true, invoiceNumber: true, issueDate: true, primaryDocumentId: true, attachmentDocumentIds: true },
+    orderBy: [{ issueDate: 'asc' }, { invoiceNumber: 'asc' }, { id: 'asc' }],
+  });
+  const creditNotes = new Set(creditNoteIds);
+  const wanted: { documentId: string; role: DocumentRole; invoice: (typeof invoices)[number] }[] = [];
+  for (const invoice of invoices) {
+    const isCreditNote = creditNotes.has(invoice.id);
+    if (invoice.primaryDocumentId) wanted.push({ documentId: invoice.primaryDocumentId, role: isCreditNote ? 'credit_note' : 'invoice', invoice });
+    for (const id of invoice.attachmentDocumentIds) wanted.push({ documentId: id, role: isCreditNote ? 'credit_note_attachment' : 'invoice_attachment', invoice });
+  }
+  const documents = await deps.db.document.findMany({ where: { organizationId: claim.organizationId, id: { in: wanted.map((w) => w.documentId) } } });
+  const byId = new Map(documents.map((d) => [d.id, d]));
+  const data = [];
+  for (const entry of wanted) {
+    const document = byId.get(entry.documentId);
+    if (!document) continue;
+    const link = await deps.storage.presignDownload(document.storageKey, document.fileName, DOWNLOAD_LINK_SECONDS);
+    data.push({
+      document_id: document.id,
+      role: entry.role,
+      invoice_id: entry.invoice.id,
+      invoice_number: entry.invoice.invoiceNumber,
+      file_name: document.fileName,
+      mime_type: document.mimeType,
+      file_size: document.fileSize,
+      download_url: link.url,
+      expires_at: link.expiresAt.toISOString(),
+    });
+  }
+  return data;
+}

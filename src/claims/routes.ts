@@ -1,0 +1,309 @@
+import { z } from 'zod';
+import type { ApiKeyCredential, Credential } from '../auth/credential.js';
+import { errors } from '../http/errors.js';
+import { assertIfMatch } from '../http/etag.js';
+import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
+import { defineRoute, idParams } from '../http/route.js';
+import { listResponse } from '../http/schemas.js';
+import { buildClaimLetter, renderClaimCsv, renderClaimPdf, renderClaimXlsx } from './export/index.js';
+import { attachCreditNote, createRefund, deleteRefund, detachCreditNote, patchRefund } from './refunds.js';
+import { claimDocuments, claimMetrics } from './reports.js';
+import {
+  addAlertsSchema,
+  alertChangeSchema,
+  alertSelectionSchema,
+  attachCreditNoteSchema,
+  claimDocumentSchema,
+  claimSchema,
+  createClaimSchema,
+  createRefundSchema,
+  creditNoteParams,
+  deleteClaimQuery,
+  exportQuery,
+  filterOf,
+  listQuery,
+  metricsQuery,
+  metricsSchema,
+  patchClaimSchema,
+  patchRefundSchema,
+  refundParams,
+  type AlertSelection,
+} from './schemas.js';
+import { CLAIM_INCLUDE } from './serialize.js';
+import { addAlerts, claimWhere, createClaim, deleteClaim, findClaim, patchClaim, removeAlerts, type AlertChangeResult } from './service.js';
+import { claimView, serializeClaims } from './summary.js';
+
+const tag = 'Claims';
+const SORTS: Record<string, SortColumn> = {
+  created_at: { field: 'createdAt', kind: 'date' },
+  updated_at: { field: 'updatedAt', kind: 'date' },
+  title: { field: 'title', kind: 'string' },
+  reference: { field: 'reference', kind: 'string' },
+};
+
+const organizationOf = (credential: Credential) => credential.organizationId!;
+const claimLocation = (id: string) => ({ Location: `/v1/claims/${id}` });
+
+const EXPORT_TYPES = {
+  pdf: 'application/pdf',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8',
+} as const;
+
+async function changeResponse(deps: Parameters<typeof claimView>[0], claimId: string, change: AlertChangeResult) {
+  return { body: { claim: await claimView(deps, claimId), ...change } };
+}
+
+// pdfkit holds every page in memory until the page numbers are written (about 30 KB of heap and
+// 1.5 ms a line, docs/claim-letter.md): a letter longer than this would hold the API for seconds.
+const PDF_LETTER_MAX_LINES = 2_000;
+
+export const claimRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/claims',
+    operationId: 'listClaims',
+    summary: 'List claims; newest first unless sorted',
+    tag,
+    access: { level: 'read' },
+    query: listQuery,
+    fieldsOf: claimSchema,
+    responses: { 200: { description: 'A page of claims', schema: listResponse(claimSchema) } },
+    handler: async ({ query, credential, deps }) => {
+      const { limit, cursor, sort, direction } = query;
+      const filter = filterOf(query);
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
+      const column = SORTS[page.sort]!;
+      const { where, orderBy, take } = keyset(page, column);
+      const rows = await deps.db.claim.findMany({ where: { AND: [claimWhere(organizationOf(credential), filter), where] }, orderBy, take, include: CLAIM_INCLUDE });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+      return { body: { data: await serializeClaims(deps, visible), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/claims/metrics',
+    operationId: 'getClaimMetrics',
+    summary: 'Claim counts per status; claimed amounts and refunds per currency and claim status, for the list filters (refunded_from / refunded_through restrict refund_summary)',
+    tag,
+    access: { level: 'read' },
+    query: metricsQuery,
+    responses: { 200: { description: 'Counts and amounts', schema: metricsSchema } },
+    handler: async ({ query, credential, deps }) => ({
+      body: await claimMetrics(deps, organizationOf(credential), filterOf(query), { from: query.refunded_from, through: query.refunded_through }),
+    }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/claims',
+    operationId: 'createClaim',
+    summary: 'Create a claim on an agreement, with alerts by alert_ids (all or nothing) or filter; optional Idempotency-Key',
+    tag,
+    access: { level: 'write' },
+    idempotent: true,
+    body: createClaimSchema,
+    responses: {
+      201: { description: 'The claim; Location points to it', schema: claimSchema },
+      409: { description: 'alerts_not_claimable: details say why per alert' },
+    },
+    handler: async ({ body, credential, deps }) => {
+      const { claimId } = await createClaim(deps, credential as ApiKeyCredential, body);
+      return { status: 201, body: await claimView(deps, claimId), headers: claimLocation(claimId) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/claims/{id}',
+    operationId: 'getClaim',
+    summary: 'Read a claim, with ETag',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    query: z.object({ fields: z.string().optional() }),
+    etag: true,
+    fieldsOf: claimSchema,
+    responses: { 200: { description: 'The claim, with ETag', schema: claimSchema } },
+    handler: async ({ params, credential, deps }) => {
+      const claim = await findClaim(deps, organizationOf(credential), params.id);
+      return { body: (await serializeClaims(deps, [claim]))[0] };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/claims/{id}',
+    operationId: 'updateClaim',
+    summary: 'Change status (the claim state machine), title, supplier_contact or note; If-Match optional (412 on mismatch)',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: patchClaimSchema,
+    responses: {
+      200: { description: 'The claim', schema: claimSchema },
+      409: { description: 'invalid_transition' },
+      412: { description: 'precondition_failed' },
+    },
+    handler: async ({ params, body, credential, deps, ctx }) => {
+      await patchClaim(deps, organizationOf(credential), params.id, body, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
+      return { body: await claimView(deps, params.id) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/claims/{id}',
+    operationId: 'deleteClaim',
+    summary: 'Delete a claim; its claimed alerts return to pending (alert_outcome=pending, the default) or become dismissed',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    query: deleteClaimQuery,
+    responses: { 204: { description: 'Deleted' }, 409: { description: 'claim_completed: reopen it first' }, 412: { description: 'precondition_failed' } },
+    handler: async ({ params, query, credential, deps, ctx }) => {
+      await deleteClaim(deps, organizationOf(credential), params.id, query.alert_outcome, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/claims/{id}/alerts',
+    operationId: 'addClaimAlerts',
+    summary: 'Add alerts (they become claimed); move_from_open_claims moves them from other open claims',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: addAlertsSchema,
+    responses: {
+      200: { description: 'The claim and what happened to each alert', schema: alertChangeSchema },
+      409: { description: 'alerts_not_claimable (details per alert), claim_completed, claim_cancelled' },
+    },
+    handler: async ({ params, body, credential, deps }) => changeResponse(deps, params.id, await addAlerts(deps, organizationOf(credential), params.id, body)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/claims/{id}/alerts/remove',
+    operationId: 'removeClaimAlerts',
+    summary: 'Take alerts out of the claim (claimed ones return to pending); alerts not in it are unchanged',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: alertSelectionSchema,
+    responses: {
+      200: { description: 'The claim and what happened to each alert', schema: alertChangeSchema },
+      409: { description: 'claim_completed, claim_cancelled' },
+    },
+    handler: async ({ params, body, credential, deps }) => changeResponse(deps, params.id, await removeAlerts(deps, organizationOf(credential), params.id, body as AlertSelection)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/claims/{id}/refunds',
+    operationId: 'createClaimRefund',
+    summary: 'Record money the supplier paid back (amount, currency_code, date: today by default); optional Idempotency-Key',
+    tag,
+    access: { level: 'write' },
+    idempotent: true,
+    params: idParams,
+    body: createRefundSchema,
+    responses: { 201: { description: 'The claim with the refund', schema: claimSchema } },
+    handler: async ({ params, body, credential, deps }) => {
+      const claim = await findClaim(deps, organizationOf(credential), params.id);
+      await createRefund(deps, credential as ApiKeyCredential, claim, body);
+      return { status: 201, body: await claimView(deps, claim.id), headers: claimLocation(claim.id) };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/claims/{id}/refunds/{refund_id}',
+    operationId: 'updateClaimRefund',
+    summary: 'Correct a refund (only the sent fields change)',
+    tag,
+    access: { level: 'write' },
+    params: refundParams,
+    body: patchRefundSchema,
+    responses: { 200: { description: 'The claim', schema: claimSchema } },
+    handler: async ({ params, body, credential, deps }) => {
+      const claim = await findClaim(deps, organizationOf(credential), params.id);
+      await patchRefund(deps, credential as ApiKeyCredential, claim, params.refund_id, body);
+      return { body: await claimView(deps, claim.id) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/claims/{id}/refunds/{refund_id}',
+    operationId: 'deleteClaimRefund',
+    summary: 'Delete a wrong refund (one already gone changes nothing)',
+    tag,
+    access: { level: 'write' },
+    params: refundParams,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, credential, deps }) => {
+      await deleteRefund(deps, await findClaim(deps, organizationOf(credential), params.id), params.refund_id);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/claims/{id}/credit-notes',
+    operationId: 'attachClaimCreditNote',
+    summary: "Attach an imported credit note of the claim's supplier as evidence; create_refund also records its amount as a refund. Attaching again changes nothing",
+    tag,
+    access: { level: 'write' },
+    idempotent: true,
+    params: idParams,
+    body: attachCreditNoteSchema,
+    responses: { 201: { description: 'Attached; the claim', schema: claimSchema }, 200: { description: 'Already attached; the claim', schema: claimSchema } },
+    handler: async ({ params, body, credential, deps }) => {
+      const claim = await findClaim(deps, organizationOf(credential), params.id);
+      const attached = await attachCreditNote(deps, credential as ApiKeyCredential, claim, body.invoice_id, body.create_refund);
+      return { status: attached ? 201 : 200, body: await claimView(deps, claim.id) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/claims/{id}/credit-notes/{invoice_id}',
+    operationId: 'detachClaimCreditNote',
+    summary: 'Detach a credit note (refunds recorded from it stay); one not attached changes nothing',
+    tag,
+    access: { level: 'write' },
+    params: creditNoteParams,
+    responses: { 204: { description: 'Detached' } },
+    handler: async ({ params, credential, deps }) => {
+      await detachCreditNote(deps, await findClaim(deps, organizationOf(credential), params.id), params.invoice_id);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/claims/{id}/documents',
+    operationId: 'listClaimDocuments',
+    summary: "The files behind the claim (its alerts' invoices and attached credit notes), with 15-minute download links",
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    responses: { 200: { description: 'Every file', schema: z.object({ data: z.array(claimDocumentSchema) }) } },
+    handler: async ({ params, credential, deps }) => ({ body: { data: await claimDocuments(deps, await findClaim(deps, organizationOf(credential), params.id)) } }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/claims/{id}/export',
+    operationId: 'exportClaim',
+    summary: 'The claim for the supplier as a PDF letter, XLSX or CSV; claimed alerts always, include_pending / include_credited add those',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    query: exportQuery,
+    responses: {
+      200: { description: 'PDF (format=pdf), XLSX (format=xlsx) or CSV (format=csv)', contentType: 'application/pdf', schema: z.string() },
+      409: { description: 'claim_too_large_for_pdf: more lines than a PDF letter holds (2,000); export xlsx or csv' },
+    },
+    handler: async ({ params, query, credential, deps }) => {
+      const letter = await buildClaimLetter(deps.db, organizationOf(credential), params.id, { includePending: query.include_pending, includeCredited: query.include_credited });
+      if (query.format === 'pdf' && letter.lines.length > PDF_LETTER_MAX_LINES) {
+        throw errors.conflict(
+          'claim_too_large_for_pdf',
+          `This claim has ${letter.lines.length} lines; a PDF letter holds at most ${PDF_LETTER_MAX_LINES}. Export it as xlsx or csv.`,
+        );
+      }
+      const body = query.format === 'pdf' ? await renderClaimPdf(letter) : query.format === 'xlsx' ? await renderClaimXlsx(letter) : renderClaimCsv(letter);
+      return { body, headers: { 'Content-Type': EXPORT_TYPES[query.format], 'Content-Disposition': `attachment; filename="${letter.reference}.${query.format}"` } };
+    },
+  }),
+];
