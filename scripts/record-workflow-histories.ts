@@ -81,6 +81,16 @@ async function importInvoice(api: Api, bytes: Buffer, fileName = 'invoice.xml', 
   return { runId: started.body.workflow_run_id as string, status, invoiceId: imported.body.invoice_id as string | null };
 }
 
+// Failures in a history carry the recording machine's stack traces (file paths); replay does not
+// read them, so they are left out of the fixtures.
+function withoutStackTraces(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutStackTraces);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, key === 'stackTrace' ? '' : withoutStackTraces(child)]));
+  }
+  return value;
+}
+
 interface Scenario {
   name: string;
   workflowType: string;
@@ -222,7 +232,7 @@ async function main() {
       // protobufjs' JSON object form (what History.fromObject reads back): the SDK's own
       // historyToJSON fails in this install (its nested protobufjs 8 against @temporalio/proto's 7).
       const history = HistoryMessage.toObject(HistoryMessage.fromObject(await handle.fetchHistory()), HISTORY_JSON) as { events: unknown[] };
-      const fixture = { scenario: scenario.name, workflow_type: scenario.workflowType, workflow_id: runId, run_status: status, temporal_status: description.status.name, history };
+      const fixture = { scenario: scenario.name, workflow_type: scenario.workflowType, workflow_id: runId, run_status: status, temporal_status: description.status.name, history: withoutStackTraces(history) };
       const file = path.join(HISTORIES_DIR, `${scenario.name}.json`);
       writeFileSync(file, `${JSON.stringify(fixture, null, 1)}\n`);
       console.log(`${scenario.name}: ${description.type} ${description.status.name}, ${history.events.length} events -> ${path.relative(repoRoot, file)}`);
