@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { closeAppDeps, createAppDeps } from './bootstrap.js';
 import { loadConfig } from './config.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { purgeExpiredIdempotencyRecords } from './http/idempotency.js';
 import { testRunTypes } from './runs/test-run-types.js';
 
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const server: Server = app.listen(config.PORT, config.HOST, () => {
     deps.logger.info({ port: config.PORT }, `API listening on http://localhost:${config.PORT}`);
   });
+  answerClientErrors(server);
   const purge = setInterval(() => {
     purgeExpiredIdempotencyRecords(deps.db, config.IDEMPOTENCY_RETENTION_HOURS).catch((err) => deps.logger.warn({ err }, 'idempotency purge failed'));
   }, 3_600_000);

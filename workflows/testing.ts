@@ -1,4 +1,4 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { CancellationScope, condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { TestActivities, TestItemBehaviour } from '../activities/testing.js';
 import type { RunArgs } from '../src/runs/run-args.js';
 import { executeRun, processItems, registerItems, runModel } from './runs/lifecycle.js';
@@ -20,6 +20,9 @@ export interface TestItemsInput {
   holdUntilReleased?: boolean;
   // Fail the whole run (not an item) before any work.
   failRun?: boolean;
+  // Finish every item and the run as if no cancellation came: proves a run cancelled through the
+  // API is not overwritten by its workflow's finishing steps.
+  ignoreCancellation?: boolean;
 }
 
 export async function testItemsWorkflow(args: RunArgs<TestItemsInput>): Promise<void> {
@@ -27,7 +30,7 @@ export async function testItemsWorkflow(args: RunArgs<TestItemsInput>): Promise<
   setHandler(releaseSignal, () => {
     released = true;
   });
-  await executeRun(args.runId, async () => {
+  const run = () => executeRun(args.runId, async () => {
     const { attempt } = await runModel.loadRunState(args.runId);
     if (args.input.failRun && attempt === 1) throw new Error('the test run failed as asked');
     const items = await registerItems(args.runId, args.input.items.map(({ key }) => ({ key, label: `test item ${key}` })), false);
@@ -36,6 +39,7 @@ export async function testItemsWorkflow(args: RunArgs<TestItemsInput>): Promise<
     const behaviours = new Map(args.input.items.map((item) => [item.key, item.behaviour]));
     await processItems(items, (item) => testWork.performTestItem(behaviours.get(item.key)!, attempt));
   });
+  await (args.input.ignoreCancellation ? CancellationScope.nonCancellable(run) : run());
 }
 
 // A workflow that does nothing: the floor against which the benchmarks measure our own work.

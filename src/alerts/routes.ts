@@ -117,7 +117,7 @@ export const alertRoutes = [
     tag,
     access: { level: 'read' },
     query: exportQuery,
-    responses: { 200: { description: 'CSV (format=csv) or an XLSX workbook (format=xlsx)', contentType: 'text/csv', schema: z.string() } },
+    responses: { 200: { description: 'CSV (format=csv) or an XLSX workbook (format=xlsx)', contentType: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], schema: z.string() } },
     handler: async ({ query, credential, deps }) => {
       const column = SORTS[query.sort ?? 'created_at']!;
       const file = await exportAlerts(deps, organizationOf(credential), filterOf(query), {

@@ -18,6 +18,7 @@ export const startedChecksSchema = z
     checks: z.number().int().meta({ description: 'How many (invoice, agreement) checks the run(s) will do' }),
     has_more: z.boolean().meta({ description: 'More invoices remain than one run takes (1000): ask again after it' }),
     exclusions: z.array(exclusionSchema).optional(),
+    not_ready: z.array(z.string()).optional().meta({ description: "POST /v1/agreements/{id}/check of an agreement not ready for checks: its readiness.missing" }),
   })
   .meta({ id: 'ChecksStarted' });
 

@@ -45,9 +45,10 @@ export function zodIssuesToDetails(error: ZodError, prefix?: string): FieldIssue
   }));
 }
 
-// Koa and its middleware throw plain errors carrying `status` (body parsing, 405, 413).
-function fromHttpError(err: { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string }): ApiError | null {
-  const status = err.status ?? err.statusCode;
+// Koa and its middleware throw plain errors carrying `status` (body parsing, 405, 413);
+// formidable (multipart bodies) carries `httpCode`.
+function fromHttpError(err: { status?: number; statusCode?: number; httpCode?: number; expose?: boolean; message?: string; type?: string }): ApiError | null {
+  const status = err.status ?? err.statusCode ?? err.httpCode;
   if (!status || status >= 500) return null;
   if (status === 413) {
     return new ApiError(413, 'payload_too_large', 'The request body is larger than the 2 MiB limit.');
@@ -77,13 +78,40 @@ export function renderError(ctx: Context, error: ApiError): void {
   };
 }
 
+// PostgreSQL's SQLSTATE of a failed statement, however it arrives (Prisma with the pg driver
+// adapter, or pg itself).
+function sqlStateOf(error: unknown): string | null {
+  const candidate = error as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
+  const codes = [candidate?.meta?.driverAdapterError?.cause?.originalCode, candidate?.meta?.code, candidate?.code];
+  const state = codes.find((code) => typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
+  return (state as string | undefined) ?? null;
+}
+
+// Data exceptions (SQLSTATE class 22: a number too large for its column, a date out of range, a
+// NUL character in text) come from values a request sent that passed validation but cannot be
+// stored: the client's to fix, a 400, never a 500. The statement's transaction is rolled back.
+function fromDatabaseError(error: unknown): ApiError | null {
+  const state = sqlStateOf(error);
+  const prismaCode = (error as { code?: unknown } | null)?.code;
+  if (prismaCode === 'P2020' || state === '22003') {
+    return errors.validation('A number in the request is larger than the service can store (at most 16 digits before the decimal point).');
+  }
+  if (prismaCode === 'P2000' || state === '22001') return errors.validation('A value in the request is longer than the service can store.');
+  if (state === '22021' || state === '22P05') return errors.validation('The request contains a character that cannot be stored (such as a NUL character).');
+  if (state?.startsWith('22')) return errors.validation('A value in the request cannot be stored (for example a date out of range).');
+  return null;
+}
+
 export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('path');
   } catch (caught) {
-    const error = caught instanceof ApiError ? caught : fromHttpError(caught as object);
-    if (error) return renderError(ctx, error);
+    const error = caught instanceof ApiError ? caught : (fromHttpError(caught as object) ?? fromDatabaseError(caught));
+    if (error) {
+      if (!(caught instanceof ApiError)) ctx.state.logger?.info({ err: caught }, 'request refused by a library or the database');
+      return renderError(ctx, error);
+    }
     ctx.state.logger?.error({ err: caught }, 'unexpected failure');
     renderError(ctx, new ApiError(500, 'internal_error', 'Something went wrong on our side. Quote the request_id when contacting support.'));
   }

@@ -21,7 +21,7 @@ function operationOf(route: RouteDefinition): ZodOpenApiOperationObject {
   for (const [status, doc] of Object.entries(route.responses)) {
     responses[status] = {
       description: doc.description,
-      ...(doc.schema ? { content: { [doc.contentType ?? 'application/json']: { schema: doc.schema } } } : {}),
+      ...(doc.schema ? { content: Object.fromEntries([doc.contentType ?? 'application/json'].flat().map((type) => [type, { schema: doc.schema }])) } : {}),
     };
   }
   for (const [status, description] of Object.entries(sharedErrorResponses)) {

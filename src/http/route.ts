@@ -27,7 +27,8 @@ export interface RouteInput<P, Q, B> {
 export interface ResponseDoc {
   description: string;
   schema?: ZodType;
-  contentType?: string;
+  // application/json by default; several when the request chooses (an export's format).
+  contentType?: string | string[];
 }
 
 // One declaration per operation: it validates the request, checks access, documents the

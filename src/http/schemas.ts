@@ -43,8 +43,9 @@ export function listResponse<T extends ZodType>(item: T) {
   });
 }
 
+// Some errors carry more next to `error` (existing_invoice_id, exclusions, workflow_run_ids, ...).
 export const errorResponseSchema = z
-  .object({
+  .looseObject({
     error: z.object({
       code: z.string(),
       message: z.string(),

@@ -68,9 +68,14 @@ export async function itemIdsByKey(db: Db, runId: string, keys: string[]): Promi
   return Object.fromEntries(rows.map((row) => [row.key, row.id]));
 }
 
-// False when the item was cancelled (or already finished) and must not be worked on.
+// False when the item was cancelled (or already finished) and must not be worked on. An item of
+// a run that has ended (cancelled through the API) is never begun, even while the workflow has
+// not yet seen the cancellation.
 export async function beginItem(db: Db, itemId: string): Promise<boolean> {
-  const { count } = await db.workflowRunItem.updateMany({ where: { id: itemId, status: 'queued' }, data: { status: 'running' } });
+  const { count } = await db.workflowRunItem.updateMany({
+    where: { id: itemId, status: 'queued', run: { status: notTerminal } },
+    data: { status: 'running' },
+  });
   if (count === 1) return true;
   const item = await db.workflowRunItem.findUniqueOrThrow({ where: { id: itemId }, select: { status: true } });
   // A retry of this activity after it already began the item continues the same work.
@@ -117,7 +122,26 @@ export async function finishRun(db: Db, runId: string, failure?: RunFailure): Pr
   return run.status;
 }
 
-// Ends a run that has not ended yet; its unfinished items take `unfinishedItemsBecome`.
+// The cancel decision (POST /v1/workflow-runs/{id}/cancel): the run becomes cancelled only if it
+// has not ended, in one conditional statement, so a run cannot answer both "cancelled" to the
+// client and "completed" to its workflow. Queued items are cancelled with it; running items
+// finish and keep their results (finishItem), and no finishing step overwrites the run's status
+// (every run update below is conditional on a non-terminal status). False: the run had ended.
+export async function cancelRunDecision(db: Db, runId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.workflowRun.updateMany({
+      where: { id: runId, status: notTerminal },
+      data: { status: 'cancelled', failure: Prisma.DbNull, finishedAt: new Date(), version: { increment: 1 } },
+    });
+    if (count === 0) return false;
+    await tx.workflowRunItem.updateMany({ where: { runId, status: 'queued' }, data: { status: 'cancelled', finishedAt: new Date() } });
+    return true;
+  });
+}
+
+// Ends a run that has not ended yet; its unfinished items take `unfinishedItemsBecome`. A run
+// cancelled through the API while its workflow still worked keeps its status; what the workflow
+// left unfinished is cancelled when the workflow ends.
 export async function closeRun(
   db: Db,
   runId: string,
@@ -135,7 +159,13 @@ export async function closeRun(
         version: { increment: 1 },
       },
     });
-    if (count === 0) return false;
+    if (count === 0) {
+      await tx.workflowRunItem.updateMany({
+        where: { runId, status: { in: UNFINISHED_ITEM_STATUSES }, run: { status: 'cancelled' } },
+        data: { status: 'cancelled', finishedAt: new Date() },
+      });
+      return false;
+    }
     await tx.workflowRunItem.updateMany({
       where: { runId, status: { in: UNFINISHED_ITEM_STATUSES } },
       data: {
@@ -164,11 +194,14 @@ export async function startSingleItemRun(db: Db, runId: string, item: NewItem): 
              started_at = CASE WHEN status = 'queued' THEN now() ELSE started_at END,
              progress_total = 1, version = version + 1, updated_at = now()
        WHERE id = ${runId}::uuid
-       RETURNING organization_id
+       RETURNING organization_id, status
     ), added AS (
-      INSERT INTO workflow_run_items (id, run_id, organization_id, key, label, record_type, record_id, position, status, updated_at)
+      -- A run cancelled before its workflow got here gets its item cancelled, not worked on.
+      INSERT INTO workflow_run_items (id, run_id, organization_id, key, label, record_type, record_id, position, status, finished_at, updated_at)
       SELECT ${randomUUID()}::uuid, ${runId}::uuid, organization_id, ${item.key}::text, ${item.label ?? null}::text, ${item.recordType ?? null}::text,
-             ${item.recordId ?? null}::uuid, 0, 'running'::"RunItemStatus", now()
+             ${item.recordId ?? null}::uuid, 0,
+             CASE WHEN status = 'cancelled' THEN 'cancelled' ELSE 'running' END::"RunItemStatus",
+             CASE WHEN status = 'cancelled' THEN now() END, now()
         FROM run
       ON CONFLICT (run_id, key) DO NOTHING
       RETURNING id, status

@@ -117,8 +117,8 @@ export const runRoutes = [
     params: idParams,
     body: cancelBody,
     responses: {
-      200: { description: 'The run after cancellation was requested', schema: workflowRunSchema },
-      409: { description: 'The run has already finished' },
+      200: { description: 'The run, cancelled (finished items keep their results); with item_ids, the run with those items cancelled', schema: workflowRunSchema },
+      409: { description: 'run_already_finished: the run ended (completed, failed, cancelled) before the cancel; the message names its status' },
     },
     handler: async ({ params, body, credential, deps, ctx }) => {
       const current = await findRun(deps, credential.organizationId!, params.id);
@@ -138,7 +138,7 @@ export const runRoutes = [
     idempotent: true,
     responses: {
       202: { description: 'The retrying run; Location points to it', schema: workflowRunSchema.extend({ workflow_run_id: z.string().uuid() }) },
-      409: { description: 'The run is not failed, or its type cannot be retried' },
+      409: { description: 'run_not_retryable: the run is not failed; run_type_not_retryable: only import, check and sync runs can be retried' },
     },
     handler: async ({ params, credential, deps }) => {
       const run = await retryRun(deps, credential.organizationId!, params.id);

@@ -29,13 +29,15 @@ export class RunTypeRegistry {
   }
 }
 
-// Production run types join here as their features arrive.
+// Production run types join here as their features arrive. The spec allows retry of a failed
+// import, check or sync only; the other kinds of work are started again by the request that
+// started them (refresh, price import, document import or index, topic reconcile).
 export const productionRunTypes: RunType[] = [
   { type: 'import', workflowType: 'importInvoiceWorkflow', retry: 'new_run' },
-  { type: 'refresh', workflowType: 'refreshMatchesWorkflow', retry: 'new_run' },
-  { type: 'price_import', workflowType: 'priceImportWorkflow', retry: 'new_run' },
+  { type: 'refresh', workflowType: 'refreshMatchesWorkflow', retry: 'none' },
+  { type: 'price_import', workflowType: 'priceImportWorkflow', retry: 'none' },
   { type: 'check', workflowType: 'checkInvoicesWorkflow', retry: 'new_run' },
-  { type: 'document_import', workflowType: 'documentImportWorkflow', retry: 'new_run' },
-  { type: 'document_index', workflowType: 'documentIndexWorkflow', retry: 'new_run' },
-  { type: 'topic_reconcile', workflowType: 'reconcileTopicsWorkflow', retry: 'new_run' },
+  { type: 'document_import', workflowType: 'documentImportWorkflow', retry: 'none' },
+  { type: 'document_index', workflowType: 'documentIndexWorkflow', retry: 'none' },
+  { type: 'topic_reconcile', workflowType: 'reconcileTopicsWorkflow', retry: 'none' },
 ];

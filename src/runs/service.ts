@@ -8,7 +8,7 @@ import { errors } from '../http/errors.js';
 import { countRunFinished, countRunStarted } from '../http/metrics.js';
 import { runSearchAttributes } from '../temporal/search-attributes.js';
 import { deterministicUuid } from '../shared/ids.js';
-import { closeRun, finishRun, isTerminal, itemCounts, type RunFailure } from './read-model.js';
+import { cancelRunDecision, closeRun, finishRun, isTerminal, itemCounts, UNFINISHED_ITEM_STATUSES, type RunFailure } from './read-model.js';
 import type { RunArgs } from './run-args.js';
 import { serializeRun } from './serialize.js';
 import type { WorkflowRunView } from './schemas.js';
@@ -171,22 +171,26 @@ export async function viewRun(deps: Pick<AppDeps, 'db'>, run: WorkflowRun): Prom
   return (await viewRuns(deps, [run]))[0]!;
 }
 
-async function waitUntilTerminal(deps: Deps, runId: string, timeoutMs: number): Promise<WorkflowRun> {
+// Running items of a cancelled run finish on their own; the answer waits briefly for them so it
+// shows their results, and never longer than `timeoutMs`.
+async function waitForRunningItems(deps: Deps, runId: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await deps.db.workflowRun.findUniqueOrThrow({ where: { id: runId } });
-    if (isTerminal(run.status) || Date.now() > deadline) return run;
+  while (Date.now() < deadline) {
+    const running = await deps.db.workflowRunItem.count({ where: { runId, status: 'running' } });
+    if (running === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-function alreadyFinished(run: WorkflowRun) {
-  return errors.conflict('run_already_finished', `This run has already finished (${run.status}); a finished run cannot be cancelled.`);
+// Said the same way by every endpoint that cannot act on a finished run.
+export function alreadyFinished(run: Pick<WorkflowRun, 'status'>) {
+  return errors.conflict('run_already_finished', `This run has already finished: it is ${run.status}. A finished run cannot be cancelled.`);
 }
 
 async function cancelItems(deps: Deps, run: WorkflowRun, itemIds: string[]): Promise<void> {
   const found = await deps.db.workflowRunItem.findMany({ where: { runId: run.id, id: { in: itemIds } }, select: { id: true } });
-  const unknown = itemIds.filter((id) => !found.some((item) => item.id === id));
+  const known = new Set(found.map((item) => item.id));
+  const unknown = itemIds.filter((id) => !known.has(id));
   if (unknown.length > 0) {
     throw errors.validation('Some item_ids are not items of this run.', unknown.map((id) => ({ field: 'item_ids', message: `${id} is not an item of this run` })));
   }
@@ -197,6 +201,9 @@ async function cancelItems(deps: Deps, run: WorkflowRun, itemIds: string[]): Pro
   });
 }
 
+// A 2xx cancel means the run ends cancelled: the decision is one conditional update of the read
+// model (cancelRunDecision), taken before Temporal is told, and no finishing step of the
+// workflow can overwrite it. A run that finished first is a 409 saying how it finished.
 export async function cancelRun(deps: Deps, organizationId: string, runId: string, itemIds?: string[]): Promise<WorkflowRun> {
   const run = await findRun(deps, organizationId, runId);
   if (isTerminal(run.status)) throw alreadyFinished(run);
@@ -204,19 +211,35 @@ export async function cancelRun(deps: Deps, organizationId: string, runId: strin
     await cancelItems(deps, run, itemIds);
     return deps.db.workflowRun.findUniqueOrThrow({ where: { id: run.id } });
   }
+  if (!(await cancelRunDecision(deps.db, run.id))) {
+    throw alreadyFinished(await deps.db.workflowRun.findUniqueOrThrow({ where: { id: run.id } }));
+  }
+  countRunFinished(run.type, 'cancelled');
   try {
     await deps.temporal.workflow.getHandle(run.id).cancel();
   } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
-    await closeRun(deps.db, run.id, 'cancelled', null, 'cancelled');
+    if (error instanceof WorkflowNotFoundError) {
+      // No workflow left to finish its items (it never started, or has just closed).
+      await deps.db.workflowRunItem.updateMany({ where: { runId: run.id, status: { in: UNFINISHED_ITEM_STATUSES } }, data: { status: 'cancelled', finishedAt: new Date() } });
+    } else {
+      // The run is cancelled all the same: its workflow begins no further item and cannot
+      // change the run's status; it stops when Temporal delivers the cancellation.
+      deps.logger.warn({ err: error, run_id: run.id }, 'could not send the cancellation to Temporal');
+    }
   }
-  return waitUntilTerminal(deps, run.id, 5_000);
+  await waitForRunningItems(deps, run.id, 5_000);
+  return deps.db.workflowRun.findUniqueOrThrow({ where: { id: run.id } });
 }
 
 export async function retryRun(deps: Deps, organizationId: string, runId: string): Promise<WorkflowRun> {
   const run = await findRun(deps, organizationId, runId);
   const strategy = deps.runTypes.get(run.type).retry;
-  if (strategy === 'none') throw errors.conflict('run_not_retryable', `Runs of type ${run.type} cannot be retried.`);
+  if (strategy === 'none') {
+    throw errors.conflict(
+      'run_type_not_retryable',
+      `Runs of type ${run.type} cannot be retried; only failed import, check and sync runs can. Start the work again with the request that started it.`,
+    );
+  }
   if (strategy === 'new_run') {
     const existingRetry = await deps.db.workflowRun.findFirst({ where: { retryOfRunId: run.id, organizationId } });
     if (existingRetry) return existingRetry;

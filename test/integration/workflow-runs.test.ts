@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { releaseSignal } from '../../workflows/testing.js';
 import { eventually, expectError } from '../support/api.js';
+import { importDocument, sample, settledImport, uploadDocument } from '../support/invoices.js';
 import { startTestRun, testTemporal } from '../support/runs.js';
-import { createTenant, type Tenant } from '../support/tenants.js';
+import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 
 // The generic run machinery against a real Temporal server, driven by the test-only workflow.
 
@@ -70,7 +71,83 @@ describe('workflow runs', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
     expect(cancelled.body.progress).toMatchObject({ cancelled: 1, queued: 0 });
-    expectError(await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST' }), 409, 'run_already_finished');
+    const again = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST' });
+    expectError(again, 409, 'run_already_finished');
+    expect(again.body.error.message).toContain('cancelled');
+    // The workflow saw the cancellation and stopped: Temporal and the API agree.
+    await eventually(() => testTemporal().then((t) => t.workflow.getHandle(runId).describe()), (d) => d.status.name === 'CANCELLED');
+    expect((await tenant.call(`/v1/workflow-runs/${runId}`)).body.status).toBe('cancelled');
+  });
+
+  it('answers 409 naming how a run finished when it finished before the cancel', async () => {
+    const tenant = await createTenant();
+    const runId = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }] });
+    await settled(tenant, runId);
+    const response = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST' });
+    expectError(response, 409, 'run_already_finished');
+    expect(response.body.error.message).toContain('completed');
+    expect((await tenant.call(`/v1/workflow-runs/${runId}`)).body.status).toBe('completed');
+  });
+
+  it('keeps a cancelled run cancelled while its running item finishes with its result', async () => {
+    const tenant = await createTenant();
+    // The workflow ignores the cancellation and runs its finishing steps: they must not
+    // overwrite the decision the cancel answered with.
+    const runId = await startTestRun(tenant, { items: [{ key: 'running', behaviour: 'brief' }, { key: 'queued', behaviour: 'succeed' }], ignoreCancellation: true });
+    await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => r.body.progress?.running === 1);
+    const cancelled = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    const temporal = await testTemporal();
+    await eventually(() => temporal.workflow.getHandle(runId).describe(), (d) => d.status.name === 'COMPLETED');
+    const run = (await tenant.call(`/v1/workflow-runs/${runId}`)).body;
+    expect(run.status).toBe('cancelled');
+    expect(run.progress).toMatchObject({ total: 2, completed: 1, cancelled: 1, queued: 0, running: 0 });
+    const items = (await tenant.call(`/v1/workflow-runs/${runId}/items`)).body.data;
+    expect(items.map((i: any) => [i.key, i.status, i.result])).toEqual([
+      ['running', 'completed', { done: 'brief' }],
+      ['queued', 'cancelled', null],
+    ]);
+  });
+
+  it('cancels a run whose workflow has not reached its work; nothing is worked on', async () => {
+    const tenant = await createTenant();
+    const runId = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }], ignoreCancellation: true, holdUntilReleased: true });
+    await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => r.body.progress?.queued === 1);
+    expect((await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST' })).body.status).toBe('cancelled');
+    await release(runId);
+    await eventually(() => testTemporal().then((t) => t.workflow.getHandle(runId).describe()), (d) => d.status.name === 'COMPLETED');
+    const run = (await tenant.call(`/v1/workflow-runs/${runId}`)).body;
+    expect(run).toMatchObject({ status: 'cancelled', progress: { total: 1, completed: 0, cancelled: 1 } });
+  });
+
+  it('cancels imports truthfully: 200 means the run ends cancelled, 409 names how it finished', async () => {
+    const tenant = await createTenant();
+    const bytes = sample('peppol-bis3/peppol-base-example.xml');
+    const answers: number[] = [];
+    // Cancels at different moments of an import (right away, after a short wait): whichever
+    // wins, the status code and the run's final status agree.
+    for (const delayMs of [0, 0, 50, 150, 400]) {
+      const imported = await importDocument(tenant, await uploadDocument(tenant, 'invoice.xml', bytes));
+      expect(imported.status).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const runId = imported.body.workflow_run_id;
+      const response = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST' });
+      answers.push(response.status);
+      const final = await settled(tenant, runId);
+      if (response.status === 200) {
+        expect(response.body.status).toBe('cancelled');
+        expect(final.status).toBe('cancelled');
+        expect((await settledImport(tenant, imported.body.id)).status).toBe('cancelled');
+      } else {
+        expectError(response, 409, 'run_already_finished');
+        expect(response.body.error.message).toContain(final.status);
+      }
+      // Temporal has closed the workflow, and the run still says what the client was told.
+      await eventually(() => testTemporal().then((t) => t.workflow.getHandle(runId).describe()), (d) => d.status.name !== 'RUNNING');
+      expect((await tenant.call(`/v1/workflow-runs/${runId}`)).body.status).toBe(final.status);
+    }
+    expect(answers.every((status) => status === 200 || status === 409)).toBe(true);
   });
 
   it('cancels selected items; the others finish', async () => {
@@ -109,6 +186,30 @@ describe('workflow runs', () => {
     const ok = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }] });
     await settled(tenant, ok);
     expectError(await tenant.call(`/v1/workflow-runs/${ok}/retry`, { method: 'POST' }), 409, 'run_not_retryable');
+  });
+
+  it('retries only imports, checks and syncs; other run types answer 409 run_type_not_retryable', async () => {
+    const tenant = await createTenant();
+    const agreement = await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Retry rules' } });
+    expect(agreement.status).toBe(201);
+    const refresh = await tenant.call(`/v1/agreements/${agreement.body.id}/invoices/refresh`, { method: 'POST' });
+    expect(refresh.status).toBe(202);
+    const refreshRun = refresh.body.workflow_run_id;
+    const reconcile = await tenant.call(`/v1/agreements/${agreement.body.id}/alert-topics/reconcile`, { method: 'POST' });
+    expect(reconcile.status).toBe(202);
+    for (const runId of [refreshRun, reconcile.body.workflow_run_id]) {
+      await settled(tenant, runId);
+      const response = await tenant.call(`/v1/workflow-runs/${runId}/retry`, { method: 'POST' });
+      expectError(response, 409, 'run_type_not_retryable');
+      expect(response.body.error.message).toMatch(/only failed import, check and sync runs/);
+    }
+    // Failed or not, the type decides: a refresh stopped in Temporal (failed) is not retried either.
+    const second = await tenant.call(`/v1/agreements/${agreement.body.id}/invoices/refresh`, { method: 'POST' });
+    await testTemporal().then((t) => t.workflow.getHandle(second.body.workflow_run_id).terminate('operator stopped it')).catch(() => undefined);
+    const stopped = await settled(tenant, second.body.workflow_run_id);
+    expectError(await tenant.call(`/v1/workflow-runs/${second.body.workflow_run_id}/retry`, { method: 'POST' }), 409, 'run_type_not_retryable');
+    expect(await testDb().workflowRun.count({ where: { organizationId: tenant.organizationId, retryOfRunId: { not: null } } })).toBe(0);
+    expect(['completed', 'failed']).toContain(stopped.status);
   });
 
   it('resumes a failed resumable run under the same id, keeping finished items', async () => {

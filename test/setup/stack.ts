@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createApp } from '../../src/app.js';
 import { closeAppDeps, createAppDeps } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
+import { answerClientErrors } from '../../src/http/client-errors.js';
 import type { AppDeps } from '../../src/deps.js';
 import { repoRoot } from '../../src/dev/defaults.js';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
@@ -107,6 +108,7 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
 
     const deps: AppDeps = await createAppDeps(config, testRunTypes);
     const server: Server = createApp(deps).listen(0, '127.0.0.1');
+    answerClientErrors(server);
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     stoppers.push(async () => {
       const closed = new Promise((resolve) => server.close(resolve));

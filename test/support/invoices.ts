@@ -5,7 +5,7 @@ import { repoRoot } from '../../src/dev/defaults.js';
 import { call, eventually, type ApiResponse } from './api.js';
 import type { Tenant } from './tenants.js';
 
-// SAMPLES_DIR: for a git worktree that does not sit beside shared/ (e.g. /work/wt/<name>).
+// Next to the repository by default; SAMPLES_DIR points elsewhere (a git worktree, CI).
 export const samplesRoot = process.env.SAMPLES_DIR ?? path.resolve(repoRoot, '../shared/samples');
 
 export function sample(relativePath: string): Buffer {

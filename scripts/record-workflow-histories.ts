@@ -1,0 +1,253 @@
+// npx tsx scripts/record-workflow-histories.ts — records one history of every production workflow
+// type (workflows/index.ts) on a fresh stack (the test suite's), driving each through the API as
+// a client would, and saves what Temporal kept (handle.fetchHistory()) as JSON fixtures under
+// test/fixtures/workflow-histories/. test/unit/workflow-replay.test.ts replays them against the
+// current workflow code: a change that would break runs in flight fails there.
+//
+// Re-record only after an intended change that is versioned (patched()) or after the task queue
+// was drained; see docs/testing.md. Options: --only <scenario,...> records some scenarios again.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { addMember, createApiKey, createOrganization } from '../src/admin/service.js';
+import { createDb } from '../src/db/client.js';
+import { repoRoot } from '../src/dev/defaults.js';
+import { startTestStack } from '../test/setup/stack.js';
+import { HISTORIES_DIR, HISTORY_JSON, HistoryMessage, productionWorkflowTypes } from '../test/support/workflow-histories.js';
+
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const only = values.only ? new Set(values.only.split(',')) : null;
+
+const samplesDir = process.env.SAMPLES_DIR ?? path.resolve(repoRoot, '../shared/samples');
+const peppolTemplate = readFileSync(path.join(samplesDir, 'peppol-bis3/peppol-base-example.xml'), 'utf8');
+
+function peppolInvoice(): Buffer {
+  return Buffer.from(
+    peppolTemplate
+      .replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>REC-${randomUUID().slice(0, 8)}</cbc:ID>`)
+      .replace('<cbc:Name>item name</cbc:Name>', '<cbc:Name>item name</cbc:Name><cac:SellersItemIdentification><cbc:ID>SKU-1</cbc:ID></cac:SellersItemIdentification>'),
+  );
+}
+
+const PRICE_LIST = ['Artikkelnummer;Beskrivelse;Enhet;Pris', 'P-A4;Kopipapir A4;pk;42,50', 'T-1;Toner sort;stk;615,00'].join('\n');
+const TERMS = 'Leveransevilkår. Alle priser er oppgitt eksklusive merverdiavgift. Fakturagebyr belastes ikke.';
+
+interface Api {
+  call(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: any }>;
+}
+
+function apiOf(apiUrl: string, key: string, organizationId: string): Api {
+  return {
+    async call(method, urlPath, body) {
+      const response = await fetch(`${apiUrl}${urlPath}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, 'X-Organization-Id': organizationId, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    },
+  };
+}
+
+function expectStatus(response: { status: number; body: unknown }, expected: number, what: string) {
+  if (response.status !== expected) throw new Error(`${what}: expected ${expected}, got ${response.status} ${JSON.stringify(response.body)}`);
+}
+
+async function settled(api: Api, runId: string): Promise<string> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const run = await api.call('GET', `/v1/workflow-runs/${runId}`);
+    if (!['queued', 'running'].includes(run.body.status)) return run.body.status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`run ${runId} did not finish`);
+}
+
+async function uploadDocument(api: Api, fileName: string, bytes: Buffer, mimeType: string): Promise<string> {
+  const registration = await api.call('POST', '/v1/documents/upload', { file_name: fileName, mime_type: mimeType, file_size: bytes.length });
+  expectStatus(registration, 201, `register ${fileName}`);
+  const put = await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: bytes });
+  if (!put.ok) throw new Error(`storage PUT of ${fileName} failed: ${put.status}`);
+  return registration.body.document_id;
+}
+
+async function importInvoice(api: Api, bytes: Buffer, fileName = 'invoice.xml', mimeType = 'application/xml') {
+  const started = await api.call('POST', '/v1/invoices/imports', { primary_document_id: await uploadDocument(api, fileName, bytes, mimeType) });
+  expectStatus(started, 202, 'import');
+  const status = await settled(api, started.body.workflow_run_id);
+  const imported = await api.call('GET', `/v1/invoices/imports/${started.body.id}`);
+  return { runId: started.body.workflow_run_id as string, status, invoiceId: imported.body.invoice_id as string | null };
+}
+
+// Failures in a history carry the recording machine's stack traces (file paths); replay does not
+// read them, so they are left out of the fixtures.
+function withoutStackTraces(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutStackTraces);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, key === 'stackTrace' ? '' : withoutStackTraces(child)]));
+  }
+  return value;
+}
+
+interface Scenario {
+  name: string;
+  workflowType: string;
+  expectedStatus: string;
+  // Starts the work and answers its run id.
+  run(api: Api, context: Context): Promise<string>;
+}
+
+interface Context {
+  invoiceId: string;
+  supplierId: string;
+  agreementId: string;
+}
+
+const scenarios: Scenario[] = [
+  { name: 'import-invoice.completed', workflowType: 'importInvoiceWorkflow', expectedStatus: 'completed', run: async (api) => (await importInvoice(api, peppolInvoice())).runId },
+  {
+    name: 'import-invoice.failed',
+    workflowType: 'importInvoiceWorkflow',
+    expectedStatus: 'failed',
+    run: async (api) => (await importInvoice(api, Buffer.from('%PDF-1.7 this is not a readable PDF'), 'broken.pdf', 'application/pdf')).runId,
+  },
+  {
+    name: 'refresh-matches.invoices',
+    workflowType: 'refreshMatchesWorkflow',
+    expectedStatus: 'completed',
+    run: async (api, context) => {
+      const started = await api.call('POST', `/v1/invoices/${context.invoiceId}/agreements/refresh`);
+      expectStatus(started, 202, 'refresh invoice');
+      return started.body.workflow_run_id;
+    },
+  },
+  {
+    name: 'refresh-matches.organization',
+    workflowType: 'refreshMatchesWorkflow',
+    expectedStatus: 'completed',
+    run: async (api, context) => {
+      const started = await api.call('POST', `/v1/agreements/${context.agreementId}/invoices/refresh`);
+      expectStatus(started, 202, 'refresh agreement');
+      return started.body.workflow_run_id;
+    },
+  },
+  {
+    name: 'check-invoices.completed',
+    workflowType: 'checkInvoicesWorkflow',
+    expectedStatus: 'completed',
+    run: async (api, context) => {
+      const started = await api.call('POST', `/v1/invoices/${context.invoiceId}/check`, {});
+      expectStatus(started, 202, 'check');
+      return started.body.workflow_run_id;
+    },
+  },
+  {
+    name: 'reconcile-topics.completed',
+    workflowType: 'reconcileTopicsWorkflow',
+    expectedStatus: 'completed',
+    run: async (api, context) => {
+      const started = await api.call('POST', `/v1/agreements/${context.agreementId}/alert-topics/reconcile`);
+      expectStatus(started, 202, 'reconcile');
+      return started.body.workflow_run_id;
+    },
+  },
+  {
+    name: 'price-import.completed',
+    workflowType: 'priceImportWorkflow',
+    expectedStatus: 'completed',
+    run: async (api) => {
+      const agreement = await api.call('POST', '/v1/agreements', { title: 'Kontorrekvisita' });
+      const documentId = await uploadDocument(api, 'prisliste.csv', Buffer.from(PRICE_LIST, 'utf8'), 'text/csv');
+      const started = await api.call('POST', `/v1/agreements/${agreement.body.id}/price-imports`, { entries: [{ document_id: documentId, default_currency: 'NOK' }] });
+      expectStatus(started, 202, 'price import');
+      return started.body.workflow_run_id;
+    },
+  },
+  {
+    name: 'document-import.completed',
+    workflowType: 'documentImportWorkflow',
+    expectedStatus: 'completed',
+    run: async (api) => {
+      const agreement = await api.call('POST', '/v1/agreements', { title: 'Vilkår' });
+      const terms = await uploadDocument(api, 'vilkaar.txt', Buffer.from(TERMS, 'utf8'), 'text/plain');
+      const prices = await uploadDocument(api, 'artikler.csv', Buffer.from(PRICE_LIST, 'utf8'), 'text/csv');
+      const started = await api.call('POST', `/v1/agreements/${agreement.body.id}/document-imports`, { entries: [{ document_id: terms }, { document_id: prices }] });
+      expectStatus(started, 202, 'document import');
+      return started.body.workflow_run_id;
+    },
+  },
+  {
+    name: 'document-index.completed',
+    workflowType: 'documentIndexWorkflow',
+    expectedStatus: 'completed',
+    run: async (api) => {
+      const documentId = await uploadDocument(api, 'vilkaar.txt', Buffer.from(TERMS, 'utf8'), 'text/plain');
+      const started = await api.call('POST', `/v1/documents/${documentId}/index`);
+      expectStatus(started, 202, 'document index');
+      return started.body.workflow_run_id;
+    },
+  },
+];
+
+async function main() {
+  const missing = productionWorkflowTypes().filter((type) => !scenarios.some((scenario) => scenario.workflowType === type));
+  if (missing.length > 0) throw new Error(`no recording scenario for ${missing.join(', ')}: add one to scripts/record-workflow-histories.ts`);
+
+  const stack = await startTestStack();
+  const db = createDb(stack.env.DATABASE_URL!, 2);
+  const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
+  const temporal = new Client({ connection });
+  try {
+    const organization = await createOrganization(db, { name: 'Workflow histories' });
+    const user = await addMember(db, { organizationId: organization.id, email: 'recorder@example.test', name: 'Recorder', role: 'admin' });
+    const key = await createApiKey(db, { organizationId: organization.id, userId: user.id, level: 'admin' });
+    const api = apiOf(stack.apiUrl, key.key, organization.id);
+
+    // An invoice matched to an active agreement with a price, so checks and topics have work.
+    const invoice = await importInvoice(api, peppolInvoice());
+    const read = await api.call('GET', `/v1/invoices/${invoice.invoiceId}`);
+    const agreement = await api.call('POST', '/v1/agreements', { title: 'Consulting 2017', status: 'active', effective_date: '2017-01-01', expiration_date: '2017-12-31', supplier_ids: [read.body.supplier.id] });
+    expectStatus(agreement, 201, 'agreement');
+    const priced = await api.call('POST', `/v1/agreements/${agreement.body.id}/price-items`, {
+      entries: [{ description: 'item name', seller_item_id: 'SKU-1', unit: 'DAY', currency_code: 'EUR', price: { type: 'amount', amount: '350.00' } }],
+    });
+    expectStatus(priced, 201, 'price items');
+    const context: Context = { invoiceId: invoice.invoiceId!, supplierId: read.body.supplier.id, agreementId: agreement.body.id };
+    const rematch = await api.call('POST', `/v1/agreements/${agreement.body.id}/invoices/refresh`);
+    await settled(api, rematch.body.workflow_run_id);
+
+    mkdirSync(HISTORIES_DIR, { recursive: true });
+    for (const scenario of scenarios) {
+      if (only && !only.has(scenario.name)) continue;
+      const runId = await scenario.run(api, context);
+      const status = await settled(api, runId);
+      if (status !== scenario.expectedStatus) throw new Error(`${scenario.name}: the run ended ${status}, expected ${scenario.expectedStatus}`);
+      const handle = temporal.workflow.getHandle(runId);
+      // The workflow closes just after its run does: wait for it, whatever its outcome.
+      await handle.result().catch(() => undefined);
+      const description = await handle.describe();
+      if (description.type !== scenario.workflowType) throw new Error(`${scenario.name}: recorded ${description.type}, expected ${scenario.workflowType}`);
+      // protobufjs' JSON object form (what History.fromObject reads back): the SDK's own
+      // historyToJSON fails in this install (its nested protobufjs 8 against @temporalio/proto's 7).
+      const history = HistoryMessage.toObject(HistoryMessage.fromObject(await handle.fetchHistory()), HISTORY_JSON) as { events: unknown[] };
+      const fixture = { scenario: scenario.name, workflow_type: scenario.workflowType, workflow_id: runId, run_status: status, temporal_status: description.status.name, history: withoutStackTraces(history) };
+      const file = path.join(HISTORIES_DIR, `${scenario.name}.json`);
+      writeFileSync(file, `${JSON.stringify(fixture, null, 1)}\n`);
+      console.log(`${scenario.name}: ${description.type} ${description.status.name}, ${history.events.length} events -> ${path.relative(repoRoot, file)}`);
+    }
+  } finally {
+    await connection.close().catch(() => undefined);
+    await db.$disconnect();
+    await stack.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error instanceof Error ? error.stack : error);
+    process.exit(1);
+  },
+);
