@@ -87,7 +87,7 @@ export const agreementRoutes = [
     body: createAgreementSchema,
     responses: { 201: { description: 'The agreement', schema: agreementSchema } },
     handler: async ({ body, credential, deps }) => {
-      const id = await createAgreement(deps, credential.organizationId!, body);
+      const id = await createAgreement(deps, credential, credential.organizationId!, body);
       return { status: 201, body: serializeAgreement(await findAgreement(deps, credential.organizationId!, id)), headers: { Location: `/v1/agreements/${id}` } };
     },
   }),
@@ -141,7 +141,7 @@ export const agreementRoutes = [
     handler: async ({ params, body, credential, deps, ctx }) => {
       const current = await findAgreement(deps, credential.organizationId!, params.id);
       assertIfMatch(ctx, serializeAgreement(current));
-      await updateAgreement(deps, current, body);
+      await updateAgreement(deps, credential, current, body);
       return { body: serializeAgreement(await findAgreement(deps, credential.organizationId!, params.id)) };
     },
   }),

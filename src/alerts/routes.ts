@@ -47,14 +47,14 @@ function commandRoute(command: Exclude<AlertCommand, 'dismiss'>, summary: string
     access: { level: 'write' },
     body: bulkSchema,
     responses: { 200: { description: 'Which alerts changed, which already were so, which were skipped and why', schema: bulkResultSchema } },
-    handler: async ({ body, credential, deps }) => ({ body: await runCommand(deps, organizationOf(credential), command, body as BulkSelection) }),
+    handler: async ({ body, credential, deps }) => ({ body: await runCommand(deps, credential, organizationOf(credential), command, body as BulkSelection) }),
   });
 }
 
 async function dismiss(deps: AppDeps, credential: Credential, body: z.infer<typeof dismissSchema>) {
   const organizationId = organizationOf(credential);
   const input = { category: body.category ?? null, note: body.note ?? null };
-  const result = await runCommand(deps, organizationId, 'dismiss', body as BulkSelection, input);
+  const result = await runCommand(deps, credential, organizationId, 'dismiss', body as BulkSelection, input);
   if (body.suggest_instructions) await suggestAfterDismissal(deps, organizationId, result.updated, input);
   return result;
 }
@@ -169,7 +169,7 @@ export const alertRoutes = [
     handler: async ({ params, body, credential, deps, ctx }) => {
       const alert = await findAlert(deps, organizationOf(credential), params.id);
       assertIfMatch(ctx, serializeAlert(alert));
-      return { body: serializeAlert(await patchAlert(deps, alert, body)) };
+      return { body: serializeAlert(await patchAlert(deps, credential, alert, body)) };
     },
   }),
   defineRoute({
@@ -184,7 +184,7 @@ export const alertRoutes = [
     handler: async ({ params, credential, deps, ctx }) => {
       const alert = await findAlert(deps, organizationOf(credential), params.id);
       assertIfMatch(ctx, serializeAlert(alert));
-      await deleteAlert(deps, alert);
+      await deleteAlert(deps, credential, alert);
       return { status: 204 };
     },
   }),
@@ -211,6 +211,6 @@ export const alertRoutes = [
     access: { level: 'write' },
     body: bulkSchema,
     responses: { 200: { description: 'Which alerts were deleted, already gone, or skipped and why', schema: bulkDeleteResultSchema } },
-    handler: async ({ body, credential, deps }) => ({ body: await bulkDelete(deps, organizationOf(credential), body as BulkSelection) }),
+    handler: async ({ body, credential, deps }) => ({ body: await bulkDelete(deps, credential, organizationOf(credential), body as BulkSelection) }),
   }),
 ];

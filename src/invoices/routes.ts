@@ -257,7 +257,7 @@ export const invoiceRoutes = [
     handler: async ({ params, body, credential, deps, ctx }) => {
       const invoice = await findInvoice(deps, credential.organizationId!, params.id);
       assertIfMatch(ctx, await viewInvoice(deps, invoice));
-      await patchInvoice(deps, invoice, body);
+      await patchInvoice(deps, credential, invoice, body);
       return { body: await viewInvoice(deps, await findInvoice(deps, credential.organizationId!, params.id)) };
     },
   }),

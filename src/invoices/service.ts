@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { changedFields, recordActivity, type Actor } from '../activity/record.js';
+import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import type { Invoice } from '../generated/prisma/client.js';
 import { Prisma } from '../db/client.js';
@@ -211,9 +213,26 @@ export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizat
 
 const dateOrNull = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
 
+// The fields a PATCH can change, as the API shows them (lines without their ids, which a
+// replaced list renews): what the invoice's activity entries compare.
+const PATCHED_FIELDS = ['invoice_number', 'issue_date', 'due_date', 'buyer_reference', 'order_reference', 'contract_reference', 'delivery_country_code', 'amounts', 'line_items'] as const;
+
+function patchedView(invoice: InvoiceWithLines): Record<string, unknown> {
+  const view = serializeInvoice(invoice, { supplierName: null, recipientName: null, appBaseUrl: '' }, NO_ALERTS);
+  return {
+    ...view,
+    delivery_country_code: view.delivery.country_code,
+    line_items: view.line_items.map(({ id: _id, ...line }) => line),
+  };
+}
+
+// Thrown inside the transaction of a PATCH that changed nothing, to undo its writes: a client
+// that sends back what it read leaves the invoice (its updated_at and its checks) as it was.
+class NothingChanged extends Error {}
+
 // PATCH: only sent fields change; line_items replaces the list; checks are not re-run, but the
 // change marks earlier checks outdated (contentChangedAt).
-export async function patchInvoice(deps: Pick<AppDeps, 'db'>, invoice: InvoiceWithLines, input: PatchInvoiceInput): Promise<void> {
+export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, invoice: InvoiceWithLines, input: PatchInvoiceInput): Promise<void> {
   if (invoice.processingStatus !== 'completed') {
     throw errors.conflict('invoice_not_processed', 'The invoice is not processed yet (or could not be); it cannot be edited.');
   }
@@ -261,7 +280,6 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, invoice: InvoiceWi
     }).length === 0;
   await deps.db.$transaction(async (tx) => {
     await tx.invoice.update({ where: { id: invoice.id }, data });
-    await refreshCheckStatus(tx, { invoiceIds: [invoice.id] });
     if (input.line_items) {
       await tx.invoiceLine.deleteMany({ where: { invoiceId: invoice.id } });
       await tx.invoiceLine.createMany({
@@ -286,6 +304,13 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, invoice: InvoiceWi
         })),
       });
     }
+    const saved = await tx.invoice.findUniqueOrThrow({ where: { id: invoice.id }, include: INVOICE_INCLUDE });
+    const changes = changedFields(patchedView(invoice), patchedView(saved), PATCHED_FIELDS);
+    if (Object.keys(changes).length === 0) throw new NothingChanged();
+    await refreshCheckStatus(tx, { invoiceIds: [invoice.id] });
+    await recordActivity(tx, invoice.organizationId, actor, [{ entityType: 'invoice', entityId: invoice.id, action: 'updated', changes }]);
+  }).catch((error: unknown) => {
+    if (!(error instanceof NothingChanged)) throw error;
   });
 }
 

@@ -50,7 +50,7 @@ export const alertTopicRoutes = [
     idempotent: true,
     body: createTopicSchema,
     responses: { 201: { description: 'The topic', schema: topicSchema } },
-    handler: async ({ body, credential, deps }) => ({ status: 201, body: serializeTopic(await createTopic(deps, credential.organizationId!, body)) }),
+    handler: async ({ body, credential, deps }) => ({ status: 201, body: serializeTopic(await createTopic(deps, credential, credential.organizationId!, body)) }),
   }),
   defineRoute({
     method: 'patch',
@@ -64,7 +64,7 @@ export const alertTopicRoutes = [
     responses: { 200: { description: 'The topic', schema: topicSchema } },
     handler: async ({ params, body, credential, deps }) => {
       const topic = await findTopic(deps, credential.organizationId!, params.id);
-      return { body: serializeTopic(await patchTopic(deps, topic, body)) };
+      return { body: serializeTopic(await patchTopic(deps, credential, topic, body)) };
     },
   }),
   defineRoute({
@@ -77,7 +77,7 @@ export const alertTopicRoutes = [
     params: idParams,
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, credential, deps }) => {
-      await deleteTopic(deps, await findTopic(deps, credential.organizationId!, params.id));
+      await deleteTopic(deps, credential, await findTopic(deps, credential.organizationId!, params.id));
       return { status: 204 };
     },
   }),
@@ -93,7 +93,7 @@ export const alertTopicRoutes = [
     responses: { 200: { description: 'The topic', schema: topicSchema } },
     handler: async ({ params, body, credential, deps }) => {
       const topic = await findTopic(deps, credential.organizationId!, params.id);
-      return { body: serializeTopic(await moveAlerts(deps, topic, body.alert_ids)) };
+      return { body: serializeTopic(await moveAlerts(deps, credential, topic, body.alert_ids)) };
     },
   }),
 ];
