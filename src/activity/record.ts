@@ -1,5 +1,8 @@
 import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import { Prisma } from '../db/client.js';
+import { canonicalJson } from '../shared/canonical-json.js';
+
+export { canonicalJson };
 
 // Who did what to money-relevant state (docs/audit.md). Every change of an alert, price item,
 // agreement's terms, invoice amounts or topic writes its entries with `recordActivity`, on the
@@ -59,7 +62,25 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
   for (const field of fields) {
     const was = before[field] ?? null;
     const now = after[field] ?? null;
-    if (JSON.stringify(was) !== JSON.stringify(now)) changes[field] = { before: was, after: now };
+    if (canonicalJson(was) !== canonicalJson(now)) changes[field] = { before: was, after: now };
   }
   return changes;
+}
+
+// Thrown inside the transaction of an edit that turned out to change nothing, to undo its writes:
+// a client that sends back what it read leaves the record (and its updated_at) as it was.
+export class NothingChanged extends Error {
+  constructor() {
+    super('nothing changed');
+  }
+}
+
+// The transaction's result, or `unchanged` when the transaction threw NothingChanged.
+export async function orUnchanged<T>(transaction: Promise<T>, unchanged: () => T | Promise<T>): Promise<T> {
+  try {
+    return await transaction;
+  } catch (error) {
+    if (error instanceof NothingChanged) return unchanged();
+    throw error;
+  }
 }

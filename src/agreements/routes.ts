@@ -4,8 +4,8 @@ import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { commaList, createdRangeParams, createdRangeWhere, dateString, listResponse, uuidList } from '../http/schemas.js';
-import { AGREEMENT_STATUSES, agreementSchema, createAgreementSchema, patchAgreementSchema, tagSchema } from './schemas.js';
+import { assertSentAsRead, commaList, createdRangeParams, createdRangeWhere, dateString, listResponse, uuidList } from '../http/schemas.js';
+import { AGREEMENT_STATUSES, agreementSchema, createAgreementSchema, createTagSchema, patchAgreementSchema, tagSchema } from './schemas.js';
 import { AGREEMENT_LINKS, createAgreement, deleteAgreement, findAgreement, serializeAgreement, updateAgreement } from './service.js';
 import { createTag, listTags } from './tags.js';
 
@@ -110,7 +110,7 @@ export const agreementRoutes = [
     summary: 'Create a tag (names are unique per organization)',
     tag,
     access: { level: 'write' },
-    body: z.object({ name: z.string().trim().min(1).max(100) }).strict(),
+    body: createTagSchema,
     responses: { 201: { description: 'The tag', schema: tagSchema }, 409: { description: 'A tag with this name exists (existing_tag_id)' } },
     handler: async ({ body, credential, deps }) => ({ status: 201, body: await createTag(deps, credential.organizationId!, body.name) }),
   }),
@@ -141,6 +141,7 @@ export const agreementRoutes = [
     handler: async ({ params, body, credential, deps, ctx }) => {
       const current = await findAgreement(deps, credential.organizationId!, params.id);
       assertIfMatch(ctx, serializeAgreement(current));
+      assertSentAsRead(ctx.request.body, serializeAgreement(current), ['id']);
       await updateAgreement(deps, credential, current, body);
       return { body: serializeAgreement(await findAgreement(deps, credential.organizationId!, params.id)) };
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { changedFields, recordActivity, type Actor } from '../activity/record.js';
+import { canonicalJson, changedFields, recordActivity, type Actor } from '../activity/record.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
@@ -166,10 +166,9 @@ function repeatsCurrent(current: AgreementWithLinks, input: AgreementInput): boo
   const sortedUnique = (ids: string[]) => [...new Set(ids)].sort();
   return Object.entries(input).every(([key, value]) => {
     if (value === undefined) return true;
-    if (key === 'supplier_ids' || key === 'recipient_ids' || key === 'tag_ids') return JSON.stringify(sortedUnique(value as string[])) === JSON.stringify(view[key]);
+    if (key === 'supplier_ids' || key === 'recipient_ids' || key === 'tag_ids') return canonicalJson(sortedUnique(value as string[])) === canonicalJson(view[key]);
     if (key === 'renewal') return Object.entries(value as object).every(([k, v]) => v === undefined || (view.renewal as Record<string, unknown>)[k] === v);
-    if (key === 'applicability') return JSON.stringify(value) === JSON.stringify(view.applicability);
-    return value === view[key];
+    return canonicalJson(value) === canonicalJson(view[key]);
   });
 }
 

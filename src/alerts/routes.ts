@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { listResponse } from '../http/schemas.js';
+import { assertSentAsRead, listResponse } from '../http/schemas.js';
 import { alertWhere } from './filters.js';
 import { alertGroups, alertMetrics, exportAlerts } from './reports.js';
 import {
@@ -23,6 +23,7 @@ import {
   metricsSchema,
   patchAlertSchema,
   type BulkSelection,
+  ALERT_FIXED_FIELDS,
 } from './schemas.js';
 import { ALERT_INCLUDE, serializeAlert } from './serialize.js';
 import { bulkDelete, createAlert, deleteAlert, findAlert, patchAlert, runCommand, suggestAfterDismissal } from './service.js';
@@ -169,6 +170,7 @@ export const alertRoutes = [
     handler: async ({ params, body, credential, deps, ctx }) => {
       const alert = await findAlert(deps, organizationOf(credential), params.id);
       assertIfMatch(ctx, serializeAlert(alert));
+      assertSentAsRead(ctx.request.body, serializeAlert(alert), ALERT_FIXED_FIELDS);
       return { body: serializeAlert(await patchAlert(deps, credential, alert, body)) };
     },
   }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { priceSchema } from '../agreements/price-items/schemas.js';
 import { pageParams } from '../http/pagination.js';
-import { booleanParam, commaList, createdRangeParams, decimalString, timestampString, uuidList } from '../http/schemas.js';
+import { acceptingReadShape, booleanParam, commaList, createdRangeParams, decimalString, timestampString, uuidList } from '../http/schemas.js';
 
 export const ALERT_STATUSES = ['pending', 'claimed', 'credited', 'dismissed'] as const;
 export const CORRECTION_TYPES = ['modify_invoice', 'modify_item', 'add_item'] as const;
@@ -124,7 +124,7 @@ const alertFields = {
   topic_id: uuid.nullable(),
 };
 
-export const createAlertSchema = z
+const createAlertInput = z
   .object({
     invoice_id: uuid,
     agreement_id: uuid,
@@ -140,10 +140,7 @@ export const createAlertSchema = z
   })
   .strict();
 
-export const patchAlertSchema = z.object(alertFields).partial().strict();
-
-export type CreateAlertInput = z.infer<typeof createAlertSchema>;
-export type PatchAlertInput = z.infer<typeof patchAlertSchema>;
+const patchAlertInput = z.object(alertFields).partial().strict();
 
 // ---- Bulk commands ----
 
@@ -201,6 +198,17 @@ export const alertSchema = z
     updated_at: z.string().datetime(),
   })
   .meta({ id: 'Alert' });
+
+// Created and patched in the shape it is read (docs/alerts.md): status, provenance, dismissal and
+// the other server-set fields are accepted as read and ignored; so are invoice_id and
+// agreement_id on a PATCH (an alert stays on its pair).
+export const createAlertSchema = acceptingReadShape(createAlertInput, alertSchema);
+// Sent back on a PATCH, these must be as read (status changes through the commands).
+export const ALERT_FIXED_FIELDS = ['id', 'status', 'invoice_id', 'agreement_id', 'supplier_id', 'currency_code', 'claim_id', 'set_aside', 'provenance', 'dismissal', 'credit'] as const;
+export const patchAlertSchema = acceptingReadShape(patchAlertInput, alertSchema);
+
+export type CreateAlertInput = z.infer<typeof createAlertSchema>;
+export type PatchAlertInput = z.infer<typeof patchAlertSchema>;
 
 export const bulkResultSchema = z
   .object({

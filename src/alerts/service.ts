@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { changedFields, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
+import { changedFields, NothingChanged, orUnchanged, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
 import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import { suggestInstructionEdit } from '../agreements/context-suggestions/service.js';
 import type { AppDeps } from '../deps.js';
@@ -126,13 +126,15 @@ export async function patchAlert(deps: Deps, actor: ActingAs, alert: AlertWithMa
     // New expected prices on a line alert recalculate the impact, as on creation.
     data.impactAmount = new Prisma.Decimal(impactOf(undefined, line, input.expected, alert.currencyCode ?? alert.match.invoice.currencyCode));
   }
-  return deps.db.$transaction(async (tx) => {
+  const patched = deps.db.$transaction(async (tx) => {
     const updated = await tx.alert.update({ where: { id: alert.id }, data, include: ALERT_INCLUDE });
     const entry = alertActivity('updated', alert, updated);
-    // A patch that changes nothing records nothing.
-    if (Object.keys(entry.changes!).length > 0) await recordActivity(tx, alert.organizationId, actor, [entry]);
+    // A patch that changes nothing (the alert sent back as read) is undone: no entry, same updated_at.
+    if (Object.keys(entry.changes!).length === 0) throw new NothingChanged();
+    await recordActivity(tx, alert.organizationId, actor, [entry]);
     return updated;
   });
+  return orUnchanged(patched, () => alert);
 }
 
 // Unlocked topics left without any alert by a deletion go with it (a topic emptied by moving

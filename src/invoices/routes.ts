@@ -6,11 +6,11 @@ import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, listResponse, uuidList } from '../http/schemas.js';
+import { assertSentAsRead, booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, listResponse, uuidList } from '../http/schemas.js';
 import { Prisma } from '../db/client.js';
 import { createImport, findImport, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
-import { createInvoiceSchema, ingestionInvoiceSchema, invoiceSchema, patchInvoiceSchema } from './schemas.js';
+import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
 import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
 import { isTerminalForIngestion } from './serialize.js';
 
@@ -256,7 +256,9 @@ export const invoiceRoutes = [
     responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
     handler: async ({ params, body, credential, deps, ctx }) => {
       const invoice = await findInvoice(deps, credential.organizationId!, params.id);
-      assertIfMatch(ctx, await viewInvoice(deps, invoice));
+      const current = await viewInvoice(deps, invoice);
+      assertIfMatch(ctx, current);
+      assertSentAsRead(ctx.request.body, current, INVOICE_FIXED_FIELDS);
       await patchInvoice(deps, credential, invoice, body);
       return { body: await viewInvoice(deps, await findInvoice(deps, credential.organizationId!, params.id)) };
     },

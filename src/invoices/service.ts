@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { changedFields, recordActivity, type Actor } from '../activity/record.js';
+import { changedFields, NothingChanged, orUnchanged, recordActivity, type Actor } from '../activity/record.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import type { Invoice } from '../generated/prisma/client.js';
@@ -103,11 +103,11 @@ function linesFromInput(lines: NonNullable<PatchInvoiceInput['line_items']>): No
     sellerItemId: line.seller_item_id ?? null,
     buyerItemId: line.buyer_item_id ?? null,
     standardItemId: null,
-    quantity: line.quantity,
+    quantity: line.quantity ?? null,
     unitCode: line.unit_code ?? null,
-    unitPrice: line.unit_price,
+    unitPrice: line.unit_price ?? null,
     priceBaseQuantity: line.price_base_quantity ?? null,
-    netAmount: line.net_amount,
+    netAmount: line.net_amount ?? null,
     vatCategory: line.vat_category ?? null,
     vatPercent: percentFromFraction(line.vat_rate),
     period: line.period_start || line.period_end ? { start: line.period_start ?? null, end: line.period_end ?? null } : null,
@@ -139,15 +139,15 @@ export function normalizedFromInput(input: CreateInvoiceInput): NormalizedInvoic
     deliveryAddress: null,
     deliveryCountryCode: input.delivery_country_code ?? null,
     deliveryDate: null,
-    invoicePeriod: null,
+    invoicePeriod: input.invoice_period ? { start: input.invoice_period.start, end: input.invoice_period.end } : null,
     lines,
     allowanceCharges: input.allowance_charges.map((ac) => ({
       isCharge: ac.is_charge,
       amount: ac.amount,
       baseAmount: null,
       reason: ac.reason ?? null,
-      reasonCode: null,
-      vatCategory: null,
+      reasonCode: ac.reason_code ?? null,
+      vatCategory: ac.vat_category ?? null,
       vatPercent: percentFromFraction(ac.vat_rate),
     })),
     vatBreakdown: [],
@@ -226,10 +226,6 @@ function patchedView(invoice: InvoiceWithLines): Record<string, unknown> {
   };
 }
 
-// Thrown inside the transaction of a PATCH that changed nothing, to undo its writes: a client
-// that sends back what it read leaves the invoice (its updated_at and its checks) as it was.
-class NothingChanged extends Error {}
-
 // PATCH: only sent fields change; line_items replaces the list; checks are not re-run, but the
 // change marks earlier checks outdated (contentChangedAt).
 export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, invoice: InvoiceWithLines, input: PatchInvoiceInput): Promise<void> {
@@ -244,8 +240,9 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential 
   if (input.order_reference !== undefined) data.orderReference = input.order_reference;
   if (input.contract_reference !== undefined) data.contractReference = input.contract_reference;
   if (input.delivery_country_code !== undefined) data.deliveryCountryCode = input.delivery_country_code;
-  const amounts = input.amounts ?? {};
-  const decimal = (v: string | undefined, current: Prisma.Decimal | null) => (v === undefined ? current : new Prisma.Decimal(v));
+  const amounts: Partial<NonNullable<PatchInvoiceInput['amounts']>> = input.amounts ?? {};
+  // null (unknown, as a read shows it) clears the amount.
+  const decimal = (v: string | null | undefined, current: Prisma.Decimal | null) => (v === undefined ? current : v === null ? null : new Prisma.Decimal(v));
   const next = {
     taxExclusive: decimal(amounts.excluding_vat, invoice.taxExclusiveAmount),
     vat: decimal(amounts.vat, invoice.vatAmount),
@@ -278,7 +275,8 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential 
       rounding: next.rounding,
       payable: next.payable,
     }).length === 0;
-  await deps.db.$transaction(async (tx) => {
+  // A PATCH that changes nothing is undone, so the invoice's updated_at and checks stay as they were.
+  const patched = deps.db.$transaction(async (tx) => {
     await tx.invoice.update({ where: { id: invoice.id }, data });
     if (input.line_items) {
       await tx.invoiceLine.deleteMany({ where: { invoiceId: invoice.id } });
@@ -309,9 +307,8 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential 
     if (Object.keys(changes).length === 0) throw new NothingChanged();
     await refreshCheckStatus(tx, { invoiceIds: [invoice.id] });
     await recordActivity(tx, invoice.organizationId, actor, [{ entityType: 'invoice', entityId: invoice.id, action: 'updated', changes }]);
-  }).catch((error: unknown) => {
-    if (!(error instanceof NothingChanged)) throw error;
   });
+  await orUnchanged(patched, () => undefined);
 }
 
 // Soft delete keeps the record (and its file's fingerprint, which blocks re-uploads); permanent

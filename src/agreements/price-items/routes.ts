@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { defineRoute, idParams } from '../../http/route.js';
-import { listResponse } from '../../http/schemas.js';
+import { assertSentAsRead, listResponse } from '../../http/schemas.js';
 import { findAgreement } from '../service.js';
 import { priceItemWhere } from './filters.js';
 import { createPriceItemsSchema, filtersParam, filterConditionSchema, patchPriceItemsSchema, priceItemSchema } from './schemas.js';
@@ -59,8 +59,15 @@ export const priceItemRoutes = [
     params: idParams,
     body: patchPriceItemsSchema,
     responses: { 200: { description: 'The changed items', schema: z.object({ data: z.array(priceItemSchema) }) } },
-    handler: async ({ params, body, credential, deps }) => {
+    handler: async ({ params, body, credential, deps, ctx }) => {
       const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+      // An item stays on its agreement and keeps its source: those are accepted only as read.
+      const current = await deps.db.priceItem.findMany({ where: { agreementId: agreement.id, id: { in: body.entries.map((e) => e.id) } } });
+      const sent = (ctx.request.body as { entries: unknown[] }).entries;
+      body.entries.forEach((entry, index) => {
+        const item = current.find((c) => c.id === entry.id);
+        if (item) assertSentAsRead(sent[index], serializePriceItem(item), ['agreement_id', 'source_document_id'], `entries.${index}.`);
+      });
       const items = await patchPriceItems(deps, credential, agreement.id, body.entries);
       return { body: { data: items.map(serializePriceItem) } };
     },

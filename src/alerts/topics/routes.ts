@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { keyset, pageOf, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { defineRoute, idParams } from '../../http/route.js';
-import { listResponse } from '../../http/schemas.js';
+import { assertSentAsRead, listResponse } from '../../http/schemas.js';
 import { visibleAlertsWhere } from '../filters.js';
 import { createTopicSchema, moveAlertsSchema, patchTopicSchema, topicListQuery, topicSchema } from './schemas.js';
 import { createTopic, deleteTopic, findTopic, moveAlerts, patchTopic, serializeTopic, topicInclude } from './service.js';
@@ -62,8 +62,10 @@ export const alertTopicRoutes = [
     params: idParams,
     body: patchTopicSchema,
     responses: { 200: { description: 'The topic', schema: topicSchema } },
-    handler: async ({ params, body, credential, deps }) => {
+    handler: async ({ params, body, credential, deps, ctx }) => {
       const topic = await findTopic(deps, credential.organizationId!, params.id);
+      // A topic stays on its agreement: agreement_id is accepted only as read.
+      assertSentAsRead(ctx.request.body, serializeTopic(topic), ['id', 'agreement_id']);
       return { body: serializeTopic(await patchTopic(deps, credential, topic, body)) };
     },
   }),
