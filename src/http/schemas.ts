@@ -89,3 +89,17 @@ export function assertSentAsRead(sent: unknown, current: unknown, fields: readon
     differing.map((path) => ({ field: `${prefix}${path}`, message: 'is read-only: send it as read or leave it out' })),
   );
 }
+
+// join_operator=and|or: how a list's relation filters (which records it is linked to: suppliers,
+// agreements, invoices, topics, claims, tags) combine with each other. The other filters (status,
+// dates, search, ...) always narrow further. and is the default.
+export const joinOperatorParam = z
+  .enum(['and', 'or'])
+  .optional()
+  .meta({ description: 'How the relation filters combine (and by default); other filters always narrow further' });
+
+export function joinRelations<W extends object>(operator: 'and' | 'or' | undefined, relations: (W | null)[]): { AND: W[] } | { OR: W[] } | Record<string, never> {
+  const sent = relations.filter((relation): relation is W => relation !== null);
+  if (sent.length === 0) return {};
+  return operator === 'or' ? { OR: sent } : { AND: sent };
+}
