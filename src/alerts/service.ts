@@ -139,7 +139,7 @@ export async function patchAlert(deps: Deps, actor: ActingAs, alert: AlertWithMa
 
 // Unlocked topics left without any alert by a deletion go with it (a topic emptied by moving
 // alerts out is not touched: only deletions call this).
-async function removeEmptiedTopics(tx: Tx, organizationId: string, actor: ActingAs, topicIds: (string | null)[]): Promise<void> {
+export async function removeEmptiedTopics(tx: Tx, organizationId: string, actor: ActingAs, topicIds: (string | null)[]): Promise<void> {
   const ids = [...new Set(topicIds.filter((id): id is string => id !== null))];
   if (ids.length === 0) return;
   const removed = await tx.$queryRaw<{ id: string; title: string; description: string | null }[]>`

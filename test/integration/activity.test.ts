@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { invoiceOf, matchedAgreement, newSupplier, postAlert } from '../support/alerts.js';
-import { call, expectError } from '../support/api.js';
+import { randomUUID } from 'node:crypto';
+import { insertAlert, invoiceOf, matchedAgreement, newSupplier, paperAndTonerPair, postAlert } from '../support/alerts.js';
+import { call, eventually, expectError } from '../support/api.js';
+import { uploadDocument } from '../support/invoices.js';
+import { performCheck } from '../../src/checks/perform.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
 import { createApiKey } from '../../src/admin/service.js';
 
@@ -151,5 +154,47 @@ describe('activity entries', () => {
 
     expect(await allEntries(tenant)).toBe(before);
     expect((await tenant.call(`/v1/alerts/${alert.id}`)).body.status).toBe('pending');
+  });
+
+  it("record the system's changes with the run that made them: checks, price imports, topic reconciles", async () => {
+    const tenant = await createTenant();
+    const supplier = newSupplier();
+    const pair = await paperAndTonerPair(tenant, { supplier, agreement: { title: 'Supplies', instructions: 'Net 30' } });
+    await tenant.call(`/v1/agreements/${pair.agreementId}/price-items`, { method: 'POST', body: { entries: [{ description: 'Copy paper A4', seller_item_id: '1001', price: { type: 'amount', amount: '10.00' } }] } });
+    const userAlert = await postAlert(tenant, { invoice_id: pair.invoiceId, agreement_id: pair.agreementId });
+
+    // A check (here its activity's work, called directly) replaces the user's alert with its own.
+    const checkRun = randomUUID();
+    const outcome = await performCheck(testDb(), tenant.organizationId, checkRun, pair.invoiceId, pair.agreementId);
+    expect(outcome.status).toBe('completed');
+    const system = { actorType: 'system', actorUserId: null, actorApiKeyId: null };
+    expect((await entriesOf(tenant, userAlert.id)).at(-1)).toMatchObject({ action: 'deleted', ...system, actorRunId: checkRun });
+    const checkAlerts = await testDb().alert.findMany({ where: { invoiceId: pair.invoiceId, agreementId: pair.agreementId } });
+    expect(checkAlerts.length).toBeGreaterThan(0);
+    for (const alert of checkAlerts) expect(await entriesOf(tenant, alert.id)).toMatchObject([{ action: 'created', ...system, actorRunId: checkRun }]);
+    // The same findings again change nothing and record nothing.
+    await performCheck(testDb(), tenant.organizationId, randomUUID(), pair.invoiceId, pair.agreementId);
+    for (const alert of checkAlerts) expect(await entriesOf(tenant, alert.id)).toHaveLength(1);
+
+    // A topic reconcile sorts them into a topic it makes.
+    const extra = await insertAlert(tenant, pair, { checker: 'price_mismatch', lineId: pair.lines[0]!.id });
+    const reconcile = await tenant.call(`/v1/agreements/${pair.agreementId}/alert-topics/reconcile`, { method: 'POST' });
+    const reconcileRun = reconcile.body.workflow_run_id as string;
+    await eventually(() => tenant.call(`/v1/workflow-runs/${reconcileRun}`), (r) => r.body.status === 'completed', 90_000);
+    const topicId = (await testDb().alert.findUniqueOrThrow({ where: { id: extra } })).topicId!;
+    expect(await entriesOf(tenant, topicId)).toMatchObject([{ entityType: 'topic', action: 'created', ...system, actorRunId: reconcileRun }]);
+    expect((await entriesOf(tenant, extra)).at(-1)).toMatchObject({ action: 'topic_changed', ...system, actorRunId: reconcileRun, changes: { topic_id: { before: null, after: topicId } } });
+
+    // A price import adds items as the import's run; replace_all removes the earlier ones the same way.
+    const csv = ['Artikkelnummer;Beskrivelse;Enhet;Pris', 'P-A4;Kopipapir A4;pk;42,50'].join('\n');
+    const documentId = await uploadDocument(tenant, 'prisliste.csv', Buffer.from(csv, 'utf8'), 'text/csv');
+    const before = await testDb().priceItem.findMany({ where: { agreementId: pair.agreementId } });
+    const started = await tenant.call(`/v1/agreements/${pair.agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: 'NOK', mode: 'replace_all' }] } });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const importRun = started.body.data[0].workflow_run_id as string;
+    await eventually(() => tenant.call(`/v1/workflow-runs/${importRun}`), (r) => r.body.status === 'completed', 90_000);
+    for (const item of before) expect((await entriesOf(tenant, item.id)).at(-1)).toMatchObject({ action: 'deleted', ...system, actorRunId: importRun });
+    const [added] = await testDb().priceItem.findMany({ where: { agreementId: pair.agreementId } });
+    expect(await entriesOf(tenant, added!.id)).toMatchObject([{ entityType: 'price_item', action: 'created', ...system, actorRunId: importRun, changes: { description: { before: null, after: 'Kopipapir A4' } } }]);
   });
 });
