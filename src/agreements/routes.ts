@@ -160,7 +160,7 @@ export const agreementRoutes = [
       const agreement = await deps.db.agreement.findFirst({ where: { id: params.id, organizationId: credential.organizationId! }, include: AGREEMENT_LINKS });
       if (!agreement) throw errors.notFound('agreement');
       assertIfMatch(ctx, serializeAgreement(agreement));
-      await deleteAgreement(deps, agreement);
+      await deleteAgreement(deps, credential, agreement);
       return { status: 204 };
     },
   }),

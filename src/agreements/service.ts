@@ -206,7 +206,7 @@ export function updateAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | A
 }
 
 // Permanent. Refused while a run still works on the agreement (refresh, check, price import, ...).
-export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, agreement: AgreementWithLinks): Promise<void> {
+export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, agreement: AgreementWithLinks): Promise<void> {
   const runs = await deps.db.workflowRun.findMany({
     where: { organizationId: agreement.organizationId, ownerType: 'agreement', ownerId: agreement.id },
     select: { id: true, status: true },
@@ -217,5 +217,13 @@ export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, agreement: Agre
       workflow_run_ids: busy.map((run) => run.id),
     });
   }
-  await deps.db.agreement.delete({ where: { id: agreement.id } });
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.agreement.deleteMany({ where: { id: agreement.id } });
+    // Its price items, documents and topics go with it: the entry keeps what the agreement was.
+    if (count > 0) {
+      await recordActivity(tx, agreement.organizationId, actor, [
+        { entityType: 'agreement', entityId: agreement.id, action: 'deleted', changes: changedFields(agreementView(agreement), {}, AGREEMENT_FIELDS) },
+      ]);
+    }
+  });
 }

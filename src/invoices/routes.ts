@@ -290,7 +290,7 @@ export const invoiceRoutes = [
       if (query.permanent && !(credential.kind === 'api_key' && credential.level === 'admin')) throw errors.insufficientLevel('admin');
       const invoice = await findInvoice(deps, credential.organizationId!, params.id, { includeDeleted: true });
       if (!invoice.deletedAt) assertIfMatch(ctx, await viewInvoice(deps, invoice));
-      await deleteInvoice(deps, invoice, query.permanent);
+      await deleteInvoice(deps, credential, invoice, query.permanent);
       return { status: 204 };
     },
   }),

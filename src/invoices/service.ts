@@ -313,19 +313,27 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential 
 
 // Soft delete keeps the record (and its file's fingerprint, which blocks re-uploads); permanent
 // removal deletes the invoice, its imports and its files.
-export async function deleteInvoice(deps: Pick<AppDeps, 'db' | 'storage'>, invoice: InvoiceWithLines, permanent: boolean): Promise<void> {
+export async function deleteInvoice(deps: Pick<AppDeps, 'db' | 'storage'>, actor: Credential | Actor, invoice: InvoiceWithLines, permanent: boolean): Promise<void> {
+  const deleted = (tx: Prisma.TransactionClient, action: string) =>
+    recordActivity(tx, invoice.organizationId, actor, [{ entityType: 'invoice', entityId: invoice.id, action, changes: changedFields(patchedView(invoice), {}, ['invoice_number', 'amounts']) }]);
   if (!permanent) {
-    if (!invoice.deletedAt) await deps.db.invoice.update({ where: { id: invoice.id }, data: { deletedAt: new Date() } });
+    if (!invoice.deletedAt) {
+      await deps.db.$transaction(async (tx) => {
+        await tx.invoice.update({ where: { id: invoice.id }, data: { deletedAt: new Date() } });
+        await deleted(tx, 'deleted');
+      });
+    }
     return;
   }
   const documentIds = [invoice.primaryDocumentId, ...invoice.attachmentDocumentIds].filter((id): id is string => id !== null);
   const documents = await deps.db.document.findMany({ where: { id: { in: documentIds }, organizationId: invoice.organizationId } });
-  await deps.db.$transaction([
-    deps.db.invoiceImport.updateMany({ where: { invoiceId: invoice.id }, data: { invoiceId: null } }),
-    deps.db.invoice.updateMany({ where: { duplicateOfInvoiceId: invoice.id }, data: { duplicateOfInvoiceId: null } }),
-    deps.db.invoice.updateMany({ where: { creditedInvoiceId: invoice.id }, data: { creditedInvoiceId: null } }),
-    deps.db.invoice.delete({ where: { id: invoice.id } }),
-    deps.db.document.deleteMany({ where: { id: { in: documents.map((d) => d.id) } } }),
-  ]);
+  await deps.db.$transaction(async (tx) => {
+    await tx.invoiceImport.updateMany({ where: { invoiceId: invoice.id }, data: { invoiceId: null } });
+    await tx.invoice.updateMany({ where: { duplicateOfInvoiceId: invoice.id }, data: { duplicateOfInvoiceId: null } });
+    await tx.invoice.updateMany({ where: { creditedInvoiceId: invoice.id }, data: { creditedInvoiceId: null } });
+    await tx.invoice.delete({ where: { id: invoice.id } });
+    await tx.document.deleteMany({ where: { id: { in: documents.map((d) => d.id) } } });
+    await deleted(tx, 'deleted_permanently');
+  });
   for (const document of documents) await deps.storage.remove(document.storageKey).catch(() => undefined);
 }

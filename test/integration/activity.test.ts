@@ -137,6 +137,12 @@ describe('activity entries', () => {
     expect(changes.amounts!.after.including_vat).toBe('50.00');
     expect(changes.line_items!.before[0].unit_price).toBe((invoice as any).line_items[0].unit_price);
     expect(changes.line_items!.after[0].unit_price).toBe(patched.body.line_items[0].unit_price);
+
+    // Deletions keep what the record was.
+    expect((await tenant.call(`/v1/invoices/${invoice.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await entriesOf(tenant, invoice.id)).at(-1)).toMatchObject({ action: 'deleted', ...byKeyOf(tenant), changes: { amounts: { after: null } } });
+    expect((await tenant.call(`/v1/agreements/${agreement.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await entriesOf(tenant, agreement.id)).at(-1)).toMatchObject({ action: 'deleted', ...byKeyOf(tenant), changes: { instructions: { before: 'Net 45', after: null } } });
   });
 
   it('are not written for a change that is rejected', async () => {
