@@ -2,8 +2,6 @@ import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import { Prisma } from '../db/client.js';
 import { canonicalJson } from '../shared/canonical-json.js';
 
-export { canonicalJson };
-
 // Who did what to money-relevant state (docs/audit.md). Every change of an alert, price item,
 // agreement's terms, invoice amounts or topic writes its entries with `recordActivity`, on the
 // transaction client of the change itself: the change and its record commit or fail together.

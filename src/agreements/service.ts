@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { canonicalJson, changedFields, recordActivity, type Actor } from '../activity/record.js';
+import { changedFields, recordActivity, type Actor } from '../activity/record.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';

@@ -80,27 +80,27 @@ export async function createAlert(deps: Deps, credential: ApiKeyCredential, inpu
   const impact = impactOf(input.impact_amount, line, input.expected, invoice.currencyCode);
   return deps.db.$transaction(async (tx) => {
     const alert = await tx.alert.create({
-    data: {
-      id: randomUUID(),
-      organizationId,
-      invoiceId: invoice.id,
-      agreementId: input.agreement_id,
-      title: input.title,
-      explanation: input.explanation,
-      impactAmount: new Prisma.Decimal(impact),
-      currencyCode: invoice.currencyCode,
-      expected: input.expected ? (input.expected as Prisma.InputJsonValue) : Prisma.DbNull,
-      confidenceLevel: input.confidence.level,
-      citations: input.citations as Prisma.InputJsonValue,
-      invoiceLineId: line?.id ?? null,
-      correctionType: input.correction_type,
-      topicId: input.topic_id ?? null,
-      // API keys belong to users: the alert records both.
-      origin: 'api_key',
-      createdByUserId: credential.userId,
-      createdByApiKeyId: credential.keyId,
-    },
-    include: ALERT_INCLUDE,
+      data: {
+        id: randomUUID(),
+        organizationId,
+        invoiceId: invoice.id,
+        agreementId: input.agreement_id,
+        title: input.title,
+        explanation: input.explanation,
+        impactAmount: new Prisma.Decimal(impact),
+        currencyCode: invoice.currencyCode,
+        expected: input.expected ? (input.expected as Prisma.InputJsonValue) : Prisma.DbNull,
+        confidenceLevel: input.confidence.level,
+        citations: input.citations as Prisma.InputJsonValue,
+        invoiceLineId: line?.id ?? null,
+        correctionType: input.correction_type,
+        topicId: input.topic_id ?? null,
+        // API keys belong to users: the alert records both.
+        origin: 'api_key',
+        createdByUserId: credential.userId,
+        createdByApiKeyId: credential.keyId,
+      },
+      include: ALERT_INCLUDE,
     });
     await recordActivity(tx, organizationId, credential, [alertActivity('created', null, alert)]);
     return alert;
