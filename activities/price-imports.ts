@@ -4,6 +4,9 @@ import { Prisma, type Db } from '../src/db/client.js';
 import { readPriceList, LIMITS, type PriceListRow } from '../src/agreements/price-lists/index.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { markAgreementTermsChanged } from '../src/checks/outdated.js';
+import { recordActivity, systemActor } from '../src/activity/record.js';
+import { priceItemActivity } from '../src/agreements/price-items/service.js';
+import type { PriceItem } from '../src/generated/prisma/client.js';
 import { insertImportRows, insertPriceItems, type ImportRowRecord, type PriceItemRow } from '../src/agreements/price-imports/bulk-insert.js';
 
 // Reads a price list and writes its rows as price items, all or nothing, in one transaction that
@@ -70,11 +73,22 @@ export function createPriceImportActivities(deps: { db: Db; storage: ObjectStora
 
 async function storeRows(
   tx: Prisma.TransactionClient,
-  priceImport: { id: string; organizationId: string; agreementId: string; documentId: string; mode: string },
+  priceImport: { id: string; organizationId: string; agreementId: string; documentId: string; mode: string; workflowRunId: string },
   rows: PriceListRow[],
 ): Promise<Counts> {
-  if (priceImport.mode === 'replace_document') await tx.priceItem.deleteMany({ where: { agreementId: priceImport.agreementId, sourceDocumentId: priceImport.documentId } });
-  if (priceImport.mode === 'replace_all') await tx.priceItem.deleteMany({ where: { agreementId: priceImport.agreementId } });
+  // The import's changes are the system's, done by the import's run (docs/audit.md).
+  const actor = systemActor(priceImport.workflowRunId);
+  const replaced =
+    priceImport.mode === 'replace_document'
+      ? { agreementId: priceImport.agreementId, sourceDocumentId: priceImport.documentId }
+      : priceImport.mode === 'replace_all'
+        ? { agreementId: priceImport.agreementId }
+        : null;
+  if (replaced) {
+    const removed = await tx.priceItem.findMany({ where: replaced });
+    await tx.priceItem.deleteMany({ where: replaced });
+    await recordActivity(tx, priceImport.organizationId, actor, removed.map((item) => priceItemActivity('deleted', item, null)));
+  }
   const existing = await tx.priceItem.findMany({ where: { agreementId: priceImport.agreementId } });
   const known = new Set(existing.map((i) => keyOf({ ...i, amount: dec(i.amount), fraction: dec(i.fraction), validUntil: day(i.validUntil) })));
   const items: PriceItemRow[] = [];
@@ -107,6 +121,9 @@ async function storeRows(
     return { ...base, outcome: 'added', reason: null, priceItemId: id };
   });
   await insertPriceItems(tx, items);
+  const now = new Date();
+  const added = items.map((item): PriceItem => ({ ...item, amount: item.amount as never, fraction: item.fraction as never, validUntil: item.validUntil ? new Date(`${item.validUntil}T00:00:00Z`) : null, createdAt: now, updatedAt: now }));
+  await recordActivity(tx, priceImport.organizationId, actor, added.map((item) => priceItemActivity('created', null, item)));
   await tx.priceImportRow.deleteMany({ where: { importId: priceImport.id } });
   await insertImportRows(tx, rowRecords);
   const counts = {

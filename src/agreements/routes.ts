@@ -4,8 +4,8 @@ import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { commaList, createdRangeParams, createdRangeWhere, dateString, listResponse, uuidList } from '../http/schemas.js';
-import { AGREEMENT_STATUSES, agreementSchema, createAgreementSchema, patchAgreementSchema, tagSchema } from './schemas.js';
+import { assertSentAsRead, commaList, createdRangeParams, createdRangeWhere, dateString, joinOperatorParam, joinRelations, listResponse, uuidList } from '../http/schemas.js';
+import { AGREEMENT_STATUSES, agreementSchema, createAgreementSchema, createTagSchema, patchAgreementSchema, tagSchema } from './schemas.js';
 import { AGREEMENT_LINKS, createAgreement, deleteAgreement, findAgreement, serializeAgreement, updateAgreement } from './service.js';
 import { createTag, listTags } from './tags.js';
 
@@ -21,6 +21,7 @@ const listQuery = z.object({
   supplier_ids: uuidList.optional(),
   supplier_operator: z.enum(['is', 'is_not']).optional(),
   tag_ids: uuidList.optional(),
+  join_operator: joinOperatorParam.meta({ description: 'How supplier_ids and tag_ids combine: and (default) or or' }),
   search: z.string().min(1).max(200).optional().meta({ description: 'Matches the title' }),
   renewal_action_kinds: commaList(z.enum(['cancel_by', 'renew_by'])).optional(),
   renewal_deadline_through: dateString.optional(),
@@ -30,17 +31,17 @@ const listQuery = z.object({
 type Filters = Omit<z.infer<typeof listQuery>, 'limit' | 'cursor' | 'sort' | 'direction' | 'fields'>;
 
 function listWhere(organizationId: string, filters: Filters): Prisma.AgreementWhereInput {
-  const bySupplier = filters.supplier_ids
+  const bySupplier: Prisma.AgreementWhereInput | null = filters.supplier_ids
     ? filters.supplier_operator === 'is_not'
       ? { suppliers: { none: { supplierId: { in: filters.supplier_ids } } } }
       : { suppliers: { some: { supplierId: { in: filters.supplier_ids } } } }
-    : {};
+    : null;
+  const byTag: Prisma.AgreementWhereInput | null = filters.tag_ids ? { tags: { some: { tagId: { in: filters.tag_ids } } } } : null;
   return {
     AND: [
       { organizationId },
       filters.statuses ? { status: { in: filters.statuses } } : {},
-      bySupplier,
-      filters.tag_ids ? { tags: { some: { tagId: { in: filters.tag_ids } } } } : {},
+      joinRelations(filters.join_operator, [bySupplier, byTag]),
       filters.search ? { title: { contains: filters.search, mode: 'insensitive' } } : {},
       filters.renewal_action_kinds ? { renewalActionKind: { in: filters.renewal_action_kinds } } : {},
       filters.renewal_deadline_through ? { renewalDeadline: { lte: new Date(`${filters.renewal_deadline_through}T00:00:00Z`) } } : {},
@@ -87,7 +88,7 @@ export const agreementRoutes = [
     body: createAgreementSchema,
     responses: { 201: { description: 'The agreement', schema: agreementSchema } },
     handler: async ({ body, credential, deps }) => {
-      const id = await createAgreement(deps, credential.organizationId!, body);
+      const id = await createAgreement(deps, credential, credential.organizationId!, body);
       return { status: 201, body: serializeAgreement(await findAgreement(deps, credential.organizationId!, id)), headers: { Location: `/v1/agreements/${id}` } };
     },
   }),
@@ -110,7 +111,7 @@ export const agreementRoutes = [
     summary: 'Create a tag (names are unique per organization)',
     tag,
     access: { level: 'write' },
-    body: z.object({ name: z.string().trim().min(1).max(100) }).strict(),
+    body: createTagSchema,
     responses: { 201: { description: 'The tag', schema: tagSchema }, 409: { description: 'A tag with this name exists (existing_tag_id)' } },
     handler: async ({ body, credential, deps }) => ({ status: 201, body: await createTag(deps, credential.organizationId!, body.name) }),
   }),
@@ -141,7 +142,8 @@ export const agreementRoutes = [
     handler: async ({ params, body, credential, deps, ctx }) => {
       const current = await findAgreement(deps, credential.organizationId!, params.id);
       assertIfMatch(ctx, serializeAgreement(current));
-      await updateAgreement(deps, current, body);
+      assertSentAsRead(ctx.request.body, serializeAgreement(current), ['id']);
+      await updateAgreement(deps, credential, current, body);
       return { body: serializeAgreement(await findAgreement(deps, credential.organizationId!, params.id)) };
     },
   }),
@@ -158,7 +160,7 @@ export const agreementRoutes = [
       const agreement = await deps.db.agreement.findFirst({ where: { id: params.id, organizationId: credential.organizationId! }, include: AGREEMENT_LINKS });
       if (!agreement) throw errors.notFound('agreement');
       assertIfMatch(ctx, serializeAgreement(agreement));
-      await deleteAgreement(deps, agreement);
+      await deleteAgreement(deps, credential, agreement);
       return { status: 204 };
     },
   }),

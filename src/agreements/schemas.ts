@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateString } from '../http/schemas.js';
+import { acceptingReadShape, dateString } from '../http/schemas.js';
 
 export const AGREEMENT_STATUSES = ['draft', 'active', 'archived'] as const;
 export const READINESS_GAPS = ['title', 'supplier', 'active_status', 'usable_terms', 'documents_processing'] as const;
@@ -45,19 +45,21 @@ const agreementFields = {
   renewal: renewalTermsSchema,
 };
 
-export const createAgreementSchema = z
+const createAgreementInput = z
   .object({
     ...Object.fromEntries(Object.entries(agreementFields).map(([k, v]) => [k, v.optional()])),
   } as { [K in keyof typeof agreementFields]: z.ZodOptional<(typeof agreementFields)[K]> })
-  .strict()
-  .meta({ id: 'AgreementCreate' });
+  .strict();
 
-export const patchAgreementSchema = createAgreementSchema
-  .extend({ renewal_action: renewalActionInput.optional() })
+// renewal_action as read ({kind, deadline}: what is due next) says nothing to do: accepted, ignored.
+const renewalActionAsRead = z
+  .object({ kind: z.enum(['cancel_by', 'renew_by']).nullable(), deadline: z.string().nullable() })
   .strict()
-  .meta({ id: 'AgreementPatch' });
+  .transform(() => undefined);
 
-export type AgreementInput = z.infer<typeof patchAgreementSchema>;
+const patchAgreementInput = createAgreementInput
+  .extend({ renewal_action: z.union([renewalActionInput, renewalActionAsRead]).optional() })
+  .strict();
 
 export const agreementSchema = z
   .object({
@@ -85,4 +87,11 @@ export const agreementSchema = z
   })
   .meta({ id: 'Agreement' });
 
+export const createAgreementSchema = acceptingReadShape(createAgreementInput, agreementSchema).meta({ id: 'AgreementCreate' });
+export const patchAgreementSchema = acceptingReadShape(patchAgreementInput, agreementSchema).meta({ id: 'AgreementPatch' });
+
+export type AgreementInput = z.infer<typeof patchAgreementSchema>;
+
 export const tagSchema = z.object({ id: z.string().uuid(), name: z.string(), created_at: z.string().datetime() }).meta({ id: 'Tag' });
+
+export const createTagSchema = acceptingReadShape(z.object({ name: z.string().trim().min(1).max(100) }).strict(), tagSchema);

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { changedFields, recordActivity, type Actor } from '../activity/record.js';
+import { canonicalJson } from '../shared/canonical-json.js';
+import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import type { Agreement, AgreementRecipient, AgreementSupplier, AgreementTagLink, DocumentClassification, DocumentProcessingStatus } from '../generated/prisma/client.js';
@@ -147,7 +150,31 @@ async function refreshRenewalColumns(tx: Prisma.TransactionClient, agreementId: 
   await tx.agreement.update({ where: { id: agreementId }, data: { renewalActionKind: action.kind, renewalDeadline: action.deadline } });
 }
 
-async function saveAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, input: AgreementInput, current: AgreementWithLinks | null): Promise<string> {
+// The agreement's own fields as the API shows them: what its activity entries compare.
+const AGREEMENT_FIELDS = ['title', 'status', 'supplier_ids', 'recipient_ids', 'effective_date', 'expiration_date', 'tag_ids', 'applicability', 'instructions', 'renewal'] as const;
+// Changes of these do not change the terms a check reads.
+const NOT_TERMS = new Set(['title', 'tag_ids']);
+
+function agreementView(agreement: AgreementWithLinks | null): Record<string, unknown> {
+  return agreement ? serializeAgreement(agreement) : {};
+}
+
+// Whether the input only repeats what the agreement already holds (a client writing back what it
+// read): then nothing is written, not even updated_at.
+function repeatsCurrent(current: AgreementWithLinks, input: AgreementInput): boolean {
+  if (input.renewal_action !== undefined) return false;
+  const view = serializeAgreement(current) as Record<string, unknown>;
+  const sortedUnique = (ids: string[]) => [...new Set(ids)].sort();
+  return Object.entries(input).every(([key, value]) => {
+    if (value === undefined) return true;
+    if (key === 'supplier_ids' || key === 'recipient_ids' || key === 'tag_ids') return canonicalJson(sortedUnique(value as string[])) === canonicalJson(view[key]);
+    if (key === 'renewal') return Object.entries(value as object).every(([k, v]) => v === undefined || (view.renewal as Record<string, unknown>)[k] === v);
+    return canonicalJson(value) === canonicalJson(view[key]);
+  });
+}
+
+async function saveAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, organizationId: string, input: AgreementInput, current: AgreementWithLinks | null): Promise<string> {
+  if (current && repeatsCurrent(current, input)) return current.id;
   const data = columnsOf(input, current);
   const merged = {
     title: data.title !== undefined ? (data.title as string | null) : (current?.title ?? null),
@@ -159,29 +186,28 @@ async function saveAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, 
     const problems = [...ruleProblems(merged), ...(await unknownReferences(tx, organizationId, input))];
     if (problems.length > 0) throw errors.validation('The agreement did not validate; nothing was changed.', problems);
     const id = current?.id ?? randomUUID();
-    const termsChanged = Object.keys(input).some((k) => k !== 'title' && k !== 'tag_ids');
-    if (current) {
-      await tx.agreement.update({ where: { id }, data });
-      if (termsChanged) await markAgreementTermsChanged(tx, id);
-    } else {
-      await tx.agreement.create({ data: { ...(data as Prisma.AgreementUncheckedCreateInput), id, organizationId } });
-    }
+    if (current) await tx.agreement.update({ where: { id }, data });
+    else await tx.agreement.create({ data: { ...(data as Prisma.AgreementUncheckedCreateInput), id, organizationId } });
     await replaceLinks(tx, id, input);
     await refreshRenewalColumns(tx, id);
+    const saved = await tx.agreement.findUniqueOrThrow({ where: { id }, include: LINKS });
+    const changes = changedFields(agreementView(current), agreementView(saved), AGREEMENT_FIELDS);
+    if (current && Object.keys(changes).some((field) => !NOT_TERMS.has(field))) await markAgreementTermsChanged(tx, id);
+    await recordActivity(tx, organizationId, actor, [{ entityType: 'agreement', entityId: id, action: current ? 'updated' : 'created', changes }]);
     return id;
   });
 }
 
-export function createAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, input: AgreementInput): Promise<string> {
-  return saveAgreement(deps, organizationId, input, null);
+export function createAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, organizationId: string, input: AgreementInput): Promise<string> {
+  return saveAgreement(deps, actor, organizationId, input, null);
 }
 
-export function updateAgreement(deps: Pick<AppDeps, 'db'>, current: AgreementWithLinks, input: AgreementInput): Promise<string> {
-  return saveAgreement(deps, current.organizationId, input, current);
+export function updateAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, current: AgreementWithLinks, input: AgreementInput): Promise<string> {
+  return saveAgreement(deps, actor, current.organizationId, input, current);
 }
 
 // Permanent. Refused while a run still works on the agreement (refresh, check, price import, ...).
-export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, agreement: AgreementWithLinks): Promise<void> {
+export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, agreement: AgreementWithLinks): Promise<void> {
   const runs = await deps.db.workflowRun.findMany({
     where: { organizationId: agreement.organizationId, ownerType: 'agreement', ownerId: agreement.id },
     select: { id: true, status: true },
@@ -196,5 +222,13 @@ export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, agreement: Agre
   // with an agreement; delete the claims first.
   const claims = await deps.db.claim.count({ where: { organizationId: agreement.organizationId, agreementId: agreement.id } });
   if (claims > 0) throw errors.conflict('agreement_has_claims', 'The agreement has claims; delete them first.');
-  await deps.db.agreement.delete({ where: { id: agreement.id } });
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.agreement.deleteMany({ where: { id: agreement.id } });
+    // Its price items, documents and topics go with it: the entry keeps what the agreement was.
+    if (count > 0) {
+      await recordActivity(tx, agreement.organizationId, actor, [
+        { entityType: 'agreement', entityId: agreement.id, action: 'deleted', changes: changedFields(agreementView(agreement), {}, AGREEMENT_FIELDS) },
+      ]);
+    }
+  });
 }

@@ -1,5 +1,5 @@
 import type { Prisma } from '../generated/prisma/client.js';
-import { createdRangeWhere } from '../http/schemas.js';
+import { createdRangeWhere, joinRelations } from '../http/schemas.js';
 import type { AlertFilter } from './schemas.js';
 
 // The alerts a user sees: of the organization, on an invoice that is not deleted and is still
@@ -18,8 +18,8 @@ function topicWhere(topicIds: (string | null)[]): Prisma.AlertWhereInput {
   return { OR: conditions };
 }
 
-function supplierWhere(filter: AlertFilter): Prisma.AlertWhereInput {
-  if (!filter.supplier_ids) return {};
+function supplierWhere(filter: AlertFilter): Prisma.AlertWhereInput | null {
+  if (!filter.supplier_ids) return null;
   if (filter.supplier_operator === 'is_not') {
     return { match: { invoice: { OR: [{ supplierId: null }, { supplierId: { notIn: filter.supplier_ids } }] } } };
   }
@@ -33,11 +33,13 @@ export function alertWhere(organizationId: string, filter: AlertFilter): Prisma.
   return {
     AND: [
       visibleAlertsWhere(organizationId),
-      filter.invoice_ids ? { invoiceId: { in: filter.invoice_ids } } : {},
-      filter.agreement_ids ? { agreementId: { in: filter.agreement_ids } } : {},
-      supplierWhere(filter),
-      filter.topic_ids ? topicWhere(filter.topic_ids) : {},
-      filter.claim_ids ? { claimId: { in: filter.claim_ids } } : {},
+      joinRelations<Prisma.AlertWhereInput>(filter.join_operator, [
+        filter.invoice_ids ? { invoiceId: { in: filter.invoice_ids } } : null,
+        filter.agreement_ids ? { agreementId: { in: filter.agreement_ids } } : null,
+        supplierWhere(filter),
+        filter.topic_ids ? topicWhere(filter.topic_ids) : null,
+        filter.claim_ids ? { claimId: { in: filter.claim_ids } } : null,
+      ]),
       filter.statuses ? { status: { in: filter.statuses } } : {},
       presence(filter.has_topic, 'topicId'),
       presence(filter.has_claim, 'claimId'),

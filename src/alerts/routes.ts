@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { listResponse } from '../http/schemas.js';
+import { assertSentAsRead, listResponse } from '../http/schemas.js';
 import { alertWhere } from './filters.js';
 import { alertGroups, alertMetrics, exportAlerts } from './reports.js';
 import {
@@ -23,6 +23,7 @@ import {
   metricsSchema,
   patchAlertSchema,
   type BulkSelection,
+  ALERT_FIXED_FIELDS,
 } from './schemas.js';
 import { ALERT_INCLUDE, serializeAlert } from './serialize.js';
 import { bulkDelete, createAlert, deleteAlert, findAlert, patchAlert, runCommand, suggestAfterDismissal } from './service.js';
@@ -47,14 +48,14 @@ function commandRoute(command: Exclude<AlertCommand, 'dismiss'>, summary: string
     access: { level: 'write' },
     body: bulkSchema,
     responses: { 200: { description: 'Which alerts changed, which already were so, which were skipped and why', schema: bulkResultSchema } },
-    handler: async ({ body, credential, deps }) => ({ body: await runCommand(deps, organizationOf(credential), command, body as BulkSelection) }),
+    handler: async ({ body, credential, deps }) => ({ body: await runCommand(deps, credential, organizationOf(credential), command, body as BulkSelection) }),
   });
 }
 
 async function dismiss(deps: AppDeps, credential: Credential, body: z.infer<typeof dismissSchema>) {
   const organizationId = organizationOf(credential);
   const input = { category: body.category ?? null, note: body.note ?? null };
-  const result = await runCommand(deps, organizationId, 'dismiss', body as BulkSelection, input);
+  const result = await runCommand(deps, credential, organizationId, 'dismiss', body as BulkSelection, input);
   if (body.suggest_instructions) await suggestAfterDismissal(deps, organizationId, result.updated, input);
   return result;
 }
@@ -169,7 +170,8 @@ export const alertRoutes = [
     handler: async ({ params, body, credential, deps, ctx }) => {
       const alert = await findAlert(deps, organizationOf(credential), params.id);
       assertIfMatch(ctx, serializeAlert(alert));
-      return { body: serializeAlert(await patchAlert(deps, alert, body)) };
+      assertSentAsRead(ctx.request.body, serializeAlert(alert), ALERT_FIXED_FIELDS);
+      return { body: serializeAlert(await patchAlert(deps, credential, alert, body)) };
     },
   }),
   defineRoute({
@@ -184,7 +186,7 @@ export const alertRoutes = [
     handler: async ({ params, credential, deps, ctx }) => {
       const alert = await findAlert(deps, organizationOf(credential), params.id);
       assertIfMatch(ctx, serializeAlert(alert));
-      await deleteAlert(deps, alert);
+      await deleteAlert(deps, credential, alert);
       return { status: 204 };
     },
   }),
@@ -211,6 +213,6 @@ export const alertRoutes = [
     access: { level: 'write' },
     body: bulkSchema,
     responses: { 200: { description: 'Which alerts were deleted, already gone, or skipped and why', schema: bulkDeleteResultSchema } },
-    handler: async ({ body, credential, deps }) => ({ body: await bulkDelete(deps, organizationOf(credential), body as BulkSelection) }),
+    handler: async ({ body, credential, deps }) => ({ body: await bulkDelete(deps, credential, organizationOf(credential), body as BulkSelection) }),
   }),
 ];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { priceSchema } from '../agreements/price-items/schemas.js';
 import { pageParams } from '../http/pagination.js';
-import { booleanParam, commaList, createdRangeParams, decimalString, timestampString, uuidList } from '../http/schemas.js';
+import { acceptingReadShape, booleanParam, commaList, createdRangeParams, decimalString, joinOperatorParam, timestampString, uuidList } from '../http/schemas.js';
 
 export const ALERT_STATUSES = ['pending', 'claimed', 'credited', 'dismissed'] as const;
 export const CORRECTION_TYPES = ['modify_invoice', 'modify_item', 'add_item'] as const;
@@ -22,6 +22,8 @@ export interface AlertFilter {
   // null selects alerts without a topic.
   topic_ids?: (string | null)[];
   claim_ids?: string[];
+  // How the relation filters (invoice, agreement, supplier, topic, claim) combine.
+  join_operator?: 'and' | 'or';
   statuses?: (typeof ALERT_STATUSES)[number][];
   has_topic?: boolean;
   has_claim?: boolean;
@@ -40,6 +42,7 @@ export const filterQueryParams = {
     .optional()
     .meta({ description: 'Topic ids; the value null selects uncategorized alerts, and mixes: A,null' }),
   claim_ids: uuidList.optional(),
+  join_operator: joinOperatorParam.meta({ description: 'How invoice_ids, agreement_ids, supplier_ids, topic_ids and claim_ids combine: and (default) or or' }),
   statuses: commaList(z.enum(ALERT_STATUSES)).optional(),
   has_topic: booleanParam.optional(),
   has_claim: booleanParam.optional(),
@@ -55,6 +58,7 @@ export const filterBodySchema = z
     supplier_operator: z.enum(['is', 'is_not']).optional(),
     topic_ids: z.array(uuid.nullable()).min(1).max(1000).optional(),
     claim_ids: z.array(uuid).min(1).max(1000).optional(),
+    join_operator: joinOperatorParam,
     statuses: z.array(z.enum(ALERT_STATUSES)).min(1).optional(),
     has_topic: z.boolean().optional(),
     has_claim: z.boolean().optional(),
@@ -79,7 +83,7 @@ export function filterOf(query: Record<string, unknown>): AlertFilter {
 
 export const listQuery = z.object({ ...pageParams(ALERT_SORTS), ...filterQueryParams });
 export const metricsQuery = z.object(filterQueryParams);
-export const groupsQuery = z.object({ group_by: z.enum(GROUP_BY), fields: z.string().optional(), ...filterQueryParams });
+export const groupsQuery = z.object({ group_by: z.enum(GROUP_BY).default('agreement').meta({ description: 'agreement unless given' }), fields: z.string().optional(), ...filterQueryParams });
 export const exportQuery = z.object({
   format: z.enum(['csv', 'xlsx']).default('csv'),
   sort: z.enum(ALERT_SORTS).optional(),
@@ -124,7 +128,7 @@ const alertFields = {
   topic_id: uuid.nullable(),
 };
 
-export const createAlertSchema = z
+const createAlertInput = z
   .object({
     invoice_id: uuid,
     agreement_id: uuid,
@@ -140,10 +144,7 @@ export const createAlertSchema = z
   })
   .strict();
 
-export const patchAlertSchema = z.object(alertFields).partial().strict();
-
-export type CreateAlertInput = z.infer<typeof createAlertSchema>;
-export type PatchAlertInput = z.infer<typeof patchAlertSchema>;
+const patchAlertInput = z.object(alertFields).partial().strict();
 
 // ---- Bulk commands ----
 
@@ -201,6 +202,17 @@ export const alertSchema = z
     updated_at: z.string().datetime(),
   })
   .meta({ id: 'Alert' });
+
+// Created and patched in the shape it is read (docs/alerts.md): status, provenance, dismissal and
+// the other server-set fields are accepted as read and ignored; so are invoice_id and
+// agreement_id on a PATCH (an alert stays on its pair).
+export const createAlertSchema = acceptingReadShape(createAlertInput, alertSchema);
+// Sent back on a PATCH, these must be as read (status changes through the commands).
+export const ALERT_FIXED_FIELDS = ['id', 'status', 'invoice_id', 'agreement_id', 'supplier_id', 'currency_code', 'claim_id', 'set_aside', 'provenance', 'dismissal', 'credit'] as const;
+export const patchAlertSchema = acceptingReadShape(patchAlertInput, alertSchema);
+
+export type CreateAlertInput = z.infer<typeof createAlertSchema>;
+export type PatchAlertInput = z.infer<typeof patchAlertSchema>;
 
 export const bulkResultSchema = z
   .object({

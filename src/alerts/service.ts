@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiKeyCredential } from '../auth/credential.js';
+import { changedFields, NothingChanged, orUnchanged, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
+import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import { suggestInstructionEdit } from '../agreements/context-suggestions/service.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
@@ -8,11 +9,21 @@ import { ApiError, errors, type FieldIssue } from '../http/errors.js';
 import { alertWhere } from './filters.js';
 import { lineImpact, type ExpectedPrice } from './impact.js';
 import { MAX_BULK_ALERTS, type BulkSelection, type CreateAlertInput, type PatchAlertInput } from './schemas.js';
-import { ALERT_INCLUDE, type AlertWithMatch } from './serialize.js';
+import { ALERT_INCLUDE, serializeAlert, type AlertWithMatch } from './serialize.js';
 import { claimHold, transition, type AlertChanges, type AlertCommand, type AlertStatus, type ClaimStatusOfAlert } from './state-machine.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 type Tx = Prisma.TransactionClient;
+// Who a change is recorded as done by (docs/audit.md).
+type ActingAs = Credential | Actor;
+
+// The money-relevant fields of an alert as the API shows them: what its activity entries compare.
+const AUDITED_FIELDS = ['status', 'title', 'explanation', 'impact_amount', 'currency_code', 'expected', 'confidence', 'citations', 'invoice_item_id', 'correction_type', 'topic_id', 'claim_id', 'dismissal', 'credit'] as const;
+
+export function alertActivity(action: string, before: AlertWithMatch | null, after: AlertWithMatch | null): ActivityEntryInput {
+  const view = (alert: AlertWithMatch | null) => (alert ? (serializeAlert(alert) as Record<string, unknown>) : {});
+  return { entityType: 'alert', entityId: (after ?? before)!.id, action, changes: changedFields(view(before), view(after), AUDITED_FIELDS) };
+}
 
 export async function findAlert(deps: Deps, organizationId: string, id: string): Promise<AlertWithMatch> {
   const alert = await deps.db.alert.findFirst({ where: { id, organizationId }, include: ALERT_INCLUDE });
@@ -67,33 +78,37 @@ export async function createAlert(deps: Deps, credential: ApiKeyCredential, inpu
   const line = input.invoice_item_id ? await lineOfInvoice(deps, invoice.id, input.invoice_item_id) : null;
   if (input.topic_id) await assertTopicOfAgreement(deps, organizationId, input.topic_id, input.agreement_id);
   const impact = impactOf(input.impact_amount, line, input.expected, invoice.currencyCode);
-  return deps.db.alert.create({
-    data: {
-      id: randomUUID(),
-      organizationId,
-      invoiceId: invoice.id,
-      agreementId: input.agreement_id,
-      title: input.title,
-      explanation: input.explanation,
-      impactAmount: new Prisma.Decimal(impact),
-      currencyCode: invoice.currencyCode,
-      expected: input.expected ? (input.expected as Prisma.InputJsonValue) : Prisma.DbNull,
-      confidenceLevel: input.confidence.level,
-      citations: input.citations as Prisma.InputJsonValue,
-      invoiceLineId: line?.id ?? null,
-      correctionType: input.correction_type,
-      topicId: input.topic_id ?? null,
-      // API keys belong to users: the alert records both.
-      origin: 'api_key',
-      createdByUserId: credential.userId,
-      createdByApiKeyId: credential.keyId,
-    },
-    include: ALERT_INCLUDE,
+  return deps.db.$transaction(async (tx) => {
+    const alert = await tx.alert.create({
+      data: {
+        id: randomUUID(),
+        organizationId,
+        invoiceId: invoice.id,
+        agreementId: input.agreement_id,
+        title: input.title,
+        explanation: input.explanation,
+        impactAmount: new Prisma.Decimal(impact),
+        currencyCode: invoice.currencyCode,
+        expected: input.expected ? (input.expected as Prisma.InputJsonValue) : Prisma.DbNull,
+        confidenceLevel: input.confidence.level,
+        citations: input.citations as Prisma.InputJsonValue,
+        invoiceLineId: line?.id ?? null,
+        correctionType: input.correction_type,
+        topicId: input.topic_id ?? null,
+        // API keys belong to users: the alert records both.
+        origin: 'api_key',
+        createdByUserId: credential.userId,
+        createdByApiKeyId: credential.keyId,
+      },
+      include: ALERT_INCLUDE,
+    });
+    await recordActivity(tx, organizationId, credential, [alertActivity('created', null, alert)]);
+    return alert;
   });
 }
 
 // Only the sent fields change; nothing is re-checked.
-export async function patchAlert(deps: Deps, alert: AlertWithMatch, input: PatchAlertInput): Promise<AlertWithMatch> {
+export async function patchAlert(deps: Deps, actor: ActingAs, alert: AlertWithMatch, input: PatchAlertInput): Promise<AlertWithMatch> {
   assertNotInCompletedClaim(alert);
   const data: Prisma.AlertUncheckedUpdateInput = {};
   const lineId = input.invoice_item_id === undefined ? alert.invoiceLineId : input.invoice_item_id;
@@ -112,7 +127,15 @@ export async function patchAlert(deps: Deps, alert: AlertWithMatch, input: Patch
     // New expected prices on a line alert recalculate the impact, as on creation.
     data.impactAmount = new Prisma.Decimal(impactOf(undefined, line, input.expected, alert.currencyCode ?? alert.match.invoice.currencyCode));
   }
-  return deps.db.alert.update({ where: { id: alert.id }, data, include: ALERT_INCLUDE });
+  const patched = deps.db.$transaction(async (tx) => {
+    const updated = await tx.alert.update({ where: { id: alert.id }, data, include: ALERT_INCLUDE });
+    const entry = alertActivity('updated', alert, updated);
+    // A patch that changes nothing (the alert sent back as read) is undone: no entry, same updated_at.
+    if (Object.keys(entry.changes!).length === 0) throw new NothingChanged();
+    await recordActivity(tx, alert.organizationId, actor, [entry]);
+    return updated;
+  });
+  return orUnchanged(patched, () => alert);
 }
 
 const claimStateOf = (alert: { claimId: string | null; claim: { status: ClaimStatusOfAlert } | null }) => ({ claimId: alert.claimId, claimStatus: alert.claim?.status ?? null });
@@ -136,19 +159,29 @@ function rejectCompletedClaims(alerts: AlertWithMatch[]): void {
 
 // Unlocked topics left without any alert by a deletion go with it (a topic emptied by moving
 // alerts out is not touched: only deletions call this).
-async function removeEmptiedTopics(tx: Tx, topicIds: (string | null)[]): Promise<void> {
+export async function removeEmptiedTopics(tx: Tx, organizationId: string, actor: ActingAs, topicIds: (string | null)[]): Promise<void> {
   const ids = [...new Set(topicIds.filter((id): id is string => id !== null))];
   if (ids.length === 0) return;
-  await tx.alertTopic.deleteMany({ where: { id: { in: ids }, isLocked: false, alerts: { none: {} } } });
+  const removed = await tx.$queryRaw<{ id: string; title: string; description: string | null }[]>`
+    DELETE FROM alert_topics t
+    WHERE t.id = ANY(${ids}::uuid[]) AND NOT t.is_locked AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.topic_id = t.id)
+    RETURNING t.id, t.title, t.description`;
+  await recordActivity(
+    tx,
+    organizationId,
+    actor,
+    removed.map((topic) => ({ entityType: 'topic' as const, entityId: topic.id, action: 'deleted', changes: changedFields({ title: topic.title, description: topic.description }, {}, ['title', 'description']) })),
+  );
 }
 
-export async function deleteAlert(deps: Deps, alert: AlertWithMatch): Promise<void> {
+export async function deleteAlert(deps: Deps, actor: ActingAs, alert: AlertWithMatch): Promise<void> {
   assertNotInCompletedClaim(alert);
   if (claimHold(claimStateOf(alert))) throw errors.conflict('alert_in_claim', 'The alert is in a claim; remove it from the claim first.', { claim_id: alert.claimId });
   await deps.db.$transaction(async (tx) => {
     // Not taken into a claim meanwhile (an alert left in a cancelled claim may go).
-    await tx.alert.deleteMany({ where: { id: alert.id, OR: [{ claimId: null }, { claim: { status: 'cancelled' } }] } });
-    await removeEmptiedTopics(tx, [alert.topicId]);
+    const { count } = await tx.alert.deleteMany({ where: { id: alert.id, OR: [{ claimId: null }, { claim: { status: 'cancelled' } }] } });
+    if (count > 0) await recordActivity(tx, alert.organizationId, actor, [alertActivity('deleted', alert, null)]);
+    await removeEmptiedTopics(tx, alert.organizationId, actor, [alert.topicId]);
   });
 }
 
@@ -198,11 +231,14 @@ async function lockedAlerts(tx: Tx, ids: string[]) {
   return tx.alert.findMany({ where: { id: { in: ids } }, include: ALERT_INCLUDE, orderBy: { id: 'asc' } });
 }
 
+const COMMAND_ACTIONS: Record<AlertCommand, string> = { dismiss: 'dismissed', credit: 'credited', uncredit: 'uncredited', reopen: 'reopened' };
+
 const isSetAside = (alert: AlertWithMatch) => !alert.match.active || alert.match.invoice.deletedAt !== null;
 
 // Applies one command to every selected alert in one transaction, following the transition table.
 export async function runCommand(
   deps: Deps,
+  actor: ActingAs,
   organizationId: string,
   command: AlertCommand,
   selection: BulkSelection,
@@ -214,6 +250,7 @@ export async function runCommand(
   return deps.db.$transaction(async (tx) => {
     const result: BulkResult = { updated: [], unchanged: [], skipped: [] };
     const batches = new Map<string, { changes: AlertChanges; ids: string[] }>();
+    const activity: ActivityEntryInput[] = [];
     const alerts = await lockedAlerts(tx, ids);
     if (selection.alert_ids) rejectCompletedClaims(alerts);
     for (const alert of alerts) {
@@ -232,9 +269,11 @@ export async function runCommand(
         batch.ids.push(alert.id);
         batches.set(key, batch);
         result.updated.push(alert.id);
+        activity.push(alertActivity(COMMAND_ACTIONS[command], alert, { ...alert, ...outcome.changes }));
       }
     }
     for (const batch of batches.values()) await tx.alert.updateMany({ where: { id: { in: batch.ids } }, data: batch.changes });
+    await recordActivity(tx, organizationId, actor, activity);
     return result;
   });
 }
@@ -245,7 +284,7 @@ export interface BulkDeleteResult {
   skipped: { id: string; reason: string }[];
 }
 
-export async function bulkDelete(deps: Deps, organizationId: string, selection: BulkSelection): Promise<BulkDeleteResult> {
+export async function bulkDelete(deps: Deps, actor: ActingAs, organizationId: string, selection: BulkSelection): Promise<BulkDeleteResult> {
   const { ids, missing } = await select(deps, organizationId, selection);
   return deps.db.$transaction(async (tx) => {
     // Removing what is already gone changes nothing (spec "Conditional repeat").
@@ -262,7 +301,8 @@ export async function bulkDelete(deps: Deps, organizationId: string, selection: 
       return false;
     });
     await tx.alert.deleteMany({ where: { id: { in: deletable.map((a) => a.id) } } });
-    await removeEmptiedTopics(tx, deletable.map((a) => a.topicId));
+    await recordActivity(tx, organizationId, actor, deletable.map((alert) => alertActivity('deleted', alert, null)));
+    await removeEmptiedTopics(tx, organizationId, actor, deletable.map((a) => a.topicId));
     result.deleted = deletable.map((a) => a.id);
     return result;
   });

@@ -16,6 +16,11 @@ const scopeSchema = z
             tag_ids: uuids(100).optional().meta({ description: 'Agreements with any of these tags' }),
             supplier_ids: uuids(100).optional().meta({ description: 'Agreements with any of these suppliers' }),
             search: z.string().min(1).max(200).optional().meta({ description: 'Matches the title' }),
+            // Booleans: true keeps the agreements that have it, false those that do not.
+            has_price_items: z.boolean().optional().meta({ description: 'Agreements with (true) or without (false) price items' }),
+            has_instructions: z.boolean().optional().meta({ description: 'Agreements with (true) or without (false) instructions' }),
+            has_documents: z.boolean().optional().meta({ description: 'Agreements with (true) or without (false) a processed document (terms or price list)' }),
+            has_pending_alerts: z.boolean().optional().meta({ description: 'Agreements with (true) or without (false) pending alerts on invoices matched to them' }),
           })
           .strict()
           .meta({ description: 'Active agreements matching every given condition; agreements of another status are counted in exclusions (agreement_not_active)' }),
@@ -23,7 +28,7 @@ const scopeSchema = z
       .strict(),
     z.object({ topic_id: z.string().uuid().meta({ description: "The invoices with alerts in this topic, against the topic's agreement" }) }).strict(),
     z.object({ workflow_run_id: z.string().uuid().meta({ description: 'The items of a finished check run that did not complete (failed or cancelled)' }) }).strict(),
-  ], { error: 'give exactly one of agreement_ids, agreement_filter {tag_ids, supplier_ids, search}, topic_id or workflow_run_id' })
+  ], { error: 'give exactly one of agreement_ids, agreement_filter {tag_ids, supplier_ids, search, has_price_items, has_instructions, has_documents, has_pending_alerts}, topic_id or workflow_run_id' })
   .meta({ description: 'Exactly one of agreement_ids, agreement_filter, topic_id, workflow_run_id' });
 
 const invoiceChoiceSchema = z

@@ -66,7 +66,22 @@ async function agreementsScope(db: Db, organizationId: string, ids: string[], fi
   return { agreementIds: [...new Set(ids)], leftOut: [] };
 }
 
-type AgreementFilter = { tag_ids?: string[]; supplier_ids?: string[]; search?: string };
+type AgreementFilter = {
+  tag_ids?: string[];
+  supplier_ids?: string[];
+  search?: string;
+  has_price_items?: boolean;
+  has_instructions?: boolean;
+  has_documents?: boolean;
+  has_pending_alerts?: boolean;
+};
+
+// The agreement filter's booleans: true keeps agreements that have the thing, false those without.
+function presenceWhere(value: boolean | undefined, has: Prisma.AgreementWhereInput): Prisma.AgreementWhereInput {
+  if (value === undefined) return {};
+  return value ? has : { NOT: has };
+}
+
 
 async function filterScope(db: Db, organizationId: string, filter: AgreementFilter, field: string): Promise<ResolvedScope> {
   if (filter.tag_ids) {
@@ -83,6 +98,11 @@ async function filterScope(db: Db, organizationId: string, filter: AgreementFilt
         filter.tag_ids ? { tags: { some: { tagId: { in: filter.tag_ids } } } } : {},
         filter.supplier_ids ? { suppliers: { some: { supplierId: { in: filter.supplier_ids } } } } : {},
         filter.search ? { title: { contains: filter.search, mode: 'insensitive' } } : {},
+        presenceWhere(filter.has_price_items, { priceItems: { some: {} } }),
+        // Blank instructions are none (readiness reads them the same way).
+        presenceWhere(filter.has_instructions, { AND: [{ instructions: { not: null } }, { NOT: { instructions: '' } }] }),
+        presenceWhere(filter.has_documents, { documents: { some: { status: 'completed' } } }),
+        presenceWhere(filter.has_pending_alerts, { matches: { some: { active: true, alerts: { some: { status: 'pending' } } } } }),
       ],
     },
     select: { id: true, status: true },

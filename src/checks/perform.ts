@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
 import type { Alert } from '../generated/prisma/client.js';
+import { recordActivity, systemActor } from '../activity/record.js';
+import { alertActivity, removeEmptiedTopics } from '../alerts/service.js';
+import { ALERT_INCLUDE } from '../alerts/serialize.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { refreshCheckStatus } from './check-status.js';
 import { runCheckers } from './checkers/index.js';
@@ -50,7 +53,7 @@ export async function performCheck(db: Db, organizationId: string, runId: string
       update: { status: 'completed', findingsCount: kept.length, completedAt: new Date() },
     });
     await tx.complianceFinding.deleteMany({ where: { checkId } });
-    const alertIds = await replaceAlerts(tx, loaded, invoiceId, agreementId, checkId, kept);
+    const alertIds = await replaceAlerts(tx, loaded, runId, invoiceId, agreementId, checkId, kept);
     await tx.complianceFinding.createMany({ data: kept.map((finding, position) => findingRow(checkId, loaded, position, finding, alertIds[position]!)) });
     await refreshCheckStatus(tx, { invoiceIds: [invoiceId] });
     return alertIds.length;
@@ -110,8 +113,8 @@ function findingRow(checkId: string, loaded: LoadedCheck, position: number, find
 // a claim that is not cancelled. An alert of the same problem (same fingerprint) is updated in
 // place, so it keeps its id, topic and history: a dismissed one comes back as pending (and out of
 // the cancelled claim it was left in), a credited one stays credited.
-async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, invoiceId: string, agreementId: string, checkId: string, findings: Finding[]): Promise<string[]> {
-  const earlier = await tx.alert.findMany({ where: { invoiceId, agreementId }, include: { claim: { select: { status: true } } } });
+async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, runId: string, invoiceId: string, agreementId: string, checkId: string, findings: Finding[]): Promise<string[]> {
+  const earlier = await tx.alert.findMany({ where: { invoiceId, agreementId }, include: ALERT_INCLUDE });
   const isHeld = (alert: (typeof earlier)[number]) => alert.claimId !== null && alert.claim?.status !== 'cancelled';
   const held = earlier.filter(isHeld);
   const replaceable = earlier.filter((alert) => !isHeld(alert));
@@ -136,8 +139,20 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
       alertIds.push(id);
     }
   }
-  const removed = replaceable.filter((alert) => !reused.has(alert.id)).map((alert) => alert.id);
-  if (removed.length > 0) await removeReplacedAlerts(tx, removed, replaceable);
+  const removed = replaceable.filter((alert) => !reused.has(alert.id));
+  // The check's changes are the system's, done by the check's run (docs/audit.md).
+  const actor = systemActor(runId);
+  const after = await tx.alert.findMany({ where: { id: { in: alertIds } }, include: ALERT_INCLUDE });
+  const entries = after.flatMap((alert) => {
+    const before = earlier.find((e) => e.id === alert.id) ?? null;
+    const entry = alertActivity(before ? 'updated' : 'created', before, alert);
+    return Object.keys(entry.changes!).length > 0 ? [entry] : [];
+  });
+  await recordActivity(tx, loaded.organizationId, actor, [...entries, ...removed.map((alert) => alertActivity('deleted', alert, null))]);
+  if (removed.length > 0) {
+    await tx.alert.deleteMany({ where: { id: { in: removed.map((alert) => alert.id) } } });
+    await removeEmptiedTopics(tx, loaded.organizationId, actor, removed.map((alert) => alert.topicId));
+  }
   return alertIds;
 }
 
@@ -161,13 +176,4 @@ function alertContent(finding: Finding, loaded: LoadedCheck, checkId: string) {
 function returningStatus(previous: Alert) {
   if (previous.status !== 'dismissed') return {};
   return { status: 'pending' as const, dismissalCategory: null, dismissalNote: null, dismissedAt: null, claimId: null };
-}
-
-// Replaced alerts are deleted; an unlocked topic left without alerts goes with them.
-async function removeReplacedAlerts(tx: Prisma.TransactionClient, ids: string[], alerts: Alert[]) {
-  const topicIds = [...new Set(alerts.filter((a) => ids.includes(a.id) && a.topicId).map((a) => a.topicId!))];
-  await tx.alert.deleteMany({ where: { id: { in: ids } } });
-  if (topicIds.length > 0) {
-    await tx.alertTopic.deleteMany({ where: { id: { in: topicIds }, isLocked: false, alerts: { none: {} } } });
-  }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { acceptingReadShape } from '../http/schemas.js';
 
 // What may be registered: invoice files (PDF, XML) and the usual attachment and price-list types.
 export const ALLOWED_MIME_TYPES = [
@@ -20,7 +21,7 @@ export const ALLOWED_MIME_TYPES = [
 // 100 MiB: far above any real invoice or price list, low enough to refuse absurd registrations.
 export const MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
 
-export const documentRegistrationSchema = z
+const registrationInput = z
   .object({
     file_name: z.string().trim().min(1).max(255),
     mime_type: z
@@ -28,7 +29,14 @@ export const documentRegistrationSchema = z
       .transform((v) => v.toLowerCase().split(';')[0]!.trim())
       .pipe(z.enum(ALLOWED_MIME_TYPES, { message: `must be one of ${ALLOWED_MIME_TYPES.join(', ')}` })),
     file_size: z.number().int().min(1, 'an empty file cannot be registered').max(MAX_DOCUMENT_BYTES, `must be at most ${MAX_DOCUMENT_BYTES} bytes`),
-    category: z.string().trim().min(1).max(64).optional(),
+    category: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .nullable()
+      .optional()
+      .transform((v) => v ?? undefined),
   })
   .strict();
 
@@ -52,3 +60,7 @@ export const documentSchema = z
     created_at: z.string().datetime(),
   })
   .meta({ id: 'Document' });
+
+// A document as read registers another upload of the same kind of file: id, uploaded and
+// created_at are accepted as read and ignored.
+export const documentRegistrationSchema = acceptingReadShape(registrationInput, documentSchema);

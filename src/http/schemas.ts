@@ -1,4 +1,6 @@
 import { z, type ZodType } from 'zod';
+import { sameJson } from '../shared/canonical-json.js';
+import { errors } from './errors.js';
 
 // Building blocks of request and response schemas shared by every resource.
 
@@ -55,3 +57,50 @@ export const errorResponseSchema = z
     }),
   })
   .meta({ id: 'Error' });
+
+// What a client reads, it can write back: the fields of the read shape that the input does not
+// take (ids, timestamps, derived values) are accepted on create and patch, whatever their value,
+// and dropped before the handler sees the body. They come from the read schema itself, so a field
+// added to a resource's reads is accepted back at once. Any other unknown field is still a
+// validation_error. `alsoReadOnly` names input fields the read shape fills differently.
+export function acceptingReadShape<T extends z.ZodObject>(input: T, read: z.ZodObject, alsoReadOnly: readonly string[] = []) {
+  const readOnly = [...Object.keys(read.shape).filter((field) => !(field in input.shape)), ...alsoReadOnly];
+  const ignored = Object.fromEntries(readOnly.map((field) => [field, z.unknown().optional().meta({ description: 'Read-only: accepted as read and ignored' })]));
+  return input
+    .extend(ignored)
+    .strict()
+    .transform((body) => {
+      const writable: Record<string, unknown> = { ...body };
+      for (const field of readOnly) delete writable[field];
+      return writable as z.output<T>;
+    });
+}
+
+// A PATCH may send back, as read, fields it cannot change; sending one with another value is a
+// mistake the client must hear about (e.g. status: dismissed instead of POST /v1/alerts/dismiss):
+// 400 naming the fields, and nothing changes. `fields` are dotted paths of the fixed fields;
+// fields that move by themselves (updated_at, counts, derived states) are not listed and are
+// simply ignored.
+export function assertSentAsRead(sent: unknown, current: unknown, fields: readonly string[], prefix = ''): void {
+  const at = (value: unknown, path: string) => path.split('.').reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);
+  const differing = fields.filter((path) => at(sent, path) !== undefined && !sameJson(at(sent, path), at(current, path)));
+  if (differing.length === 0) return;
+  throw errors.validation(
+    'Some read-only fields differ from the record; send them as read or leave them out. Nothing was changed.',
+    differing.map((path) => ({ field: `${prefix}${path}`, message: 'is read-only: send it as read or leave it out' })),
+  );
+}
+
+// join_operator=and|or: how a list's relation filters (which records it is linked to: suppliers,
+// agreements, invoices, topics, claims, tags) combine with each other. The other filters (status,
+// dates, search, ...) always narrow further. and is the default.
+export const joinOperatorParam = z
+  .enum(['and', 'or'])
+  .optional()
+  .meta({ description: 'How the relation filters combine (and by default); other filters always narrow further' });
+
+export function joinRelations<W extends object>(operator: 'and' | 'or' | undefined, relations: (W | null)[]): { AND: W[] } | { OR: W[] } | Record<string, never> {
+  const sent = relations.filter((relation): relation is W => relation !== null);
+  if (sent.length === 0) return {};
+  return operator === 'or' ? { OR: sent } : { AND: sent };
+}

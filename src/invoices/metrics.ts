@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
-import { dateString, uuidList } from '../http/schemas.js';
+import { dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
 import { formatAmount } from '../shared/money.js';
 
 // Counts and spend per currency. Spend counts processed invoices only, never semantic duplicates,
@@ -12,6 +12,8 @@ export const metricsQuery = z.object({
   issued_from: dateString.optional(),
   issued_through: dateString.optional(),
   supplier_ids: uuidList.optional(),
+  agreement_ids: uuidList.optional().meta({ description: 'Invoices matched to any of these agreements' }),
+  join_operator: joinOperatorParam.meta({ description: 'How supplier_ids and agreement_ids combine: and (default) or or' }),
 });
 
 export const invoiceMetricsSchema = z
@@ -58,7 +60,12 @@ export async function invoiceMetrics(deps: Pick<AppDeps, 'db'>, organizationId: 
   const conditions = [Prisma.sql`organization_id = ${organizationId}::uuid`, Prisma.sql`deleted_at IS NULL`];
   if (query.issued_from) conditions.push(Prisma.sql`issue_date >= ${query.issued_from}::date`);
   if (query.issued_through) conditions.push(Prisma.sql`issue_date <= ${query.issued_through}::date`);
-  if (query.supplier_ids) conditions.push(Prisma.sql`supplier_id = ANY(${query.supplier_ids}::uuid[])`);
+  const relations: Prisma.Sql[] = [];
+  if (query.supplier_ids) relations.push(Prisma.sql`supplier_id = ANY(${query.supplier_ids}::uuid[])`);
+  if (query.agreement_ids) {
+    relations.push(Prisma.sql`EXISTS (SELECT 1 FROM invoice_agreement_matches m WHERE m.invoice_id = invoices.id AND m.active AND m.agreement_id = ANY(${query.agreement_ids}::uuid[]))`);
+  }
+  if (relations.length > 0) conditions.push(Prisma.sql`(${Prisma.join(relations, query.join_operator === 'or' ? ' OR ' : ' AND ')})`);
   const where = Prisma.join(conditions, ' AND ');
   const [counts] = await deps.db.$queryRaw<CountRow[]>`
     SELECT count(*) AS total,

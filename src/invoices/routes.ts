@@ -6,16 +6,24 @@ import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, listResponse, uuidList } from '../http/schemas.js';
+import { assertSentAsRead, booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, joinOperatorParam, joinRelations, listResponse, uuidList } from '../http/schemas.js';
 import { Prisma } from '../db/client.js';
 import { createImport, findImport, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
-import { createInvoiceSchema, ingestionInvoiceSchema, invoiceSchema, patchInvoiceSchema } from './schemas.js';
+import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
 import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
 import { isTerminalForIngestion } from './serialize.js';
 
 const tag = 'Invoices';
 const CREATED: SortColumn = { field: 'createdAt', kind: 'date' };
+// Keyset over (column, id); unknown values (null) come last in either direction.
+const SORTS: Record<string, SortColumn> = {
+  created_at: CREATED,
+  issue_date: { field: 'issueDate', kind: 'date', nullable: true },
+  due_date: { field: 'dueDate', kind: 'date', nullable: true },
+  'amounts.including_vat': { field: 'taxInclusiveAmount', kind: 'number', nullable: true },
+  invoice_number: { field: 'invoiceNumber', kind: 'string', nullable: true },
+};
 export const INGESTION_MAX_PAGE_SIZE = 100;
 // How soon an ingestion client should poll a pending invoice again.
 const POLL_AFTER_SECONDS = '2';
@@ -38,12 +46,13 @@ const importSchema = z
   .meta({ id: 'InvoiceImport' });
 
 const listQuery = z.object({
-  ...pageParams(['created_at']),
+  ...pageParams(['created_at', 'issue_date', 'due_date', 'amounts.including_vat', 'invoice_number']),
   issued_from: dateString.optional(),
   issued_through: dateString.optional(),
   supplier_ids: uuidList.optional(),
   supplier_operator: z.enum(['is', 'is_not']).optional(),
   agreement_ids: uuidList.optional().meta({ description: 'Invoices matched to any of these agreements' }),
+  join_operator: joinOperatorParam.meta({ description: 'How supplier_ids and agreement_ids combine: and (default) or or' }),
   search: z.string().min(1).max(200).optional().meta({ description: 'Invoice number or supplier name' }),
   document_types: commaList(z.enum(['invoice', 'credit_note'])).optional(),
   processing_statuses: commaList(z.enum(['pending', 'processing', 'completed', 'failed'])).optional(),
@@ -56,18 +65,18 @@ const listQuery = z.object({
 type ListFilters = Omit<z.infer<typeof listQuery>, 'limit' | 'cursor' | 'sort' | 'direction' | 'fields'>;
 
 function listWhere(organizationId: string, filters: ListFilters): Prisma.InvoiceWhereInput {
-  const supplierFilter = filters.supplier_ids
+  const supplierFilter: Prisma.InvoiceWhereInput | null = filters.supplier_ids
     ? filters.supplier_operator === 'is_not'
       ? { OR: [{ supplierId: null }, { supplierId: { notIn: filters.supplier_ids } }] }
       : { supplierId: { in: filters.supplier_ids } }
-    : {};
+    : null;
+  const agreementFilter: Prisma.InvoiceWhereInput | null = filters.agreement_ids ? { matches: { some: { agreementId: { in: filters.agreement_ids }, active: true } } } : null;
   return {
     AND: [
       { organizationId, deletedAt: null },
       filters.issued_from ? { issueDate: { gte: new Date(`${filters.issued_from}T00:00:00Z`) } } : {},
       filters.issued_through ? { issueDate: { lte: new Date(`${filters.issued_through}T00:00:00Z`) } } : {},
-      supplierFilter,
-      filters.agreement_ids ? { matches: { some: { agreementId: { in: filters.agreement_ids }, active: true } } } : {},
+      joinRelations(filters.join_operator, [supplierFilter, agreementFilter]),
       filters.document_types ? { documentType: { in: filters.document_types } } : {},
       filters.processing_statuses ? { processingStatus: { in: filters.processing_statuses } } : {},
       filters.check_statuses ? { checkStatus: { in: filters.check_statuses } } : {},
@@ -167,7 +176,7 @@ export const invoiceRoutes = [
     method: 'get',
     path: '/v1/invoices',
     operationId: 'listInvoices',
-    summary: 'List invoices, newest first (ingestion tokens: {invoices, next_cursor}, limit 1 to 100)',
+    summary: 'List invoices, newest first unless sorted (issue_date, due_date, amounts.including_vat, invoice_number; unknown values last); ingestion tokens: {invoices, next_cursor}, limit 1 to 100, created_at only',
     tag,
     access: { level: 'read', ingestionScope: 'invoices:read' },
     query: listQuery,
@@ -178,15 +187,19 @@ export const invoiceRoutes = [
       if (isIngestion(credential) && limit > INGESTION_MAX_PAGE_SIZE) {
         throw errors.validation(`limit must be 1 to ${INGESTION_MAX_PAGE_SIZE}.`, [{ field: 'query.limit', message: `at most ${INGESTION_MAX_PAGE_SIZE}` }]);
       }
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
-      const { where, orderBy, take } = keyset(page, CREATED);
+      // The Ingestion API's contract sorts by created_at only.
+      if (isIngestion(credential) && sort && sort !== 'created_at') throw errors.validation('sort must be created_at.', [{ field: 'query.sort', message: 'must be created_at' }]);
+      // Newest first by default; the other sorts ascend unless told otherwise.
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sort ?? 'created_at', direction: (sort ?? 'created_at') === 'created_at' ? 'desc' : 'asc' }, filters);
+      const column = SORTS[page.sort]!;
+      const { where, orderBy, take } = keyset(page, column);
       const rows = await deps.db.invoice.findMany({
         where: { AND: [listWhere(credential.organizationId!, filters), where] },
         orderBy,
         take,
         include: INVOICE_INCLUDE,
       });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED, rows);
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
       if (isIngestion(credential)) {
         return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
       }
@@ -256,8 +269,10 @@ export const invoiceRoutes = [
     responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
     handler: async ({ params, body, credential, deps, ctx }) => {
       const invoice = await findInvoice(deps, credential.organizationId!, params.id);
-      assertIfMatch(ctx, await viewInvoice(deps, invoice));
-      await patchInvoice(deps, invoice, body);
+      const current = await viewInvoice(deps, invoice);
+      assertIfMatch(ctx, current);
+      assertSentAsRead(ctx.request.body, current, INVOICE_FIXED_FIELDS);
+      await patchInvoice(deps, credential, invoice, body);
       return { body: await viewInvoice(deps, await findInvoice(deps, credential.organizationId!, params.id)) };
     },
   }),
@@ -275,7 +290,7 @@ export const invoiceRoutes = [
       if (query.permanent && !(credential.kind === 'api_key' && credential.level === 'admin')) throw errors.insufficientLevel('admin');
       const invoice = await findInvoice(deps, credential.organizationId!, params.id, { includeDeleted: true });
       if (!invoice.deletedAt) assertIfMatch(ctx, await viewInvoice(deps, invoice));
-      await deleteInvoice(deps, invoice, query.permanent);
+      await deleteInvoice(deps, credential, invoice, query.permanent);
       return { status: 204 };
     },
   }),

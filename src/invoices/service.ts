@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { changedFields, NothingChanged, orUnchanged, recordActivity, type Actor } from '../activity/record.js';
+import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import type { Invoice } from '../generated/prisma/client.js';
 import { Prisma } from '../db/client.js';
@@ -101,11 +103,11 @@ function linesFromInput(lines: NonNullable<PatchInvoiceInput['line_items']>): No
     sellerItemId: line.seller_item_id ?? null,
     buyerItemId: line.buyer_item_id ?? null,
     standardItemId: null,
-    quantity: line.quantity,
+    quantity: line.quantity ?? null,
     unitCode: line.unit_code ?? null,
-    unitPrice: line.unit_price,
+    unitPrice: line.unit_price ?? null,
     priceBaseQuantity: line.price_base_quantity ?? null,
-    netAmount: line.net_amount,
+    netAmount: line.net_amount ?? null,
     vatCategory: line.vat_category ?? null,
     vatPercent: percentFromFraction(line.vat_rate),
     period: line.period_start || line.period_end ? { start: line.period_start ?? null, end: line.period_end ?? null } : null,
@@ -137,15 +139,15 @@ export function normalizedFromInput(input: CreateInvoiceInput): NormalizedInvoic
     deliveryAddress: null,
     deliveryCountryCode: input.delivery_country_code ?? null,
     deliveryDate: null,
-    invoicePeriod: null,
+    invoicePeriod: input.invoice_period ? { start: input.invoice_period.start, end: input.invoice_period.end } : null,
     lines,
     allowanceCharges: input.allowance_charges.map((ac) => ({
       isCharge: ac.is_charge,
       amount: ac.amount,
       baseAmount: null,
       reason: ac.reason ?? null,
-      reasonCode: null,
-      vatCategory: null,
+      reasonCode: ac.reason_code ?? null,
+      vatCategory: ac.vat_category ?? null,
       vatPercent: percentFromFraction(ac.vat_rate),
     })),
     vatBreakdown: [],
@@ -211,9 +213,22 @@ export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizat
 
 const dateOrNull = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
 
+// The fields a PATCH can change, as the API shows them (lines without their ids, which a
+// replaced list renews): what the invoice's activity entries compare.
+const PATCHED_FIELDS = ['invoice_number', 'issue_date', 'due_date', 'buyer_reference', 'order_reference', 'contract_reference', 'delivery_country_code', 'amounts', 'line_items'] as const;
+
+function patchedView(invoice: InvoiceWithLines): Record<string, unknown> {
+  const view = serializeInvoice(invoice, { supplierName: null, recipientName: null, appBaseUrl: '' }, NO_ALERTS);
+  return {
+    ...view,
+    delivery_country_code: view.delivery.country_code,
+    line_items: view.line_items.map(({ id: _id, ...line }) => line),
+  };
+}
+
 // PATCH: only sent fields change; line_items replaces the list; checks are not re-run, but the
 // change marks earlier checks outdated (contentChangedAt).
-export async function patchInvoice(deps: Pick<AppDeps, 'db'>, invoice: InvoiceWithLines, input: PatchInvoiceInput): Promise<void> {
+export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, invoice: InvoiceWithLines, input: PatchInvoiceInput): Promise<void> {
   if (invoice.processingStatus !== 'completed') {
     throw errors.conflict('invoice_not_processed', 'The invoice is not processed yet (or could not be); it cannot be edited.');
   }
@@ -225,8 +240,9 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, invoice: InvoiceWi
   if (input.order_reference !== undefined) data.orderReference = input.order_reference;
   if (input.contract_reference !== undefined) data.contractReference = input.contract_reference;
   if (input.delivery_country_code !== undefined) data.deliveryCountryCode = input.delivery_country_code;
-  const amounts = input.amounts ?? {};
-  const decimal = (v: string | undefined, current: Prisma.Decimal | null) => (v === undefined ? current : new Prisma.Decimal(v));
+  const amounts: Partial<NonNullable<PatchInvoiceInput['amounts']>> = input.amounts ?? {};
+  // null (unknown, as a read shows it) clears the amount.
+  const decimal = (v: string | null | undefined, current: Prisma.Decimal | null) => (v === undefined ? current : v === null ? null : new Prisma.Decimal(v));
   const next = {
     taxExclusive: decimal(amounts.excluding_vat, invoice.taxExclusiveAmount),
     vat: decimal(amounts.vat, invoice.vatAmount),
@@ -259,9 +275,9 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, invoice: InvoiceWi
       rounding: next.rounding,
       payable: next.payable,
     }).length === 0;
-  await deps.db.$transaction(async (tx) => {
+  // A PATCH that changes nothing is undone, so the invoice's updated_at and checks stay as they were.
+  const patched = deps.db.$transaction(async (tx) => {
     await tx.invoice.update({ where: { id: invoice.id }, data });
-    await refreshCheckStatus(tx, { invoiceIds: [invoice.id] });
     if (input.line_items) {
       await tx.invoiceLine.deleteMany({ where: { invoiceId: invoice.id } });
       await tx.invoiceLine.createMany({
@@ -286,24 +302,38 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, invoice: InvoiceWi
         })),
       });
     }
+    const saved = await tx.invoice.findUniqueOrThrow({ where: { id: invoice.id }, include: INVOICE_INCLUDE });
+    const changes = changedFields(patchedView(invoice), patchedView(saved), PATCHED_FIELDS);
+    if (Object.keys(changes).length === 0) throw new NothingChanged();
+    await refreshCheckStatus(tx, { invoiceIds: [invoice.id] });
+    await recordActivity(tx, invoice.organizationId, actor, [{ entityType: 'invoice', entityId: invoice.id, action: 'updated', changes }]);
   });
+  await orUnchanged(patched, () => undefined);
 }
 
 // Soft delete keeps the record (and its file's fingerprint, which blocks re-uploads); permanent
 // removal deletes the invoice, its imports and its files.
-export async function deleteInvoice(deps: Pick<AppDeps, 'db' | 'storage'>, invoice: InvoiceWithLines, permanent: boolean): Promise<void> {
+export async function deleteInvoice(deps: Pick<AppDeps, 'db' | 'storage'>, actor: Credential | Actor, invoice: InvoiceWithLines, permanent: boolean): Promise<void> {
+  const deleted = (tx: Prisma.TransactionClient, action: string) =>
+    recordActivity(tx, invoice.organizationId, actor, [{ entityType: 'invoice', entityId: invoice.id, action, changes: changedFields(patchedView(invoice), {}, ['invoice_number', 'amounts']) }]);
   if (!permanent) {
-    if (!invoice.deletedAt) await deps.db.invoice.update({ where: { id: invoice.id }, data: { deletedAt: new Date() } });
+    if (!invoice.deletedAt) {
+      await deps.db.$transaction(async (tx) => {
+        await tx.invoice.update({ where: { id: invoice.id }, data: { deletedAt: new Date() } });
+        await deleted(tx, 'deleted');
+      });
+    }
     return;
   }
   const documentIds = [invoice.primaryDocumentId, ...invoice.attachmentDocumentIds].filter((id): id is string => id !== null);
   const documents = await deps.db.document.findMany({ where: { id: { in: documentIds }, organizationId: invoice.organizationId } });
-  await deps.db.$transaction([
-    deps.db.invoiceImport.updateMany({ where: { invoiceId: invoice.id }, data: { invoiceId: null } }),
-    deps.db.invoice.updateMany({ where: { duplicateOfInvoiceId: invoice.id }, data: { duplicateOfInvoiceId: null } }),
-    deps.db.invoice.updateMany({ where: { creditedInvoiceId: invoice.id }, data: { creditedInvoiceId: null } }),
-    deps.db.invoice.delete({ where: { id: invoice.id } }),
-    deps.db.document.deleteMany({ where: { id: { in: documents.map((d) => d.id) } } }),
-  ]);
+  await deps.db.$transaction(async (tx) => {
+    await tx.invoiceImport.updateMany({ where: { invoiceId: invoice.id }, data: { invoiceId: null } });
+    await tx.invoice.updateMany({ where: { duplicateOfInvoiceId: invoice.id }, data: { duplicateOfInvoiceId: null } });
+    await tx.invoice.updateMany({ where: { creditedInvoiceId: invoice.id }, data: { creditedInvoiceId: null } });
+    await tx.invoice.delete({ where: { id: invoice.id } });
+    await tx.document.deleteMany({ where: { id: { in: documents.map((d) => d.id) } } });
+    await deleted(tx, 'deleted_permanently');
+  });
   for (const document of documents) await deps.storage.remove(document.storageKey).catch(() => undefined);
 }

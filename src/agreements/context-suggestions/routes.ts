@@ -67,7 +67,7 @@ export const contextSuggestionRoutes = [
     },
     handler: async ({ params: p, credential, deps }) => {
       const suggestion = await findSuggestion(deps, credential.organizationId!, p.id, p.suggestion_id);
-      return { body: serializeSuggestion(await acceptSuggestion(deps, suggestion)) };
+      return { body: serializeSuggestion(await acceptSuggestion(deps, credential, suggestion)) };
     },
   }),
   defineRoute({
@@ -84,7 +84,7 @@ export const contextSuggestionRoutes = [
     },
     handler: async ({ params: p, credential, deps }) => {
       const suggestion = await findSuggestion(deps, credential.organizationId!, p.id, p.suggestion_id);
-      return { body: serializeSuggestion(await rejectSuggestion(deps, suggestion)) };
+      return { body: serializeSuggestion(await rejectSuggestion(deps, credential, suggestion)) };
     },
   }),
 ];

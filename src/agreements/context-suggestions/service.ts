@@ -1,3 +1,5 @@
+import { recordActivity, type Actor } from '../../activity/record.js';
+import type { Credential } from '../../auth/credential.js';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../db/client.js';
@@ -86,9 +88,9 @@ function appended(instructions: string | null, line: string): string {
 }
 
 // Appends the line under a row lock on the agreement, so two accepts at once cannot lose a line.
-async function appendInstruction(tx: Prisma.TransactionClient, agreementId: string, line: string): Promise<void> {
+async function appendInstruction(tx: Prisma.TransactionClient, actor: Credential | Actor, agreementId: string, line: string): Promise<void> {
   await tx.$executeRaw`SELECT 1 FROM agreements WHERE id = ${agreementId}::uuid FOR UPDATE`;
-  const agreement = await tx.agreement.findUniqueOrThrow({ where: { id: agreementId }, select: { instructions: true } });
+  const agreement = await tx.agreement.findUniqueOrThrow({ where: { id: agreementId }, select: { instructions: true, organizationId: true } });
   if (instructionPresent(agreement.instructions, line)) return;
   const instructions = appended(agreement.instructions, line);
   if (instructions.length > MAX_INSTRUCTIONS_CHARS) {
@@ -97,6 +99,9 @@ async function appendInstruction(tx: Prisma.TransactionClient, agreementId: stri
   // New terms: checks made before are outdated and the next check reads the directive.
   await tx.agreement.update({ where: { id: agreementId }, data: { instructions } });
   await markAgreementTermsChanged(tx, agreementId);
+  await recordActivity(tx, agreement.organizationId, actor, [
+    { entityType: 'agreement', entityId: agreementId, action: 'instructions_suggestion_accepted', changes: { instructions: { before: agreement.instructions, after: instructions } } },
+  ]);
 }
 
 function alreadyDecided(wanted: 'accepted' | 'rejected') {
@@ -106,11 +111,11 @@ function alreadyDecided(wanted: 'accepted' | 'rejected') {
   return errors.conflict('suggestion_accepted', 'This suggestion was accepted and its line is in the instructions; edit the instructions to remove it.');
 }
 
-async function decide(deps: Pick<AppDeps, 'db'>, suggestion: ContextSuggestion, wanted: 'accepted' | 'rejected'): Promise<ContextSuggestion> {
+async function decide(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, suggestion: ContextSuggestion, wanted: 'accepted' | 'rejected'): Promise<ContextSuggestion> {
   if (suggestion.status === wanted) return suggestion;
   if (suggestion.status !== 'pending') throw alreadyDecided(wanted);
   return deps.db.$transaction(async (tx) => {
-    if (wanted === 'accepted') await appendInstruction(tx, suggestion.agreementId, suggestion.instruction);
+    if (wanted === 'accepted') await appendInstruction(tx, actor, suggestion.agreementId, suggestion.instruction);
     const changed = await tx.contextSuggestion.updateMany({ where: { id: suggestion.id, status: 'pending' }, data: { status: wanted, decidedAt: new Date() } });
     const current = await tx.contextSuggestion.findUniqueOrThrow({ where: { id: suggestion.id } });
     // Decided by a concurrent request: the same decision is a repeat, the other one a conflict
@@ -120,10 +125,10 @@ async function decide(deps: Pick<AppDeps, 'db'>, suggestion: ContextSuggestion, 
   });
 }
 
-export function acceptSuggestion(deps: Pick<AppDeps, 'db'>, suggestion: ContextSuggestion): Promise<ContextSuggestion> {
-  return decide(deps, suggestion, 'accepted');
+export function acceptSuggestion(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, suggestion: ContextSuggestion): Promise<ContextSuggestion> {
+  return decide(deps, actor, suggestion, 'accepted');
 }
 
-export function rejectSuggestion(deps: Pick<AppDeps, 'db'>, suggestion: ContextSuggestion): Promise<ContextSuggestion> {
-  return decide(deps, suggestion, 'rejected');
+export function rejectSuggestion(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, suggestion: ContextSuggestion): Promise<ContextSuggestion> {
+  return decide(deps, actor, suggestion, 'rejected');
 }

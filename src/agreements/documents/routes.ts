@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { assertIfMatch } from '../../http/etag.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { defineRoute, idParams } from '../../http/route.js';
-import { commaList, listResponse } from '../../http/schemas.js';
+import { assertSentAsRead, commaList, listResponse } from '../../http/schemas.js';
 import { findAgreement } from '../service.js';
 import { agreementDocumentSchema, classificationPatchSchema, CLASSIFICATIONS, documentImportBodySchema, documentImportResponseSchema, PROCESSING_STATUSES } from './schemas.js';
 import { classifyByUser, findAgreementDocument, importAgreementDocuments, serializeAgreementDocument, settleEnded, WITH_DOCUMENT } from './service.js';
@@ -105,7 +105,9 @@ export const agreementDocumentRoutes = [
       const agreement = await findAgreement(deps, credential.organizationId!, params.id);
       const record = await findAgreementDocument(deps, agreement, params.document_id);
       assertIfMatch(ctx, serializeAgreementDocument(record));
-      return { body: serializeAgreementDocument(await classifyByUser(deps, record, body.classification)) };
+      assertSentAsRead(ctx.request.body, serializeAgreementDocument(record), ['id', 'agreement_id', 'document_id', 'file_name', 'mime_type']);
+      const repeated = body.classification === null || (body.classification === record.classification && (body.classified_by ?? 'user') === record.classifiedBy);
+      return { body: serializeAgreementDocument(repeated ? record : await classifyByUser(deps, record, body.classification!)) };
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { acceptingReadShape } from '../../http/schemas.js';
 
 export const CLASSIFICATIONS = ['terms', 'price_list'] as const;
 export const PROCESSING_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
@@ -58,4 +59,10 @@ export const documentImportResponseSchema = z
   })
   .meta({ id: 'DocumentImport' });
 
-export const classificationPatchSchema = z.object({ classification: z.enum(CLASSIFICATIONS) }).strict();
+// The document as read can be sent back: classification null (not classified yet) and the same
+// classification with the same classified_by change nothing; every other read field is ignored.
+// A classification sent without classified_by (or with user) is the user's choice.
+export const classificationPatchSchema = acceptingReadShape(
+  z.object({ classification: z.enum(CLASSIFICATIONS).nullable(), classified_by: z.enum(['automatic', 'user']).nullable().optional() }).strict(),
+  agreementDocumentSchema,
+);

@@ -3,12 +3,11 @@ import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { defineRoute, idParams } from '../../http/route.js';
-import { listResponse } from '../../http/schemas.js';
+import { assertSentAsRead, listResponse } from '../../http/schemas.js';
 import { findAgreement } from '../service.js';
 import { priceItemWhere } from './filters.js';
 import { createPriceItemsSchema, filtersParam, filterConditionSchema, patchPriceItemsSchema, priceItemSchema } from './schemas.js';
-import { createPriceItems, patchPriceItems, serializePriceItem } from './service.js';
-import { markAgreementTermsChanged } from '../../checks/outdated.js';
+import { createPriceItems, deletePriceItems, patchPriceItems, serializePriceItem } from './service.js';
 
 const tag = 'Price items';
 const SORTS: Record<string, SortColumn> = {
@@ -24,7 +23,12 @@ const listQuery = z.object({ ...pageParams(['description', 'valid_until', 'creat
 const exportQuery = z.object({ sort: z.enum(['description', 'valid_until', 'created_at']).optional(), direction: z.enum(['asc', 'desc']).optional(), ...selection });
 const deleteBody = z.union([
   z.object({ ids: z.array(z.string().uuid()).min(1).max(10_000) }).strict(),
-  z.object({ search: z.string().min(1).max(200).optional(), filters: z.array(filterConditionSchema).max(20) }).strict(),
+  // What the list shows with the same search and filters; {} alone is refused so that removing
+  // everything is always said out loud ({"filters": []}).
+  z
+    .object({ search: z.string().min(1).max(200).optional(), filters: z.array(filterConditionSchema).max(20).optional() })
+    .strict()
+    .refine((body) => body.search !== undefined || body.filters !== undefined, { message: 'send ids, search, filters, or {"filters": []} to remove every price item', path: ['filters'] }),
 ]);
 
 export const priceItemRoutes = [
@@ -41,7 +45,7 @@ export const priceItemRoutes = [
     responses: { 201: { description: 'The created items', schema: z.object({ data: z.array(priceItemSchema) }) } },
     handler: async ({ params, body, credential, deps }) => {
       const agreement = await findAgreement(deps, credential.organizationId!, params.id);
-      const items = await createPriceItems(deps, agreement.organizationId, agreement.id, body.entries);
+      const items = await createPriceItems(deps, credential, agreement.organizationId, agreement.id, body.entries);
       return { status: 201, body: { data: items.map(serializePriceItem) } };
     },
   }),
@@ -55,9 +59,16 @@ export const priceItemRoutes = [
     params: idParams,
     body: patchPriceItemsSchema,
     responses: { 200: { description: 'The changed items', schema: z.object({ data: z.array(priceItemSchema) }) } },
-    handler: async ({ params, body, credential, deps }) => {
+    handler: async ({ params, body, credential, deps, ctx }) => {
       const agreement = await findAgreement(deps, credential.organizationId!, params.id);
-      const items = await patchPriceItems(deps, agreement.id, body.entries);
+      // An item stays on its agreement and keeps its source: those are accepted only as read.
+      const current = await deps.db.priceItem.findMany({ where: { agreementId: agreement.id, id: { in: body.entries.map((e) => e.id) } } });
+      const sent = (ctx.request.body as { entries: unknown[] }).entries;
+      body.entries.forEach((entry, index) => {
+        const item = current.find((c) => c.id === entry.id);
+        if (item) assertSentAsRead(sent[index], serializePriceItem(item), ['agreement_id', 'source_document_id'], `entries.${index}.`);
+      });
+      const items = await patchPriceItems(deps, credential, agreement.id, body.entries);
       return { body: { data: items.map(serializePriceItem) } };
     },
   }),
@@ -127,7 +138,7 @@ export const priceItemRoutes = [
     method: 'post',
     path: '/v1/agreements/{id}/price-items/delete',
     operationId: 'deletePriceItems',
-    summary: 'Remove price items by ids, or every item matching search and filters ({"filters": []} removes all)',
+    summary: 'Remove price items by ids, or every item the list shows with the same search and/or filters ({"filters": []} removes all)',
     tag,
     access: { level: 'write' },
     params: idParams,
@@ -136,12 +147,7 @@ export const priceItemRoutes = [
     handler: async ({ params, body, credential, deps }) => {
       const agreement = await findAgreement(deps, credential.organizationId!, params.id);
       const where = 'ids' in body ? { agreementId: agreement.id, id: { in: body.ids } } : priceItemWhere(agreement.id, body.search, body.filters);
-      const { count } = await deps.db.$transaction(async (tx) => {
-        const deleted = await tx.priceItem.deleteMany({ where });
-        await markAgreementTermsChanged(tx, agreement.id);
-        return deleted;
-      });
-      return { body: { deleted: count } };
+      return { body: { deleted: await deletePriceItems(deps, credential, agreement.organizationId, agreement.id, where) } };
     },
   }),
 ];

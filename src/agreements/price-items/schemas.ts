@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateString, decimalString } from '../../http/schemas.js';
+import { acceptingReadShape, dateString, decimalString } from '../../http/schemas.js';
 
 const fraction = decimalString.refine((v) => !v.startsWith('-'), 'must not be negative');
 const amount = decimalString.refine((v) => !v.startsWith('-'), 'must not be negative');
@@ -28,10 +28,6 @@ export const priceItemInput = z
 
 export const MAX_PATCH_ENTRIES = 100;
 
-export const createPriceItemsSchema = z.object({ entries: z.array(priceItemInput).min(1).max(5000) }).strict();
-export const patchPriceItemsSchema = z
-  .object({ entries: z.array(priceItemInput.partial().extend({ id: z.string().uuid() }).strict()).min(1).max(MAX_PATCH_ENTRIES) })
-  .strict();
 
 export const priceItemSchema = z
   .object({
@@ -51,6 +47,13 @@ export const priceItemSchema = z
     updated_at: z.string().datetime(),
   })
   .meta({ id: 'PriceItem' });
+
+// Entries in the shape items are read (the list's data can be sent back): agreement_id,
+// source_document_id and timestamps are accepted as read and ignored; so is id on creation.
+export const createPriceItemsSchema = z.object({ entries: z.array(acceptingReadShape(priceItemInput, priceItemSchema)).min(1).max(5000) }).strict();
+export const patchPriceItemsSchema = z
+  .object({ entries: z.array(acceptingReadShape(priceItemInput.partial().extend({ id: z.string().uuid() }).strict(), priceItemSchema)).min(1).max(MAX_PATCH_ENTRIES) })
+  .strict();
 
 // filters=[{"field":"valid_until","operator":"less_than","value":"2026-01-01"}]: all must match.
 export const FILTER_FIELDS = ['description', 'seller_item_id', 'unit', 'currency_code', 'valid_until', 'price.type', 'price.amount', 'price.fraction', 'price.basis'] as const;

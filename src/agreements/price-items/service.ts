@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { changedFields, recordActivity, type Actor } from '../../activity/record.js';
+import type { Credential } from '../../auth/credential.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../db/client.js';
 import type { PriceItem } from '../../generated/prisma/client.js';
@@ -28,6 +30,14 @@ export function serializePriceItem(item: PriceItem) {
   };
 }
 
+// A price item's fields as the API shows them, without ids and timestamps: what its activity entries compare.
+const PRICE_ITEM_FIELDS = ['agreement_id', 'description', 'seller_item_id', 'unit', 'currency_code', 'price', 'valid_until', 'source_document_id'] as const;
+
+export function priceItemActivity(action: string, before: PriceItem | null, after: PriceItem | null) {
+  const view = (item: PriceItem | null) => (item ? (serializePriceItem(item) as Record<string, unknown>) : {});
+  return { entityType: 'price_item' as const, entityId: (after ?? before)!.id, action, changes: changedFields(view(before), view(after), PRICE_ITEM_FIELDS) };
+}
+
 export function priceColumns(input: Partial<PriceItemInput>): Prisma.PriceItemUncheckedUpdateInput {
   const data: Prisma.PriceItemUncheckedUpdateInput = {};
   if (input.description !== undefined) data.description = input.description;
@@ -45,7 +55,7 @@ export function priceColumns(input: Partial<PriceItemInput>): Prisma.PriceItemUn
 }
 
 // All or nothing: one transaction for every entry.
-export async function createPriceItems(deps: Pick<AppDeps, 'db'>, organizationId: string, agreementId: string, entries: PriceItemInput[], sourceDocumentId: string | null = null) {
+export async function createPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, organizationId: string, agreementId: string, entries: PriceItemInput[], sourceDocumentId: string | null = null) {
   const rows = entries.map((entry) => ({
     ...(priceColumns(entry) as Prisma.PriceItemUncheckedCreateInput),
     id: randomUUID(),
@@ -53,14 +63,17 @@ export async function createPriceItems(deps: Pick<AppDeps, 'db'>, organizationId
     agreementId,
     sourceDocumentId,
   }));
-  await deps.db.$transaction(async (tx) => {
+  return deps.db.$transaction(async (tx) => {
     await tx.priceItem.createMany({ data: rows });
     await markAgreementTermsChanged(tx, agreementId);
+    const created = await tx.priceItem.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+    await recordActivity(tx, organizationId, actor, created.map((item) => priceItemActivity('created', null, item)));
+    // In the order sent.
+    return rows.map((row) => created.find((item) => item.id === row.id)!);
   });
-  return deps.db.priceItem.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { createdAt: 'asc' } });
 }
 
-export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, agreementId: string, entries: (Partial<PriceItemInput> & { id: string })[]) {
+export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, agreementId: string, entries: (Partial<PriceItemInput> & { id: string })[]) {
   const ids = entries.map((e) => e.id);
   const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (duplicates.length) throw errors.validation('Each price item may appear once per request.', duplicates.map((id) => ({ field: 'entries', message: `${id} appears twice` })));
@@ -68,8 +81,31 @@ export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, agreementId: st
   const unknown = ids.filter((id) => !existing.some((item) => item.id === id));
   if (unknown.length) throw errors.validation('Some entries name no price item of this agreement; nothing was changed.', unknown.map((id) => ({ field: 'entries', message: `no price item ${id}` })));
   await deps.db.$transaction(async (tx) => {
-    for (const { id, ...changes } of entries) await tx.priceItem.update({ where: { id }, data: priceColumns(changes) });
+    const activity = [];
+    for (const { id, ...changes } of entries) {
+      const before = existing.find((item) => item.id === id)!;
+      const entry = priceItemActivity('updated', before, { ...before, ...(priceColumns(changes) as Partial<PriceItem>) });
+      // An entry sent back as it was read changes nothing (not even updated_at).
+      if (Object.keys(entry.changes).length === 0) continue;
+      await tx.priceItem.update({ where: { id }, data: priceColumns(changes) });
+      activity.push(entry);
+    }
+    if (activity.length === 0) return;
     await markAgreementTermsChanged(tx, agreementId);
+    await recordActivity(tx, existing[0]!.organizationId, actor, activity);
   });
-  return deps.db.priceItem.findMany({ where: { id: { in: ids } } });
+  const items = await deps.db.priceItem.findMany({ where: { id: { in: ids } } });
+  return ids.map((id) => items.find((item) => item.id === id)!);
+}
+
+// Removes the matching price items of the agreement, recording each removal.
+export async function deletePriceItems(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, organizationId: string, agreementId: string, where: Prisma.PriceItemWhereInput): Promise<number> {
+  return deps.db.$transaction(async (tx) => {
+    const doomed = await tx.priceItem.findMany({ where: { AND: [where, { agreementId }] } });
+    if (doomed.length === 0) return 0;
+    const { count } = await tx.priceItem.deleteMany({ where: { id: { in: doomed.map((item) => item.id) } } });
+    await markAgreementTermsChanged(tx, agreementId);
+    await recordActivity(tx, organizationId, actor, doomed.map((item) => priceItemActivity('deleted', item, null)));
+    return count;
+  });
 }

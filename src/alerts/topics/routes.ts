@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { keyset, pageOf, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { defineRoute, idParams } from '../../http/route.js';
-import { listResponse } from '../../http/schemas.js';
+import { assertSentAsRead, listResponse } from '../../http/schemas.js';
 import { visibleAlertsWhere } from '../filters.js';
 import { createTopicSchema, moveAlertsSchema, patchTopicSchema, topicListQuery, topicSchema } from './schemas.js';
 import { createTopic, deleteTopic, findTopic, moveAlerts, patchTopic, serializeTopic, topicInclude } from './service.js';
@@ -50,7 +50,7 @@ export const alertTopicRoutes = [
     idempotent: true,
     body: createTopicSchema,
     responses: { 201: { description: 'The topic', schema: topicSchema } },
-    handler: async ({ body, credential, deps }) => ({ status: 201, body: serializeTopic(await createTopic(deps, credential.organizationId!, body)) }),
+    handler: async ({ body, credential, deps }) => ({ status: 201, body: serializeTopic(await createTopic(deps, credential, credential.organizationId!, body)) }),
   }),
   defineRoute({
     method: 'patch',
@@ -62,9 +62,11 @@ export const alertTopicRoutes = [
     params: idParams,
     body: patchTopicSchema,
     responses: { 200: { description: 'The topic', schema: topicSchema } },
-    handler: async ({ params, body, credential, deps }) => {
+    handler: async ({ params, body, credential, deps, ctx }) => {
       const topic = await findTopic(deps, credential.organizationId!, params.id);
-      return { body: serializeTopic(await patchTopic(deps, topic, body)) };
+      // A topic stays on its agreement: agreement_id is accepted only as read.
+      assertSentAsRead(ctx.request.body, serializeTopic(topic), ['id', 'agreement_id']);
+      return { body: serializeTopic(await patchTopic(deps, credential, topic, body)) };
     },
   }),
   defineRoute({
@@ -77,7 +79,7 @@ export const alertTopicRoutes = [
     params: idParams,
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, credential, deps }) => {
-      await deleteTopic(deps, await findTopic(deps, credential.organizationId!, params.id));
+      await deleteTopic(deps, credential, await findTopic(deps, credential.organizationId!, params.id));
       return { status: 204 };
     },
   }),
@@ -93,7 +95,7 @@ export const alertTopicRoutes = [
     responses: { 200: { description: 'The topic', schema: topicSchema } },
     handler: async ({ params, body, credential, deps }) => {
       const topic = await findTopic(deps, credential.organizationId!, params.id);
-      return { body: serializeTopic(await moveAlerts(deps, topic, body.alert_ids)) };
+      return { body: serializeTopic(await moveAlerts(deps, credential, topic, body.alert_ids)) };
     },
   }),
 ];

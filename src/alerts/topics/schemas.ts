@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageParams } from '../../http/pagination.js';
-import { booleanParam, uuidList } from '../../http/schemas.js';
+import { acceptingReadShape, booleanParam, uuidList } from '../../http/schemas.js';
 
 const uuid = z.string().uuid();
 const title = z.string().trim().min(1).max(500);
@@ -13,11 +13,12 @@ export const topicListQuery = z.object({
   include_empty: booleanParam.default(false).meta({ description: 'Also topics without (visible) alerts' }),
 });
 
-export const createTopicSchema = z
+const createTopicInput = z
   .object({ agreement_id: uuid, title, description: description.optional(), is_locked: z.boolean().default(false), alert_ids: alertIds.optional() })
   .strict();
 
-export const patchTopicSchema = z.object({ title, description, is_locked: z.boolean() }).partial().strict();
+// agreement_id is fixed once a topic exists: a PATCH accepts it as read and ignores it.
+const patchTopicInput = z.object({ title, description, is_locked: z.boolean() }).partial().strict();
 
 export const moveAlertsSchema = z.object({ alert_ids: alertIds }).strict();
 
@@ -33,6 +34,9 @@ export const topicSchema = z
     updated_at: z.string().datetime(),
   })
   .meta({ id: 'AlertTopic' });
+
+export const createTopicSchema = acceptingReadShape(createTopicInput, topicSchema);
+export const patchTopicSchema = acceptingReadShape(patchTopicInput, topicSchema);
 
 export type CreateTopicInput = z.infer<typeof createTopicSchema>;
 export type PatchTopicInput = z.infer<typeof patchTopicSchema>;

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { changedFields, recordActivity, type Actor } from '../../activity/record.js';
+import type { Credential } from '../../auth/credential.js';
 import type { AppDeps } from '../../deps.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { AlertTopic } from '../../generated/prisma/client.js';
 import { assertNotInCompletedClaim } from '../service.js';
 import { errors } from '../../http/errors.js';
@@ -8,6 +11,21 @@ import type { CreateTopicInput, PatchTopicInput } from './schemas.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 type TopicWithCount = AlertTopic & { _count: { alerts: number } };
+type ActingAs = Credential | Actor;
+
+// What a topic's activity entries compare (alert_count is derived, not a change of the topic).
+const topicFields = (topic: AlertTopic | null): Record<string, unknown> =>
+  topic ? { agreement_id: topic.agreementId, title: topic.title, description: topic.description, is_locked: topic.isLocked } : {};
+
+function topicActivity(action: string, before: AlertTopic | null, after: AlertTopic | null) {
+  return { entityType: 'topic' as const, entityId: (after ?? before)!.id, action, changes: changedFields(topicFields(before), topicFields(after), ['agreement_id', 'title', 'description', 'is_locked']) };
+}
+
+// Alerts put into a topic (or taken out of theirs): one entry per alert whose topic changes.
+async function recordTopicMoves(tx: Prisma.TransactionClient, organizationId: string, actor: ActingAs, moves: { id: string; topicId: string | null }[], topicId: string | null) {
+  const moved = moves.filter((alert) => alert.topicId !== topicId);
+  await recordActivity(tx, organizationId, actor, moved.map((alert) => ({ entityType: 'alert' as const, entityId: alert.id, action: 'topic_changed', changes: { topic_id: { before: alert.topicId, after: topicId } } })));
+}
 
 // Topics group the alerts of one agreement. alert_count counts what lists show: set-aside alerts
 // stay in their topic but are not counted (and a topic holding only those is "empty" in lists).
@@ -50,43 +68,60 @@ async function assertAlertsOfAgreement(deps: Deps, organizationId: string, agree
   return ids;
 }
 
-export async function createTopic(deps: Deps, organizationId: string, input: CreateTopicInput): Promise<TopicWithCount> {
+export async function createTopic(deps: Deps, actor: ActingAs, organizationId: string, input: CreateTopicInput): Promise<TopicWithCount> {
   const agreement = await deps.db.agreement.findFirst({ where: { id: input.agreement_id, organizationId }, select: { id: true } });
   if (!agreement) throw errors.validation('agreement_id names no agreement.', [{ field: 'agreement_id', message: 'names no agreement' }]);
   const alertIds = input.alert_ids ? await assertAlertsOfAgreement(deps, organizationId, agreement.id, input.alert_ids) : [];
   const id = randomUUID();
-  await deps.db.$transaction([
-    deps.db.alertTopic.create({
+  await deps.db.$transaction(async (tx) => {
+    const topic = await tx.alertTopic.create({
       data: { id, organizationId, agreementId: agreement.id, title: input.title, description: input.description ?? null, isLocked: input.is_locked },
-    }),
-    deps.db.alert.updateMany({ where: { id: { in: alertIds } }, data: { topicId: id } }),
-  ]);
+    });
+    await recordActivity(tx, organizationId, actor, [topicActivity('created', null, topic)]);
+    await moveInto(tx, organizationId, actor, alertIds, id);
+  });
   return findTopic(deps, organizationId, id);
 }
 
-export async function patchTopic(deps: Deps, topic: AlertTopic, input: PatchTopicInput): Promise<TopicWithCount> {
-  await deps.db.alertTopic.update({
-    where: { id: topic.id },
-    data: {
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.is_locked !== undefined ? { isLocked: input.is_locked } : {}),
-    },
-  });
+export async function patchTopic(deps: Deps, actor: ActingAs, topic: AlertTopic, input: PatchTopicInput): Promise<TopicWithCount> {
+  const next: AlertTopic = {
+    ...topic,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.is_locked !== undefined ? { isLocked: input.is_locked } : {}),
+  };
+  const entry = topicActivity('updated', topic, next);
+  // Sending back what was read changes nothing, not even updated_at.
+  if (Object.keys(entry.changes).length > 0) {
+    await deps.db.$transaction(async (tx) => {
+      await tx.alertTopic.update({ where: { id: topic.id }, data: { title: next.title, description: next.description, isLocked: next.isLocked } });
+      await recordActivity(tx, topic.organizationId, actor, [entry]);
+    });
+  }
   return findTopic(deps, topic.organizationId, topic.id);
 }
 
 // The alerts stay, uncategorized.
-export async function deleteTopic(deps: Deps, topic: AlertTopic): Promise<void> {
-  await deps.db.$transaction([
-    deps.db.alert.updateMany({ where: { topicId: topic.id }, data: { topicId: null } }),
-    deps.db.alertTopic.delete({ where: { id: topic.id } }),
-  ]);
+export async function deleteTopic(deps: Deps, actor: ActingAs, topic: AlertTopic): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const alerts = await tx.alert.findMany({ where: { topicId: topic.id }, select: { id: true, topicId: true } });
+    await tx.alert.updateMany({ where: { id: { in: alerts.map((a) => a.id) } }, data: { topicId: null } });
+    await recordTopicMoves(tx, topic.organizationId, actor, alerts, null);
+    const { count } = await tx.alertTopic.deleteMany({ where: { id: topic.id } });
+    if (count > 0) await recordActivity(tx, topic.organizationId, actor, [topicActivity('deleted', topic, null)]);
+  });
+}
+
+async function moveInto(tx: Prisma.TransactionClient, organizationId: string, actor: ActingAs, alertIds: string[], topicId: string) {
+  if (alertIds.length === 0) return;
+  const before = await tx.alert.findMany({ where: { id: { in: alertIds } }, select: { id: true, topicId: true } });
+  await tx.alert.updateMany({ where: { id: { in: alertIds } }, data: { topicId } });
+  await recordTopicMoves(tx, organizationId, actor, before, topicId);
 }
 
 // Moves alerts of the topic's agreement into it; topics they leave stay, even when emptied.
-export async function moveAlerts(deps: Deps, topic: AlertTopic, alertIds: string[]): Promise<TopicWithCount> {
+export async function moveAlerts(deps: Deps, actor: ActingAs, topic: AlertTopic, alertIds: string[]): Promise<TopicWithCount> {
   const ids = await assertAlertsOfAgreement(deps, topic.organizationId, topic.agreementId, alertIds);
-  await deps.db.alert.updateMany({ where: { id: { in: ids } }, data: { topicId: topic.id } });
+  await deps.db.$transaction((tx) => moveInto(tx, topic.organizationId, actor, ids, topic.id));
   return findTopic(deps, topic.organizationId, topic.id);
 }
