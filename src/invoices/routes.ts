@@ -180,16 +180,13 @@ export const invoiceRoutes = [
       }
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
       const { where, orderBy, take } = keyset(page, CREATED);
-      const rows = await deps.db.invoice.findMany({
-        where: { AND: [listWhere(credential.organizationId!, filters), where] },
-        orderBy,
-        take,
-        include: INVOICE_INCLUDE,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED, rows);
+      const pageQuery = { where: { AND: [listWhere(credential.organizationId!, filters), where] }, orderBy, take };
       if (isIngestion(credential)) {
+        // The Ingestion shape has no lines: they are not read.
+        const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED, await deps.db.invoice.findMany(pageQuery));
         return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
       }
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED, await deps.db.invoice.findMany({ ...pageQuery, include: INVOICE_INCLUDE }));
       return { body: { data: await viewInvoices(deps, visible), next_cursor: nextCursor } };
     },
   }),
