@@ -1,6 +1,6 @@
 import type { Invoice } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
-import { AGREEMENT_LINKS, readinessOf, type AgreementWithLinks } from '../agreements/service.js';
+import { readinessOf, withLinks, type AgreementWithLinks } from '../agreements/service.js';
 
 // Which (invoice, agreement) pairs a check may run on, exactly as the interface specification
 // puts it: the invoice is imported, has its original document, is not a credit note and is not
@@ -83,7 +83,7 @@ export async function pairEligibility(db: Db, organizationId: string, invoiceIds
   if (matches.length === 0) return { eligible: [], excluded: [] };
   const [invoices, agreements] = await Promise.all([
     loadEligibilityInvoices(db, organizationId, [...new Set(matches.map((m) => m.invoiceId))]),
-    db.agreement.findMany({ where: { organizationId, id: { in: [...new Set(matches.map((m) => m.agreementId))] } }, include: AGREEMENT_LINKS }),
+    db.agreement.findMany({ where: { organizationId, id: { in: [...new Set(matches.map((m) => m.agreementId))] } } }).then((rows) => withLinks(db, rows)),
   ]);
   const invoiceReasons = new Map(invoices.map((i) => [i.id, invoiceExclusion(i)]));
   const agreementReasons = new Map(agreements.map((a) => [a.id, agreementExclusion(a)]));
