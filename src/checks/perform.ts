@@ -6,7 +6,8 @@ import { deterministicUuid } from '../shared/ids.js';
 import { refreshCheckStatus } from './check-status.js';
 import { runCheckers } from './checkers/index.js';
 import type { Finding } from './checkers/types.js';
-import { loadCheck, type LoadedCheck } from './input.js';
+import { loadBatchPriorCharges, loadCheck, type CheckBatch, type LoadedCheck } from './input.js';
+import { beginItems, completeItems } from '../runs/read-model.js';
 import { suppressedBy } from './suppression.js';
 
 // One check of one invoice against one agreement: run the checkers, store the check with its
@@ -24,13 +25,13 @@ export function checkIdFor(runId: string, invoiceId: string, agreementId: string
   return deterministicUuid(`check:${runId}:${invoiceId}:${agreementId}`);
 }
 
-export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string): Promise<CheckOutcome> {
+export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string, batch?: CheckBatch): Promise<CheckOutcome> {
   const checkId = checkIdFor(runId, invoiceId, agreementId);
   const existing = await db.complianceCheck.findUnique({ where: { id: checkId } });
   if (existing && existing.status !== 'running') {
     return { checkId, status: existing.status, findings: existing.findingsCount ?? 0, alerts: existing.findingsCount ?? 0 };
   }
-  const loaded = await loadCheck(db, organizationId, invoiceId, agreementId);
+  const loaded = await loadCheck(db, organizationId, invoiceId, agreementId, batch);
   if (!loaded) return { checkId, status: 'skipped', findings: 0, alerts: 0 };
   let findings: Finding[];
   try {
@@ -56,6 +57,40 @@ export async function performCheck(db: Db, organizationId: string, runId: string
     return alertIds.length;
   });
   return { checkId, status: 'completed', findings: kept.length, alerts };
+}
+
+export interface CheckItem {
+  itemId: string;
+  invoiceId: string;
+  agreementId: string;
+}
+
+// Checks of one batch in flight at once: enough to overlap their statements, few enough to leave
+// the worker's connection pool to the other batch and activities.
+const BATCH_CONCURRENCY = 3;
+
+// A batch of a check run's items (pairs) in one activity: it begins its items, checks them with
+// what they share read once (each agreement's price items, the suppliers' earlier charges), and
+// finishes them, each with its check's outcome. Safe to run again: begun items are worked again,
+// finished ones are left out, and a check that completed is found by its id. A check that throws
+// (an infrastructure error) fails the activity after the others end, so Temporal retries the batch.
+export async function performCheckBatch(db: Db, organizationId: string, runId: string, items: CheckItem[]): Promise<void> {
+  const begun = await beginItems(db, items.map((item) => item.itemId));
+  const todo = items.filter((item) => begun.has(item.itemId));
+  if (todo.length === 0) return;
+  const batch: CheckBatch = { agreements: new Map(), priorCharges: await loadBatchPriorCharges(db, organizationId, [...new Set(todo.map((item) => item.invoiceId))]) };
+  const completed: { itemId: string; result: CheckOutcome }[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < todo.length) {
+      const item = todo[next++]!;
+      completed.push({ itemId: item.itemId, result: await performCheck(db, organizationId, runId, item.invoiceId, item.agreementId, batch) });
+    }
+  };
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(BATCH_CONCURRENCY, todo.length) }, lane));
+  await completeItems(db, completed);
+  const failed = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function checkRow(checkId: string, runId: string, loaded: LoadedCheck, invoiceId: string, agreementId: string, status: 'completed' | 'failed', findingsCount: number | null) {
