@@ -152,6 +152,8 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
   const heldFingerprints = new Map(held.filter((a) => a.fingerprint).map((a) => [a.fingerprint!, a]));
   const alertIds: string[] = [];
   const reused = new Set<string>();
+  const updates: { previous: Alert; finding: Finding }[] = [];
+  const creates: Prisma.AlertCreateManyInput[] = [];
   for (const finding of findings) {
     const heldAlert = heldFingerprints.get(finding.fingerprint);
     if (heldAlert) {
@@ -161,14 +163,17 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
     const previous = byFingerprint.get(finding.fingerprint);
     if (previous && !reused.has(previous.id)) {
       reused.add(previous.id);
-      await tx.alert.update({ where: { id: previous.id }, data: { ...alertContent(finding, loaded, checkId), ...returningStatus(previous) } });
+      updates.push({ previous, finding });
       alertIds.push(previous.id);
     } else {
       const id = randomUUID();
-      await tx.alert.create({ data: { id, organizationId: loaded.organizationId, invoiceId, agreementId, origin: 'check', ...alertContent(finding, loaded, checkId) } });
+      creates.push({ id, organizationId: loaded.organizationId, invoiceId, agreementId, origin: 'check', ...alertContent(finding, loaded, checkId) });
       alertIds.push(id);
     }
   }
+  // One statement each for the updated and the new alerts, whatever their number.
+  await updateFoundAgain(tx, loaded, checkId, updates);
+  if (creates.length > 0) await tx.alert.createMany({ data: creates });
   const removed = replaceable.filter((alert) => !reused.has(alert.id)).map((alert) => alert.id);
   if (removed.length > 0) await removeReplacedAlerts(tx, removed, replaceable);
   return alertIds;
@@ -191,9 +196,29 @@ function alertContent(finding: Finding, loaded: LoadedCheck, checkId: string) {
   };
 }
 
-function returningStatus(previous: Alert) {
-  if (previous.status !== 'dismissed') return {};
-  return { status: 'pending' as const, dismissalCategory: null, dismissalNote: null, dismissedAt: null };
+// Alerts found again get the finding's content (as alertContent), and a dismissed one comes back
+// as pending with its dismissal cleared.
+async function updateFoundAgain(tx: Prisma.TransactionClient, loaded: LoadedCheck, checkId: string, updates: { previous: Alert; finding: Finding }[]) {
+  if (updates.length === 0) return;
+  const column = <T>(value: (update: { previous: Alert; finding: Finding }) => T) => updates.map(value);
+  await tx.$executeRaw`
+    UPDATE alerts AS a
+       SET title = f.title, explanation = f.explanation, impact_amount = f.impact::numeric, currency_code = ${loaded.currencyCode},
+           expected = f.expected::jsonb, confidence_level = f.confidence, citations = f.citations::jsonb, invoice_line_id = f.line_id,
+           correction_type = f.correction_type, checker = f.checker, fingerprint = f.fingerprint, check_id = ${checkId}::uuid,
+           status = CASE WHEN f.revive THEN 'pending'::"AlertStatus" ELSE a.status END,
+           dismissal_category = CASE WHEN f.revive THEN NULL ELSE a.dismissal_category END,
+           dismissal_note = CASE WHEN f.revive THEN NULL ELSE a.dismissal_note END,
+           dismissed_at = CASE WHEN f.revive THEN NULL ELSE a.dismissed_at END,
+           updated_at = now()
+      FROM unnest(${column((u) => u.previous.id)}::uuid[], ${column((u) => u.finding.title)}::text[], ${column((u) => u.finding.explanation)}::text[],
+                  ${column((u) => u.finding.impactAmount)}::text[], ${column((u) => JSON.stringify(u.finding.expected ?? null))}::text[],
+                  ${column((u) => u.finding.confidence)}::text[], ${column((u) => JSON.stringify(u.finding.citations))}::text[],
+                  ${column((u) => u.finding.invoiceItemId)}::uuid[], ${column((u) => u.finding.correctionType)}::text[],
+                  ${column((u) => u.finding.checker)}::text[], ${column((u) => u.finding.fingerprint)}::text[],
+                  ${column((u) => u.previous.status === 'dismissed')}::boolean[])
+           AS f(id, title, explanation, impact, expected, confidence, citations, line_id, correction_type, checker, fingerprint, revive)
+     WHERE a.id = f.id`;
 }
 
 // Replaced alerts are deleted; an unlocked topic left without alerts goes with them.
