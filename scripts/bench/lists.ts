@@ -199,7 +199,7 @@ const ALERT_VISIBLE = `a.organization_id = $1 AND EXISTS (SELECT 1 FROM invoice_
 
 function invoiceCases(org: string, f: Fixtures): Case[] {
   const bare = (where: string, params: unknown[] = [], order = INVOICE_ORDER) => ({ sql: `SELECT i.* FROM invoices i WHERE ${INVOICE_VISIBLE} ${where} ${order}`, params: [org, ...params] });
-  const search = (term: string) => bare(`AND (i.invoice_number ILIKE '%' || $2 || '%' OR i.supplier_party ->> 'name' LIKE '%' || $2 || '%')`, [term]);
+  const search = (term: string) => bare(`AND (i.invoice_number ILIKE '%' || $2 || '%' OR (i.supplier_party #>> '{name}') LIKE '%' || $2 || '%')`, [term]);
   return [
     { list: 'invoices', name: 'no filter (created_at desc)', query: '', bare: bare('') },
     { list: 'invoices', name: 'direction=asc', query: 'direction=asc', bare: bare('', [], `ORDER BY i.created_at, i.id ${LIMIT}`) },
