@@ -9,12 +9,13 @@ describe('check batches', () => {
   it("read each invoice's earlier charges as its check would read them alone", async () => {
     const tenant = await createTenant();
     // Within two weeks of each other, weeks apart, and more than 400 days later: the windows differ.
-    const invoices = [];
+    const invoices: { id: string; supplier: { id: string } }[] = [];
     for (const issueDate of ['2017-11-13', '2017-11-20', '2017-12-30', '2019-06-01']) {
       invoices.push(await uploadedInvoice(tenant, peppolInvoice(undefined, issueDate)));
     }
     expect(new Set(invoices.map((invoice) => invoice.supplier.id)).size).toBe(1);
-    const agreement = await agreementWithPrice(tenant, { title: 'Earlier charges', supplier_ids: [invoices[0].supplier.id] });
+    const [first, second, , last] = invoices as [(typeof invoices)[number], (typeof invoices)[number], unknown, (typeof invoices)[number]];
+    const agreement = await agreementWithPrice(tenant, { title: 'Earlier charges', supplier_ids: [first.supplier.id] });
 
     const db = testDb();
     const batch = await loadBatchPriorCharges(db, tenant.organizationId, invoices.map((invoice) => invoice.id));
@@ -26,9 +27,9 @@ describe('check batches', () => {
       compared += alone.length;
     }
     // The first two are within the duplicate window of each other: each reads the other's lines.
-    expect(batch.get(invoices[0].id)!.some((charge) => charge.invoiceId === invoices[1].id)).toBe(true);
+    expect(batch.get(first.id)!.some((charge) => charge.invoiceId === second.id)).toBe(true);
     // Nothing is read across more than 400 days.
-    expect(batch.get(invoices[3].id)!.some((charge) => charge.invoiceId === invoices[0].id)).toBe(false);
+    expect(batch.get(last.id)!.some((charge) => charge.invoiceId === first.id)).toBe(false);
     expect(compared).toBeGreaterThan(0);
   });
 });
