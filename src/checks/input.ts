@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.js';
-import type { Agreement, Prisma } from '../generated/prisma/client.js';
+import type { Agreement, Invoice, InvoiceLine, Prisma } from '../generated/prisma/client.js';
 import type { AllowanceCharge } from '../invoices/parsing/model.js';
 import { createRateLookup } from '../exchange-rates/index.js';
 import { DUPLICATE_WINDOW_DAYS } from './checkers/index.js';
@@ -35,6 +35,22 @@ const shiftDays = (date: Date, days: number) => new Date(date.getTime() + days *
 export interface CheckBatch {
   agreements: Map<string, Promise<AgreementTerms | null>>;
   priorCharges: Map<string, PriorCharge[]>;
+  // The batch's invoices with their lines, when they are few enough lines to hold at once.
+  invoices?: Map<string, InvoiceWithLines>;
+  // The checks of the batch's pairs that exist already (a retried batch), by check id.
+  checks?: Map<string, { status: 'running' | 'completed' | 'failed'; findingsCount: number | null }>;
+}
+
+type InvoiceWithLines = Invoice & { lines: InvoiceLine[] };
+
+// A batch holds its invoices' lines in memory up to this many; beyond, each check reads its own.
+const BATCH_LINE_LIMIT = 10_000;
+
+export async function loadBatchInvoices(db: Db, organizationId: string, invoiceIds: string[]): Promise<Map<string, InvoiceWithLines> | undefined> {
+  const [count] = await db.$queryRaw<{ lines: number }[]>`SELECT count(*)::int AS "lines" FROM invoice_lines WHERE invoice_id = ANY(${invoiceIds}::uuid[])`;
+  if ((count?.lines ?? 0) > BATCH_LINE_LIMIT) return undefined;
+  const invoices = await db.invoice.findMany({ where: { id: { in: invoiceIds }, organizationId }, include: { lines: { orderBy: { position: 'asc' } } } });
+  return new Map(invoices.map((invoice) => [invoice.id, invoice]));
 }
 
 interface AgreementTerms {
@@ -44,7 +60,7 @@ interface AgreementTerms {
 
 export async function loadCheck(db: Db, organizationId: string, invoiceId: string, agreementId: string, batch?: CheckBatch): Promise<LoadedCheck | null> {
   const [invoice, terms] = await Promise.all([
-    db.invoice.findFirst({ where: { id: invoiceId, organizationId }, include: { lines: { orderBy: { position: 'asc' } } } }),
+    batch?.invoices?.get(invoiceId) ?? db.invoice.findFirst({ where: { id: invoiceId, organizationId }, include: { lines: { orderBy: { position: 'asc' } } } }),
     agreementTermsOf(db, organizationId, agreementId, batch),
   ]);
   if (!invoice || !terms) return null;

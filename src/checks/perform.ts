@@ -6,7 +6,7 @@ import { deterministicUuid } from '../shared/ids.js';
 import { refreshCheckStatus } from './check-status.js';
 import { runCheckers } from './checkers/index.js';
 import type { Finding } from './checkers/types.js';
-import { loadBatchPriorCharges, loadCheck, type CheckBatch, type LoadedCheck } from './input.js';
+import { loadBatchInvoices, loadBatchPriorCharges, loadCheck, type CheckBatch, type LoadedCheck } from './input.js';
 import { beginItems, completeItems } from '../runs/read-model.js';
 import { suppressedBy } from './suppression.js';
 
@@ -27,7 +27,7 @@ export function checkIdFor(runId: string, invoiceId: string, agreementId: string
 
 export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string, batch?: CheckBatch): Promise<CheckOutcome> {
   const checkId = checkIdFor(runId, invoiceId, agreementId);
-  const existing = await db.complianceCheck.findUnique({ where: { id: checkId } });
+  const existing = batch?.checks ? (batch.checks.get(checkId) ?? null) : await db.complianceCheck.findUnique({ where: { id: checkId }, select: { status: true, findingsCount: true } });
   if (existing && existing.status !== 'running') {
     return { checkId, status: existing.status, findings: existing.findingsCount ?? 0, alerts: existing.findingsCount ?? 0 };
   }
@@ -78,7 +78,13 @@ export async function performCheckBatch(db: Db, organizationId: string, runId: s
   const begun = await beginItems(db, items.map((item) => item.itemId));
   const todo = items.filter((item) => begun.has(item.itemId));
   if (todo.length === 0) return;
-  const batch: CheckBatch = { agreements: new Map(), priorCharges: await loadBatchPriorCharges(db, organizationId, [...new Set(todo.map((item) => item.invoiceId))]) };
+  const invoiceIds = [...new Set(todo.map((item) => item.invoiceId))];
+  const [priorCharges, invoices, checks] = await Promise.all([
+    loadBatchPriorCharges(db, organizationId, invoiceIds),
+    loadBatchInvoices(db, organizationId, invoiceIds),
+    db.complianceCheck.findMany({ where: { id: { in: todo.map((item) => checkIdFor(runId, item.invoiceId, item.agreementId)) } }, select: { id: true, status: true, findingsCount: true } }),
+  ]);
+  const batch: CheckBatch = { agreements: new Map(), priorCharges, invoices, checks: new Map(checks.map((check) => [check.id, check])) };
   const completed: { itemId: string; result: CheckOutcome }[] = [];
   let next = 0;
   const lane = async () => {
