@@ -1,6 +1,6 @@
 import type { Db } from '../src/db/client.js';
 import { checkImportedInvoice, markInvoicesChecking, settleInvoiceChecks } from '../src/checks/invoice-checks.js';
-import { performCheck, type CheckOutcome } from '../src/checks/perform.js';
+import { performCheck, performCheckBatch, type CheckItem, type CheckOutcome } from '../src/checks/perform.js';
 import { refreshInvoiceMatches } from '../src/matching/service.js';
 
 // Compliance checks: each activity may run twice and ends in the same state (a check's id is
@@ -9,6 +9,10 @@ export function createCheckActivities(db: Db) {
   return {
     async checkPair(organizationId: string, runId: string, invoiceId: string, agreementId: string): Promise<CheckOutcome> {
       return performCheck(db, organizationId, runId, invoiceId, agreementId);
+    },
+    // A batch of a run's pairs: begins, checks and finishes its run items (performCheckBatch).
+    async checkPairs(organizationId: string, runId: string, items: CheckItem[]): Promise<void> {
+      await performCheckBatch(db, organizationId, runId, items);
     },
     async beginInvoiceChecks(invoiceIds: string[]): Promise<void> {
       await markInvoicesChecking(db, invoiceIds);

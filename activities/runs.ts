@@ -2,6 +2,7 @@ import type { Db } from '../src/db/client.js';
 import {
   beginItem,
   closeRun,
+  failItems,
   finishItem,
   finishRun,
   finishSingleItemRun,
@@ -34,6 +35,10 @@ export function createRunActivities(db: Db) {
     },
     async failRunItem(itemId: string, failure: RunFailure): Promise<void> {
       await finishItem(db, itemId, { status: 'failed', failure });
+    },
+    // Fails the items of a batch whose activity failed for good (the items it finished keep their outcome).
+    async failRunItems(itemIds: string[], failure: RunFailure): Promise<void> {
+      await failItems(db, itemIds, failure);
     },
     async finishRun(runId: string, failure: RunFailure | null): Promise<string> {
       return finishRun(db, runId, failure ?? undefined);

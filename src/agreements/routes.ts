@@ -6,7 +6,7 @@ import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../htt
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, commaList, createdRangeParams, createdRangeWhere, dateString, joinOperatorParam, joinRelations, listResponse, uuidList } from '../http/schemas.js';
 import { AGREEMENT_STATUSES, agreementSchema, createAgreementSchema, createTagSchema, patchAgreementSchema, tagSchema } from './schemas.js';
-import { AGREEMENT_LINKS, createAgreement, deleteAgreement, findAgreement, serializeAgreement, updateAgreement } from './service.js';
+import { createAgreement, deleteAgreement, findAgreement, serializeAgreement, updateAgreement, withLinks } from './service.js';
 import { createTag, listTags } from './tags.js';
 
 const tag = 'Agreements';
@@ -71,10 +71,9 @@ export const agreementRoutes = [
         where: { AND: [listWhere(credential.organizationId!, filters), where] },
         orderBy,
         take,
-        include: AGREEMENT_LINKS,
       });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
-      return { body: { data: visible.map(serializeAgreement), next_cursor: nextCursor } };
+      return { body: { data: (await withLinks(deps.db, visible)).map(serializeAgreement), next_cursor: nextCursor } };
     },
   }),
   defineRoute({
@@ -157,8 +156,7 @@ export const agreementRoutes = [
     params: idParams,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'agreement_busy, with the runs still working on it' } },
     handler: async ({ params, credential, deps, ctx }) => {
-      const agreement = await deps.db.agreement.findFirst({ where: { id: params.id, organizationId: credential.organizationId! }, include: AGREEMENT_LINKS });
-      if (!agreement) throw errors.notFound('agreement');
+      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
       assertIfMatch(ctx, serializeAgreement(agreement));
       await deleteAgreement(deps, credential, agreement);
       return { status: 204 };

@@ -4,7 +4,8 @@ import { canonicalJson } from '../shared/canonical-json.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
-import type { Agreement, AgreementRecipient, AgreementSupplier, AgreementTagLink, DocumentClassification, DocumentProcessingStatus } from '../generated/prisma/client.js';
+import type { Db } from '../db/client.js';
+import type { Agreement, DocumentClassification, DocumentProcessingStatus } from '../generated/prisma/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { isTerminal } from '../runs/read-model.js';
 import { extended, renewalActionOf, RenewalError } from './renewal.js';
@@ -12,29 +13,50 @@ import type { AgreementInput } from './schemas.js';
 import { markAgreementTermsChanged } from '../checks/outdated.js';
 
 export type AgreementWithLinks = Agreement & {
-  suppliers: AgreementSupplier[];
-  recipients: AgreementRecipient[];
-  tags: AgreementTagLink[];
-  _count: { priceItems: number };
+  suppliers: { supplierId: string }[];
+  recipients: { recipientId: string }[];
+  tags: { tagId: string }[];
+  // Whether it has any price item (readiness needs no more; counting would read every item).
+  hasPriceItems: boolean;
   // Imported documents, for readiness (docs/agreement-documents.md).
   documents: { status: DocumentProcessingStatus; classification: DocumentClassification | null }[];
 };
 
-export const AGREEMENT_LINKS = {
-  suppliers: true,
-  recipients: true,
-  tags: true,
-  _count: { select: { priceItems: true } },
-  documents: { select: { status: true, classification: true } },
-} as const;
-const LINKS = AGREEMENT_LINKS;
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 const dateOf = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
 
+// The links every agreement view shows, for any number of agreements in one statement (Prisma's
+// include takes five, and its price-item count aggregates the whole price_items table).
+export async function withLinks(db: Pick<Db, '$queryRaw'>, agreements: Agreement[]): Promise<AgreementWithLinks[]> {
+  if (agreements.length === 0) return [];
+  const rows = await db.$queryRaw<{ id: string; supplierIds: string[]; recipientIds: string[]; tagIds: string[]; hasPriceItems: boolean; documents: unknown }[]>`
+    SELECT a.id::text AS "id",
+           ARRAY(SELECT s.supplier_id::text FROM agreement_suppliers s WHERE s.agreement_id = a.id) AS "supplierIds",
+           ARRAY(SELECT r.recipient_id::text FROM agreement_recipients r WHERE r.agreement_id = a.id) AS "recipientIds",
+           ARRAY(SELECT t.tag_id::text FROM agreement_tags t WHERE t.agreement_id = a.id) AS "tagIds",
+           EXISTS (SELECT 1 FROM price_items p WHERE p.agreement_id = a.id) AS "hasPriceItems",
+           (SELECT json_agg(json_build_object('status', d.status, 'classification', d.classification))
+              FROM agreement_documents d WHERE d.agreement_id = a.id) AS "documents"
+      FROM unnest(${agreements.map((a) => a.id)}::uuid[]) AS a(id)`;
+  const links = new Map(rows.map((row) => [row.id, row]));
+  return agreements.map((agreement) => {
+    const link = links.get(agreement.id);
+    const documents = typeof link?.documents === 'string' ? JSON.parse(link.documents) : link?.documents;
+    return {
+      ...agreement,
+      suppliers: (link?.supplierIds ?? []).map((supplierId) => ({ supplierId })),
+      recipients: (link?.recipientIds ?? []).map((recipientId) => ({ recipientId })),
+      tags: (link?.tagIds ?? []).map((tagId) => ({ tagId })),
+      hasPriceItems: link?.hasPriceItems ?? false,
+      documents: (documents as AgreementWithLinks['documents'] | null) ?? [],
+    };
+  });
+}
+
 export async function findAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, id: string): Promise<AgreementWithLinks> {
-  const agreement = await deps.db.agreement.findFirst({ where: { id, organizationId }, include: LINKS });
+  const agreement = await deps.db.agreement.findFirst({ where: { id, organizationId } });
   if (!agreement) throw errors.notFound('agreement');
-  return agreement;
+  return (await withLinks(deps.db, [agreement]))[0]!;
 }
 
 // What is still missing before checks can run against the agreement.
@@ -45,7 +67,7 @@ export function readinessOf(agreement: AgreementWithLinks) {
   if (agreement.status !== 'active') missing.push('active_status');
   // Terms a check can use: agreed prices, instructions in plain language, or a terms document read.
   const termsDocument = agreement.documents.some((d) => d.status === 'completed' && d.classification === 'terms');
-  if (agreement._count.priceItems === 0 && !agreement.instructions?.trim() && !termsDocument) missing.push('usable_terms');
+  if (!agreement.hasPriceItems && !agreement.instructions?.trim() && !termsDocument) missing.push('usable_terms');
   // Imported documents are classified and indexed in the background.
   if (agreement.documents.some((d) => d.status === 'queued' || d.status === 'processing')) missing.push('documents_processing');
   return { ready: missing.length === 0, missing };
@@ -190,7 +212,7 @@ async function saveAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Acto
     else await tx.agreement.create({ data: { ...(data as Prisma.AgreementUncheckedCreateInput), id, organizationId } });
     await replaceLinks(tx, id, input);
     await refreshRenewalColumns(tx, id);
-    const saved = await tx.agreement.findUniqueOrThrow({ where: { id }, include: LINKS });
+    const saved = (await withLinks(tx, [await tx.agreement.findUniqueOrThrow({ where: { id } })]))[0]!;
     const changes = changedFields(agreementView(current), agreementView(saved), AGREEMENT_FIELDS);
     if (current && Object.keys(changes).some((field) => !NOT_TERMS.has(field))) await markAgreementTermsChanged(tx, id);
     await recordActivity(tx, organizationId, actor, [{ entityType: 'agreement', entityId: id, action: current ? 'updated' : 'created', changes }]);

@@ -25,7 +25,7 @@ import {
   type BulkSelection,
   ALERT_FIXED_FIELDS,
 } from './schemas.js';
-import { ALERT_INCLUDE, serializeAlert } from './serialize.js';
+import { serializeAlert, withMatches } from './serialize.js';
 import { bulkDelete, createAlert, deleteAlert, findAlert, patchAlert, runCommand, suggestAfterDismissal } from './service.js';
 import type { AlertCommand } from './state-machine.js';
 
@@ -81,10 +81,9 @@ export const alertRoutes = [
         where: { AND: [alertWhere(organizationOf(credential), filter), where] },
         orderBy,
         take,
-        include: ALERT_INCLUDE,
       });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
-      return { body: { data: visible.map(serializeAlert), next_cursor: nextCursor } };
+      return { body: { data: (await withMatches(deps.db, visible)).map(serializeAlert), next_cursor: nextCursor } };
     },
   }),
   defineRoute({

@@ -1,6 +1,6 @@
 import type { Invoice } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
-import { AGREEMENT_LINKS, readinessOf, type AgreementWithLinks } from '../agreements/service.js';
+import { readinessOf, withLinks, type AgreementWithLinks } from '../agreements/service.js';
 
 // Which (invoice, agreement) pairs a check may run on, exactly as the interface specification
 // puts it: the invoice is imported, has its original document, is not a credit note and is not
@@ -86,7 +86,7 @@ export async function pairEligibility(db: Db, organizationId: string, invoiceIds
   const matchedInvoiceIds = [...new Set(matches.map((m) => m.invoiceId))];
   const [invoices, agreements, held] = await Promise.all([
     loadEligibilityInvoices(db, organizationId, matchedInvoiceIds),
-    db.agreement.findMany({ where: { organizationId, id: { in: [...new Set(matches.map((m) => m.agreementId))] } }, include: AGREEMENT_LINKS }),
+    db.agreement.findMany({ where: { organizationId, id: { in: [...new Set(matches.map((m) => m.agreementId))] } } }).then((rows) => withLinks(db, rows)),
     pairsHeldByOpenClaims(db, organizationId, matchedInvoiceIds),
   ]);
   const invoiceReasons = new Map(invoices.map((i) => [i.id, invoiceExclusion(i)]));

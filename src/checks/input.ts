@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Agreement, Invoice, InvoiceLine, Prisma } from '../generated/prisma/client.js';
 import type { AllowanceCharge } from '../invoices/parsing/model.js';
 import { createRateLookup } from '../exchange-rates/index.js';
 import { DUPLICATE_WINDOW_DAYS } from './checkers/index.js';
@@ -28,12 +28,43 @@ const day = (date: Date | null): string | null => (date ? date.toISOString().sli
 const text = (value: Prisma.Decimal | null): string | null => (value === null ? null : value.toString());
 const shiftDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
 
-export async function loadCheck(db: Db, organizationId: string, invoiceId: string, agreementId: string): Promise<LoadedCheck | null> {
-  const [invoice, agreement, priceItems] = await Promise.all([
-    db.invoice.findFirst({ where: { id: invoiceId, organizationId }, include: { lines: { orderBy: { position: 'asc' } } } }),
-    db.agreement.findFirst({ where: { id: agreementId, organizationId } }),
-    loadPriceItems(db, organizationId, agreementId),
+// What the checks of one batch (a check run works its pairs in batches) share, so each is read
+// once per batch instead of once per check: each agreement with its price items (the same list
+// object, so the checkers' price index is built once too) and the earlier charges of the batch's
+// invoices, read per supplier in one statement.
+export interface CheckBatch {
+  agreements: Map<string, Promise<AgreementTerms | null>>;
+  priorCharges: Map<string, PriorCharge[]>;
+  // The batch's invoices with their lines, when they are few enough lines to hold at once.
+  invoices?: Map<string, InvoiceWithLines>;
+  // The checks of the batch's pairs that exist already (a retried batch), by check id.
+  checks?: Map<string, { status: 'running' | 'completed' | 'failed'; findingsCount: number | null }>;
+}
+
+type InvoiceWithLines = Invoice & { lines: InvoiceLine[] };
+
+// A batch holds its invoices' lines in memory up to this many; beyond, each check reads its own.
+const BATCH_LINE_LIMIT = 10_000;
+
+export async function loadBatchInvoices(db: Db, organizationId: string, invoiceIds: string[]): Promise<Map<string, InvoiceWithLines> | undefined> {
+  const [count] = await db.$queryRaw<{ lines: number }[]>`SELECT count(*)::int AS "lines" FROM invoice_lines WHERE invoice_id = ANY(${invoiceIds}::uuid[])`;
+  if ((count?.lines ?? 0) > BATCH_LINE_LIMIT) return undefined;
+  const invoices = await db.invoice.findMany({ where: { id: { in: invoiceIds }, organizationId }, include: { lines: { orderBy: { position: 'asc' } } } });
+  return new Map(invoices.map((invoice) => [invoice.id, invoice]));
+}
+
+interface AgreementTerms {
+  agreement: Agreement;
+  priceItems: CheckPriceItem[];
+}
+
+export async function loadCheck(db: Db, organizationId: string, invoiceId: string, agreementId: string, batch?: CheckBatch): Promise<LoadedCheck | null> {
+  const [invoice, terms] = await Promise.all([
+    batch?.invoices?.get(invoiceId) ?? db.invoice.findFirst({ where: { id: invoiceId, organizationId }, include: { lines: { orderBy: { position: 'asc' } } } }),
+    agreementTermsOf(db, organizationId, agreementId, batch),
   ]);
+  if (!invoice || !terms) return null;
+  const { agreement, priceItems } = terms;
   if (!invoice || !agreement) return null;
   const lines: CheckLine[] = invoice.lines.map((line) => ({
     id: line.id,
@@ -52,7 +83,7 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
   const priceCurrencies = new Set(priceItems.map((item) => item.currencyCode).filter((code) => code && code !== invoice.currencyCode));
   const [rates, priorCharges] = await Promise.all([
     priceCurrencies.size > 0 && invoice.issueDate ? loadRates(db, invoice.issueDate) : Promise.resolve([]),
-    loadPriorCharges(db, invoice),
+    batch?.priorCharges.get(invoice.id) ?? loadPriorCharges(db, invoice),
   ]);
   const allowanceCharges = (invoice.allowanceCharges as AllowanceCharge[] | null) ?? [];
   return {
@@ -100,6 +131,16 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
   };
 }
 
+function agreementTermsOf(db: Db, organizationId: string, agreementId: string, batch?: CheckBatch): Promise<AgreementTerms | null> {
+  const cached = batch?.agreements.get(agreementId);
+  if (cached) return cached;
+  const loading = Promise.all([db.agreement.findFirst({ where: { id: agreementId, organizationId } }), loadPriceItems(db, organizationId, agreementId)]).then(
+    ([agreement, priceItems]) => (agreement ? { agreement, priceItems } : null),
+  );
+  batch?.agreements.set(agreementId, loading);
+  return loading;
+}
+
 // An agreement can hold thousands of price items: read as text in one raw query, without
 // Prisma's per-row Decimal and Date objects (about three times cheaper at 5,000 items).
 function loadPriceItems(db: Db, organizationId: string, agreementId: string): Promise<CheckPriceItem[]> {
@@ -120,69 +161,109 @@ async function loadRates(db: Db, issueDate: Date) {
 
 // The supplier's other invoices' lines for the same items (by seller item id or description),
 // leaving out what cannot be a double billing: credit notes, credited invoices, quarantined
-// duplicates and deleted invoices.
+// duplicates and deleted invoices. Lines without a period (their own or their invoice's) only
+// when issued within DUPLICATE_WINDOW_DAYS: the duplicate checker compares them with nothing
+// older, and without this a supplier's frequent invoices fill PRIOR_CHARGE_LIMIT with them.
+interface ChargedInvoice {
+  id: string;
+  supplierId: string | null;
+  issueDate: string | null;
+  itemIds: string[];
+  descriptions: string[];
+}
+
 async function loadPriorCharges(
   db: Db,
   invoice: { id: string; organizationId: string; supplierId: string | null; issueDate: Date | null; lines: { sellerItemId: string | null; description: string | null }[] },
 ): Promise<PriorCharge[]> {
-  if (!invoice.supplierId || invoice.lines.length === 0) return [];
-  const itemIds = [...new Set(invoice.lines.map((l) => l.sellerItemId).filter((v): v is string => !!v))];
-  const descriptions = [...new Set(invoice.lines.map((l) => l.description).filter((v): v is string => !!v))];
-  const around = invoice.issueDate
-    ? { issueDate: { gte: shiftDays(invoice.issueDate, -PRIOR_CHARGE_WINDOW_DAYS), lte: shiftDays(invoice.issueDate, PRIOR_CHARGE_WINDOW_DAYS) } }
-    : {};
-  const lines = await db.invoiceLine.findMany({
-    where: {
-      organizationId: invoice.organizationId,
-      invoiceId: { not: invoice.id },
-      AND: [{ OR: [{ sellerItemId: { in: itemIds } }, { description: { in: descriptions } }] }, { OR: comparableCharges(invoice.issueDate) }],
-      invoice: {
-        supplierId: invoice.supplierId,
-        deletedAt: null,
-        documentType: 'invoice',
-        duplicateOfInvoiceId: null,
-        processingStatus: 'completed',
-        ...around,
-        NOT: { id: { in: await creditedInvoiceIds(db, invoice.organizationId, invoice.supplierId) } },
-      },
-    },
-    include: { invoice: { select: { invoiceNumber: true, issueDate: true, invoicePeriodStart: true, invoicePeriodEnd: true } } },
-    orderBy: [{ invoiceId: 'asc' }, { position: 'asc' }],
-    take: PRIOR_CHARGE_LIMIT,
-  });
-  return lines.map((line) => ({
-    invoiceId: line.invoiceId,
-    invoiceNumber: line.invoice.invoiceNumber,
-    lineId: line.id,
-    sellerItemId: line.sellerItemId,
-    description: line.description,
-    unitCode: line.unitCode,
-    periodStart: day(line.periodStart ?? line.invoice.invoicePeriodStart),
-    periodEnd: day(line.periodEnd ?? line.invoice.invoicePeriodEnd),
-    quantity: text(line.quantity),
-    netAmount: text(line.netAmount),
-    issueDate: day(line.invoice.issueDate),
-  }));
+  const charged: ChargedInvoice = {
+    id: invoice.id,
+    supplierId: invoice.supplierId,
+    issueDate: day(invoice.issueDate),
+    itemIds: [...new Set(invoice.lines.map((l) => l.sellerItemId).filter((v): v is string => !!v))],
+    descriptions: [...new Set(invoice.lines.map((l) => l.description).filter((v): v is string => !!v))],
+  };
+  if (!charged.supplierId) return [];
+  const rows = await priorChargeRows(db, invoice.organizationId, charged.supplierId, [charged], PRIOR_CHARGE_LIMIT, [charged.id]);
+  return rows.filter((row) => comparable(charged, row));
 }
 
-// The duplicate checker compares a charge without a period (its own or its invoice's) only with
-// charges issued within DUPLICATE_WINDOW_DAYS: older ones could never be found again, and without
-// this a supplier's frequent invoices fill PRIOR_CHARGE_LIMIT with them, each compared with every line.
-function comparableCharges(issueDate: Date | null): Prisma.InvoiceLineWhereInput[] {
-  const withPeriod: Prisma.InvoiceLineWhereInput[] = [
-    { periodStart: { not: null } },
-    { periodEnd: { not: null } },
-    { invoice: { invoicePeriodStart: { not: null } } },
-    { invoice: { invoicePeriodEnd: { not: null } } },
-  ];
-  if (!issueDate) return withPeriod;
-  return [...withPeriod, { invoice: { issueDate: { gte: shiftDays(issueDate, -DUPLICATE_WINDOW_DAYS), lte: shiftDays(issueDate, DUPLICATE_WINDOW_DAYS) } } }];
+// Earlier charges of every invoice of a batch, one statement per supplier (the invoices' keys in
+// one more). A supplier whose charges exceed what a batch may hold in memory is read per invoice.
+export async function loadBatchPriorCharges(db: Db, organizationId: string, invoiceIds: string[]): Promise<Map<string, PriorCharge[]>> {
+  const invoices = await db.$queryRaw<ChargedInvoice[]>`
+    SELECT i.id::text AS "id", i.supplier_id::text AS "supplierId", to_char(i.issue_date, 'YYYY-MM-DD') AS "issueDate",
+           ARRAY(SELECT DISTINCT l.seller_item_id FROM invoice_lines l WHERE l.invoice_id = i.id AND l.seller_item_id <> '') AS "itemIds",
+           ARRAY(SELECT DISTINCT l.description FROM invoice_lines l WHERE l.invoice_id = i.id AND l.description <> '') AS "descriptions"
+      FROM invoices i
+     WHERE i.id = ANY(${invoiceIds}::uuid[]) AND i.organization_id = ${organizationId}::uuid`;
+  const charges = new Map<string, PriorCharge[]>();
+  const bySupplier = new Map<string, ChargedInvoice[]>();
+  for (const invoice of invoices) {
+    if (!invoice.supplierId) charges.set(invoice.id, []);
+    else bySupplier.set(invoice.supplierId, [...(bySupplier.get(invoice.supplierId) ?? []), invoice]);
+  }
+  for (const [supplierId, group] of bySupplier) {
+    const cap = BATCH_PRIOR_CHARGE_LIMIT;
+    const rows = await priorChargeRows(db, organizationId, supplierId, group, cap + 1, []);
+    // Over the cap, some invoice may miss charges it would have read alone: those read alone.
+    if (rows.length > cap) continue;
+    for (const invoice of group) {
+      charges.set(invoice.id, rows.filter((row) => row.invoiceId !== invoice.id && covers(invoice, row) && comparable(invoice, row)).slice(0, PRIOR_CHARGE_LIMIT));
+    }
+  }
+  return charges;
 }
 
-async function creditedInvoiceIds(db: Db, organizationId: string, supplierId: string): Promise<string[]> {
-  const rows = await db.invoice.findMany({
-    where: { organizationId, supplierId, documentType: 'credit_note', deletedAt: null, creditedInvoiceId: { not: null } },
-    select: { creditedInvoiceId: true },
-  });
-  return rows.map((row) => row.creditedInvoiceId!);
+// At most this many earlier lines are read for the invoices of one supplier in a batch.
+const BATCH_PRIOR_CHARGE_LIMIT = 50_000;
+
+const daysBetween = (a: string, b: string) => (Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
+const within = (a: string | null, b: string | null, days: number) => a !== null && b !== null && Math.abs(daysBetween(a, b)) <= days;
+
+// The same item: by seller item id or by description.
+function covers(invoice: ChargedInvoice, charge: PriorCharge): boolean {
+  return (charge.sellerItemId !== null && invoice.itemIds.includes(charge.sellerItemId)) || (charge.description !== null && invoice.descriptions.includes(charge.description));
 }
+
+// Within the invoice's window, and either with a period or issued close enough to compare.
+function comparable(invoice: ChargedInvoice, charge: PriorCharge): boolean {
+  if (invoice.issueDate !== null && !within(invoice.issueDate, charge.issueDate, PRIOR_CHARGE_WINDOW_DAYS)) return false;
+  return charge.periodStart !== null || charge.periodEnd !== null || within(invoice.issueDate, charge.issueDate, DUPLICATE_WINDOW_DAYS);
+}
+
+// The supplier's charges that may be earlier charges of any of `invoices` (the union of their
+// items and windows; `comparable` and `covers` narrow them per invoice), in (invoice, position)
+// order, read as text in one indexed statement (the supplier's invoices, then their lines).
+function priorChargeRows(db: Db, organizationId: string, supplierId: string, invoices: ChargedInvoice[], limit: number, excluded: string[]): Promise<PriorCharge[]> {
+  const dates = invoices.map((invoice) => invoice.issueDate);
+  const windowed = dates.every((date) => date !== null);
+  const sorted = (dates.filter((date) => date !== null) as string[]).sort();
+  const from = windowed ? shiftDay(sorted[0]!, -PRIOR_CHARGE_WINDOW_DAYS) : null;
+  const through = windowed ? shiftDay(sorted[sorted.length - 1]!, PRIOR_CHARGE_WINDOW_DAYS) : null;
+  const itemIds = [...new Set(invoices.flatMap((invoice) => invoice.itemIds))];
+  const descriptions = [...new Set(invoices.flatMap((invoice) => invoice.descriptions))];
+  return db.$queryRaw<PriorCharge[]>`
+    SELECT l.invoice_id::text AS "invoiceId", i.invoice_number AS "invoiceNumber", l.id::text AS "lineId",
+           l.seller_item_id AS "sellerItemId", l.description AS "description", l.unit_code AS "unitCode",
+           to_char(COALESCE(l.period_start, i.invoice_period_start), 'YYYY-MM-DD') AS "periodStart",
+           to_char(COALESCE(l.period_end, i.invoice_period_end), 'YYYY-MM-DD') AS "periodEnd",
+           trim_scale(l.quantity)::text AS "quantity", trim_scale(l.net_amount)::text AS "netAmount",
+           to_char(i.issue_date, 'YYYY-MM-DD') AS "issueDate"
+      FROM invoices i
+      JOIN invoice_lines l ON l.invoice_id = i.id
+     WHERE i.organization_id = ${organizationId}::uuid AND i.supplier_id = ${supplierId}::uuid
+       AND i.deleted_at IS NULL AND i.document_type = 'invoice' AND i.duplicate_of_invoice_id IS NULL AND i.processing_status = 'completed'
+       AND (${from}::date IS NULL OR i.issue_date BETWEEN ${from}::date AND ${through}::date)
+       AND NOT (i.id = ANY(${excluded}::uuid[]))
+       AND NOT EXISTS (SELECT 1 FROM invoices c
+                        WHERE c.organization_id = i.organization_id AND c.supplier_id = i.supplier_id AND c.document_type = 'credit_note'
+                          AND c.deleted_at IS NULL AND c.credited_invoice_id = i.id)
+       AND (l.seller_item_id = ANY(${itemIds}::text[]) OR l.description = ANY(${descriptions}::text[]))
+       AND (l.period_start IS NOT NULL OR l.period_end IS NOT NULL OR i.invoice_period_start IS NOT NULL OR i.invoice_period_end IS NOT NULL
+            OR EXISTS (SELECT 1 FROM unnest(${dates}::date[]) AS d(issued) WHERE i.issue_date BETWEEN d.issued - ${DUPLICATE_WINDOW_DAYS}::int AND d.issued + ${DUPLICATE_WINDOW_DAYS}::int))
+     ORDER BY l.invoice_id, l.position
+     LIMIT ${limit}::int`;
+}
+
+const shiftDay = (date: string, days: number) => day(shiftDays(new Date(`${date}T00:00:00Z`), days))!;

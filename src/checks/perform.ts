@@ -9,7 +9,8 @@ import { deterministicUuid } from '../shared/ids.js';
 import { refreshCheckStatus } from './check-status.js';
 import { runCheckers } from './checkers/index.js';
 import type { Finding } from './checkers/types.js';
-import { loadCheck, type LoadedCheck } from './input.js';
+import { loadBatchInvoices, loadBatchPriorCharges, loadCheck, type CheckBatch, type LoadedCheck } from './input.js';
+import { beginItems, completeItems } from '../runs/read-model.js';
 import { suppressedBy } from './suppression.js';
 
 // One check of one invoice against one agreement: run the checkers, store the check with its
@@ -27,13 +28,13 @@ export function checkIdFor(runId: string, invoiceId: string, agreementId: string
   return deterministicUuid(`check:${runId}:${invoiceId}:${agreementId}`);
 }
 
-export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string): Promise<CheckOutcome> {
+export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string, batch?: CheckBatch): Promise<CheckOutcome> {
   const checkId = checkIdFor(runId, invoiceId, agreementId);
-  const existing = await db.complianceCheck.findUnique({ where: { id: checkId } });
+  const existing = batch?.checks ? (batch.checks.get(checkId) ?? null) : await db.complianceCheck.findUnique({ where: { id: checkId }, select: { status: true, findingsCount: true } });
   if (existing && existing.status !== 'running') {
     return { checkId, status: existing.status, findings: existing.findingsCount ?? 0, alerts: existing.findingsCount ?? 0 };
   }
-  const loaded = await loadCheck(db, organizationId, invoiceId, agreementId);
+  const loaded = await loadCheck(db, organizationId, invoiceId, agreementId, batch);
   if (!loaded) return { checkId, status: 'skipped', findings: 0, alerts: 0 };
   let findings: Finding[];
   try {
@@ -59,6 +60,46 @@ export async function performCheck(db: Db, organizationId: string, runId: string
     return alertIds.length;
   });
   return { checkId, status: 'completed', findings: kept.length, alerts };
+}
+
+export interface CheckItem {
+  itemId: string;
+  invoiceId: string;
+  agreementId: string;
+}
+
+// Checks of one batch in flight at once: enough to overlap their statements, few enough to leave
+// the worker's connection pool to the other batch and activities.
+const BATCH_CONCURRENCY = 3;
+
+// A batch of a check run's items (pairs) in one activity: it begins its items, checks them with
+// what they share read once (each agreement's price items, the suppliers' earlier charges), and
+// finishes them, each with its check's outcome. Safe to run again: begun items are worked again,
+// finished ones are left out, and a check that completed is found by its id. A check that throws
+// (an infrastructure error) fails the activity after the others end, so Temporal retries the batch.
+export async function performCheckBatch(db: Db, organizationId: string, runId: string, items: CheckItem[]): Promise<void> {
+  const begun = await beginItems(db, items.map((item) => item.itemId));
+  const todo = items.filter((item) => begun.has(item.itemId));
+  if (todo.length === 0) return;
+  const invoiceIds = [...new Set(todo.map((item) => item.invoiceId))];
+  const [priorCharges, invoices, checks] = await Promise.all([
+    loadBatchPriorCharges(db, organizationId, invoiceIds),
+    loadBatchInvoices(db, organizationId, invoiceIds),
+    db.complianceCheck.findMany({ where: { id: { in: todo.map((item) => checkIdFor(runId, item.invoiceId, item.agreementId)) } }, select: { id: true, status: true, findingsCount: true } }),
+  ]);
+  const batch: CheckBatch = { agreements: new Map(), priorCharges, invoices, checks: new Map(checks.map((check) => [check.id, check])) };
+  const completed: { itemId: string; result: CheckOutcome }[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < todo.length) {
+      const item = todo[next++]!;
+      completed.push({ itemId: item.itemId, result: await performCheck(db, organizationId, runId, item.invoiceId, item.agreementId, batch) });
+    }
+  };
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(BATCH_CONCURRENCY, todo.length) }, lane));
+  await completeItems(db, completed);
+  const failed = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function checkRow(checkId: string, runId: string, loaded: LoadedCheck, invoiceId: string, agreementId: string, status: 'completed' | 'failed', findingsCount: number | null) {
@@ -122,6 +163,8 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
   const heldFingerprints = new Map(held.filter((a) => a.fingerprint).map((a) => [a.fingerprint!, a]));
   const alertIds: string[] = [];
   const reused = new Set<string>();
+  const updates: { previous: Alert; finding: Finding }[] = [];
+  const creates: Prisma.AlertCreateManyInput[] = [];
   for (const finding of findings) {
     const heldAlert = heldFingerprints.get(finding.fingerprint);
     if (heldAlert) {
@@ -131,14 +174,17 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
     const previous = byFingerprint.get(finding.fingerprint);
     if (previous && !reused.has(previous.id)) {
       reused.add(previous.id);
-      await tx.alert.update({ where: { id: previous.id }, data: { ...alertContent(finding, loaded, checkId), ...returningStatus(previous) } });
+      updates.push({ previous, finding });
       alertIds.push(previous.id);
     } else {
       const id = randomUUID();
-      await tx.alert.create({ data: { id, organizationId: loaded.organizationId, invoiceId, agreementId, origin: 'check', ...alertContent(finding, loaded, checkId) } });
+      creates.push({ id, organizationId: loaded.organizationId, invoiceId, agreementId, origin: 'check', ...alertContent(finding, loaded, checkId) });
       alertIds.push(id);
     }
   }
+  // One statement each for the updated and the new alerts, whatever their number.
+  await updateFoundAgain(tx, loaded, checkId, updates);
+  if (creates.length > 0) await tx.alert.createMany({ data: creates });
   const removed = replaceable.filter((alert) => !reused.has(alert.id));
   // The check's changes are the system's, done by the check's run (docs/audit.md).
   const actor = systemActor(runId);
@@ -173,7 +219,28 @@ function alertContent(finding: Finding, loaded: LoadedCheck, checkId: string) {
   };
 }
 
-function returningStatus(previous: Alert) {
-  if (previous.status !== 'dismissed') return {};
-  return { status: 'pending' as const, dismissalCategory: null, dismissalNote: null, dismissedAt: null, claimId: null };
+// Alerts found again get the finding's content (as alertContent), and a dismissed one comes back
+// as pending with its dismissal cleared (and out of the cancelled claim it was left in).
+async function updateFoundAgain(tx: Prisma.TransactionClient, loaded: LoadedCheck, checkId: string, updates: { previous: Alert; finding: Finding }[]) {
+  if (updates.length === 0) return;
+  const column = <T>(value: (update: { previous: Alert; finding: Finding }) => T) => updates.map(value);
+  await tx.$executeRaw`
+    UPDATE alerts AS a
+       SET title = f.title, explanation = f.explanation, impact_amount = f.impact::numeric, currency_code = ${loaded.currencyCode},
+           expected = f.expected::jsonb, confidence_level = f.confidence, citations = f.citations::jsonb, invoice_line_id = f.line_id,
+           correction_type = f.correction_type, checker = f.checker, fingerprint = f.fingerprint, check_id = ${checkId}::uuid,
+           status = CASE WHEN f.revive THEN 'pending'::"AlertStatus" ELSE a.status END,
+           dismissal_category = CASE WHEN f.revive THEN NULL ELSE a.dismissal_category END,
+           dismissal_note = CASE WHEN f.revive THEN NULL ELSE a.dismissal_note END,
+           dismissed_at = CASE WHEN f.revive THEN NULL ELSE a.dismissed_at END,
+           claim_id = CASE WHEN f.revive THEN NULL ELSE a.claim_id END,
+           updated_at = now()
+      FROM unnest(${column((u) => u.previous.id)}::uuid[], ${column((u) => u.finding.title)}::text[], ${column((u) => u.finding.explanation)}::text[],
+                  ${column((u) => u.finding.impactAmount)}::text[], ${column((u) => JSON.stringify(u.finding.expected ?? null))}::text[],
+                  ${column((u) => u.finding.confidence)}::text[], ${column((u) => JSON.stringify(u.finding.citations))}::text[],
+                  ${column((u) => u.finding.invoiceItemId)}::uuid[], ${column((u) => u.finding.correctionType)}::text[],
+                  ${column((u) => u.finding.checker)}::text[], ${column((u) => u.finding.fingerprint)}::text[],
+                  ${column((u) => u.previous.status === 'dismissed')}::boolean[])
+           AS f(id, title, explanation, impact, expected, confidence, citations, line_id, correction_type, checker, fingerprint, revive)
+     WHERE a.id = f.id`;
 }

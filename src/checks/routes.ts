@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGREEMENT_LINKS, findAgreement } from '../agreements/service.js';
+import { findAgreement, withLinks } from '../agreements/service.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
@@ -125,11 +125,13 @@ export const checkRoutes = [
     responses: { 202: { description: 'The runs started; Location points to the first', schema: startedChecksSchema }, 200: { description: 'Nothing eligible' } },
     handler: async ({ body, credential, deps, idempotencyKey }) => {
       const organizationId = credential.organizationId!;
-      const agreements = await deps.db.agreement.findMany({
-        where: { organizationId, status: 'active', ...(body.agreement_ids ? { id: { in: body.agreement_ids } } : {}) },
-        include: AGREEMENT_LINKS,
-        orderBy: { id: 'asc' },
-      });
+      const agreements = await withLinks(
+        deps.db,
+        await deps.db.agreement.findMany({
+          where: { organizationId, status: 'active', ...(body.agreement_ids ? { id: { in: body.agreement_ids } } : {}) },
+          orderBy: { id: 'asc' },
+        }),
+      );
       if (body.agreement_ids && agreements.length < body.agreement_ids.length) {
         const known = new Set((await deps.db.agreement.findMany({ where: { organizationId, id: { in: body.agreement_ids } }, select: { id: true } })).map((a) => a.id));
         const unknown = body.agreement_ids.filter((id) => !known.has(id));

@@ -34,20 +34,42 @@ function requestedOrganization(ctx: Context): string | null {
   return header.toLowerCase();
 }
 
+interface KeyWithMembership {
+  id: string;
+  userId: string;
+  organizationId: string;
+  level: Level;
+  disabled: boolean;
+  // The user's role in the organization the request acts in; null when not a member.
+  role: Level | null;
+}
+
+// The key and the user's membership in the organization the request names (or the key's own) in
+// one statement: every request authenticates, so this is one round trip instead of two.
 async function authenticateApiKey(db: Db, digest: string, ctx: Context, rule: AccessRule): Promise<Credential> {
-  const key = await db.apiKey.findUnique({ where: { tokenDigest: digest } });
+  // A malformed header is reported only once the token is known to be valid, as before.
+  let named: string | null = null;
+  let headerError: unknown = null;
+  try {
+    named = requestedOrganization(ctx);
+  } catch (error) {
+    headerError = error;
+  }
+  const [key] = await db.$queryRaw<KeyWithMembership[]>`
+    SELECT k.id::text AS "id", k.user_id::text AS "userId", k.organization_id::text AS "organizationId", k.level::text AS "level",
+           k.disabled_at IS NOT NULL AS "disabled", m.role::text AS "role"
+      FROM api_keys k
+      LEFT JOIN memberships m ON m.user_id = k.user_id AND m.organization_id = COALESCE(${named}::uuid, k.organization_id)
+     WHERE k.token_digest = ${digest}`;
   if (!key) throw errors.invalidToken();
-  if (key.disabledAt) throw errors.tokenDisabled();
+  if (key.disabled) throw errors.tokenDisabled();
+  if (headerError) throw headerError;
   const base = { keyId: key.id, userId: key.userId, keyLevel: key.level };
-  const named = requestedOrganization(ctx);
   if (rule.withoutOrganization && !named) return { kind: 'api_key_unscoped', ...base, organizationId: null };
   // Older keys may omit the header and act in the organization they were created in.
   const organizationId = named ?? key.organizationId;
-  const membership = await db.membership.findUnique({
-    where: { organizationId_userId: { organizationId, userId: key.userId } },
-  });
-  if (!membership) throw errors.organizationNotAccessible();
-  return { kind: 'api_key', ...base, organizationId, role: membership.role, level: effectiveLevel(key.level, membership.role) };
+  if (!key.role) throw errors.organizationNotAccessible();
+  return { kind: 'api_key', ...base, organizationId, role: key.role, level: effectiveLevel(key.level, key.role) };
 }
 
 async function authenticateIngestionToken(db: Db, digest: string, ctx: Context): Promise<Credential> {

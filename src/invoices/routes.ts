@@ -193,16 +193,13 @@ export const invoiceRoutes = [
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sort ?? 'created_at', direction: (sort ?? 'created_at') === 'created_at' ? 'desc' : 'asc' }, filters);
       const column = SORTS[page.sort]!;
       const { where, orderBy, take } = keyset(page, column);
-      const rows = await deps.db.invoice.findMany({
-        where: { AND: [listWhere(credential.organizationId!, filters), where] },
-        orderBy,
-        take,
-        include: INVOICE_INCLUDE,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+      const pageQuery = { where: { AND: [listWhere(credential.organizationId!, filters), where] }, orderBy, take };
       if (isIngestion(credential)) {
+        // The Ingestion shape has no lines: they are not read.
+        const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, await deps.db.invoice.findMany(pageQuery));
         return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
       }
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, await deps.db.invoice.findMany({ ...pageQuery, include: INVOICE_INCLUDE }));
       return { body: { data: await viewInvoices(deps, visible), next_cursor: nextCursor } };
     },
   }),

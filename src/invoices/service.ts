@@ -16,10 +16,10 @@ import { refreshCheckStatus } from '../checks/check-status.js';
 
 type Deps = Pick<AppDeps, 'db' | 'config'>;
 
-// What every invoice read loads: its lines, and how many agreements it is matched to.
+// What every invoice read loads with the invoice row: its lines. What the views add (party names,
+// active matches, alert counts) comes from invoiceExtras, one statement for a whole page.
 export const INVOICE_INCLUDE = {
   lines: { orderBy: { position: 'asc' as const } },
-  _count: { select: { matches: { where: { active: true } } } },
 };
 
 export async function findInvoice(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string, options: { includeDeleted?: boolean } = {}): Promise<InvoiceWithLines> {
@@ -31,52 +31,67 @@ export async function findInvoice(deps: Pick<AppDeps, 'db'>, organizationId: str
   return invoice;
 }
 
-// Alert counts per status of each invoice, leaving out alerts set aside (their match ended).
-export async function alertCountsOf(deps: Pick<AppDeps, 'db'>, invoiceIds: string[]): Promise<Map<string, AlertCounts>> {
-  const groups = await deps.db.alert.groupBy({
-    by: ['invoiceId', 'status'],
-    where: { invoiceId: { in: invoiceIds }, match: { active: true } },
-    _count: { _all: true },
-  });
-  const counts = new Map<string, AlertCounts>();
-  for (const group of groups) {
-    const current = counts.get(group.invoiceId) ?? { ...NO_ALERTS };
-    current[group.status] = group._count._all;
-    counts.set(group.invoiceId, current);
-  }
-  return counts;
+interface InvoiceExtras {
+  supplierName: string | null;
+  recipientName: string | null;
+  // Agreements the invoice is actively matched to.
+  matches: number;
+  // Alerts per status, leaving out alerts set aside (their match ended).
+  counts: AlertCounts;
+}
+
+const NO_EXTRAS: InvoiceExtras = { supplierName: null, recipientName: null, matches: 0, counts: NO_ALERTS };
+
+// Everything the invoice views show beyond the invoice row, for a page of invoices in one statement
+// (each part an indexed lookup per invoice: no aggregate over the organization's matches or alerts).
+async function invoiceExtras(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceIds: string[]): Promise<Map<string, InvoiceExtras>> {
+  if (invoiceIds.length === 0) return new Map();
+  const rows = await deps.db.$queryRaw<{ id: string; supplierName: string | null; recipientName: string | null; matches: number; counts: unknown }[]>`
+    SELECT i.id::text AS "id", s.name AS "supplierName", r.name AS "recipientName",
+           (SELECT count(*)::int FROM invoice_agreement_matches m WHERE m.invoice_id = i.id AND m.active) AS "matches",
+           (SELECT json_object_agg(c.status, c.n)
+              FROM (SELECT a.status::text AS status, count(*)::int AS n
+                      FROM alerts a
+                      JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
+                     WHERE a.invoice_id = i.id
+                     GROUP BY a.status) c) AS "counts"
+      FROM invoices i
+      LEFT JOIN suppliers s ON s.id = i.supplier_id
+      LEFT JOIN recipients r ON r.id = i.recipient_id
+     WHERE i.id = ANY(${invoiceIds}::uuid[]) AND i.organization_id = ${organizationId}::uuid`;
+  return new Map(
+    rows.map((row) => {
+      const counts = (typeof row.counts === 'string' ? JSON.parse(row.counts) : row.counts) as Partial<AlertCounts> | null;
+      return [row.id, { supplierName: row.supplierName, recipientName: row.recipientName, matches: row.matches, counts: { ...NO_ALERTS, ...counts } }];
+    }),
+  );
 }
 
 // The Ingestion shape without lines: what polling clients read, so it is kept cheap.
 export async function findIngestionInvoice(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string) {
-  const invoice = await deps.db.invoice.findFirst({ where: { id: invoiceId, organizationId, deletedAt: null }, include: { _count: INVOICE_INCLUDE._count } });
+  const invoice = await deps.db.invoice.findFirst({ where: { id: invoiceId, organizationId, deletedAt: null } });
   if (!invoice) throw errors.notFound('invoice');
   return invoice;
 }
 
-export async function viewIngestionInvoices(deps: Deps, invoices: (Invoice & { _count?: { matches: number } })[]) {
-  // Alerts show only while their match is active: an invoice without one has none to count.
-  const matched = invoices.filter((invoice) => (invoice._count?.matches ?? 0) > 0);
-  const counts = matched.length > 0 ? await alertCountsOf(deps, matched.map((invoice) => invoice.id)) : new Map<string, AlertCounts>();
-  return invoices.map((invoice) => serializeIngestionInvoice(invoice, deps.config.APP_BASE_URL, counts.get(invoice.id) ?? NO_ALERTS));
+export async function viewIngestionInvoices(deps: Deps, invoices: Invoice[]) {
+  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id));
+  return invoices.map((invoice) => {
+    const extra = extras.get(invoice.id) ?? NO_EXTRAS;
+    return serializeIngestionInvoice({ ...invoice, _count: { matches: extra.matches } }, deps.config.APP_BASE_URL, extra.counts);
+  });
 }
 
 export async function viewInvoices(deps: Deps, invoices: InvoiceWithLines[]) {
-  const counts = await alertCountsOf(deps, invoices.map((invoice) => invoice.id));
-  const supplierIds = invoices.map((i) => i.supplierId).filter((id): id is string => id !== null);
-  const recipientIds = invoices.map((i) => i.recipientId).filter((id): id is string => id !== null);
-  const [suppliers, recipients] = await Promise.all([
-    deps.db.supplier.findMany({ where: { id: { in: supplierIds } }, select: { id: true, name: true } }),
-    deps.db.recipient.findMany({ where: { id: { in: recipientIds } }, select: { id: true, name: true } }),
-  ]);
-  const nameOf = (rows: { id: string; name: string }[], id: string | null) => rows.find((r) => r.id === id)?.name ?? null;
-  return invoices.map((invoice) =>
-    serializeInvoice(invoice, {
-      supplierName: nameOf(suppliers, invoice.supplierId),
-      recipientName: nameOf(recipients, invoice.recipientId),
-      appBaseUrl: deps.config.APP_BASE_URL,
-    }, counts.get(invoice.id) ?? NO_ALERTS),
-  );
+  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id));
+  return invoices.map((invoice) => {
+    const extra = extras.get(invoice.id) ?? NO_EXTRAS;
+    return serializeInvoice(
+      { ...invoice, _count: { matches: extra.matches } },
+      { supplierName: extra.supplierName, recipientName: extra.recipientName, appBaseUrl: deps.config.APP_BASE_URL },
+      extra.counts,
+    );
+  });
 }
 
 export async function viewInvoice(deps: Deps, invoice: InvoiceWithLines) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findAgreement, serializeAgreement, AGREEMENT_LINKS } from '../agreements/service.js';
+import { findAgreement, serializeAgreement, withLinks } from '../agreements/service.js';
 import type { AppDeps } from '../deps.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams, type RouteResponse } from '../http/route.js';
@@ -92,12 +92,13 @@ export const matchingRoutes = [
         where: { AND: [{ invoiceId: invoice.id, active: true }, where] },
         orderBy,
         take,
-        include: { agreement: { include: AGREEMENT_LINKS } },
+        include: { agreement: true },
       });
+      const agreements = new Map((await withLinks(deps.db, rows.map((row) => row.agreement))).map((agreement) => [agreement.id, agreement]));
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, MATCHED_AT, rows.map((row) => ({ ...row, id: row.agreementId })));
       return {
         body: {
-          data: visible.map((m) => ({ id: m.agreementId, agreement: serializeAgreement(m.agreement), reasons: m.reasons, matched_at: m.matchedAt.toISOString() })),
+          data: visible.map((m) => ({ id: m.agreementId, agreement: serializeAgreement(agreements.get(m.agreementId)!), reasons: m.reasons, matched_at: m.matchedAt.toISOString() })),
           next_cursor: nextCursor,
         },
       };

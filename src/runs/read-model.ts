@@ -98,6 +98,37 @@ export async function finishItem(
   });
 }
 
+// Batch forms of beginItem and finishItem, for work done in batches by one activity (check runs):
+// one statement each for the whole batch. Returns the items to work on (begun now, or already
+// running when the activity is retried); cancelled and finished items are left out.
+export async function beginItems(db: Db, itemIds: string[]): Promise<Set<string>> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    WITH begun AS (
+      UPDATE workflow_run_items SET status = 'running', updated_at = now()
+       WHERE id = ANY(${itemIds}::uuid[]) AND status = 'queued'
+      RETURNING id)
+    SELECT id::text AS "id" FROM begun
+    UNION
+    SELECT id::text FROM workflow_run_items WHERE id = ANY(${itemIds}::uuid[]) AND status = 'running'`;
+  return new Set(rows.map((row) => row.id));
+}
+
+export async function completeItems(db: Db, completed: { itemId: string; result: unknown }[]): Promise<void> {
+  if (completed.length === 0) return;
+  await db.$executeRaw`
+    UPDATE workflow_run_items AS item
+       SET status = 'completed', result = done.result::jsonb, failure = NULL, finished_at = now(), updated_at = now()
+      FROM unnest(${completed.map((c) => c.itemId)}::uuid[], ${completed.map((c) => JSON.stringify(c.result ?? null))}::text[]) AS done(id, result)
+     WHERE item.id = done.id AND item.status IN ('queued', 'running')`;
+}
+
+export async function failItems(db: Db, itemIds: string[], failure: RunFailure): Promise<void> {
+  await db.$executeRaw`
+    UPDATE workflow_run_items
+       SET status = 'failed', result = NULL, failure = ${JSON.stringify(failure)}::jsonb, finished_at = now(), updated_at = now()
+     WHERE id = ANY(${itemIds}::uuid[]) AND status IN ('queued', 'running')`;
+}
+
 export async function itemCounts(db: Db, runIds: string[]): Promise<Map<string, ItemCounts>> {
   const groups = await db.workflowRunItem.groupBy({ by: ['runId', 'status'], where: { runId: { in: runIds } }, _count: { _all: true } });
   const counts = new Map<string, ItemCounts>();

@@ -122,6 +122,32 @@ export async function processItems<T extends RunItemRef>(items: T[], work: (item
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
 }
 
+// Runs `work` on the items in batches of `size`, `concurrency` batches at a time, for work short
+// enough per item that an activity per item would cost more than the work (check runs). Each
+// batch's activity begins and finishes its own items (skipping items cancelled through the API);
+// when it fails for good, its unfinished items fail with its error and the other batches go on.
+export async function processItemBatches<T extends RunItemRef>(
+  items: T[],
+  work: (batch: T[]) => Promise<unknown>,
+  options: { size: number; concurrency?: number },
+): Promise<void> {
+  const batches: T[][] = [];
+  for (let start = 0; start < items.length; start += options.size) batches.push(items.slice(start, start + options.size));
+  let next = 0;
+  const lane = async () => {
+    while (next < batches.length) {
+      const batch = batches[next++]!;
+      try {
+        await work(batch);
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        await runModel.failRunItems(batch.map((item) => item.id), { code: 'item_failed', message: messageOf(error) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency ?? 1), batches.length) }, lane));
+}
+
 async function processItem<T extends RunItemRef>(item: T, work: (item: T) => Promise<unknown>): Promise<void> {
   if (!(await runModel.beginRunItem(item.id))) return;
   try {
