@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { isWhitespace } from '../../shared/text-scan.js';
 
 // Numbers as people write them in price lists, in any of our languages, turned into exact
 // decimals. Floats never carry a price: text goes straight to decimal.js.
@@ -42,7 +43,38 @@ export function parseNumberText(text: string): ParsedNumber {
 
 const SIGN = /^[-−+]/;
 const LEADING_CURRENCY = /^(\p{L}+\p{Sc}|\p{L}{1,3}\.?|\p{Sc})\s*/u;
-const TRAILING_CURRENCY = /\s*(\p{L}+\p{Sc}|\p{L}{1,3}\.?|\p{Sc})$/u;
+const LETTER = /^\p{L}$/u;
+const CURRENCY_SYMBOL = /^\p{Sc}$/u;
+
+/**
+ * What `/\s*(\p{L}+\p{Sc}|\p{L}{1,3}\.?|\p{Sc})$/u` would find, scanned from the end: that
+ * pattern tries every start position and takes quadratic time on a long run of letters.
+ * `index` is where the whitespace before the token starts.
+ */
+export function trailingCurrency(text: string): { token: string; index: number } | null {
+  const chars = Array.from(text);
+  let tokenStart = chars.length;
+  const last = chars[chars.length - 1];
+  const lettersBefore = (end: number, max: number) => {
+    let start = end;
+    while (start > 0 && end - start < max && LETTER.test(chars[start - 1]!)) start -= 1;
+    return start;
+  };
+  if (last === undefined) return null;
+  if (CURRENCY_SYMBOL.test(last)) tokenStart = lettersBefore(chars.length - 1, Infinity);
+  else if (last === '.' || LETTER.test(last)) {
+    const lettersEnd = last === '.' ? chars.length - 1 : chars.length;
+    tokenStart = lettersBefore(lettersEnd, 3);
+    if (tokenStart === lettersEnd) return null;
+  } else return null;
+  let start = tokenStart;
+  // Whitespace only joins when the token is not cut out of a longer run of letters.
+  if (tokenStart === 0 || !LETTER.test(chars[tokenStart - 1]!)) {
+    while (start > 0 && isWhitespace(chars[start - 1])) start -= 1;
+  }
+  const index = chars.slice(0, start).join('').length;
+  return { token: chars.slice(tokenStart).join(''), index };
+}
 
 function unwrapSignAndCurrency(text: string): { body: string; negative: boolean; currencyToken: string | null } | null {
   let rest = text;
@@ -61,10 +93,10 @@ function unwrapSignAndCurrency(text: string): { body: string; negative: boolean;
     rest = rest.slice(leading[0].length);
     takeSign();
   }
-  const trailing = TRAILING_CURRENCY.exec(rest);
+  const trailing = trailingCurrency(rest);
   if (trailing) {
     if (currencyToken !== null) return null;
-    currencyToken = trailing[1]!;
+    currencyToken = trailing.token;
     rest = rest.slice(0, trailing.index).trim();
   }
   rest = rest.replace(/[.,]-$/, ''); // "120,-" is the Nordic way to write 120 whole kroner

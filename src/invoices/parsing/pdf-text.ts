@@ -5,6 +5,7 @@
  * allows it (net + VAT = gross, base × rate = VAT). Invoice lines are not read: table layouts
  * vary too much to read them without guessing.
  */
+import { trimCharsEnd } from '../../shared/text-scan.js';
 import { parsePrintedDate } from './dates.js';
 import { decimalsClose, multiplyPercent, sumDecimals } from './decimal.js';
 import {
@@ -39,10 +40,10 @@ import {
   currencyCodeOf,
   parsePrintedAmount,
   parsePrintedRate,
+  pdfTextLine,
 } from './pdf-text-patterns.js';
 
-/** Bounds regex work on pathological text layers. */
-const MAX_LINE_LENGTH = 400;
+/** Bounds the work on pathological text layers (lines are cut by pdfTextLine). */
 const MAX_LINES = 5000;
 /** Printed amounts are rounded to cents; sums of rounded values may be off by a cent or two. */
 const CENT_TOLERANCE = '0.02';
@@ -55,7 +56,7 @@ interface LabelledAmount {
 }
 
 export function readInvoiceFromText(rawLines: readonly string[]): InvoiceOutcome | NotInvoiceOutcome {
-  const lines = rawLines.slice(0, MAX_LINES).map((line) => line.slice(0, MAX_LINE_LENGTH));
+  const lines = rawLines.slice(0, MAX_LINES).map(pdfTextLine);
   const warnings = ['Read from the PDF text layer (no embedded e-invoice XML): values come from printed labels and invoice lines were not read.'];
   const number = findInvoiceNumber(lines);
   const totals = readTotals(lines, warnings);
@@ -108,7 +109,7 @@ function findInvoiceNumber(lines: readonly string[]): FoundNumber | null {
   for (const pattern of INVOICE_NUMBER_PATTERNS) {
     for (const [lineIndex, line] of lines.entries()) {
       const match = pattern.exec(line);
-      const value = match?.[1]?.replace(/[.,|/-]+$/, '');
+      const value = match?.[1] === undefined ? undefined : trimCharsEnd(match[1], '.,|/-');
       if (match && value && !parsePrintedDate(value)) return { value, lineIndex, endOffset: match.index + match[0].length };
     }
   }
