@@ -52,28 +52,41 @@ const CURRENCY_SYMBOL = /^\p{Sc}$/u;
  * `index` is where the whitespace before the token starts.
  */
 export function trailingCurrency(text: string): { token: string; index: number } | null {
-  const chars = Array.from(text);
-  let tokenStart = chars.length;
-  const last = chars[chars.length - 1];
-  const lettersBefore = (end: number, max: number) => {
-    let start = end;
-    while (start > 0 && end - start < max && LETTER.test(chars[start - 1]!)) start -= 1;
-    return start;
-  };
-  if (last === undefined) return null;
-  if (CURRENCY_SYMBOL.test(last)) tokenStart = lettersBefore(chars.length - 1, Infinity);
+  const last = charBefore(text, text.length);
+  if (last === '') return null;
+  let tokenStart: number;
+  if (CURRENCY_SYMBOL.test(last)) tokenStart = lettersBefore(text, text.length - last.length, Infinity);
   else if (last === '.' || LETTER.test(last)) {
-    const lettersEnd = last === '.' ? chars.length - 1 : chars.length;
-    tokenStart = lettersBefore(lettersEnd, 3);
+    const lettersEnd = last === '.' ? text.length - 1 : text.length;
+    tokenStart = lettersBefore(text, lettersEnd, 3);
     if (tokenStart === lettersEnd) return null;
   } else return null;
-  let start = tokenStart;
+  let index = tokenStart;
   // Whitespace only joins when the token is not cut out of a longer run of letters.
-  if (tokenStart === 0 || !LETTER.test(chars[tokenStart - 1]!)) {
-    while (start > 0 && isWhitespace(chars[start - 1])) start -= 1;
+  if (!LETTER.test(charBefore(text, tokenStart))) {
+    while (index > 0 && isWhitespace(text[index - 1])) index -= 1;
   }
-  const index = chars.slice(0, start).join('').length;
-  return { token: chars.slice(tokenStart).join(''), index };
+  return { token: text.slice(tokenStart), index };
+}
+
+/** The code point that ends at `end` (a surrogate pair counts as one), or ''. */
+function charBefore(text: string, end: number): string {
+  if (end <= 0) return '';
+  const low = text.charCodeAt(end - 1);
+  const high = end >= 2 ? text.charCodeAt(end - 2) : 0;
+  const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
+  return text.slice(pair ? end - 2 : end - 1, end);
+}
+
+/** Where a run of at most `max` letters ending at `end` starts. */
+function lettersBefore(text: string, end: number, max: number): number {
+  let start = end;
+  for (let count = 0; count < max; count += 1) {
+    const char = charBefore(text, start);
+    if (char === '' || !LETTER.test(char)) break;
+    start -= char.length;
+  }
+  return start;
 }
 
 function unwrapSignAndCurrency(text: string): { body: string; negative: boolean; currencyToken: string | null } | null {

@@ -21,12 +21,56 @@ const AMOUNT_TAIL = String.raw` ?(?:in ${CURRENCY_TOKEN} ?)?[:=]? ?(?:(${CURRENC
 const labelStart = String.raw`(?<![\p{L}\d])`;
 const labelEnd = String.raw`(?![\p{L}])`;
 
-function labelPattern(label: string, tail: string): RegExp {
-  return new RegExp(`${labelStart}(?:${label})${labelEnd}${tail}`, 'iu');
+/** What the readers need of a match: the whole text, its groups and where it starts. */
+export interface LineMatch {
+  0: string;
+  [group: number]: string | undefined;
+  index: number;
+}
+
+export interface LinePattern {
+  exec(line: string): LineMatch | null;
+}
+
+/**
+ * A label ("Rechnungsnummer", "Net total") and the value after it, as two patterns: the label
+ * is found anywhere on the line, the value is read where the label ends (sticky). One pattern
+ * per label with the value's grammar in each made a hundred large patterns; split, each part is
+ * small enough for the ReDoS check (test/unit/security/regex-safety.test.ts) to prove linear.
+ */
+export class LabelledValuePattern implements LinePattern {
+  private readonly label: RegExp;
+  private readonly value: RegExp;
+
+  constructor(label: string, value: string) {
+    this.label = new RegExp(`${labelStart}(?:${label})${labelEnd}`, 'giu');
+    this.value = new RegExp(value, 'iuy');
+  }
+
+  /** Both parts, for the ReDoS check. */
+  get patterns(): readonly RegExp[] {
+    return [this.label, this.value];
+  }
+
+  /** The first label occurrence followed by a value; groups are the value's. */
+  exec(line: string): LineMatch | null {
+    this.label.lastIndex = 0;
+    for (let label = this.label.exec(line); label !== null; label = this.label.exec(line)) {
+      this.value.lastIndex = label.index + label[0].length;
+      const value = this.value.exec(line);
+      if (value) return Object.assign([label[0] + value[0], ...value.slice(1)] as [string, ...(string | undefined)[]], { index: label.index });
+      if (label[0].length === 0) this.label.lastIndex += 1;
+    }
+    return null;
+  }
+}
+
+function labelPattern(label: string, tail: string): LabelledValuePattern {
+  return new LabelledValuePattern(label, tail);
 }
 
 /** Label followed directly by one amount: "Brutto 104,00 €", "Total TTC : -233,47 €". */
-function amountPatterns(labels: readonly string[]): RegExp[] {
+function amountPatterns(labels: readonly string[]): LabelledValuePattern[] {
   return labels.map((label) => labelPattern(label, `${OPTIONAL_PARENTHESIS}${AMOUNT_TAIL}`));
 }
 
@@ -102,10 +146,7 @@ export const AMOUNT_DUE_PATTERNS = amountPatterns([
 ]);
 
 /** "USt. (19 %) 16,61 €": a single VAT amount, optionally with its rate, and nothing after it. */
-export const SINGLE_VAT_LINE = new RegExp(
-  String.raw`${labelStart}(?:u?st|mwst|umsatzsteuer|vat|mva|moms|alv|tva)\.?${labelEnd} ?\(? ?(?:(${RATE}) ?%)? ?\)?${AMOUNT_TAIL} ?$`,
-  'iu',
-);
+export const SINGLE_VAT_LINE = labelPattern(String.raw`(?:u?st|mwst|umsatzsteuer|vat|mva|moms|alv|tva)\.?`, String.raw` ?\(? ?(?:(${RATE}) ?%)? ?\)?${AMOUNT_TAIL} ?$`);
 
 /** "7% 160,00 € 11,20 €": rate, taxable amount and tax amount ending a line. */
 export const VAT_BREAKDOWN_ROW = new RegExp(

@@ -40,6 +40,7 @@ import {
   currencyCodeOf,
   parsePrintedAmount,
   parsePrintedRate,
+  type LinePattern,
   pdfTextLine,
 } from './pdf-text-patterns.js';
 
@@ -125,7 +126,7 @@ function findIssueDate(lines: readonly string[], number: FoundNumber): string | 
   return findFirstDate(lines, [GENERIC_DATE_PATTERN]);
 }
 
-function findFirstDate(lines: readonly string[], patterns: readonly RegExp[]): string | null {
+function findFirstDate(lines: readonly string[], patterns: readonly LinePattern[]): string | null {
   for (const pattern of patterns) {
     for (const line of lines) {
       const raw = pattern.exec(line)?.[1];
@@ -136,7 +137,7 @@ function findFirstDate(lines: readonly string[], patterns: readonly RegExp[]): s
   return null;
 }
 
-function findLabelledAmount(lines: readonly string[], patterns: readonly RegExp[]): LabelledAmount | null {
+function findLabelledAmount(lines: readonly string[], patterns: readonly LinePattern[]): LabelledAmount | null {
   for (const pattern of patterns) {
     for (const line of lines) {
       const match = pattern.exec(line);
