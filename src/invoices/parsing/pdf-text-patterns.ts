@@ -42,8 +42,8 @@ export class LabelledValuePattern implements LinePattern {
   private readonly label: RegExp;
   private readonly value: RegExp;
 
-  constructor(label: string, value: string) {
-    this.label = new RegExp(`${labelStart}(?:${label})${labelEnd}`, 'giu');
+  constructor(label: string, value: string, options: { labelEnd: boolean } = { labelEnd: true }) {
+    this.label = new RegExp(`${labelStart}(?:${label})${options.labelEnd ? labelEnd : ''}`, 'giu');
     this.value = new RegExp(value, 'iuy');
   }
 
@@ -204,8 +204,6 @@ export const DUE_DATE_PATTERNS = [
   String.raw`fälligkeits-?datum`,
   String.raw`fällig ?(?:am|bis(?: ?zum)?)?`,
   String.raw`zahlbar ?bis(?: ?zum)?`,
-  String.raw`zahlbar[^.\n]{0,40}? bis(?: ?zum)?`,
-  String.raw`überweisen ?sie[^.\n]{0,30}? bis(?: ?zum)?`,
   String.raw`due ?date`,
   String.raw`payment ?due(?: ?date)?`,
   String.raw`due ?(?:on|by)`,
@@ -218,6 +216,15 @@ export const DUE_DATE_PATTERNS = [
   String.raw`échéance`,
   String.raw`vervaldatum`,
 ].map((label) => labelPattern(label, DATE_TAIL));
+
+// Labels with words in between ("zahlbar innerhalb 14 Tagen bis"): the words are read with the
+// value, where the label ends, rather than searched for along the whole line.
+DUE_DATE_PATTERNS.splice(
+  3,
+  0,
+  new LabelledValuePattern(String.raw`zahlbar`, String.raw`[^.\n]{0,40}? bis(?: ?zum)?${labelEnd}${DATE_TAIL}`, { labelEnd: false }),
+  new LabelledValuePattern(String.raw`überweisen ?sie`, String.raw`[^.\n]{0,30}? bis(?: ?zum)?${labelEnd}${DATE_TAIL}`, { labelEnd: false }),
+);
 
 export const ANY_PRINTED_DATE = new RegExp(PRINTED_DATE, 'u');
 
@@ -248,9 +255,9 @@ export const COMPANY_NAME = new RegExp(
   'u',
 );
 
-/** Labels that introduce the seller's name on the same line ("Verkäufer: ...", "Name: ..." does not count). */
+/** Labels that introduce the seller's name on the same line; the name is the rest of the line ("Verkäufer: ...", "Name: ..." does not count). */
 export const SUPPLIER_LABEL = new RegExp(
-  String.raw`^(?:verkäufer|lieferant|rechnungs(?:er)?steller|seller|supplier|vendor|leverandør|leverantör|säljare|myyjä|fournisseur|vendeur)${labelEnd} ?:? ?(.*)$`,
+  String.raw`^(?:verkäufer|lieferant|rechnungs(?:er)?steller|seller|supplier|vendor|leverandør|leverantör|säljare|myyjä|fournisseur|vendeur)${labelEnd} ?:? ?`,
   'iu',
 );
 

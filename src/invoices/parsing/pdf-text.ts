@@ -275,7 +275,8 @@ function findSupplierName(lines: readonly string[]): string | null {
 
 function supplierFromLabel(lines: readonly string[]): string | null {
   for (const [index, line] of lines.entries()) {
-    const rest = SUPPLIER_LABEL.exec(line)?.[1]?.trim();
+    const label = SUPPLIER_LABEL.exec(line);
+    const rest = label ? line.slice(label[0].length).trim() : undefined;
     if (rest === undefined) continue;
     const candidate = rest !== '' ? rest : (lines[index + 1]?.trim() ?? '');
     if (COMPANY_NAME.test(candidate)) return candidate;
