@@ -64,6 +64,8 @@ const waiting: Waiting[] = [];
 /** Sets how many helper processes may run at once (the worker does this from its config). */
 export function configureIsolation(options: { helpers: number }): void {
   poolSize = Math.max(1, Math.floor(options.helpers));
+  // A smaller pool: idle helpers beyond it end now, busy ones when their call ends (release).
+  for (const helper of [...helpers]) if (!helper.busy && helpers.size > poolSize) retire(helper);
   dispatch();
 }
 
@@ -127,6 +129,7 @@ function dispatch(): void {
 }
 
 function freeHelper(): Helper | undefined {
+  if ([...helpers].filter((helper) => helper.busy).length >= poolSize) return undefined;
   for (const helper of helpers) {
     if (!helper.busy && alive(helper.child)) return helper;
     if (!alive(helper.child)) helpers.delete(helper);
@@ -204,6 +207,7 @@ async function callHelper<T>(helper: Helper, moduleUrl: URL, exportName: string,
 // Back to the pool, or gone if it was killed; idle, it must not keep this process alive.
 function release(helper: Helper): void {
   helper.busy = false;
+  if (helpers.has(helper) && helpers.size > poolSize) retire(helper);
   if (helpers.has(helper) && alive(helper.child)) {
     helper.child.channel?.unref();
     helper.idleTimer = setTimeout(() => retire(helper), IDLE_MS);
