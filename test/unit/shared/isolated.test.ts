@@ -28,7 +28,7 @@ describe('runIsolated', () => {
     await Promise.all([runIsolated(fixture, 'double', [new Uint8Array([1])], limits), runIsolated(fixture, 'double', [new Uint8Array([2])], limits)]);
     expect(isolationStats()).toMatchObject({ helpers: 2, busy: 0 });
     const [first, second] = await Promise.all([runIsolated<Busy>(fixture, 'busyFor', [1_500], limits), runIsolated<Busy>(fixture, 'busyFor', [1_500], limits)]);
-    if (!first.ok || !second.ok) throw new Error('both calls should succeed');
+    if (!first?.ok || !second?.ok) throw new Error('both calls should succeed');
     expect(first.value.pid).not.toBe(second.value.pid);
     // They overlapped in time: each started before the other ended.
     expect(first.value.startedAt).toBeLessThan(second.value.endedAt);
@@ -41,7 +41,7 @@ describe('runIsolated', () => {
       const calls = [runIsolated<Busy>(fixture, 'busyFor', [300], limits), runIsolated<Busy>(fixture, 'busyFor', [300], limits)];
       expect(isolationStats()).toMatchObject({ waiting: 1, size: 1 });
       const [first, second] = await Promise.all(calls);
-      if (!first.ok || !second.ok) throw new Error('both calls should succeed');
+      if (!first?.ok || !second?.ok) throw new Error('both calls should succeed');
       expect(second.value.startedAt).toBeGreaterThanOrEqual(first.value.endedAt);
     } finally {
       configureIsolation({ helpers: 2 });
