@@ -13,7 +13,9 @@ import type { DecimalString } from './model.js';
 
 const CURRENCY_TOKEN = String.raw`(?:€|£|EUR|GBP|USD|CHF|NOK|SEK|DKK|PLN|CZK|HUF)`;
 /** An amount with exactly two decimals, optionally grouped: 104,00 · 1.234,56 · 1,234.56 · 1 234,56. */
-const AMOUNT = String.raw`[-−]?(?:\d{1,3}(?:[ .,'’]\d{3})+|\d+)[.,]\d{2}(?!\d|[.,]\d)`;
+// Up to six groups of thousands (999 quadrillion): an unbounded group count made the pattern
+// backtrack through every group of a long digit run.
+const AMOUNT = String.raw`[-−]?(?:\d{1,3}(?:[ .,'’]\d{3}){1,6}|\d{1,18})[.,]\d{2}(?!\d|[.,]\d)`;
 const RATE = String.raw`\d{1,2}(?:[.,]\d{1,2})?`;
 const OPTIONAL_PARENTHESIS = String.raw`(?: ?\([^)]{0,30}\))?`;
 const AMOUNT_TAIL = String.raw` ?(?:in ${CURRENCY_TOKEN} ?)?[:=]? ?(?:(${CURRENCY_TOKEN}) ?)?(${AMOUNT})(?: ?(${CURRENCY_TOKEN}))?`;
@@ -42,8 +44,8 @@ export class LabelledValuePattern implements LinePattern {
   private readonly label: RegExp;
   private readonly value: RegExp;
 
-  constructor(label: string, value: string, options: { labelEnd: boolean } = { labelEnd: true }) {
-    this.label = new RegExp(`${labelStart}(?:${label})${options.labelEnd ? labelEnd : ''}`, 'giu');
+  constructor(label: string, value: string, options: { labelStart?: string; labelEnd?: boolean } = {}) {
+    this.label = new RegExp(`${options.labelStart ?? labelStart}(?:${label})${options.labelEnd === false ? '' : labelEnd}`, 'giu');
     this.value = new RegExp(value, 'iuy');
   }
 
@@ -52,13 +54,13 @@ export class LabelledValuePattern implements LinePattern {
     return [this.label, this.value];
   }
 
-  /** The first label occurrence followed by a value; groups are the value's. */
+  /** The first label occurrence followed by a value; groups are the label's, then the value's. */
   exec(line: string): LineMatch | null {
     this.label.lastIndex = 0;
     for (let label = this.label.exec(line); label !== null; label = this.label.exec(line)) {
       this.value.lastIndex = label.index + label[0].length;
       const value = this.value.exec(line);
-      if (value) return Object.assign([label[0] + value[0], ...value.slice(1)] as [string, ...(string | undefined)[]], { index: label.index });
+      if (value) return Object.assign([label[0] + value[0], ...label.slice(1), ...value.slice(1)] as [string, ...(string | undefined)[]], { index: label.index });
       if (label[0].length === 0) this.label.lastIndex += 1;
     }
     return null;
@@ -149,9 +151,10 @@ export const AMOUNT_DUE_PATTERNS = amountPatterns([
 export const SINGLE_VAT_LINE = labelPattern(String.raw`(?:u?st|mwst|umsatzsteuer|vat|mva|moms|alv|tva)\.?`, String.raw` ?\(? ?(?:(${RATE}) ?%)? ?\)?${AMOUNT_TAIL} ?$`);
 
 /** "7% 160,00 € 11,20 €": rate, taxable amount and tax amount ending a line. */
-export const VAT_BREAKDOWN_ROW = new RegExp(
-  String.raw`(?<![\d.,])(${RATE}) ?% ?\)? ?:? ?(?:${CURRENCY_TOKEN} ?)?(${AMOUNT}) ?(?:${CURRENCY_TOKEN})? (?:${CURRENCY_TOKEN} ?)?(${AMOUNT}) ?(?:${CURRENCY_TOKEN})? ?$`,
-  'iu',
+export const VAT_BREAKDOWN_ROW = new LabelledValuePattern(
+  String.raw`(${RATE}) ?%`,
+  String.raw` ?\)? ?:? ?(?:${CURRENCY_TOKEN} ?)?(${AMOUNT}) ?(?:${CURRENCY_TOKEN})? (?:${CURRENCY_TOKEN} ?)?(${AMOUNT}) ?(?:${CURRENCY_TOKEN})? ?$`,
+  { labelStart: String.raw`(?<![\d.,])`, labelEnd: false },
 );
 
 /** A document number must contain a digit; letters, "-", "/", ".", "_" and "|" may join it. */

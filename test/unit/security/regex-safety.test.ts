@@ -85,7 +85,8 @@ const CONSTRUCTED_PATTERNS: Record<string, () => FoundPattern[]> = {
 
 function problems(patterns: FoundPattern[]): string[] {
   return patterns.flatMap((pattern) => {
-    const result = checkSync(pattern.source, pattern.flags, { timeout: 60_000 });
+    // A fixed seed: the fuzzing checker is random, and a test must give the same answer every run.
+    const result = checkSync(pattern.source, pattern.flags, { timeout: 60_000, randomSeed: 1 });
     if (result.status === 'safe') return [];
     const attack = result.status === 'vulnerable' ? ` (${result.complexity.type}; attack ${result.attack.pattern})` : ` (${result.error.kind})`;
     return [`${pattern.where} /${pattern.source}/${pattern.flags}: ${result.status}${attack}`];
