@@ -53,8 +53,7 @@ export const PRICE_LIST_MEMORY_LIMIT_BYTES = PDF_MEMORY_LIMIT_BYTES;
 export async function readPriceListIsolated(input: PriceListReadInput): Promise<PriceListReadResult> {
   // The caller's mistake is reported here, not as a crash of the helper.
   if (!isIsoCurrencyCode(input.defaultCurrency.trim().toUpperCase())) return readPriceList(input);
-  const plainInput = { ...input, bytes: input.bytes };
-  const result = await runIsolated<PriceListReadResult>(new URL(import.meta.url), 'readPriceList', [plainInput], {
+  const result = await runIsolated<PriceListReadResult>(new URL(import.meta.url), 'readPriceList', [input], {
     timeMs: PRICE_LIST_TIME_LIMIT_MS,
     memoryBytes: PRICE_LIST_MEMORY_LIMIT_BYTES,
   });
