@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { Prisma, type Db } from '../src/db/client.js';
-import { readPriceList, LIMITS, type PriceListRow } from '../src/agreements/price-lists/index.js';
+import { readPriceListIsolated, LIMITS, type PriceListRow } from '../src/agreements/price-lists/index.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { markAgreementTermsChanged } from '../src/checks/outdated.js';
 import { recordActivity, systemActor } from '../src/activity/record.js';
@@ -53,7 +53,7 @@ export function createPriceImportActivities(deps: { db: Db; storage: ObjectStora
       }
       const document = await db.document.findUniqueOrThrow({ where: { id: priceImport.documentId } });
       const bytes = await storage.read(document.storageKey, LIMITS.maxInputBytes + 1);
-      const result = await readPriceList({
+      const result = await readPriceListIsolated({
         bytes,
         fileName: document.fileName,
         mimeType: document.mimeType,

@@ -31,6 +31,15 @@ const configSchema = z.object({
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().positive().default(24),
   // Passages of one document indexed for search; beyond it the document is searched partially.
   DOCUMENT_INDEX_MAX_PASSAGES: z.coerce.number().int().positive().default(5000),
+  // Helper processes that parse uploaded files (PDF, XML, CSV/XLSX, DOCX) at once, per worker
+  // (src/shared/isolated.ts); one per core leaves the worker's own thread free.
+  PARSER_HELPERS: z.coerce.number().int().min(1).max(64).default(2),
+  // The worker's concurrency limits (Temporal's defaults are 100s, far more than one process
+  // should take on): activities and local activities running at once, workflow tasks at once.
+  // Parsing beyond PARSER_HELPERS waits for a helper, so more activities than helpers is fine.
+  WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(8),
+  WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(8),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(1000).default(8),
 });
 
 export type Config = z.infer<typeof configSchema>;

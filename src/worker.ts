@@ -5,6 +5,7 @@ import { createStorage } from './bootstrap.js';
 import { loadConfig, type Config } from './config.js';
 import { createDb } from './db/client.js';
 import { createLogger, type Logger } from './logger.js';
+import { closeIsolation, configureIsolation } from './shared/isolated.js';
 
 export function workflowsPath(includeTestWorkflows: boolean): string {
   const file = includeTestWorkflows ? '../workflows/testing.ts' : '../workflows/index.ts';
@@ -37,6 +38,7 @@ function installRuntimeLogger(logger: Logger): void {
 export async function createWorker(config: Config) {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   installRuntimeLogger(logger);
+  configureIsolation({ helpers: config.PARSER_HELPERS });
   const db = createDb(config.DATABASE_URL);
   const storage = createStorage(config);
   await storage.ensureBucket();
@@ -47,8 +49,14 @@ export async function createWorker(config: Config) {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: workflowsPath(config.ENABLE_TEST_WORKFLOWS),
     activities: createActivities({ db, storage, logger }, { includeTestActivities: config.ENABLE_TEST_WORKFLOWS }),
+    // Explicit, from config (docs/deployment.md): Temporal's defaults would let one worker
+    // start far more parses and transactions at once than its cores and connections can serve.
+    maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
+    maxConcurrentLocalActivityExecutions: config.WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES,
+    maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
   });
   const close = async () => {
+    closeIsolation();
     await connection.close().catch(() => undefined);
     await db.$disconnect();
   };

@@ -1,23 +1,41 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Context } from '@temporalio/activity';
 
 // Runs one exported function of a module in a helper process that is killed, and started again
-// on the next call, when the call takes too long or the process takes too much memory. For work
-// on untrusted files whose cost the work itself cannot bound: pdf.js inflates a PDF's compressed
-// streams in full (a 2 MB file took 3.5 GB), and a time limit in the same thread cannot stop it.
+// on the next call, when the call takes too long, the process takes too much memory, or the
+// caller gives up (an activity cancelled, timed out or retried). For work on untrusted files
+// (PDF, XML, CSV/XLSX, DOCX) whose cost the work itself cannot bound: pdf.js inflates a PDF's
+// compressed streams in full (a 2 MB file took 3.5 GB), and a time limit in the same thread
+// cannot stop synchronous parsing, which would also block the worker's event loop for every
+// other tenant's activities.
 //
-// A process rather than a thread, because only a process's memory can be told apart from the
-// caller's (/proc/<pid>/statm); one process, reused, one call at a time, so each call's limits
-// are its own. It ends when idle and when its parent goes.
+// Processes rather than threads, because only a process's memory can be told apart from the
+// caller's (/proc/<pid>/statm). A small pool of them (configureIsolation, PARSER_HELPERS), each
+// reused while warm and running one call at a time, so each call's limits are its own; calls
+// beyond the pool's size wait their turn. Helpers end when idle and when their parent goes.
 
 export interface IsolationLimits {
   timeMs: number;
   // Resident memory of the helper process, its start-up (Node, tsx, the module) included.
   memoryBytes: number;
+  // Stops the call (and kills its helper) when aborted. Inside a Temporal activity the activity's
+  // cancellation signal is used when none is given.
+  signal?: AbortSignal;
 }
 
-export type Isolated<T> = { ok: true; value: T } | { ok: false; reason: 'time_limit' | 'memory_limit' | 'crashed'; message: string };
+export type IsolationFailure = 'time_limit' | 'memory_limit' | 'crashed' | 'cancelled';
+
+/** Thrown by callers when the isolated call was cancelled: the activity ends as cancelled, writing no outcome. */
+export class IsolationCancelled extends Error {
+  constructor() {
+    super('Parsing was stopped because its activity was cancelled or timed out.');
+    this.name = 'IsolationCancelled';
+  }
+}
+
+export type Isolated<T> = { ok: true; value: T } | { ok: false; reason: IsolationFailure; message: string };
 
 type Reply = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -25,28 +43,114 @@ const ENTRY = fileURLToPath(new URL('./isolated-process.mjs', import.meta.url));
 const MEMORY_SAMPLE_MS = 20;
 const IDLE_MS = 30_000;
 const PAGE_BYTES = 4096;
+/** While a call runs inside an activity, it heartbeats this often so a cancellation reaches it. */
+const HEARTBEAT_MS = 2_000;
+export const DEFAULT_HELPERS = 2;
 
-let helper: ChildProcess | undefined;
-let idleTimer: NodeJS.Timeout | undefined;
-let turn: Promise<unknown> = Promise.resolve();
-
-export function runIsolated<T>(moduleUrl: URL, exportName: string, args: unknown[], limits: IsolationLimits): Promise<Isolated<T>> {
-  const result = turn.then(() => callHelper<T>(moduleUrl, exportName, args, limits));
-  turn = result.catch(() => undefined);
-  return result;
+interface Helper {
+  child: ChildProcess;
+  busy: boolean;
+  idleTimer?: NodeJS.Timeout;
 }
 
-function helperProcess(): ChildProcess {
-  if (helper && helper.exitCode === null && helper.signalCode === null) return helper;
-  helper = fork(ENTRY, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
-  helper.unref();
+interface Waiting {
+  start: (helper: Helper) => void;
+}
+
+let poolSize = DEFAULT_HELPERS;
+const helpers = new Set<Helper>();
+const waiting: Waiting[] = [];
+
+/** Sets how many helper processes may run at once (the worker does this from its config). */
+export function configureIsolation(options: { helpers: number }): void {
+  poolSize = Math.max(1, Math.floor(options.helpers));
+  // A smaller pool: idle helpers beyond it end now, busy ones when their call ends (release).
+  for (const helper of [...helpers]) if (!helper.busy && helpers.size > poolSize) retire(helper);
+  dispatch();
+}
+
+/** For tests and metrics: helpers alive and busy, and calls waiting for one. */
+export function isolationStats(): { helpers: number; busy: number; waiting: number; size: number } {
+  return { helpers: helpers.size, busy: [...helpers].filter((helper) => helper.busy).length, waiting: waiting.length, size: poolSize };
+}
+
+export function runIsolated<T>(moduleUrl: URL, exportName: string, args: unknown[], limits: IsolationLimits): Promise<Isolated<T>> {
+  const signal = limits.signal ?? activitySignal();
+  if (signal?.aborted) return Promise.resolve(cancelled());
+  return new Promise<Isolated<T>>((resolve) => {
+    const entry: Waiting = {
+      start: (helper) => {
+        signal?.removeEventListener('abort', leaveQueue);
+        void callHelper<T>(helper, moduleUrl, exportName, args, limits, signal).then(resolve);
+      },
+    };
+    const leaveQueue = () => {
+      const index = waiting.indexOf(entry);
+      if (index === -1) return;
+      waiting.splice(index, 1);
+      resolve(cancelled());
+    };
+    signal?.addEventListener('abort', leaveQueue, { once: true });
+    waiting.push(entry);
+    dispatch();
+  });
+}
+
+function cancelled(): { ok: false; reason: 'cancelled'; message: string } {
+  return { ok: false, reason: 'cancelled', message: 'the caller stopped waiting (cancelled or timed out)' };
+}
+
+/** The running activity's cancellation signal, or undefined outside an activity. */
+function activitySignal(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
+}
+
+function heartbeat(): void {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    // Not in an activity.
+  }
+}
+
+/** Hands free (or new) helpers to waiting calls, oldest first. */
+function dispatch(): void {
+  while (waiting.length > 0) {
+    const helper = freeHelper();
+    if (!helper) return;
+    helper.busy = true;
+    clearTimeout(helper.idleTimer);
+    waiting.shift()!.start(helper);
+  }
+}
+
+function freeHelper(): Helper | undefined {
+  if ([...helpers].filter((helper) => helper.busy).length >= poolSize) return undefined;
+  for (const helper of helpers) {
+    if (!helper.busy && alive(helper.child)) return helper;
+    if (!alive(helper.child)) helpers.delete(helper);
+  }
+  if (helpers.size >= poolSize) return undefined;
+  const child = fork(ENTRY, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+  child.unref();
+  const helper: Helper = { child, busy: false };
+  helpers.add(helper);
   return helper;
 }
 
+function alive(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
 // Ends a helper; the next call starts a new one rather than find this one still dying.
-function retire(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
-  if (helper === child) helper = undefined;
-  child.kill(signal);
+function retire(helper: Helper, signal: NodeJS.Signals = 'SIGTERM'): void {
+  helpers.delete(helper);
+  clearTimeout(helper.idleTimer);
+  helper.child.kill(signal);
 }
 
 // Resident bytes of the process, or null where /proc does not tell (then only time is limited).
@@ -59,46 +163,60 @@ function residentBytes(pid: number | undefined): number | null {
   }
 }
 
-async function callHelper<T>(moduleUrl: URL, exportName: string, args: unknown[], limits: IsolationLimits): Promise<Isolated<T>> {
-  clearTimeout(idleTimer);
-  const child = helperProcess();
+async function callHelper<T>(helper: Helper, moduleUrl: URL, exportName: string, args: unknown[], limits: IsolationLimits, signal: AbortSignal | undefined): Promise<Isolated<T>> {
+  const { child } = helper;
   child.channel?.ref();
+  let result: Isolated<T> | undefined;
   try {
-    return await new Promise<Isolated<T>>((resolve) => {
-      const finish = (result: Isolated<T>) => {
+    result = await new Promise<Isolated<T>>((resolve) => {
+      const finish = (outcome: Isolated<T>) => {
         clearTimeout(timer);
         clearInterval(watch);
+        clearInterval(beat);
+        signal?.removeEventListener('abort', onAbort);
         child.off('message', onReply);
         child.off('exit', onExit);
-        resolve(result);
+        resolve(outcome);
       };
-      const stop = (result: Isolated<T>) => {
-        retire(child, 'SIGKILL');
-        finish(result);
+      const stop = (outcome: Isolated<T>) => {
+        retire(helper, 'SIGKILL');
+        finish(outcome);
       };
       const onReply = (reply: Reply) => finish(reply.ok ? { ok: true, value: reply.value as T } : { ok: false, reason: 'crashed', message: reply.message });
-      const onExit = (code: number | null, signal: string | null) => finish({ ok: false, reason: 'crashed', message: `the helper process ended (${signal ?? code})` });
+      const onExit = (code: number | null, exitSignal: string | null) => finish({ ok: false, reason: 'crashed', message: `the helper process ended (${exitSignal ?? code})` });
+      const onAbort = () => stop(cancelled());
       const timer = setTimeout(() => stop({ ok: false, reason: 'time_limit', message: `stopped after ${limits.timeMs} ms` }), limits.timeMs);
       const watch = setInterval(() => {
         const resident = residentBytes(child.pid);
         if (resident !== null && resident > limits.memoryBytes) stop({ ok: false, reason: 'memory_limit', message: `stopped at ${Math.round(resident / 2 ** 20)} MiB` });
       }, MEMORY_SAMPLE_MS);
+      const beat = setInterval(heartbeat, HEARTBEAT_MS);
+      signal?.addEventListener('abort', onAbort, { once: true });
       child.on('message', onReply);
       child.once('exit', onExit);
       child.send({ moduleUrl: moduleUrl.href, exportName, args }, (error) => {
         if (error) stop({ ok: false, reason: 'crashed', message: `the helper process could not be reached: ${error.message}` });
       });
     });
+    return result;
   } finally {
-    // Idle, the helper must not keep this process alive, and ends after a while.
-    child.channel?.unref();
-    idleTimer = setTimeout(() => retire(child), IDLE_MS);
-    idleTimer.unref();
+    release(helper);
   }
 }
 
-// For a clean shutdown (tests, the worker): ends the helper process now.
+// Back to the pool, or gone if it was killed; idle, it must not keep this process alive.
+function release(helper: Helper): void {
+  helper.busy = false;
+  if (helpers.has(helper) && helpers.size > poolSize) retire(helper);
+  if (helpers.has(helper) && alive(helper.child)) {
+    helper.child.channel?.unref();
+    helper.idleTimer = setTimeout(() => retire(helper), IDLE_MS);
+    helper.idleTimer.unref();
+  } else helpers.delete(helper);
+  dispatch();
+}
+
+// For a clean shutdown (tests, the worker): ends every helper process now.
 export function closeIsolation(): void {
-  clearTimeout(idleTimer);
-  if (helper) retire(helper);
+  for (const helper of [...helpers]) retire(helper);
 }

@@ -8,6 +8,7 @@
 // it). Lines that are not directives are left to people (and ignored here).
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
+import { isLineTerminator, isWhitespace, skipWhitespace, startsWithAsciiCaseless } from '../../shared/text-scan.js';
 import { foldText } from '../price-lists/normalize.js';
 
 export interface Directive {
@@ -38,18 +39,6 @@ export function itemKeyOf(line: { sellerItemId: string | null; description: stri
   return line?.sellerItemId?.trim() || line?.description?.trim() || null;
 }
 
-const DIRECTIVE = new RegExp(
-  [
-    String.raw`^\s*(?:[-*•]\s*)?do not flag:\s*(?<checker>[a-z0-9_\-]+)`,
-    String.raw`(?:\s+for item\s+"(?<item>(?:[^"\\]|\\.)*)")?`,
-    String.raw`(?:\s+at unit price\s+(?<price>-?\d+(?:\.\d+)?)(?:\s+(?<currency>[a-z]{3})\b)?)?`,
-    String.raw`(?:\s+\(ref\s+(?<ref>[^\s()]+)\))?`,
-    String.raw`\s*[.;]?\s*(?:reason:\s*(?<reason>.*?))?\s*$`,
-  ].join(''),
-  'i',
-);
-
-const unescapeQuoted = (text: string) => text.replace(/\\(.)/g, '$1');
 const escapeQuoted = (text: string) => text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -59,18 +48,154 @@ export function compactItem(text: string | null): string | null {
   return foldText(text).replace(/ /g, '') || null;
 }
 
+// A directive is read by a scanner, one pass over the line. It accepts exactly what the pattern
+//   ^\s*(?:[-*•]\s*)?do not flag:\s*(?<checker>[a-z0-9_\-]+)(?:\s+for item\s+"(?<item>(?:[^"\\]|\\.)*)")?
+//   (?:\s+at unit price\s+(?<price>-?\d+(?:\.\d+)?)(?:\s+(?<currency>[a-z]{3})\b)?)?
+//   (?:\s+\(ref\s+(?<ref>[^\s()]+)\))?\s*[.;]?\s*(?:reason:\s*(?<reason>.*?))?\s*$   (flags: i)
+// accepted; that pattern took quadratic time on long lines of spaces, and it runs in API requests
+// and once per finding in every check.
 export function parseDirective(line: string): Directive | null {
-  const match = DIRECTIVE.exec(line);
-  if (!match?.groups) return null;
-  const g = match.groups;
-  return {
-    checker: g.checker!.toLowerCase(),
-    item: g.item !== undefined ? unescapeQuoted(g.item) : null,
-    unitPrice: g.price ?? null,
-    currencyCode: g.currency?.toUpperCase() ?? null,
-    ref: g.ref ?? null,
-    reason: g.reason ? g.reason : null,
-  };
+  const scanner = new DirectiveScanner(line);
+  return scanner.directive();
+}
+
+const CHECKER_CHARS = /^[a-z0-9_-]$/i;
+const ASCII_LETTER = /^[a-z]$/i;
+const ASCII_DIGIT = /^\d$/;
+const WORD_CHAR = /^\w$/;
+
+class DirectiveScanner {
+  private at = 0;
+
+  constructor(private readonly line: string) {}
+
+  directive(): Directive | null {
+    this.at = skipWhitespace(this.line, 0);
+    if ('-*•'.includes(this.line[this.at] ?? 'x')) this.at = skipWhitespace(this.line, this.at + 1);
+    if (!this.keyword('do not flag:')) return null;
+    this.at = skipWhitespace(this.line, this.at);
+    const checkerStart = this.at;
+    this.skipWhile(CHECKER_CHARS);
+    if (this.at === checkerStart) return null;
+    const afterChecker = this.at;
+    const parsed = this.conditionsAndReason(checkerStart);
+    if (parsed) return parsed;
+    // The pattern could also end the checker before a "reason:" written straight after it.
+    if (startsWithAsciiCaseless(this.line, afterChecker - 'reason'.length, 'reason') && this.line[afterChecker] === ':') {
+      const checkerEnd = afterChecker - 'reason'.length;
+      if (checkerEnd === checkerStart) return null;
+      this.at = checkerEnd;
+      const reason = this.tail();
+      if (reason === false) return null;
+      return { checker: this.line.slice(checkerStart, checkerEnd).toLowerCase(), item: null, unitPrice: null, currencyCode: null, ref: null, reason };
+    }
+    return null;
+  }
+
+  private conditionsAndReason(checkerStart: number): Directive | null {
+    const checker = this.line.slice(checkerStart, this.at).toLowerCase();
+    const item = this.optional(() => this.item());
+    const price = this.optional(() => this.price());
+    const ref = this.optional(() => this.ref());
+    const reason = this.tail();
+    if (reason === false) return null;
+    return { checker, item, unitPrice: price?.unitPrice ?? null, currencyCode: price?.currencyCode ?? null, ref, reason };
+  }
+
+  // An optional part: on failure nothing is consumed, as when the pattern skips its group.
+  private optional<T>(read: () => T | null): T | null {
+    const start = this.at;
+    const value = read();
+    if (value === null) this.at = start;
+    return value;
+  }
+
+  private item(): string | null {
+    if (!this.spacedKeyword('for item') || !this.requiredSpace() || this.line[this.at] !== '"') return null;
+    let text = '';
+    for (let index = this.at + 1; index < this.line.length; index += 1) {
+      const char = this.line[index]!;
+      if (char === '"') {
+        this.at = index + 1;
+        return text;
+      }
+      if (char === '\\') {
+        const next = this.line[index + 1];
+        if (next === undefined || isLineTerminator(next)) return null;
+        text += next; // unescaped: \" is ", \\ is \
+        index += 1;
+      } else text += char;
+    }
+    return null;
+  }
+
+  private price(): { unitPrice: string; currencyCode: string | null } | null {
+    if (!this.spacedKeyword('at unit price') || !this.requiredSpace()) return null;
+    const start = this.at;
+    if (this.line[this.at] === '-') this.at += 1;
+    const digitsStart = this.at;
+    this.skipWhile(ASCII_DIGIT);
+    if (this.at === digitsStart) return null;
+    if (this.line[this.at] === '.' && ASCII_DIGIT.test(this.line[this.at + 1] ?? '')) {
+      this.at += 1;
+      this.skipWhile(ASCII_DIGIT);
+    }
+    const unitPrice = this.line.slice(start, this.at);
+    const currencyCode = this.optional(() => this.currency());
+    return { unitPrice, currencyCode };
+  }
+
+  private currency(): string | null {
+    if (!this.requiredSpace()) return null;
+    const code = this.line.slice(this.at, this.at + 3);
+    if (code.length !== 3 || ![...code].every((char) => ASCII_LETTER.test(char))) return null;
+    if (WORD_CHAR.test(this.line[this.at + 3] ?? ' ')) return null;
+    this.at += 3;
+    return code.toUpperCase();
+  }
+
+  private ref(): string | null {
+    if (!this.spacedKeyword('(ref') || !this.requiredSpace()) return null;
+    const start = this.at;
+    while (this.at < this.line.length && !isWhitespace(this.line[this.at]) && this.line[this.at] !== '(' && this.line[this.at] !== ')') this.at += 1;
+    if (this.at === start || this.line[this.at] !== ')') return null;
+    const ref = this.line.slice(start, this.at);
+    this.at += 1;
+    return ref;
+  }
+
+  // `\s*[.;]?\s*(?:reason:\s*(?<reason>.*?))?\s*$`: the reason (null when absent or empty), or false when the line does not end so.
+  private tail(): string | null | false {
+    this.at = skipWhitespace(this.line, this.at);
+    if (this.line[this.at] === '.' || this.line[this.at] === ';') this.at = skipWhitespace(this.line, this.at + 1);
+    if (!this.keyword('reason:')) return this.at === this.line.length ? null : false;
+    const reason = this.line.slice(skipWhitespace(this.line, this.at)).trimEnd();
+    // `.` stops at a line break, so text after one is not part of a reason.
+    if ([...reason].some(isLineTerminator)) return false;
+    return reason === '' ? null : reason;
+  }
+
+  private keyword(keyword: string): boolean {
+    if (!startsWithAsciiCaseless(this.line, this.at, keyword)) return false;
+    this.at += keyword.length;
+    return true;
+  }
+
+  // `\s+keyword`
+  private spacedKeyword(keyword: string): boolean {
+    return this.requiredSpace() && this.keyword(keyword);
+  }
+
+  private requiredSpace(): boolean {
+    const after = skipWhitespace(this.line, this.at);
+    if (after === this.at) return false;
+    this.at = after;
+    return true;
+  }
+
+  private skipWhile(pattern: RegExp): void {
+    while (this.at < this.line.length && pattern.test(this.line[this.at]!)) this.at += 1;
+  }
 }
 
 /** Every directive in the instructions, in order; other text is ignored. */

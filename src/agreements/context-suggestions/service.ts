@@ -83,7 +83,7 @@ export async function findSuggestion(deps: Pick<AppDeps, 'db'>, organizationId: 
 }
 
 function appended(instructions: string | null, line: string): string {
-  const current = (instructions ?? '').replace(/\s+$/, '');
+  const current = (instructions ?? '').trimEnd();
   return current ? `${current}\n${line}` : line;
 }
 

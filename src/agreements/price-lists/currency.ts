@@ -1,3 +1,4 @@
+import { removeDelimited, trimCharsEnd, trimCharsStart } from '../../shared/text-scan.js';
 // Currency codes and the symbols people write instead of them.
 
 const ISO_4217_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
@@ -56,19 +57,49 @@ export function looksLikeCurrencyToken(token: string): boolean {
  */
 export function currencyInNumberFormat(numberFormat: string | undefined): string | null {
   if (numberFormat === undefined || numberFormat === '') return null;
-  const bracketed = /\[\$([^\]-]+)(?:-[0-9A-Fa-f]+)?\]/.exec(numberFormat)?.[1];
+  const bracketed = bracketedCurrency(numberFormat);
   if (bracketed !== undefined && bracketed.trim() !== '') return bracketed.trim();
   for (const quoted of numberFormat.matchAll(/"([^"]+)"/g)) {
     const text = quoted[1]!.trim();
     if (looksLikeCurrencyToken(text)) return text;
   }
-  const symbol = /[€£¥$]/.exec(numberFormat.replace(/"[^"]*"|\[[^\]]*\]/g, ''))?.[0];
+  const symbol = /[€£¥$]/.exec(removeDelimited(numberFormat, QUOTED_OR_BRACKETED))?.[0];
   return symbol ?? null;
+}
+
+const QUOTED_OR_BRACKETED = [
+  ['"', '"'],
+  ['[', ']'],
+] as const;
+const HEX_DIGITS = '0123456789abcdefABCDEF';
+
+/**
+ * The symbol of the first `[$<symbol>]` / `[$<symbol>-<hex locale>]` in a number format, as
+ * `/\[\$([^\]-]+)(?:-[0-9A-Fa-f]+)?\]/` would find it, scanned once (that pattern re-reads the
+ * rest of the text from every `[$`).
+ */
+export function bracketedCurrency(numberFormat: string): string | undefined {
+  let open = numberFormat.indexOf('[$');
+  while (open !== -1) {
+    let end = open + 2;
+    while (end < numberFormat.length && numberFormat[end] !== ']' && numberFormat[end] !== '-') end += 1;
+    if (end === numberFormat.length) return undefined; // no "]" or "-" left for any later "[$" either
+    if (end > open + 2) {
+      const symbol = numberFormat.slice(open + 2, end);
+      if (numberFormat[end] === ']') return symbol;
+      let locale = end + 1;
+      while (locale < numberFormat.length && HEX_DIGITS.includes(numberFormat[locale]!)) locale += 1;
+      if (locale > end + 1 && numberFormat[locale] === ']') return symbol;
+    }
+    // Every "[$" before `end` stops at the same "-" or "]" and fails the same way.
+    open = numberFormat.indexOf('[$', end === open + 2 ? open + 1 : end);
+  }
+  return undefined;
 }
 
 /** A currency named in a price column's header, e.g. "Price (NOK)" or "Preis €"; codes must be in capitals. */
 export function currencyInHeader(header: string): string | null {
-  const tokens = header.split(/[^\p{L}\p{Sc}.]+/u).map((token) => token.replace(/^\.+|\.+$/g, ''));
+  const tokens = header.split(/[^\p{L}\p{Sc}.]+/u).map((token) => trimCharsStart(trimCharsEnd(token, '.'), '.'));
   const found = tokens.find((token) => (/^[A-Z]{3}$/.test(token) && isIsoCurrencyCode(token)) || /^\p{Sc}$/u.test(token) || /^kr$/i.test(token));
   return found ?? null;
 }

@@ -1,3 +1,5 @@
+import { IsolationCancelled, runIsolated } from '../../shared/isolated.js';
+import { PDF_MEMORY_LIMIT_BYTES } from '../../shared/pdfjs.js';
 import { readCsv } from './csv.js';
 import { isIsoCurrencyCode } from './currency.js';
 import { detectFormat } from './format.js';
@@ -35,6 +37,37 @@ export async function readPriceList(input: PriceListReadInput): Promise<PriceLis
   const source = detected.format === 'csv' ? { sheets: [readCsv(input.bytes, input.fileName).sheet], problems: [] } : await readXlsx(input.bytes, input.worksheets);
   if ('failure' in source) return failed(source.failure);
   return assemble(source.sheets, source.problems, defaultCurrency);
+}
+
+/** Wall-clock budget for reading one price list (200,000 rows read in a few seconds). */
+export const PRICE_LIST_TIME_LIMIT_MS = 120_000;
+/** Resident memory of the helper reading one price list; exceljs needs some 8 bytes per unpacked byte. */
+export const PRICE_LIST_MEMORY_LIMIT_BYTES = PDF_MEMORY_LIMIT_BYTES;
+
+/**
+ * `readPriceList` in a helper process of the pool (shared/isolated.ts): CSV and XLSX parsing is
+ * synchronous and, on a large or hostile file, would stall the worker's event loop for every
+ * other tenant; the helper is stopped on time (`timeout`) or memory (`too_large_inflated`), and
+ * when the calling activity is cancelled or times out.
+ */
+export async function readPriceListIsolated(input: PriceListReadInput): Promise<PriceListReadResult> {
+  // The caller's mistake is reported here, not as a crash of the helper.
+  if (!isIsoCurrencyCode(input.defaultCurrency.trim().toUpperCase())) return readPriceList(input);
+  const result = await runIsolated<PriceListReadResult>(new URL(import.meta.url), 'readPriceList', [input], {
+    timeMs: PRICE_LIST_TIME_LIMIT_MS,
+    memoryBytes: PRICE_LIST_MEMORY_LIMIT_BYTES,
+  });
+  if (result.ok) return result.value;
+  switch (result.reason) {
+    case 'time_limit':
+      return failed({ code: 'timeout', message: `reading the file took longer than ${PRICE_LIST_TIME_LIMIT_MS / 1000} s and was stopped` });
+    case 'memory_limit':
+      return failed({ code: 'too_large_inflated', message: `reading the file took more than ${PRICE_LIST_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (it unpacks that far) and was stopped` });
+    case 'crashed':
+      return failed({ code: 'unreadable', message: 'the file could not be read' });
+    case 'cancelled':
+      throw new IsolationCancelled();
+  }
 }
 
 function assemble(sources: SourceSheet[], fileProblems: string[], defaultCurrency: string): PriceListReadResult {

@@ -12,7 +12,7 @@ export interface PriceListReadInput {
   worksheets?: string[];
 }
 
-export type PriceListFailureCode = 'unsupported_format' | 'unreadable' | 'no_header_row' | 'too_large' | 'extraction_incomplete';
+export type PriceListFailureCode = 'unsupported_format' | 'unreadable' | 'no_header_row' | 'too_large' | 'too_large_inflated' | 'timeout' | 'extraction_incomplete';
 
 export interface PriceListFailure {
   code: PriceListFailureCode;

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { isWhitespace } from '../../shared/text-scan.js';
 
 // Numbers as people write them in price lists, in any of our languages, turned into exact
 // decimals. Floats never carry a price: text goes straight to decimal.js.
@@ -42,7 +43,51 @@ export function parseNumberText(text: string): ParsedNumber {
 
 const SIGN = /^[-−+]/;
 const LEADING_CURRENCY = /^(\p{L}+\p{Sc}|\p{L}{1,3}\.?|\p{Sc})\s*/u;
-const TRAILING_CURRENCY = /\s*(\p{L}+\p{Sc}|\p{L}{1,3}\.?|\p{Sc})$/u;
+const LETTER = /^\p{L}$/u;
+const CURRENCY_SYMBOL = /^\p{Sc}$/u;
+
+/**
+ * What `/\s*(\p{L}+\p{Sc}|\p{L}{1,3}\.?|\p{Sc})$/u` would find, scanned from the end: that
+ * pattern tries every start position and takes quadratic time on a long run of letters.
+ * `index` is where the whitespace before the token starts.
+ */
+export function trailingCurrency(text: string): { token: string; index: number } | null {
+  const last = charBefore(text, text.length);
+  if (last === '') return null;
+  let tokenStart: number;
+  if (CURRENCY_SYMBOL.test(last)) tokenStart = lettersBefore(text, text.length - last.length, Infinity);
+  else if (last === '.' || LETTER.test(last)) {
+    const lettersEnd = last === '.' ? text.length - 1 : text.length;
+    tokenStart = lettersBefore(text, lettersEnd, 3);
+    if (tokenStart === lettersEnd) return null;
+  } else return null;
+  let index = tokenStart;
+  // Whitespace only joins when the token is not cut out of a longer run of letters.
+  if (!LETTER.test(charBefore(text, tokenStart))) {
+    while (index > 0 && isWhitespace(text[index - 1])) index -= 1;
+  }
+  return { token: text.slice(tokenStart), index };
+}
+
+/** The code point that ends at `end` (a surrogate pair counts as one), or ''. */
+function charBefore(text: string, end: number): string {
+  if (end <= 0) return '';
+  const low = text.charCodeAt(end - 1);
+  const high = end >= 2 ? text.charCodeAt(end - 2) : 0;
+  const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
+  return text.slice(pair ? end - 2 : end - 1, end);
+}
+
+/** Where a run of at most `max` letters ending at `end` starts. */
+function lettersBefore(text: string, end: number, max: number): number {
+  let start = end;
+  for (let count = 0; count < max; count += 1) {
+    const char = charBefore(text, start);
+    if (char === '' || !LETTER.test(char)) break;
+    start -= char.length;
+  }
+  return start;
+}
 
 function unwrapSignAndCurrency(text: string): { body: string; negative: boolean; currencyToken: string | null } | null {
   let rest = text;
@@ -61,10 +106,10 @@ function unwrapSignAndCurrency(text: string): { body: string; negative: boolean;
     rest = rest.slice(leading[0].length);
     takeSign();
   }
-  const trailing = TRAILING_CURRENCY.exec(rest);
+  const trailing = trailingCurrency(rest);
   if (trailing) {
     if (currencyToken !== null) return null;
-    currencyToken = trailing[1]!;
+    currencyToken = trailing.token;
     rest = rest.slice(0, trailing.index).trim();
   }
   rest = rest.replace(/[.,]-$/, ''); // "120,-" is the Nordic way to write 120 whole kroner

@@ -1,3 +1,4 @@
+import { skipWhitespace } from '../../shared/text-scan.js';
 import { latin1 } from './xml-encoding.js';
 import type { XmlElement } from './xml-tree.js';
 
@@ -79,8 +80,20 @@ function lastXmlDeclarationBefore(text: string, position: number): number {
   return found;
 }
 
-/** True when only processing instructions, comments and whitespace lie between the positions. */
+/**
+ * True when only processing instructions, comments and whitespace lie between the positions.
+ * Scanned once: a lazy `<!--[\s\S]*?-->` alternation re-reads the rest of the text from every
+ * unclosed `<!--` and took quadratic time on a hostile envelope.
+ */
 function onlyPrologBetween(text: string, from: number, to: number): boolean {
-  const between = text.slice(from, to);
-  return between.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|\s+/g, '') === '';
+  let index = skipWhitespace(text, from);
+  while (index < to) {
+    const [open, end] = text.startsWith('<?', index) ? ['<?', '?>'] : text.startsWith('<!--', index) ? ['<!--', '-->'] : [null, null];
+    if (open === null) return false;
+    const closeAt = text.indexOf(end, index + open.length);
+    // Not closed before `to`: not prolog.
+    if (closeAt === -1 || closeAt + end.length > to) return false;
+    index = skipWhitespace(text, closeAt + end.length);
+  }
+  return true;
 }

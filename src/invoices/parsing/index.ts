@@ -2,13 +2,15 @@
  * Invoice parsing: bytes in, one normalized invoice model out, for Peppol BIS 3, EHF 2.0,
  * Finvoice 3.0, CII (Factur-X/ZUGFeRD/XRechnung, usually inside a PDF) and plain PDFs read
  * from their text layer. Pure: no network, no database, no files of its own; a PDF is read in a
- * helper process stopped on time or memory (pdf.ts, shared/isolated.ts).
+ * helper process stopped on time or memory (pdf.ts, shared/isolated.ts), and so is an XML file
+ * (xml-invoice.ts), so neither blocks the worker's event loop.
  */
 import { detectContainer } from './detect.js';
 import { MAX_INPUT_BYTES } from './limits.js';
 import { failed, type ParseInput, type ParseOutcome } from './model.js';
 import { parsePdfIsolated } from './pdf.js';
-import { parseXmlInvoice } from './xml-invoice.js';
+import { parseXmlInvoiceIsolated } from './xml-invoice.js';
+import { IsolationCancelled } from '../../shared/isolated.js';
 
 export { MAX_INPUT_BYTES } from './limits.js';
 
@@ -20,6 +22,7 @@ export async function parseInvoiceDocument(input: ParseInput): Promise<ParseOutc
   try {
     return await parseBytes(input.bytes);
   } catch (error) {
+    if (error instanceof IsolationCancelled) throw error;
     // A bug in a reader must not take the calling activity down with an unhandled rejection.
     const message = error instanceof Error ? error.message : String(error);
     return failed('internal_error', `The document could not be parsed because of an internal error: ${message}`);
@@ -35,7 +38,7 @@ async function parseBytes(bytes: Uint8Array): Promise<ParseOutcome> {
     case 'pdf':
       return parsePdfIsolated(bytes);
     case 'xml':
-      return parseXmlInvoice(bytes);
+      return parseXmlInvoiceIsolated(bytes);
     case 'unknown':
       return failed('unsupported_format', 'The file is neither a PDF nor an XML document.');
   }

@@ -174,6 +174,8 @@ export type ParseFailureCode =
   | 'no_text_layer'
   | 'pdf_timeout'
   | 'pdf_too_large_inflated'
+  | 'xml_timeout'
+  | 'xml_too_large_expanded'
   | 'internal_error';
 
 export interface ParseInput {

@@ -5,6 +5,7 @@
  * allows it (net + VAT = gross, base × rate = VAT). Invoice lines are not read: table layouts
  * vary too much to read them without guessing.
  */
+import { trimCharsEnd } from '../../shared/text-scan.js';
 import { parsePrintedDate } from './dates.js';
 import { decimalsClose, multiplyPercent, sumDecimals } from './decimal.js';
 import {
@@ -39,10 +40,11 @@ import {
   currencyCodeOf,
   parsePrintedAmount,
   parsePrintedRate,
+  type LinePattern,
+  pdfTextLine,
 } from './pdf-text-patterns.js';
 
-/** Bounds regex work on pathological text layers. */
-const MAX_LINE_LENGTH = 400;
+/** Bounds the work on pathological text layers (lines are cut by pdfTextLine). */
 const MAX_LINES = 5000;
 /** Printed amounts are rounded to cents; sums of rounded values may be off by a cent or two. */
 const CENT_TOLERANCE = '0.02';
@@ -55,7 +57,7 @@ interface LabelledAmount {
 }
 
 export function readInvoiceFromText(rawLines: readonly string[]): InvoiceOutcome | NotInvoiceOutcome {
-  const lines = rawLines.slice(0, MAX_LINES).map((line) => line.slice(0, MAX_LINE_LENGTH));
+  const lines = rawLines.slice(0, MAX_LINES).map(pdfTextLine);
   const warnings = ['Read from the PDF text layer (no embedded e-invoice XML): values come from printed labels and invoice lines were not read.'];
   const number = findInvoiceNumber(lines);
   const totals = readTotals(lines, warnings);
@@ -108,7 +110,7 @@ function findInvoiceNumber(lines: readonly string[]): FoundNumber | null {
   for (const pattern of INVOICE_NUMBER_PATTERNS) {
     for (const [lineIndex, line] of lines.entries()) {
       const match = pattern.exec(line);
-      const value = match?.[1]?.replace(/[.,|/-]+$/, '');
+      const value = match?.[1] === undefined ? undefined : trimCharsEnd(match[1], '.,|/-');
       if (match && value && !parsePrintedDate(value)) return { value, lineIndex, endOffset: match.index + match[0].length };
     }
   }
@@ -124,7 +126,7 @@ function findIssueDate(lines: readonly string[], number: FoundNumber): string | 
   return findFirstDate(lines, [GENERIC_DATE_PATTERN]);
 }
 
-function findFirstDate(lines: readonly string[], patterns: readonly RegExp[]): string | null {
+function findFirstDate(lines: readonly string[], patterns: readonly LinePattern[]): string | null {
   for (const pattern of patterns) {
     for (const line of lines) {
       const raw = pattern.exec(line)?.[1];
@@ -135,7 +137,7 @@ function findFirstDate(lines: readonly string[], patterns: readonly RegExp[]): s
   return null;
 }
 
-function findLabelledAmount(lines: readonly string[], patterns: readonly RegExp[]): LabelledAmount | null {
+function findLabelledAmount(lines: readonly string[], patterns: readonly LinePattern[]): LabelledAmount | null {
   for (const pattern of patterns) {
     for (const line of lines) {
       const match = pattern.exec(line);
@@ -273,7 +275,8 @@ function findSupplierName(lines: readonly string[]): string | null {
 
 function supplierFromLabel(lines: readonly string[]): string | null {
   for (const [index, line] of lines.entries()) {
-    const rest = SUPPLIER_LABEL.exec(line)?.[1]?.trim();
+    const label = SUPPLIER_LABEL.exec(line);
+    const rest = label ? line.slice(label[0].length).trim() : undefined;
     if (rest === undefined) continue;
     const candidate = rest !== '' ? rest : (lines[index + 1]?.trim() ?? '');
     if (COMPANY_NAME.test(candidate)) return candidate;

@@ -7,7 +7,7 @@ import { MAX_INPUT_BYTES } from './limits.js';
 import { failed, notInvoice, type NotInvoiceOutcome, type ParseOutcome } from './model.js';
 import { layoutLines, type PositionedText } from './pdf-layout.js';
 import { readInvoiceFromText } from './pdf-text.js';
-import { runIsolated } from '../../shared/isolated.js';
+import { IsolationCancelled, runIsolated } from '../../shared/isolated.js';
 import { hasEndOfFileMarker, openPdf, PDF_MEMORY_LIMIT_BYTES } from '../../shared/pdfjs.js';
 import { parseXmlInvoice } from './xml-invoice.js';
 
@@ -34,6 +34,8 @@ export async function parsePdfIsolated(bytes: Uint8Array): Promise<ParseOutcome>
       return failed('pdf_too_large_inflated', `Reading the PDF took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`);
     case 'crashed':
       return failed('malformed_pdf', `The PDF could not be read: ${result.message}`);
+    case 'cancelled':
+      throw new IsolationCancelled();
   }
 }
 

@@ -124,6 +124,8 @@ const failureCode = z.enum([
   'no_text_layer',
   'pdf_timeout',
   'pdf_too_large_inflated',
+  'xml_timeout',
+  'xml_too_large_expanded',
   'internal_error',
 ]);
 

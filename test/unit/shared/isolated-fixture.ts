@@ -16,3 +16,12 @@ export function fail(): never {
 export function exitHard(): never {
   process.exit(3);
 }
+
+/** Busy for `ms` milliseconds (synchronously, like a parser), then says which process it ran in. */
+export function busyFor(ms: number): { pid: number; startedAt: number; endedAt: number } {
+  const startedAt = Date.now();
+  while (Date.now() - startedAt < ms) {
+    // a synchronous parse
+  }
+  return { pid: process.pid, startedAt, endedAt: Date.now() };
+}

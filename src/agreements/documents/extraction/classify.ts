@@ -7,6 +7,7 @@
  * price words, and terms when they are prose with contract words. With no clear sign, the file
  * name decides, then the format (spreadsheets lean to price lists, documents to terms).
  */
+import { trimCharsEnd, trimCharsStart } from '../../../shared/text-scan.js';
 import { declaredFormat } from './detect.js';
 import type { ExtractedText, ExtractionResult, Passage } from './model.js';
 import {
@@ -193,11 +194,8 @@ function numberShare(text: string): number {
 
 /** "12", "1 234,50", "-3.5%", "€ 12.00", "NOK 1.234,56", "(12)": digits in groups, with currency around. */
 export function isNumber(value: string): boolean {
-  const bare = value
-    .replace(EVERY_CURRENCY, '')
-    .replace(/\bkr\b\.?/gi, '')
-    .replace(/[\s\u00a0()[\],;:]+$|^[\s\u00a0(]+/g, '')
-    .replace(/[\s\u00a0]/g, '');
+  const withoutCurrency = value.replace(EVERY_CURRENCY, '').replace(/\bkr\b\.?/gi, '');
+  const bare = trimCharsStart(trimCharsEnd(withoutCurrency, '()[],;:', true), '(', true).replace(/[\s\u00a0]/g, '');
   return /^[-+−]?\d+(?:[.,'’]\d+)*[.,]?%?$/.test(bare);
 }
 

@@ -2,9 +2,9 @@
  * Agreement documents (terms and price lists): text extraction into searchable passages and a
  * deterministic terms/price-list classification. Pure: no network, no database, no files of its
  * own (pdf.js reads its bundled character maps from node_modules); a PDF is read in a helper
- * process stopped on time or memory. Never throws for bad input.
+ * process stopped on time or memory, like every other format. Never throws for bad input.
  */
-import { runIsolated } from '../../../shared/isolated.js';
+import { IsolationCancelled, runIsolated } from '../../../shared/isolated.js';
 import { PDF_MEMORY_LIMIT_BYTES } from '../../../shared/pdfjs.js';
 import { detectDocument, hasPdfHeader, type DetectedDocument } from './detect.js';
 import { extractDocx } from './docx.js';
@@ -27,23 +27,27 @@ export function extractDocumentText(input: ExtractionInput): Promise<ExtractionR
 
 /**
  * `extractDocumentText` with other limits; tests use it to reach the limits with small inputs.
- * A PDF is read in a helper process stopped when it runs out of time or memory
- * (shared/isolated.ts): a small PDF can inflate to gigabytes.
+ * Every format is read in a helper process of the pool (shared/isolated.ts), stopped when it runs
+ * out of time or memory: a small PDF can inflate to gigabytes, and parsing a DOCX or XLSX is
+ * synchronous work that would otherwise stall the worker's event loop for every other tenant.
  */
 export async function extractWithLimits(input: ExtractionInput, limits: ExtractionLimits): Promise<ExtractionResult> {
-  // A PDF header decides before anything else does (detectDocument); files too large are refused unread.
-  if (input.bytes.byteLength > limits.maxInputBytes || !hasPdfHeader(input.bytes)) return extractInProcess(input, limits);
+  // Files too large are refused unread, without a helper.
+  if (input.bytes.byteLength > limits.maxInputBytes) return extractInProcess(input, limits);
   const plainInput = { bytes: input.bytes, fileName: input.fileName, mimeType: input.mimeType };
   const timeMs = limits.timeLimitMs + 2 * HARD_STOP_GRACE_MS;
   const result = await runIsolated<ExtractionResult>(new URL(import.meta.url), 'extractInProcess', [plainInput, limits], { timeMs, memoryBytes: PDF_MEMORY_LIMIT_BYTES });
   if (result.ok) return result.value;
+  const what = hasPdfHeader(input.bytes) ? 'the PDF' : 'the document';
   switch (result.reason) {
     case 'time_limit':
-      return failed('unreadable', `Reading the PDF took longer than ${Math.round(timeMs / 1000)} s and was stopped.`);
+      return failed('unreadable', `Reading ${what} took longer than ${Math.round(timeMs / 1000)} s and was stopped.`);
     case 'memory_limit':
-      return failed('too_large', `Reading the PDF took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`);
+      return failed('too_large', `Reading ${what} took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`);
     case 'crashed':
-      return failed('unreadable', `The PDF could not be read: ${result.message.slice(0, 200)}`);
+      return failed('unreadable', `${what === 'the PDF' ? 'The PDF' : 'The document'} could not be read.`);
+    case 'cancelled':
+      throw new IsolationCancelled();
   }
 }
 

@@ -42,8 +42,7 @@ const IGNORED_WORKSHEET_NODES = [
 ];
 /** exceljs reads the workbook part from this fixed path. */
 const WORKBOOK_PART = 'xl/workbook.xml';
-/** Defined names (print areas, named ranges) cannot be skipped through exceljs options. */
-const DEFINED_NAMES = /<(?:\w+:)?definedNames\b[^>]*\/>|<(?:\w+:)?definedNames\b[\s\S]*?<\/(?:\w+:)?definedNames>/g;
+const DEFINED_NAMES = 'definedNames';
 /** Excel's last row; rows numbered beyond it are invalid, and counting up to them would take minutes. */
 const EXCEL_MAX_ROWS = 1_048_576;
 /** How often the row loop looks at the clock. */
@@ -73,10 +72,69 @@ async function withoutDefinedNames(bytes: Uint8Array): Promise<Uint8Array> {
   const zip = await JSZip.loadAsync(bytes);
   const workbookXml = await zip.file(WORKBOOK_PART)?.async('string');
   if (workbookXml === undefined) return bytes;
-  const stripped = workbookXml.replace(DEFINED_NAMES, '');
+  const stripped = removeDefinedNames(workbookXml);
   if (stripped === workbookXml) return bytes;
   zip.file(WORKBOOK_PART, stripped);
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
+const WORD_CHAR = /^\w$/;
+
+/** Where the tag whose (optionally prefixed) name ends just before `nameAt` opens, after `opener` ("<" or "</"); -1 if it does not. */
+function tagOpening(xml: string, nameAt: number, opener: string): number {
+  if (xml.startsWith(opener, nameAt - opener.length)) return nameAt - opener.length;
+  if (xml[nameAt - 1] !== ':') return -1;
+  let prefixStart = nameAt - 1;
+  while (prefixStart > 0 && WORD_CHAR.test(xml[prefixStart - 1]!)) prefixStart -= 1;
+  if (prefixStart === nameAt - 1) return -1;
+  return xml.startsWith(opener, prefixStart - opener.length) ? prefixStart - opener.length : -1;
+}
+
+/**
+ * Defined names (print areas, named ranges) cannot be skipped through exceljs options, so their
+ * elements (`<definedNames .../>`, `<x:definedNames>...</x:definedNames>`) are cut out of the
+ * workbook part. Scanned once, because the regular expression that did this re-read the rest of
+ * the part from every opening tag that was not closed.
+ */
+export function removeDefinedNames(xml: string): string {
+  let result = '';
+  let copiedTo = 0;
+  let closingSearchFailed = false;
+  const nextTagEnd = memoizedIndexOf(xml, '>');
+  let at = xml.indexOf(DEFINED_NAMES);
+  while (at !== -1) {
+    const nameEnd = at + DEFINED_NAMES.length;
+    const start = WORD_CHAR.test(xml[nameEnd] ?? ' ') ? -1 : tagOpening(xml, at, '<');
+    const end = start === -1 || start < copiedTo ? -1 : elementEnd(xml, nameEnd, nextTagEnd(nameEnd), closingSearchFailed);
+    if (end === null) closingSearchFailed = true;
+    if (typeof end === 'number' && end !== -1) {
+      result += xml.slice(copiedTo, start);
+      copiedTo = end;
+    }
+    at = xml.indexOf(DEFINED_NAMES, Math.max(nameEnd, copiedTo));
+  }
+  return result + xml.slice(copiedTo);
+}
+
+/** `text.indexOf(needle, from)` for ascending `from`, each part of the text searched once. */
+function memoizedIndexOf(text: string, needle: string): (from: number) => number {
+  let found = -2;
+  return (from) => {
+    if (found === -1 || found >= from) return found;
+    found = text.indexOf(needle, from);
+    return found;
+  };
+}
+
+/** The end of a definedNames element whose name ends at `nameEnd`; -1 if it has none; null when no closing tag follows at all. */
+function elementEnd(xml: string, nameEnd: number, tagEnd: number, closingSearchFailed: boolean): number | null {
+  if (tagEnd !== -1 && xml[tagEnd - 1] === '/') return tagEnd + 1;
+  if (closingSearchFailed) return -1;
+  const closingName = `${DEFINED_NAMES}>`;
+  for (let close = xml.indexOf(closingName, nameEnd); close !== -1; close = xml.indexOf(closingName, close + 1)) {
+    if (tagOpening(xml, close, '</') !== -1) return close + closingName.length;
+  }
+  return null;
 }
 
 /** Row lines until they hold more characters than the builder can still take, or time runs out. */

@@ -1,0 +1,101 @@
+// Every parser of user text, fed hostile input of growing size, must take time that grows
+// linearly: time(8n) / time(n) stays far below 64 (what quadratic work gives). Each input is the
+// kind that made a backtracking pattern go quadratic (long runs of one character with no match
+// at the end). Timings take the minimum of several repetitions and the slack is wide, so a busy
+// machine does not make the test flaky; quadratic work still fails it by a wide margin.
+import { describe, expect, it } from 'vitest';
+import { parseDirectives } from '../../../src/agreements/context-suggestions/directives.js';
+import { isNumber } from '../../../src/agreements/documents/extraction/classify.js';
+import { removeDefinedNames } from '../../../src/agreements/documents/extraction/spreadsheet.js';
+import { currencyInHeader, currencyInNumberFormat } from '../../../src/agreements/price-lists/currency.js';
+import { parseNumberText } from '../../../src/agreements/price-lists/numbers.js';
+import { phraseMatches, phrasePattern } from '../../../src/documents/search/text.js';
+import { unwrapFramedFinvoice } from '../../../src/invoices/parsing/detect.js';
+import { readInvoiceFromText } from '../../../src/invoices/parsing/pdf-text.js';
+import { parseXmlInvoice } from '../../../src/invoices/parsing/xml-invoice.js';
+
+const SIZES = [10_000, 20_000, 40_000, 80_000];
+const REPETITIONS = 5;
+const MAX_RATIO = 30;
+/** Each timing runs the parser often enough to take at least this long, so timer noise does not count. */
+const MIN_SAMPLE_MS = 20;
+
+const encoder = new TextEncoder();
+
+interface Case {
+  name: string;
+  input: (n: number) => unknown;
+  run: (input: never) => unknown;
+}
+
+// `repeat(unit, n)`: `unit` repeated to about n characters.
+const repeat = (unit: string, n: number) => unit.repeat(Math.max(1, Math.floor(n / unit.length)));
+
+const CASES: Case[] = [
+  { name: 'instruction directive, spaces before an invalid end', input: (n) => `Do not flag: pricing${' '.repeat(n)}!`, run: (text: string) => parseDirectives(text) },
+  { name: 'instruction directive, a long reason', input: (n) => `- do not flag: unit_price for item "x" reason:${' \t'.repeat(n / 2)}x`, run: (text: string) => parseDirectives(text) },
+  { name: 'instruction directive, an unclosed item', input: (n) => `do not flag: pricing for item "${repeat('\\a', n)}`, run: (text: string) => parseDirectives(text) },
+  { name: 'instruction directive, many lines', input: (n) => repeat('do not flag: x (ref y\n', n), run: (text: string) => parseDirectives(text) },
+  { name: 'price cell, letters before a currency symbol', input: (n) => `${'A'.repeat(n)}$$`, run: (text: string) => parseNumberText(text) },
+  { name: 'price cell, spaced digits', input: (n) => `${repeat('1 ', n)}x`, run: (text: string) => parseNumberText(text) },
+  { name: 'price cell, letters after a number', input: (n) => `12 ${'a'.repeat(n)}.`, run: (text: string) => parseNumberText(text) },
+  { name: 'number format, unclosed [$', input: (n) => `${repeat('[$[', n)}-[$\u0000]`, run: (text: string) => currencyInNumberFormat(text) },
+  { name: 'number format, unclosed [', input: (n) => '['.repeat(n), run: (text: string) => currencyInNumberFormat(text) },
+  { name: 'number format, [$ with bad locales', input: (n) => repeat('[$x-1g', n), run: (text: string) => currencyInNumberFormat(text) },
+  { name: 'price column header, dots', input: (n) => `\u0000${'.'.repeat(n)}.\u0000`, run: (text: string) => currencyInHeader(text) },
+  { name: 'document word, closing brackets', input: (n) => `${')'.repeat(n)}\u0000`, run: (text: string) => isNumber(text) },
+  { name: 'document word, opening brackets', input: (n) => `${'('.repeat(n)}x`, run: (text: string) => isNumber(text) },
+  { name: 'workbook defined names, unclosed tags', input: (n) => `f${repeat('<definedNames:n', n)}>`, run: (text: string) => removeDefinedNames(text) },
+  { name: 'workbook defined names, no tag end', input: (n) => repeat('<x:definedNames ', n), run: (text: string) => removeDefinedNames(text) },
+  {
+    name: 'Finvoice envelope, unclosed comments',
+    input: (n) => encoder.encode(`<e>${repeat('-><!--!', n)}<?xml version="1.0"?><Finvoice></Finvoice>`),
+    run: (bytes: Uint8Array) => unwrapFramedFinvoice(bytes),
+  },
+  {
+    name: 'Finvoice envelope, processing instructions',
+    input: (n) => encoder.encode(`<e/><?xml version="1.0"?>${repeat('<?x ', n)}<Finvoice></Finvoice>`),
+    run: (bytes: Uint8Array) => unwrapFramedFinvoice(bytes),
+  },
+  {
+    name: 'XML invoice, framed Finvoice with hostile prolog',
+    input: (n) => encoder.encode(`<Envelope>${repeat('<!--', n)}</Envelope><Finvoice></Finvoice>`),
+    run: (bytes: Uint8Array) => parseXmlInvoice(bytes),
+  },
+  { name: 'PDF text, lines of labels without values', input: (n) => Array.from({ length: n / 100 }, () => repeat('Rechnungsnr/ ', 100)), run: (lines: string[]) => readInvoiceFromText(lines) },
+  { name: 'PDF text, whitespace after labels', input: (n) => Array.from({ length: n / 400 }, () => `Total amount${' \t'.repeat(200)}x`), run: (lines: string[]) => readInvoiceFromText(lines) },
+  { name: 'PDF text, one very long line', input: (n) => [`Net amount (${'s'.repeat(n)}`], run: (lines: string[]) => readInvoiceFromText(lines) },
+  { name: 'search phrase highlighting', input: (n) => repeat('a ', n), run: (text: string) => phraseMatches(text, phrasePattern('a a a a b')) },
+];
+
+function minimumMs(run: () => void, iterations: number): number {
+  let best = Infinity;
+  for (let repetition = 0; repetition < REPETITIONS; repetition += 1) {
+    const started = performance.now();
+    for (let iteration = 0; iteration < iterations; iteration += 1) run();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+/** How many calls at the smallest size take MIN_SAMPLE_MS (best of the repetitions); the same count is used at every size. */
+function calibrate(run: () => void): number {
+  let iterations = 1;
+  while (iterations < 1_000_000 && minimumMs(run, iterations) < MIN_SAMPLE_MS) iterations *= 2;
+  return iterations;
+}
+
+describe('parsers of user text take linear time on hostile input', () => {
+  it.each(CASES)('$name', ({ input, run }) => {
+    const call = (n: number) => {
+      const value = input(n) as never;
+      return () => void run(value);
+    };
+    // Warm up at the largest size, so compiling the code is not timed at the smallest.
+    minimumMs(call(SIZES.at(-1)!), 1);
+    const iterations = calibrate(call(SIZES[0]!));
+    const timings = SIZES.map((n) => minimumMs(call(n), iterations));
+    const ratio = timings.at(-1)! / timings[0]!;
+    expect(ratio, `ms per size ${SIZES.join('/')}: ${timings.map((ms) => ms.toFixed(2)).join('/')}`).toBeLessThan(MAX_RATIO);
+  }, 120_000);
+});
