@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../db/client.js';
 import type { AllowanceCharge } from '../invoices/parsing/model.js';
 import { createRateLookup } from '../exchange-rates/index.js';
 import { DUPLICATE_WINDOW_DAYS } from './checkers/index.js';
@@ -120,7 +120,9 @@ async function loadRates(db: Db, issueDate: Date) {
 
 // The supplier's other invoices' lines for the same items (by seller item id or description),
 // leaving out what cannot be a double billing: credit notes, credited invoices, quarantined
-// duplicates and deleted invoices.
+// duplicates and deleted invoices. Raw SQL, because an invoice of tens of thousands of lines names
+// as many items: they go as two array parameters, never one bind parameter each (PostgreSQL
+// allows 65,535).
 async function loadPriorCharges(
   db: Db,
   invoice: { id: string; organizationId: string; supplierId: string | null; issueDate: Date | null; lines: { sellerItemId: string | null; description: string | null }[] },
@@ -129,60 +131,33 @@ async function loadPriorCharges(
   const itemIds = [...new Set(invoice.lines.map((l) => l.sellerItemId).filter((v): v is string => !!v))];
   const descriptions = [...new Set(invoice.lines.map((l) => l.description).filter((v): v is string => !!v))];
   const around = invoice.issueDate
-    ? { issueDate: { gte: shiftDays(invoice.issueDate, -PRIOR_CHARGE_WINDOW_DAYS), lte: shiftDays(invoice.issueDate, PRIOR_CHARGE_WINDOW_DAYS) } }
-    : {};
-  const lines = await db.invoiceLine.findMany({
-    where: {
-      organizationId: invoice.organizationId,
-      invoiceId: { not: invoice.id },
-      AND: [{ OR: [{ sellerItemId: { in: itemIds } }, { description: { in: descriptions } }] }, { OR: comparableCharges(invoice.issueDate) }],
-      invoice: {
-        supplierId: invoice.supplierId,
-        deletedAt: null,
-        documentType: 'invoice',
-        duplicateOfInvoiceId: null,
-        processingStatus: 'completed',
-        ...around,
-        NOT: { id: { in: await creditedInvoiceIds(db, invoice.organizationId, invoice.supplierId) } },
-      },
-    },
-    include: { invoice: { select: { invoiceNumber: true, issueDate: true, invoicePeriodStart: true, invoicePeriodEnd: true } } },
-    orderBy: [{ invoiceId: 'asc' }, { position: 'asc' }],
-    take: PRIOR_CHARGE_LIMIT,
-  });
-  return lines.map((line) => ({
-    invoiceId: line.invoiceId,
-    invoiceNumber: line.invoice.invoiceNumber,
-    lineId: line.id,
-    sellerItemId: line.sellerItemId,
-    description: line.description,
-    unitCode: line.unitCode,
-    periodStart: day(line.periodStart ?? line.invoice.invoicePeriodStart),
-    periodEnd: day(line.periodEnd ?? line.invoice.invoicePeriodEnd),
-    quantity: text(line.quantity),
-    netAmount: text(line.netAmount),
-    issueDate: day(line.invoice.issueDate),
-  }));
+    ? Prisma.sql`AND i.issue_date BETWEEN ${day(shiftDays(invoice.issueDate, -PRIOR_CHARGE_WINDOW_DAYS))}::date AND ${day(shiftDays(invoice.issueDate, PRIOR_CHARGE_WINDOW_DAYS))}::date`
+    : Prisma.empty;
+  return db.$queryRaw<PriorCharge[]>`
+    SELECT l.invoice_id::text AS "invoiceId", i.invoice_number AS "invoiceNumber", l.id::text AS "lineId", l.seller_item_id AS "sellerItemId",
+           l.description AS "description", l.unit_code AS "unitCode",
+           to_char(COALESCE(l.period_start, i.invoice_period_start), 'YYYY-MM-DD') AS "periodStart",
+           to_char(COALESCE(l.period_end, i.invoice_period_end), 'YYYY-MM-DD') AS "periodEnd",
+           trim_scale(l.quantity)::text AS "quantity", trim_scale(l.net_amount)::text AS "netAmount", to_char(i.issue_date, 'YYYY-MM-DD') AS "issueDate"
+      FROM invoice_lines l
+      JOIN invoices i ON i.id = l.invoice_id
+     WHERE l.organization_id = ${invoice.organizationId}::uuid AND l.invoice_id <> ${invoice.id}::uuid
+       AND (l.seller_item_id = ANY(${itemIds}::text[]) OR l.description = ANY(${descriptions}::text[]))
+       AND ${comparableCharges(invoice.issueDate)}
+       AND i.supplier_id = ${invoice.supplierId}::uuid AND i.deleted_at IS NULL AND i.document_type = 'invoice'
+       AND i.duplicate_of_invoice_id IS NULL AND i.processing_status = 'completed' ${around}
+       AND NOT EXISTS (SELECT 1 FROM invoices c
+                        WHERE c.organization_id = i.organization_id AND c.supplier_id = i.supplier_id AND c.document_type = 'credit_note'
+                          AND c.deleted_at IS NULL AND c.credited_invoice_id = i.id)
+     ORDER BY l.invoice_id, l.position
+     LIMIT ${PRIOR_CHARGE_LIMIT}`;
 }
 
 // The duplicate checker compares a charge without a period (its own or its invoice's) only with
 // charges issued within DUPLICATE_WINDOW_DAYS: older ones could never be found again, and without
 // this a supplier's frequent invoices fill PRIOR_CHARGE_LIMIT with them, each compared with every line.
-function comparableCharges(issueDate: Date | null): Prisma.InvoiceLineWhereInput[] {
-  const withPeriod: Prisma.InvoiceLineWhereInput[] = [
-    { periodStart: { not: null } },
-    { periodEnd: { not: null } },
-    { invoice: { invoicePeriodStart: { not: null } } },
-    { invoice: { invoicePeriodEnd: { not: null } } },
-  ];
-  if (!issueDate) return withPeriod;
-  return [...withPeriod, { invoice: { issueDate: { gte: shiftDays(issueDate, -DUPLICATE_WINDOW_DAYS), lte: shiftDays(issueDate, DUPLICATE_WINDOW_DAYS) } } }];
-}
-
-async function creditedInvoiceIds(db: Db, organizationId: string, supplierId: string): Promise<string[]> {
-  const rows = await db.invoice.findMany({
-    where: { organizationId, supplierId, documentType: 'credit_note', deletedAt: null, creditedInvoiceId: { not: null } },
-    select: { creditedInvoiceId: true },
-  });
-  return rows.map((row) => row.creditedInvoiceId!);
+function comparableCharges(issueDate: Date | null): Prisma.Sql {
+  const withPeriod = Prisma.sql`(l.period_start IS NOT NULL OR l.period_end IS NOT NULL OR i.invoice_period_start IS NOT NULL OR i.invoice_period_end IS NOT NULL`;
+  if (!issueDate) return Prisma.sql`${withPeriod})`;
+  return Prisma.sql`${withPeriod} OR i.issue_date BETWEEN ${day(shiftDays(issueDate, -DUPLICATE_WINDOW_DAYS))}::date AND ${day(shiftDays(issueDate, DUPLICATE_WINDOW_DAYS))}::date)`;
 }

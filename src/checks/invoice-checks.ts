@@ -1,4 +1,5 @@
 import { Prisma, type Db } from '../db/client.js';
+import { countInBatches } from '../shared/batches.js';
 import { pairEligibility, type Eligibility } from './eligibility.js';
 import { performCheck } from './perform.js';
 
@@ -16,7 +17,9 @@ export interface InvoiceCheckSettlement {
 }
 
 export async function markInvoicesChecking(db: Db, invoiceIds: string[]): Promise<void> {
-  await db.invoice.updateMany({ where: { id: { in: invoiceIds } }, data: { alertCheckStatus: 'processing', alertCheckSkipReason: null, alertCheckFailure: Prisma.DbNull } });
+  await countInBatches(invoiceIds, (ids) =>
+    db.invoice.updateMany({ where: { id: { in: ids } }, data: { alertCheckStatus: 'processing', alertCheckSkipReason: null, alertCheckFailure: Prisma.DbNull } }),
+  );
 }
 
 function skipReasonOf(eligibility: Eligibility): string {

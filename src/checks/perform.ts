@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
-import type { Alert } from '../generated/prisma/client.js';
+import { batchesOf } from '../shared/batches.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { refreshCheckStatus } from './check-status.js';
 import { runCheckers } from './checkers/index.js';
@@ -51,7 +51,7 @@ export async function performCheck(db: Db, organizationId: string, runId: string
     });
     await tx.complianceFinding.deleteMany({ where: { checkId } });
     const alertIds = await replaceAlerts(tx, loaded, invoiceId, agreementId, checkId, kept);
-    await tx.complianceFinding.createMany({ data: kept.map((finding, position) => findingRow(checkId, loaded, position, finding, alertIds[position]!)) });
+    await insertFindings(tx, kept.map((finding, position) => findingRow(checkId, loaded, position, finding, alertIds[position]!)));
     await refreshCheckStatus(tx, { invoiceIds: [invoiceId] });
     return alertIds.length;
   });
@@ -85,7 +85,7 @@ async function recordFailedCheck(db: Db, checkId: string, runId: string, loaded:
   });
 }
 
-function findingRow(checkId: string, loaded: LoadedCheck, position: number, finding: Finding, alertId: string) {
+function findingRow(checkId: string, loaded: LoadedCheck, position: number, finding: Finding, alertId: string): FindingRow {
   return {
     id: deterministicUuid(`finding:${checkId}:${position}`),
     checkId,
@@ -100,23 +100,64 @@ function findingRow(checkId: string, loaded: LoadedCheck, position: number, find
     confidence: finding.confidence,
     invoiceLineId: finding.invoiceItemId,
     correctionType: finding.correctionType,
-    citations: finding.citations as unknown as Prisma.InputJsonValue,
-    expected: finding.expected ? (finding.expected as unknown as Prisma.InputJsonValue) : Prisma.JsonNull,
+    citations: JSON.stringify(finding.citations),
+    expected: JSON.stringify(finding.expected ?? null),
     alertId,
   };
+}
+
+// A large invoice can have thousands of findings (and as many alerts): they are written a chunk
+// of rows per statement, each column one array parameter (unnest), never a bind parameter per
+// value (PostgreSQL allows 65,535) nor a statement per row.
+const ROW_CHUNK = 5000;
+
+interface FindingRow {
+  id: string;
+  checkId: string;
+  organizationId: string;
+  position: number;
+  checker: string;
+  fingerprint: string;
+  title: string;
+  explanation: string;
+  impactAmount: string;
+  currencyCode: string | null;
+  confidence: string;
+  invoiceLineId: string | null;
+  correctionType: string;
+  citations: string;
+  expected: string;
+  alertId: string;
+}
+
+async function insertFindings(tx: Prisma.TransactionClient, rows: FindingRow[]): Promise<void> {
+  for (const chunk of batchesOf(rows, ROW_CHUNK)) {
+    const column = <V>(pick: (row: FindingRow) => V): V[] => chunk.map(pick);
+    await tx.$executeRaw`
+      INSERT INTO compliance_findings (id, check_id, organization_id, position, checker, fingerprint, title, explanation, impact_amount,
+                                       currency_code, confidence, invoice_line_id, correction_type, citations, expected, alert_id)
+      SELECT * FROM unnest(${column((r) => r.id)}::uuid[], ${column((r) => r.checkId)}::uuid[], ${column((r) => r.organizationId)}::uuid[],
+                           ${column((r) => r.position)}::int[], ${column((r) => r.checker)}::text[], ${column((r) => r.fingerprint)}::text[],
+                           ${column((r) => r.title)}::text[], ${column((r) => r.explanation)}::text[], ${column((r) => r.impactAmount)}::numeric[],
+                           ${column((r) => r.currencyCode)}::text[], ${column((r) => r.confidence)}::text[], ${column((r) => r.invoiceLineId)}::uuid[],
+                           ${column((r) => r.correctionType)}::text[], ${column((r) => r.citations)}::jsonb[], ${column((r) => r.expected)}::jsonb[],
+                           ${column((r) => r.alertId)}::uuid[])`;
+  }
 }
 
 // A new check replaces the pair's earlier alerts, user-made ones included, except alerts held by
 // a claim. An alert of the same problem (same fingerprint) is updated in place, so it keeps its
 // id, topic and history: a dismissed one comes back as pending, a credited one stays credited.
 async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, invoiceId: string, agreementId: string, checkId: string, findings: Finding[]): Promise<string[]> {
-  const earlier = await tx.alert.findMany({ where: { invoiceId, agreementId } });
+  const earlier = await tx.alert.findMany({ where: { invoiceId, agreementId }, select: { id: true, claimId: true, origin: true, fingerprint: true, topicId: true } });
   const held = earlier.filter((alert) => alert.claimId !== null);
   const replaceable = earlier.filter((alert) => alert.claimId === null);
   const byFingerprint = new Map(replaceable.filter((a) => a.origin === 'check' && a.fingerprint).map((a) => [a.fingerprint!, a]));
   const heldFingerprints = new Map(held.filter((a) => a.fingerprint).map((a) => [a.fingerprint!, a]));
   const alertIds: string[] = [];
   const reused = new Set<string>();
+  const updated: AlertRow[] = [];
+  const created: AlertRow[] = [];
   for (const finding of findings) {
     const heldAlert = heldFingerprints.get(finding.fingerprint);
     if (heldAlert) {
@@ -126,28 +167,48 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
     const previous = byFingerprint.get(finding.fingerprint);
     if (previous && !reused.has(previous.id)) {
       reused.add(previous.id);
-      await tx.alert.update({ where: { id: previous.id }, data: { ...alertContent(finding, loaded, checkId), ...returningStatus(previous) } });
+      updated.push(alertRow(previous.id, finding, loaded, checkId));
       alertIds.push(previous.id);
     } else {
-      const id = randomUUID();
-      await tx.alert.create({ data: { id, organizationId: loaded.organizationId, invoiceId, agreementId, origin: 'check', ...alertContent(finding, loaded, checkId) } });
-      alertIds.push(id);
+      const row = alertRow(randomUUID(), finding, loaded, checkId);
+      created.push(row);
+      alertIds.push(row.id);
     }
   }
-  const removed = replaceable.filter((alert) => !reused.has(alert.id)).map((alert) => alert.id);
-  if (removed.length > 0) await removeReplacedAlerts(tx, removed, replaceable);
+  await updateAlerts(tx, updated);
+  await insertAlerts(tx, loaded.organizationId, invoiceId, agreementId, created);
+  const removed = replaceable.filter((alert) => !reused.has(alert.id));
+  if (removed.length > 0) await removeReplacedAlerts(tx, removed);
   return alertIds;
 }
 
-function alertContent(finding: Finding, loaded: LoadedCheck, checkId: string) {
+// What a check writes of an alert: the content of its finding.
+interface AlertRow {
+  id: string;
+  title: string;
+  explanation: string;
+  impactAmount: string;
+  currencyCode: string | null;
+  expected: string;
+  confidenceLevel: string;
+  citations: string;
+  invoiceLineId: string | null;
+  correctionType: string;
+  checker: string;
+  fingerprint: string;
+  checkId: string;
+}
+
+function alertRow(id: string, finding: Finding, loaded: LoadedCheck, checkId: string): AlertRow {
   return {
+    id,
     title: finding.title,
     explanation: finding.explanation,
     impactAmount: finding.impactAmount,
     currencyCode: loaded.currencyCode,
-    expected: finding.expected ? (finding.expected as unknown as Prisma.InputJsonValue) : Prisma.JsonNull,
+    expected: JSON.stringify(finding.expected ?? null),
     confidenceLevel: finding.confidence,
-    citations: finding.citations as unknown as Prisma.InputJsonValue,
+    citations: JSON.stringify(finding.citations),
     invoiceLineId: finding.invoiceItemId,
     correctionType: finding.correctionType,
     checker: finding.checker,
@@ -156,16 +217,58 @@ function alertContent(finding: Finding, loaded: LoadedCheck, checkId: string) {
   };
 }
 
-function returningStatus(previous: Alert) {
-  if (previous.status !== 'dismissed') return {};
-  return { status: 'pending' as const, dismissalCategory: null, dismissalNote: null, dismissedAt: null };
+const alertColumn = <V>(rows: AlertRow[], pick: (row: AlertRow) => V): V[] => rows.map(pick);
+
+async function insertAlerts(tx: Prisma.TransactionClient, organizationId: string, invoiceId: string, agreementId: string, rows: AlertRow[]): Promise<void> {
+  for (const chunk of batchesOf(rows, ROW_CHUNK)) {
+    const column = <V>(pick: (row: AlertRow) => V) => alertColumn(chunk, pick);
+    await tx.$executeRaw`
+      INSERT INTO alerts (id, organization_id, invoice_id, agreement_id, origin, title, explanation, impact_amount, currency_code, expected,
+                          confidence_level, citations, invoice_line_id, correction_type, checker, fingerprint, check_id, updated_at)
+      SELECT t.id, ${organizationId}::uuid, ${invoiceId}::uuid, ${agreementId}::uuid, 'check', t.title, t.explanation, t.impact_amount, t.currency_code,
+             t.expected, t.confidence_level, t.citations, t.invoice_line_id, t.correction_type, t.checker, t.fingerprint, t.check_id, now()
+        FROM unnest(${column((r) => r.id)}::uuid[], ${column((r) => r.title)}::text[], ${column((r) => r.explanation)}::text[],
+                    ${column((r) => r.impactAmount)}::numeric[], ${column((r) => r.currencyCode)}::text[], ${column((r) => r.expected)}::jsonb[],
+                    ${column((r) => r.confidenceLevel)}::text[], ${column((r) => r.citations)}::jsonb[], ${column((r) => r.invoiceLineId)}::uuid[],
+                    ${column((r) => r.correctionType)}::text[], ${column((r) => r.checker)}::text[], ${column((r) => r.fingerprint)}::text[],
+                    ${column((r) => r.checkId)}::uuid[])
+             AS t(id, title, explanation, impact_amount, currency_code, expected, confidence_level, citations, invoice_line_id,
+                  correction_type, checker, fingerprint, check_id)`;
+  }
+}
+
+// The same problem found again: new content, and a dismissed alert comes back as pending.
+async function updateAlerts(tx: Prisma.TransactionClient, rows: AlertRow[]): Promise<void> {
+  for (const chunk of batchesOf(rows, ROW_CHUNK)) {
+    const column = <V>(pick: (row: AlertRow) => V) => alertColumn(chunk, pick);
+    await tx.$executeRaw`
+      UPDATE alerts AS a
+         SET title = t.title, explanation = t.explanation, impact_amount = t.impact_amount, currency_code = t.currency_code, expected = t.expected,
+             confidence_level = t.confidence_level, citations = t.citations, invoice_line_id = t.invoice_line_id, correction_type = t.correction_type,
+             checker = t.checker, fingerprint = t.fingerprint, check_id = t.check_id,
+             status = CASE WHEN a.status = 'dismissed' THEN 'pending'::"AlertStatus" ELSE a.status END,
+             dismissal_category = CASE WHEN a.status = 'dismissed' THEN NULL ELSE a.dismissal_category END,
+             dismissal_note = CASE WHEN a.status = 'dismissed' THEN NULL ELSE a.dismissal_note END,
+             dismissed_at = CASE WHEN a.status = 'dismissed' THEN NULL ELSE a.dismissed_at END,
+             updated_at = now()
+        FROM unnest(${column((r) => r.id)}::uuid[], ${column((r) => r.title)}::text[], ${column((r) => r.explanation)}::text[],
+                    ${column((r) => r.impactAmount)}::numeric[], ${column((r) => r.currencyCode)}::text[], ${column((r) => r.expected)}::jsonb[],
+                    ${column((r) => r.confidenceLevel)}::text[], ${column((r) => r.citations)}::jsonb[], ${column((r) => r.invoiceLineId)}::uuid[],
+                    ${column((r) => r.correctionType)}::text[], ${column((r) => r.checker)}::text[], ${column((r) => r.fingerprint)}::text[],
+                    ${column((r) => r.checkId)}::uuid[])
+             AS t(id, title, explanation, impact_amount, currency_code, expected, confidence_level, citations, invoice_line_id,
+                  correction_type, checker, fingerprint, check_id)
+       WHERE a.id = t.id`;
+  }
 }
 
 // Replaced alerts are deleted; an unlocked topic left without alerts goes with them.
-async function removeReplacedAlerts(tx: Prisma.TransactionClient, ids: string[], alerts: Alert[]) {
-  const topicIds = [...new Set(alerts.filter((a) => ids.includes(a.id) && a.topicId).map((a) => a.topicId!))];
-  await tx.alert.deleteMany({ where: { id: { in: ids } } });
+async function removeReplacedAlerts(tx: Prisma.TransactionClient, alerts: { id: string; topicId: string | null }[]) {
+  const topicIds = [...new Set(alerts.flatMap((a) => (a.topicId ? [a.topicId] : [])))];
+  await tx.$executeRaw`DELETE FROM alerts WHERE id = ANY(${alerts.map((a) => a.id)}::uuid[])`;
   if (topicIds.length > 0) {
-    await tx.alertTopic.deleteMany({ where: { id: { in: topicIds }, isLocked: false, alerts: { none: {} } } });
+    await tx.$executeRaw`
+      DELETE FROM alert_topics t
+       WHERE t.id = ANY(${topicIds}::uuid[]) AND NOT t.is_locked AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.topic_id = t.id)`;
   }
 }

@@ -8,6 +8,7 @@ import { workStatusOf } from '../runs/read-model.js';
 import { findRun, newRunRow, startRecordedRun, startRun } from '../runs/service.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { reserveProcessingCapacity } from './capacity.js';
+import { MAX_INPUT_BYTES } from './parsing/limits.js';
 
 // Invoice imports: an import record plus an import workflow run (workflows/import-invoice.ts).
 // Two ways in: POST /v1/invoices/imports with documents already in storage, and the Ingestion
@@ -17,7 +18,7 @@ type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' |
 
 export const INVOICE_MIME_TYPES = ['application/pdf', 'application/xml', 'text/xml'];
 // The parser refuses larger files anyway; refusing them here gives the client a clear error at once.
-export const MAX_INVOICE_FILE_BYTES = 20 * 1024 * 1024;
+export const MAX_INVOICE_FILE_BYTES = MAX_INPUT_BYTES;
 
 interface ImportRequest {
   organizationId: string;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../../db/client.js';
+import { countInBatches, inBatches } from '../../shared/batches.js';
 import { planReconcile, type ReconcileAlert, type ReconcilePlan, type ReconcileTopic } from './rule.js';
 
 export interface ReconcileResult {
@@ -26,7 +27,7 @@ async function loadAlerts(tx: Tx, organizationId: string, agreementId: string): 
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   const lineIds = [...new Set(alerts.flatMap((a) => a.invoiceLineId ?? []))];
-  const lines = await tx.invoiceLine.findMany({ where: { organizationId, id: { in: lineIds } }, select: { id: true, sellerItemId: true, description: true } });
+  const lines = await inBatches(lineIds, (ids) => tx.invoiceLine.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, sellerItemId: true, description: true } }));
   const lineById = new Map(lines.map((line) => [line.id, line]));
   return alerts.map((alert) => {
     const line = alert.invoiceLineId ? lineById.get(alert.invoiceLineId) : undefined;
@@ -49,7 +50,7 @@ async function loadAlerts(tx: Tx, organizationId: string, agreementId: string): 
 async function applyPlan(tx: Tx, organizationId: string, agreementId: string, plan: ReconcilePlan): Promise<ReconcileResult> {
   let sorted = 0;
   const place = async (topicId: string, alertIds: string[]) => {
-    sorted += (await tx.alert.updateMany({ where: { id: { in: alertIds }, agreementId, topicId: null }, data: { topicId } })).count;
+    sorted += await countInBatches(alertIds, (ids) => tx.alert.updateMany({ where: { id: { in: ids }, agreementId, topicId: null }, data: { topicId } }));
   };
   for (const topic of plan.create) {
     const id = randomUUID();

@@ -6,11 +6,11 @@ import type { XmlElement } from './xml-tree.js';
 /** Real invoices nest about 10 levels deep; anything near this is an attack or garbage. */
 export const MAX_XML_DEPTH = 64;
 /**
- * Each element or attribute costs a few hundred bytes once parsed, so a 20 MiB file of "<a/>"
- * would need gigabytes. 400,000 is several thousand invoice lines and keeps a parse within a few
- * hundred MB.
+ * Each element or attribute costs a few hundred bytes once parsed, so a file of "<a/>" filling
+ * the byte limit would need gigabytes. An invoice line is about 14 of them: 2,000,000 is over
+ * 100,000 lines, and a 70,000-line invoice parses within about 900 MB (docs/benchmarks.md).
  */
-export const MAX_XML_NODES = 400_000;
+export const MAX_XML_NODES = 2_000_000;
 
 export type LoadedXml = { ok: true; root: XmlElement } | { ok: false; failure: FailedOutcome };
 
