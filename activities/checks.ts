@@ -1,14 +1,15 @@
 import type { Db } from '../src/db/client.js';
+import type { Logger } from '../src/logger.js';
 import { checkImportedInvoice, markInvoicesChecking, settleInvoiceChecks } from '../src/checks/invoice-checks.js';
 import { performCheck, type CheckOutcome } from '../src/checks/perform.js';
 import { refreshInvoiceMatches } from '../src/matching/service.js';
 
 // Compliance checks: each activity may run twice and ends in the same state (a check's id is
 // derived from its run and pair; the invoice's settled state is recomputed from the checks).
-export function createCheckActivities(db: Db) {
+export function createCheckActivities(db: Db, logger?: Logger) {
   return {
     async checkPair(organizationId: string, runId: string, invoiceId: string, agreementId: string): Promise<CheckOutcome> {
-      return performCheck(db, organizationId, runId, invoiceId, agreementId);
+      return performCheck(db, organizationId, runId, invoiceId, agreementId, logger);
     },
     async beginInvoiceChecks(invoiceIds: string[]): Promise<void> {
       await markInvoicesChecking(db, invoiceIds);
@@ -20,7 +21,7 @@ export function createCheckActivities(db: Db) {
     // the new invoice to agreements, then check it against the eligible ones.
     async matchAndCheckImportedInvoice(organizationId: string, runId: string, invoiceId: string) {
       const matched = await refreshInvoiceMatches(db, organizationId, [invoiceId]);
-      const checked = await checkImportedInvoice(db, organizationId, runId, invoiceId, matched.matches);
+      const checked = await checkImportedInvoice(db, organizationId, runId, invoiceId, matched.matches, logger);
       return { matched_agreements: matched.matches, ...checked };
     },
   };

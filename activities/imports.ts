@@ -16,6 +16,8 @@ import { MAX_INVOICE_FILE_BYTES } from '../src/invoices/imports.js';
 import { parseInvoiceDocument, type ParseOutcome } from '../src/invoices/parsing/index.js';
 import { runSingleItem, type ItemOutcome, type NewItem } from '../src/runs/read-model.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
+import type { Logger } from '../src/logger.js';
+import { publicFailure } from '../src/shared/failures.js';
 import { createCheckActivities } from './checks.js';
 
 // An invoice import in one activity: read the file, parse it, store the invoice (or record why
@@ -54,9 +56,9 @@ function isMissingObject(error: unknown): boolean {
   return code === 'NoSuchKey' || code === 'NotFound';
 }
 
-export function createImportActivities(deps: { db: Db; storage: ObjectStorage }) {
+export function createImportActivities(deps: { db: Db; storage: ObjectStorage; logger?: Logger }) {
   const { db, storage } = deps;
-  const checks = createCheckActivities(db);
+  const checks = createCheckActivities(db, deps.logger);
 
   // A new run of the import (a retry of a failed one) takes it over and clears how the last one
   // ended; the first run has nothing to clear.
@@ -106,7 +108,7 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
   }
 
   async function reject(invoiceImport: InvoiceImport, file: ReadFile, result: RejectedOutcome): Promise<FileOutcome> {
-    const failure: Failure = result.kind === 'failed' ? { code: result.code, message: result.message } : { code: 'not_invoice', message: result.reason };
+    const failure: Failure = publicFailure(result.kind === 'failed' ? { code: result.code, message: result.message } : { code: 'not_invoice', message: result.reason });
     await recordFileFacts(db, file);
     await db.invoiceImport.update({
       where: { id: invoiceImport.id },
@@ -155,7 +157,8 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
       return runSingleItem(db, runId, item, async () => itemOutcomeOf(await importInvoiceFile(importId, runId, organizationId)));
     },
 
-    async failImport(importId: string, failure: Failure): Promise<void> {
+    async failImport(importId: string, reported: Failure): Promise<void> {
+      const failure = publicFailure(reported);
       const invoiceImport = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
       if (invoiceImport.outcome) {
         // Stored, but matching or checking it failed for good: say so, so clients stop polling.
@@ -181,7 +184,7 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
 // A file that is no invoice, or could not be read, was recorded as such by the import itself;
 // for the run, a file that could not be read fails its item.
 function itemOutcomeOf(result: ImportResult): ItemOutcome {
-  if (result.kind === 'failed') return { status: 'failed', failure: { code: 'item_failed', message: result.message } };
+  if (result.kind === 'failed') return { status: 'failed', failure: publicFailure({ code: result.code, message: result.message }) };
   if (result.kind === 'not_invoice') return { status: 'completed', result: { outcome: 'not_invoice', classification_reason: result.reason } };
   const { kind: _stored, ...summary } = result;
   return { status: 'completed', result: summary };

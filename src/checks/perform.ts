@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
+import type { Logger } from '../logger.js';
 import { batchesOf } from '../shared/batches.js';
+import { publicFailure } from '../shared/failures.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { refreshCheckStatus } from './check-status.js';
 import { runCheckers } from './checkers/index.js';
@@ -20,11 +22,16 @@ export interface CheckOutcome {
   alerts: number;
 }
 
+const CHECK_FAILED = {
+  code: 'check_failed',
+  message: 'The check could not be completed because of an internal error. It was logged under the run id; check the invoice again, and contact support with the run id if it fails again.',
+};
+
 export function checkIdFor(runId: string, invoiceId: string, agreementId: string): string {
   return deterministicUuid(`check:${runId}:${invoiceId}:${agreementId}`);
 }
 
-export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string): Promise<CheckOutcome> {
+export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string, logger?: Logger): Promise<CheckOutcome> {
   const checkId = checkIdFor(runId, invoiceId, agreementId);
   const existing = await db.complianceCheck.findUnique({ where: { id: checkId } });
   if (existing && existing.status !== 'running') {
@@ -37,6 +44,7 @@ export async function performCheck(db: Db, organizationId: string, runId: string
     findings = runCheckers(loaded.input);
   } catch (error) {
     // The checkers are pure: the same input fails the same way, so retrying cannot help.
+    logger?.error({ err: error, run_id: runId, check_id: checkId, invoice_id: invoiceId, agreement_id: agreementId }, 'a checker failed');
     await recordFailedCheck(db, checkId, runId, loaded, invoiceId, agreementId, error);
     return { checkId, status: 'failed', findings: 0, alerts: 0 };
   }
@@ -74,7 +82,8 @@ function checkRow(checkId: string, runId: string, loaded: LoadedCheck, invoiceId
 }
 
 async function recordFailedCheck(db: Db, checkId: string, runId: string, loaded: LoadedCheck, invoiceId: string, agreementId: string, error: unknown) {
-  const failure = { code: 'check_failed', message: error instanceof Error ? error.message : String(error) };
+  // The customer reads this on the invoice (alerts.processing.failure): never the exception's text.
+  const failure = { ...publicFailure(error, CHECK_FAILED) };
   await db.$transaction(async (tx) => {
     await tx.complianceCheck.upsert({
       where: { id: checkId },
