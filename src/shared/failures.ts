@@ -70,7 +70,8 @@ export function publicFailure(error: unknown, fallback: PublicFailure = INTERNAL
   if (error instanceof TerminatedFailure) return TERMINATED;
   if (error instanceof ApplicationFailure) {
     const own = error.type ? ownFailure(error.type, error.message) : null;
-    return own === INTERNAL_ERROR ? fallback : (own ?? unknownFailure());
+    // A type that is not ours is an escaped error's class name: whatever it was, it is internal.
+    return own === null || own === INTERNAL_ERROR ? fallback : own;
   }
   // An activity's or child workflow's failure: what counts is its cause.
   if (error instanceof TemporalFailure) return error.cause ? publicFailure(error.cause, fallback) : fallback;
@@ -97,13 +98,17 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'Sock
 // timeout), server shutting down or starting, resources exhausted, I/O errors.
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01', '55P03', '57014', '57P01', '57P02', '57P03', '58000', '58030']);
 const RETRYABLE_SQLSTATE_CLASSES = ['08', '53'];
+// 08P01 (protocol violation) is in the connection class but deterministic: it is what too many
+// bind parameters in one statement end in.
+const DETERMINISTIC_SQLSTATES = new Set(['08P01']);
 // S3 / MinIO answers that mean "try again".
 const S3_CODES = new Set(['InternalError', 'ServiceUnavailable', 'SlowDown', 'RequestTimeout', 'XMinioServerNotInitialized', 'XMinioStorageFull']);
 // The pg driver's own messages when the server goes away.
 const PG_MESSAGES = ['Connection terminated unexpectedly', 'Connection terminated due to connection timeout', 'timeout exceeded when trying to connect'];
 
 function isRetryableSqlState(code: unknown): boolean {
-  return typeof code === 'string' && code.length === 5 && (RETRYABLE_SQLSTATES.has(code) || RETRYABLE_SQLSTATE_CLASSES.includes(code.slice(0, 2)));
+  if (typeof code !== 'string' || code.length !== 5 || DETERMINISTIC_SQLSTATES.has(code)) return false;
+  return RETRYABLE_SQLSTATES.has(code) || RETRYABLE_SQLSTATE_CLASSES.includes(code.slice(0, 2));
 }
 
 function isInfrastructureError(error: Record<string, unknown>): boolean {
