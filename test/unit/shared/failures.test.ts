@@ -28,7 +28,7 @@ function systemError(code: string, message = `connect ${code} 127.0.0.1:5432`) {
 
 const S3_ERROR = (code: string) => Object.assign(new Error(`S3 says ${code} for invoices/org/abc/key.xml`), { name: 'S3Error', code });
 
-function expectNoInternals(failure: { code: string; message: string }) {
+function expectNoInternals(failure: { message: string }) {
   expect(failure.message).not.toMatch(/\/work\/|\.ts:|invocation|Raw query|S3|invoices\/org|SELECT/);
 }
 
