@@ -14,7 +14,8 @@ import {
 } from '../src/invoices/content.js';
 import { MAX_INVOICE_FILE_BYTES } from '../src/invoices/imports.js';
 import { parseInvoiceDocument, type ParseOutcome } from '../src/invoices/parsing/index.js';
-import { runSingleItem, type ItemOutcome, type NewItem } from '../src/runs/read-model.js';
+import { isTerminal, runSingleItem, type ItemOutcome, type NewItem } from '../src/runs/read-model.js';
+import type { RunStatus } from '../src/generated/prisma/enums.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 import type { Logger } from '../src/logger.js';
 import { publicFailure } from '../src/shared/failures.js';
@@ -201,10 +202,10 @@ async function recordFileFacts(client: Prisma.TransactionClient, file: ReadFile)
 // Locks the import, so two attempts of this activity cannot both store it, and tells what the
 // other one stored.
 async function lockImport(tx: Prisma.TransactionClient, importId: string) {
-  const rows = await tx.$queryRaw<{ outcome: string | null; invoice_id: string | null; classification_reason: string | null; invoice_created_at: Date | null; has_lines: boolean }[]>`
+  const rows = await tx.$queryRaw<{ outcome: string | null; invoice_id: string | null; classification_reason: string | null; invoice_created_at: Date | null; has_lines: boolean; run_status: string | null }[]>`
     SELECT i.outcome::text AS outcome, i.invoice_id, i.classification_reason, v.created_at AS invoice_created_at,
-           EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.invoice_id) AS has_lines
-      FROM invoice_imports i LEFT JOIN invoices v ON v.id = i.invoice_id
+           EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.invoice_id) AS has_lines, r.status::text AS run_status
+      FROM invoice_imports i LEFT JOIN invoices v ON v.id = i.invoice_id LEFT JOIN workflow_runs r ON r.id = i.workflow_run_id
      WHERE i.id = ${importId}::uuid
        FOR UPDATE OF i`;
   const row = rows[0]!;
@@ -212,12 +213,16 @@ async function lockImport(tx: Prisma.TransactionClient, importId: string) {
     earlier: earlierResult({ outcome: row.outcome as InvoiceImport['outcome'], invoiceId: row.invoice_id, classificationReason: row.classification_reason }),
     // An upload's invoice exists, still without content, from the 201 on.
     invoice: row.invoice_id ? { id: row.invoice_id, createdAt: row.invoice_created_at, hasLines: row.has_lines } : null,
+    runEnded: row.run_status !== null && isTerminal(row.run_status as RunStatus),
   };
 }
 
 async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: InvoiceImport, file: ReadFile, parsed: InvoiceOutcome, parties: PartyIds): Promise<FileOutcome> {
-  const { earlier, invoice: existingInvoice } = await lockImport(tx, invoiceImport.id);
+  const { earlier, invoice: existingInvoice, runEnded } = await lockImport(tx, invoiceImport.id);
   if (earlier) return earlier;
+  // The run ended meanwhile (its workflow terminated in Temporal, and a read reconciled it, which
+  // also settled the invoice as failed): a late attempt must not store what nobody waits for.
+  if (runEnded) throw ApplicationFailure.nonRetryable('The import was stopped before the invoice was stored.', 'import_stopped');
   await recordFileFacts(tx, file);
   const { organizationId } = invoiceImport;
   let invoice = existingInvoice;
