@@ -29,30 +29,17 @@ const text = (value: Prisma.Decimal | null): string | null => (value === null ? 
 const shiftDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
 
 export async function loadCheck(db: Db, organizationId: string, invoiceId: string, agreementId: string): Promise<LoadedCheck | null> {
-  const [invoice, agreement, priceItems] = await Promise.all([
-    db.invoice.findFirst({ where: { id: invoiceId, organizationId }, include: { lines: { orderBy: { position: 'asc' } } } }),
+  const [invoice, lines, agreement, priceItems] = await Promise.all([
+    db.invoice.findFirst({ where: { id: invoiceId, organizationId } }),
+    loadLines(db, organizationId, invoiceId),
     db.agreement.findFirst({ where: { id: agreementId, organizationId } }),
     loadPriceItems(db, organizationId, agreementId),
   ]);
   if (!invoice || !agreement) return null;
-  const lines: CheckLine[] = invoice.lines.map((line) => ({
-    id: line.id,
-    position: line.position,
-    lineNumber: line.lineNumber,
-    description: line.description,
-    sellerItemId: line.sellerItemId,
-    quantity: text(line.quantity),
-    unitCode: line.unitCode,
-    unitPrice: text(line.unitPrice),
-    priceBaseQuantity: text(line.priceBaseQuantity),
-    netAmount: text(line.netAmount),
-    periodStart: day(line.periodStart),
-    periodEnd: day(line.periodEnd),
-  }));
   const priceCurrencies = new Set(priceItems.map((item) => item.currencyCode).filter((code) => code && code !== invoice.currencyCode));
   const [rates, priorCharges] = await Promise.all([
     priceCurrencies.size > 0 && invoice.issueDate ? loadRates(db, invoice.issueDate) : Promise.resolve([]),
-    loadPriorCharges(db, invoice),
+    loadPriorCharges(db, { ...invoice, lines }),
   ]);
   const allowanceCharges = (invoice.allowanceCharges as AllowanceCharge[] | null) ?? [];
   return {
@@ -98,6 +85,20 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
       priorCharges,
     },
   };
+}
+
+// An invoice can have tens of thousands of lines: read as text in one raw query, like the price
+// items below, without a Decimal and Date object per value.
+function loadLines(db: Db, organizationId: string, invoiceId: string): Promise<CheckLine[]> {
+  return db.$queryRaw<CheckLine[]>`
+    SELECT id::text AS "id", position AS "position", line_number AS "lineNumber", description AS "description",
+           seller_item_id AS "sellerItemId", trim_scale(quantity)::text AS "quantity", unit_code AS "unitCode",
+           trim_scale(unit_price)::text AS "unitPrice", trim_scale(price_base_quantity)::text AS "priceBaseQuantity",
+           trim_scale(net_amount)::text AS "netAmount", to_char(period_start, 'YYYY-MM-DD') AS "periodStart",
+           to_char(period_end, 'YYYY-MM-DD') AS "periodEnd"
+      FROM invoice_lines
+     WHERE organization_id = ${organizationId}::uuid AND invoice_id = ${invoiceId}::uuid
+     ORDER BY position`;
 }
 
 // An agreement can hold thousands of price items: read as text in one raw query, without

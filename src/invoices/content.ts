@@ -12,8 +12,6 @@ type Tx = Prisma.TransactionClient;
 
 const dateOrNull = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
 const decimalOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : new Prisma.Decimal(value));
-// The API speaks rates as fractions ("0.25"); the documents write VAT as a percent ("25").
-const fractionFromPercent = (percent: string | null) => (percent === null ? null : new Prisma.Decimal(percent).dividedBy(100));
 
 // Where the lines of a normalized invoice do not add up to its totals.
 export function totalsProblems(invoice: NormalizedInvoice) {
@@ -76,7 +74,10 @@ function headerOf(invoice: NormalizedInvoice) {
   };
 }
 
-// An invoice line as written by insertInvoiceLines: decimals as decimal strings, dates as YYYY-MM-DD.
+// An invoice line as written by insertInvoiceLines: decimals as the plain decimal strings the
+// parser and the API schemas produce (PostgreSQL reads them; no Decimal object per value for
+// 50,000 lines), VAT as the percent the documents write (the column keeps the fraction the API
+// speaks: "25" is stored as 0.25), dates as YYYY-MM-DD.
 export interface InvoiceLineRow {
   id: string;
   invoiceId: string;
@@ -92,12 +93,11 @@ export interface InvoiceLineRow {
   priceBaseQuantity: string | null;
   netAmount: string | null;
   vatCategory: string | null;
-  vatRate: string | null;
+  vatPercent: string | null;
   periodStart: string | null;
   periodEnd: string | null;
 }
 
-const decimalText = (value: string | null | undefined) => (value === null || value === undefined ? null : new Prisma.Decimal(value).toFixed());
 
 export function lineRowsOf(lines: NormalizedInvoice['lines'], invoiceId: string, organizationId: string): InvoiceLineRow[] {
   return lines.map((line, position) => ({
@@ -109,13 +109,13 @@ export function lineRowsOf(lines: NormalizedInvoice['lines'], invoiceId: string,
     description: line.description,
     sellerItemId: line.sellerItemId,
     buyerItemId: line.buyerItemId,
-    quantity: decimalText(line.quantity),
+    quantity: line.quantity ?? null,
     unitCode: line.unitCode,
-    unitPrice: decimalText(line.unitPrice),
-    priceBaseQuantity: decimalText(line.priceBaseQuantity),
-    netAmount: decimalText(line.netAmount),
+    unitPrice: line.unitPrice ?? null,
+    priceBaseQuantity: line.priceBaseQuantity ?? null,
+    netAmount: line.netAmount ?? null,
     vatCategory: line.vatCategory,
-    vatRate: fractionFromPercent(line.vatPercent)?.toFixed() ?? null,
+    vatPercent: line.vatPercent ?? null,
     periodStart: line.period?.start || null,
     periodEnd: line.period?.end || null,
   }));
@@ -132,12 +132,16 @@ export async function insertInvoiceLines(tx: Tx, rows: InvoiceLineRow[]): Promis
     await tx.$executeRaw`
       INSERT INTO invoice_lines (id, invoice_id, organization_id, position, line_number, description, seller_item_id, buyer_item_id,
                                  quantity, unit_code, unit_price, price_base_quantity, net_amount, vat_category, vat_rate, period_start, period_end)
-      SELECT * FROM unnest(${column((r) => r.id)}::uuid[], ${column((r) => r.invoiceId)}::uuid[], ${column((r) => r.organizationId)}::uuid[],
+      SELECT id, invoice_id, organization_id, position, line_number, description, seller_item_id, buyer_item_id, quantity, unit_code,
+             unit_price, price_base_quantity, net_amount, vat_category, vat_percent / 100, period_start, period_end
+        FROM unnest(${column((r) => r.id)}::uuid[], ${column((r) => r.invoiceId)}::uuid[], ${column((r) => r.organizationId)}::uuid[],
                            ${column((r) => r.position)}::int[], ${column((r) => r.lineNumber)}::text[], ${column((r) => r.description)}::text[],
                            ${column((r) => r.sellerItemId)}::text[], ${column((r) => r.buyerItemId)}::text[], ${column((r) => r.quantity)}::numeric[],
                            ${column((r) => r.unitCode)}::text[], ${column((r) => r.unitPrice)}::numeric[], ${column((r) => r.priceBaseQuantity)}::numeric[],
-                           ${column((r) => r.netAmount)}::numeric[], ${column((r) => r.vatCategory)}::text[], ${column((r) => r.vatRate)}::numeric[],
-                           ${column((r) => r.periodStart)}::date[], ${column((r) => r.periodEnd)}::date[])`;
+                           ${column((r) => r.netAmount)}::numeric[], ${column((r) => r.vatCategory)}::text[], ${column((r) => r.vatPercent)}::numeric[],
+                           ${column((r) => r.periodStart)}::date[], ${column((r) => r.periodEnd)}::date[])
+             AS t(id, invoice_id, organization_id, position, line_number, description, seller_item_id, buyer_item_id, quantity, unit_code,
+                  unit_price, price_base_quantity, net_amount, vat_category, vat_percent, period_start, period_end)`;
   }
 }
 
