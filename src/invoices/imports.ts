@@ -235,12 +235,13 @@ export async function findImport(deps: Pick<AppDeps, 'db'>, organizationId: stri
 // the invoice still being unsettled, so a repeat or a late writer changes nothing.
 
 const UNSETTLED = ['pending', 'processing'];
+const RECONCILE_AFTER_MS = 10_000;
 const IMPORT_ENDED: RunFailure = {
   code: 'import_incomplete',
   message: 'The import ended before this invoice was completely processed; retry the import run or upload the file again.',
 };
 
-type InvoiceState = Pick<Invoice, 'id' | 'organizationId' | 'processingStatus' | 'processingFailure' | 'alertCheckStatus' | 'alertCheckSkipReason' | 'alertCheckFailure'>;
+type InvoiceState = Pick<Invoice, 'id' | 'organizationId' | 'createdAt' | 'processingStatus' | 'processingFailure' | 'alertCheckStatus' | 'alertCheckSkipReason' | 'alertCheckFailure'>;
 
 export const isSettled = (invoice: Pick<Invoice, 'processingStatus' | 'alertCheckStatus'>) =>
   !UNSETTLED.includes(invoice.processingStatus) && !UNSETTLED.includes(invoice.alertCheckStatus);
@@ -271,7 +272,9 @@ async function settleInvoiceOfEndedImport(deps: Pick<Deps, 'db'>, invoiceImport:
 // An invoice read while pending or processing: if its import's run has ended (reconciled with
 // Temporal), the invoice follows. Returns the invoice with its settled state.
 export async function reconcileInvoiceProcessing<T extends InvoiceState>(deps: Deps, invoice: T): Promise<T> {
-  if (isSettled(invoice)) return invoice;
+  // Clients poll an invoice while it is processing: the first seconds, when the import is almost
+  // always still at work, stay one database read (no Temporal call).
+  if (isSettled(invoice) || Date.now() - invoice.createdAt.getTime() < RECONCILE_AFTER_MS) return invoice;
   const invoiceImport = await deps.db.invoiceImport.findFirst({ where: { invoiceId: invoice.id, organizationId: invoice.organizationId }, orderBy: { createdAt: 'desc' } });
   if (!invoiceImport) return invoice;
   const run = await findRun(deps, invoiceImport.organizationId, invoiceImport.workflowRunId);

@@ -85,7 +85,8 @@ describe('failures', () => {
     const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId } });
     await (await testTemporal()).workflow.getHandle(invoiceImport.workflowRunId).terminate('test: an operator stops the import');
 
-    const read = await call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken });
+    // Reads reconcile an unsettled invoice from 10 s after its upload on (before, it is one query).
+    const read = await eventually(() => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }), (r) => r.body?.processing?.status !== 'processing' && r.body?.processing?.status !== 'pending', 40_000);
     expect(read.status).toBe(200);
     expect(read.body.processing).toMatchObject({ status: 'failed', failure: { code: 'workflow_terminated', message: expect.any(String) } });
     expect(read.headers.get('retry-after')).toBeNull();
