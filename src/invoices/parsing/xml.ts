@@ -7,10 +7,11 @@ import type { XmlElement } from './xml-tree.js';
 export const MAX_XML_DEPTH = 64;
 /**
  * Each element or attribute costs a few hundred bytes once parsed, so a file of "<a/>" filling
- * the byte limit would need gigabytes. An invoice line is about 14 of them: 2,000,000 is over
- * 100,000 lines, and a 70,000-line invoice parses within about 900 MB (docs/benchmarks.md).
+ * the byte limit would need gigabytes. A Peppol invoice line is about 18 of them (elements and
+ * attributes): 1,500,000 is some 80,000 lines; a 70,000-line invoice (1.26 million) parsed within
+ * 870 MB of resident memory.
  */
-export const MAX_XML_NODES = 2_000_000;
+export const MAX_XML_NODES = 1_500_000;
 
 export type LoadedXml = { ok: true; root: XmlElement } | { ok: false; failure: FailedOutcome };
 
