@@ -14,8 +14,11 @@ import {
 } from '../src/invoices/content.js';
 import { MAX_INVOICE_FILE_BYTES } from '../src/invoices/imports.js';
 import { parseInvoiceDocument, type ParseOutcome } from '../src/invoices/parsing/index.js';
-import { runSingleItem, type ItemOutcome, type NewItem } from '../src/runs/read-model.js';
+import { isTerminal, runSingleItem, type ItemOutcome, type NewItem } from '../src/runs/read-model.js';
+import type { RunStatus } from '../src/generated/prisma/enums.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
+import type { Logger } from '../src/logger.js';
+import { publicFailure } from '../src/shared/failures.js';
 import { createCheckActivities } from './checks.js';
 
 // An invoice import in one activity: read the file, parse it, store the invoice (or record why
@@ -54,9 +57,9 @@ function isMissingObject(error: unknown): boolean {
   return code === 'NoSuchKey' || code === 'NotFound';
 }
 
-export function createImportActivities(deps: { db: Db; storage: ObjectStorage }) {
+export function createImportActivities(deps: { db: Db; storage: ObjectStorage; logger?: Logger }) {
   const { db, storage } = deps;
-  const checks = createCheckActivities(db);
+  const checks = createCheckActivities(db, deps.logger);
 
   // A new run of the import (a retry of a failed one) takes it over and clears how the last one
   // ended; the first run has nothing to clear.
@@ -106,7 +109,7 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
   }
 
   async function reject(invoiceImport: InvoiceImport, file: ReadFile, result: RejectedOutcome): Promise<FileOutcome> {
-    const failure: Failure = result.kind === 'failed' ? { code: result.code, message: result.message } : { code: 'not_invoice', message: result.reason };
+    const failure: Failure = publicFailure(result.kind === 'failed' ? { code: result.code, message: result.message } : { code: 'not_invoice', message: result.reason });
     await recordFileFacts(db, file);
     await db.invoiceImport.update({
       where: { id: invoiceImport.id },
@@ -155,7 +158,8 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
       return runSingleItem(db, runId, item, async () => itemOutcomeOf(await importInvoiceFile(importId, runId, organizationId)));
     },
 
-    async failImport(importId: string, failure: Failure): Promise<void> {
+    async failImport(importId: string, reported: Failure): Promise<void> {
+      const failure = publicFailure(reported);
       const invoiceImport = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
       if (invoiceImport.outcome) {
         // Stored, but matching or checking it failed for good: say so, so clients stop polling.
@@ -181,7 +185,7 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage })
 // A file that is no invoice, or could not be read, was recorded as such by the import itself;
 // for the run, a file that could not be read fails its item.
 function itemOutcomeOf(result: ImportResult): ItemOutcome {
-  if (result.kind === 'failed') return { status: 'failed', failure: { code: 'item_failed', message: result.message } };
+  if (result.kind === 'failed') return { status: 'failed', failure: publicFailure({ code: result.code, message: result.message }) };
   if (result.kind === 'not_invoice') return { status: 'completed', result: { outcome: 'not_invoice', classification_reason: result.reason } };
   const { kind: _stored, ...summary } = result;
   return { status: 'completed', result: summary };
@@ -198,10 +202,10 @@ async function recordFileFacts(client: Prisma.TransactionClient, file: ReadFile)
 // Locks the import, so two attempts of this activity cannot both store it, and tells what the
 // other one stored.
 async function lockImport(tx: Prisma.TransactionClient, importId: string) {
-  const rows = await tx.$queryRaw<{ outcome: string | null; invoice_id: string | null; classification_reason: string | null; invoice_created_at: Date | null; has_lines: boolean }[]>`
+  const rows = await tx.$queryRaw<{ outcome: string | null; invoice_id: string | null; classification_reason: string | null; invoice_created_at: Date | null; has_lines: boolean; run_status: string | null }[]>`
     SELECT i.outcome::text AS outcome, i.invoice_id, i.classification_reason, v.created_at AS invoice_created_at,
-           EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.invoice_id) AS has_lines
-      FROM invoice_imports i LEFT JOIN invoices v ON v.id = i.invoice_id
+           EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.invoice_id) AS has_lines, r.status::text AS run_status
+      FROM invoice_imports i LEFT JOIN invoices v ON v.id = i.invoice_id LEFT JOIN workflow_runs r ON r.id = i.workflow_run_id
      WHERE i.id = ${importId}::uuid
        FOR UPDATE OF i`;
   const row = rows[0]!;
@@ -209,12 +213,16 @@ async function lockImport(tx: Prisma.TransactionClient, importId: string) {
     earlier: earlierResult({ outcome: row.outcome as InvoiceImport['outcome'], invoiceId: row.invoice_id, classificationReason: row.classification_reason }),
     // An upload's invoice exists, still without content, from the 201 on.
     invoice: row.invoice_id ? { id: row.invoice_id, createdAt: row.invoice_created_at, hasLines: row.has_lines } : null,
+    runEnded: row.run_status !== null && isTerminal(row.run_status as RunStatus),
   };
 }
 
 async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: InvoiceImport, file: ReadFile, parsed: InvoiceOutcome, parties: PartyIds): Promise<FileOutcome> {
-  const { earlier, invoice: existingInvoice } = await lockImport(tx, invoiceImport.id);
+  const { earlier, invoice: existingInvoice, runEnded } = await lockImport(tx, invoiceImport.id);
   if (earlier) return earlier;
+  // The run ended meanwhile (its workflow terminated in Temporal, and a read reconciled it, which
+  // also settled the invoice as failed): a late attempt must not store what nobody waits for.
+  if (runEnded) throw ApplicationFailure.nonRetryable('The import was stopped before the invoice was stored.', 'import_stopped');
   await recordFileFacts(tx, file);
   const { organizationId } = invoiceImport;
   let invoice = existingInvoice;

@@ -9,6 +9,7 @@ import { createPriceImportActivities } from './price-imports.js';
 import { createRunActivities } from './runs.js';
 import { createTopicActivities } from './topics.js';
 import { createTestActivities } from './testing.js';
+import { withFailureClassification } from './failures.js';
 
 // All I/O of the workflows lives here; activities get their clients injected (never imported
 // into workflow code).
@@ -19,11 +20,15 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps, options: { includeTestActivities: boolean }) {
+  return withFailureClassification(allActivities(deps, options), deps.logger);
+}
+
+function allActivities(deps: ActivityDeps, options: { includeTestActivities: boolean }) {
   return {
     ...createRunActivities(deps.db),
     ...createImportActivities(deps),
     ...createMatchingActivities(deps.db),
-    ...createCheckActivities(deps.db),
+    ...createCheckActivities(deps.db, deps.logger),
     ...createPriceImportActivities(deps),
     ...createAgreementDocumentActivities(deps),
     ...createTopicActivities(deps.db),

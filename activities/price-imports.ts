@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { Prisma, type Db } from '../src/db/client.js';
 import { readPriceListIsolated, LIMITS, type PriceListRow } from '../src/agreements/price-lists/index.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
+import { publicFailure } from '../src/shared/failures.js';
 import { markAgreementTermsChanged } from '../src/checks/outdated.js';
 import { recordActivity, systemActor } from '../src/activity/record.js';
 import { priceItemActivity } from '../src/agreements/price-items/service.js';
@@ -24,7 +25,8 @@ const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : nul
 export function createPriceImportActivities(deps: { db: Db; storage: ObjectStorage }) {
   const { db, storage } = deps;
 
-  async function recordFailure(importId: string, rows: PriceListRow[], failure: { code: string; message: string }) {
+  async function recordFailure(importId: string, rows: PriceListRow[], reported: { code: string; message: string }) {
+    const failure = { ...publicFailure(reported) };
     await db.$transaction([
       db.priceImportRow.deleteMany({ where: { importId } }),
       db.priceImportRow.createMany({

@@ -1,6 +1,7 @@
-import { ApplicationFailure, isCancellation, proxyLocalActivities } from '@temporalio/workflow';
+import { isCancellation, proxyLocalActivities } from '@temporalio/workflow';
 import type { ImportActivities } from '../activities/imports.js';
 import type { RunArgs } from '../src/runs/run-args.js';
+import { publicFailure } from '../src/shared/failures.js';
 import { executeRunInOneActivity } from './runs/lifecycle.js';
 
 // Local activities: each is a few database statements and, for parsing, CPU work bounded by the
@@ -13,12 +14,10 @@ const imports = proxyLocalActivities<ImportActivities>({
 });
 
 // The activity's own failure (its code and message), whether it arrives as is or wrapped in an
-// ActivityFailure.
+// ActivityFailure; anything else is internal_error (src/shared/failures.ts).
 function failureOf(error: unknown) {
   if (isCancellation(error)) return { code: 'cancelled', message: 'The import was cancelled.' };
-  const cause = error instanceof ApplicationFailure ? error : (error as { cause?: unknown }).cause;
-  if (cause instanceof ApplicationFailure) return { code: cause.type ?? 'import_failed', message: cause.message };
-  return { code: 'import_failed', message: error instanceof Error ? error.message : String(error) };
+  return publicFailure(error);
 }
 
 // One invoice file: start the run, classify and parse the file, store it (or find it is a

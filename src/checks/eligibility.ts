@@ -1,5 +1,6 @@
 import type { Invoice } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
+import { inBatches } from '../shared/batches.js';
 import { readinessOf, withLinks, type AgreementWithLinks } from '../agreements/service.js';
 
 // Which (invoice, agreement) pairs a check may run on, exactly as the interface specification
@@ -63,12 +64,14 @@ const ELIGIBILITY_SELECT = {
 
 export async function loadEligibilityInvoices(db: Db, organizationId: string, invoiceIds: string[]): Promise<EligibilityInvoice[]> {
   const [invoices, credited] = await Promise.all([
-    db.invoice.findMany({ where: { organizationId, id: { in: invoiceIds } }, select: ELIGIBILITY_SELECT }),
-    db.invoice.groupBy({
-      by: ['creditedInvoiceId'],
-      where: { organizationId, creditedInvoiceId: { in: invoiceIds }, deletedAt: null, documentType: 'credit_note' },
-      _count: { _all: true },
-    }),
+    inBatches(invoiceIds, (ids) => db.invoice.findMany({ where: { organizationId, id: { in: ids } }, select: ELIGIBILITY_SELECT })),
+    inBatches(invoiceIds, (ids) =>
+      db.invoice.groupBy({
+        by: ['creditedInvoiceId'],
+        where: { organizationId, creditedInvoiceId: { in: ids }, deletedAt: null, documentType: 'credit_note' },
+        _count: { _all: true },
+      }),
+    ),
   ]);
   const creditCounts = new Map(credited.map((row) => [row.creditedInvoiceId, row._count._all]));
   return invoices.map((invoice) => ({ ...invoice, creditedByCount: creditCounts.get(invoice.id) ?? 0 }));
@@ -77,11 +80,15 @@ export async function loadEligibilityInvoices(db: Db, organizationId: string, in
 // Splits the active matches of the given invoices (optionally limited to some agreements) into
 // pairs a check may run on and pairs it may not, with the reason.
 export async function pairEligibility(db: Db, organizationId: string, invoiceIds: string[], agreementIds?: string[]): Promise<Eligibility> {
-  const matches = await db.invoiceAgreementMatch.findMany({
-    where: { organizationId, active: true, invoiceId: { in: invoiceIds }, ...(agreementIds ? { agreementId: { in: agreementIds } } : {}) },
-    select: { invoiceId: true, agreementId: true },
-    orderBy: [{ invoiceId: 'asc' }, { agreementId: 'asc' }],
-  });
+  // Batches in invoice order, each ordered by (invoice, agreement): the whole list keeps that order.
+  const sortedIds = [...new Set(invoiceIds)].sort();
+  const matches = await inBatches(sortedIds, (ids) =>
+    db.invoiceAgreementMatch.findMany({
+      where: { organizationId, active: true, invoiceId: { in: ids }, ...(agreementIds ? { agreementId: { in: agreementIds } } : {}) },
+      select: { invoiceId: true, agreementId: true },
+      orderBy: [{ invoiceId: 'asc' }, { agreementId: 'asc' }],
+    }),
+  );
   if (matches.length === 0) return { eligible: [], excluded: [] };
   const matchedInvoiceIds = [...new Set(matches.map((m) => m.invoiceId))];
   const [invoices, agreements, held] = await Promise.all([

@@ -1,4 +1,6 @@
 import { Prisma, type Db } from '../db/client.js';
+import type { Logger } from '../logger.js';
+import { countInBatches } from '../shared/batches.js';
 import { pairEligibility, type Eligibility } from './eligibility.js';
 import { performCheck } from './perform.js';
 
@@ -16,7 +18,9 @@ export interface InvoiceCheckSettlement {
 }
 
 export async function markInvoicesChecking(db: Db, invoiceIds: string[]): Promise<void> {
-  await db.invoice.updateMany({ where: { id: { in: invoiceIds } }, data: { alertCheckStatus: 'processing', alertCheckSkipReason: null, alertCheckFailure: Prisma.DbNull } });
+  await countInBatches(invoiceIds, (ids) =>
+    db.invoice.updateMany({ where: { id: { in: ids } }, data: { alertCheckStatus: 'processing', alertCheckSkipReason: null, alertCheckFailure: Prisma.DbNull } }),
+  );
 }
 
 function skipReasonOf(eligibility: Eligibility): string {
@@ -69,11 +73,11 @@ async function latestCheckFailure(db: Db, invoiceId: string, agreementIds: strin
 
 // The check an import runs by itself once the invoice is stored and matched to
 // `matchedAgreements` agreements (none: nothing to check, and no eligibility to read).
-export async function checkImportedInvoice(db: Db, organizationId: string, runId: string, invoiceId: string, matchedAgreements: number) {
+export async function checkImportedInvoice(db: Db, organizationId: string, runId: string, invoiceId: string, matchedAgreements: number, logger?: Logger) {
   const eligibility = matchedAgreements === 0 ? { eligible: [], excluded: [] } : await pairEligibility(db, organizationId, [invoiceId]);
   if (eligibility.eligible.length > 0) {
     await markInvoicesChecking(db, [invoiceId]);
-    for (const pair of eligibility.eligible) await performCheck(db, organizationId, runId, pair.invoiceId, pair.agreementId);
+    for (const pair of eligibility.eligible) await performCheck(db, organizationId, runId, pair.invoiceId, pair.agreementId, undefined, logger);
   }
   const settlement = await settleInvoice(db, invoiceId, eligibility);
   return { checked_agreements: eligibility.eligible.length, alert_check: settlement.status, skip_reason: settlement.skipReason };

@@ -5,6 +5,9 @@ import type { Alert } from '../generated/prisma/client.js';
 import { recordActivity, systemActor } from '../activity/record.js';
 import { alertActivity, removeEmptiedTopics } from '../alerts/service.js';
 import { ALERT_INCLUDE } from '../alerts/serialize.js';
+import type { Logger } from '../logger.js';
+import { batchesOf, inBatches } from '../shared/batches.js';
+import { publicFailure } from '../shared/failures.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { refreshCheckStatus } from './check-status.js';
 import { runCheckers } from './checkers/index.js';
@@ -24,11 +27,16 @@ export interface CheckOutcome {
   alerts: number;
 }
 
+const CHECK_FAILED = {
+  code: 'check_failed',
+  message: 'The check could not be completed because of an internal error. It was logged under the run id; check the invoice again, and contact support with the run id if it fails again.',
+};
+
 export function checkIdFor(runId: string, invoiceId: string, agreementId: string): string {
   return deterministicUuid(`check:${runId}:${invoiceId}:${agreementId}`);
 }
 
-export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string, batch?: CheckBatch): Promise<CheckOutcome> {
+export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string, batch?: CheckBatch, logger?: Logger): Promise<CheckOutcome> {
   const checkId = checkIdFor(runId, invoiceId, agreementId);
   const existing = batch?.checks ? (batch.checks.get(checkId) ?? null) : await db.complianceCheck.findUnique({ where: { id: checkId }, select: { status: true, findingsCount: true } });
   if (existing && existing.status !== 'running') {
@@ -41,6 +49,7 @@ export async function performCheck(db: Db, organizationId: string, runId: string
     findings = runCheckers(loaded.input);
   } catch (error) {
     // The checkers are pure: the same input fails the same way, so retrying cannot help.
+    logger?.error({ err: error, run_id: runId, check_id: checkId, invoice_id: invoiceId, agreement_id: agreementId }, 'a checker failed');
     await recordFailedCheck(db, checkId, runId, loaded, invoiceId, agreementId, error);
     return { checkId, status: 'failed', findings: 0, alerts: 0 };
   }
@@ -55,7 +64,11 @@ export async function performCheck(db: Db, organizationId: string, runId: string
     });
     await tx.complianceFinding.deleteMany({ where: { checkId } });
     const alertIds = await replaceAlerts(tx, loaded, runId, invoiceId, agreementId, checkId, kept);
-    await tx.complianceFinding.createMany({ data: kept.map((finding, position) => findingRow(checkId, loaded, position, finding, alertIds[position]!)) });
+    // A large invoice has as many findings as lines: rows a chunk per statement, under PostgreSQL's
+    // 65,535 bind parameters (src/shared/batches.ts).
+    for (const rows of batchesOf(kept.map((finding, position) => findingRow(checkId, loaded, position, finding, alertIds[position]!)), ROW_CHUNK)) {
+      await tx.complianceFinding.createMany({ data: rows });
+    }
     await refreshCheckStatus(tx, { invoiceIds: [invoiceId] });
     return alertIds.length;
   });
@@ -118,7 +131,8 @@ function checkRow(checkId: string, runId: string, loaded: LoadedCheck, invoiceId
 }
 
 async function recordFailedCheck(db: Db, checkId: string, runId: string, loaded: LoadedCheck, invoiceId: string, agreementId: string, error: unknown) {
-  const failure = { code: 'check_failed', message: error instanceof Error ? error.message : String(error) };
+  // The customer reads this on the invoice (alerts.processing.failure): never the exception's text.
+  const failure = { ...publicFailure(error, CHECK_FAILED) };
   await db.$transaction(async (tx) => {
     await tx.complianceCheck.upsert({
       where: { id: checkId },
@@ -149,6 +163,9 @@ function findingRow(checkId: string, loaded: LoadedCheck, position: number, find
     alertId,
   };
 }
+
+// Rows a createMany writes at once: about 20 columns each, well under 65,535 bind parameters.
+const ROW_CHUNK = 2_000;
 
 // A new check replaces the pair's earlier alerts, user-made ones included, except alerts held by
 // a claim that is not cancelled. An alert of the same problem (same fingerprint) is updated in
@@ -184,11 +201,11 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
   }
   // One statement each for the updated and the new alerts, whatever their number.
   await updateFoundAgain(tx, loaded, checkId, updates);
-  if (creates.length > 0) await tx.alert.createMany({ data: creates });
+  for (const rows of batchesOf(creates, ROW_CHUNK)) await tx.alert.createMany({ data: rows });
   const removed = replaceable.filter((alert) => !reused.has(alert.id));
   // The check's changes are the system's, done by the check's run (docs/audit.md).
   const actor = systemActor(runId);
-  const after = await tx.alert.findMany({ where: { id: { in: alertIds } }, include: ALERT_INCLUDE });
+  const after = await inBatches(alertIds, (ids) => tx.alert.findMany({ where: { id: { in: ids } }, include: ALERT_INCLUDE }));
   const entries = after.flatMap((alert) => {
     const before = earlier.find((e) => e.id === alert.id) ?? null;
     const entry = alertActivity(before ? 'updated' : 'created', before, alert);
@@ -196,7 +213,7 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
   });
   await recordActivity(tx, loaded.organizationId, actor, [...entries, ...removed.map((alert) => alertActivity('deleted', alert, null))]);
   if (removed.length > 0) {
-    await tx.alert.deleteMany({ where: { id: { in: removed.map((alert) => alert.id) } } });
+    for (const ids of batchesOf(removed.map((alert) => alert.id))) await tx.alert.deleteMany({ where: { id: { in: ids } } });
     await removeEmptiedTopics(tx, loaded.organizationId, actor, removed.map((alert) => alert.topicId));
   }
   return alertIds;

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
 import { assertUploaded, findDocuments, md5Of, putDocumentBytes } from '../documents/service.js';
 import { Prisma } from '../db/client.js';
-import type { InvoiceImport } from '../generated/prisma/client.js';
+import type { Invoice, InvoiceImport, WorkflowRun } from '../generated/prisma/client.js';
 import { errors } from '../http/errors.js';
-import { workStatusOf } from '../runs/read-model.js';
+import { isTerminal, workStatusOf, type RunFailure } from '../runs/read-model.js';
 import { findRun, newRunRow, startRecordedRun, startRun } from '../runs/service.js';
+import { publicFailure } from '../shared/failures.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { reserveProcessingCapacity } from './capacity.js';
+import { MAX_INPUT_BYTES } from './parsing/limits.js';
 
 // Invoice imports: an import record plus an import workflow run (workflows/import-invoice.ts).
 // Two ways in: POST /v1/invoices/imports with documents already in storage, and the Ingestion
@@ -17,7 +19,7 @@ type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' |
 
 export const INVOICE_MIME_TYPES = ['application/pdf', 'application/xml', 'text/xml'];
 // The parser refuses larger files anyway; refusing them here gives the client a clear error at once.
-export const MAX_INVOICE_FILE_BYTES = 20 * 1024 * 1024;
+export const MAX_INVOICE_FILE_BYTES = MAX_INPUT_BYTES;
 
 interface ImportRequest {
   organizationId: string;
@@ -191,8 +193,9 @@ async function discardUpload(deps: Deps, invoiceId: string, runId: string, docum
 
 export async function viewImport(deps: Deps, invoiceImport: InvoiceImport) {
   const run = await findRun(deps, invoiceImport.organizationId, invoiceImport.workflowRunId);
+  await settleInvoiceOfEndedImport(deps, invoiceImport, run);
   const status = workStatusOf(run.status);
-  const failure = status === 'failed' ? ((invoiceImport.failure ?? run.failure) as { code: string; message: string } | null) : null;
+  const failure = status === 'failed' ? await importFailure(deps, invoiceImport, run) : null;
   return {
     id: invoiceImport.id,
     status,
@@ -209,8 +212,77 @@ export async function viewImport(deps: Deps, invoiceImport: InvoiceImport) {
   };
 }
 
+// Why a failed import failed: its own failure, else its one item's (what failed after the invoice
+// was stored), else the run's.
+async function importFailure(deps: Pick<Deps, 'db'>, invoiceImport: InvoiceImport, run: WorkflowRun): Promise<RunFailure | null> {
+  if (invoiceImport.failure) return invoiceImport.failure as unknown as RunFailure;
+  const item = await deps.db.workflowRunItem.findFirst({ where: { runId: run.id, status: 'failed' }, select: { failure: true } });
+  return ((item?.failure ?? run.failure) as RunFailure | null) ?? null;
+}
+
 export async function findImport(deps: Pick<AppDeps, 'db'>, organizationId: string, importId: string): Promise<InvoiceImport> {
   const invoiceImport = await deps.db.invoiceImport.findFirst({ where: { id: importId, organizationId } });
   if (!invoiceImport) throw errors.notFound('invoice import');
   return invoiceImport;
+}
+
+// ---- an import and its invoice never disagree ----
+//
+// The import workflow settles its invoice itself, also when it fails (failImport). A workflow that
+// ends outside our code (terminated or timed out in Temporal, a worker that never came back)
+// cannot: reading the invoice (or its import) then reconciles the import's run with Temporal, as
+// every run read does, and an ended run settles the invoice here. Every write is conditional on
+// the invoice still being unsettled, so a repeat or a late writer changes nothing.
+
+const UNSETTLED = ['pending', 'processing'];
+const RECONCILE_AFTER_MS = 10_000;
+const IMPORT_ENDED: RunFailure = {
+  code: 'import_incomplete',
+  message: 'The import ended before this invoice was completely processed; retry the import run or upload the file again.',
+};
+
+type InvoiceState = Pick<Invoice, 'id' | 'organizationId' | 'createdAt' | 'processingStatus' | 'processingFailure' | 'alertCheckStatus' | 'alertCheckSkipReason' | 'alertCheckFailure'>;
+
+export const isSettled = (invoice: Pick<Invoice, 'processingStatus' | 'alertCheckStatus'>) =>
+  !UNSETTLED.includes(invoice.processingStatus) && !UNSETTLED.includes(invoice.alertCheckStatus);
+
+function failureOfEndedRun(invoiceImport: InvoiceImport, run: WorkflowRun): RunFailure {
+  if (run.status === 'cancelled') return { code: 'cancelled', message: 'The import was cancelled.' };
+  return publicFailure(invoiceImport.failure ?? run.failure ?? IMPORT_ENDED, IMPORT_ENDED);
+}
+
+async function settleInvoiceOfEndedImport(deps: Pick<Deps, 'db'>, invoiceImport: InvoiceImport, run: WorkflowRun): Promise<void> {
+  if (!invoiceImport.invoiceId || !isTerminal(run.status)) return;
+  const failure = failureOfEndedRun(invoiceImport, run) as unknown as Prisma.InputJsonValue;
+  // Not stored (or not completely): the invoice's processing failed.
+  await deps.db.invoice.updateMany({
+    where: { id: invoiceImport.invoiceId, processingStatus: { in: ['pending', 'processing'] } },
+    data: { processingStatus: 'failed', processingFailure: failure },
+  });
+  // Stored, but the run ended before its check settled. A completed import run settled its own
+  // check; a check still running then belongs to a check run, which settles it.
+  if (run.status !== 'completed') {
+    await deps.db.invoice.updateMany({
+      where: { id: invoiceImport.invoiceId, processingStatus: 'completed', alertCheckStatus: { in: ['pending', 'processing'] } },
+      data: { alertCheckStatus: 'failed', alertCheckSkipReason: null, alertCheckFailure: failure },
+    });
+  }
+}
+
+// An invoice read while pending or processing: if its import's run has ended (reconciled with
+// Temporal), the invoice follows. Returns the invoice with its settled state.
+export async function reconcileInvoiceProcessing<T extends InvoiceState>(deps: Deps, invoice: T): Promise<T> {
+  // Clients poll an invoice while it is processing: the first seconds, when the import is almost
+  // always still at work, stay one database read (no Temporal call).
+  if (isSettled(invoice) || Date.now() - invoice.createdAt.getTime() < RECONCILE_AFTER_MS) return invoice;
+  const invoiceImport = await deps.db.invoiceImport.findFirst({ where: { invoiceId: invoice.id, organizationId: invoice.organizationId }, orderBy: { createdAt: 'desc' } });
+  if (!invoiceImport) return invoice;
+  const run = await findRun(deps, invoiceImport.organizationId, invoiceImport.workflowRunId);
+  if (!isTerminal(run.status)) return invoice;
+  await settleInvoiceOfEndedImport(deps, invoiceImport, run);
+  const state = await deps.db.invoice.findUnique({
+    where: { id: invoice.id },
+    select: { processingStatus: true, processingFailure: true, alertCheckStatus: true, alertCheckSkipReason: true, alertCheckFailure: true },
+  });
+  return state ? { ...invoice, ...state } : invoice;
 }

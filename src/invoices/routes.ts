@@ -8,7 +8,7 @@ import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../htt
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, joinOperatorParam, joinRelations, listResponse, uuidList } from '../http/schemas.js';
 import { Prisma } from '../db/client.js';
-import { createImport, findImport, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
+import { createImport, findImport, reconcileInvoiceProcessing, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
 import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
@@ -246,8 +246,9 @@ export const invoiceRoutes = [
     fieldsOf: invoiceSchema,
     responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
     handler: async ({ params, credential, deps }) => {
-      if (!isIngestion(credential)) return { body: await viewInvoice(deps, await findInvoice(deps, credential.organizationId!, params.id)) };
-      const invoice = await findIngestionInvoice(deps, credential.organizationId!, params.id);
+      // An invoice still pending or processing follows its import's run when that has ended.
+      if (!isIngestion(credential)) return { body: await viewInvoice(deps, await reconcileInvoiceProcessing(deps, await findInvoice(deps, credential.organizationId!, params.id))) };
+      const invoice = await reconcileInvoiceProcessing(deps, await findIngestionInvoice(deps, credential.organizationId!, params.id));
       return {
         body: (await viewIngestionInvoices(deps, [invoice]))[0],
         headers: isTerminalForIngestion(invoice) ? undefined : { 'Retry-After': POLL_AFTER_SECONDS },

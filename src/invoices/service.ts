@@ -6,7 +6,7 @@ import type { Invoice } from '../generated/prisma/client.js';
 import { Prisma } from '../db/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { amountProblems } from './amounts.js';
-import { findSemanticDuplicate, linkCreditNotes, resolveParties, totalsProblems, writeInvoiceContent } from './content.js';
+import { findSemanticDuplicate, insertInvoiceLines, lineRowsOf, linkCreditNotes, resolveParties, totalsProblems, writeInvoiceContent } from './content.js';
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
 import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
@@ -295,27 +295,7 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential 
     await tx.invoice.update({ where: { id: invoice.id }, data });
     if (input.line_items) {
       await tx.invoiceLine.deleteMany({ where: { invoiceId: invoice.id } });
-      await tx.invoiceLine.createMany({
-        data: linesFromInput(input.line_items).map((line, position) => ({
-          id: randomUUID(),
-          invoiceId: invoice.id,
-          organizationId: invoice.organizationId,
-          position,
-          lineNumber: line.id,
-          description: line.description,
-          sellerItemId: line.sellerItemId,
-          buyerItemId: line.buyerItemId,
-          quantity: line.quantity,
-          unitCode: line.unitCode,
-          unitPrice: line.unitPrice,
-          priceBaseQuantity: line.priceBaseQuantity,
-          netAmount: line.netAmount,
-          vatCategory: line.vatCategory,
-          vatRate: line.vatPercent === null ? null : toDecimal(line.vatPercent).dividedBy(100).toFixed(),
-          periodStart: dateOrNull(line.period?.start),
-          periodEnd: dateOrNull(line.period?.end),
-        })),
-      });
+      await insertInvoiceLines(tx, lineRowsOf(linesFromInput(input.line_items), invoice.id, invoice.organizationId));
     }
     const saved = await tx.invoice.findUniqueOrThrow({ where: { id: invoice.id }, include: INVOICE_INCLUDE });
     const changes = changedFields(patchedView(invoice), patchedView(saved), PATCHED_FIELDS);

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import { inBatches } from '../shared/batches.js';
 import type { Party } from '../invoices/parsing/model.js';
 import { matchInvoice, partyKeys, type AgreementFacts, type Applicability, type InvoiceFacts, type PartyFacts } from './rules.js';
 
@@ -105,8 +106,8 @@ export interface RefreshResult {
 export async function refreshInvoiceMatches(db: Db, organizationId: string, invoiceIds: string[]): Promise<RefreshResult> {
   const [{ smartMatching, agreements }, invoices, existing] = await Promise.all([
     matchingContext(db, organizationId),
-    db.invoice.findMany({ where: { organizationId, id: { in: invoiceIds } }, select: MATCHED_INVOICE_FIELDS }),
-    db.invoiceAgreementMatch.findMany({ where: { organizationId, invoiceId: { in: invoiceIds } } }),
+    inBatches(invoiceIds, (ids) => db.invoice.findMany({ where: { organizationId, id: { in: ids } }, select: MATCHED_INVOICE_FIELDS })),
+    inBatches(invoiceIds, (ids) => db.invoiceAgreementMatch.findMany({ where: { organizationId, invoiceId: { in: ids } } })),
   ]);
   const wanted = new Map<string, { invoiceId: string; agreementId: string; reasons: string[] }>();
   const candidatesFor = agreementsBySupplier(agreements, smartMatching);
@@ -147,10 +148,11 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
     ...(toEnd.length === 0
       ? []
       : [
-          db.invoiceAgreementMatch.updateMany({
-            where: { organizationId, OR: toEnd.map((m) => ({ invoiceId: m.invoiceId, agreementId: m.agreementId })), active: true },
-            data: { active: false, endedAt: now },
-          }),
+          // The pairs as two array parameters: one bind parameter per pair would hit PostgreSQL's limit.
+          db.$executeRaw`
+            UPDATE invoice_agreement_matches SET active = false, ended_at = ${now}
+             WHERE organization_id = ${organizationId}::uuid AND active
+               AND (invoice_id, agreement_id) IN (SELECT * FROM unnest(${toEnd.map((m) => m.invoiceId)}::uuid[], ${toEnd.map((m) => m.agreementId)}::uuid[]))`,
         ]),
   ];
   if (writes.length > 0) await db.$transaction(writes);

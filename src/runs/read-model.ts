@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
 import type { RunItemStatus, RunStatus } from '../generated/prisma/enums.js';
+import { publicFailure } from '../shared/failures.js';
 
 // The Postgres read model of workflow runs: what polling clients read. Workflows write it only
 // through activities (activities/runs.ts), the API only when it reconciles with Temporal. Every
@@ -92,7 +93,7 @@ export async function finishItem(
     data: {
       status: outcome.status,
       result: outcome.status === 'completed' ? ((outcome.result ?? Prisma.DbNull) as Prisma.InputJsonValue) : Prisma.DbNull,
-      failure: outcome.status === 'failed' ? (outcome.failure as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+      failure: outcome.status === 'failed' ? ({ ...publicFailure(outcome.failure) } as Prisma.InputJsonValue) : Prisma.DbNull,
       finishedAt: new Date(),
     },
   });
@@ -177,9 +178,10 @@ export async function closeRun(
   db: Db,
   runId: string,
   status: RunStatus,
-  failure: RunFailure | null,
+  reported: RunFailure | null,
   unfinishedItemsBecome: 'cancelled' | 'failed',
 ): Promise<boolean> {
+  const failure = reported ? publicFailure(reported) : null;
   return db.$transaction(async (tx) => {
     const { count } = await tx.workflowRun.updateMany({
       where: { id: runId, status: notTerminal },
@@ -251,7 +253,7 @@ export async function startSingleItemRun(db: Db, runId: string, item: NewItem): 
 // returns the same status.
 export async function finishSingleItemRun(db: Db, runId: string, itemId: string, outcome: ItemOutcome | null): Promise<RunStatus> {
   const result = outcome?.status === 'completed' && outcome.result !== null && outcome.result !== undefined ? JSON.stringify(outcome.result) : null;
-  const failure = outcome?.status === 'failed' ? JSON.stringify(outcome.failure) : null;
+  const failure = outcome?.status === 'failed' ? JSON.stringify(publicFailure(outcome.failure)) : null;
   // With no outcome the update matches no row (status IS NULL) and the item keeps its status.
   const rows = await db.$queryRaw<{ status: RunStatus }[]>`
     WITH finished AS (

@@ -7,6 +7,7 @@ import { Prisma } from '../db/client.js';
 import { errors } from '../http/errors.js';
 import { countRunFinished, countRunStarted } from '../http/metrics.js';
 import { runSearchAttributes } from '../temporal/search-attributes.js';
+import { publicFailure } from '../shared/failures.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { cancelRunDecision, closeRun, finishRun, isTerminal, itemCounts, UNFINISHED_ITEM_STATUSES, type RunFailure } from './read-model.js';
 import type { RunArgs } from './run-args.js';
@@ -96,15 +97,20 @@ export async function startRecordedRun(deps: Deps, run: WorkflowRun): Promise<vo
   countRunStarted(run.type);
 }
 
+const WORKFLOW_FAILED: RunFailure = { code: 'workflow_failed', message: 'The workflow failed in Temporal.' };
+
 async function failureFromTemporal(deps: Deps, runId: string): Promise<RunFailure> {
   try {
     await deps.temporal.workflow.getHandle(runId).result();
   } catch (error) {
     if (error instanceof WorkflowFailedError) {
-      return { code: 'workflow_failed', message: error.cause?.message ?? error.message };
+      // The workflow's own failure when it is one of ours; never a library's text.
+      const failure = publicFailure(error.cause, WORKFLOW_FAILED);
+      deps.logger.warn({ err: error, run_id: runId, public_code: failure.code }, 'workflow failed in Temporal');
+      return failure;
     }
   }
-  return { code: 'workflow_failed', message: 'The workflow failed in Temporal.' };
+  return WORKFLOW_FAILED;
 }
 
 // Temporal is the source of truth: a run whose workflow ended outside our own code (cancelled

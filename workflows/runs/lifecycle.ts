@@ -1,6 +1,7 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyLocalActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../../activities/runs.js';
 import type { ItemOutcome } from '../../src/runs/read-model.js';
+import { publicFailure } from '../../src/shared/failures.js';
 
 // The life of every run, shared by all workflows: started → items → a terminal status in the read
 // model, mirrored by the Temporal execution status (a failed run fails its workflow, so Temporal UI
@@ -27,10 +28,9 @@ export interface RunItemRef {
   key: string;
 }
 
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return (error.cause as Error | undefined)?.message ?? error.message;
-  return String(error);
-}
+// What the run or item says when its work failed: the public failure of the activity's error
+// (its own code and message, or internal_error), never the error's raw text.
+const failureOf = (error: unknown) => publicFailure(error);
 
 export async function executeRun(runId: string, body: () => Promise<void>): Promise<void> {
   await runModel.markRunStarted(runId);
@@ -77,7 +77,7 @@ export async function executeRunInOneActivity(
     if (isCancellation(error)) return endRunOnError(runId, error);
     try {
       const { itemId } = await runModel.startSingleItemRun(runId, item);
-      status = await runModel.finishSingleItemRun(runId, itemId, { status: 'failed', failure: { code: 'item_failed', message: messageOf(error) } });
+      status = await runModel.finishSingleItemRun(runId, itemId, { status: 'failed', failure: failureOf(error) });
     } catch (finishError) {
       return endRunOnError(runId, finishError);
     }
@@ -91,7 +91,7 @@ async function outcomeOf(work: () => Promise<unknown>): Promise<ItemOutcome> {
     return { status: 'completed', result: (await work()) ?? null };
   } catch (error) {
     if (isCancellation(error)) throw error;
-    return { status: 'failed', failure: { code: 'item_failed', message: messageOf(error) } };
+    return { status: 'failed', failure: failureOf(error) };
   }
 }
 
@@ -100,7 +100,7 @@ async function endRunOnError(runId: string, error: unknown): Promise<never> {
     await CancellationScope.nonCancellable(() => runModel.markRunCancelled(runId));
     throw error;
   }
-  const failure = { code: 'run_failed', message: messageOf(error) };
+  const failure = failureOf(error);
   await runModel.finishRun(runId, failure);
   throw ApplicationFailure.nonRetryable(failure.message, 'RunFailed');
 }
@@ -141,7 +141,7 @@ export async function processItemBatches<T extends RunItemRef>(
         await work(batch);
       } catch (error) {
         if (isCancellation(error)) throw error;
-        await runModel.failRunItems(batch.map((item) => item.id), { code: 'item_failed', message: messageOf(error) });
+        await runModel.failRunItems(batch.map((item) => item.id), failureOf(error));
       }
     }
   };
@@ -155,7 +155,7 @@ async function processItem<T extends RunItemRef>(item: T, work: (item: T) => Pro
     await runModel.completeRunItem(item.id, result ?? null);
   } catch (error) {
     if (isCancellation(error)) throw error;
-    await runModel.failRunItem(item.id, { code: 'item_failed', message: messageOf(error) });
+    await runModel.failRunItem(item.id, failureOf(error));
   }
 }
 

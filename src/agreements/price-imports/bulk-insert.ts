@@ -18,7 +18,7 @@ export interface PriceItemRow {
   fraction: string | null;
   basis: string | null;
   validUntil: string | null;
-  sourceDocumentId: string;
+  sourceDocumentId: string | null;
 }
 
 export interface ImportRowRecord {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordActivity, systemActor, type ActivityEntryInput } from '../../activity/record.js';
 import type { Db, Prisma } from '../../db/client.js';
+import { countInBatches, inBatches } from '../../shared/batches.js';
 import { planReconcile, type ReconcileAlert, type ReconcilePlan, type ReconcileTopic } from './rule.js';
 
 export interface ReconcileResult {
@@ -27,7 +28,7 @@ async function loadAlerts(tx: Tx, organizationId: string, agreementId: string): 
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   const lineIds = [...new Set(alerts.flatMap((a) => a.invoiceLineId ?? []))];
-  const lines = await tx.invoiceLine.findMany({ where: { organizationId, id: { in: lineIds } }, select: { id: true, sellerItemId: true, description: true } });
+  const lines = await inBatches(lineIds, (ids) => tx.invoiceLine.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, sellerItemId: true, description: true } }));
   const lineById = new Map(lines.map((line) => [line.id, line]));
   return alerts.map((alert) => {
     const line = alert.invoiceLineId ? lineById.get(alert.invoiceLineId) : undefined;

@@ -1,6 +1,7 @@
 import type { ExtractionResult, Passage } from '../../agreements/documents/extraction/index.js';
 import { Prisma, type Db } from '../../db/client.js';
 import { foldForSearch, SEARCH_CONFIG } from './text.js';
+import { publicFailure } from '../../shared/failures.js';
 
 // Writes a document's passages and its index state. Passages are replaced as a whole, under a
 // row lock on the document's index row, so two runs indexing the same document take turns.
@@ -81,7 +82,7 @@ export async function storeExtraction(
 
 function summarize(extraction: ExtractionResult, maxPassages: number): IndexSummary {
   if (extraction.kind === 'failed') {
-    return { status: 'failed', format: null, passage_count: 0, partial: false, partial_reason: null, failure: { code: extraction.code, message: extraction.message } };
+    return { status: 'failed', format: null, passage_count: 0, partial: false, partial_reason: null, failure: publicFailure({ code: extraction.code, message: extraction.message }) };
   }
   const partialReason = partialReasonOf(extraction, maxPassages);
   return {

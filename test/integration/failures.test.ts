@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { call, eventually } from '../support/api.js';
+import { ingestionUpload, settledIngestionInvoice } from '../support/invoices.js';
+import { largePeppolInvoice, priceItemEntries, smallPeppolInvoice } from '../support/large-invoice.js';
+import { testTemporal } from '../support/runs.js';
+import { createTenant, testDb, type Tenant } from '../support/tenants.js';
+
+// Failures are honest and safe: what the customer reads says what failed, with a stable code and
+// a message written for them, and never the server's paths, source, SQL or library text.
+
+const INTERNALS = /\/work\/|\/src\/|\.ts:\d|invocation|prisma|SELECT|INSERT|compliance_checks|forced for test|P0001/i;
+
+async function supplierAgreement(tenant: Tenant) {
+  const first = await ingestionUpload(tenant.ingestionToken, 'first.xml', smallPeppolInvoice(`FIRST-${randomUUID().slice(0, 8)}`));
+  expect(first.status).toBe(201);
+  await settledIngestionInvoice(tenant.ingestionToken, first.body.invoice_id);
+  const supplierId = (await tenant.call(`/v1/invoices/${first.body.invoice_id}`)).body.supplier.id;
+  const agreement = await tenant.call('/v1/agreements', {
+    method: 'POST',
+    body: { title: 'Supplies 2026', status: 'active', supplier_ids: [supplierId], effective_date: '2026-01-01', expiration_date: '2026-12-31' },
+  });
+  expect(agreement.status).toBe(201);
+  const items = await tenant.call(`/v1/agreements/${agreement.body.id}/price-items`, { method: 'POST', body: { entries: priceItemEntries(0, 10) } });
+  expect(items.status).toBe(201);
+  return agreement.body.id as string;
+}
+
+// A real PostgreSQL error inside the check's transaction, for this organization only: what a
+// broken statement or a database bug looks like to the service.
+async function failChecksOf(organizationId: string): Promise<() => Promise<void>> {
+  const name = `fail_checks_${organizationId.replaceAll('-', '')}`;
+  const db = testDb();
+  await db.$executeRawUnsafe(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced for test'; END $$`);
+  await db.$executeRawUnsafe(
+    `CREATE TRIGGER ${name} BEFORE INSERT OR UPDATE ON compliance_checks FOR EACH ROW WHEN (NEW.organization_id = '${organizationId}'::uuid) EXECUTE FUNCTION ${name}()`,
+  );
+  return async () => {
+    await db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${name} ON compliance_checks`);
+    await db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${name}()`);
+  };
+}
+
+describe('failures', () => {
+  it('a check that fails inside the database shows a stable code and no internals through both APIs, at once', async () => {
+    const tenant = await createTenant();
+    await supplierAgreement(tenant);
+    const restore = await failChecksOf(tenant.organizationId);
+    try {
+      const started = Date.now();
+      const upload = await ingestionUpload(tenant.ingestionToken, 'invoice.xml', largePeppolInvoice({ number: `FAIL-${randomUUID().slice(0, 8)}`, lines: 20, items: 10 }).bytes);
+      expect(upload.status).toBe(201);
+      const invoiceId = upload.body.invoice_id;
+      const settled = await settledIngestionInvoice(tenant.ingestionToken, invoiceId);
+      // Deterministic: failed at the first attempt, not after ten retries over minutes.
+      expect(Date.now() - started).toBeLessThan(20_000);
+
+      expect(settled.body.processing).toMatchObject({ status: 'completed', failure: null });
+      expect(settled.body.alerts.processing).toMatchObject({ status: 'failed', failure: { code: 'internal_error', message: expect.any(String) } });
+      expect(JSON.stringify(settled.body)).not.toMatch(INTERNALS);
+
+      const invoice = (await tenant.call(`/v1/invoices/${invoiceId}`)).body;
+      expect(invoice.workflows).toMatchObject({ settled: true, alert_check: { status: 'failed', failure: { code: 'internal_error' } } });
+      expect(JSON.stringify(invoice)).not.toMatch(INTERNALS);
+
+      const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId } });
+      const read = (await tenant.call(`/v1/invoices/imports/${invoiceImport.id}`)).body;
+      expect(read).toMatchObject({ status: 'failed', failure: { code: 'internal_error' } });
+      const run = (await tenant.call(`/v1/workflow-runs/${invoiceImport.workflowRunId}`)).body;
+      const items = (await tenant.call(`/v1/workflow-runs/${invoiceImport.workflowRunId}/items`)).body;
+      expect(items.data).toEqual([expect.objectContaining({ status: 'failed', failure: expect.objectContaining({ code: 'internal_error' }) })]);
+      expect(JSON.stringify([read, run, items])).not.toMatch(INTERNALS);
+    } finally {
+      await restore();
+    }
+  });
+
+  it('an invoice whose import workflow is terminated does not stay processing: reading it settles it', async () => {
+    const tenant = await createTenant();
+    // Large enough that the import is still reading the file when it is terminated.
+    const { bytes } = largePeppolInvoice({ number: `TERM-${randomUUID().slice(0, 8)}`, lines: 40_000, items: 100 });
+    const upload = await ingestionUpload(tenant.ingestionToken, 'invoice.xml', bytes);
+    expect(upload.status).toBe(201);
+    const invoiceId = upload.body.invoice_id;
+    const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId } });
+    await (await testTemporal()).workflow.getHandle(invoiceImport.workflowRunId).terminate('test: an operator stops the import');
+
+    // Reads reconcile an unsettled invoice from 10 s after its upload on (before, it is one query).
+    const read = await eventually(() => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }), (r) => r.body?.processing?.status !== 'processing' && r.body?.processing?.status !== 'pending', 40_000);
+    expect(read.status).toBe(200);
+    expect(read.body.processing).toMatchObject({ status: 'failed', failure: { code: 'workflow_terminated', message: expect.any(String) } });
+    expect(read.headers.get('retry-after')).toBeNull();
+    const organizationRead = (await tenant.call(`/v1/invoices/${invoiceId}`)).body;
+    expect(organizationRead.workflows.settled).toBe(true);
+    const importRead = (await tenant.call(`/v1/invoices/imports/${invoiceImport.id}`)).body;
+    expect(importRead).toMatchObject({ status: 'failed', failure: { code: 'workflow_terminated' } });
+
+    // The import's worker, still reading the file, must not store it afterwards: the invoice stays failed.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const later = await eventually(() => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }), () => true);
+    expect(later.body.processing.status).toBe('failed');
+  });
+});
