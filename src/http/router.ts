@@ -5,7 +5,7 @@ import { authenticate, authorize } from './auth.js';
 import { etagOf } from './etag.js';
 import { parseFields, selectFields } from './fields.js';
 import { digestRequest, readIdempotencyKey, withIdempotency } from './idempotency.js';
-import { parsePart, type RouteDefinition, type RouteResponse } from './route.js';
+import { assertKnownQueryKeys, parsePart, queryKeysOf, type RouteDefinition, type RouteResponse } from './route.js';
 
 // Mounts the route table: every operation passes the same pipeline, in this order:
 // authenticate → authorize → rate limit → validate → (idempotency) → handler → fields → ETag.
@@ -43,7 +43,7 @@ function write(ctx: Context, route: RouteDefinition, response: RouteResponse, fi
   else if (ctx.status === 200) ctx.status = 204;
 }
 
-async function handle(deps: AppDeps, route: RouteDefinition, ctx: Context): Promise<void> {
+async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[], ctx: Context): Promise<void> {
   ctx.state.routePattern = route.path;
   const credential = await authenticate(deps.db, ctx, route.access);
   ctx.state.credential = credential;
@@ -51,6 +51,7 @@ async function handle(deps: AppDeps, route: RouteDefinition, ctx: Context): Prom
   await deps.rateLimiter.consume(credential.kind === 'ingestion_token' ? `token:${credential.tokenId}` : `key:${credential.keyId}`);
 
   const params = parsePart(route.params, ctx.params, 'path');
+  assertKnownQueryKeys(queryKeys, ctx.query);
   const query = parsePart(route.query, ctx.query, 'query');
   // koa-body leaves {} when no body was sent; optional bodies accept it.
   const requestBody = (ctx.request as { body?: unknown }).body ?? {};
@@ -77,6 +78,7 @@ async function handle(deps: AppDeps, route: RouteDefinition, ctx: Context): Prom
 
 export function mountRoutes(router: Router, deps: AppDeps, routes: RouteDefinition[]): void {
   for (const route of sortRoutes(routes)) {
-    router[route.method](koaPath(route.path), (ctx: Context) => handle(deps, route, ctx));
+    const queryKeys = queryKeysOf(route);
+    router[route.method](koaPath(route.path), (ctx: Context) => handle(deps, route, queryKeys, ctx));
   }
 }
