@@ -35,25 +35,26 @@ export async function registerDocument(deps: Pick<AppDeps, 'db' | 'storage'>, or
   return { document, upload };
 }
 
-// Bytes received by the API itself (the multipart Ingestion upload) go to storage the same way;
-// the document row is returned for the caller to insert with the records it belongs to.
-export async function putDocumentBytes(
+// Files received by the API itself (the multipart Ingestion upload, from its temporary folder) go
+// to storage the same way, streamed; the document row is returned for the caller to insert with
+// the records it belongs to. No presigned URL exists for its key, so the bytes are final.
+export async function putDocumentFile(
   deps: Pick<AppDeps, 'storage'>,
   organizationId: string,
-  file: { fileName: string; mimeType: string; bytes: Buffer; category?: string },
+  file: { fileName: string; mimeType: string; path: string; size: number; md5: string; category?: string },
 ): Promise<Prisma.DocumentUncheckedCreateInput & { id: string; storageKey: string }> {
   const id = randomUUID();
   const storageKey = storageKeyFor(organizationId, id, file.fileName);
-  await deps.storage.put(storageKey, file.bytes, file.mimeType);
+  await deps.storage.putFile(storageKey, file.path, file.size, file.mimeType);
   return {
     id,
     organizationId,
     fileName: file.fileName,
     mimeType: file.mimeType,
-    fileSize: file.bytes.length,
+    fileSize: file.size,
     category: file.category ?? null,
     storageKey,
-    md5: md5Of(file.bytes),
+    md5: file.md5,
     uploadedAt: new Date(),
   };
 }

@@ -79,11 +79,11 @@ export function assertKnownQueryKeys(allowed: readonly string[], query: Record<s
   const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
   if (unknown.length === 0) return;
   const valid = allowed.length > 0 ? `Valid parameters: ${allowed.join(', ')}.` : 'This operation takes no query parameters.';
-  const hint = allowed.length > 0 ? `unknown parameter; valid: ${allowed.join(', ')}` : 'unknown parameter; this operation takes none';
-  throw errors.validation(
-    `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. ${valid}`,
-    unknown.map((key) => ({ field: `query.${key}`, message: hint })),
-  );
+  // Same shape as an unknown `fields` name: the issues, and the valid names beside them.
+  throw errors.validation(`Unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. ${valid}`, {
+    fields: unknown.map((key) => ({ field: `query.${key}`, message: 'unknown parameter' })),
+    valid_parameters: allowed,
+  });
 }
 
 // Path ids are UUIDs throughout the API; anything else is a validation_error naming the parameter.

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { authenticate, authorize } from './auth.js';
 import { etagOf } from './etag.js';
+import { ApiError } from './errors.js';
 import { parseFields, selectFields } from './fields.js';
 import { digestRequest, readIdempotencyKey, withIdempotency } from './idempotency.js';
 import { assertKnownQueryKeys, parsePart, queryKeysOf, type RouteDefinition, type RouteResponse } from './route.js';
@@ -43,9 +44,23 @@ function write(ctx: Context, route: RouteDefinition, response: RouteResponse, fi
   else if (ctx.status === 200) ctx.status = 204;
 }
 
+// Failed authentications count against the client address; an address out of them is refused
+// before its token is even looked up.
+const AUTH_FAILURE_CODES = new Set(['invalid_token', 'token_disabled']);
+
+async function authenticateCounted(deps: AppDeps, ctx: Context, route: RouteDefinition) {
+  await deps.rateLimiter.assertMayAuthenticate(ctx.ip);
+  try {
+    return await authenticate(deps.db, ctx, route.access);
+  } catch (error) {
+    if (error instanceof ApiError && AUTH_FAILURE_CODES.has(error.code)) await deps.rateLimiter.recordAuthFailure(ctx.ip);
+    throw error;
+  }
+}
+
 async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[], ctx: Context): Promise<void> {
   ctx.state.routePattern = route.path;
-  const credential = await authenticate(deps.db, ctx, route.access);
+  const credential = await authenticateCounted(deps, ctx, route);
   ctx.state.credential = credential;
   authorize(credential, route.access);
   await deps.rateLimiter.consume(credential.kind === 'ingestion_token' ? `token:${credential.tokenId}` : `key:${credential.keyId}`);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
-import { assertUploaded, findDocuments, md5Of, putDocumentBytes } from '../documents/service.js';
+import { assertUploaded, findDocuments, putDocumentFile } from '../documents/service.js';
 import { Prisma } from '../db/client.js';
 import type { InvoiceImport } from '../generated/prisma/client.js';
 import { errors } from '../http/errors.js';
@@ -18,6 +18,13 @@ type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' |
 export const INVOICE_MIME_TYPES = ['application/pdf', 'application/xml', 'text/xml'];
 // The parser refuses larger files anyway; refusing them here gives the client a clear error at once.
 export const MAX_INVOICE_FILE_BYTES = 20 * 1024 * 1024;
+// The Ingestion upload: the primary file and up to 50 attachments, 200 MiB in all.
+export const MAX_UPLOAD_FILES = 51;
+export const MAX_UPLOAD_TOTAL_BYTES = 200 * 1024 * 1024;
+
+export function uploadLimits(tempRoot: string) {
+  return { tempRoot, maxFileBytes: MAX_INVOICE_FILE_BYTES, maxFiles: MAX_UPLOAD_FILES, maxTotalBytes: MAX_UPLOAD_TOTAL_BYTES };
+}
 
 interface ImportRequest {
   organizationId: string;
@@ -84,10 +91,13 @@ export async function createImport(deps: Deps, request: ImportRequest): Promise<
   return invoiceImport;
 }
 
+// A file of the multipart upload, in the request's temporary folder (removed after the request).
 export interface UploadedFile {
   fileName: string;
   mimeType: string;
-  bytes: Buffer;
+  path: string;
+  size: number;
+  md5: string;
 }
 
 function duplicateUpload(existing: { id: string; deletedAt: Date | null }) {
@@ -115,7 +125,7 @@ async function uploadPreconditions(deps: Deps, organizationId: string, md5: stri
 
 // The Ingestion API upload: 201 with the new (pending) invoice, or 409 for a repeated file.
 export async function uploadInvoice(deps: Deps, organizationId: string, primary: UploadedFile, attachments: UploadedFile[], createdByUserId: string | null) {
-  const md5 = md5Of(primary.bytes);
+  const md5 = primary.md5;
   const { capacity, existing } = await uploadPreconditions(deps, organizationId, md5);
   if (existing) throw duplicateUpload(existing);
   // Fail fast, before storing any bytes, when the capacity is used up (checked again, under lock,
@@ -123,10 +133,7 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   const limited = capacity !== null;
   if (limited) await deps.db.$transaction((tx) => reserveProcessingCapacity(tx, organizationId));
 
-  const documents: Awaited<ReturnType<typeof putDocumentBytes>>[] = [];
-  for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
-    documents.push(await putDocumentBytes(deps, organizationId, { ...file, category }));
-  }
+  const documents: Awaited<ReturnType<typeof putDocumentFile>>[] = [];
   const [primaryDocument, ...attachmentDocuments] = documents;
   const invoiceId = randomUUID();
   const request: ImportRequest = {
@@ -148,6 +155,9 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   const ids = idsFor(request);
   const runRow = newRunRow(deps, importRun(organizationId, ids, createdByUserId), ids.runId);
   try {
+    for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
+      documents.push(await putDocumentFile(deps, organizationId, { ...file, category }));
+    }
     // The documents, the invoice, its import and the import's run in one transaction: an API that
     // dies before the workflow starts leaves a run that reconciliation fails and a retry starts
     // again, never an invoice without one. An unlimited organization takes no capacity lock: the

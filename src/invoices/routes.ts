@@ -1,14 +1,14 @@
 import { CHECK_STATUSES } from '../checks/check-status.js';
-import { readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
 import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { withMultipartFiles, type ReceivedFile } from '../http/multipart.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, listResponse, uuidList } from '../http/schemas.js';
 import { Prisma } from '../db/client.js';
-import { createImport, findImport, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
+import { createImport, findImport, uploadInvoice, uploadLimits, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, invoiceSchema, patchInvoiceSchema } from './schemas.js';
 import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
@@ -83,27 +83,25 @@ function isIngestion(credential: Credential): boolean {
   return credential.kind === 'ingestion_token';
 }
 
-async function filesOf(request: { files?: Record<string, unknown> }): Promise<{ primary: UploadedFile; attachments: UploadedFile[] }> {
-  const asList = (value: unknown) => (value === undefined ? [] : Array.isArray(value) ? value : [value]) as { filepath: string; originalFilename?: string | null; mimetype?: string | null }[];
-  const primaries = asList(request.files?.primary);
-  const attachments = asList(request.files?.attachments);
-  const unknownParts = Object.keys(request.files ?? {}).filter((name) => name !== 'primary' && name !== 'attachments');
-  try {
-    if (primaries.length !== 1 || unknownParts.length > 0) {
-      throw errors.validation('Send multipart/form-data with exactly one file part named primary and any number named attachments.', [
-        { field: 'primary', message: primaries.length === 0 ? 'missing' : primaries.length > 1 ? 'more than one' : 'ok' },
-        ...unknownParts.map((name) => ({ field: name, message: 'unknown part' })),
-      ]);
-    }
-    const read = async (file: (typeof primaries)[number]): Promise<UploadedFile> => ({
-      fileName: file.originalFilename || 'invoice',
-      mimeType: (file.mimetype || 'application/octet-stream').toLowerCase(),
-      bytes: await readFile(file.filepath),
-    });
-    return { primary: await read(primaries[0]!), attachments: await Promise.all(attachments.map(read)) };
-  } finally {
-    for (const file of [...primaries, ...attachments]) await rm(file.filepath, { force: true });
+// The upload's parts: exactly one file named primary, any number named attachments.
+function uploadedFiles(files: ReceivedFile[]): { primary: UploadedFile; attachments: UploadedFile[] } {
+  const primaries = files.filter((file) => file.field === 'primary');
+  const attachments = files.filter((file) => file.field === 'attachments');
+  const unknownParts = [...new Set(files.map((file) => file.field).filter((name) => name !== 'primary' && name !== 'attachments'))];
+  if (primaries.length !== 1 || unknownParts.length > 0) {
+    throw errors.validation('Send multipart/form-data with exactly one file part named primary and any number named attachments.', [
+      { field: 'primary', message: primaries.length === 0 ? 'missing' : primaries.length > 1 ? 'more than one' : 'ok' },
+      ...unknownParts.map((name) => ({ field: name, message: 'unknown part' })),
+    ]);
   }
+  const asUploaded = (file: ReceivedFile): UploadedFile => ({
+    fileName: file.fileName || 'invoice',
+    mimeType: (file.mimeType || 'application/octet-stream').toLowerCase(),
+    path: file.path,
+    size: file.size,
+    md5: file.md5,
+  });
+  return { primary: asUploaded(primaries[0]!), attachments: attachments.map(asUploaded) };
 }
 
 export const invoiceRoutes = [
@@ -158,8 +156,11 @@ export const invoiceRoutes = [
     },
     handler: async ({ credential, deps, ctx }) => {
       if (!ctx.is('multipart')) throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
-      const { primary, attachments } = await filesOf(ctx.request as { files?: Record<string, unknown> });
-      const invoice = await uploadInvoice(deps, credential.organizationId!, primary, attachments, credential.kind === 'api_key' ? credential.userId : null);
+      // Read only here, after the credential and its scope were checked; the files are gone when this returns.
+      const invoice = await withMultipartFiles(ctx, uploadLimits(deps.config.UPLOAD_TEMP_DIR), async (files) => {
+        const { primary, attachments } = uploadedFiles(files);
+        return uploadInvoice(deps, credential.organizationId!, primary, attachments, credential.kind === 'api_key' ? credential.userId : null);
+      });
       return { status: 201, body: (await viewIngestionInvoices(deps, [invoice]))[0], headers: { Location: `/v1/invoices/${invoice.id}` } };
     },
   }),

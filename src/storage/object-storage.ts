@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { Client } from 'minio';
 
 // S3-compatible object storage (MinIO locally and in tests; any S3 in production). Clients send
@@ -58,6 +59,11 @@ export class ObjectStorage {
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
     await this.client.putObject(this.bucket, key, bytes, bytes.length, { 'Content-Type': contentType });
+  }
+
+  // Streams a file from disk (a multipart upload's temporary file): memory stays bounded.
+  async putFile(key: string, filePath: string, size: number, contentType: string): Promise<void> {
+    await this.client.putObject(this.bucket, key, createReadStream(filePath), size, { 'Content-Type': contentType });
   }
 
   // Null when the object does not exist (yet): an upload that never happened is not an error here.

@@ -5,7 +5,8 @@ import { repoRoot } from '../../src/dev/defaults.js';
 import { call, eventually, type ApiResponse } from './api.js';
 import type { Tenant } from './tenants.js';
 
-export const samplesRoot = path.resolve(repoRoot, '../shared/samples');
+// Beside the repository by default; SAMPLES_DIR when the checkout lives elsewhere (a git worktree).
+export const samplesRoot = process.env.SAMPLES_DIR ?? path.resolve(repoRoot, '../shared/samples');
 
 export function sample(relativePath: string): Buffer {
   return readFileSync(path.join(samplesRoot, relativePath));

@@ -20,7 +20,7 @@ describe('query parameters a route knows', () => {
     })();
     expect(refusal.status).toBe(400);
     expect(refusal.code).toBe('validation_error');
-    expect(refusal.extra.details).toEqual([{ field: 'query.mine', message: 'unknown parameter; valid: limit, statuses' }]);
+    expect(refusal.extra.details).toEqual({ fields: [{ field: 'query.mine', message: 'unknown parameter' }], valid_parameters: ['limit', 'statuses'] });
     expect(() => assertKnownQueryKeys(['limit'], { limit: '2' })).not.toThrow();
     expect(() => assertKnownQueryKeys([], { x: '1' })).toThrow(/takes no query parameters/);
   });

@@ -1,0 +1,108 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import { ApiError, errors } from './errors.js';
+
+// multipart/form-data is read by the one route that takes it (the Ingestion API's upload), and
+// only once that route has checked the credential: the app-wide body parser reads JSON only, so
+// a multipart body sent anywhere else, or without a valid token, is never read to disk.
+//
+// The files of one request land in a folder of their own, removed when the handler is done,
+// whatever happened (formidable leaves partial files behind when it stops on a limit).
+
+export interface MultipartLimits {
+  // Folder under which each request gets its own temporary folder.
+  tempRoot: string;
+  maxFileBytes: number;
+  maxFiles: number;
+  // All files together: enforced while the bytes arrive, so no more than this reaches the disk.
+  maxTotalBytes: number;
+}
+
+export interface ReceivedFile {
+  field: string;
+  fileName: string | null;
+  mimeType: string | null;
+  path: string;
+  size: number;
+  md5: string;
+}
+
+// The part headers and boundaries around the files; a Content-Length above files plus this is refused unread.
+const ENVELOPE_BYTES = 1024 * 1024;
+const MAX_FIELDS = 20;
+const MAX_FIELDS_BYTES = 64 * 1024;
+
+// formidable's errors carry an httpCode and a numeric code; their messages name its options and
+// stay in the logs.
+const FORMIDABLE_ABORTED = 1002;
+const FORMIDABLE_TOO_MANY_FILES = 1015;
+
+function tooLarge(limits: MultipartLimits): ApiError {
+  return new ApiError(413, 'payload_too_large', `The upload is too large: at most ${limits.maxFileBytes} bytes per file and ${limits.maxTotalBytes} bytes in all.`);
+}
+
+function refusal(caught: unknown, limits: MultipartLimits): ApiError | null {
+  const failure = caught as { httpCode?: number; code?: number };
+  if (typeof failure?.httpCode !== 'number') return null;
+  if (failure.code === FORMIDABLE_TOO_MANY_FILES) {
+    return new ApiError(413, 'payload_too_large', `The upload has too many files: at most ${limits.maxFiles}.`);
+  }
+  if (failure.httpCode === 413) return tooLarge(limits);
+  if (failure.httpCode === 400 || failure.code === FORMIDABLE_ABORTED) return errors.validation('The multipart/form-data body could not be read: empty files are refused and parts must be well formed.');
+  return null;
+}
+
+function filesOf(raw: Record<string, unknown> | undefined): ReceivedFile[] {
+  const received: ReceivedFile[] = [];
+  for (const [field, value] of Object.entries(raw ?? {})) {
+    const list = (Array.isArray(value) ? value : [value]) as { filepath: string; originalFilename?: string | null; mimetype?: string | null; size: number; hash?: string | null }[];
+    for (const file of list) {
+      received.push({ field, fileName: file.originalFilename ?? null, mimeType: file.mimetype ?? null, path: file.filepath, size: file.size, md5: file.hash ?? '' });
+    }
+  }
+  return received;
+}
+
+// Reads the request's multipart body into a temporary folder, hands the files to `use`, and
+// removes the folder afterwards. Oversized bodies are 413 payload_too_large.
+export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimits, use: (files: ReceivedFile[]) => Promise<T>): Promise<T> {
+  if (!ctx.is('multipart')) throw errors.validation('Send the body as multipart/form-data.');
+  const declared = Number(ctx.get('Content-Length') || 0);
+  if (declared > limits.maxTotalBytes + ENVELOPE_BYTES) throw tooLarge(limits);
+  const folder = await mkdtemp(path.join(limits.tempRoot, 'ics-upload-'));
+  try {
+    const parse = koaBody({
+      multipart: true,
+      json: false,
+      text: false,
+      urlencoded: false,
+      formidable: {
+        uploadDir: folder,
+        maxFileSize: limits.maxFileBytes,
+        maxFiles: limits.maxFiles,
+        maxTotalFileSize: limits.maxTotalBytes,
+        maxFields: MAX_FIELDS,
+        maxFieldsSize: MAX_FIELDS_BYTES,
+        allowEmptyFiles: false,
+        hashAlgorithm: 'md5',
+      },
+    });
+    try {
+      await parse(ctx, async () => undefined);
+    } catch (caught) {
+      const error = refusal(caught, limits);
+      if (error) {
+        ctx.state.logger?.info({ err: caught }, 'multipart body refused');
+        throw error;
+      }
+      throw caught;
+    }
+    return await use(filesOf((ctx.request as { files?: Record<string, unknown> }).files));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+    // A parse stopped on a limit may still have a file being opened; sweep once more shortly after.
+    setTimeout(() => void rm(folder, { recursive: true, force: true }).catch(() => undefined), 1000).unref();
+  }
+}
