@@ -123,6 +123,20 @@ async function uploadPreconditions(deps: Deps, organizationId: string, md5: stri
   return { capacity: row.capacity, existing: row.existing_id ? { id: row.existing_id, deletedAt: row.existing_deleted_at } : null };
 }
 
+// Streams the upload's files to storage; when one fails (storage down), those already stored go.
+async function storeUploadedFiles(deps: Deps, organizationId: string, primary: UploadedFile, attachments: UploadedFile[]) {
+  const documents: Awaited<ReturnType<typeof putDocumentFile>>[] = [];
+  try {
+    for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
+      documents.push(await putDocumentFile(deps, organizationId, { ...file, category }));
+    }
+    return documents;
+  } catch (error) {
+    for (const document of documents) await deps.storage.remove(document.storageKey).catch(() => undefined);
+    throw error;
+  }
+}
+
 // The Ingestion API upload: 201 with the new (pending) invoice, or 409 for a repeated file.
 export async function uploadInvoice(deps: Deps, organizationId: string, primary: UploadedFile, attachments: UploadedFile[], createdByUserId: string | null) {
   const md5 = primary.md5;
@@ -133,7 +147,7 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   const limited = capacity !== null;
   if (limited) await deps.db.$transaction((tx) => reserveProcessingCapacity(tx, organizationId));
 
-  const documents: Awaited<ReturnType<typeof putDocumentFile>>[] = [];
+  const documents = await storeUploadedFiles(deps, organizationId, primary, attachments);
   const [primaryDocument, ...attachmentDocuments] = documents;
   const invoiceId = randomUUID();
   const request: ImportRequest = {
@@ -155,9 +169,6 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   const ids = idsFor(request);
   const runRow = newRunRow(deps, importRun(organizationId, ids, createdByUserId), ids.runId);
   try {
-    for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
-      documents.push(await putDocumentFile(deps, organizationId, { ...file, category }));
-    }
     // The documents, the invoice, its import and the import's run in one transaction: an API that
     // dies before the workflow starts leaves a run that reconciliation fails and a retry starts
     // again, never an invoice without one. An unlimited organization takes no capacity lock: the
