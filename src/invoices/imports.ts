@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
-import { assertUploaded, findDocuments, putDocumentFile } from '../documents/service.js';
+import { findDocuments, putDocumentFile, sealDocuments } from '../documents/service.js';
 import { Prisma } from '../db/client.js';
 import type { InvoiceImport } from '../generated/prisma/client.js';
 import { errors } from '../http/errors.js';
@@ -79,7 +79,8 @@ export async function createImport(deps: Deps, request: ImportRequest): Promise<
       { field: 'primary_document_id', message: `is ${primary!.mimeType}` },
     ]);
   }
-  for (const document of [primary!, ...attachments]) await assertUploaded(deps.storage, document);
+  // Checked against the registration and sealed: the workflow reads the bytes that were checked.
+  await sealDocuments(deps, [primary!, ...attachments], (index) => (index === 0 ? 'primary_document_id' : `attachment_document_ids.${index - 1}`));
   const ids = idsFor(request);
   const invoiceImport = await deps.db.$transaction((tx) => insertImport(tx, request, ids));
   try {

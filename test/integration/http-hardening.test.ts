@@ -3,9 +3,14 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, type ApiResponse } from '../support/api.js';
-import { mimeTypeOf, sample } from '../support/invoices.js';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createStorage } from '../../src/bootstrap.js';
+import { loadConfig } from '../../src/config.js';
+import { invoiceOf, matchedAgreement, newSupplier, postAlert } from '../support/alerts.js';
+import { eventually, expectError, type ApiResponse } from '../support/api.js';
+import { importDocument, mimeTypeOf, sample, settledImport, uploadDocument } from '../support/invoices.js';
 import { startOwnApi, type OwnApi } from '../support/own-api.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 
@@ -244,5 +249,99 @@ describe('outages', () => {
       await api.stop();
     }
     expect((await tenant.call(`/v1/documents/${registration.body.document_id}`)).status).toBe(200);
+  });
+});
+
+describe('presigned uploads', () => {
+  const storage = () => createStorage(loadConfig({ ...process.env, ...inject('stackEnv') }));
+
+  it('refuse an upload larger than its registration, with upload_size_mismatch, and start nothing', async () => {
+    const tenant = await createTenant();
+    const bytes = sample('peppol-bis3/peppol-base-example.xml');
+    const registration = await tenant.call('/v1/documents/upload', { method: 'POST', body: { file_name: 'a.xml', mime_type: 'application/xml', file_size: bytes.length } });
+    const put = await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: Buffer.concat([bytes, Buffer.alloc(4096, 0x20)]) });
+    expect(put.status).toBe(200);
+    const refused = await importDocument(tenant, registration.body.document_id);
+    expectError(refused, 400, 'upload_size_mismatch');
+    expect(refused.body.error.details[0].field).toBe('primary_document_id');
+    expect(await testDb().invoiceImport.count({ where: { organizationId: tenant.organizationId } })).toBe(0);
+  });
+
+  it('keep what was parsed as the evidence: bytes PUT again after the import change nothing read later', async () => {
+    const tenant = await createTenant();
+    const original = sample('peppol-bis3/peppol-base-example.xml');
+    const registration = await tenant.call('/v1/documents/upload', { method: 'POST', body: { file_name: 'a.xml', mime_type: 'application/xml', file_size: original.length } });
+    expect((await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: original })).status).toBe(200);
+    const documentId = registration.body.document_id as string;
+    const first = await settledImport(tenant, (await importDocument(tenant, documentId)).body.id);
+    expect(first).toMatchObject({ status: 'completed', outcome: 'imported' });
+
+    // The upload URL is still valid: another invoice's bytes go to it.
+    const swapped = sample('peppol-bis3/peppol-vat-category-S.xml');
+    expect((await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: swapped })).status).toBe(200);
+    const document = await testDb().document.findUniqueOrThrow({ where: { id: documentId } });
+    expect(document.storageKey.startsWith(`organizations/${tenant.organizationId}/documents/${documentId}/`)).toBe(true);
+    expect((await storage().read(document.storageKey, 10 * 1024 * 1024)).equals(original)).toBe(true);
+    // Importing the document again reads the sealed bytes: the same invoice, a duplicate.
+    const again = await settledImport(tenant, (await importDocument(tenant, documentId)).body.id);
+    expect(again).toMatchObject({ status: 'completed', outcome: 'duplicate', invoice_id: first.invoice_id });
+  });
+});
+
+describe('spreadsheet exports', () => {
+  const FORMULA = '=HYPERLINK("http://attacker.example","open")';
+  const startsLikeFormula = (value: string) => ['=', '+', '-', '@', '\t', '\r'].includes(value[0] ?? '');
+
+  it('alerts CSV and XLSX: text cells cannot run, negative amounts stay numbers', async () => {
+    const tenant = await createTenant();
+    const invoice = await invoiceOf(tenant, newSupplier('=cmd'));
+    const agreementId = await matchedAgreement(tenant, [invoice.supplier.id], '+Supplies');
+    await postAlert(tenant, { invoice_id: invoice.id, agreement_id: agreementId, title: FORMULA, explanation: '@SUM(A1:A9)', impact_amount: '-12.50' });
+
+    const csv = await tenant.call(`/v1/alerts/export?format=csv&agreement_ids=${agreementId}`);
+    const [row] = parse(String(csv.body), { columns: true }) as Record<string, string>[];
+    expect(row).toMatchObject({ title: `'${FORMULA}`, explanation: "'@SUM(A1:A9)", agreement_title: "'+Supplies", impact_amount: '-12.50' });
+    for (const [column, value] of Object.entries(row!)) if (column !== 'impact_amount') expect(startsLikeFormula(value), `${column}: ${value}`).toBe(false);
+
+    const xlsx = await fetch(`${inject('apiUrl')}/v1/alerts/export?format=xlsx&agreement_ids=${agreementId}`, {
+      headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId },
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await xlsx.arrayBuffer());
+    const sheet = workbook.getWorksheet('Alerts')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+    const cell = (name: string) => sheet.getRow(2).getCell(header.indexOf(name) + 1);
+    expect(cell('title').type).toBe(ExcelJS.ValueType.String);
+    expect(cell('title').value).toBe(`'${FORMULA}`);
+    expect(cell('impact_amount').value).toBe(-12.5);
+    sheet.eachRow((r) => r.eachCell((c) => expect(c.type).not.toBe(ExcelJS.ValueType.Formula)));
+  });
+
+  it('price items CSV: descriptions cannot run, negative prices stay numbers', async () => {
+    const tenant = await createTenant();
+    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Office' } })).body.id as string;
+    const created = await tenant.call(`/v1/agreements/${agreementId}/price-items`, {
+      method: 'POST',
+      body: { entries: [{ description: FORMULA, seller_item_id: '-2+3', unit: '@x', price: { type: 'amount', amount: '-12.50' } }] },
+    });
+    expect(created.status).toBe(201);
+    const csv = await tenant.call(`/v1/agreements/${agreementId}/price-items/export`);
+    const [row] = parse(String(csv.body), { columns: true }) as Record<string, string>[];
+    expect(row).toMatchObject({ description: `'${FORMULA}`, seller_item_id: "'-2+3", unit: "'@x", amount: '-12.5' });
+  });
+
+  it('price import rows CSV: cells of the list cannot run', async () => {
+    const tenant = await createTenant();
+    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Office' } })).body.id as string;
+    const list = ['Artikkelnummer;Beskrivelse;Enhet;Pris', `=1+2;${FORMULA.replaceAll(';', ',')};stk;42,50`, '@A1;+cmd;stk;abc'].join('\n');
+    const documentId = await uploadDocument(tenant, 'prices.csv', Buffer.from(list, 'utf8'), 'text/csv');
+    const started = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: 'NOK' }] } });
+    expect(started.status).toBe(202);
+    const importId = started.body.data[0].id as string;
+    await eventually(() => tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`), (r) => ['completed', 'failed'].includes(r.body.status), 60_000);
+    const download = await tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}/download`);
+    const rows = parse(String(download.body), { columns: true }) as Record<string, string>[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) for (const [column, value] of Object.entries(row)) expect(startsLikeFormula(value), `${column}: ${value}`).toBe(false);
   });
 });
