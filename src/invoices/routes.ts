@@ -116,6 +116,7 @@ export const invoiceRoutes = [
     body: z.object({ primary_document_id: z.string().uuid(), attachment_document_ids: z.array(z.string().uuid()).max(50).default([]) }).strict(),
     responses: {
       202: { description: 'The import; Location points to it', schema: importSchema },
+      400: { description: 'validation_error; upload_size_mismatch when the bytes in storage are not the registered size' },
       429: { description: 'invoice_processing_capacity_exhausted' },
     },
     handler: async ({ body, credential, deps, idempotencyKey }) => {
@@ -153,6 +154,7 @@ export const invoiceRoutes = [
     responses: {
       201: { description: 'The new invoice; Location: /v1/invoices/{invoice_id}', schema: ingestionInvoiceSchema },
       409: { description: 'conflict or primary_md5_locked_by_deleted_invoice, with existing_invoice_id' },
+      413: { description: 'payload_too_large: over 20 MiB per file, 51 files or 200 MiB in all' },
     },
     handler: async ({ credential, deps, ctx }) => {
       if (!ctx.is('multipart')) throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
