@@ -49,11 +49,13 @@ function write(ctx: Context, route: RouteDefinition, response: RouteResponse, fi
 const AUTH_FAILURE_CODES = new Set(['invalid_token', 'token_disabled']);
 
 async function authenticateCounted(deps: AppDeps, ctx: Context, route: RouteDefinition) {
-  await deps.rateLimiter.assertMayAuthenticate(ctx.ip);
+  // ctx.ip honours TRUST_PROXY (src/app.ts); a socket already gone has no address.
+  const address = ctx.ip || 'unknown';
+  await deps.rateLimiter.assertMayAuthenticate(address);
   try {
     return await authenticate(deps.db, ctx, route.access);
   } catch (error) {
-    if (error instanceof ApiError && AUTH_FAILURE_CODES.has(error.code)) await deps.rateLimiter.recordAuthFailure(ctx.ip);
+    if (error instanceof ApiError && AUTH_FAILURE_CODES.has(error.code)) await deps.rateLimiter.recordAuthFailure(address);
     throw error;
   }
 }
