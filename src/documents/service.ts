@@ -105,7 +105,9 @@ function sizeMismatch(document: Document, arrived: number, field: string) {
 // is taken only of the version that was checked (its ETag, which is also in the sealed key), and
 // one conditional update decides which copy the document keeps.
 export async function sealDocument(deps: Pick<AppDeps, 'db' | 'storage'>, document: Document, field = 'document_id'): Promise<Document> {
-  if (!isIncomingKey(document.storageKey)) return document;
+  // Sealed already, or received by the API itself. A document registered before uploads had their
+  // own area (uploadedAt still null) is sealed like a new one.
+  if (document.uploadedAt && !isIncomingKey(document.storageKey)) return document;
   const stat = await deps.storage.stat(document.storageKey);
   if (!stat) throw notUploaded(document, field);
   if (stat.size !== document.fileSize) throw sizeMismatch(document, stat.size, field);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
@@ -71,6 +71,7 @@ export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimit
   if (!ctx.is('multipart')) throw errors.validation('Send the body as multipart/form-data.');
   const declared = Number(ctx.get('Content-Length') || 0);
   if (declared > limits.maxTotalBytes + ENVELOPE_BYTES) throw tooLarge(limits);
+  await mkdir(limits.tempRoot, { recursive: true });
   const folder = await mkdtemp(path.join(limits.tempRoot, 'ics-upload-'));
   try {
     const parse = koaBody({
