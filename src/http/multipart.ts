@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { ApiError, errors } from './errors.js';
@@ -54,6 +55,71 @@ function refusal(caught: unknown, limits: MultipartLimits): ApiError | null {
   return null;
 }
 
+// formidable keeps a part's header lines in a string without limit and reads the file name out
+// of them with a regular expression that is quadratic on crafted input; this stream, between the
+// request and formidable, refuses any part whose headers exceed MAX_PART_HEADER_BYTES before
+// formidable has seen them end. It only looks for the boundary and the blank line after it
+// (Buffer.indexOf over each chunk plus a short carry-over), so it is linear in the body.
+export const MAX_PART_HEADER_BYTES = 16 * 1024;
+
+export class PartHeadersTooLarge extends Error {}
+
+export class PartHeaderLimit extends Transform {
+  private readonly delimiter: Buffer;
+  private static readonly HEADERS_END = Buffer.from('\r\n\r\n');
+  private inHeaders = false;
+  private headerBytes = 0;
+  // The end of the previous chunk, so a delimiter split across chunks is still found.
+  private carry: Buffer;
+
+  constructor(boundary: string, private readonly maxHeaderBytes = MAX_PART_HEADER_BYTES) {
+    super();
+    this.delimiter = Buffer.from(`\r\n--${boundary}`);
+    // The body starts with the first delimiter, without the line break before it.
+    this.carry = Buffer.from('\r\n');
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    const data = Buffer.concat([this.carry, chunk]);
+    let position = 0;
+    for (;;) {
+      if (!this.inHeaders) {
+        const found = data.indexOf(this.delimiter, position);
+        if (found < 0) break;
+        this.inHeaders = true;
+        this.headerBytes = 0;
+        position = found + this.delimiter.length;
+      } else {
+        const found = data.indexOf(PartHeaderLimit.HEADERS_END, position);
+        const end = found < 0 ? data.length : found;
+        this.headerBytes += end - position;
+        if (this.headerBytes > this.maxHeaderBytes) return callback(new PartHeadersTooLarge('part headers too large'));
+        if (found < 0) break;
+        this.inHeaders = false;
+        position = found + PartHeaderLimit.HEADERS_END.length;
+      }
+    }
+    // Keep enough bytes to find a delimiter or header end that spans into the next chunk; bytes
+    // already counted as header bytes are not counted again.
+    const keep = Math.min(data.length - position, this.delimiter.length - 1);
+    this.carry = data.subarray(data.length - keep);
+    if (this.inHeaders) this.headerBytes -= keep;
+    callback(null, chunk);
+  }
+}
+
+function boundaryOf(contentType: string): string | null {
+  // Content-Type is a request header (bounded by Node's header limit); split, no regular expression.
+  for (const parameter of contentType.split(';').slice(1)) {
+    const [name, ...rest] = parameter.split('=');
+    if (name?.trim().toLowerCase() !== 'boundary') continue;
+    const value = rest.join('=').trim();
+    const unquoted = value.startsWith('"') && value.endsWith('"') && value.length >= 2 ? value.slice(1, -1) : value;
+    return unquoted.length > 0 && unquoted.length <= 200 ? unquoted : null;
+  }
+  return null;
+}
+
 function filesOf(raw: Record<string, unknown> | undefined): ReceivedFile[] {
   const received: ReceivedFile[] = [];
   for (const [field, value] of Object.entries(raw ?? {})) {
@@ -90,9 +156,22 @@ export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimit
         hashAlgorithm: 'md5',
       },
     });
+    const boundary = boundaryOf(ctx.get('Content-Type'));
+    if (!boundary) throw errors.validation('The multipart/form-data body needs a boundary parameter (at most 200 characters).');
+    // formidable reads the guarded stream instead of the request (it needs the request's headers).
+    const guarded = Object.assign(new PartHeaderLimit(boundary), { headers: ctx.req.headers });
+    pipeline(ctx.req, guarded, () => undefined);
+    const guardedContext = Object.create(ctx, { req: { value: guarded } }) as Context;
     try {
-      await parse(ctx, async () => undefined);
+      await parse(guardedContext, async () => undefined);
     } catch (caught) {
+      // The rest of a refused body is not read: the connection closes after the answer.
+      ctx.set('Connection', 'close');
+      ctx.req.unpipe(guarded);
+      ctx.req.resume();
+      if (caught instanceof PartHeadersTooLarge) {
+        throw errors.validation(`A part of the multipart/form-data body has headers over ${MAX_PART_HEADER_BYTES} bytes.`);
+      }
       const error = refusal(caught, limits);
       if (error) {
         ctx.state.logger?.info({ err: caught }, 'multipart body refused');

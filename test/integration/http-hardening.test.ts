@@ -135,6 +135,27 @@ describe('multipart bodies', () => {
     expect(tempFiles()).toEqual([]);
   });
 
+  it('refuses a part whose headers are huge before the parser reads them (400), leaving nothing', async () => {
+    // formidable would keep such a header in memory and run a quadratic regular expression over it.
+    const boundary = '----icshuge';
+    const crafted = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="primary"; ${'filename="x;\t'.repeat(70_000)}\r\n\r\n`),
+      Buffer.from('data'),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const started = Date.now();
+    const response = await raw(api.url, {
+      method: 'POST',
+      path: '/v1/invoices/upload',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': crafted.length, Authorization: `Bearer ${tenant.ingestionToken}` },
+      body: crafted,
+    });
+    expectError(response, 400, 'validation_error');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await testDb().invoice.count({ where: { organizationId: tenant.organizationId } })).toBe(0);
+    expect(tempFiles()).toEqual([]);
+  });
+
   it('still takes a proper upload, streamed to storage, and removes its temporary files', async () => {
     const invoice = multipartBody([{ name: 'primary', fileName: 'base.xml', type: mimeTypeOf('base.xml'), bytes: sample('peppol-bis3/peppol-base-example.xml') }]);
     const response = await raw(api.url, {
