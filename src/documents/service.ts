@@ -109,7 +109,12 @@ export async function sealDocument(deps: Pick<AppDeps, 'db' | 'storage'>, docume
   // own area (uploadedAt still null) is sealed like a new one.
   if (document.uploadedAt && !isIncomingKey(document.storageKey)) return document;
   const stat = await deps.storage.stat(document.storageKey);
-  if (!stat) throw notUploaded(document, field);
+  if (!stat) {
+    // A concurrent request may have sealed it (and removed the upload) since this row was read.
+    const current = await deps.db.document.findUniqueOrThrow({ where: { id: document.id } });
+    if (current.storageKey !== document.storageKey) return sealDocument(deps, current, field);
+    throw notUploaded(document, field);
+  }
   if (stat.size !== document.fileSize) throw sizeMismatch(document, stat.size, field);
   const version = stat.etag.replace(/[^\w-]/g, '').slice(0, 40) || 'v';
   const sealedKey = storageKeyFor(document.organizationId, `${document.id}/${version}`, document.fileName);

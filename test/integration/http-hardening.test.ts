@@ -288,6 +288,16 @@ describe('presigned uploads', () => {
     expect(await testDb().invoiceImport.count({ where: { organizationId: tenant.organizationId } })).toBe(0);
   });
 
+  it('are sealed once when imported concurrently', async () => {
+    const tenant = await createTenant();
+    const documentId = await uploadDocument(tenant, 'a.xml', sample('peppol-bis3/peppol-vat-category-E.xml'));
+    const started = await Promise.all([importDocument(tenant, documentId), importDocument(tenant, documentId), importDocument(tenant, documentId)]);
+    expect(started.map((r) => r.status)).toEqual([202, 202, 202]);
+    const document = await testDb().document.findUniqueOrThrow({ where: { id: documentId } });
+    expect(document.storageKey.startsWith(`organizations/${tenant.organizationId}/documents/${documentId}/`)).toBe(true);
+    expect(await storage().stat(`uploads/${tenant.organizationId}/${documentId}/a.xml`)).toBeNull();
+  });
+
   it('keep what was parsed as the evidence: bytes PUT again after the import change nothing read later', async () => {
     const tenant = await createTenant();
     const original = sample('peppol-bis3/peppol-base-example.xml');
