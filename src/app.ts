@@ -42,6 +42,9 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes):
   });
   mountRoutes(router, deps, routes);
 
+  // Failures outside the middleware (a client that drops its connection mid-request) go to the
+  // log, not to stderr: every request's own failures are answered by errorMiddleware.
+  app.on('error', (err: unknown) => deps.logger.debug({ err }, 'connection error'));
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware);
   app.use(bodySizeGuard);

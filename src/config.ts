@@ -37,6 +37,8 @@ const configSchema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   // Where the Ingestion upload's files wait (each request in a folder of its own, removed after it).
   UPLOAD_TEMP_DIR: z.string().min(1).default(os.tmpdir()),
+  // Uploads one API process reads at once (each up to 200 MiB on disk); more are 503 with Retry-After.
+  UPLOAD_MAX_CONCURRENT: z.coerce.number().int().positive().default(16),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Workflows only tests use (see workflows/testing.ts); never on in production.
   ENABLE_TEST_WORKFLOWS: booleanFromEnv.default(false),

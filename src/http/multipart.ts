@@ -19,6 +19,29 @@ export interface MultipartLimits {
   maxFiles: number;
   // All files together: enforced while the bytes arrive, so no more than this reaches the disk.
   maxTotalBytes: number;
+  // Uploads read at once by this process; more are 503 with Retry-After. With maxTotalBytes this
+  // bounds the temporary disk an API process can be made to use.
+  maxConcurrent: number;
+}
+
+// Uploads being read by this process, per temporary root.
+const uploadsInProgress = new Map<string, number>();
+const UPLOAD_RETRY_AFTER_SECONDS = 5;
+
+function takeUploadSlot(limits: MultipartLimits): () => void {
+  const current = uploadsInProgress.get(limits.tempRoot) ?? 0;
+  if (current >= limits.maxConcurrent) {
+    throw new ApiError(503, 'service_unavailable', `The server is reading as many uploads as it can; retry after ${UPLOAD_RETRY_AFTER_SECONDS} seconds.`, {
+      headers: { 'Retry-After': String(UPLOAD_RETRY_AFTER_SECONDS) },
+    });
+  }
+  uploadsInProgress.set(limits.tempRoot, current + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    uploadsInProgress.set(limits.tempRoot, (uploadsInProgress.get(limits.tempRoot) ?? 1) - 1);
+  };
 }
 
 export interface ReceivedFile {
@@ -137,9 +160,11 @@ export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimit
   if (!ctx.is('multipart')) throw errors.validation('Send the body as multipart/form-data.');
   const declared = Number(ctx.get('Content-Length') || 0);
   if (declared > limits.maxTotalBytes + ENVELOPE_BYTES) throw tooLarge(limits);
-  await mkdir(limits.tempRoot, { recursive: true });
-  const folder = await mkdtemp(path.join(limits.tempRoot, 'ics-upload-'));
+  const release = takeUploadSlot(limits);
+  let folder: string | null = null;
   try {
+    await mkdir(limits.tempRoot, { recursive: true });
+    folder = await mkdtemp(path.join(limits.tempRoot, 'ics-upload-'));
     const parse = koaBody({
       multipart: true,
       json: false,
@@ -169,6 +194,8 @@ export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimit
       ctx.set('Connection', 'close');
       ctx.req.unpipe(guarded);
       ctx.req.resume();
+      // The client went away mid-body (aborted, or a broken request): not our failure.
+      if (ctx.req.destroyed || ctx.req.readableAborted) throw errors.validation('The upload was interrupted before its body was complete.');
       if (caught instanceof PartHeadersTooLarge) {
         throw errors.validation(`A part of the multipart/form-data body has headers over ${MAX_PART_HEADER_BYTES} bytes.`);
       }
@@ -181,8 +208,12 @@ export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimit
     }
     return await use(filesOf((ctx.request as { files?: Record<string, unknown> }).files));
   } finally {
-    await rm(folder, { recursive: true, force: true });
-    // A parse stopped on a limit may still have a file being opened; sweep once more shortly after.
-    setTimeout(() => void rm(folder, { recursive: true, force: true }).catch(() => undefined), 1000).unref();
+    release();
+    if (folder) {
+      const created = folder;
+      await rm(created, { recursive: true, force: true });
+      // A parse stopped on a limit may still have a file being opened; sweep once more shortly after.
+      setTimeout(() => void rm(created, { recursive: true, force: true }).catch(() => undefined), 1000).unref();
+    }
   }
 }

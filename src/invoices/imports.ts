@@ -22,8 +22,8 @@ export const MAX_INVOICE_FILE_BYTES = 20 * 1024 * 1024;
 export const MAX_UPLOAD_FILES = 51;
 export const MAX_UPLOAD_TOTAL_BYTES = 200 * 1024 * 1024;
 
-export function uploadLimits(tempRoot: string) {
-  return { tempRoot, maxFileBytes: MAX_INVOICE_FILE_BYTES, maxFiles: MAX_UPLOAD_FILES, maxTotalBytes: MAX_UPLOAD_TOTAL_BYTES };
+export function uploadLimits(config: { UPLOAD_TEMP_DIR: string; UPLOAD_MAX_CONCURRENT: number }) {
+  return { tempRoot: config.UPLOAD_TEMP_DIR, maxFileBytes: MAX_INVOICE_FILE_BYTES, maxFiles: MAX_UPLOAD_FILES, maxTotalBytes: MAX_UPLOAD_TOTAL_BYTES, maxConcurrent: config.UPLOAD_MAX_CONCURRENT };
 }
 
 interface ImportRequest {

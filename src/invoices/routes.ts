@@ -159,7 +159,7 @@ export const invoiceRoutes = [
     handler: async ({ credential, deps, ctx }) => {
       if (!ctx.is('multipart')) throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
       // Read only here, after the credential and its scope were checked; the files are gone when this returns.
-      const invoice = await withMultipartFiles(ctx, uploadLimits(deps.config.UPLOAD_TEMP_DIR), async (files) => {
+      const invoice = await withMultipartFiles(ctx, uploadLimits(deps.config), async (files) => {
         const { primary, attachments } = uploadedFiles(files);
         return uploadInvoice(deps, credential.organizationId!, primary, attachments, credential.kind === 'api_key' ? credential.userId : null);
       });

@@ -174,6 +174,35 @@ describe('multipart bodies', () => {
   });
 });
 
+describe('uploads read at once', () => {
+  it('are bounded per API process: one more is 503 with Retry-After, and the slot comes back when an upload ends', async () => {
+    const tempRoot = mkdtempSync(path.join(os.tmpdir(), 'ics-hardening-slots-'));
+    const api = await startOwnApi({ UPLOAD_TEMP_DIR: tempRoot, UPLOAD_MAX_CONCURRENT: '1' });
+    try {
+      const tenant = await createTenant();
+      const invoice = multipartBody([{ name: 'primary', fileName: 'base.xml', type: mimeTypeOf('base.xml'), bytes: sample('peppol-bis3/peppol-base-example.xml') }]);
+      const headers = { 'Content-Type': invoice.contentType, 'Content-Length': invoice.body.length, Authorization: `Bearer ${tenant.ingestionToken}` };
+      // The first upload sends half its body and waits: it holds the only slot.
+      const url = new URL('/v1/invoices/upload', api.url);
+      const slow = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers, agent: false });
+      slow.on('error', () => undefined);
+      slow.write(invoice.body.subarray(0, Math.floor(invoice.body.length / 2)));
+      await eventually(async () => readdirSync(tempRoot).length, (folders) => folders > 0, 10_000);
+      const refused = await raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers, body: invoice.body });
+      expectError(refused, 503, 'service_unavailable');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The first client gives up: its slot and its folder are freed.
+      slow.destroy();
+      await eventually(async () => readdirSync(tempRoot).length, (folders) => folders === 0, 10_000);
+      const accepted = await raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers, body: invoice.body });
+      expect(accepted.status).toBe(201);
+    } finally {
+      await api.stop();
+      rmSync(tempRoot, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('query parameters', () => {
   it('refuses parameters a route does not know, naming the valid ones, for every credential', async () => {
     const tenant = await createTenant();
