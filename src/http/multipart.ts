@@ -143,6 +143,12 @@ function boundaryOf(contentType: string): string | null {
   return null;
 }
 
+// The client went away mid-body, or sent a broken request: not our failure.
+function interrupted(caught: unknown): boolean {
+  const code = (caught as { code?: unknown })?.code;
+  return typeof code === 'string' && (code.startsWith('HPE_') || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE');
+}
+
 function filesOf(raw: Record<string, unknown> | undefined): ReceivedFile[] {
   const received: ReceivedFile[] = [];
   for (const [field, value] of Object.entries(raw ?? {})) {
@@ -194,12 +200,10 @@ export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimit
       ctx.set('Connection', 'close');
       ctx.req.unpipe(guarded);
       ctx.req.resume();
-      // The client went away mid-body (aborted, or a broken request): not our failure.
-      if (ctx.req.destroyed || ctx.req.readableAborted) throw errors.validation('The upload was interrupted before its body was complete.');
       if (caught instanceof PartHeadersTooLarge) {
         throw errors.validation(`A part of the multipart/form-data body has headers over ${MAX_PART_HEADER_BYTES} bytes.`);
       }
-      const error = refusal(caught, limits);
+      const error = refusal(caught, limits) ?? (interrupted(caught) ? errors.validation('The upload was interrupted before its body was complete.') : null);
       if (error) {
         ctx.state.logger?.info({ err: caught }, 'multipart body refused');
         throw error;
