@@ -108,17 +108,26 @@ export async function sealDocument(deps: Pick<AppDeps, 'db' | 'storage'>, docume
   // Sealed already, or received by the API itself. A document registered before uploads had their
   // own area (uploadedAt still null) is sealed like a new one.
   if (document.uploadedAt && !isIncomingKey(document.storageKey)) return document;
+  // A concurrent request may have sealed it (and removed the upload) since this row was read.
+  const sealedMeanwhile = async () => {
+    const current = await deps.db.document.findUniqueOrThrow({ where: { id: document.id } });
+    return current.storageKey !== document.storageKey ? current : null;
+  };
   const stat = await deps.storage.stat(document.storageKey);
   if (!stat) {
-    // A concurrent request may have sealed it (and removed the upload) since this row was read.
-    const current = await deps.db.document.findUniqueOrThrow({ where: { id: document.id } });
-    if (current.storageKey !== document.storageKey) return sealDocument(deps, current, field);
+    const current = await sealedMeanwhile();
+    if (current) return sealDocument(deps, current, field);
     throw notUploaded(document, field);
   }
   if (stat.size !== document.fileSize) throw sizeMismatch(document, stat.size, field);
   const version = stat.etag.replace(/[^\w-]/g, '').slice(0, 40) || 'v';
   const sealedKey = storageKeyFor(document.organizationId, `${document.id}/${version}`, document.fileName);
-  if (!(await deps.storage.copyIfUnchanged(document.storageKey, sealedKey, stat.etag))) {
+  const copied = await deps.storage.copyIfUnchanged(document.storageKey, sealedKey, stat.etag).catch(async (error: unknown) => {
+    if ((await sealedMeanwhile()) === null) throw error;
+    return 'sealed_meanwhile' as const;
+  });
+  if (copied === 'sealed_meanwhile') return sealDocument(deps, (await sealedMeanwhile())!, field);
+  if (!copied) {
     throw errors.conflict('upload_changed', `The bytes of document ${document.id} changed while they were checked; try again once the upload is finished.`);
   }
   const sealed = await deps.db.document.updateMany({ where: { id: document.id, storageKey: document.storageKey }, data: { storageKey: sealedKey, uploadedAt: new Date() } });

@@ -334,7 +334,7 @@ describe('presigned uploads', () => {
     expect((await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: original })).status).toBe(200);
     const documentId = registration.body.document_id as string;
     const first = await settledImport(tenant, (await importDocument(tenant, documentId)).body.id);
-    expect(first).toMatchObject({ status: 'completed', outcome: 'imported' });
+    expect(first, JSON.stringify(first)).toMatchObject({ status: "completed", outcome: "imported" });
 
     // The upload URL is still valid: another invoice's bytes go to it.
     const swapped = sample('peppol-bis3/peppol-vat-category-S.xml');
