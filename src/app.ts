@@ -9,7 +9,6 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import { requestContext } from './http/request-context.js';
 import type { RouteDefinition } from './http/route.js';
 import { mountRoutes } from './http/router.js';
-import { MAX_INVOICE_FILE_BYTES } from './invoices/imports.js';
 import { allRoutes } from './routes.js';
 
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
@@ -24,7 +23,10 @@ async function bodySizeGuard(ctx: Context, next: Next): Promise<void> {
 }
 
 export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes): Koa {
-  const app = new Koa({ proxy: true });
+  // ctx.ip is the client address: the socket's, or with TRUST_PROXY the address our own proxies
+  // saw (the last TRUST_PROXY_HOPS entries of X-Forwarded-For; earlier entries are the client's
+  // own claims and never trusted).
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: deps.config.TRUST_PROXY_HOPS });
   const router = new Router();
   const openApi = buildOpenApiDocument(routes, deps.config.PUBLIC_BASE_URL);
 
@@ -40,6 +42,9 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes):
   });
   mountRoutes(router, deps, routes);
 
+  // Failures outside the middleware (a client that drops its connection mid-request) go to the
+  // log, not to stderr: every request's own failures are answered by errorMiddleware.
+  app.on('error', (err: unknown) => deps.logger.debug({ err }, 'connection error'));
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware);
   app.use(bodySizeGuard);
@@ -49,9 +54,9 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes):
       textLimit: MAX_JSON_BODY_BYTES,
       formLimit: MAX_JSON_BODY_BYTES,
       jsonStrict: true,
-      // The Ingestion API's upload; files land in temporary files the handler reads and removes.
-      multipart: true,
-      formidable: { maxFileSize: MAX_INVOICE_FILE_BYTES, maxFiles: 51, maxTotalFileSize: 200 * 1024 * 1024, maxFields: 20, allowEmptyFiles: false },
+      // Never multipart here: the Ingestion upload reads its own body after authentication
+      // (src/http/multipart.ts), so no other path and no anonymous caller can fill the disk.
+      multipart: false,
     }),
   );
   app.use(router.routes());

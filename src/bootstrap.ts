@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import { createDb } from './db/client.js';
+import { createDbWithPool } from './db/client.js';
 import type { AppDeps } from './deps.js';
 import { CursorCodec } from './http/pagination.js';
 import { RequestRateLimiter } from './http/rate-limit.js';
@@ -22,14 +22,22 @@ export function createStorage(config: Config): ObjectStorage {
 export async function createAppDeps(config: Config, extraRunTypes: RunType[] = []): Promise<AppDeps> {
   const storage = createStorage(config);
   await storage.ensureBucket();
+  const logger = createLogger(config.LOG_LEVEL, 'api');
+  const { db, pool } = createDbWithPool(config.DATABASE_URL, 10, (err) => logger.warn({ err }, 'database connection lost'));
   return {
     config,
-    db: createDb(config.DATABASE_URL),
+    db,
+    pool,
     temporal: await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE),
     storage,
-    logger: createLogger(config.LOG_LEVEL, 'api'),
+    logger,
     cursors: new CursorCodec(config.CURSOR_SECRET),
-    rateLimiter: new RequestRateLimiter(config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS),
+    rateLimiter: new RequestRateLimiter({
+      store: config.RATE_LIMIT_STORE,
+      pool,
+      requests: { points: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
+      authFailures: { points: config.RATE_LIMIT_AUTH_FAILURES, windowSeconds: config.RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS },
+    }),
     runTypes: new RunTypeRegistry([...productionRunTypes, ...extraRunTypes]),
   };
 }
@@ -37,4 +45,5 @@ export async function createAppDeps(config: Config, extraRunTypes: RunType[] = [
 export async function closeAppDeps(deps: AppDeps): Promise<void> {
   await deps.temporal.connection.close().catch(() => undefined);
   await deps.db.$disconnect();
+  await deps.pool.end().catch(() => undefined);
 }

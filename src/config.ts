@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { z } from 'zod';
 
 // Every setting comes from the environment and is validated once at start, so a typo fails
@@ -25,6 +26,19 @@ const configSchema = z.object({
   CURSOR_SECRET: z.string().min(16).default('development-cursor-secret-change-me'),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  // Failed authentications (bad or disabled token) per client address and window; then 429.
+  RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
+  // Where the budgets live: postgres (shared by every API replica) or memory (this process only).
+  RATE_LIMIT_STORE: z.enum(['postgres', 'memory']).default('postgres'),
+  // Behind a reverse proxy: read the client address from X-Forwarded-For, trusting only the last
+  // TRUST_PROXY_HOPS entries (the ones our own proxies appended). Off: the socket's address.
+  TRUST_PROXY: booleanFromEnv.default(false),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  // Where the Ingestion upload's files wait (each request in a folder of its own, removed after it).
+  UPLOAD_TEMP_DIR: z.string().min(1).default(os.tmpdir()),
+  // Uploads one API process reads at once (each up to 200 MiB on disk); more are 503 with Retry-After.
+  UPLOAD_MAX_CONCURRENT: z.coerce.number().int().positive().default(16),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Workflows only tests use (see workflows/testing.ts); never on in production.
   ENABLE_TEST_WORKFLOWS: booleanFromEnv.default(false),

@@ -1,4 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
+import type { Pool } from 'pg';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { CursorCodec } from './http/pagination.js';
@@ -11,6 +12,8 @@ import type { ObjectStorage } from './storage/object-storage.js';
 export interface AppDeps {
   config: Config;
   db: Db;
+  // The pool under db, for plain SQL (the rate-limit store).
+  pool: Pool;
   temporal: TemporalClient;
   storage: ObjectStorage;
   logger: Logger;

@@ -1,9 +1,9 @@
-import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import { errors } from '../http/errors.js';
 import { formatAmount, sum } from '../shared/money.js';
+import { neutraliseText, toSafeCsv } from '../shared/spreadsheet-cells.js';
 import { alertWhere } from './filters.js';
 import { ALERT_STATUSES, type AlertFilter, type GROUP_BY } from './schemas.js';
 import { ALERT_INCLUDE, serializeAlert } from './serialize.js';
@@ -166,7 +166,11 @@ async function toXlsx(rows: ExportRow[]): Promise<Buffer> {
   // Amounts are numbers a spreadsheet can add up (the cell keeps the two-decimal format); the
   // decimal string is exact, and spreadsheet numbers hold every realistic amount exactly.
   sheet.getColumn('impact_amount').numFmt = '0.00';
-  for (const row of rows) sheet.addRow({ ...row, impact_amount: Number(row.impact_amount) });
+  // Text cells are written as text and neutralised like the CSV's (a copy saved as CSV stays safe).
+  for (const row of rows) {
+    const text = Object.fromEntries(Object.entries(row).map(([key, value]) => [key, neutraliseText(value)]));
+    sheet.addRow({ ...text, impact_amount: row.impact_amount === '' || row.impact_amount === null ? null : Number(row.impact_amount) });
+  }
   sheet.getRow(1).font = { bold: true };
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
@@ -181,5 +185,5 @@ export async function exportAlerts(
   if (options.format === 'xlsx') {
     return { body: await toXlsx(rows), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', fileName: 'alerts.xlsx' };
   }
-  return { body: stringify(rows, { header: true, columns: [...EXPORT_COLUMNS] }), contentType: 'text/csv; charset=utf-8', fileName: 'alerts.csv' };
+  return { body: toSafeCsv(rows, { columns: EXPORT_COLUMNS, numberColumns: ['impact_amount'] }), contentType: 'text/csv; charset=utf-8', fileName: 'alerts.csv' };
 }

@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 export type Db = InstanceType<typeof PrismaClient>;
@@ -7,4 +8,14 @@ export { Prisma } from '../generated/prisma/client.js';
 // Prisma 7 with the pg driver adapter: no native query engine is needed.
 export function createDb(databaseUrl: string, poolSize = 10): Db {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }) });
+}
+
+// The same, on a pg pool the caller also uses for plain SQL (the shared rate-limit store); the
+// caller ends the pool after disconnecting Prisma.
+export function createDbWithPool(databaseUrl: string, poolSize = 10, onPoolError: (error: Error) => void = () => undefined): { db: Db; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle connection that the server drops must not crash the process: the next query fails
+  // (and is answered 503) instead.
+  pool.on('error', onPoolError);
+  return { db: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ZodError } from 'zod';
+import { outageSourceOf } from './outages.js';
 
 // One error type for every failure a client may see; the middleware below renders it as the
 // spec's body {error: {code, message, request_id, description?, details?}}.
@@ -35,8 +36,11 @@ export const errors = {
     new ApiError(409, code, message, { body }),
   preconditionFailed: () =>
     new ApiError(412, 'precondition_failed', 'If-Match does not match the current version; read it again and reapply.'),
-  serviceUnavailable: (message: string) => new ApiError(503, 'service_unavailable', message, { headers: { 'Retry-After': '5' } }),
+  serviceUnavailable: (message: string) => new ApiError(503, 'service_unavailable', message, { headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } }),
 };
+
+// How long a client should wait after an outage of the database, storage or Temporal.
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 export function zodIssuesToDetails(error: ZodError, prefix?: string): FieldIssue[] {
   return error.issues.map((issue) => ({
@@ -107,6 +111,12 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('path');
   } catch (caught) {
+    const outage = caught instanceof ApiError ? null : outageSourceOf(caught);
+    if (outage) {
+      // Temporary: the client retries after Retry-After. The cause stays in the log, not in the body.
+      ctx.state.logger?.warn({ err: caught, outage }, 'infrastructure unavailable');
+      return renderError(ctx, errors.serviceUnavailable('The service is temporarily unavailable; retry after the number of seconds in Retry-After.'));
+    }
     const error = caught instanceof ApiError ? caught : (fromHttpError(caught as object) ?? fromDatabaseError(caught));
     if (error) {
       if (!(caught instanceof ApiError)) ctx.state.logger?.info({ err: caught }, 'request refused by a library or the database');

@@ -8,12 +8,13 @@ export const LEVEL_EXTENSION = 'x-required-level';
 export const SCOPE_EXTENSION = 'x-ingestion-scope';
 
 const sharedErrorResponses = {
-  '400': 'validation_error: the request could not be validated',
+  '400': 'validation_error: the request could not be validated (unknown query parameters included)',
   '401': 'invalid_token',
   '403': 'token_disabled, insufficient_level or insufficient_scope',
   '404': 'not_found (also for records of other organizations)',
-  '429': 'rate_limit_exceeded, with Retry-After',
+  '429': 'rate_limit_exceeded, with Retry-After (per credential; failed authentications per client address)',
   '500': 'internal_error',
+  '503': 'service_unavailable, with Retry-After: the database, storage or Temporal is unreachable for now',
 };
 
 function operationOf(route: RouteDefinition): ZodOpenApiOperationObject {

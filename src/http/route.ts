@@ -67,5 +67,25 @@ export function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, par
   throw errors.validation(`The request ${part === 'body' ? 'body' : `${part} parameters`} did not validate.`, zodIssuesToDetails(parsed.error, part === 'body' ? undefined : part));
 }
 
+// The query parameters a route understands: its query schema's keys, plus `fields` where the route
+// selects fields. Anything else is refused rather than dropped: a client that sends a filter the
+// route does not know (a typo, or one that does not exist yet) would otherwise get every record.
+export function queryKeysOf(route: Pick<RouteDefinition, 'query' | 'fieldsOf'>): string[] {
+  const keys = route.query instanceof z.ZodObject ? Object.keys((route.query as z.ZodObject).shape) : [];
+  if (route.fieldsOf && !keys.includes('fields')) keys.push('fields');
+  return keys.sort();
+}
+
+export function assertKnownQueryKeys(allowed: readonly string[], query: Record<string, unknown>): void {
+  const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
+  if (unknown.length === 0) return;
+  const valid = allowed.length > 0 ? `Valid parameters: ${allowed.join(', ')}.` : 'This operation takes no query parameters.';
+  // Same shape as an unknown `fields` name: the issues, and the valid names beside them.
+  throw errors.validation(`Unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. ${valid}`, {
+    fields: unknown.map((key) => ({ field: `query.${key}`, message: 'unknown parameter' })),
+    valid_parameters: allowed,
+  });
+}
+
 // Path ids are UUIDs throughout the API; anything else is a validation_error naming the parameter.
 export const idParams = z.object({ id: z.string().uuid() });

@@ -3,9 +3,10 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { authenticate, authorize } from './auth.js';
 import { etagOf } from './etag.js';
+import { ApiError } from './errors.js';
 import { parseFields, selectFields } from './fields.js';
 import { digestRequest, readIdempotencyKey, withIdempotency } from './idempotency.js';
-import { parsePart, type RouteDefinition, type RouteResponse } from './route.js';
+import { assertKnownQueryKeys, parsePart, queryKeysOf, type RouteDefinition, type RouteResponse } from './route.js';
 
 // Mounts the route table: every operation passes the same pipeline, in this order:
 // authenticate → authorize → rate limit → validate → (idempotency) → handler → fields → ETag.
@@ -43,14 +44,31 @@ function write(ctx: Context, route: RouteDefinition, response: RouteResponse, fi
   else if (ctx.status === 200) ctx.status = 204;
 }
 
-async function handle(deps: AppDeps, route: RouteDefinition, ctx: Context): Promise<void> {
+// Failed authentications count against the client address; an address out of them is refused
+// before its token is even looked up.
+const AUTH_FAILURE_CODES = new Set(['invalid_token', 'token_disabled']);
+
+async function authenticateCounted(deps: AppDeps, ctx: Context, route: RouteDefinition) {
+  // ctx.ip honours TRUST_PROXY (src/app.ts); a socket already gone has no address.
+  const address = ctx.ip || 'unknown';
+  await deps.rateLimiter.assertMayAuthenticate(address);
+  try {
+    return await authenticate(deps.db, ctx, route.access);
+  } catch (error) {
+    if (error instanceof ApiError && AUTH_FAILURE_CODES.has(error.code)) await deps.rateLimiter.recordAuthFailure(address);
+    throw error;
+  }
+}
+
+async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[], ctx: Context): Promise<void> {
   ctx.state.routePattern = route.path;
-  const credential = await authenticate(deps.db, ctx, route.access);
+  const credential = await authenticateCounted(deps, ctx, route);
   ctx.state.credential = credential;
   authorize(credential, route.access);
   await deps.rateLimiter.consume(credential.kind === 'ingestion_token' ? `token:${credential.tokenId}` : `key:${credential.keyId}`);
 
   const params = parsePart(route.params, ctx.params, 'path');
+  assertKnownQueryKeys(queryKeys, ctx.query);
   const query = parsePart(route.query, ctx.query, 'query');
   // koa-body leaves {} when no body was sent; optional bodies accept it.
   const requestBody = (ctx.request as { body?: unknown }).body ?? {};
@@ -77,6 +95,7 @@ async function handle(deps: AppDeps, route: RouteDefinition, ctx: Context): Prom
 
 export function mountRoutes(router: Router, deps: AppDeps, routes: RouteDefinition[]): void {
   for (const route of sortRoutes(routes)) {
-    router[route.method](koaPath(route.path), (ctx: Context) => handle(deps, route, ctx));
+    const queryKeys = queryKeysOf(route);
+    router[route.method](koaPath(route.path), (ctx: Context) => handle(deps, route, queryKeys, ctx));
   }
 }

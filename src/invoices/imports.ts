@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
-import { assertUploaded, findDocuments, md5Of, putDocumentBytes } from '../documents/service.js';
+import { findDocuments, putDocumentFile, sealDocuments } from '../documents/service.js';
 import { Prisma } from '../db/client.js';
 import type { Invoice, InvoiceImport, WorkflowRun } from '../generated/prisma/client.js';
 import { errors } from '../http/errors.js';
@@ -20,6 +20,13 @@ type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' |
 export const INVOICE_MIME_TYPES = ['application/pdf', 'application/xml', 'text/xml'];
 // The parser refuses larger files anyway; refusing them here gives the client a clear error at once.
 export const MAX_INVOICE_FILE_BYTES = MAX_INPUT_BYTES;
+// The Ingestion upload: the primary file and up to 50 attachments, 200 MiB in all.
+export const MAX_UPLOAD_FILES = 51;
+export const MAX_UPLOAD_TOTAL_BYTES = 200 * 1024 * 1024;
+
+export function uploadLimits(config: { UPLOAD_TEMP_DIR: string; UPLOAD_MAX_CONCURRENT: number }) {
+  return { tempRoot: config.UPLOAD_TEMP_DIR, maxFileBytes: MAX_INVOICE_FILE_BYTES, maxFiles: MAX_UPLOAD_FILES, maxTotalBytes: MAX_UPLOAD_TOTAL_BYTES, maxConcurrent: config.UPLOAD_MAX_CONCURRENT };
+}
 
 interface ImportRequest {
   organizationId: string;
@@ -74,7 +81,8 @@ export async function createImport(deps: Deps, request: ImportRequest): Promise<
       { field: 'primary_document_id', message: `is ${primary!.mimeType}` },
     ]);
   }
-  for (const document of [primary!, ...attachments]) await assertUploaded(deps.storage, document);
+  // Checked against the registration and sealed: the workflow reads the bytes that were checked.
+  await sealDocuments(deps, [primary!, ...attachments], (index) => (index === 0 ? 'primary_document_id' : `attachment_document_ids.${index - 1}`));
   const ids = idsFor(request);
   const invoiceImport = await deps.db.$transaction((tx) => insertImport(tx, request, ids));
   try {
@@ -86,10 +94,13 @@ export async function createImport(deps: Deps, request: ImportRequest): Promise<
   return invoiceImport;
 }
 
+// A file of the multipart upload, in the request's temporary folder (removed after the request).
 export interface UploadedFile {
   fileName: string;
   mimeType: string;
-  bytes: Buffer;
+  path: string;
+  size: number;
+  md5: string;
 }
 
 function duplicateUpload(existing: { id: string; deletedAt: Date | null }) {
@@ -115,9 +126,23 @@ async function uploadPreconditions(deps: Deps, organizationId: string, md5: stri
   return { capacity: row.capacity, existing: row.existing_id ? { id: row.existing_id, deletedAt: row.existing_deleted_at } : null };
 }
 
+// Streams the upload's files to storage; when one fails (storage down), those already stored go.
+async function storeUploadedFiles(deps: Deps, organizationId: string, primary: UploadedFile, attachments: UploadedFile[]) {
+  const documents: Awaited<ReturnType<typeof putDocumentFile>>[] = [];
+  try {
+    for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
+      documents.push(await putDocumentFile(deps, organizationId, { ...file, category }));
+    }
+    return documents;
+  } catch (error) {
+    for (const document of documents) await deps.storage.remove(document.storageKey).catch(() => undefined);
+    throw error;
+  }
+}
+
 // The Ingestion API upload: 201 with the new (pending) invoice, or 409 for a repeated file.
 export async function uploadInvoice(deps: Deps, organizationId: string, primary: UploadedFile, attachments: UploadedFile[], createdByUserId: string | null) {
-  const md5 = md5Of(primary.bytes);
+  const md5 = primary.md5;
   const { capacity, existing } = await uploadPreconditions(deps, organizationId, md5);
   if (existing) throw duplicateUpload(existing);
   // Fail fast, before storing any bytes, when the capacity is used up (checked again, under lock,
@@ -125,10 +150,7 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   const limited = capacity !== null;
   if (limited) await deps.db.$transaction((tx) => reserveProcessingCapacity(tx, organizationId));
 
-  const documents: Awaited<ReturnType<typeof putDocumentBytes>>[] = [];
-  for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
-    documents.push(await putDocumentBytes(deps, organizationId, { ...file, category }));
-  }
+  const documents = await storeUploadedFiles(deps, organizationId, primary, attachments);
   const [primaryDocument, ...attachmentDocuments] = documents;
   const invoiceId = randomUUID();
   const request: ImportRequest = {

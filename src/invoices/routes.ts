@@ -1,14 +1,14 @@
 import { CHECK_STATUSES } from '../checks/check-status.js';
-import { readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
 import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { withMultipartFiles, type ReceivedFile } from '../http/multipart.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, joinOperatorParam, joinRelations, listResponse, uuidList } from '../http/schemas.js';
 import { Prisma } from '../db/client.js';
-import { createImport, findImport, reconcileInvoiceProcessing, uploadInvoice, viewImport, type UploadedFile } from './imports.js';
+import { createImport, findImport, reconcileInvoiceProcessing, uploadInvoice, uploadLimits, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
 import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
@@ -92,27 +92,25 @@ function isIngestion(credential: Credential): boolean {
   return credential.kind === 'ingestion_token';
 }
 
-async function filesOf(request: { files?: Record<string, unknown> }): Promise<{ primary: UploadedFile; attachments: UploadedFile[] }> {
-  const asList = (value: unknown) => (value === undefined ? [] : Array.isArray(value) ? value : [value]) as { filepath: string; originalFilename?: string | null; mimetype?: string | null }[];
-  const primaries = asList(request.files?.primary);
-  const attachments = asList(request.files?.attachments);
-  const unknownParts = Object.keys(request.files ?? {}).filter((name) => name !== 'primary' && name !== 'attachments');
-  try {
-    if (primaries.length !== 1 || unknownParts.length > 0) {
-      throw errors.validation('Send multipart/form-data with exactly one file part named primary and any number named attachments.', [
-        { field: 'primary', message: primaries.length === 0 ? 'missing' : primaries.length > 1 ? 'more than one' : 'ok' },
-        ...unknownParts.map((name) => ({ field: name, message: 'unknown part' })),
-      ]);
-    }
-    const read = async (file: (typeof primaries)[number]): Promise<UploadedFile> => ({
-      fileName: file.originalFilename || 'invoice',
-      mimeType: (file.mimetype || 'application/octet-stream').toLowerCase(),
-      bytes: await readFile(file.filepath),
-    });
-    return { primary: await read(primaries[0]!), attachments: await Promise.all(attachments.map(read)) };
-  } finally {
-    for (const file of [...primaries, ...attachments]) await rm(file.filepath, { force: true });
+// The upload's parts: exactly one file named primary, any number named attachments.
+function uploadedFiles(files: ReceivedFile[]): { primary: UploadedFile; attachments: UploadedFile[] } {
+  const primaries = files.filter((file) => file.field === 'primary');
+  const attachments = files.filter((file) => file.field === 'attachments');
+  const unknownParts = [...new Set(files.map((file) => file.field).filter((name) => name !== 'primary' && name !== 'attachments'))];
+  if (primaries.length !== 1 || unknownParts.length > 0) {
+    throw errors.validation('Send multipart/form-data with exactly one file part named primary and any number named attachments.', [
+      { field: 'primary', message: primaries.length === 0 ? 'missing' : primaries.length > 1 ? 'more than one' : 'ok' },
+      ...unknownParts.map((name) => ({ field: name, message: 'unknown part' })),
+    ]);
   }
+  const asUploaded = (file: ReceivedFile): UploadedFile => ({
+    fileName: file.fileName || 'invoice',
+    mimeType: (file.mimeType || 'application/octet-stream').toLowerCase(),
+    path: file.path,
+    size: file.size,
+    md5: file.md5,
+  });
+  return { primary: asUploaded(primaries[0]!), attachments: attachments.map(asUploaded) };
 }
 
 export const invoiceRoutes = [
@@ -127,6 +125,7 @@ export const invoiceRoutes = [
     body: z.object({ primary_document_id: z.string().uuid(), attachment_document_ids: z.array(z.string().uuid()).max(50).default([]) }).strict(),
     responses: {
       202: { description: 'The import; Location points to it', schema: importSchema },
+      400: { description: 'validation_error; upload_size_mismatch when the bytes in storage are not the registered size' },
       429: { description: 'invoice_processing_capacity_exhausted' },
     },
     handler: async ({ body, credential, deps, idempotencyKey }) => {
@@ -164,11 +163,15 @@ export const invoiceRoutes = [
     responses: {
       201: { description: 'The new invoice; Location: /v1/invoices/{invoice_id}', schema: ingestionInvoiceSchema },
       409: { description: 'conflict or primary_md5_locked_by_deleted_invoice, with existing_invoice_id' },
+      413: { description: 'payload_too_large: over 20 MiB per file, 51 files or 200 MiB in all' },
     },
     handler: async ({ credential, deps, ctx }) => {
       if (!ctx.is('multipart')) throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
-      const { primary, attachments } = await filesOf(ctx.request as { files?: Record<string, unknown> });
-      const invoice = await uploadInvoice(deps, credential.organizationId!, primary, attachments, credential.kind === 'api_key' ? credential.userId : null);
+      // Read only here, after the credential and its scope were checked; the files are gone when this returns.
+      const invoice = await withMultipartFiles(ctx, uploadLimits(deps.config), async (files) => {
+        const { primary, attachments } = uploadedFiles(files);
+        return uploadInvoice(deps, credential.organizationId!, primary, attachments, credential.kind === 'api_key' ? credential.userId : null);
+      });
       return { status: 201, body: (await viewIngestionInvoices(deps, [invoice]))[0], headers: { Location: `/v1/invoices/${invoice.id}` } };
     },
   }),

@@ -1,4 +1,5 @@
-import { Client } from 'minio';
+import { createReadStream } from 'node:fs';
+import { Client, CopyConditions } from 'minio';
 
 // S3-compatible object storage (MinIO locally and in tests; any S3 in production). Clients send
 // bytes straight to storage with a presigned PUT; the API never proxies file bytes.
@@ -65,6 +66,25 @@ export class ObjectStorage {
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
     await this.client.putObject(this.bucket, key, bytes, bytes.length, { 'Content-Type': contentType });
+  }
+
+  // Streams a file from disk (a multipart upload's temporary file): memory stays bounded.
+  async putFile(key: string, filePath: string, size: number, contentType: string): Promise<void> {
+    await this.client.putObject(this.bucket, key, createReadStream(filePath), size, { 'Content-Type': contentType });
+  }
+
+  // Copies an object only if it still is the version that was checked (its ETag); false when it
+  // changed in between.
+  async copyIfUnchanged(sourceKey: string, targetKey: string, etag: string): Promise<boolean> {
+    const conditions = new CopyConditions();
+    conditions.setMatchETag(etag);
+    try {
+      await this.client.copyObject(this.bucket, targetKey, `/${this.bucket}/${sourceKey}`, conditions);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'PreconditionFailed') return false;
+      throw error;
+    }
   }
 
   // Null when the object does not exist (yet): an upload that never happened is not an error here.

@@ -75,6 +75,9 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       ENABLE_TEST_WORKFLOWS: 'true',
       RATE_LIMIT_REQUESTS: '300',
       RATE_LIMIT_WINDOW_SECONDS: '60',
+      // Every test calls from 127.0.0.1; the failed-authentication budget per address is tested on
+      // an API instance of its own (test/integration/http-hardening.test.ts).
+      RATE_LIMIT_AUTH_FAILURES: '100000',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       CURSOR_SECRET: 'test-cursor-secret-0123456789',
       // Small, so a test document reaches the index cap (partial search results).

@@ -5,6 +5,7 @@ import type { AgreementDocument, Document, DocumentClassification, DocumentIndex
 import { errors, type FieldIssue } from '../../http/errors.js';
 import { isTerminal } from '../../runs/read-model.js';
 import { reconcileRuns, startRun } from '../../runs/service.js';
+import { sealDocuments } from '../../documents/service.js';
 import { deterministicUuid } from '../../shared/ids.js';
 import type { AgreementWithLinks } from '../service.js';
 import { markAgreementTermsChanged } from '../../checks/outdated.js';
@@ -64,12 +65,15 @@ async function assertImportable(deps: Deps, organizationId: string, documentIds:
     if (documentIds.indexOf(id) !== index) issues.push({ field, message: `document ${id} is listed twice` });
     else if (!document) issues.push({ field, message: `no document ${id}` });
     else {
+      // Every entry is named at once; sealing below checks again, on the bytes it keeps.
       const stat = document.uploadedAt ? { size: document.fileSize } : await deps.storage.stat(document.storageKey);
       if (!stat) issues.push({ field, message: 'not uploaded yet; PUT the bytes to its upload_url first' });
       else if (stat.size !== document.fileSize) issues.push({ field, message: `registered with ${document.fileSize} bytes but ${stat.size} arrived` });
     }
   }
   if (issues.length > 0) throw errors.validation('Some entries cannot be imported.', issues);
+  // Each checked against its registration and sealed (an upload that is missing or of another size is refused).
+  await sealDocuments(deps, documentIds.map((id) => documents.find((d) => d.id === id)!), (index) => `entries.${index}.document_id`);
 }
 
 // New documents are queued for this run; a document that failed before is queued again; one that

@@ -1,5 +1,5 @@
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
+import { toSafeCsv } from '../../shared/spreadsheet-cells.js';
 import { defineRoute } from '../../http/route.js';
 import { findAgreement } from '../service.js';
 import { findPriceImport, startPriceImports, viewPriceImport } from './service.js';
@@ -85,9 +85,9 @@ export const priceImportRoutes = [
       const agreement = await findAgreement(deps, credential.organizationId!, p.id);
       const priceImport = await findPriceImport(deps, agreement.id, p.import_id);
       const rows = await deps.db.priceImportRow.findMany({ where: { importId: priceImport.id }, orderBy: { position: 'asc' } });
-      const csv = stringify(
-        rows.map((row) => ({ sheet: row.sheet, row: row.rowNumber, outcome: row.outcome, reason: row.reason ?? '', price_item_id: row.priceItemId ?? '', cells: JSON.stringify(row.raw) })),
-        { header: true, columns: ['sheet', 'row', 'outcome', 'reason', 'price_item_id', 'cells'] },
+      const csv = toSafeCsv(
+        rows.map((row) => ({ sheet: row.sheet, row: row.rowNumber, outcome: row.outcome, reason: row.reason, price_item_id: row.priceItemId, cells: JSON.stringify(row.raw) })),
+        { columns: ['sheet', 'row', 'outcome', 'reason', 'price_item_id', 'cells'], numberColumns: ['row'] },
       );
       return { body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="price-import-${priceImport.id}.csv"` } };
     },

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
-import { assertUploaded, findDocuments } from '../../documents/service.js';
+import { findDocuments, sealDocument } from '../../documents/service.js';
 import type { PriceImport } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { workStatusOf } from '../../runs/read-model.js';
@@ -27,10 +27,10 @@ export async function startPriceImports(deps: Deps, agreement: AgreementWithLink
   const documents = await findDocuments(deps, agreement.organizationId, entries.map((e) => e.document_id));
   const planned = [];
   for (const [index, entry] of entries.entries()) {
-    const document = documents[index]!;
-    await assertUploaded(deps.storage, document);
+    const document = await sealDocument(deps, documents[index]!, `entries.${index}.document_id`);
     const stat = await deps.storage.stat(document.storageKey);
-    const reuseKey = reuseKeyOf(agreement.id, stat!.etag, entry);
+    if (!stat) throw errors.validation(`The bytes of document ${document.id} are not in storage.`, [{ field: `entries.${index}.document_id`, message: 'not in storage' }]);
+    const reuseKey = reuseKeyOf(agreement.id, stat.etag, entry);
     const previous = await deps.db.priceImport.findFirst({ where: { agreementId: agreement.id, reuseKey }, orderBy: { createdAt: 'desc' } });
     const previousStatus = previous ? workStatusOf((await findRun(deps, agreement.organizationId, previous.workflowRunId)).status) : null;
     planned.push({ entry, reuseKey, reuse: previous && previousStatus !== 'failed' && previousStatus !== 'cancelled' ? previous : null });

@@ -1,5 +1,5 @@
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
+import { toSafeCsv } from '../../shared/spreadsheet-cells.js';
 import { errors } from '../../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { defineRoute, idParams } from '../../http/route.js';
@@ -113,7 +113,7 @@ export const priceItemRoutes = [
         take: MAX_EXPORT_ROWS + 1,
       });
       if (rows.length > MAX_EXPORT_ROWS) throw errors.validation(`More than ${MAX_EXPORT_ROWS} price items match; narrow the export with search or filters.`);
-      const csv = stringify(
+      const csv = toSafeCsv(
         rows.map(serializePriceItem).map((item) => ({
           id: item.id,
           description: item.description,
@@ -126,7 +126,10 @@ export const priceItemRoutes = [
           basis: item.price.type === 'rate' ? item.price.basis : '',
           valid_until: item.valid_until ?? '',
         })),
-        { header: true, columns: ['id', 'description', 'seller_item_id', 'unit', 'currency_code', 'price_type', 'amount', 'fraction', 'basis', 'valid_until'] },
+        {
+          columns: ['id', 'description', 'seller_item_id', 'unit', 'currency_code', 'price_type', 'amount', 'fraction', 'basis', 'valid_until'],
+          numberColumns: ['amount', 'fraction'],
+        },
       );
       return {
         body: csv,

@@ -4,7 +4,7 @@ import type { Document, DocumentIndex } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { startRun } from '../../runs/service.js';
 import { deterministicUuid } from '../../shared/ids.js';
-import { assertUploaded, findDocuments } from '../service.js';
+import { findDocuments, sealDocument } from '../service.js';
 import type { SearchRequest, UNAVAILABLE_REASONS } from './schemas.js';
 import { foldForSearch, headlineOptions, normalizeQuery, parseHeadline, phraseMatches, phrasePattern, SEARCH_CONFIG, type Highlight } from './text.js';
 
@@ -27,7 +27,7 @@ interface PassageRow {
 // earlier index until the new one replaces it.
 export async function startDocumentIndex(deps: Deps, organizationId: string, documentId: string, request: { createdByUserId: string | null; idempotencyKey: string | null }) {
   const [document] = await findDocuments(deps, organizationId, [documentId]);
-  await assertUploaded(deps.storage, document!);
+  await sealDocument(deps, document!);
   const runId = request.idempotencyKey ? deterministicUuid(`document-index:${organizationId}:${documentId}:${request.idempotencyKey}`) : randomUUID();
   const existing = await deps.db.documentIndex.findUnique({ where: { documentId } });
   if (!existing) await deps.db.documentIndex.create({ data: { documentId, organizationId, status: 'queued', workflowRunId: runId } });

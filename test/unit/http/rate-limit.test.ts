@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/http/errors.js';
+import { RequestRateLimiter } from '../../../src/http/rate-limit.js';
+
+// The in-process store; the PostgreSQL store (the default) is tried over HTTP with two API
+// replicas in test/integration/http-hardening.test.ts.
+describe('rate limiter (memory store)', () => {
+  const limiter = () => new RequestRateLimiter({ store: 'memory', requests: { points: 2, windowSeconds: 60 }, authFailures: { points: 3, windowSeconds: 300 } });
+
+  it('refuses a credential past its budget with 429 and Retry-After', async () => {
+    const rl = limiter();
+    await rl.consume('key:a');
+    await rl.consume('key:a');
+    const refusal = await rl.consume('key:a').catch((error: unknown) => error as ApiError);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect((refusal as ApiError).status).toBe(429);
+    expect((refusal as ApiError).code).toBe('rate_limit_exceeded');
+    expect(Number((refusal as ApiError).extra.headers?.['Retry-After'])).toBeGreaterThan(0);
+    await expect(rl.consume('key:b')).resolves.toBeUndefined();
+  });
+
+  it('refuses an address out of failed authentications before it tries again, and only that address', async () => {
+    const rl = limiter();
+    for (let i = 0; i < 3; i += 1) {
+      await rl.assertMayAuthenticate('10.0.0.1');
+      await rl.recordAuthFailure('10.0.0.1');
+    }
+    const refusal = await rl.assertMayAuthenticate('10.0.0.1').catch((error: unknown) => error as ApiError);
+    expect((refusal as ApiError).code).toBe('rate_limit_exceeded');
+    expect(Number((refusal as ApiError).extra.headers?.['Retry-After'])).toBeGreaterThan(250);
+    await expect(rl.assertMayAuthenticate('10.0.0.2')).resolves.toBeUndefined();
+  });
+
+  it('needs the pool for the PostgreSQL store', () => {
+    expect(() => new RequestRateLimiter({ store: 'postgres', requests: { points: 1, windowSeconds: 1 }, authFailures: { points: 1, windowSeconds: 1 } })).toThrow(/pool/);
+  });
+});
