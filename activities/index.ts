@@ -4,6 +4,7 @@ import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { createAgreementDocumentActivities } from './agreement-documents.js';
 import { createCheckActivities } from './checks.js';
 import { createImportActivities } from './imports.js';
+import { createIntegrationActivities } from './integrations.js';
 import { createMatchingActivities } from './matching.js';
 import { createPriceImportActivities } from './price-imports.js';
 import { createRunActivities } from './runs.js';
@@ -16,6 +17,8 @@ export interface ActivityDeps {
   db: Db;
   storage: ObjectStorage;
   logger: Logger;
+  // INTEGRATION_KEYS: integration credentials are decrypted only in activities.
+  integrationKeys?: string;
 }
 
 export function createActivities(deps: ActivityDeps, options: { includeTestActivities: boolean }) {
@@ -27,6 +30,7 @@ export function createActivities(deps: ActivityDeps, options: { includeTestActiv
     ...createPriceImportActivities(deps),
     ...createAgreementDocumentActivities(deps),
     ...createTopicActivities(deps.db),
+    ...createIntegrationActivities(deps),
     ...(options.includeTestActivities ? createTestActivities() : {}),
   };
 }

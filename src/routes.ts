@@ -11,6 +11,7 @@ import { checkRoutes } from './checks/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { documentSearchRoutes } from './documents/search/routes.js';
 import type { RouteDefinition } from './http/route.js';
+import { integrationRoutes } from './integrations/routes.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { matchingRoutes } from './matching/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
@@ -18,4 +19,4 @@ import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...integrationRoutes, ...runRoutes];

@@ -38,4 +38,6 @@ export const productionRunTypes: RunType[] = [
   { type: 'document_import', workflowType: 'documentImportWorkflow', retry: 'new_run' },
   { type: 'document_index', workflowType: 'documentIndexWorkflow', retry: 'new_run' },
   { type: 'topic_reconcile', workflowType: 'reconcileTopicsWorkflow', retry: 'new_run' },
+  { type: 'sync', workflowType: 'syncWorkflow', retry: 'resume' },
+  { type: 'supplier_refresh', workflowType: 'refreshSuppliersWorkflow', retry: 'new_run' },
 ];
