@@ -120,9 +120,7 @@ export const integrationRoutes = [
     params: idParams,
     responses: { 204: { description: 'Deleted' }, 412: { description: 'If-Match does not match' } },
     handler: async ({ params, credential, deps, ctx }) => {
-      const integration = await deps.db.integration.findFirst({ where: { id: params.id, organizationId: credential.organizationId! } });
-      // Removing something already gone changes nothing.
-      if (!integration) return { status: 204 };
+      const integration = await findIntegration(deps, credential.organizationId!, params.id);
       assertIfMatch(ctx, await viewIntegration(deps, integration));
       await deleteIntegration(deps, integration);
       return { status: 204 };

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Credential } from '../auth/credential.js';
 import { Prisma, type Db } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import type { Integration, WorkflowRun } from '../generated/prisma/client.js';
 import { ApiError, errors } from '../http/errors.js';
 import { countRunStarted } from '../http/metrics.js';
-import { reconcileRuns, startWorkflow } from '../runs/service.js';
+import { holderRunId, reconcileRuns, startSharedWorkflow } from '../runs/service.js';
 import type { RunFailure } from '../runs/read-model.js';
 import { assertKnownSuppliers, runningSync, scopeOf, type IntegrationScope } from './service.js';
 import type { SyncView } from './schemas.js';
@@ -138,13 +137,12 @@ export async function startSync(
   const runId = idempotencyKey ? undefined : randomUUID();
   const run = await insertSyncRun(deps.db, integration, input, userId, runId);
   try {
-    await startWorkflow(deps, run, WorkflowIdReusePolicy.ALLOW_DUPLICATE);
+    await startSharedWorkflow(deps, run);
   } catch (error) {
     await deps.db.workflowRun.deleteMany({ where: { id: run.id, status: 'queued' } });
     if (error instanceof WorkflowExecutionAlreadyStartedError) {
       // Temporal's side of one sync at a time: the running execution names its run in its memo.
-      const description = await deps.temporal.workflow.getHandle(syncWorkflowIdOf(integration.id)).describe().catch(() => null);
-      throw syncAlreadyRunning(((description?.memo as { runId?: string } | undefined)?.runId as string | undefined) ?? null);
+      throw syncAlreadyRunning(await holderRunId(deps, syncWorkflowIdOf(integration.id)));
     }
     deps.logger.error({ err: error, run_id: run.id }, 'could not start the sync workflow');
     throw errors.serviceUnavailable('The sync could not be started right now; retry shortly.');

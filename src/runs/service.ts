@@ -90,6 +90,30 @@ export async function startWorkflow(deps: Deps, run: WorkflowRun, reuse: Workflo
   });
 }
 
+// Starts a run whose workflow ID is shared (syncs). The previous run's workflow closes a moment
+// after its row turned terminal (its last activities run after the read model is final): while
+// the execution holding the ID belongs to a finished run, wait for it (a few seconds at most).
+// Throws WorkflowExecutionAlreadyStartedError when an unfinished run holds it.
+export async function startSharedWorkflow(deps: Deps, run: WorkflowRun): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startWorkflow(deps, run, WorkflowIdReusePolicy.ALLOW_DUPLICATE);
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError) || attempt >= 50) throw error;
+      const holderId = await holderRunId(deps, workflowIdOf(run));
+      const holder = holderId ? await deps.db.workflowRun.findUnique({ where: { id: holderId }, select: { status: true } }) : null;
+      if (holderId !== run.id && holder && !isTerminal(holder.status)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+// The run whose execution currently holds a workflow ID (from the execution's memo).
+export async function holderRunId(deps: Deps, workflowId: string): Promise<string | null> {
+  const description = await deps.temporal.workflow.getHandle(workflowId).describe().catch(() => null);
+  return ((description?.memo as { runId?: string } | undefined)?.runId as string | undefined) ?? null;
+}
+
 export async function startRun(deps: Deps, request: StartRunRequest): Promise<WorkflowRun> {
   const { run, created } = await insertRunOnce(deps, request, request.runId ?? randomUUID());
   if (!created && run.status !== 'queued') return run;
@@ -273,7 +297,8 @@ async function resumeRun(deps: Deps, run: WorkflowRun): Promise<WorkflowRun> {
   const current = await deps.db.workflowRun.findUniqueOrThrow({ where: { id: run.id } });
   if (!resumed) return current;
   try {
-    await startWorkflow(deps, current, WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY);
+    if (current.workflowId) await startSharedWorkflow(deps, current);
+    else await startWorkflow(deps, current, WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY);
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError && !run.workflowId) return current;
     await closeRun(deps.db, run.id, 'failed', (run.failure as RunFailure | null) ?? { code: 'resume_failed', message: 'The run could not be resumed.' }, 'failed');

@@ -52,6 +52,6 @@ CREATE UNIQUE INDEX "integration_suppliers_integration_id_external_id_key" ON "i
 -- AddForeignKey
 ALTER TABLE "integration_suppliers" ADD CONSTRAINT "integration_suppliers_integration_id_fkey" FOREIGN KEY ("integration_id") REFERENCES "integrations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- Hand-written: at most one unfinished sync per integration (the database side of "one sync at a
--- time"; Temporal's workflow id sync-<integration id> is the other).
+-- Hand-written: at most one unfinished sync per integration, the database side of one sync at a
+-- time (the Temporal workflow id sync-<integration id> is the other side).
 CREATE UNIQUE INDEX "workflow_runs_one_open_sync_per_owner" ON "workflow_runs"("owner_id") WHERE "type" = 'sync' AND "status" IN ('queued', 'running');

@@ -253,15 +253,18 @@ class TripletexConnection implements ProviderConnection {
 
   async listSuppliers(): Promise<ProviderSupplier[]> {
     const suppliers: ProviderSupplier[] = [];
-    for (let from = 0; from < MAX_SUPPLIERS; from += SUPPLIER_PAGE) {
+    // The server may answer fewer than `count`: the next page starts after what it sent.
+    for (let from = 0; from < MAX_SUPPLIERS; ) {
       const page = await this.json<ListEnvelope<TripletexSupplier>>(
         await this.get('/v2/supplier', { from: String(from), count: String(SUPPLIER_PAGE), fields: 'id,name,organizationNumber' }),
       );
-      for (const supplier of page.values ?? []) {
+      const values = page.values ?? [];
+      for (const supplier of values) {
         suppliers.push({ externalId: String(supplier.id), name: supplier.name?.trim() || `Supplier ${supplier.id}`, orgNumber: supplier.organizationNumber || null });
       }
       this.context.heartbeat();
-      if ((page.values?.length ?? 0) < SUPPLIER_PAGE || from + SUPPLIER_PAGE >= (page.fullResultSize ?? 0)) break;
+      from += values.length;
+      if (values.length === 0 || from >= (page.fullResultSize ?? 0)) break;
     }
     return suppliers;
   }
