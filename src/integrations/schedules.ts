@@ -45,9 +45,9 @@ function scheduleOptions(config: Pick<Config, 'SYNC_SCHEDULE_TIME_UTC' | 'SYNC_S
   };
 }
 
-// Creates the Schedule, or brings an existing one in step with the integration (pause state,
-// nightly time, policies).
-export async function upsertSchedule(temporal: Client, config: Config, integration: ScheduledIntegration): Promise<void> {
+// Creates the Schedule, or brings an existing one in step with the integration: its pause state,
+// and with `refresh` (the worker's reconcile) also the nightly time, action and policies.
+export async function upsertSchedule(temporal: Client, config: Config, integration: ScheduledIntegration, options_: { refresh?: boolean } = {}): Promise<void> {
   const options = scheduleOptions(config, integration);
   const handle = temporal.schedule.getHandle(options.scheduleId);
   let paused: boolean;
@@ -58,7 +58,9 @@ export async function upsertSchedule(temporal: Client, config: Config, integrati
     await temporal.schedule.create(options);
     return;
   }
-  await handle.update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
+  if (options_.refresh) {
+    await handle.update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
+  }
   if (paused && integration.autoSync) await handle.unpause('auto_sync turned on');
   if (!paused && !integration.autoSync) await handle.pause('auto_sync turned off');
 }
@@ -89,7 +91,7 @@ export async function reconcileSchedules(db: Db, temporal: Client, config: Confi
     for (const integration of batch) {
       seen.add(scheduleIdOf(integration.id));
       try {
-        await upsertSchedule(temporal, config, integration);
+        await upsertSchedule(temporal, config, integration, { refresh: true });
         upserted++;
       } catch (error) {
         logger.warn({ err: error, integration_id: integration.id }, 'could not reconcile the sync schedule');

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { Client as MinioClient } from 'minio';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { reconcileSchedules, scheduleIdOf } from '../../src/integrations/schedules.js';
+import { createLogger } from '../../src/logger.js';
 import { eventually, expectError } from '../support/api.js';
 import { ingestionUpload, sample, settledIngestionInvoice } from '../support/invoices.js';
 import { testTemporal } from '../support/runs.js';
@@ -258,8 +261,9 @@ describe('integrations', () => {
     expect((await schedule.describe()).state.paused).toBe(true);
     const on = await tenant.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { auto_sync: true } });
     expect(on.body).toMatchObject({ auto_sync: true, schedule: { schedule_id: `sync-schedule-${id}`, paused: false } });
-    const described = await schedule.describe();
-    expect(described.state.paused).toBe(false);
+    // A Schedule takes a pause or unpause as a signal: its description follows a moment later.
+    const pausedState = async (paused: boolean) => eventually(() => schedule.describe(), (d) => d.state.paused === paused, 10_000);
+    const described = await pausedState(false);
     expect(described.policies.overlap).toBe('SKIP');
     expect(described.typedSearchAttributes.getAll().map((pair) => `${pair.key.name}=${String(pair.value)}`)).toEqual(
       expect.arrayContaining([`OrganizationId=${tenant.organizationId}`, `IntegrationId=${id}`]),
@@ -278,10 +282,37 @@ describe('integrations', () => {
     expect(await historyText(`sync-${id}`)).not.toContain(secret);
 
     expect((await tenant.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { auto_sync: false } })).body.auto_sync).toBe(false);
-    expect((await schedule.describe()).state.paused).toBe(true);
+    await pausedState(true);
     expect((await tenant.call(`/v1/integrations/${id}`, { method: 'DELETE' })).status).toBe(204);
     await expect(schedule.describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
     // Imported invoices stay.
     expect(await testDb().invoice.count({ where: { organizationId: tenant.organizationId, deletedAt: null } })).toBe(4);
+  });
+
+  it('reconciles Schedules with the database (as the worker does at start): a lost one comes back, an orphan goes', async () => {
+    const tenant = await createTenant();
+    const created = await tenant.call('/v1/integrations', {
+      method: 'POST',
+      body: { provider: 's3_inbox', name: 'Inbox', auto_sync: true, credentials: { endpoint: 'http://127.0.0.1:9', bucket: 'some-bucket', access_key: 'a', secret_key: 'b' } },
+    });
+    expect(created.status).toBe(201);
+    const temporal = await testTemporal();
+    const config = loadConfig({ ...process.env, ...inject('stackEnv') });
+    // Deleted in Temporal UI while the integration stays; and a Schedule whose integration is gone.
+    await temporal.schedule.getHandle(scheduleIdOf(created.body.id)).delete();
+    const orphanId = randomUUID();
+    await temporal.schedule.create({
+      scheduleId: scheduleIdOf(orphanId),
+      spec: { calendars: [{ hour: 2, minute: 0 }] },
+      action: { type: 'startWorkflow', workflowType: 'scheduledSyncWorkflow', taskQueue: config.TEMPORAL_TASK_QUEUE, args: [{ organizationId: tenant.organizationId, integrationId: orphanId }] },
+      state: { paused: true },
+    });
+    const counts = await reconcileSchedules(testDb(), temporal, config, createLogger('silent', 'test'));
+    expect(counts.removed).toBeGreaterThanOrEqual(1);
+    const restored = await temporal.schedule.getHandle(scheduleIdOf(created.body.id)).describe();
+    expect(restored.state.paused).toBe(false);
+    expect(restored.policies.overlap).toBe('SKIP');
+    await expect(temporal.schedule.getHandle(scheduleIdOf(orphanId)).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    await tenant.call(`/v1/integrations/${created.body.id}`, { method: 'DELETE' });
   });
 });
