@@ -3,6 +3,8 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { Client as MinioClient } from 'minio';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { parseKeyring } from '../../src/integrations/crypto.js';
+import { rotateIntegrationKeys } from '../../src/integrations/key-rotation.js';
 import { reconcileSchedules, scheduleIdOf } from '../../src/integrations/schedules.js';
 import { createLogger } from '../../src/logger.js';
 import { eventually, expectError } from '../support/api.js';
@@ -314,5 +316,45 @@ describe('integrations', () => {
     expect(restored.policies.overlap).toBe('SKIP');
     await expect(temporal.schedule.getHandle(scheduleIdOf(orphanId)).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
     await tenant.call(`/v1/integrations/${created.body.id}`, { method: 'DELETE' });
+  });
+
+  it('continues a long sync as new executions under the same workflow id, one page at a time', async () => {
+    const tenant = await createTenant();
+    const pdf = sample('pdf-facturx/corpus-EN16931_Rabatte.pdf');
+    for (let n = 0; n < 21; n++) standin.invoices.push({ id: 2000 + n, invoiceNumber: `FEB-${n}`, invoiceDate: '2026-02-10', supplierId: 501, pdf });
+    standin.maxPageSize = 1;
+    try {
+      const id = (await tenant.call('/v1/integrations', { method: 'POST', body: { provider: 'tripletex', name: 'Tripletex', credentials: tripletexCredentials() } })).body.id;
+      expect((await tenant.call(`/v1/integrations/${id}/test`, { method: 'POST' })).body.result).toBe('passed');
+      const sync = await tenant.call(`/v1/integrations/${id}/syncs`, { method: 'POST', body: { date_from: '2026-02-01', date_through: '2026-02-28' } });
+      const done = await settledSync(tenant, id, sync.body.id, 120_000);
+      expect(done).toMatchObject({ status: 'completed', pages_done: 21 });
+      expect(done.progress).toMatchObject({ found: 21, imported: 1, duplicate: 20, failed: 0, complete: true });
+      const temporal = await testTemporal();
+      const executions = [];
+      for await (const execution of temporal.workflow.list({ query: `WorkflowId = 'sync-${id}'` })) executions.push(execution.status.name);
+      // 20 pages in the first execution, then continue-as-new for the last one.
+      expect(executions.sort()).toEqual(['COMPLETED', 'CONTINUED_AS_NEW']);
+    } finally {
+      standin.maxPageSize = 2;
+      standin.invoices.splice(standin.invoices.findIndex((invoice) => invoice.id === 2000));
+    }
+  });
+
+  it('rotates the credentials of integrations to the first key, and they still work', async () => {
+    const tenant = await createTenant();
+    const id = (await tenant.call('/v1/integrations', { method: 'POST', body: { provider: 'tripletex', name: 'Tripletex', credentials: tripletexCredentials() } })).body.id;
+    const before = await testDb().integration.findUniqueOrThrow({ where: { id } });
+    expect(before.credentialsKeyId).toBe('test2');
+    // The stack's keys with test1 first: as after putting a new key first.
+    const [newer, older] = inject('stackEnv').INTEGRATION_KEYS!.split(',');
+    const result = await rotateIntegrationKeys(testDb(), parseKeyring(`${older},${newer}`));
+    expect(result.reencrypted).toBeGreaterThanOrEqual(1);
+    const after = await testDb().integration.findUniqueOrThrow({ where: { id } });
+    expect(after.credentialsKeyId).toBe('test1');
+    expect(after.credentialsCiphertext).not.toBe(before.credentialsCiphertext);
+    expect((await rotateIntegrationKeys(testDb(), parseKeyring(`${older},${newer}`))).reencrypted).toBe(0);
+    // The API (which holds both keys) still reads them: the test signs in.
+    expect((await tenant.call(`/v1/integrations/${id}/test`, { method: 'POST' })).body.result).toBe('passed');
   });
 });
