@@ -10,7 +10,8 @@ export interface Period {
 }
 
 export interface ProviderInvoiceRef {
-  // Stable per invoice within the provider (a run item key: at most 200 characters).
+  // Stable per invoice within the provider, and the run item's key: `<prefix>:<reference>`, so an
+  // activity finds the invoice again from the item alone (activities/integrations.ts referenceOf).
   key: string;
   // Where the provider finds it (an object key, an invoice id); not secret.
   reference: string;

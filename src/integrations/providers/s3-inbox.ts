@@ -160,7 +160,7 @@ class S3InboxConnection implements ProviderConnection {
       const day = dayOf(new Date(object.lastModified));
       if (day < period.from || day > period.through) continue;
       if (object.name.toLowerCase().endsWith('.pdf') && (await this.exists(`${baseName(object.name)}.xml`))) continue;
-      invoices.push({ key: `s3:${object.name}`.slice(0, 200), reference: object.name, label: fileNameOf(object.name), supplierExternalId: null });
+      invoices.push({ key: `s3:${object.name}`, reference: object.name, label: fileNameOf(object.name), supplierExternalId: null });
     }
     this.context.heartbeat();
     const last = listed.objects[listed.objects.length - 1]?.name;
