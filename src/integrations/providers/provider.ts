@@ -65,10 +65,8 @@ export interface Provider<Credentials extends Record<string, unknown> = Record<s
   // own site, so only the application can connect it.
   connect: 'api' | 'application_only';
   scopeDescription: string;
+  // Every field is stored encrypted and never returned; reads list only the names set.
   credentialsSchema: ZodType<Credentials>;
-  // Credential fields shown to nobody, not even masked (all of a provider's fields are stored
-  // encrypted; these are the secrets among them).
-  secretFields: string[];
   open(credentials: Credentials, context: ProviderContext): ProviderConnection;
 }
 

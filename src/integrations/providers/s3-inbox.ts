@@ -182,6 +182,5 @@ export const s3InboxProvider: Provider<S3InboxCredentials> = {
   connect: 'api',
   scopeDescription: 'An inbox knows no suppliers: scope cannot narrow its syncs (every invoice file of the period is imported).',
   credentialsSchema,
-  secretFields: ['access_key', 'secret_key'],
   open: (credentials, context) => new S3InboxConnection(credentials, context),
 };

@@ -313,6 +313,5 @@ export const tripletexProvider: Provider<TripletexCredentials> = {
   connect: 'api',
   scopeDescription: 'scope.supplier_ids lists suppliers of GET /v1/integrations/{id}/suppliers (their id): a sync imports only their supplier invoices.',
   credentialsSchema,
-  secretFields: ['consumer_token', 'employee_token'],
   open: (credentials, context) => new TripletexConnection(credentials, context),
 };
