@@ -4,6 +4,7 @@ import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { createAgreementDocumentActivities } from './agreement-documents.js';
 import { createCheckActivities } from './checks.js';
 import { createImportActivities } from './imports.js';
+import { createIntegrationActivities } from './integrations.js';
 import { createMatchingActivities } from './matching.js';
 import { createPriceImportActivities } from './price-imports.js';
 import { createRunActivities } from './runs.js';
@@ -17,6 +18,8 @@ export interface ActivityDeps {
   db: Db;
   storage: ObjectStorage;
   logger: Logger;
+  // INTEGRATION_KEYS: integration credentials are decrypted only in activities.
+  integrationKeys?: string;
 }
 
 export function createActivities(deps: ActivityDeps, options: { includeTestActivities: boolean }) {
@@ -32,6 +35,7 @@ function allActivities(deps: ActivityDeps, options: { includeTestActivities: boo
     ...createPriceImportActivities(deps),
     ...createAgreementDocumentActivities(deps),
     ...createTopicActivities(deps.db),
+    ...createIntegrationActivities(deps),
     ...(options.includeTestActivities ? createTestActivities() : {}),
   };
 }

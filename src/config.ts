@@ -54,6 +54,15 @@ const configSchema = z.object({
   WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(8),
   WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(8),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(1000).default(8),
+  // Keys that encrypt integration credentials at rest: `kid1:base64key,kid2:base64key` (32-byte
+  // AES-256 keys). The first encrypts; every one decrypts, so a new key can be put first and the
+  // old ones kept until `npm run admin -- rotate-integration-keys` re-encrypted everything.
+  // Unset: integrations cannot be created (503), everything else works.
+  INTEGRATION_KEYS: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(1).optional()),
+  // When the nightly auto-sync of an integration runs, UTC `HH:MM`, and how late a missed run
+  // (Temporal down at that time) still starts.
+  SYNC_SCHEDULE_TIME_UTC: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)').default('02:00'),
+  SYNC_SCHEDULE_CATCHUP_MINUTES: z.coerce.number().int().positive().default(360),
 });
 
 export type Config = z.infer<typeof configSchema>;

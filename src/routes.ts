@@ -12,6 +12,7 @@ import { claimRoutes } from './claims/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { documentSearchRoutes } from './documents/search/routes.js';
 import type { RouteDefinition } from './http/route.js';
+import { integrationRoutes } from './integrations/routes.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { matchingRoutes } from './matching/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
@@ -19,4 +20,4 @@ import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...integrationRoutes, ...runRoutes];

@@ -4,8 +4,10 @@ import { createActivities } from '../activities/index.js';
 import { createStorage } from './bootstrap.js';
 import { loadConfig, type Config } from './config.js';
 import { createDb } from './db/client.js';
+import { reconcileSchedules } from './integrations/schedules.js';
 import { createLogger, type Logger } from './logger.js';
 import { closeIsolation, configureIsolation } from './shared/isolated.js';
+import { connectTemporal } from './temporal/client.js';
 
 export function workflowsPath(includeTestWorkflows: boolean): string {
   const file = includeTestWorkflows ? '../workflows/testing.ts' : '../workflows/index.ts';
@@ -48,7 +50,7 @@ export async function createWorker(config: Config) {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: workflowsPath(config.ENABLE_TEST_WORKFLOWS),
-    activities: createActivities({ db, storage, logger }, { includeTestActivities: config.ENABLE_TEST_WORKFLOWS }),
+    activities: createActivities({ db, storage, logger, integrationKeys: config.INTEGRATION_KEYS }, { includeTestActivities: config.ENABLE_TEST_WORKFLOWS }),
     // Explicit, from config (docs/deployment.md): Temporal's defaults would let one worker
     // start far more parses and transactions at once than its cores and connections can serve.
     maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
@@ -63,10 +65,31 @@ export async function createWorker(config: Config) {
   return { worker, logger, close };
 }
 
+// Each integration's nightly Schedule in step with its auto_sync (changes made while Temporal was
+// unreachable, or Schedules edited or deleted in Temporal UI). Beside the worker's start: a
+// failure is logged and never keeps the worker from running.
+async function reconcileIntegrationSchedules(config: Config, logger: Logger): Promise<void> {
+  const db = createDb(config.DATABASE_URL, 1);
+  try {
+    const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+    try {
+      const counts = await reconcileSchedules(db, temporal, config, logger);
+      logger.info(counts, 'integration schedules reconciled');
+    } finally {
+      await temporal.connection.close().catch(() => undefined);
+    }
+  } catch (error) {
+    logger.warn({ err: error }, 'could not reconcile integration schedules');
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const { worker, logger, close } = await createWorker(config);
   logger.info({ task_queue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
+  void reconcileIntegrationSchedules(config, logger);
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and lets running activities finish.
   await worker.run();
   await close();

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { INGESTION_SCOPES, LEVELS, type IngestionScope, type Level } from '../auth/levels.js';
 import { createDb, type Db } from '../db/client.js';
 import { defaultDatabaseUrl } from '../dev/defaults.js';
+import { IntegrationKeyError, newKeySetting, parseKeyring } from '../integrations/crypto.js';
+import { rotateIntegrationKeys } from '../integrations/key-rotation.js';
 import {
   AdminError,
   addMember,
@@ -24,6 +26,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]     (prints JSON)
   disable-ingestion-token --id <id>
   list-api-keys         --user <id>
   set-organization      --organization <id> [--capacity <n>|none] [--smart-matching true|false] [--currency <code>]
+  new-integration-key   --id <key id>    prints an INTEGRATION_KEYS entry (kid:base64key) to put first
+  rotate-integration-keys   re-encrypts every integration's credentials with the first key of INTEGRATION_KEYS
 
 The plaintext of a key or token is printed once, at creation; only its digest is stored.
 Uses DATABASE_URL, or the embedded development database of 'npm start'.`;
@@ -71,6 +75,16 @@ const commands: Record<string, (db: Db, o: Options) => Promise<unknown>> = {
       smartMatching: o['smart-matching'] === undefined ? undefined : o['smart-matching'] === 'true',
       currencyCode: o.currency?.toUpperCase(),
     }),
+  'new-integration-key': async (_db, o) => ({ entry: newKeySetting(required(o, 'id')) }),
+  'rotate-integration-keys': async (db) => {
+    if (!process.env.INTEGRATION_KEYS) throw new AdminError('set INTEGRATION_KEYS (the new key first, the old ones after it)');
+    try {
+      return await rotateIntegrationKeys(db, parseKeyring(process.env.INTEGRATION_KEYS));
+    } catch (error) {
+      if (error instanceof IntegrationKeyError) throw new AdminError(error.message);
+      throw error;
+    }
+  },
 };
 
 async function main(): Promise<number> {

@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from '../infra/embedded-postgres.js';
 import { startMinio } from '../infra/minio-server.js';
 import { portAnswers, spawnTypeScript, waitFor, type ManagedProcess } from '../infra/process.js';
 import { startTemporalDevServer } from '../infra/temporal-dev-server.js';
+import { newKeySetting } from '../integrations/crypto.js';
 import { bootstrapDevelopmentOrganization, type DevCredentials } from './bootstrap-organization.js';
 import { dataDir, defaultDatabaseUrl, EMBEDDED, repoRoot } from './defaults.js';
 
@@ -16,15 +17,24 @@ import { dataDir, defaultDatabaseUrl, EMBEDDED, repoRoot } from './defaults.js';
 
 interface DevSecrets {
   cursorSecret: string;
+  // Older .data/secrets.json files lack it; it is added on the next start.
+  integrationKeys?: string;
   minioAccessKey: string;
   minioSecretKey: string;
 }
 
 function devSecrets(): DevSecrets {
   const file = path.join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DevSecrets;
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as DevSecrets;
+    if (saved.integrationKeys) return saved;
+    const completed = { ...saved, integrationKeys: newKeySetting('dev1') };
+    writeFileSync(file, JSON.stringify(completed, null, 2), { mode: 0o600 });
+    return completed;
+  }
   const secrets = {
     cursorSecret: randomBytes(32).toString('base64url'),
+    integrationKeys: newKeySetting('dev1'),
     minioAccessKey: `ics-${randomBytes(6).toString('hex')}`,
     minioSecretKey: randomBytes(24).toString('base64url'),
   };
@@ -142,7 +152,11 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { 'new-key': { type: 'boolean', default: false } } });
   mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
   const secrets = devSecrets();
-  const env: Record<string, string> = { CURSOR_SECRET: process.env.CURSOR_SECRET ?? secrets.cursorSecret, PORT: process.env.PORT ?? '3500' };
+  const env: Record<string, string> = {
+    CURSOR_SECRET: process.env.CURSOR_SECRET ?? secrets.cursorSecret,
+    INTEGRATION_KEYS: process.env.INTEGRATION_KEYS ?? secrets.integrationKeys!,
+    PORT: process.env.PORT ?? '3500',
+  };
   await Promise.all([database(env), temporal(env), storage(env, secrets)]);
   migrate(env.DATABASE_URL!);
 

@@ -40,4 +40,6 @@ export const productionRunTypes: RunType[] = [
   { type: 'document_import', workflowType: 'documentImportWorkflow', retry: 'none' },
   { type: 'document_index', workflowType: 'documentIndexWorkflow', retry: 'none' },
   { type: 'topic_reconcile', workflowType: 'reconcileTopicsWorkflow', retry: 'none' },
+  { type: 'sync', workflowType: 'syncWorkflow', retry: 'resume' },
+  { type: 'supplier_refresh', workflowType: 'refreshSuppliersWorkflow', retry: 'none' },
 ];

@@ -4,7 +4,7 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/com
 import type { AppDeps } from '../deps.js';
 import type { WorkflowRun } from '../generated/prisma/client.js';
 import { Prisma } from '../db/client.js';
-import { errors } from '../http/errors.js';
+import { errors, type ApiError } from '../http/errors.js';
 import { countRunFinished, countRunStarted } from '../http/metrics.js';
 import { runSearchAttributes } from '../temporal/search-attributes.js';
 import { publicFailure } from '../shared/failures.js';
@@ -25,6 +25,9 @@ export interface StartRunRequest {
   input?: Record<string, unknown>;
   // Fixed ids make starting idempotent (see http/idempotency.ts and retryRun).
   runId?: string;
+  // A Temporal workflow ID shared by runs that must never overlap (syncs: sync-<integration id>);
+  // the run id otherwise.
+  workflowId?: string | null;
   retryOfRunId?: string | null;
   createdByUserId?: string | null;
 }
@@ -44,7 +47,22 @@ export function newRunRow(deps: Pick<Deps, 'runTypes'>, request: StartRunRequest
     input: (request.input ?? {}) as Prisma.InputJsonValue,
     retryOfRunId: request.retryOfRunId ?? null,
     createdByUserId: request.createdByUserId ?? null,
+    workflowId: request.workflowId ?? null,
   };
+}
+
+// The Temporal workflow ID of a run: its own id, unless it shares one with runs that must not overlap.
+export function workflowIdOf(run: Pick<WorkflowRun, 'id' | 'workflowId'>): string {
+  return run.workflowId ?? run.id;
+}
+
+// Another run holds the shared workflow ID of `run` (one sync per integration): the 409 names it.
+async function runningHolderOf(deps: Deps, run: WorkflowRun): Promise<ApiError> {
+  const holder = await deps.db.workflowRun.findFirst({
+    where: { organizationId: run.organizationId, workflowId: run.workflowId, id: { not: run.id }, status: { in: ['queued', 'running'] } },
+    select: { id: true },
+  });
+  return errors.conflict('run_already_running', 'Another run of this record is running; retry when it has finished.', holder ? { running_run_id: holder.id } : undefined);
 }
 
 async function insertRunOnce(deps: Deps, request: StartRunRequest, id: string): Promise<{ run: WorkflowRun; created: boolean }> {
@@ -58,17 +76,43 @@ async function insertRunOnce(deps: Deps, request: StartRunRequest, id: string): 
   }
 }
 
-async function startWorkflow(deps: Deps, run: WorkflowRun, reuse: WorkflowIdReusePolicy): Promise<void> {
+export async function startWorkflow(deps: Deps, run: WorkflowRun, reuse: WorkflowIdReusePolicy): Promise<void> {
   const runType = deps.runTypes.get(run.type);
   const args: RunArgs = { runId: run.id, organizationId: run.organizationId, input: (run.input ?? {}) as Record<string, unknown> };
   await deps.temporal.workflow.start(runType.workflowType, {
-    workflowId: run.id,
+    workflowId: workflowIdOf(run),
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
     args: [args],
     typedSearchAttributes: runSearchAttributes(run),
-    workflowIdReusePolicy: reuse,
+    // A shared workflow ID is reused run after run; FAIL refuses it while one is running.
+    workflowIdReusePolicy: run.workflowId ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : reuse,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+    memo: { runId: run.id },
   });
+}
+
+// Starts a run whose workflow ID is shared (syncs). The previous run's workflow closes a moment
+// after its row turned terminal (its last activities run after the read model is final): while
+// the execution holding the ID belongs to a finished run, wait for it (a few seconds at most).
+// Throws WorkflowExecutionAlreadyStartedError when an unfinished run holds it.
+export async function startSharedWorkflow(deps: Deps, run: WorkflowRun): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startWorkflow(deps, run, WorkflowIdReusePolicy.ALLOW_DUPLICATE);
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError) || attempt >= 50) throw error;
+      const holderId = await holderRunId(deps, workflowIdOf(run));
+      const holder = holderId ? await deps.db.workflowRun.findUnique({ where: { id: holderId }, select: { status: true } }) : null;
+      if (holderId !== run.id && holder && !isTerminal(holder.status)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+// The run whose execution currently holds a workflow ID (from the execution's memo).
+export async function holderRunId(deps: Deps, workflowId: string): Promise<string | null> {
+  const description = await deps.temporal.workflow.getHandle(workflowId).describe().catch(() => null);
+  return ((description?.memo as { runId?: string } | undefined)?.runId as string | undefined) ?? null;
 }
 
 export async function startRun(deps: Deps, request: StartRunRequest): Promise<WorkflowRun> {
@@ -99,14 +143,14 @@ export async function startRecordedRun(deps: Deps, run: WorkflowRun): Promise<vo
 
 const WORKFLOW_FAILED: RunFailure = { code: 'workflow_failed', message: 'The workflow failed in Temporal.' };
 
-async function failureFromTemporal(deps: Deps, runId: string): Promise<RunFailure> {
+async function failureFromTemporal(deps: Deps, workflowId: string): Promise<RunFailure> {
   try {
-    await deps.temporal.workflow.getHandle(runId).result();
+    await deps.temporal.workflow.getHandle(workflowId).result();
   } catch (error) {
     if (error instanceof WorkflowFailedError) {
       // The workflow's own failure when it is one of ours; never a library's text.
       const failure = publicFailure(error.cause, WORKFLOW_FAILED);
-      deps.logger.warn({ err: error, run_id: runId, public_code: failure.code }, 'workflow failed in Temporal');
+      deps.logger.warn({ err: error, workflow_id: workflowId, public_code: failure.code }, 'workflow failed in Temporal');
       return failure;
     }
   }
@@ -119,7 +163,12 @@ async function reconcileOne(deps: Deps, run: WorkflowRun): Promise<boolean> {
   if (isTerminal(run.status)) return false;
   let status: string;
   try {
-    status = (await deps.temporal.workflow.getHandle(run.id).describe()).status.name;
+    const description = await deps.temporal.workflow.getHandle(workflowIdOf(run)).describe();
+    // A shared workflow ID's latest execution may be an earlier run's (this one not started yet).
+    if (run.workflowId && (description.memo as { runId?: string } | undefined)?.runId !== run.id) {
+      throw new WorkflowNotFoundError('not this run', workflowIdOf(run), undefined);
+    }
+    status = description.status.name;
   } catch (error) {
     if (!(error instanceof WorkflowNotFoundError)) throw error;
     if (Date.now() - run.createdAt.getTime() < MISSING_WORKFLOW_GRACE_MS) return false;
@@ -138,7 +187,7 @@ async function reconcileOne(deps: Deps, run: WorkflowRun): Promise<boolean> {
     case 'TIMED_OUT':
       return closeRun(deps.db, run.id, 'failed', { code: 'workflow_timed_out', message: 'The workflow timed out in Temporal.' }, 'failed');
     case 'FAILED':
-      return closeRun(deps.db, run.id, 'failed', await failureFromTemporal(deps, run.id), 'failed');
+      return closeRun(deps.db, run.id, 'failed', await failureFromTemporal(deps, workflowIdOf(run)), 'failed');
     default:
       return false;
   }
@@ -222,7 +271,7 @@ export async function cancelRun(deps: Deps, organizationId: string, runId: strin
   }
   countRunFinished(run.type, 'cancelled');
   try {
-    await deps.temporal.workflow.getHandle(run.id).cancel();
+    await deps.temporal.workflow.getHandle(workflowIdOf(run)).cancel();
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) {
       // No workflow left to finish its items (it never started, or has just closed).
@@ -273,7 +322,36 @@ function retryAsNewRun(deps: Deps, run: WorkflowRun): Promise<WorkflowRun> {
 // A failed resumable run (a sync) starts again under the same id; finished items and its
 // checkpoint stay, failed items are queued again.
 async function resumeRun(deps: Deps, run: WorkflowRun): Promise<WorkflowRun> {
-  const resumed = await deps.db.$transaction(async (tx) => {
+  const resumed = await reopenFailedRun(deps, run);
+  const current = await deps.db.workflowRun.findUniqueOrThrow({ where: { id: run.id } });
+  if (!resumed) return current;
+  try {
+    if (current.workflowId) await startSharedWorkflow(deps, current);
+    else await startWorkflow(deps, current, WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY);
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError && !run.workflowId) return current;
+    await closeRun(deps.db, run.id, 'failed', (run.failure as RunFailure | null) ?? { code: 'resume_failed', message: 'The run could not be resumed.' }, 'failed');
+    // A shared workflow ID held by another running execution: that run must finish first.
+    if (error instanceof WorkflowExecutionAlreadyStartedError) throw await runningHolderOf(deps, run);
+    throw errors.serviceUnavailable('The run could not be resumed right now; retry shortly.');
+  }
+  countRunStarted(run.type);
+  return current;
+}
+
+// failed → queued, its failed items queued again; false when another request reopened it first.
+// A unique index allows one unfinished sync per integration: reopening one while another runs is a 409.
+async function reopenFailedRun(deps: Deps, run: WorkflowRun): Promise<boolean> {
+  try {
+    return await reopenFailedRunRows(deps, run);
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw await runningHolderOf(deps, run);
+    throw error;
+  }
+}
+
+async function reopenFailedRunRows(deps: Deps, run: WorkflowRun): Promise<boolean> {
+  return deps.db.$transaction(async (tx) => {
     const { count } = await tx.workflowRun.updateMany({
       where: { id: run.id, status: 'failed' },
       data: { status: 'queued', failure: Prisma.DbNull, finishedAt: null, attempt: { increment: 1 }, version: { increment: 1 } },
@@ -283,15 +361,4 @@ async function resumeRun(deps: Deps, run: WorkflowRun): Promise<WorkflowRun> {
     }
     return count === 1;
   });
-  const current = await deps.db.workflowRun.findUniqueOrThrow({ where: { id: run.id } });
-  if (!resumed) return current;
-  try {
-    await startWorkflow(deps, current, WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY);
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return current;
-    await closeRun(deps.db, run.id, 'failed', (run.failure as RunFailure | null) ?? { code: 'resume_failed', message: 'The run could not be resumed.' }, 'failed');
-    throw errors.serviceUnavailable('The run could not be resumed right now; retry shortly.');
-  }
-  countRunStarted(run.type);
-  return current;
 }

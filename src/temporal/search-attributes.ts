@@ -6,9 +6,11 @@ export const ORGANIZATION_ID = defineSearchAttributeKey('OrganizationId', Search
 export const RUN_TYPE = defineSearchAttributeKey('RunType', SearchAttributeType.KEYWORD);
 export const OWNER_TYPE = defineSearchAttributeKey('OwnerType', SearchAttributeType.KEYWORD);
 export const OWNER_ID = defineSearchAttributeKey('OwnerId', SearchAttributeType.KEYWORD);
+// On each integration's nightly sync Schedule and the workflows it starts.
+export const INTEGRATION_ID = defineSearchAttributeKey('IntegrationId', SearchAttributeType.KEYWORD);
 
 // Kept in sync with temporal-config/search-attributes.txt (read by the dev server launcher and docker-compose).
-export const SEARCH_ATTRIBUTES = [ORGANIZATION_ID, RUN_TYPE, OWNER_TYPE, OWNER_ID];
+export const SEARCH_ATTRIBUTES = [ORGANIZATION_ID, RUN_TYPE, OWNER_TYPE, OWNER_ID, INTEGRATION_ID];
 
 export function runSearchAttributes(run: { organizationId: string; type: string; ownerType: string | null; ownerId: string | null }) {
   const pairs = [

@@ -35,6 +35,12 @@ describe('tenancy', () => {
       '/v1/invoices/': imported.invoice_id,
       '/v1/agreements/': (await owner.call('/v1/agreements', { method: 'POST', body: { title: 'Owner agreement' } })).body.id,
       '/v1/claims/': (await owner.call('/v1/claims', { method: 'POST', body: { agreement_id: agreementId, title: 'Owner claim', alerts: { alert_ids: [alert.id] } } })).body.id,
+      '/v1/integrations/': (
+        await owner.call('/v1/integrations', {
+          method: 'POST',
+          body: { provider: 's3_inbox', name: 'Inbox', credentials: { endpoint: 'http://127.0.0.1:9', bucket: 'owner-inbox', access_key: 'a', secret_key: 'b' } },
+        })
+      ).body.id,
     };
     const routes = allRoutes.filter((route) => route.path.includes('{id}'));
     expect(routes.length).toBeGreaterThan(0);

@@ -83,6 +83,8 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       // Small, so a test document reaches the index cap (partial search results).
       DOCUMENT_INDEX_MAX_PASSAGES: '40',
       PORT: '0',
+      // Encrypts integration credentials: a rotated-out key second, as after a key rotation.
+      INTEGRATION_KEYS: 'test2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,test1:Hx4dHBsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=',
       ...overrides,
     };
     execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {

@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { repoRoot } from '../../src/dev/defaults.js';
 import { call, eventually, type ApiResponse } from './api.js';
 import type { Tenant } from './tenants.js';
 
-// Next to the repository by default; SAMPLES_DIR points elsewhere (a git worktree, CI).
-export const samplesRoot = process.env.SAMPLES_DIR ?? path.resolve(repoRoot, '../shared/samples');
+// Beside the clone, or two levels up from a worktree (/work/wt/<name>).
+export const samplesRoot = process.env.SAMPLES_DIR ?? [path.resolve(repoRoot, '../shared/samples'), path.resolve(repoRoot, '../../shared/samples')].find((dir) => existsSync(dir)) ?? path.resolve(repoRoot, '../shared/samples');
 
 export function sample(relativePath: string): Buffer {
   return readFileSync(path.join(samplesRoot, relativePath));

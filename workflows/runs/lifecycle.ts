@@ -32,15 +32,18 @@ export interface RunItemRef {
 // (its own code and message, or internal_error), never the error's raw text.
 const failureOf = (error: unknown) => publicFailure(error);
 
-export async function executeRun(runId: string, body: () => Promise<void>): Promise<void> {
+// `body` may answer 'continue_as_new' (a long sync): the run stays open and the caller continues
+// it as a new execution of the same workflow.
+export async function executeRun(runId: string, body: () => Promise<void | 'continue_as_new'>): Promise<'finished' | 'continue_as_new'> {
   await runModel.markRunStarted(runId);
   try {
-    await body();
+    if ((await body()) === 'continue_as_new') return 'continue_as_new';
   } catch (error) {
     return endRunOnError(runId, error);
   }
   const status = await runModel.finishRun(runId, null);
   if (status === 'failed') throw ApplicationFailure.nonRetryable('Every item of this run failed.', 'AllItemsFailed');
+  return 'finished';
 }
 
 // A run whose only work is one item (an invoice import): the same life as executeRun with

@@ -1,0 +1,265 @@
+import { z } from 'zod';
+import { assertIfMatch } from '../http/etag.js';
+import { errors } from '../http/errors.js';
+import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
+import { defineRoute, idParams } from '../http/route.js';
+import { listResponse } from '../http/schemas.js';
+import { workflowRunSchema } from '../runs/schemas.js';
+import { reconcileRuns, startRun, viewRun } from '../runs/service.js';
+import {
+  createIntegrationSchema,
+  integrationSchema,
+  integrationSupplierSchema,
+  listQuery,
+  patchIntegrationSchema,
+  providerSchema,
+  startSyncSchema,
+  supplierListQuery,
+  syncSchema,
+  testResultSchema,
+} from './schemas.js';
+import {
+  createIntegration,
+  deleteIntegration,
+  findIntegration,
+  listProviders,
+  patchIntegration,
+  testIntegration,
+  viewIntegration,
+  viewIntegrations,
+} from './service.js';
+import { startSync, viewSyncs } from './syncs.js';
+
+const tag = 'Integrations';
+const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
+const NAME: SortColumn = { field: 'name', kind: 'string' };
+const syncParams = z.object({ id: z.string().uuid(), sync_id: z.string().uuid() });
+
+export const integrationRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/integration-providers',
+    operationId: 'listIntegrationProviders',
+    summary: 'Supported providers, the credentials each needs and what scope means for it',
+    tag,
+    access: { level: 'read' },
+    responses: { 200: { description: 'Every provider', schema: z.object({ data: z.array(providerSchema), next_cursor: z.null() }) } },
+    handler: async () => ({ body: { data: listProviders(), next_cursor: null } }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/integrations',
+    operationId: 'listIntegrations',
+    summary: 'List integrations, newest first',
+    tag,
+    access: { level: 'read' },
+    query: listQuery,
+    fieldsOf: integrationSchema,
+    responses: { 200: { description: 'A page of integrations', schema: listResponse(integrationSchema) } },
+    handler: async ({ query, credential, deps }) => {
+      const { limit, cursor, sort, direction } = query;
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, {});
+      const { where, orderBy, take } = keyset(page, CREATED_AT);
+      const rows = await deps.db.integration.findMany({ where: { AND: [{ organizationId: credential.organizationId! }, where] }, orderBy, take });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
+      return { body: { data: await viewIntegrations(deps, visible), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/integrations',
+    operationId: 'createIntegration',
+    summary: 'Connect a provider; the credentials are checked against its schema, the provider is not contacted',
+    tag,
+    access: { level: 'admin' },
+    idempotent: true,
+    body: createIntegrationSchema,
+    responses: { 201: { description: 'The integration (its credentials are never returned)', schema: integrationSchema } },
+    handler: async ({ body, credential, deps }) => {
+      const integration = await createIntegration(deps, credential.organizationId!, body);
+      return { status: 201, body: await viewIntegration(deps, integration), headers: { Location: `/v1/integrations/${integration.id}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/integrations/{id}',
+    operationId: 'getIntegration',
+    summary: 'Read an integration',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    etag: true,
+    query: z.object({ fields: z.string().optional() }),
+    fieldsOf: integrationSchema,
+    responses: { 200: { description: 'The integration', schema: integrationSchema } },
+    handler: async ({ params, credential, deps }) => ({ body: await viewIntegration(deps, await findIntegration(deps, credential.organizationId!, params.id)) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/integrations/{id}',
+    operationId: 'updateIntegration',
+    summary: 'Rename, scope, turn the nightly sync on or off, or replace credentials (which then need a new test)',
+    tag,
+    access: { level: 'admin' },
+    params: idParams,
+    body: patchIntegrationSchema,
+    responses: { 200: { description: 'The integration', schema: integrationSchema }, 412: { description: 'If-Match does not match' } },
+    handler: async ({ params, body, credential, deps, ctx }) => {
+      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+      assertIfMatch(ctx, await viewIntegration(deps, integration));
+      return { body: await viewIntegration(deps, await patchIntegration(deps, integration, body)) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/integrations/{id}',
+    operationId: 'deleteIntegration',
+    summary: 'Remove an integration: its schedule goes and a running sync stops; imported invoices stay',
+    tag,
+    access: { level: 'admin' },
+    params: idParams,
+    responses: { 204: { description: 'Deleted' }, 412: { description: 'If-Match does not match' } },
+    handler: async ({ params, credential, deps, ctx }) => {
+      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+      assertIfMatch(ctx, await viewIntegration(deps, integration));
+      await deleteIntegration(deps, integration);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/integrations/{id}/test',
+    operationId: 'testIntegration',
+    summary: 'Sign in to the provider and read a few invoices; the result is kept on the integration',
+    tag,
+    access: { level: 'admin' },
+    params: idParams,
+    responses: { 200: { description: 'The test result (a failed test is answered with 200 too)', schema: testResultSchema } },
+    handler: async ({ params, credential, deps }) => {
+      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+      return { body: await testIntegration(deps, integration) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/integrations/{id}/suppliers',
+    operationId: 'listIntegrationSuppliers',
+    summary: "The provider's suppliers as last refreshed, by name",
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    query: supplierListQuery,
+    fieldsOf: integrationSupplierSchema,
+    responses: { 200: { description: 'A page of suppliers', schema: listResponse(integrationSupplierSchema) } },
+    handler: async ({ params, query, credential, deps }) => {
+      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+      const { limit, cursor, sort, direction } = query;
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'name', direction: 'asc' }, { integration: integration.id });
+      const { where, orderBy, take } = keyset(page, NAME);
+      const rows = await deps.db.integrationSupplier.findMany({ where: { AND: [{ integrationId: integration.id, organizationId: integration.organizationId }, where] }, orderBy, take });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, NAME, rows);
+      return {
+        body: {
+          data: visible.map((row) => ({ id: row.id, external_id: row.externalId, name: row.name, org_number: row.orgNumber, refreshed_at: row.refreshedAt.toISOString() })),
+          next_cursor: nextCursor,
+        },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/integrations/{id}/suppliers/refresh',
+    operationId: 'refreshIntegrationSuppliers',
+    summary: "Fetch the provider's supplier list (a workflow run)",
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    idempotent: true,
+    responses: {
+      202: { description: 'The run; Location points to it', schema: workflowRunSchema.extend({ workflow_run_id: z.string().uuid() }) },
+      409: { description: 'The integration has not passed its test' },
+    },
+    handler: async ({ params, credential, deps }) => {
+      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+      if (integration.testStatus !== 'passed') {
+        throw errors.conflict('integration_not_tested', 'The integration must pass its test before its suppliers can be fetched.');
+      }
+      const run = await startRun(deps, {
+        organizationId: integration.organizationId,
+        type: 'supplier_refresh',
+        owner: { type: 'integration', id: integration.id },
+        input: { integrationId: integration.id },
+        createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+      });
+      return { status: 202, body: { ...(await viewRun(deps, run)), workflow_run_id: run.id }, headers: { Location: `/v1/workflow-runs/${run.id}` } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/integrations/{id}/syncs',
+    operationId: 'startSync',
+    summary: 'Import the invoices of a period (default: the last calendar month); one sync per integration at a time',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: startSyncSchema,
+    idempotent: true,
+    responses: {
+      202: { description: 'The sync; its id is its workflow run id; Location points to the run', schema: syncSchema },
+      403: { description: 'Write level without a scope naming the suppliers' },
+      409: { description: 'A sync is running (running_sync_id names it), or the integration has not passed its test' },
+    },
+    handler: async ({ params, body, credential, deps, idempotencyKey }) => {
+      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+      const run = await startSync(deps, credential, integration, body, idempotencyKey);
+      const [view] = await viewSyncs(deps, [run]);
+      return { status: 202, body: view, headers: { Location: `/v1/workflow-runs/${run.id}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/integrations/{id}/syncs',
+    operationId: 'listSyncs',
+    summary: 'Syncs of an integration, newest first',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    query: listQuery,
+    fieldsOf: syncSchema,
+    responses: { 200: { description: 'A page of syncs', schema: listResponse(syncSchema) } },
+    handler: async ({ params, query, credential, deps }) => {
+      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+      const { limit, cursor, sort, direction } = query;
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, { integration: integration.id });
+      const { where, orderBy, take } = keyset(page, CREATED_AT);
+      const rows = await deps.db.workflowRun.findMany({
+        where: { AND: [{ organizationId: integration.organizationId, type: 'sync', ownerType: 'integration', ownerId: integration.id }, where] },
+        orderBy,
+        take,
+      });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
+      return { body: { data: await viewSyncs(deps, await reconcileRuns(deps, visible)), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/integrations/{id}/syncs/{sync_id}',
+    operationId: 'getSync',
+    summary: 'Read a sync with its progress (found, imported, duplicate, failed)',
+    tag,
+    access: { level: 'read' },
+    params: syncParams,
+    etag: true,
+    query: z.object({ fields: z.string().optional() }),
+    fieldsOf: syncSchema,
+    responses: { 200: { description: 'The sync (a failed sync is read with 200 too)', schema: syncSchema } },
+    handler: async ({ params, credential, deps }) => {
+      const run = await deps.db.workflowRun.findFirst({
+        where: { id: params.sync_id, organizationId: credential.organizationId!, type: 'sync', ownerType: 'integration', ownerId: params.id },
+      });
+      if (!run) throw errors.notFound('sync');
+      const [reconciled] = await reconcileRuns(deps, [run]);
+      return { body: (await viewSyncs(deps, [reconciled!]))[0] };
+    },
+  }),
+];
