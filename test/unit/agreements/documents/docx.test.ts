@@ -74,7 +74,7 @@ describe('DOCX hostile input', () => {
     const documentXml = `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY lol0 "lol">${entities}]><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p></w:body></w:document>`;
     const started = performance.now();
     const result = await extractDocumentText(docxInput(await buildDocx('', { documentXml })));
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(15_000);
     // mammoth's XML parser (xmldom) does not know entities declared in the DOCTYPE.
     expect(result).toMatchObject({ kind: 'failed', code: 'unreadable' });
   });
@@ -88,7 +88,7 @@ describe('DOCX hostile input', () => {
     const body = `<w:p><w:r><w:t>Vilkår</w:t></w:r></w:p>${`<w:sdt${attribute}><w:sdtContent>`.repeat(depth)}${'</w:sdtContent></w:sdt>'.repeat(depth)}`;
     const started = performance.now();
     const result = await extractDocumentText(docxInput(await buildDocx(body)));
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(15_000);
     expect(result).toMatchObject({ kind: 'failed', code: 'unreadable' });
     if (result.kind === 'failed') expect(result.message).toContain('word/document.xml nests elements more than 256 levels');
   });

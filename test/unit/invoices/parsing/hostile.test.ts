@@ -5,7 +5,8 @@ import { parseChecked, sampleBytes } from './samples.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 /** Every hostile input must be answered quickly; this is generous for a slow CI machine. */
-const QUICK_MS = 3_000;
+// A hang guard, not a speed target (benchmarks measure speed); CI machines are busy.
+const QUICK_MS = 15_000;
 
 async function expectQuickFailure(bytes: Uint8Array, code: string) {
   const started = performance.now();
