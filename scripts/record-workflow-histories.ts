@@ -1,7 +1,7 @@
 // npx tsx scripts/record-workflow-histories.ts — records one history of every production workflow
 // type (workflows/index.ts) on a fresh stack (the test suite's), driving each through the API as
 // a client would, and saves what Temporal kept (handle.fetchHistory()) as JSON fixtures under
-// test/fixtures/workflow-histories/. test/unit/workflow-replay.test.ts replays them against the
+// test/fixtures/workflow-histories/. test/unit/workflows/replay.test.ts replays them against the
 // current workflow code: a change that would break runs in flight fails there.
 //
 // Re-record only after an intended change that is versioned (patched()) or after the task queue
@@ -11,10 +11,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
+import { Client as MinioClient } from 'minio';
 import { addMember, createApiKey, createOrganization } from '../src/admin/service.js';
 import { createDb } from '../src/db/client.js';
 import { repoRoot } from '../src/dev/defaults.js';
+import { scheduleIdOf } from '../src/integrations/schedules.js';
 import { startTestStack } from '../test/setup/stack.js';
+import { TripletexStandin } from '../test/support/tripletex-standin.js';
 import { HISTORIES_DIR, HISTORY_JSON, HistoryMessage, productionWorkflowTypes } from '../test/support/workflow-histories.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
@@ -97,13 +100,50 @@ interface Scenario {
   expectedStatus: string;
   // Starts the work and answers its run id.
   run(api: Api, context: Context): Promise<string>;
+  // The Temporal workflow to record, once the run has settled; the run id when left out (a sync
+  // runs as sync-<integration id>, a scheduled sync under the id its Schedule gave it).
+  workflowId?(runId: string, api: Api, context: Context): Promise<string>;
 }
 
 interface Context {
   invoiceId: string;
   supplierId: string;
   agreementId: string;
+  temporal: Client;
+  // Where integrations read from: buckets of the stack's MinIO and the Tripletex stand-in.
+  s3: { endpoint: string; accessKey: string; secretKey: string; client: MinioClient };
+  tripletex: TripletexStandin;
 }
+
+// An inbox bucket of the stack's MinIO holding one new invoice, and an s3_inbox integration on it.
+async function inboxIntegration(api: Api, context: Context, options: { autoSync?: boolean } = {}): Promise<string> {
+  const bucket = `inbox-${randomUUID().slice(0, 8)}`;
+  await context.s3.client.makeBucket(bucket, 'us-east-1');
+  await context.s3.client.putObject(bucket, 'drop/invoice.xml', peppolInvoice());
+  const created = await api.call('POST', '/v1/integrations', {
+    provider: 's3_inbox',
+    name: `Inbox ${bucket}`,
+    auto_sync: options.autoSync ?? false,
+    credentials: { endpoint: context.s3.endpoint, bucket, prefix: 'drop/', access_key: context.s3.accessKey, secret_key: context.s3.secretKey },
+  });
+  expectStatus(created, 201, 'inbox integration');
+  await passTest(api, created.body.id);
+  return created.body.id;
+}
+
+// An integration syncs only once it has passed its test.
+async function passTest(api: Api, integrationId: string) {
+  const tested = await api.call('POST', `/v1/integrations/${integrationId}/test`);
+  if (tested.body?.result !== 'passed') throw new Error(`integration test: ${JSON.stringify(tested.body)}`);
+}
+
+async function expectImported(api: Api, integrationId: string, syncId: string, what: string) {
+  const sync = await api.call('GET', `/v1/integrations/${integrationId}/syncs/${syncId}`);
+  if (!(sync.body.progress?.imported >= 1)) throw new Error(`${what}: imported nothing: ${JSON.stringify(sync.body)}`);
+}
+
+// Integrations of the recording, by run id: the sync scenarios look theirs up to find the workflow.
+const integrationOfRun = new Map<string, string>();
 
 const scenarios: Scenario[] = [
   { name: 'import-invoice.completed', workflowType: 'importInvoiceWorkflow', expectedStatus: 'completed', run: async (api) => (await importInvoice(api, peppolInvoice())).runId },
@@ -133,6 +173,8 @@ const scenarios: Scenario[] = [
       return started.body.workflow_run_id;
     },
   },
+  // check-invoices.before-batches.json (no scenario) was recorded before checks ran in batches
+  // (patch check-pairs-in-batches): it keeps the unpatched path replayed until the patch goes.
   {
     name: 'check-invoices.completed',
     workflowType: 'checkInvoicesWorkflow',
@@ -189,6 +231,69 @@ const scenarios: Scenario[] = [
       return started.body.workflow_run_id;
     },
   },
+  {
+    name: 'sync.completed',
+    workflowType: 'syncWorkflow',
+    expectedStatus: 'completed',
+    run: async (api, context) => {
+      const integrationId = await inboxIntegration(api, context);
+      const started = await api.call('POST', `/v1/integrations/${integrationId}/syncs`, { date_from: new Date().toISOString().slice(0, 10) });
+      expectStatus(started, 202, 'sync');
+      integrationOfRun.set(started.body.id, integrationId);
+      return started.body.id;
+    },
+    workflowId: async (runId, api, context) => {
+      const integrationId = integrationOfRun.get(runId)!;
+      await expectImported(api, integrationId, runId, 'sync');
+      return `sync-${integrationId}`;
+    },
+  },
+  {
+    name: 'scheduled-sync.completed',
+    workflowType: 'scheduledSyncWorkflow',
+    expectedStatus: 'completed',
+    run: async (api, context) => {
+      const integrationId = await inboxIntegration(api, context, { autoSync: true });
+      const schedule = context.temporal.schedule.getHandle(scheduleIdOf(integrationId));
+      await schedule.trigger();
+      // The Schedule's workflow opens the sync run a moment later.
+      for (let attempt = 0; attempt < 300; attempt++) {
+        const syncs = await api.call('GET', `/v1/integrations/${integrationId}/syncs`);
+        const scheduled = syncs.body.data.find((sync: { trigger: string }) => sync.trigger === 'schedule');
+        if (scheduled) {
+          integrationOfRun.set(scheduled.id, integrationId);
+          return scheduled.id;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the triggered Schedule opened no sync');
+    },
+    workflowId: async (runId, api, context) => {
+      const integrationId = integrationOfRun.get(runId)!;
+      await expectImported(api, integrationId, runId, 'scheduled sync');
+      const actions = (await context.temporal.schedule.getHandle(scheduleIdOf(integrationId)).describe()).info.recentActions;
+      const started = actions.at(-1)?.action;
+      if (started?.type !== 'startWorkflow') throw new Error('the Schedule started no workflow');
+      return started.workflow.workflowId;
+    },
+  },
+  {
+    name: 'refresh-suppliers.completed',
+    workflowType: 'refreshSuppliersWorkflow',
+    expectedStatus: 'completed',
+    run: async (api, context) => {
+      const created = await api.call('POST', '/v1/integrations', {
+        provider: 'tripletex',
+        name: 'Tripletex',
+        credentials: { consumer_token: context.tripletex.consumerToken, employee_token: context.tripletex.employeeToken, base_url: context.tripletex.baseUrl },
+      });
+      expectStatus(created, 201, 'tripletex integration');
+      await passTest(api, created.body.id);
+      const started = await api.call('POST', `/v1/integrations/${created.body.id}/suppliers/refresh`);
+      expectStatus(started, 202, 'supplier refresh');
+      return started.body.workflow_run_id;
+    },
+  },
 ];
 
 async function main() {
@@ -199,6 +304,15 @@ async function main() {
   const db = createDb(stack.env.DATABASE_URL!, 2);
   const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
   const temporal = new Client({ connection });
+  const tripletex = await new TripletexStandin().start();
+  tripletex.suppliers.push({ id: 501, name: 'Lieferant GmbH', organizationNumber: '999999001' }, { id: 502, name: 'LE FOURNISSEUR', organizationNumber: '999999002' });
+  const s3Endpoint = new URL(stack.env.S3_ENDPOINT!);
+  const s3 = {
+    endpoint: stack.env.S3_ENDPOINT!,
+    accessKey: stack.env.S3_ACCESS_KEY!,
+    secretKey: stack.env.S3_SECRET_KEY!,
+    client: new MinioClient({ endPoint: s3Endpoint.hostname, port: Number(s3Endpoint.port), useSSL: false, accessKey: stack.env.S3_ACCESS_KEY!, secretKey: stack.env.S3_SECRET_KEY!, pathStyle: true }),
+  };
   try {
     const organization = await createOrganization(db, { name: 'Workflow histories' });
     const user = await addMember(db, { organizationId: organization.id, email: 'recorder@example.test', name: 'Recorder', role: 'admin' });
@@ -214,7 +328,7 @@ async function main() {
       entries: [{ description: 'item name', seller_item_id: 'SKU-1', unit: 'DAY', currency_code: 'EUR', price: { type: 'amount', amount: '350.00' } }],
     });
     expectStatus(priced, 201, 'price items');
-    const context: Context = { invoiceId: invoice.invoiceId!, supplierId: read.body.supplier.id, agreementId: agreement.body.id };
+    const context: Context = { invoiceId: invoice.invoiceId!, supplierId: read.body.supplier.id, agreementId: agreement.body.id, temporal, s3, tripletex };
     const rematch = await api.call('POST', `/v1/agreements/${agreement.body.id}/invoices/refresh`);
     await settled(api, rematch.body.workflow_run_id);
 
@@ -224,7 +338,7 @@ async function main() {
       const runId = await scenario.run(api, context);
       const status = await settled(api, runId);
       if (status !== scenario.expectedStatus) throw new Error(`${scenario.name}: the run ended ${status}, expected ${scenario.expectedStatus}`);
-      const handle = temporal.workflow.getHandle(runId);
+      const handle = temporal.workflow.getHandle(scenario.workflowId ? await scenario.workflowId(runId, api, context) : runId);
       // The workflow closes just after its run does: wait for it, whatever its outcome.
       await handle.result().catch(() => undefined);
       const description = await handle.describe();
@@ -232,12 +346,13 @@ async function main() {
       // protobufjs' JSON object form (what History.fromObject reads back): the SDK's own
       // historyToJSON fails in this install (its nested protobufjs 8 against @temporalio/proto's 7).
       const history = HistoryMessage.toObject(HistoryMessage.fromObject(await handle.fetchHistory()), HISTORY_JSON) as { events: unknown[] };
-      const fixture = { scenario: scenario.name, workflow_type: scenario.workflowType, workflow_id: runId, run_status: status, temporal_status: description.status.name, history: withoutStackTraces(history) };
+      const fixture = { scenario: scenario.name, workflow_type: scenario.workflowType, workflow_id: handle.workflowId, run_status: status, temporal_status: description.status.name, history: withoutStackTraces(history) };
       const file = path.join(HISTORIES_DIR, `${scenario.name}.json`);
       writeFileSync(file, `${JSON.stringify(fixture, null, 1)}\n`);
       console.log(`${scenario.name}: ${description.type} ${description.status.name}, ${history.events.length} events -> ${path.relative(repoRoot, file)}`);
     }
   } finally {
+    await tripletex.stop();
     await connection.close().catch(() => undefined);
     await db.$disconnect();
     await stack.stop();
