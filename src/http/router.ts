@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { authenticate, authorize } from './auth.js';
 import { etagOf } from './etag.js';
-import { ApiError } from './errors.js';
+import { ApiError, errors } from './errors.js';
 import { parseFields, selectFields } from './fields.js';
 import { digestRequest, readIdempotencyKey, withIdempotency } from './idempotency.js';
 import { assertKnownQueryKeys, parsePart, queryKeysOf, type RouteDefinition, type RouteResponse } from './route.js';
@@ -70,6 +70,10 @@ async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
   const params = parsePart(route.params, ctx.params, 'path');
   assertKnownQueryKeys(queryKeys, ctx.query);
   const query = parsePart(route.query, ctx.query, 'query');
+  // A JSON route reads JSON only: another body (a form, multipart) is refused, not read as {}.
+  if (route.body && ctx.request.is() !== null && !ctx.request.is('json')) {
+    throw errors.validation('Send the request body as JSON (Content-Type: application/json).', [{ field: 'body', message: 'not JSON' }]);
+  }
   // koa-body leaves {} when no body was sent; optional bodies accept it.
   const requestBody = (ctx.request as { body?: unknown }).body ?? {};
   const body = parsePart(route.body, requestBody, 'body');

@@ -1,3 +1,4 @@
+import { acceptingReadShape } from '../http/schemas.js';
 import { z } from 'zod';
 import { pageParams } from '../http/pagination.js';
 import { dateString } from '../http/schemas.js';
@@ -63,7 +64,7 @@ export const createIntegrationSchema = z
   })
   .strict();
 
-export const patchIntegrationSchema = z
+const patchIntegrationInput = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
     scope: scopeSchema.nullable().optional(),
@@ -71,6 +72,9 @@ export const patchIntegrationSchema = z
     credentials: z.record(z.string(), z.unknown()).optional().meta({ description: 'Fields to replace; fields not sent keep their saved value' }),
   })
   .strict();
+
+// What a client reads it can write back (docs/invoices.md): read-only fields are accepted and dropped.
+export const patchIntegrationSchema = acceptingReadShape(patchIntegrationInput, integrationSchema);
 
 export const testResultSchema = z
   .object({ result: z.enum(['passed', 'failed']), steps: z.array(testStepSchema), tested_at: z.string().datetime() })

@@ -50,6 +50,18 @@ const COMMANDS: Record<string, string> = {
   'POST /v1/alert-topics/{id}/alerts': 'moves alerts into a topic',
   'POST /v1/workflow-runs/{id}/cancel': 'run command',
   'POST /v1/workflow-runs/{id}/retry': 'run command',
+  'POST /v1/integrations': 'takes credentials, which are never read back',
+  'POST /v1/integrations/{id}/test': 'signs in to the provider',
+  'POST /v1/integrations/{id}/suppliers/refresh': 'starts a supplier refresh run',
+  'POST /v1/integrations/{id}/syncs': 'starts a sync',
+  // Claims: their write-back cases come with the claims activity work.
+  'POST /v1/claims': 'pending: claims write-back',
+  'PATCH /v1/claims/{id}': 'pending: claims write-back',
+  'POST /v1/claims/{id}/alerts': 'moves alerts into the claim',
+  'POST /v1/claims/{id}/alerts/remove': 'moves alerts out of the claim',
+  'POST /v1/claims/{id}/refunds': 'pending: claims write-back',
+  'PATCH /v1/claims/{id}/refunds/{refund_id}': 'pending: claims write-back',
+  'POST /v1/claims/{id}/credit-notes': 'attaches a credit note',
 };
 
 // Drops the named dotted paths (a path through an array applies to every element).
@@ -235,6 +247,16 @@ const CASES: Record<string, WriteBackCase> = {
         send: (body) => tenant.call('/v1/alert-topics', { method: 'POST', body: { ...body, title: `${body.title} copy` } }),
         readCreated: async (response) => (await list()).find((t) => t.id === response.body.id),
       };
+    },
+  },
+  'PATCH /v1/integrations/{id}': {
+    async setUp(tenant) {
+      const created = await tenant.call('/v1/integrations', {
+        method: 'POST',
+        body: { provider: 's3_inbox', name: 'Inbox', credentials: { endpoint: 'http://127.0.0.1:9', bucket: `inbox-${randomUUID().slice(0, 8)}`, access_key: 'a', secret_key: 'b' } },
+      });
+      const read = async () => (await tenant.call(`/v1/integrations/${created.body.id}`)).body;
+      return { read, send: (body) => tenant.call(`/v1/integrations/${created.body.id}`, { method: 'PATCH', body }) };
     },
   },
   'PATCH /v1/alert-topics/{id}': {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trimCharsEnd } from '../../shared/text-scan.js';
 import {
   MAX_INVOICE_FILE_BYTES,
   PAGE_SIZE,
@@ -125,7 +126,7 @@ class TripletexConnection implements ProviderConnection {
     private readonly credentials: TripletexCredentials,
     private readonly context: ProviderContext,
   ) {
-    this.base = credentials.base_url.replace(/\/+$/, '');
+    this.base = trimCharsEnd(credentials.base_url, '/');
   }
 
   // One HTTP exchange, waiting out 429s (heartbeating meanwhile); network failures and 5xx are
