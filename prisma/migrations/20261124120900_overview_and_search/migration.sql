@@ -29,9 +29,14 @@ CREATE INDEX "claims_search_title_trgm_idx" ON "claims" USING GIN ("organization
 -- Overview: covering indexes so its sums are index-only scans of the rows that count (the
 -- key's coalesce only keeps Prisma's schema diff from reading them as its own).
 -- Spend: processed, not deleted, not a semantic duplicate (as GET /v1/invoices/metrics).
-CREATE INDEX "invoices_overview_spend_idx" ON "invoices" ("organization_id", (coalesce("currency_code", ''))) INCLUDE ("currency_code", "document_type", "check_status", "created_at", "tax_inclusive_amount")
+CREATE INDEX "invoices_overview_spend_idx" ON "invoices" ("organization_id", (coalesce("currency_code", ''))) INCLUDE ("currency_code", "document_type", "tax_inclusive_amount")
   WHERE "deleted_at" IS NULL AND "processing_status" = 'completed' AND "duplicate_of_invoice_id" IS NULL;
 -- Alert impact per status and currency.
 CREATE INDEX "alerts_overview_status_idx" ON "alerts" ("organization_id", "status", (coalesce("currency_code", ''))) INCLUDE ("currency_code", "impact_amount", "created_at", "invoice_id", "agreement_id", "claim_id");
 -- Invoices that could not be read (a next step).
 CREATE INDEX "invoices_overview_failed_idx" ON "invoices" ("organization_id") WHERE "processing_status" = 'failed' AND "deleted_at" IS NULL;
+-- Set-aside alerts (ended match, deleted invoice) are few: totals subtract them through these.
+CREATE INDEX "invoice_agreement_matches_ended_idx" ON "invoice_agreement_matches" ("invoice_id", "agreement_id") WHERE NOT "active";
+CREATE INDEX "invoices_deleted_idx" ON "invoices" ("organization_id", "id") WHERE "deleted_at" IS NOT NULL;
+-- Invoices whose checks are incomplete or outdated (next steps), counted without the rest.
+CREATE INDEX "invoices_overview_recheck_idx" ON "invoices" ("organization_id", "check_status") WHERE "deleted_at" IS NULL AND "check_status" IN ('incomplete', 'outdated');
