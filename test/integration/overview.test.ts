@@ -91,6 +91,15 @@ describe('GET /v1/overview', () => {
       expect(listed.body.data).toHaveLength(step.count);
     }
 
+    // A deleted invoice leaves the spend, and its alerts (set aside) leave the open alerts.
+    expect((await tenant.call(`/v1/invoices/${eurOld.id}`, { method: 'DELETE' })).status).toBe(204);
+    const afterDelete = (await tenant.call('/v1/overview')).body;
+    expect(afterDelete.invoices.spend).toEqual([
+      { currency_code: 'EUR', total: '100.00', recent: '100.00' },
+      { currency_code: 'NOK', total: '1000.00', recent: '1000.00' },
+    ]);
+    expect(afterDelete.alerts).toEqual({ open_count: 1, recent_open_count: 1, impact: [{ currency_code: 'NOK', total: '50.00', recent: '50.00' }] });
+
     // Read level is enough; fields select parts.
     const reader = await keyFor(tenant, 'read');
     expect((await call('/v1/overview?fields=claims.open_count', { token: reader, organizationId: tenant.organizationId })).body).toEqual({ claims: { open_count: 1 } });
