@@ -99,5 +99,6 @@ describe('GET /v1/search', () => {
     expectError(await tenant.call('/v1/search?query=paper&types=supplier'), 400, 'validation_error');
     expectError(await tenant.call(`/v1/search?query=${'a'.repeat(201)}`), 400, 'validation_error');
     expectError(await tenant.call('/v1/search?query=paper&limit=101'), 400, 'validation_error');
+    expectError(await tenant.call('/v1/search?query=pa%00per'), 400, 'validation_error');
   });
 });
