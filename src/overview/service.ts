@@ -12,7 +12,7 @@ import {
   type Overview,
 } from './schemas.js';
 
-// The organization at a glance, computed on request: nine grouped statements run side by side,
+// The organization at a glance, computed on request: thirteen grouped statements run side by side,
 // each an index-only or index scan of the rows it counts (indexes of migration overview_and_search).
 // No precomputed table, so the figures are never stale. Measured by npm run bench:overview.
 
