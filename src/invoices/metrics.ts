@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import { dateString, uuidList } from '../http/schemas.js';
 import { formatAmount } from '../shared/money.js';
+import { scopeCondition, teamScopeParams, type TeamScope } from '../teams/scope.js';
 
 // Counts and spend per currency. Spend counts processed invoices only, never semantic duplicates,
 // and is never summed across currencies. Credit notes reduce spend whatever sign their format
@@ -12,6 +13,7 @@ export const metricsQuery = z.object({
   issued_from: dateString.optional(),
   issued_through: dateString.optional(),
   supplier_ids: uuidList.optional(),
+  ...teamScopeParams,
 });
 
 export const invoiceMetricsSchema = z
@@ -54,11 +56,12 @@ interface SpendRow {
   credit_note_count: bigint;
 }
 
-export async function invoiceMetrics(deps: Pick<AppDeps, 'db'>, organizationId: string, query: z.infer<typeof metricsQuery>) {
+export async function invoiceMetrics(deps: Pick<AppDeps, 'db'>, organizationId: string, query: z.infer<typeof metricsQuery>, scope: TeamScope | null = null) {
   const conditions = [Prisma.sql`organization_id = ${organizationId}::uuid`, Prisma.sql`deleted_at IS NULL`];
   if (query.issued_from) conditions.push(Prisma.sql`issue_date >= ${query.issued_from}::date`);
   if (query.issued_through) conditions.push(Prisma.sql`issue_date <= ${query.issued_through}::date`);
   if (query.supplier_ids) conditions.push(Prisma.sql`supplier_id = ANY(${query.supplier_ids}::uuid[])`);
+  if (scope) conditions.push(scopeCondition(scope, 'invoice'));
   const where = Prisma.join(conditions, ' AND ');
   const [counts] = await deps.db.$queryRaw<CountRow[]>`
     SELECT count(*) AS total,

@@ -13,6 +13,8 @@ import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js
 import { createInvoiceSchema, ingestionInvoiceSchema, invoiceSchema, patchInvoiceSchema } from './schemas.js';
 import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
 import { isTerminalForIngestion } from './serialize.js';
+import { resolveTeamScope, teamScopeParams } from '../teams/scope.js';
+import { scopedPage } from '../teams/scoped-page.js';
 
 const tag = 'Invoices';
 const CREATED: SortColumn = { field: 'createdAt', kind: 'date' };
@@ -51,6 +53,7 @@ const listQuery = z.object({
     .optional()
     .meta({ description: 'not_checked, checked (every matched agreement), incomplete (some, or a check failed), outdated (invoice or agreement changed since)' }),
   ...createdRangeParams,
+  ...teamScopeParams,
 });
 
 type ListFilters = Omit<z.infer<typeof listQuery>, 'limit' | 'cursor' | 'sort' | 'direction' | 'fields'>;
@@ -178,15 +181,22 @@ export const invoiceRoutes = [
       if (isIngestion(credential) && limit > INGESTION_MAX_PAGE_SIZE) {
         throw errors.validation(`limit must be 1 to ${INGESTION_MAX_PAGE_SIZE}.`, [{ field: 'query.limit', message: `at most ${INGESTION_MAX_PAGE_SIZE}` }]);
       }
+      const scope = await resolveTeamScope(deps.db, credential, filters);
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
-      const { where, orderBy, take } = keyset(page, CREATED);
-      const rows = await deps.db.invoice.findMany({
-        where: { AND: [listWhere(credential.organizationId!, filters), where] },
-        orderBy,
-        take,
-        include: INVOICE_INCLUDE,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED, rows);
+      const base = listWhere(credential.organizationId!, filters);
+      const { rows: visible, nextCursor } = scope
+        ? await scopedPage(deps, {
+            page,
+            column: CREATED,
+            scope,
+            target: 'invoice',
+            keys: (where, orderBy, take) => deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true } }),
+            load: (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } }, include: INVOICE_INCLUDE }),
+          })
+        : await (async () => {
+            const { where, orderBy, take } = keyset(page, CREATED);
+            return pageOf(deps.cursors, page, CREATED, await deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take, include: INVOICE_INCLUDE }));
+          })();
       if (isIngestion(credential)) {
         return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
       }
@@ -221,7 +231,7 @@ export const invoiceRoutes = [
     access: { level: 'read' },
     query: metricsQuery,
     responses: { 200: { description: 'Counts and spend', schema: invoiceMetricsSchema } },
-    handler: async ({ query, credential, deps }) => ({ body: await invoiceMetrics(deps, credential.organizationId!, query) }),
+    handler: async ({ query, credential, deps }) => ({ body: await invoiceMetrics(deps, credential.organizationId!, query, await resolveTeamScope(deps.db, credential, query)) }),
   }),
   defineRoute({
     method: 'get',
