@@ -65,7 +65,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function isRealDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
+  // Year 0000 is no date PostgreSQL knows.
+  if (!DATE.test(value) || value.startsWith('0000')) return false;
   const parsed = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
 }
