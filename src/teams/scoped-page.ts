@@ -10,7 +10,7 @@ import { coveredIds, type TeamScope } from './scope.js';
 // whose cursor continues after the last record looked at (a page may hold fewer than `limit`).
 
 const MAX_BATCH = 2000;
-const MIN_BATCH = 200;
+const MIN_BATCH = 100;
 const MAX_ROUNDS = 25;
 
 type Keyset = ReturnType<typeof keyset>;
