@@ -205,6 +205,10 @@ describe('teams', () => {
     for (const path of ['invoices', 'agreements', 'alerts', 'claims', 'invoices/metrics', 'alerts/metrics', 'claims/metrics', 'alerts/export']) {
       expectError(await tenant.call(`/v1/${path}?mine=true&team_ids=${g1Team.id}`), 400, 'validation_error');
     }
+    expectError(await tenant.call('/v1/invoices?team_ids=not-a-uuid'), 400, 'validation_error');
+    // An ingestion token belongs to no one: mine=true is refused; team_ids works.
+    expectError(await tenant.call('/v1/invoices?mine=true', { token: tenant.ingestionToken }), 400, 'validation_error');
+    expect((await tenant.call(`/v1/invoices?team_ids=${g1Team.id}`, { token: tenant.ingestionToken })).body.invoices.map((i: { invoice_id: string }) => i.invoice_id).sort()).toEqual(sorted(a.id, b.id));
     const other = await createTenant();
     const othersTeam = await createTeam(other, { user_ids: [other.userId], filter: filterOf([cond('agreement.id', 'is', g1)]) });
     expectError(await tenant.call(`/v1/invoices?team_ids=${othersTeam.id}`), 404, 'not_found');
