@@ -20,6 +20,7 @@ import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
 import { overviewRoutes } from './overview/routes.js';
 import { searchRoutes } from './search/routes.js';
+import { teamRoutes } from './teams/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...integrationRoutes, ...overviewRoutes, ...searchRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...teamRoutes, ...integrationRoutes, ...overviewRoutes, ...searchRoutes, ...runRoutes];

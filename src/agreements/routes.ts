@@ -8,6 +8,8 @@ import { assertSentAsRead, commaList, createdRangeParams, createdRangeWhere, dat
 import { AGREEMENT_STATUSES, agreementSchema, createAgreementSchema, createTagSchema, patchAgreementSchema, tagSchema } from './schemas.js';
 import { createAgreement, deleteAgreement, findAgreement, serializeAgreement, updateAgreement, withLinks } from './service.js';
 import { createTag, listTags } from './tags.js';
+import { resolveTeamScope, teamScopeParams } from '../teams/scope.js';
+import { scopedPage } from '../teams/scoped-page.js';
 
 const tag = 'Agreements';
 const SORTS: Record<string, SortColumn> = {
@@ -26,6 +28,7 @@ const listQuery = z.object({
   renewal_action_kinds: commaList(z.enum(['cancel_by', 'renew_by'])).optional(),
   renewal_deadline_through: dateString.optional(),
   ...createdRangeParams,
+  ...teamScopeParams,
 });
 
 type Filters = Omit<z.infer<typeof listQuery>, 'limit' | 'cursor' | 'sort' | 'direction' | 'fields'>;
@@ -66,13 +69,21 @@ export const agreementRoutes = [
       const defaults = sort === 'renewal_deadline' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, defaults, filters);
       const column = SORTS[page.sort]!;
-      const { where, orderBy, take } = keyset(page, column);
-      const rows = await deps.db.agreement.findMany({
-        where: { AND: [listWhere(credential.organizationId!, filters), where] },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+      const scope = await resolveTeamScope(deps.db, credential, filters);
+      const base = listWhere(credential.organizationId!, filters);
+      const { rows: visible, nextCursor } = scope
+        ? await scopedPage(deps, {
+            page,
+            column,
+            scope,
+            target: 'agreement',
+            keys: (where, orderBy, take) => deps.db.agreement.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, renewalDeadline: true } }),
+            load: (ids) => deps.db.agreement.findMany({ where: { id: { in: ids } } }),
+          })
+        : await (async () => {
+            const { where, orderBy, take } = keyset(page, column);
+            return pageOf(deps.cursors, page, column, await deps.db.agreement.findMany({ where: { AND: [base, where] }, orderBy, take }));
+          })();
       return { body: { data: (await withLinks(deps.db, visible)).map(serializeAgreement), next_cursor: nextCursor } };
     },
   }),

@@ -7,6 +7,7 @@ import { neutraliseText, toSafeCsv } from '../shared/spreadsheet-cells.js';
 import { alertWhere } from './filters.js';
 import { ALERT_STATUSES, type AlertFilter, type GROUP_BY } from './schemas.js';
 import { ALERT_INCLUDE, serializeAlert } from './serialize.js';
+import { acrossScope, type TeamScope } from '../teams/scope.js';
 
 // Totals, groups and exports over the same filters as the list. Money is summed in PostgreSQL's
 // numeric and per currency only: amounts in different currencies are never added.
@@ -23,13 +24,17 @@ interface Bucket {
   impact: Prisma.Decimal | null;
 }
 
-export async function alertMetrics(deps: Deps, organizationId: string, filter: AlertFilter) {
-  const rows = await deps.db.alert.groupBy({
-    by: ['status', 'currencyCode'],
-    where: alertWhere(organizationId, filter),
-    _count: { _all: true },
-    _sum: { impactAmount: true },
-  });
+// A team scope (mine / team_ids) runs each aggregate over batches of covered alerts; the rows of
+// all batches are added up below exactly as the rows of one query would be.
+export async function alertMetrics(deps: Deps, organizationId: string, filter: AlertFilter, scope: TeamScope | null = null) {
+  const rows = await acrossScope(deps.db, scope, 'alert', (idWhere) =>
+    deps.db.alert.groupBy({
+      by: ['status', 'currencyCode'],
+      where: { AND: [alertWhere(organizationId, filter), idWhere] },
+      _count: { _all: true },
+      _sum: { impactAmount: true },
+    }),
+  );
   const counts = { total: 0, pending: 0, claimed: 0, credited: 0, dismissed: 0 };
   for (const row of rows) {
     counts[row.status as Status] += row._count._all;
@@ -51,8 +56,10 @@ export async function alertMetrics(deps: Deps, organizationId: string, filter: A
   return { counts, impact };
 }
 
-async function buckets(deps: Deps, where: Prisma.AlertWhereInput, column: 'agreementId' | 'topicId' | 'invoiceId' | 'status'): Promise<Bucket[]> {
-  const rows = await deps.db.alert.groupBy({ by: [column, 'currencyCode'], where, _count: { _all: true }, _sum: { impactAmount: true } });
+async function buckets(deps: Deps, where: Prisma.AlertWhereInput, column: 'agreementId' | 'topicId' | 'invoiceId' | 'status', scope: TeamScope | null): Promise<Bucket[]> {
+  const rows = await acrossScope(deps.db, scope, 'alert', (idWhere) =>
+    deps.db.alert.groupBy({ by: [column, 'currencyCode'], where: { AND: [where, idWhere] }, _count: { _all: true }, _sum: { impactAmount: true } }),
+  );
   return rows.map((row) => ({
     key: (row as Record<string, unknown>)[column] as string | null,
     currencyCode: row.currencyCode,
@@ -62,8 +69,8 @@ async function buckets(deps: Deps, where: Prisma.AlertWhereInput, column: 'agree
 }
 
 // Alerts of an invoice belong to the invoice's supplier.
-async function bySupplier(deps: Deps, where: Prisma.AlertWhereInput): Promise<Bucket[]> {
-  const perInvoice = await buckets(deps, where, 'invoiceId');
+async function bySupplier(deps: Deps, where: Prisma.AlertWhereInput, scope: TeamScope | null): Promise<Bucket[]> {
+  const perInvoice = await buckets(deps, where, 'invoiceId', scope);
   const invoices = await deps.db.invoice.findMany({ where: { id: { in: perInvoice.map((b) => b.key!) } }, select: { id: true, supplierId: true } });
   const supplierOf = new Map(invoices.map((i) => [i.id, i.supplierId]));
   return perInvoice.map((bucket) => ({ ...bucket, key: supplierOf.get(bucket.key!) ?? null }));
@@ -87,9 +94,9 @@ async function labels(deps: Deps, organizationId: string, groupBy: (typeof GROUP
 
 const GROUP_COLUMN = { agreement: 'agreementId', topic: 'topicId', invoice: 'invoiceId', status: 'status' } as const;
 
-export async function alertGroups(deps: Deps, organizationId: string, groupBy: (typeof GROUP_BY)[number], filter: AlertFilter) {
+export async function alertGroups(deps: Deps, organizationId: string, groupBy: (typeof GROUP_BY)[number], filter: AlertFilter, scope: TeamScope | null = null) {
   const where = alertWhere(organizationId, filter);
-  const rows = groupBy === 'supplier' ? await bySupplier(deps, where) : await buckets(deps, where, GROUP_COLUMN[groupBy]);
+  const rows = groupBy === 'supplier' ? await bySupplier(deps, where, scope) : await buckets(deps, where, GROUP_COLUMN[groupBy], scope);
   const groups = new Map<string | null, { count: number; impact: Map<string | null, Prisma.Decimal[]> }>();
   for (const row of rows) {
     const group = groups.get(row.key) ?? { count: 0, impact: new Map() };
@@ -117,13 +124,29 @@ const EXPORT_COLUMNS = [
 ] as const;
 type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string>;
 
-async function exportRows(deps: Deps, organizationId: string, filter: AlertFilter, sort: { field: string; direction: 'asc' | 'desc' }): Promise<ExportRow[]> {
-  const alerts = await deps.db.alert.findMany({
-    where: alertWhere(organizationId, filter),
-    include: ALERT_INCLUDE,
-    orderBy: [{ [sort.field]: sort.direction }, { id: sort.direction }],
-    take: MAX_EXPORT_ROWS + 1,
-  });
+// Batches of a team scope each come sorted; merged, they are sorted again the same way.
+function compareBy(field: string, direction: 'asc' | 'desc') {
+  const sign = direction === 'asc' ? 1 : -1;
+  const valueOf = (record: Record<string, unknown>) => record[field];
+  return (a: { id: string }, b: { id: string }) => {
+    const x = valueOf(a as Record<string, unknown>);
+    const y = valueOf(b as Record<string, unknown>);
+    const byValue =
+      x instanceof Date && y instanceof Date ? x.getTime() - y.getTime() : x instanceof Prisma.Decimal && y instanceof Prisma.Decimal ? x.cmp(y) : String(x).localeCompare(String(y));
+    return sign * (byValue || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  };
+}
+
+async function exportRows(deps: Deps, organizationId: string, filter: AlertFilter, sort: { field: string; direction: 'asc' | 'desc' }, scope: TeamScope | null): Promise<ExportRow[]> {
+  const alerts = await acrossScope(deps.db, scope, 'alert', (idWhere) =>
+    deps.db.alert.findMany({
+      where: { AND: [alertWhere(organizationId, filter), idWhere] },
+      include: ALERT_INCLUDE,
+      orderBy: [{ [sort.field]: sort.direction }, { id: sort.direction }],
+      take: MAX_EXPORT_ROWS + 1,
+    }),
+  );
+  if (scope) alerts.sort(compareBy(sort.field, sort.direction));
   if (alerts.length > MAX_EXPORT_ROWS) throw errors.validation(`More than ${MAX_EXPORT_ROWS} alerts match; narrow the export with filters.`);
   const [invoices, agreements] = await Promise.all([
     deps.db.invoice.findMany({ where: { id: { in: [...new Set(alerts.map((a) => a.invoiceId))] } }, select: { id: true, invoiceNumber: true } }),
@@ -180,8 +203,9 @@ export async function exportAlerts(
   organizationId: string,
   filter: AlertFilter,
   options: { format: 'csv' | 'xlsx'; sort: { field: string; direction: 'asc' | 'desc' } },
+  scope: TeamScope | null = null,
 ): Promise<{ body: string | Buffer; contentType: string; fileName: string }> {
-  const rows = await exportRows(deps, organizationId, filter, options.sort);
+  const rows = await exportRows(deps, organizationId, filter, options.sort, scope);
   if (options.format === 'xlsx') {
     return { body: await toXlsx(rows), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', fileName: 'alerts.xlsx' };
   }

@@ -28,6 +28,8 @@ import {
 import { serializeAlert, withMatches } from './serialize.js';
 import { bulkDelete, createAlert, deleteAlert, findAlert, patchAlert, runCommand, suggestAfterDismissal } from './service.js';
 import type { AlertCommand } from './state-machine.js';
+import { resolveTeamScope } from '../teams/scope.js';
+import { scopedPage } from '../teams/scoped-page.js';
 
 const tag = 'Alerts';
 const SORTS: Record<string, SortColumn> = {
@@ -76,13 +78,22 @@ export const alertRoutes = [
       const filter = filterOf(query);
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
       const column = SORTS[page.sort]!;
-      const { where, orderBy, take } = keyset(page, column);
-      const rows = await deps.db.alert.findMany({
-        where: { AND: [alertWhere(organizationOf(credential), filter), where] },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+      const scope = await resolveTeamScope(deps.db, credential, filter);
+      const base = alertWhere(organizationOf(credential), filter);
+      const { rows: visible, nextCursor } = scope
+        ? await scopedPage(deps, {
+            page,
+            column,
+            scope,
+            target: 'alert',
+            keys: (where, orderBy, take) =>
+              deps.db.alert.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, updatedAt: true, impactAmount: true } }),
+            load: (ids) => deps.db.alert.findMany({ where: { id: { in: ids } } }),
+          })
+        : await (async () => {
+            const { where, orderBy, take } = keyset(page, column);
+            return pageOf(deps.cursors, page, column, await deps.db.alert.findMany({ where: { AND: [base, where] }, orderBy, take }));
+          })();
       return { body: { data: (await withMatches(deps.db, visible)).map(serializeAlert), next_cursor: nextCursor } };
     },
   }),
@@ -95,7 +106,10 @@ export const alertRoutes = [
     access: { level: 'read' },
     query: metricsQuery,
     responses: { 200: { description: 'Counts and impact', schema: metricsSchema } },
-    handler: async ({ query, credential, deps }) => ({ body: await alertMetrics(deps, organizationOf(credential), filterOf(query)) }),
+    handler: async ({ query, credential, deps }) => {
+      const filter = filterOf(query);
+      return { body: await alertMetrics(deps, organizationOf(credential), filter, await resolveTeamScope(deps.db, credential, filter)) };
+    },
   }),
   defineRoute({
     method: 'get',
@@ -107,7 +121,10 @@ export const alertRoutes = [
     query: groupsQuery,
     fieldsOf: groupSchema,
     responses: { 200: { description: 'Every group', schema: z.object({ data: z.array(groupSchema) }) } },
-    handler: async ({ query, credential, deps }) => ({ body: { data: await alertGroups(deps, organizationOf(credential), query.group_by, filterOf(query)) } }),
+    handler: async ({ query, credential, deps }) => {
+      const filter = filterOf(query);
+      return { body: { data: await alertGroups(deps, organizationOf(credential), query.group_by, filter, await resolveTeamScope(deps.db, credential, filter)) } };
+    },
   }),
   defineRoute({
     method: 'get',
@@ -120,10 +137,9 @@ export const alertRoutes = [
     responses: { 200: { description: 'CSV (format=csv) or an XLSX workbook (format=xlsx)', contentType: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], schema: z.string() } },
     handler: async ({ query, credential, deps }) => {
       const column = SORTS[query.sort ?? 'created_at']!;
-      const file = await exportAlerts(deps, organizationOf(credential), filterOf(query), {
-        format: query.format,
-        sort: { field: column.field, direction: query.direction ?? 'desc' },
-      });
+      const filter = filterOf(query);
+      const scope = await resolveTeamScope(deps.db, credential, filter);
+      const file = await exportAlerts(deps, organizationOf(credential), filter, { format: query.format, sort: { field: column.field, direction: query.direction ?? 'desc' } }, scope);
       return { body: file.body, headers: { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"` } };
     },
   }),

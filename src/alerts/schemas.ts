@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { priceSchema } from '../agreements/price-items/schemas.js';
 import { pageParams } from '../http/pagination.js';
 import { acceptingReadShape, booleanParam, commaList, createdRangeParams, decimalString, joinOperatorParam, timestampString, uuidList } from '../http/schemas.js';
+import { teamScopeParams, type TeamScopeQuery } from '../teams/scope.js';
 
 export const ALERT_STATUSES = ['pending', 'claimed', 'credited', 'dismissed'] as const;
 export const CORRECTION_TYPES = ['modify_invoice', 'modify_item', 'add_item'] as const;
@@ -14,7 +15,8 @@ const uuid = z.string().uuid();
 
 // ---- Filters: one meaning, two spellings (query string for lists, JSON for bulk commands) ----
 
-export interface AlertFilter {
+// mine / team_ids narrow lists, totals and exports (not bulk commands: their JSON filter has neither).
+export interface AlertFilter extends TeamScopeQuery {
   invoice_ids?: string[];
   agreement_ids?: string[];
   supplier_ids?: string[];
@@ -48,6 +50,7 @@ export const filterQueryParams = {
   has_claim: booleanParam.optional(),
   ...createdRangeParams,
   search: z.string().min(1).max(200).optional().meta({ description: 'Title or explanation contains (case-insensitive)' }),
+  ...teamScopeParams,
 };
 
 export const filterBodySchema = z

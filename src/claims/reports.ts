@@ -1,3 +1,4 @@
+import { coveredIds, type TeamScope } from '../teams/scope.js';
 import type { AppDeps } from '../deps.js';
 import { formatAmount, sum } from '../shared/money.js';
 import { CLAIM_STATUSES, type ClaimFilter, type ClaimStatus } from './schemas.js';
@@ -26,8 +27,11 @@ function perCurrency(rows: StatusSum[]): Amounts[] {
 
 // The filtered claims' ids (one small row each), then two grouped statements over them: the
 // claimed impact and the refunds per claim status and currency, summed in PostgreSQL numeric.
-export async function claimMetrics(deps: Deps, organizationId: string, filter: ClaimFilter, refunded: { from?: string; through?: string }) {
-  const claims = await deps.db.claim.findMany({ where: claimWhere(organizationId, filter), select: { id: true, status: true } });
+export async function claimMetrics(deps: Deps, organizationId: string, filter: ClaimFilter, refunded: { from?: string; through?: string }, scope: TeamScope | null = null) {
+  const listed = await deps.db.claim.findMany({ where: claimWhere(organizationId, filter), select: { id: true, status: true } });
+  // A team scope keeps the claims it covers: one statement over the id array.
+  const covered = scope ? await coveredIds(deps.db, scope, 'claim', listed.map((c) => c.id)) : null;
+  const claims = covered ? listed.filter((c) => covered.has(c.id)) : listed;
   const ids = claims.map((c) => c.id);
   const from = refunded.from ?? null;
   const through = refunded.through ?? null;

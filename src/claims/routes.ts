@@ -32,6 +32,8 @@ import {
 import { CLAIM_INCLUDE } from './serialize.js';
 import { addAlerts, claimWhere, createClaim, deleteClaim, findClaim, patchClaim, removeAlerts, type AlertChangeResult } from './service.js';
 import { claimView, serializeClaims } from './summary.js';
+import { resolveTeamScope } from '../teams/scope.js';
+import { scopedPage } from '../teams/scoped-page.js';
 
 const tag = 'Claims';
 const SORTS: Record<string, SortColumn> = {
@@ -74,9 +76,22 @@ export const claimRoutes = [
       const filter = filterOf(query);
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
       const column = SORTS[page.sort]!;
-      const { where, orderBy, take } = keyset(page, column);
-      const rows = await deps.db.claim.findMany({ where: { AND: [claimWhere(organizationOf(credential), filter), where] }, orderBy, take, include: CLAIM_INCLUDE });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+      const scope = await resolveTeamScope(deps.db, credential, filter);
+      const base = claimWhere(organizationOf(credential), filter);
+      const { rows: visible, nextCursor } = scope
+        ? await scopedPage(deps, {
+            page,
+            column,
+            scope,
+            target: 'claim',
+            keys: (where, orderBy, take) =>
+              deps.db.claim.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, updatedAt: true, title: true, reference: true } }),
+            load: (ids) => deps.db.claim.findMany({ where: { id: { in: ids } }, include: CLAIM_INCLUDE }),
+          })
+        : await (async () => {
+            const { where, orderBy, take } = keyset(page, column);
+            return pageOf(deps.cursors, page, column, await deps.db.claim.findMany({ where: { AND: [base, where] }, orderBy, take, include: CLAIM_INCLUDE }));
+          })();
       return { body: { data: await serializeClaims(deps, visible), next_cursor: nextCursor } };
     },
   }),
@@ -89,9 +104,11 @@ export const claimRoutes = [
     access: { level: 'read' },
     query: metricsQuery,
     responses: { 200: { description: 'Counts and amounts', schema: metricsSchema } },
-    handler: async ({ query, credential, deps }) => ({
-      body: await claimMetrics(deps, organizationOf(credential), filterOf(query), { from: query.refunded_from, through: query.refunded_through }),
-    }),
+    handler: async ({ query, credential, deps }) => {
+      const filter = filterOf(query);
+      const scope = await resolveTeamScope(deps.db, credential, filter);
+      return { body: await claimMetrics(deps, organizationOf(credential), filter, { from: query.refunded_from, through: query.refunded_through }, scope) };
+    },
   }),
   defineRoute({
     method: 'post',

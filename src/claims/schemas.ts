@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { filterBodySchema, MAX_BULK_ALERTS, type AlertFilter } from '../alerts/schemas.js';
 import { pageParams } from '../http/pagination.js';
 import { booleanParam, commaList, dateString, timestampString, uuidList } from '../http/schemas.js';
+import { teamScopeParams, type TeamScopeQuery } from '../teams/scope.js';
 
 export const CLAIM_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
@@ -33,9 +34,10 @@ export const filterQueryParams = {
   created_before: timestampString.optional(),
   updated_from: timestampString.optional(),
   updated_before: timestampString.optional(),
+  ...teamScopeParams,
 };
 
-export interface ClaimFilter {
+export interface ClaimFilter extends TeamScopeQuery {
   agreement_ids?: string[];
   statuses?: ClaimStatus[];
   supplier_ids?: string[];

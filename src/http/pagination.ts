@@ -110,7 +110,8 @@ function toPrismaValue(column: SortColumn, value: SortValue): unknown {
   return column.kind === 'date' && typeof value === 'string' ? new Date(value) : value;
 }
 
-function fromRecordValue(value: unknown): SortValue {
+// The cursor value of a record's sort column (also used by walks that page in batches).
+export function recordSortValue(value: unknown): SortValue {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'number' || typeof value === 'string' || value === null) return value;
   return String(value);
@@ -154,7 +155,7 @@ export function pageOf<Row extends { id: string }>(
     s: page.sort,
     d: page.direction,
     f: page.filterDigest,
-    v: fromRecordValue((last as Record<string, unknown>)[column.field]),
+    v: recordSortValue((last as Record<string, unknown>)[column.field]),
     i: last.id,
   });
   return { rows: visible, nextCursor };

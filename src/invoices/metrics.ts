@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import { dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
 import { formatAmount } from '../shared/money.js';
+import { scopeCondition, teamScopeParams, type TeamScope } from '../teams/scope.js';
 
 // Counts and spend per currency. Spend counts processed invoices only, never semantic duplicates,
 // and is never summed across currencies. Credit notes reduce spend whatever sign their format
@@ -14,6 +15,7 @@ export const metricsQuery = z.object({
   supplier_ids: uuidList.optional(),
   agreement_ids: uuidList.optional().meta({ description: 'Invoices matched to any of these agreements' }),
   join_operator: joinOperatorParam.meta({ description: 'How supplier_ids and agreement_ids combine: and (default) or or' }),
+  ...teamScopeParams,
 });
 
 export const invoiceMetricsSchema = z
@@ -56,7 +58,7 @@ interface SpendRow {
   credit_note_count: bigint;
 }
 
-export async function invoiceMetrics(deps: Pick<AppDeps, 'db'>, organizationId: string, query: z.infer<typeof metricsQuery>) {
+export async function invoiceMetrics(deps: Pick<AppDeps, 'db'>, organizationId: string, query: z.infer<typeof metricsQuery>, scope: TeamScope | null = null) {
   const conditions = [Prisma.sql`organization_id = ${organizationId}::uuid`, Prisma.sql`deleted_at IS NULL`];
   if (query.issued_from) conditions.push(Prisma.sql`issue_date >= ${query.issued_from}::date`);
   if (query.issued_through) conditions.push(Prisma.sql`issue_date <= ${query.issued_through}::date`);
@@ -66,6 +68,7 @@ export async function invoiceMetrics(deps: Pick<AppDeps, 'db'>, organizationId: 
     relations.push(Prisma.sql`EXISTS (SELECT 1 FROM invoice_agreement_matches m WHERE m.invoice_id = invoices.id AND m.active AND m.agreement_id = ANY(${query.agreement_ids}::uuid[]))`);
   }
   if (relations.length > 0) conditions.push(Prisma.sql`(${Prisma.join(relations, query.join_operator === 'or' ? ' OR ' : ' AND ')})`);
+  if (scope) conditions.push(scopeCondition(scope, 'invoice'));
   const where = Prisma.join(conditions, ' AND ');
   const [counts] = await deps.db.$queryRaw<CountRow[]>`
     SELECT count(*) AS total,

@@ -13,6 +13,8 @@ import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js
 import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
 import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
 import { isTerminalForIngestion } from './serialize.js';
+import { resolveTeamScope, teamScopeParams } from '../teams/scope.js';
+import { scopedPage } from '../teams/scoped-page.js';
 
 const tag = 'Invoices';
 const CREATED: SortColumn = { field: 'createdAt', kind: 'date' };
@@ -60,6 +62,7 @@ const listQuery = z.object({
     .optional()
     .meta({ description: 'not_checked, checked (every matched agreement), incomplete (some, or a check failed), outdated (invoice or agreement changed since)' }),
   ...createdRangeParams,
+  ...teamScopeParams,
 });
 
 type ListFilters = Omit<z.infer<typeof listQuery>, 'limit' | 'cursor' | 'sort' | 'direction' | 'fields'>;
@@ -195,8 +198,23 @@ export const invoiceRoutes = [
       // Newest first by default; the other sorts ascend unless told otherwise.
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sort ?? 'created_at', direction: (sort ?? 'created_at') === 'created_at' ? 'desc' : 'asc' }, filters);
       const column = SORTS[page.sort]!;
+      const base = listWhere(credential.organizationId!, filters);
+      const scope = await resolveTeamScope(deps.db, credential, filters);
+      if (scope) {
+        const { rows: visible, nextCursor } = await scopedPage(deps, {
+          page,
+          column,
+          scope,
+          target: 'invoice',
+          keys: (where, orderBy, take) =>
+            deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, issueDate: true, dueDate: true, taxInclusiveAmount: true, invoiceNumber: true } }),
+          load: (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } }, include: INVOICE_INCLUDE }),
+        });
+        if (isIngestion(credential)) return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
+        return { body: { data: await viewInvoices(deps, visible), next_cursor: nextCursor } };
+      }
       const { where, orderBy, take } = keyset(page, column);
-      const pageQuery = { where: { AND: [listWhere(credential.organizationId!, filters), where] }, orderBy, take };
+      const pageQuery = { where: { AND: [base, where] }, orderBy, take };
       if (isIngestion(credential)) {
         // The Ingestion shape has no lines: they are not read.
         const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, await deps.db.invoice.findMany(pageQuery));
@@ -234,7 +252,7 @@ export const invoiceRoutes = [
     access: { level: 'read' },
     query: metricsQuery,
     responses: { 200: { description: 'Counts and spend', schema: invoiceMetricsSchema } },
-    handler: async ({ query, credential, deps }) => ({ body: await invoiceMetrics(deps, credential.organizationId!, query) }),
+    handler: async ({ query, credential, deps }) => ({ body: await invoiceMetrics(deps, credential.organizationId!, query, await resolveTeamScope(deps.db, credential, query)) }),
   }),
   defineRoute({
     method: 'get',

@@ -240,6 +240,13 @@ describe('API fuzz from /v1/openapi.json', () => {
 
 // What the fuzz found, kept as plain regression tests (each was a 500 or a non-JSON error).
 describe('requests the fuzz found answered wrongly', () => {
+  // The fuzz may have spent the first key's rate budget moments ago: these use a fresh key.
+  beforeAll(async () => {
+    const key = await keyFor(tenant, 'admin');
+    const fuzzed = tenant;
+    tenant = { ...fuzzed, apiKey: key, call: (path, options = {}) => fuzzed.call(path, { token: key, ...options }) };
+  });
+
   it('answers a malformed multipart body on a JSON route with 400, not 500', async () => {
     const response = await tenant.call('/v1/agreements', { method: 'POST', rawBody: 'a=1&', headers: { 'Content-Type': 'multipart/form-data; boundary=x' } });
     expectError(response, 400, 'validation_error');

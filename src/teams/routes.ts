@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { assertIfMatch } from '../http/etag.js';
+import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { defineRoute, idParams } from '../http/route.js';
+import { listResponse } from '../http/schemas.js';
+import { addMembersSchema, createTeamSchema, patchTeamSchema, teamSchema } from './schemas.js';
+import { addMembers, createTeam, findTeam, patchTeam, removeMember, serializeTeam, TEAM_INCLUDE } from './service.js';
+
+const tag = 'Teams';
+const SORTS: Record<string, SortColumn> = {
+  created_at: { field: 'createdAt', kind: 'date' },
+  name: { field: 'name', kind: 'string' },
+};
+const fieldsOnly = z.object({ fields: z.string().optional() });
+const listQuery = z.object({ ...pageParams(['created_at', 'name']) });
+const memberParams = z.object({ id: z.string().uuid(), user_id: z.string().uuid() });
+
+export const teamRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/teams',
+    operationId: 'listTeams',
+    summary: 'List teams (newest first, or by name)',
+    tag,
+    access: { level: 'read' },
+    query: listQuery,
+    fieldsOf: teamSchema,
+    responses: { 200: { description: 'A page of teams', schema: listResponse(teamSchema) } },
+    handler: async ({ query, credential, deps }) => {
+      const { limit, cursor, sort, direction } = query;
+      const defaults = sort === 'name' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, defaults, {});
+      const column = SORTS[page.sort]!;
+      const { where, orderBy, take } = keyset(page, column);
+      const rows = await deps.db.team.findMany({ where: { AND: [{ organizationId: credential.organizationId! }, where] }, orderBy, take, include: TEAM_INCLUDE });
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+      return { body: { data: visible.map(serializeTeam), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/teams',
+    operationId: 'createTeam',
+    summary: 'Create a team: its name, members and filter (a team without a filter matches nothing)',
+    tag,
+    access: { level: 'write' },
+    idempotent: true,
+    body: createTeamSchema,
+    responses: { 201: { description: 'The team', schema: teamSchema } },
+    handler: async ({ body, credential, deps }) => {
+      const team = await createTeam(deps.db, credential.organizationId!, body);
+      return { status: 201, body: serializeTeam(team), headers: { Location: `/v1/teams/${team.id}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/teams/{id}',
+    operationId: 'getTeam',
+    summary: 'A team, with its filter as stored and whether it is valid',
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    query: fieldsOnly,
+    etag: true,
+    fieldsOf: teamSchema,
+    responses: { 200: { description: 'The team', schema: teamSchema } },
+    handler: async ({ params, credential, deps }) => ({ body: serializeTeam(await findTeam(deps.db, credential.organizationId!, params.id)) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/teams/{id}',
+    operationId: 'updateTeam',
+    summary: 'Rename a team and/or replace its whole filter (optional If-Match)',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: patchTeamSchema,
+    etag: true,
+    responses: { 200: { description: 'The team', schema: teamSchema } },
+    handler: async ({ params, body, credential, deps, ctx }) => {
+      const team = await findTeam(deps.db, credential.organizationId!, params.id);
+      assertIfMatch(ctx, serializeTeam(team));
+      return { body: serializeTeam(await patchTeam(deps.db, team, body)) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/teams/{id}',
+    operationId: 'deleteTeam',
+    summary: 'Delete a team permanently; the records it covered are untouched (optional If-Match)',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, credential, deps, ctx }) => {
+      const team = await findTeam(deps.db, credential.organizationId!, params.id);
+      assertIfMatch(ctx, serializeTeam(team));
+      await deps.db.team.deleteMany({ where: { id: team.id, organizationId: credential.organizationId! } });
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/teams/{id}/members',
+    operationId: 'addTeamMembers',
+    summary: 'Add people to a team; people already in it are left as they are',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    body: addMembersSchema,
+    etag: true,
+    responses: { 200: { description: 'The team', schema: teamSchema } },
+    handler: async ({ params, body, credential, deps }) => {
+      const team = await findTeam(deps.db, credential.organizationId!, params.id);
+      return { body: serializeTeam(await addMembers(deps.db, team, body.user_ids)) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/teams/{id}/members/{user_id}',
+    operationId: 'removeTeamMember',
+    summary: 'Remove a person from a team; removing someone not in it changes nothing',
+    tag,
+    access: { level: 'write' },
+    params: memberParams,
+    responses: { 200: { description: 'The team', schema: teamSchema } },
+    handler: async ({ params, credential, deps }) => {
+      const team = await findTeam(deps.db, credential.organizationId!, params.id);
+      return { body: serializeTeam(await removeMember(deps.db, team, params.user_id)) };
+    },
+  }),
+];

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import type { Credential } from '../auth/credential.js';
+import type { Db } from '../db/client.js';
+import { Prisma } from '../db/client.js';
+import { errors } from '../http/errors.js';
+import { booleanParam, uuidList } from '../http/schemas.js';
+import { compileFilter, DEFAULT_ALIAS, validateTeamFilter, type FilterTarget, type TeamFilter } from './filter/index.js';
+
+// `mine` and `team_ids` on the lists, totals, metrics and exports of invoices, agreements, alerts
+// and claims (spec: Conventions, Teams row). Spread into a route's query schema; resolve once per
+// request with resolveTeamScope. Teams only narrow what is seen: the scope is always combined with
+// the organization and every other filter of the request.
+export const teamScopeParams = {
+  mine: booleanParam.optional().meta({ description: 'true: only records covered by a team of the caller (the API key owner). Not with team_ids.' }),
+  team_ids: uuidList.optional().meta({ description: 'Only records covered by any of these teams, whether or not the caller is a member. Not with mine.' }),
+};
+
+export interface TeamScopeQuery {
+  mine?: boolean;
+  team_ids?: string[];
+}
+
+export interface TeamScope {
+  organizationId: string;
+  // The valid filters of the teams in scope; teams without one (or with an invalid one) match nothing.
+  filters: TeamFilter[];
+}
+
+export const teamScopeQuerySchema = z.object(teamScopeParams);
+
+export async function resolveTeamScope(db: Db, credential: Credential, query: TeamScopeQuery): Promise<TeamScope | null> {
+  const mine = query.mine === true;
+  if (mine && query.team_ids) {
+    throw errors.validation('Send mine=true or team_ids, not both.', [
+      { field: 'query.mine', message: 'not with team_ids' },
+      { field: 'query.team_ids', message: 'not with mine' },
+    ]);
+  }
+  if (!mine && !query.team_ids) return null;
+  const organizationId = credential.organizationId!;
+  if (mine && credential.kind !== 'api_key') {
+    throw errors.validation('mine=true needs a personal API key: an ingestion token belongs to no one.', [{ field: 'query.mine', message: 'needs an API key' }]);
+  }
+  const teams = mine
+    ? await db.team.findMany({ where: { organizationId, members: { some: { userId: (credential as { userId: string }).userId } } }, select: { id: true, filter: true } })
+    : await db.team.findMany({ where: { organizationId, id: { in: query.team_ids! } }, select: { id: true, filter: true } });
+  if (query.team_ids) {
+    // Another organization's team is as unknown as a team that never existed.
+    const known = new Set(teams.map((t) => t.id));
+    const missing = [...new Set(query.team_ids)].filter((id) => !known.has(id));
+    if (missing.length > 0) throw errors.notFound('team', missing.map((id) => ({ field: 'query.team_ids', message: `no team ${id}` })));
+  }
+  const filters: TeamFilter[] = [];
+  for (const team of teams) {
+    if (team.filter === null) continue;
+    const validation = validateTeamFilter(team.filter);
+    if (validation.ok) filters.push(validation.filter);
+  }
+  return { organizationId, filters };
+}
+
+// SQL boolean: the row `alias` of `target` is covered by some team of the scope.
+export function scopeCondition(scope: TeamScope, target: FilterTarget, alias: string = DEFAULT_ALIAS[target]): Prisma.Sql {
+  if (scope.filters.length === 0) return Prisma.sql`FALSE`;
+  return Prisma.sql`(${Prisma.join(scope.filters.map((filter) => compileFilter(filter, target, alias)), ' OR ')})`;
+}
+
+const TABLE: Record<FilterTarget, Prisma.Sql> = {
+  invoice: Prisma.raw('invoices'),
+  agreement: Prisma.raw('agreements'),
+  alert: Prisma.raw('alerts'),
+  claim: Prisma.raw('claims'),
+};
+
+// Which of these ids (of one page or batch of a Prisma list) the scope covers: one statement, the
+// ids as one array parameter.
+export async function coveredIds(db: Db, scope: TeamScope, target: FilterTarget, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0 || scope.filters.length === 0) return new Set();
+  const table = TABLE[target];
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT ${table}.id::text AS id FROM ${table}
+     WHERE ${table}.id = ANY(${ids}::uuid[]) AND ${table}.organization_id = ${scope.organizationId}::uuid AND ${scopeCondition(scope, target)}`;
+  return new Set(rows.map((r) => r.id));
+}
+
+// Batches of covered ids of the organization, in id order, for totals and exports built on Prisma
+// queries: each batch stays far below PostgreSQL's 65,535 bind parameters when a Prisma `in`
+// filter takes it.
+export const COVERED_BATCH = 10_000;
+
+export async function* coveredIdBatches(db: Db, scope: TeamScope, target: FilterTarget): AsyncGenerator<string[]> {
+  if (scope.filters.length === 0) return;
+  const table = TABLE[target];
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const rows = await db.$queryRaw<{ id: string }[]>`
+      SELECT ${table}.id::text AS id FROM ${table}
+       WHERE ${table}.organization_id = ${scope.organizationId}::uuid AND ${table}.id > ${after}::uuid AND ${scopeCondition(scope, target)}
+       ORDER BY ${table}.id LIMIT ${COVERED_BATCH}`;
+    if (rows.length === 0) return;
+    yield rows.map((r) => r.id);
+    if (rows.length < COVERED_BATCH) return;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+// Runs a Prisma query once per batch of covered ids (or once, unscoped) and concatenates the rows.
+export async function acrossScope<T>(db: Db, scope: TeamScope | null, target: FilterTarget, run: (idWhere: { id?: { in: string[] } }) => Promise<T[]>): Promise<T[]> {
+  if (!scope) return run({});
+  const all: T[] = [];
+  for await (const ids of coveredIdBatches(db, scope, target)) all.push(...(await run({ id: { in: ids } })));
+  return all;
+}
