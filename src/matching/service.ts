@@ -1,3 +1,4 @@
+import { recordActivity, systemActor, type ActivityEntryInput, type Actor } from '../activity/record.js';
 import type { Db } from '../db/client.js';
 import type { Party } from '../invoices/parsing/model.js';
 import { matchInvoice, partyKeys, type AgreementFacts, type Applicability, type InvoiceFacts, type PartyFacts } from './rules.js';
@@ -102,7 +103,19 @@ export interface RefreshResult {
   ended: number;
 }
 
-export async function refreshInvoiceMatches(db: Db, organizationId: string, invoiceIds: string[]): Promise<RefreshResult> {
+// Matches made, changed or ended are recorded on the invoice and on the agreement (docs/activity.md)
+// as the work of `actor` (the matching or import run), in the transaction that writes them.
+function matchEntries(invoiceId: string, agreementId: string, action: 'matched' | 'match_updated' | 'unmatched', before: string[] | null, after: string[] | null): ActivityEntryInput[] {
+  const [was, is] = action === 'matched' ? [false, true] : action === 'unmatched' ? [true, false] : [true, true];
+  const side = (id: string) => ({ before: was ? id : null, after: is ? id : null });
+  const reasons = { before, after };
+  return [
+    { entityType: 'invoice', entityId: invoiceId, action: `agreement_${action}`, changes: { agreement_id: side(agreementId), reasons } },
+    { entityType: 'agreement', entityId: agreementId, action: `invoice_${action}`, changes: { invoice_id: side(invoiceId), reasons } },
+  ];
+}
+
+export async function refreshInvoiceMatches(db: Db, organizationId: string, invoiceIds: string[], actor: Actor = systemActor(null)): Promise<RefreshResult> {
   const [{ smartMatching, agreements }, invoices, existing] = await Promise.all([
     matchingContext(db, organizationId),
     db.invoice.findMany({ where: { organizationId, id: { in: invoiceIds } }, select: MATCHED_INVOICE_FIELDS }),
@@ -138,22 +151,29 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
     const row = current.get(key);
     return row !== undefined && (!row.active || row.reasons.join('\n') !== m.reasons.join('\n'));
   });
-  const writes = [
-    // A concurrent refresh may have created the same match meanwhile; it computed the same thing.
-    ...(toCreate.length === 0 ? [] : [db.invoiceAgreementMatch.createMany({ data: toCreate.map((m) => ({ ...m, organizationId })), skipDuplicates: true })]),
-    ...toRestore.map(([, m]) =>
-      db.invoiceAgreementMatch.updateMany({ where: { invoiceId: m.invoiceId, agreementId: m.agreementId }, data: { active: true, endedAt: null, reasons: m.reasons } }),
-    ),
-    ...(toEnd.length === 0
-      ? []
-      : [
-          db.invoiceAgreementMatch.updateMany({
-            where: { organizationId, OR: toEnd.map((m) => ({ invoiceId: m.invoiceId, agreementId: m.agreementId })), active: true },
-            data: { active: false, endedAt: now },
-          }),
-        ]),
+  const entries: ActivityEntryInput[] = [
+    ...toCreate.flatMap((m) => matchEntries(m.invoiceId, m.agreementId, 'matched', null, m.reasons)),
+    ...toRestore.flatMap(([key, m]) => {
+      const row = current.get(key)!;
+      return row.active ? matchEntries(m.invoiceId, m.agreementId, 'match_updated', row.reasons, m.reasons) : matchEntries(m.invoiceId, m.agreementId, 'matched', null, m.reasons);
+    }),
+    ...toEnd.flatMap((m) => matchEntries(m.invoiceId, m.agreementId, 'unmatched', m.reasons, null)),
   ];
-  if (writes.length > 0) await db.$transaction(writes);
+  if (entries.length === 0) return { invoices: invoices.length, matches: wanted.size, ended: toEnd.length };
+  await db.$transaction(async (tx) => {
+    // A concurrent refresh may have created the same match meanwhile; it computed the same thing.
+    if (toCreate.length > 0) await tx.invoiceAgreementMatch.createMany({ data: toCreate.map((m) => ({ ...m, organizationId })), skipDuplicates: true });
+    for (const [, m] of toRestore) {
+      await tx.invoiceAgreementMatch.updateMany({ where: { invoiceId: m.invoiceId, agreementId: m.agreementId }, data: { active: true, endedAt: null, reasons: m.reasons } });
+    }
+    if (toEnd.length > 0) {
+      await tx.invoiceAgreementMatch.updateMany({
+        where: { organizationId, OR: toEnd.map((m) => ({ invoiceId: m.invoiceId, agreementId: m.agreementId })), active: true },
+        data: { active: false, endedAt: now },
+      });
+    }
+    await recordActivity(tx, organizationId, actor, entries);
+  });
   return { invoices: invoices.length, matches: wanted.size, ended: toEnd.length };
 }
 

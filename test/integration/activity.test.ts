@@ -131,7 +131,9 @@ describe('activity entries', () => {
       body: { line_items: [{ description: 'Paper', quantity: '10', unit_price: '5.00', net_amount: '50.00' }], amounts: { excluding_vat: '50.00', including_vat: '50.00' } },
     });
     expect(patched.status).toBe(200);
-    const [entry] = await entriesOf(tenant, invoice.id);
+    // Its creation over the API came first (as the key); then the patch.
+    expect((await entriesOf(tenant, invoice.id))[0]).toMatchObject({ entityType: 'invoice', action: 'created', ...byKeyOf(tenant) });
+    const entry = (await entriesOf(tenant, invoice.id)).find((e) => e.action === 'updated');
     expect(entry).toMatchObject({ entityType: 'invoice', action: 'updated', ...byKeyOf(tenant) });
     const changes = entry!.changes as Record<string, { before: any; after: any }>;
     expect(changes.amounts!.before.including_vat).toBe('55.00');
