@@ -1,8 +1,8 @@
 import Router from '@koa/router';
-import Koa, { type Context, type Next } from 'koa';
-import { koaBody } from 'koa-body';
+import Koa from 'koa';
 import type { AppDeps } from './deps.js';
-import { ApiError, errorMiddleware } from './http/errors.js';
+import { bodyLimitOf, bodyParser, bodySizeGuard, MAX_JSON_BODY_BYTES } from './http/body-limit.js';
+import { errorMiddleware } from './http/errors.js';
 import { healthz, readyz } from './http/health.js';
 import { metricsRegistry } from './http/metrics.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -11,17 +11,6 @@ import type { RouteDefinition } from './http/route.js';
 import { mountRoutes } from './http/router.js';
 import { MAX_INVOICE_FILE_BYTES } from './invoices/imports.js';
 import { allRoutes } from './routes.js';
-
-export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
-
-// Refuse an oversized body before reading it (koa-body's own limit covers chunked bodies).
-async function bodySizeGuard(ctx: Context, next: Next): Promise<void> {
-  const length = Number(ctx.get('Content-Length') || 0);
-  if (length > MAX_JSON_BODY_BYTES && !ctx.is('multipart')) {
-    throw new ApiError(413, 'payload_too_large', 'The request body is larger than the 2 MiB limit.');
-  }
-  await next();
-}
 
 export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes): Koa {
   const app = new Koa({ proxy: true });
@@ -42,17 +31,17 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes):
 
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware);
-  app.use(bodySizeGuard);
+  app.use(bodySizeGuard(bodyLimitOf(routes)));
   app.use(
-    koaBody({
-      jsonLimit: MAX_JSON_BODY_BYTES,
+    bodyParser((limit) => ({
+      jsonLimit: limit,
       textLimit: MAX_JSON_BODY_BYTES,
       formLimit: MAX_JSON_BODY_BYTES,
       jsonStrict: true,
       // The Ingestion API's upload; files land in temporary files the handler reads and removes.
       multipart: true,
       formidable: { maxFileSize: MAX_INVOICE_FILE_BYTES, maxFiles: 51, maxTotalFileSize: 200 * 1024 * 1024, maxFields: 20, allowEmptyFiles: false },
-    }),
+    })),
   );
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

@@ -31,6 +31,11 @@ const configSchema = z.object({
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().positive().default(24),
   // Passages of one document indexed for search; beyond it the document is searched partially.
   DOCUMENT_INDEX_MAX_PASSAGES: z.coerce.number().int().positive().default(5000),
+  // Outgoing mail (support contact): smtp://user:pass@host:port or smtps://...; unset sends none.
+  SMTP_URL: z.string().url({ message: 'must be an smtp:// or smtps:// URL' }).optional(),
+  SMTP_FROM: z.string().email().default('no-reply@invoice-compliance.local'),
+  // Where POST /v1/support/contact sends its messages; unset stores them only.
+  SUPPORT_EMAIL: z.string().email().optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,3 +1,4 @@
+import { activityRoutes } from './activity/routes.js';
 import { alertRoutes } from './alerts/routes.js';
 import { topicReconcileRoutes } from './alerts/topic-reconcile/routes.js';
 import { alertTopicRoutes } from './alerts/topics/routes.js';
@@ -17,6 +18,7 @@ import { matchingRoutes } from './matching/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
+import { supportRoutes } from './support/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...runRoutes, ...activityRoutes, ...supportRoutes];

@@ -52,6 +52,7 @@ const COMMANDS: Record<string, string> = {
   'POST /v1/workflow-runs/{id}/cancel': 'run command',
   'POST /v1/claims/{id}/alerts': 'moves alerts into a claim (alert_ids or filter); the claim lists no alerts to write back',
   'POST /v1/claims/{id}/alerts/remove': 'takes alerts out of a claim',
+  'POST /v1/support/contact': 'a message to support; a support request is never read back',
   'POST /v1/claims/{id}/credit-notes': 'attaches an imported credit note (invoice_id) as evidence; create_refund is an instruction',
   'POST /v1/workflow-runs/{id}/retry': 'run command',
 };
@@ -293,6 +294,22 @@ Object.assign(CASES, {
         read: async () => (await read()).refunds.find((r: Json) => r.id === refundId),
         send: (body) => tenant.call(`/v1/claims/${claimId}/refunds/${refundId}`, { method: 'PATCH', body }),
       };
+    },
+  },
+  'POST /v1/comments': {
+    // The copy is another comment on the same record (not safe to repeat: that is what it does).
+    differs: ['id', 'created_at', 'updated_at'],
+    async setUp(tenant) {
+      const { claimId } = await claimWithRefund(tenant);
+      const comment = (await tenant.call('/v1/comments', { method: 'POST', body: { entity_type: 'claim', entity_id: claimId, body: `Ask @[${tenant.userId}]` } })).body;
+      return { read: async () => (await tenant.call(`/v1/comments/${comment.id}`)).body, send: (body) => tenant.call('/v1/comments', { method: 'POST', body }), readCreated: byId('/v1/comments/{id}')(tenant) };
+    },
+  },
+  'PATCH /v1/comments/{id}': {
+    async setUp(tenant) {
+      const { claimId } = await claimWithRefund(tenant);
+      const comment = (await tenant.call('/v1/comments', { method: 'POST', body: { entity_type: 'claim', entity_id: claimId, body: 'Called them' } })).body;
+      return { read: async () => (await tenant.call(`/v1/comments/${comment.id}`)).body, send: (body) => tenant.call(`/v1/comments/${comment.id}`, { method: 'PATCH', body }) };
     },
   },
 } satisfies Record<string, WriteBackCase>);
