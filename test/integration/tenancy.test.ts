@@ -35,6 +35,7 @@ describe('tenancy', () => {
       '/v1/invoices/': imported.invoice_id,
       '/v1/agreements/': (await owner.call('/v1/agreements', { method: 'POST', body: { title: 'Owner agreement' } })).body.id,
       '/v1/claims/': (await owner.call('/v1/claims', { method: 'POST', body: { agreement_id: agreementId, title: 'Owner claim', alerts: { alert_ids: [alert.id] } } })).body.id,
+      '/v1/comments/': (await owner.call('/v1/comments', { method: 'POST', body: { entity_type: 'alert', entity_id: alert.id, body: 'Owner comment' } })).body.id,
     };
     const routes = allRoutes.filter((route) => route.path.includes('{id}'));
     expect(routes.length).toBeGreaterThan(0);
