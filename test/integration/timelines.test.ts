@@ -99,6 +99,31 @@ describe('activity timelines', () => {
     for (const entry of created) expect(entry.actor.run_id).toBe(run);
   });
 
+  it('show credit notes attached (with the refund recorded from one) and detached on the claim, once each', async () => {
+    const tenant = await createTenant();
+    const { agreementId, supplier } = await claimSetup(tenant, [{}]);
+    const claim = await createClaim(tenant, { agreement_id: agreementId });
+    const note = await tenant.call('/v1/invoices', {
+      method: 'POST',
+      body: {
+        document_type: 'credit_note',
+        invoice_number: `CN-${randomUUID().slice(0, 8)}`,
+        issue_date: '2026-04-02',
+        currency_code: 'EUR',
+        supplier,
+        line_items: [{ description: 'Credit', quantity: '1', unit_price: '25.00', net_amount: '25.00' }],
+        amounts: { excluding_vat: '25.00', vat: '0', including_vat: '25.00' },
+      },
+    });
+    expect(note.status, JSON.stringify(note.body)).toBe(201);
+    for (let i = 0; i < 2; i++) await tenant.call(`/v1/claims/${claim.id}/credit-notes`, { method: 'POST', body: { invoice_id: note.body.id, create_refund: true } });
+    for (let i = 0; i < 2; i++) expect((await tenant.call(`/v1/claims/${claim.id}/credit-notes/${note.body.id}`, { method: 'DELETE' })).status).toBe(204);
+    const entries = await timeline(tenant, `entity_type=claim&entity_id=${claim.id}&entry_type=activity`);
+    expect(entries.map((e) => e.action).filter((a) => a !== 'created').sort()).toEqual(['credit_note_attached', 'credit_note_detached', 'refund_added']);
+    expect(entries.find((e) => e.action === 'refund_added')!.changes.refund.after).toMatchObject({ amount: '25.00', currency_code: 'EUR', credit_note_invoice_id: note.body.id });
+    expect(entries[0]).toMatchObject({ action: 'credit_note_detached', changes: { credit_note_invoice_id: { before: note.body.id, after: null } } });
+  });
+
   it("answer 404 for another organization's record, and need Read", async () => {
     const tenant = await createTenant();
     const other = await createTenant();
