@@ -65,11 +65,15 @@ export async function timelinePage(deps: Deps, organizationId: string, query: Ac
            author_user_id AS actor_user_id, author_api_key_id AS actor_api_key_id, NULL::uuid AS actor_run_id, NULL::jsonb AS changes, created_at
       FROM comments
      WHERE organization_id = ${organizationId}::uuid AND parent_comment_id IS NULL AND ${scope} ${after}`;
-  const parts = query.entry_type === 'activity' ? [activity] : query.entry_type === 'comment' ? [comments] : [activity, comments];
+  // Each part is ordered and limited on its own, so each walks its (organization, ..., created_at)
+  // index and stops after a page (incremental sort by id), instead of sorting a whole history.
+  const limit = page.limit + 1;
+  const pageOfPart = (part: Prisma.Sql) => Prisma.sql`(${part} ORDER BY created_at DESC, id DESC LIMIT ${limit})`;
+  const parts = (query.entry_type === 'activity' ? [activity] : query.entry_type === 'comment' ? [comments] : [activity, comments]).map(pageOfPart);
   return deps.db.$queryRaw<TimelineRow[]>`
     SELECT entries.id::text AS id, entry_type, entity_type, entries.entity_id::text AS entity_id, action, actor_type,
            actor_user_id::text AS actor_user_id, actor_api_key_id::text AS actor_api_key_id, actor_run_id::text AS actor_run_id, changes, entries.created_at
       FROM (${Prisma.join(parts, ' UNION ALL ')}) AS entries
      ORDER BY entries.created_at DESC, entries.id DESC
-     LIMIT ${page.limit + 1}`;
+     LIMIT ${limit}`;
 }
