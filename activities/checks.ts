@@ -1,3 +1,4 @@
+import { systemActor } from '../src/activity/record.js';
 import type { Db } from '../src/db/client.js';
 import type { Logger } from '../src/logger.js';
 import { checkImportedInvoice, markInvoicesChecking, settleInvoiceChecks } from '../src/checks/invoice-checks.js';
@@ -24,7 +25,7 @@ export function createCheckActivities(db: Db, logger?: Logger) {
     // An import's last step, one activity so the import stays short in Temporal's history: match
     // the new invoice to agreements, then check it against the eligible ones.
     async matchAndCheckImportedInvoice(organizationId: string, runId: string, invoiceId: string) {
-      const matched = await refreshInvoiceMatches(db, organizationId, [invoiceId]);
+      const matched = await refreshInvoiceMatches(db, organizationId, [invoiceId], systemActor(runId));
       const checked = await checkImportedInvoice(db, organizationId, runId, invoiceId, matched.matches, logger);
       return { matched_agreements: matched.matches, ...checked };
     },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
+import { recordActivity, systemActor } from '../src/activity/record.js';
 import { Prisma, type Db } from '../src/db/client.js';
 import { md5Of } from '../src/documents/service.js';
 import type { Document, InvoiceImport } from '../src/generated/prisma/client.js';
@@ -138,7 +139,9 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
     await takeOver(invoiceImport, runId);
     const document = await db.document.findUniqueOrThrow({ where: { id: invoiceImport.primaryDocumentId } });
     const { outcome, file } = await readAndParse(document);
-    return outcome.kind === 'invoice' ? store(invoiceImport, file, outcome) : reject(invoiceImport, file, outcome);
+    // The run that took the import over is the one that does (and records) its work.
+    const current = { ...invoiceImport, workflowRunId: runId };
+    return outcome.kind === 'invoice' ? store(current, file, outcome) : reject(current, file, outcome);
   }
 
   // Ties the import to this run, classifies and parses the file, stores the invoice or records
@@ -226,6 +229,7 @@ async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: I
   await recordFileFacts(tx, file);
   const { organizationId } = invoiceImport;
   let invoice = existingInvoice;
+  const creating = !invoice;
   if (!invoice) {
     const md5 = file.md5 ?? file.document.md5;
     const existing = await tx.invoice.findFirst({ where: { organizationId, primaryMd5: md5 } });
@@ -252,6 +256,17 @@ async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: I
   }
   if (!invoice.createdAt) throw ApplicationFailure.nonRetryable('The invoice of this import no longer exists.', 'invoice_missing');
   await writeParsedInvoice(tx, { id: invoice.id, createdAt: invoice.createdAt, hasLines: invoice.hasLines }, organizationId, parsed, parties);
+  // The invoice is the import run's work (an attempt that created it already recorded this).
+  if (creating) {
+    await recordActivity(tx, organizationId, systemActor(invoiceImport.workflowRunId), [
+      {
+        entityType: 'invoice',
+        entityId: invoice.id,
+        action: 'created',
+        changes: { source: { before: null, after: invoiceImport.source }, import_id: { before: null, after: invoiceImport.id }, invoice_number: { before: null, after: parsed.invoice.invoiceNumber } },
+      },
+    ]);
+  }
   await tx.invoiceImport.update({ where: { id: invoiceImport.id }, data: { outcome: 'imported', invoiceId: invoice.id, finishedAt: new Date() } });
   return { kind: 'stored', outcome: 'imported', invoice_id: invoice.id };
 }

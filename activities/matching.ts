@@ -1,11 +1,13 @@
+import { systemActor } from '../src/activity/record.js';
 import { refreshCheckStatus } from '../src/checks/check-status.js';
 import type { Db } from '../src/db/client.js';
 import { refreshInvoiceMatches, REFRESH_BATCH_SIZE, type RefreshResult } from '../src/matching/service.js';
+import { currentRunId } from './current-run.js';
 
 export function createMatchingActivities(db: Db) {
   return {
     async refreshMatchesForInvoices(organizationId: string, invoiceIds: string[]): Promise<RefreshResult> {
-      const result = await refreshInvoiceMatches(db, organizationId, invoiceIds);
+      const result = await refreshInvoiceMatches(db, organizationId, invoiceIds, systemActor(currentRunId()));
       // A match that ended or came back changes which checks count for the invoice.
       await refreshCheckStatus(db, { invoiceIds });
       return result;

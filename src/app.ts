@@ -1,8 +1,8 @@
 import Router from '@koa/router';
-import Koa, { type Context, type Next } from 'koa';
-import { koaBody } from 'koa-body';
+import Koa from 'koa';
 import type { AppDeps } from './deps.js';
-import { ApiError, errorMiddleware } from './http/errors.js';
+import { bodyLimitOf, bodyParser, bodySizeGuard, MAX_JSON_BODY_BYTES } from './http/body-limit.js';
+import { errorMiddleware } from './http/errors.js';
 import { healthz, readyz } from './http/health.js';
 import { metricsRegistry } from './http/metrics.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -10,17 +10,6 @@ import { requestContext } from './http/request-context.js';
 import type { RouteDefinition } from './http/route.js';
 import { mountRoutes } from './http/router.js';
 import { allRoutes } from './routes.js';
-
-export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
-
-// Refuse an oversized body before reading it (koa-body's own limit covers chunked bodies).
-async function bodySizeGuard(ctx: Context, next: Next): Promise<void> {
-  const length = Number(ctx.get('Content-Length') || 0);
-  if (length > MAX_JSON_BODY_BYTES && !ctx.is('multipart')) {
-    throw new ApiError(413, 'payload_too_large', 'The request body is larger than the 2 MiB limit.');
-  }
-  await next();
-}
 
 export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes): Koa {
   // ctx.ip is the client address: the socket's, or with TRUST_PROXY the address our own proxies
@@ -47,17 +36,17 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes):
   app.on('error', (err: unknown) => deps.logger.debug({ err }, 'connection error'));
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware);
-  app.use(bodySizeGuard);
+  app.use(bodySizeGuard(bodyLimitOf(routes)));
   app.use(
-    koaBody({
-      jsonLimit: MAX_JSON_BODY_BYTES,
+    bodyParser((limit) => ({
+      jsonLimit: limit,
       textLimit: MAX_JSON_BODY_BYTES,
       formLimit: MAX_JSON_BODY_BYTES,
       jsonStrict: true,
       // Never multipart here: the Ingestion upload reads its own body after authentication
       // (src/http/multipart.ts), so no other path and no anonymous caller can fill the disk.
       multipart: false,
-    }),
+    })),
   );
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

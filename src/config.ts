@@ -63,6 +63,11 @@ const configSchema = z.object({
   // (Temporal down at that time) still starts.
   SYNC_SCHEDULE_TIME_UTC: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)').default('02:00'),
   SYNC_SCHEDULE_CATCHUP_MINUTES: z.coerce.number().int().positive().default(360),
+  // Outgoing mail (support contact): smtp://user:pass@host:port or smtps://...; unset sends none.
+  SMTP_URL: z.string().url({ message: 'must be an smtp:// or smtps:// URL' }).optional(),
+  SMTP_FROM: z.string().email().default('no-reply@invoice-compliance.local'),
+  // Where POST /v1/support/contact sends its messages; unset stores them only.
+  SUPPORT_EMAIL: z.string().email().optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

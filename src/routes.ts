@@ -1,3 +1,4 @@
+import { activityRoutes } from './activity/routes.js';
 import { alertRoutes } from './alerts/routes.js';
 import { topicReconcileRoutes } from './alerts/topic-reconcile/routes.js';
 import { alertTopicRoutes } from './alerts/topics/routes.js';
@@ -21,6 +22,7 @@ import { runRoutes } from './runs/routes.js';
 import { overviewRoutes } from './overview/routes.js';
 import { searchRoutes } from './search/routes.js';
 import { teamRoutes } from './teams/routes.js';
+import { supportRoutes } from './support/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...teamRoutes, ...integrationRoutes, ...overviewRoutes, ...searchRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...teamRoutes, ...integrationRoutes, ...overviewRoutes, ...searchRoutes, ...runRoutes, ...activityRoutes, ...supportRoutes];

@@ -211,7 +211,14 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
     const entry = alertActivity(before ? 'updated' : 'created', before, alert);
     return Object.keys(entry.changes!).length > 0 ? [entry] : [];
   });
-  await recordActivity(tx, loaded.organizationId, actor, [...entries, ...removed.map((alert) => alertActivity('deleted', alert, null))]);
+  // The check itself is on the invoice's timeline: which agreement, and its alerts before and after.
+  const checked = {
+    entityType: 'invoice' as const,
+    entityId: invoiceId,
+    action: 'checked',
+    changes: { agreement_id: { before: agreementId, after: agreementId }, alert_count: { before: earlier.length, after: alertIds.length } },
+  };
+  await recordActivity(tx, loaded.organizationId, actor, [checked, ...entries, ...removed.map((alert) => alertActivity('deleted', alert, null))]);
   if (removed.length > 0) {
     for (const ids of batchesOf(removed.map((alert) => alert.id))) await tx.alert.deleteMany({ where: { id: { in: ids } } });
     await removeEmptiedTopics(tx, loaded.organizationId, actor, removed.map((alert) => alert.topicId));

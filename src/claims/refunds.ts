@@ -1,23 +1,40 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiKeyCredential } from '../auth/credential.js';
+import { NothingChanged, orUnchanged, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
+import { formatAmount } from '../shared/money.js';
+import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import { errors } from '../http/errors.js';
 import type { CreateRefundInput, PatchRefundInput } from './schemas.js';
 import { creditNoteAmount, type ClaimRecord } from './serialize.js';
+import type { ClaimRefund } from '../generated/prisma/client.js';
 
 // Refunds are the money the supplier paid back: the only thing that counts as received. A credit
 // note attached to a claim is evidence; `create_refund` records its amount as a refund too.
 
 type Deps = Pick<AppDeps, 'db'>;
 
+// A refund as its claim's activity entries show it (refund_added, refund_corrected, refund_deleted):
+// `changes.refund` holds it before and after, so an entry names the refund and its values.
+function refundFields(refund: Pick<ClaimRefund, 'id' | 'amount' | 'currencyCode' | 'date' | 'reference' | 'note' | 'creditNoteInvoiceId'>) {
+  return {
+    id: refund.id,
+    amount: formatAmount(refund.amount)!,
+    currency_code: refund.currencyCode,
+    date: refund.date.toISOString().slice(0, 10),
+    reference: refund.reference,
+    note: refund.note,
+    credit_note_invoice_id: refund.creditNoteInvoiceId,
+  };
+}
+
 const today = () => new Date().toISOString().slice(0, 10);
 const dateValue = (date: string) => new Date(`${date}T00:00:00Z`);
 
 export async function createRefund(deps: Deps, credential: ApiKeyCredential, claim: ClaimRecord, input: CreateRefundInput): Promise<string> {
   const id = randomUUID();
-  await deps.db.$transaction([
-    deps.db.claimRefund.create({
+  await deps.db.$transaction(async (tx) => {
+    const refund = await tx.claimRefund.create({
       data: {
         id,
         organizationId: claim.organizationId,
@@ -30,9 +47,10 @@ export async function createRefund(deps: Deps, credential: ApiKeyCredential, cla
         recordedByUserId: credential.userId,
         recordedByApiKeyId: credential.keyId,
       },
-    }),
-    deps.db.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } }),
-  ]);
+    });
+    await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
+    await recordActivity(tx, claim.organizationId, credential, [{ entityType: 'claim', entityId: claim.id, action: 'refund_added', changes: { refund: { before: null, after: refundFields(refund) } } }]);
+  });
   return id;
 }
 
@@ -42,28 +60,36 @@ function refundOf(claim: ClaimRecord, refundId: string) {
   return refund;
 }
 
-// A correction: only the sent fields change; who corrected it is recorded as the recorder.
+// A correction: only the sent fields change; who corrected it is recorded as the recorder. A
+// refund sent back as read changes nothing (not even its recorder or updated_at).
 export async function patchRefund(deps: Deps, credential: ApiKeyCredential, claim: ClaimRecord, refundId: string, input: PatchRefundInput): Promise<void> {
-  refundOf(claim, refundId);
+  const current = refundOf(claim, refundId);
   const data: Prisma.ClaimRefundUncheckedUpdateInput = { recordedByUserId: credential.userId, recordedByApiKeyId: credential.keyId };
   if (input.amount !== undefined) data.amount = new Prisma.Decimal(input.amount);
   if (input.currency_code !== undefined) data.currencyCode = input.currency_code;
   if (input.date !== undefined) data.date = dateValue(input.date);
   if (input.reference !== undefined) data.reference = input.reference;
   if (input.note !== undefined) data.note = input.note;
-  await deps.db.$transaction([
-    deps.db.claimRefund.update({ where: { id: refundId }, data }),
-    deps.db.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } }),
-  ]);
+  const corrected = deps.db.$transaction(async (tx) => {
+    const saved = await tx.claimRefund.update({ where: { id: refundId }, data });
+    const [before, after] = [refundFields(current), refundFields(saved)];
+    if (JSON.stringify(before) === JSON.stringify(after)) throw new NothingChanged();
+    await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
+    await recordActivity(tx, claim.organizationId, credential, [{ entityType: 'claim', entityId: claim.id, action: 'refund_corrected', changes: { refund: { before, after } } }]);
+  });
+  await orUnchanged(corrected, () => undefined);
 }
 
 // Removing a refund already gone changes nothing (the claim itself must exist: 404 otherwise).
-export async function deleteRefund(deps: Deps, claim: ClaimRecord, refundId: string): Promise<void> {
-  if (!claim.refunds.some((r) => r.id === refundId)) return;
-  await deps.db.$transaction([
-    deps.db.claimRefund.deleteMany({ where: { id: refundId, claimId: claim.id } }),
-    deps.db.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } }),
-  ]);
+export async function deleteRefund(deps: Deps, who: Credential | Actor, claim: ClaimRecord, refundId: string): Promise<void> {
+  const refund = claim.refunds.find((r) => r.id === refundId);
+  if (!refund) return;
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.claimRefund.deleteMany({ where: { id: refundId, claimId: claim.id } });
+    if (count === 0) return;
+    await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
+    await recordActivity(tx, claim.organizationId, who, [{ entityType: 'claim', entityId: claim.id, action: 'refund_deleted', changes: { refund: { before: refundFields(refund), after: null } } }]);
+  });
 }
 
 function invalid(field: string, message: string) {
@@ -90,8 +116,9 @@ export async function attachCreditNote(deps: Deps, credential: ApiKeyCredential,
     });
     // A concurrent attach won the race: it recorded the refund, if one was asked for.
     if (inserted.count === 0) return false;
+    const entries: ActivityEntryInput[] = [{ entityType: 'claim', entityId: claim.id, action: 'credit_note_attached', changes: { credit_note_invoice_id: { before: null, after: invoiceId } } }];
     if (createRefund) {
-      await tx.claimRefund.create({
+      const refund = await tx.claimRefund.create({
         data: {
           id: randomUUID(),
           organizationId: claim.organizationId,
@@ -105,18 +132,22 @@ export async function attachCreditNote(deps: Deps, credential: ApiKeyCredential,
           recordedByApiKeyId: credential.keyId,
         },
       });
+      entries.push({ entityType: 'claim', entityId: claim.id, action: 'refund_added', changes: { refund: { before: null, after: refundFields(refund) } } });
     }
     await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
+    await recordActivity(tx, claim.organizationId, credential, entries);
     return true;
   });
 }
 
 // Detaching keeps refunds recorded from the credit note: money received stays received until a
 // person deletes the refund.
-export async function detachCreditNote(deps: Deps, claim: ClaimRecord, invoiceId: string): Promise<void> {
+export async function detachCreditNote(deps: Deps, who: Credential | Actor, claim: ClaimRecord, invoiceId: string): Promise<void> {
   if (!claim.creditNotes.some((link) => link.invoiceId === invoiceId)) return;
-  await deps.db.$transaction([
-    deps.db.claimCreditNote.deleteMany({ where: { claimId: claim.id, invoiceId } }),
-    deps.db.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } }),
-  ]);
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.claimCreditNote.deleteMany({ where: { claimId: claim.id, invoiceId } });
+    if (count === 0) return;
+    await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
+    await recordActivity(tx, claim.organizationId, who, [{ entityType: 'claim', entityId: claim.id, action: 'credit_note_detached', changes: { credit_note_invoice_id: { before: invoiceId, after: null } } }]);
+  });
 }

@@ -4,7 +4,7 @@ import { errors } from '../http/errors.js';
 import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { listResponse } from '../http/schemas.js';
+import { assertSentAsRead, listResponse } from '../http/schemas.js';
 import { buildClaimLetter, renderClaimCsv, renderClaimPdf, renderClaimXlsx } from './export/index.js';
 import { attachCreditNote, createRefund, deleteRefund, detachCreditNote, patchRefund } from './refunds.js';
 import { claimDocuments, claimMetrics } from './reports.js';
@@ -28,8 +28,10 @@ import {
   patchRefundSchema,
   refundParams,
   type AlertSelection,
+  CLAIM_FIXED_FIELDS,
+  REFUND_FIXED_FIELDS,
 } from './schemas.js';
-import { CLAIM_INCLUDE } from './serialize.js';
+import { CLAIM_INCLUDE, serializeRefund } from './serialize.js';
 import { addAlerts, claimWhere, createClaim, deleteClaim, findClaim, patchClaim, removeAlerts, type AlertChangeResult } from './service.js';
 import { claimView, serializeClaims } from './summary.js';
 import { resolveTeamScope } from '../teams/scope.js';
@@ -160,7 +162,8 @@ export const claimRoutes = [
       412: { description: 'precondition_failed' },
     },
     handler: async ({ params, body, credential, deps, ctx }) => {
-      await patchClaim(deps, organizationOf(credential), params.id, body, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
+      assertSentAsRead(ctx.request.body, (await serializeClaims(deps, [await findClaim(deps, organizationOf(credential), params.id)]))[0], CLAIM_FIXED_FIELDS);
+      await patchClaim(deps, organizationOf(credential), credential, params.id, body, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
       return { body: await claimView(deps, params.id) };
     },
   }),
@@ -175,7 +178,7 @@ export const claimRoutes = [
     query: deleteClaimQuery,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'claim_completed: reopen it first' }, 412: { description: 'precondition_failed' } },
     handler: async ({ params, query, credential, deps, ctx }) => {
-      await deleteClaim(deps, organizationOf(credential), params.id, query.alert_outcome, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
+      await deleteClaim(deps, organizationOf(credential), credential, params.id, query.alert_outcome, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
       return { status: 204 };
     },
   }),
@@ -192,7 +195,7 @@ export const claimRoutes = [
       200: { description: 'The claim and what happened to each alert', schema: alertChangeSchema },
       409: { description: 'alerts_not_claimable (details per alert), claim_completed, claim_cancelled' },
     },
-    handler: async ({ params, body, credential, deps }) => changeResponse(deps, params.id, await addAlerts(deps, organizationOf(credential), params.id, body)),
+    handler: async ({ params, body, credential, deps }) => changeResponse(deps, params.id, await addAlerts(deps, organizationOf(credential), credential, params.id, body)),
   }),
   defineRoute({
     method: 'post',
@@ -207,7 +210,7 @@ export const claimRoutes = [
       200: { description: 'The claim and what happened to each alert', schema: alertChangeSchema },
       409: { description: 'claim_completed, claim_cancelled' },
     },
-    handler: async ({ params, body, credential, deps }) => changeResponse(deps, params.id, await removeAlerts(deps, organizationOf(credential), params.id, body as AlertSelection)),
+    handler: async ({ params, body, credential, deps }) => changeResponse(deps, params.id, await removeAlerts(deps, organizationOf(credential), credential, params.id, body as AlertSelection)),
   }),
   defineRoute({
     method: 'post',
@@ -236,8 +239,10 @@ export const claimRoutes = [
     params: refundParams,
     body: patchRefundSchema,
     responses: { 200: { description: 'The claim', schema: claimSchema } },
-    handler: async ({ params, body, credential, deps }) => {
+    handler: async ({ params, body, credential, deps, ctx }) => {
       const claim = await findClaim(deps, organizationOf(credential), params.id);
+      const refund = claim.refunds.find((r) => r.id === params.refund_id);
+      if (refund) assertSentAsRead(ctx.request.body, serializeRefund(refund), REFUND_FIXED_FIELDS);
       await patchRefund(deps, credential as ApiKeyCredential, claim, params.refund_id, body);
       return { body: await claimView(deps, claim.id) };
     },
@@ -252,7 +257,7 @@ export const claimRoutes = [
     params: refundParams,
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, credential, deps }) => {
-      await deleteRefund(deps, await findClaim(deps, organizationOf(credential), params.id), params.refund_id);
+      await deleteRefund(deps, credential, await findClaim(deps, organizationOf(credential), params.id), params.refund_id);
       return { status: 204 };
     },
   }),
@@ -283,7 +288,7 @@ export const claimRoutes = [
     params: creditNoteParams,
     responses: { 204: { description: 'Detached' } },
     handler: async ({ params, credential, deps }) => {
-      await detachCreditNote(deps, await findClaim(deps, organizationOf(credential), params.id), params.invoice_id);
+      await detachCreditNote(deps, credential, await findClaim(deps, organizationOf(credential), params.id), params.invoice_id);
       return { status: 204 };
     },
   }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { filterBodySchema, MAX_BULK_ALERTS, type AlertFilter } from '../alerts/schemas.js';
 import { pageParams } from '../http/pagination.js';
-import { booleanParam, commaList, dateString, timestampString, uuidList } from '../http/schemas.js';
+import { acceptingReadShape, booleanParam, commaList, dateString, timestampString, uuidList } from '../http/schemas.js';
 import { teamScopeParams, type TeamScopeQuery } from '../teams/scope.js';
 
 export const CLAIM_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
@@ -88,12 +88,14 @@ const supplierContact = z
   .strict();
 const note = z.string().trim().min(1).max(10_000).nullable();
 
-export const createClaimSchema = z
+const createClaimInput = z
   .object({
     agreement_id: uuid,
     title,
     alerts: alertSelectionSchema.optional(),
+    // null (as a read shows a claim without a supplier) is the same as leaving it out.
     supplier_id: uuid
+      .nullable()
       .optional()
       .meta({ description: "One of the agreement's suppliers; by default the agreement's only supplier, else the supplier of the selected alerts' invoices" }),
     supplier_contact: supplierContact.nullable().optional(),
@@ -101,7 +103,7 @@ export const createClaimSchema = z
   })
   .strict();
 
-export const patchClaimSchema = z
+const patchClaimInput = z
   .object({
     status: z.enum(CLAIM_STATUSES).optional().meta({ description: 'in_progress, completed or cancelled from any status (in_progress from completed reopens); pending only while pending' }),
     title: title.optional(),
@@ -126,7 +128,7 @@ export const addAlertsSchema = z
   .strict()
   .refine((body) => (body.alert_ids === undefined) !== (body.filter === undefined), { message: 'send either alert_ids or filter', path: ['alert_ids'] });
 
-export const createRefundSchema = z
+const createRefundInput = z
   .object({
     amount: positiveAmount,
     currency_code: currencyCode,
@@ -136,7 +138,7 @@ export const createRefundSchema = z
   })
   .strict();
 
-export const patchRefundSchema = z
+const patchRefundInput = z
   .object({
     amount: positiveAmount.optional(),
     currency_code: currencyCode.optional(),
@@ -274,6 +276,16 @@ export const claimDocumentSchema = z
     expires_at: z.string().datetime(),
   })
   .meta({ id: 'ClaimDocument' });
+
+// What a client reads, it can write back (docs/invoices.md, "Writing back what was read"): the
+// read-only fields of a claim or refund are accepted and dropped; a PATCH checks its fixed fields
+// against the record (CLAIM_FIXED_FIELDS, REFUND_FIXED_FIELDS).
+export const createClaimSchema = acceptingReadShape(createClaimInput, claimSchema).meta({ id: 'ClaimCreate' });
+export const patchClaimSchema = acceptingReadShape(patchClaimInput, claimSchema).meta({ id: 'ClaimPatch' });
+export const createRefundSchema = acceptingReadShape(createRefundInput, refundSchema).meta({ id: 'ClaimRefundCreate' });
+export const patchRefundSchema = acceptingReadShape(patchRefundInput, refundSchema).meta({ id: 'ClaimRefundPatch' });
+export const CLAIM_FIXED_FIELDS = ['id', 'agreement_id', 'supplier_id', 'reference'] as const;
+export const REFUND_FIXED_FIELDS = ['id', 'credit_note_invoice_id'] as const;
 
 export type CreateClaimInput = z.infer<typeof createClaimSchema>;
 export type PatchClaimInput = z.infer<typeof patchClaimSchema>;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { changedFields, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
 import { alertWhere } from '../alerts/filters.js';
 import { MAX_BULK_ALERTS } from '../alerts/schemas.js';
 import type { AlertStatus } from '../alerts/state-machine.js';
-import type { ApiKeyCredential } from '../auth/credential.js';
+import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { ApiError, errors } from '../http/errors.js';
@@ -23,6 +24,40 @@ import {
 
 type Deps = Pick<AppDeps, 'db'>;
 type Tx = Prisma.TransactionClient;
+type Who = Credential | Actor;
+
+// ---- Activity (docs/activity.md) ----
+
+// The claim's own fields as the API shows them: what `created`, `updated`, `status_changed` and
+// `deleted` entries compare.
+export const CLAIM_AUDITED_FIELDS = ['reference', 'agreement_id', 'supplier_id', 'title', 'status', 'supplier_contact', 'note'] as const;
+export function claimFields(claim: Pick<ClaimRecord, 'reference' | 'agreementId' | 'supplierId' | 'title' | 'status' | 'supplierContactName' | 'supplierContactEmail' | 'note'>) {
+  const contact = claim.supplierContactName !== null || claim.supplierContactEmail !== null ? { name: claim.supplierContactName, email: claim.supplierContactEmail } : null;
+  return { reference: claim.reference, agreement_id: claim.agreementId, supplier_id: claim.supplierId, title: claim.title, status: claim.status, supplier_contact: contact, note: claim.note };
+}
+
+// Alerts entering or leaving a claim: one entry on the claim naming them, one on each alert with
+// its status and claim before and after.
+interface AlertMove {
+  id: string;
+  statusBefore: string;
+  statusAfter: string;
+  claimBefore: string | null;
+  claimAfter: string | null;
+}
+function alertMoveEntries(claimId: string, action: 'alerts_added' | 'alerts_removed', moves: AlertMove[]): ActivityEntryInput[] {
+  if (moves.length === 0) return [];
+  const ids = moves.map((move) => move.id);
+  return [
+    { entityType: 'claim', entityId: claimId, action, changes: { alert_ids: action === 'alerts_added' ? { before: null, after: ids } : { before: ids, after: null } } },
+    ...moves.map((move) => ({
+      entityType: 'alert' as const,
+      entityId: move.id,
+      action: action === 'alerts_added' ? 'claim_added' : 'claim_removed',
+      changes: changedFields({ status: move.statusBefore, claim_id: move.claimBefore }, { status: move.statusAfter, claim_id: move.claimAfter }),
+    })),
+  ];
+}
 
 export async function findClaim(deps: Deps, organizationId: string, id: string): Promise<ClaimRecord> {
   const claim = await deps.db.claim.findFirst({ where: { id, organizationId }, include: CLAIM_INCLUDE });
@@ -127,25 +162,34 @@ function notClaimable(refused: { id: string; reason: RefusalReason }[]): ApiErro
 // Adds alerts to a claim whose row the caller has locked. Named alerts are all or nothing (409
 // alerts_not_claimable, with the reason per alert); alerts a filter selected that cannot be
 // claimed are skipped with their reason.
-async function admitAlerts(tx: Tx, claim: TargetClaim, ids: string[], named: boolean, moveFromOpenClaims: boolean): Promise<AlertChangeResult> {
+async function admitAlerts(tx: Tx, who: Who, organizationId: string, claim: TargetClaim, ids: string[], named: boolean, moveFromOpenClaims: boolean): Promise<AlertChangeResult> {
   const result = emptyChange();
   const refused: { id: string; reason: RefusalReason }[] = [];
-  const movedFrom = new Set<string>();
+  const movedFrom = new Map<string, AlertMove[]>();
+  const moves: AlertMove[] = [];
   for (const alert of await lockedCandidates(tx, ids)) {
     const admission = admit(alert, claim, moveFromOpenClaims);
     if (admission.outcome === 'unchanged') result.unchanged.push(alert.id);
     else if (admission.outcome === 'refused') refused.push({ id: alert.id, reason: admission.reason });
-    else if (admission.outcome === 'move') {
-      result.moved.push(alert.id);
-      movedFrom.add(admission.fromClaimId);
-    } else result.added.push(alert.id);
+    else {
+      const move = { id: alert.id, statusBefore: alert.status, statusAfter: 'claimed', claimBefore: alert.claimId, claimAfter: claim.id };
+      moves.push(move);
+      if (admission.outcome === 'move') {
+        result.moved.push(alert.id);
+        movedFrom.set(admission.fromClaimId, [...(movedFrom.get(admission.fromClaimId) ?? []), move]);
+      } else result.added.push(alert.id);
+    }
   }
   if (named && refused.length > 0) throw notClaimable(refused);
   result.skipped = refused;
   const entering = [...result.added, ...result.moved];
   if (entering.length > 0) {
     await tx.$executeRaw`UPDATE alerts SET status = 'claimed', claim_id = ${claim.id}::uuid, updated_at = now() WHERE id = ANY(${entering}::uuid[])`;
-    await touch(tx, [claim.id, ...movedFrom]);
+    await touch(tx, [claim.id, ...movedFrom.keys()]);
+    // A moved alert gets one entry (claim_added, from its claim to this one); its former claim
+    // records the alerts it lost.
+    const sources = [...movedFrom.entries()].map(([fromId, lost]) => ({ entityType: 'claim' as const, entityId: fromId, action: 'alerts_removed', changes: { alert_ids: { before: lost.map((m) => m.id), after: null } } }));
+    await recordActivity(tx, organizationId, who, [...alertMoveEntries(claim.id, 'alerts_added', moves), ...sources]);
   }
   return result;
 }
@@ -170,7 +214,7 @@ function assertAlertsChangeable(status: ClaimStatus): void {
   if (refusal) throw errors.conflict(refusal.code, refusal.message);
 }
 
-export async function addAlerts(deps: Deps, organizationId: string, claimId: string, input: AddAlertsInput): Promise<AlertChangeResult> {
+export async function addAlerts(deps: Deps, organizationId: string, who: Who, claimId: string, input: AddAlertsInput): Promise<AlertChangeResult> {
   // Another organization's claim is not found before anything about the alerts is said.
   await findClaim(deps, organizationId, claimId);
   const ids = await selectAlertIds(deps, organizationId, input);
@@ -181,21 +225,24 @@ export async function addAlerts(deps: Deps, organizationId: string, claimId: str
     await lockClaimRows(tx, [claimId, ...holders.map((h) => h.claim_id)]);
     const claim = await lockClaim(tx, organizationId, claimId);
     assertAlertsChangeable(claim.status as ClaimStatus);
-    return admitAlerts(tx, claim, ids, input.alert_ids !== undefined, input.move_from_open_claims);
+    return admitAlerts(tx, who, organizationId, claim, ids, input.alert_ids !== undefined, input.move_from_open_claims);
   });
 }
 
 // A removed alert returns to pending; one the claim does not hold is unchanged.
-export async function removeAlerts(deps: Deps, organizationId: string, claimId: string, selection: AlertSelection): Promise<AlertChangeResult> {
+export async function removeAlerts(deps: Deps, organizationId: string, who: Who, claimId: string, selection: AlertSelection): Promise<AlertChangeResult> {
   await findClaim(deps, organizationId, claimId);
   const ids = await selectAlertIds(deps, organizationId, selection);
   return deps.db.$transaction(async (tx) => {
     const claim = await lockClaim(tx, organizationId, claimId);
     assertAlertsChangeable(claim.status as ClaimStatus);
     const result = emptyChange();
+    const moves: AlertMove[] = [];
     for (const alert of await lockedCandidates(tx, ids)) {
-      if (release(alert, claim.id) === 'remove') result.removed.push(alert.id);
-      else result.unchanged.push(alert.id);
+      if (release(alert, claim.id) === 'remove') {
+        result.removed.push(alert.id);
+        moves.push({ id: alert.id, statusBefore: alert.status, statusAfter: alert.status === 'claimed' ? 'pending' : alert.status, claimBefore: claim.id, claimAfter: null });
+      } else result.unchanged.push(alert.id);
     }
     if (result.removed.length > 0) {
       // Claimed alerts return to pending; any other status is kept.
@@ -203,6 +250,7 @@ export async function removeAlerts(deps: Deps, organizationId: string, claimId: 
         UPDATE alerts SET status = CASE WHEN status = 'claimed' THEN 'pending'::"AlertStatus" ELSE status END, claim_id = NULL, updated_at = now()
          WHERE id = ANY(${result.removed}::uuid[])`;
       await touch(tx, [claim.id]);
+      await recordActivity(tx, organizationId, who, alertMoveEntries(claim.id, 'alerts_removed', moves));
     }
     return result;
   });
@@ -227,8 +275,8 @@ function invalid(field: string, message: string) {
 
 // The supplier the claim is addressed to: as sent (one of the agreement's suppliers), else the
 // agreement's only supplier, else the one supplier of the selected alerts' invoices.
-async function claimSupplier(deps: Deps, agreementSupplierIds: string[], sent: string | undefined, alertIds: string[]): Promise<string | null> {
-  if (sent !== undefined) {
+async function claimSupplier(deps: Deps, agreementSupplierIds: string[], sent: string | null | undefined, alertIds: string[]): Promise<string | null> {
+  if (sent !== undefined && sent !== null) {
     if (!agreementSupplierIds.includes(sent)) throw invalid('supplier_id', "is not one of the agreement's suppliers");
     return sent;
   }
@@ -267,52 +315,73 @@ export async function createClaim(deps: Deps, credential: ApiKeyCredential, inpu
         createdByApiKeyId: credential.keyId,
       },
     });
-    const alerts = await admitAlerts(tx, claim, alertIds, input.alerts?.alert_ids !== undefined, false);
+    await recordActivity(tx, organizationId, credential, [{ entityType: 'claim', entityId: claim.id, action: 'created', changes: changedFields({}, claimFields(claim)) }]);
+    const alerts = await admitAlerts(tx, credential, organizationId, claim, alertIds, input.alerts?.alert_ids !== undefined, false);
     return { claimId: claim.id, alerts };
   });
 }
 
-export async function patchClaim(deps: Deps, organizationId: string, claimId: string, input: PatchClaimInput, assertCurrent: (claim: ClaimRecord) => Promise<void>): Promise<void> {
+// Fields sent as they are change nothing: a claim written back as read keeps its updated_at and
+// records no entry. A status change is recorded as `status_changed` (with any other field changed
+// in the same request), its effect on the alerts as one entry per alert.
+export async function patchClaim(deps: Deps, organizationId: string, who: Who, claimId: string, input: PatchClaimInput, assertCurrent: (claim: ClaimRecord) => Promise<void>): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     const claim = await lockClaim(tx, organizationId, claimId);
     await assertCurrent(claim);
     const data: Prisma.ClaimUncheckedUpdateInput = { ...contactColumns(input.supplier_contact) };
     if (input.title !== undefined) data.title = input.title;
     if (input.note !== undefined) data.note = input.note;
+    const entries: ActivityEntryInput[] = [];
+    let statusChanged = false;
     if (input.status !== undefined) {
       const now = new Date();
       const change = changeStatus(claim.status as ClaimStatus, input.status, now);
       if (change.outcome === 'refused') throw errors.conflict(change.reason, change.message);
       if (change.outcome === 'updated') {
+        statusChanged = true;
         Object.assign(data, { status: change.status, completedAt: change.completedAt, cancelledAt: change.cancelledAt });
-        await applyAlertEffect(tx, claim.id, change.alertEffect, now);
+        entries.push(...(await applyAlertEffect(tx, claim.id, change.alertEffect, now)));
       }
     }
-    if (Object.keys(data).length > 0) await tx.claim.update({ where: { id: claim.id }, data });
+    const after = { ...claim, ...(data as Partial<ClaimRecord>) };
+    const changes = changedFields(claimFields(claim), claimFields(after), CLAIM_AUDITED_FIELDS);
+    if (Object.keys(changes).length === 0) return;
+    await tx.claim.update({ where: { id: claim.id }, data });
+    await recordActivity(tx, organizationId, who, [{ entityType: 'claim', entityId: claim.id, action: statusChanged ? 'status_changed' : 'updated', changes }, ...entries]);
   });
 }
 
-async function applyAlertEffect(tx: Tx, claimId: string, effect: 'none' | 'dismiss_open' | 'restore_cancelled', now: Date): Promise<void> {
+// Answers the entries of the alerts it changed (dismissed or claimed again, with their status
+// before and after).
+async function applyAlertEffect(tx: Tx, claimId: string, effect: 'none' | 'dismiss_open' | 'restore_cancelled', now: Date): Promise<ActivityEntryInput[]> {
+  const statusEntries = (rows: { id: string; status: string }[], after: string, action: string): ActivityEntryInput[] =>
+    rows.map((row) => ({ entityType: 'alert', entityId: row.id, action, changes: { status: { before: row.status, after } } }));
   if (effect === 'dismiss_open') {
     // Pending and claimed alerts become dismissed; credited ones stay credited. They stay in the
     // cancelled claim (its record of what was claimed) but are free: a re-check may replace them,
     // and reopening one takes it out of the claim.
+    const changing = await tx.alert.findMany({ where: { claimId, status: { in: ['pending', 'claimed'] } }, select: { id: true, status: true } });
     await tx.alert.updateMany({
-      where: { claimId, status: { in: ['pending', 'claimed'] } },
+      where: { id: { in: changing.map((a) => a.id) } },
       data: { status: 'dismissed', dismissalCategory: CLAIM_CANCELLED_CATEGORY, dismissalNote: null, dismissedAt: now },
     });
-  } else if (effect === 'restore_cancelled') {
+    return statusEntries(changing, 'dismissed', 'dismissed');
+  }
+  if (effect === 'restore_cancelled') {
+    const changing = await tx.alert.findMany({ where: { claimId, status: 'dismissed', dismissalCategory: CLAIM_CANCELLED_CATEGORY }, select: { id: true, status: true } });
     await tx.alert.updateMany({
-      where: { claimId, status: 'dismissed', dismissalCategory: CLAIM_CANCELLED_CATEGORY },
+      where: { id: { in: changing.map((a) => a.id) } },
       data: { status: 'claimed', dismissalCategory: null, dismissalNote: null, dismissedAt: null },
     });
+    return statusEntries(changing, 'claimed', 'claimed');
   }
+  return [];
 }
 
 // Deleting a claim lets go of its alerts: claimed ones return to pending or become dismissed
 // (category claim_deleted) as alert_outcome says; credited and dismissed ones keep their status.
 // A completed claim's alerts cannot change, so it must be reopened first.
-export async function deleteClaim(deps: Deps, organizationId: string, claimId: string, outcome: 'pending' | 'dismissed', assertCurrent: (claim: ClaimRecord) => Promise<void>): Promise<void> {
+export async function deleteClaim(deps: Deps, organizationId: string, who: Who, claimId: string, outcome: 'pending' | 'dismissed', assertCurrent: (claim: ClaimRecord) => Promise<void>): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     const claim = await lockClaim(tx, organizationId, claimId);
     await assertCurrent(claim);
@@ -322,8 +391,20 @@ export async function deleteClaim(deps: Deps, organizationId: string, claimId: s
       outcome === 'pending'
         ? { status: 'pending' as const, claimId: null }
         : { status: 'dismissed' as const, claimId: null, dismissalCategory: CLAIM_DELETED_CATEGORY, dismissalNote: null, dismissedAt: now };
+    const held = await tx.alert.findMany({ where: { claimId: claim.id }, select: { id: true, status: true } });
     await tx.alert.updateMany({ where: { claimId: claim.id, status: { in: ['pending', 'claimed'] } }, data: released });
     await tx.alert.updateMany({ where: { claimId: claim.id }, data: { claimId: null } });
     await tx.claim.delete({ where: { id: claim.id } });
+    const moves = held.map((alert) => ({
+      id: alert.id,
+      statusBefore: alert.status,
+      statusAfter: alert.status === 'pending' || alert.status === 'claimed' ? outcome : alert.status,
+      claimBefore: claim.id,
+      claimAfter: null,
+    }));
+    await recordActivity(tx, organizationId, who, [
+      { entityType: 'claim', entityId: claim.id, action: 'deleted', changes: changedFields(claimFields(claim), {}, CLAIM_AUDITED_FIELDS) },
+      ...alertMoveEntries(claim.id, 'alerts_removed', moves).slice(1),
+    ]);
   });
 }

@@ -46,6 +46,9 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   body?: ZodType<B>;
   // A multipart/form-data body (documentation only; the handler reads ctx.request.files).
   multipart?: ZodType;
+  // The largest request body this operation reads, when not the API's 2 MiB (support contact:
+  // 32 MiB). The body-size guard and the body parser apply it before the body is read.
+  maxBodyBytes?: number;
   // Accepts Idempotency-Key: the first response is stored and replayed.
   idempotent?: boolean;
   // Single-resource reads send an ETag of the representation.

@@ -238,7 +238,7 @@ export const invoiceRoutes = [
       409: { description: 'conflict: the invoice already exists (existing_invoice_id)' },
     },
     handler: async ({ body, credential, deps }) => {
-      const id = await createInvoiceFromData(deps, credential.organizationId!, body);
+      const id = await createInvoiceFromData(deps, credential.organizationId!, credential, body);
       const invoice = await findInvoice(deps, credential.organizationId!, id);
       return { status: 201, body: await viewInvoice(deps, invoice), headers: { Location: `/v1/invoices/${id}` } };
     },

@@ -205,7 +205,7 @@ async function existingWithNumber(tx: Prisma.TransactionClient, organizationId: 
 }
 
 // POST /v1/invoices: the lines must add up to the totals, or nothing is created.
-export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizationId: string, input: CreateInvoiceInput): Promise<string> {
+export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizationId: string, actor: Credential | Actor, input: CreateInvoiceInput): Promise<string> {
   const invoice = normalizedFromInput(input);
   const problems = problemsOf(invoice);
   if (problems.length > 0) throw errors.validation('The line items do not add up to the totals; nothing was created.', problems);
@@ -222,6 +222,9 @@ export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizat
     await writeInvoiceContent(tx, { invoiceId: id, organizationId, invoice, format: 'json', parties });
     await tx.invoice.update({ where: { id }, data: { duplicateOfInvoiceId: await findSemanticDuplicate(tx, id, organizationId) } });
     await linkCreditNotes(tx, id, organizationId);
+    await recordActivity(tx, organizationId, actor, [
+      { entityType: 'invoice', entityId: id, action: 'created', changes: { source: { before: null, after: 'api' }, invoice_number: { before: null, after: invoice.invoiceNumber } } },
+    ]);
     return id;
   });
 }

@@ -1,5 +1,6 @@
+import { recordActivity, systemActor, type ActivityEntryInput, type Actor } from '../activity/record.js';
 import type { Db } from '../db/client.js';
-import { inBatches } from '../shared/batches.js';
+import { batchesOf, inBatches } from '../shared/batches.js';
 import type { Party } from '../invoices/parsing/model.js';
 import { matchInvoice, partyKeys, type AgreementFacts, type Applicability, type InvoiceFacts, type PartyFacts } from './rules.js';
 
@@ -103,7 +104,19 @@ export interface RefreshResult {
   ended: number;
 }
 
-export async function refreshInvoiceMatches(db: Db, organizationId: string, invoiceIds: string[]): Promise<RefreshResult> {
+// Matches made, changed or ended are recorded on the invoice and on the agreement (docs/activity.md)
+// as the work of `actor` (the matching or import run), in the transaction that writes them.
+function matchEntries(invoiceId: string, agreementId: string, action: 'matched' | 'match_updated' | 'unmatched', before: string[] | null, after: string[] | null): ActivityEntryInput[] {
+  const [was, is] = action === 'matched' ? [false, true] : action === 'unmatched' ? [true, false] : [true, true];
+  const side = (id: string) => ({ before: was ? id : null, after: is ? id : null });
+  const reasons = { before, after };
+  return [
+    { entityType: 'invoice', entityId: invoiceId, action: `agreement_${action}`, changes: { agreement_id: side(agreementId), reasons } },
+    { entityType: 'agreement', entityId: agreementId, action: `invoice_${action}`, changes: { invoice_id: side(invoiceId), reasons } },
+  ];
+}
+
+export async function refreshInvoiceMatches(db: Db, organizationId: string, invoiceIds: string[], actor: Actor = systemActor(null)): Promise<RefreshResult> {
   const [{ smartMatching, agreements }, invoices, existing] = await Promise.all([
     matchingContext(db, organizationId),
     inBatches(invoiceIds, (ids) => db.invoice.findMany({ where: { organizationId, id: { in: ids } }, select: MATCHED_INVOICE_FIELDS })),
@@ -139,23 +152,31 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
     const row = current.get(key);
     return row !== undefined && (!row.active || row.reasons.join('\n') !== m.reasons.join('\n'));
   });
-  const writes = [
-    // A concurrent refresh may have created the same match meanwhile; it computed the same thing.
-    ...(toCreate.length === 0 ? [] : [db.invoiceAgreementMatch.createMany({ data: toCreate.map((m) => ({ ...m, organizationId })), skipDuplicates: true })]),
-    ...toRestore.map(([, m]) =>
-      db.invoiceAgreementMatch.updateMany({ where: { invoiceId: m.invoiceId, agreementId: m.agreementId }, data: { active: true, endedAt: null, reasons: m.reasons } }),
-    ),
-    ...(toEnd.length === 0
-      ? []
-      : [
-          // The pairs as two array parameters: one bind parameter per pair would hit PostgreSQL's limit.
-          db.$executeRaw`
-            UPDATE invoice_agreement_matches SET active = false, ended_at = ${now}
-             WHERE organization_id = ${organizationId}::uuid AND active
-               AND (invoice_id, agreement_id) IN (SELECT * FROM unnest(${toEnd.map((m) => m.invoiceId)}::uuid[], ${toEnd.map((m) => m.agreementId)}::uuid[]))`,
-        ]),
+  const entries: ActivityEntryInput[] = [
+    ...toCreate.flatMap((m) => matchEntries(m.invoiceId, m.agreementId, 'matched', null, m.reasons)),
+    ...toRestore.flatMap(([key, m]) => {
+      const row = current.get(key)!;
+      return row.active ? matchEntries(m.invoiceId, m.agreementId, 'match_updated', row.reasons, m.reasons) : matchEntries(m.invoiceId, m.agreementId, 'matched', null, m.reasons);
+    }),
+    ...toEnd.flatMap((m) => matchEntries(m.invoiceId, m.agreementId, 'unmatched', m.reasons, null)),
   ];
-  if (writes.length > 0) await db.$transaction(writes);
+  if (entries.length === 0) return { invoices: invoices.length, matches: wanted.size, ended: toEnd.length };
+  await db.$transaction(async (tx) => {
+    // A concurrent refresh may have created the same match meanwhile; it computed the same thing.
+    // Rows a chunk at a time: one bind parameter per value would hit PostgreSQL's 65,535.
+    for (const rows of batchesOf(toCreate, 5_000)) await tx.invoiceAgreementMatch.createMany({ data: rows.map((m) => ({ ...m, organizationId })), skipDuplicates: true });
+    for (const [, m] of toRestore) {
+      await tx.invoiceAgreementMatch.updateMany({ where: { invoiceId: m.invoiceId, agreementId: m.agreementId }, data: { active: true, endedAt: null, reasons: m.reasons } });
+    }
+    if (toEnd.length > 0) {
+      // The pairs as two array parameters: one bind parameter per pair would hit PostgreSQL's limit.
+      await tx.$executeRaw`
+        UPDATE invoice_agreement_matches SET active = false, ended_at = ${now}
+         WHERE organization_id = ${organizationId}::uuid AND active
+           AND (invoice_id, agreement_id) IN (SELECT * FROM unnest(${toEnd.map((m) => m.invoiceId)}::uuid[], ${toEnd.map((m) => m.agreementId)}::uuid[]))`;
+    }
+    await recordActivity(tx, organizationId, actor, entries);
+  });
   return { invoices: invoices.length, matches: wanted.size, ended: toEnd.length };
 }
 

@@ -6,6 +6,7 @@ import { uploadDocument } from '../support/invoices.js';
 import { performCheck } from '../../src/checks/perform.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
 import { createApiKey } from '../../src/admin/service.js';
+import { alertOn, claimSetup, createClaim } from '../support/claims.js';
 
 // Every change of money-relevant state leaves an activity entry naming who made it, written in
 // the change's own transaction (docs/audit.md); a rejected change leaves none.
@@ -130,7 +131,9 @@ describe('activity entries', () => {
       body: { line_items: [{ description: 'Paper', quantity: '10', unit_price: '5.00', net_amount: '50.00' }], amounts: { excluding_vat: '50.00', including_vat: '50.00' } },
     });
     expect(patched.status).toBe(200);
-    const [entry] = await entriesOf(tenant, invoice.id);
+    // Its creation over the API came first (as the key); then the patch.
+    expect((await entriesOf(tenant, invoice.id))[0]).toMatchObject({ entityType: 'invoice', action: 'created', ...byKeyOf(tenant) });
+    const entry = (await entriesOf(tenant, invoice.id)).find((e) => e.action === 'updated');
     expect(entry).toMatchObject({ entityType: 'invoice', action: 'updated', ...byKeyOf(tenant) });
     const changes = entry!.changes as Record<string, { before: any; after: any }>;
     expect(changes.amounts!.before.including_vat).toBe('55.00');
@@ -202,5 +205,55 @@ describe('activity entries', () => {
     for (const item of before) expect((await entriesOf(tenant, item.id)).at(-1)).toMatchObject({ action: 'deleted', ...system, actorRunId: importRun });
     const [added] = await testDb().priceItem.findMany({ where: { agreementId: pair.agreementId } });
     expect(await entriesOf(tenant, added!.id)).toMatchObject([{ entityType: 'price_item', action: 'created', ...system, actorRunId: importRun, changes: { description: { before: null, after: 'Kopipapir A4' } } }]);
+  });
+  it('record every claim change: creation, fields, status transitions, alerts in and out (on the claim and each alert), refunds, deletion', async () => {
+    const tenant = await createTenant();
+    const { agreementId, invoices } = await claimSetup(tenant, [{}, {}]);
+    const [first, second] = [await alertOn(tenant, invoices[0]!.id, agreementId), await alertOn(tenant, invoices[1]!.id, agreementId)];
+    const claim = await createClaim(tenant, { agreement_id: agreementId, alerts: { alert_ids: [first] } });
+    const actions = async (id: string) => (await entriesOf(tenant, id)).map((e) => e.action);
+
+    let entries = await entriesOf(tenant, claim.id);
+    expect(entries.map((e) => e.action)).toEqual(['alerts_added', 'created']);
+    expect(entries.find((e) => e.action === 'created')).toMatchObject({ entityType: 'claim', ...byKeyOf(tenant), changes: { title: { before: null, after: 'Overcharges Q1' }, status: { before: null, after: 'pending' } } });
+    expect(entries.find((e) => e.action === 'alerts_added')!.changes).toEqual({ alert_ids: { before: null, after: [first] } });
+    expect((await entriesOf(tenant, first)).at(-1)).toMatchObject({ action: 'claim_added', changes: { status: { before: 'pending', after: 'claimed' }, claim_id: { before: null, after: claim.id } } });
+
+    // A field change; the same value again records nothing.
+    for (let i = 0; i < 2; i++) expect((await tenant.call(`/v1/claims/${claim.id}`, { method: 'PATCH', body: { title: 'Q1' } })).status).toBe(200);
+    expect((await entriesOf(tenant, claim.id)).at(-1)).toMatchObject({ action: 'updated', changes: { title: { before: 'Overcharges Q1', after: 'Q1' } } });
+    expect(await actions(claim.id)).toHaveLength(3);
+
+    await tenant.call(`/v1/claims/${claim.id}/alerts`, { method: 'POST', body: { alert_ids: [second] } });
+    await tenant.call(`/v1/claims/${claim.id}/alerts/remove`, { method: 'POST', body: { alert_ids: [second] } });
+    expect((await entriesOf(tenant, claim.id)).slice(-2).map((e) => [e.action, e.changes])).toEqual([
+      ['alerts_added', { alert_ids: { before: null, after: [second] } }],
+      ['alerts_removed', { alert_ids: { before: [second], after: null } }],
+    ]);
+    expect(await actions(second)).toEqual(['created', 'claim_added', 'claim_removed']);
+
+    // Cancelling dismisses the claimed alert: the claim's transition and the alert's dismissal.
+    await tenant.call(`/v1/claims/${claim.id}`, { method: 'PATCH', body: { status: 'cancelled' } });
+    expect((await entriesOf(tenant, claim.id)).at(-1)).toMatchObject({ action: 'status_changed', changes: { status: { before: 'pending', after: 'cancelled' } } });
+    expect((await entriesOf(tenant, first)).at(-1)).toMatchObject({ action: 'dismissed', changes: { status: { before: 'claimed', after: 'dismissed' } } });
+    await tenant.call(`/v1/claims/${claim.id}`, { method: 'PATCH', body: { status: 'in_progress' } });
+    expect((await entriesOf(tenant, first)).at(-1)).toMatchObject({ action: 'claimed', changes: { status: { before: 'dismissed', after: 'claimed' } } });
+
+    const refunded = await tenant.call(`/v1/claims/${claim.id}/refunds`, { method: 'POST', body: { amount: '10.00', currency_code: 'EUR', date: '2026-02-01' } });
+    const refundId = refunded.body.refunds[0].id;
+    await tenant.call(`/v1/claims/${claim.id}/refunds/${refundId}`, { method: 'PATCH', body: { amount: '12.00' } });
+    await tenant.call(`/v1/claims/${claim.id}/refunds/${refundId}`, { method: 'DELETE' });
+    entries = (await entriesOf(tenant, claim.id)).filter((e) => e.action.startsWith('refund_'));
+    expect(entries.map((e) => e.action)).toEqual(['refund_added', 'refund_corrected', 'refund_deleted']);
+    expect(entries[1]!.changes).toMatchObject({ refund: { before: { id: refundId, amount: '10.00' }, after: { id: refundId, amount: '12.00' } } });
+    expect(entries[2]!.changes).toMatchObject({ refund: { before: { amount: '12.00' }, after: null } });
+
+    // A rejected change records nothing; deleting records the claim's last state and frees its alert.
+    const count = await allEntries(tenant);
+    expectError(await tenant.call(`/v1/claims/${claim.id}`, { method: 'PATCH', body: { status: 'pending' } }), 409, 'invalid_transition');
+    expect(await allEntries(tenant)).toBe(count);
+    expect((await tenant.call(`/v1/claims/${claim.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await entriesOf(tenant, claim.id)).at(-1)).toMatchObject({ action: 'deleted', ...byKeyOf(tenant), changes: { title: { before: 'Q1', after: null } } });
+    expect((await entriesOf(tenant, first)).at(-1)).toMatchObject({ action: 'claim_removed', changes: { status: { before: 'claimed', after: 'pending' }, claim_id: { before: claim.id, after: null } } });
   });
 });

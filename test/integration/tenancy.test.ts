@@ -41,6 +41,7 @@ describe('tenancy', () => {
           body: { provider: 's3_inbox', name: 'Inbox', credentials: { endpoint: 'http://127.0.0.1:9', bucket: 'owner-inbox', access_key: 'a', secret_key: 'b' } },
         })
       ).body.id,
+      '/v1/comments/': (await owner.call('/v1/comments', { method: 'POST', body: { entity_type: 'alert', entity_id: alert.id, body: 'Owner comment' } })).body.id,
     };
     const routes = allRoutes.filter((route) => route.path.includes('{id}'));
     expect(routes.length).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { allRoutes } from '../../src/routes.js';
 import { invoiceOf, matchedAgreement, newSupplier, postAlert } from '../support/alerts.js';
 import { eventually } from '../support/api.js';
+import { claimSetup, createClaim } from '../support/claims.js';
 import { uploadDocument } from '../support/invoices.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
 import { MIME } from '../unit/agreements/documents/fixtures.js';
@@ -49,19 +50,15 @@ const COMMANDS: Record<string, string> = {
   'POST /v1/alerts/delete': 'bulk alert command',
   'POST /v1/alert-topics/{id}/alerts': 'moves alerts into a topic',
   'POST /v1/workflow-runs/{id}/cancel': 'run command',
+  'POST /v1/claims/{id}/alerts': 'moves alerts into a claim (alert_ids or filter); the claim lists no alerts to write back',
+  'POST /v1/claims/{id}/alerts/remove': 'takes alerts out of a claim',
+  'POST /v1/support/contact': 'a message to support; a support request is never read back',
+  'POST /v1/claims/{id}/credit-notes': 'attaches an imported credit note (invoice_id) as evidence; create_refund is an instruction',
   'POST /v1/workflow-runs/{id}/retry': 'run command',
   'POST /v1/integrations': 'takes credentials, which are never read back',
   'POST /v1/integrations/{id}/test': 'signs in to the provider',
   'POST /v1/integrations/{id}/suppliers/refresh': 'starts a supplier refresh run',
   'POST /v1/integrations/{id}/syncs': 'starts a sync',
-  // Claims: their write-back cases come with the claims activity work.
-  'POST /v1/claims': 'pending: claims write-back',
-  'PATCH /v1/claims/{id}': 'pending: claims write-back',
-  'POST /v1/claims/{id}/alerts': 'moves alerts into the claim',
-  'POST /v1/claims/{id}/alerts/remove': 'moves alerts out of the claim',
-  'POST /v1/claims/{id}/refunds': 'pending: claims write-back',
-  'PATCH /v1/claims/{id}/refunds/{refund_id}': 'pending: claims write-back',
-  'POST /v1/claims/{id}/credit-notes': 'attaches a credit note',
 };
 
 // Drops the named dotted paths (a path through an array applies to every element).
@@ -129,6 +126,16 @@ async function alertOnPair(tenant: Tenant) {
     correction_type: 'modify_item',
   });
   return { alert, agreementId };
+}
+
+// A claim with every optional field set and one refund; alerts are moved by commands, not written.
+async function claimWithRefund(tenant: Tenant) {
+  const { agreementId, supplierId } = await claimSetup(tenant, [{}]);
+  const claim = await createClaim(tenant, { agreement_id: agreementId, supplier_id: supplierId, note: 'Call first', supplier_contact: { name: 'Ann', email: 'ann@example.com' } });
+  const refunded = await tenant.call(`/v1/claims/${claim.id}/refunds`, { method: 'POST', body: { amount: '12.50', currency_code: 'EUR', date: '2026-03-01', reference: 'R-1', note: null } });
+  expect(refunded.status, JSON.stringify(refunded.body)).toBe(201);
+  const read = async () => (await tenant.call(`/v1/claims/${claim.id}`)).body;
+  return { claimId: claim.id as string, refundId: refunded.body.refunds[0].id as string, read };
 }
 
 const byId = (path: string) => (tenant: Tenant) => async (response: Json) => (await tenant.call(path.replace('{id}', response.body.id))).body;
@@ -268,6 +275,59 @@ const CASES: Record<string, WriteBackCase> = {
   },
 };
 
+Object.assign(CASES, {
+  'POST /v1/claims': {
+    // The copy is a new claim: no refunds (recorded with POST refunds), its own reference.
+    differs: ['id', 'reference', 'url', 'created_at', 'updated_at', 'refunds', 'refund_summary'],
+    async setUp(tenant) {
+      const { read } = await claimWithRefund(tenant);
+      return { read, send: (body) => tenant.call('/v1/claims', { method: 'POST', body }), readCreated: byId('/v1/claims/{id}')(tenant) };
+    },
+  },
+  'PATCH /v1/claims/{id}': {
+    async setUp(tenant) {
+      const { claimId, read } = await claimWithRefund(tenant);
+      return { read, send: (body) => tenant.call(`/v1/claims/${claimId}`, { method: 'PATCH', body }) };
+    },
+  },
+  'POST /v1/claims/{id}/refunds': {
+    differs: ['id', 'created_at', 'updated_at'],
+    async setUp(tenant) {
+      const { claimId, refundId, read } = await claimWithRefund(tenant);
+      return {
+        read: async () => (await read()).refunds.find((r: Json) => r.id === refundId),
+        send: (body) => tenant.call(`/v1/claims/${claimId}/refunds`, { method: 'POST', body }),
+        readCreated: async () => (await read()).refunds.find((r: Json) => r.id !== refundId),
+      };
+    },
+  },
+  'PATCH /v1/claims/{id}/refunds/{refund_id}': {
+    async setUp(tenant) {
+      const { claimId, refundId, read } = await claimWithRefund(tenant);
+      return {
+        read: async () => (await read()).refunds.find((r: Json) => r.id === refundId),
+        send: (body) => tenant.call(`/v1/claims/${claimId}/refunds/${refundId}`, { method: 'PATCH', body }),
+      };
+    },
+  },
+  'POST /v1/comments': {
+    // The copy is another comment on the same record (not safe to repeat: that is what it does).
+    differs: ['id', 'created_at', 'updated_at'],
+    async setUp(tenant) {
+      const { claimId } = await claimWithRefund(tenant);
+      const comment = (await tenant.call('/v1/comments', { method: 'POST', body: { entity_type: 'claim', entity_id: claimId, body: `Ask @[${tenant.userId}]` } })).body;
+      return { read: async () => (await tenant.call(`/v1/comments/${comment.id}`)).body, send: (body) => tenant.call('/v1/comments', { method: 'POST', body }), readCreated: byId('/v1/comments/{id}')(tenant) };
+    },
+  },
+  'PATCH /v1/comments/{id}': {
+    async setUp(tenant) {
+      const { claimId } = await claimWithRefund(tenant);
+      const comment = (await tenant.call('/v1/comments', { method: 'POST', body: { entity_type: 'claim', entity_id: claimId, body: 'Called them' } })).body;
+      return { read: async () => (await tenant.call(`/v1/comments/${comment.id}`)).body, send: (body) => tenant.call(`/v1/comments/${comment.id}`, { method: 'PATCH', body }) };
+    },
+  },
+} satisfies Record<string, WriteBackCase>);
+
 const writeRoutes = allRoutes.filter((route) => route.method === 'post' || route.method === 'patch' || route.method === 'put').map((route) => `${route.method.toUpperCase()} ${route.path}`);
 
 describe('writing back what was read', () => {
@@ -324,6 +384,25 @@ describe('writing back what was read', () => {
     expect(JSON.stringify(clash.body.error.details)).toContain('currency_code');
     const unknown = await tenant.call('/v1/invoices', { method: 'POST', body: { ...read, invoice_number: 'X-2', colour: 'red' } });
     expect(unknown.status).toBe(400);
+  });
+
+  it('claims and refunds refuse fixed fields sent with another value, and take null where a read shows null', async () => {
+    const tenant = await createTenant();
+    const { claimId, refundId, read } = await claimWithRefund(tenant);
+    const before = await read();
+    const moved = await tenant.call(`/v1/claims/${claimId}`, { method: 'PATCH', body: { ...before, reference: 'CLM-1999-0001', title: 'New title' } });
+    expect(moved.status).toBe(400);
+    expect(moved.body.error.details).toEqual([{ field: 'reference', message: 'is read-only: send it as read or leave it out' }]);
+    const refund = before.refunds[0];
+    const relinked = await tenant.call(`/v1/claims/${claimId}/refunds/${refundId}`, { method: 'PATCH', body: { ...refund, credit_note_invoice_id: randomUUID() } });
+    expect(relinked.status).toBe(400);
+    expect(await read()).toEqual(before);
+    // null clears: the read shows note null and supplier_contact null afterwards.
+    const cleared = await tenant.call(`/v1/claims/${claimId}`, { method: 'PATCH', body: { ...before, note: null, supplier_contact: null } });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body).toMatchObject({ note: null, supplier_contact: null, title: before.title });
+    const corrected = await tenant.call(`/v1/claims/${claimId}/refunds/${refundId}`, { method: 'PATCH', body: { ...refund, amount: '13.00' } });
+    expect(corrected.body.refunds[0]).toMatchObject({ amount: '13.00', reference: 'R-1', note: null });
   });
 
   it('PATCH refuses a read-only field sent with another value than the record has, and changes nothing', async () => {
