@@ -9,6 +9,8 @@ import { createPriceImportActivities } from './price-imports.js';
 import { createRunActivities } from './runs.js';
 import { createTopicActivities } from './topics.js';
 import { createTestActivities } from './testing.js';
+import { createNotificationActivities } from './notifications.js';
+import type { Config } from '../src/config.js';
 
 // All I/O of the workflows lives here; activities get their clients injected (never imported
 // into workflow code).
@@ -16,6 +18,8 @@ export interface ActivityDeps {
   db: Db;
   storage: ObjectStorage;
   logger: Logger;
+  // The worker's configuration (notification delivery reads SMTP and webhook settings).
+  config?: Config;
 }
 
 export function createActivities(deps: ActivityDeps, options: { includeTestActivities: boolean }) {
@@ -27,6 +31,7 @@ export function createActivities(deps: ActivityDeps, options: { includeTestActiv
     ...createPriceImportActivities(deps),
     ...createAgreementDocumentActivities(deps),
     ...createTopicActivities(deps.db),
+    ...createNotificationActivities(deps.db, deps.config),
     ...(options.includeTestActivities ? createTestActivities() : {}),
   };
 }

@@ -31,6 +31,19 @@ const configSchema = z.object({
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().positive().default(24),
   // Passages of one document indexed for search; beyond it the document is searched partially.
   DOCUMENT_INDEX_MAX_PASSAGES: z.coerce.number().int().positive().default(5000),
+  // Notifications (docs/notifications.md). E-mail goes over SMTP_URL (smtp:// or smtps://).
+  SMTP_URL: z.string().url().optional(),
+  SMTP_FROM: z.string().min(3).default('Invoice Compliance <notifications@localhost>'),
+  // Webhooks never reach loopback, private, link-local or metadata addresses unless allowed here.
+  WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
+  // Host names (exact, comma separated) allowed whatever they resolve to.
+  WEBHOOK_ALLOWED_HOSTS: z.string().default(''),
+  // Delivery retries: exponential from the first interval, capped, over at least 24 hours by default.
+  NOTIFICATION_RETRY_INITIAL_SECONDS: z.coerce.number().positive().default(60),
+  NOTIFICATION_RETRY_MAX_SECONDS: z.coerce.number().positive().default(7200),
+  NOTIFICATION_RETRY_ATTEMPTS: z.coerce.number().int().positive().default(20),
+  // How often new alerts of finished runs are turned into notifications.
+  NOTIFICATION_DISPATCH_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
 });
 
 export type Config = z.infer<typeof configSchema>;

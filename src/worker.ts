@@ -5,6 +5,7 @@ import { createStorage } from './bootstrap.js';
 import { loadConfig, type Config } from './config.js';
 import { createDb } from './db/client.js';
 import { createLogger, type Logger } from './logger.js';
+import { ensureNotificationSchedules } from './notifications/schedules.js';
 
 export function workflowsPath(includeTestWorkflows: boolean): string {
   const file = includeTestWorkflows ? '../workflows/testing.ts' : '../workflows/index.ts';
@@ -46,8 +47,9 @@ export async function createWorker(config: Config) {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: workflowsPath(config.ENABLE_TEST_WORKFLOWS),
-    activities: createActivities({ db, storage, logger }, { includeTestActivities: config.ENABLE_TEST_WORKFLOWS }),
+    activities: createActivities({ db, storage, logger, config }, { includeTestActivities: config.ENABLE_TEST_WORKFLOWS }),
   });
+  await ensureNotificationSchedules(config);
   const close = async () => {
     await connection.close().catch(() => undefined);
     await db.$disconnect();

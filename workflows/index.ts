@@ -5,3 +5,4 @@ export { priceImportWorkflow } from './price-import.js';
 export { checkInvoicesWorkflow } from './check-invoices.js';
 export { documentImportWorkflow, documentIndexWorkflow } from './agreement-documents.js';
 export { reconcileTopicsWorkflow } from './reconcile-topics.js';
+export { deliverNotificationWorkflow, dispatchNotificationsWorkflow, agreementExpiringNotificationsWorkflow } from './notifications.js';
