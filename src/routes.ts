@@ -14,9 +14,10 @@ import { documentSearchRoutes } from './documents/search/routes.js';
 import type { RouteDefinition } from './http/route.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { matchingRoutes } from './matching/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...runRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...runRoutes, ...notificationRoutes];

@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { NotificationActivities } from '../activities/notifications.js';
+import { deliveryWorkflowId } from '../src/notifications/workflow-ids.js';
 
 const dispatch = proxyActivities<NotificationActivities>({
   startToCloseTimeout: '5 minutes',
@@ -13,7 +14,6 @@ export interface RetryPolicyInput {
   attempts: number;
 }
 
-export const deliveryWorkflowId = (delivery: { id: string; replays: number }) => `notification-delivery-${delivery.id}-${delivery.replays}`;
 
 // One delivery: attempts with exponential backoff (doubling from initialSeconds, capped at
 // maxSeconds; the defaults span more than 24 hours), then the delivery is marked failed and can be
