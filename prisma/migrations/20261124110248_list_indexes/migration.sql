@@ -10,8 +10,8 @@ CREATE INDEX "alerts_organization_id_updated_at_id_idx" ON "alerts"("organizatio
 -- CreateIndex
 CREATE INDEX "alerts_organization_id_impact_amount_id_idx" ON "alerts"("organization_id", "impact_amount", "id");
 
--- CreateIndex
-CREATE INDEX "alerts_claim_id_idx" ON "alerts"("claim_id");
+-- CreateIndex (also made by the claims migration, written in parallel)
+CREATE INDEX IF NOT EXISTS "alerts_claim_id_idx" ON "alerts"("claim_id");
 
 -- CreateIndex
 CREATE INDEX "alerts_title_trgm_idx" ON "alerts" USING GIN ("title" gin_trgm_ops);
