@@ -43,9 +43,14 @@ const channelCommon = {
   events: z.array(z.enum(NOTIFICATION_EVENTS)).max(NOTIFICATION_EVENTS.length).refine((e) => new Set(e).size === e.length, 'events must not repeat'),
   readiness: z.enum(READINESS).optional(),
 };
+const webhookUrl = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((v) => /^https?:\/\//i.test(v), 'must be an http or https URL');
 const emailChannelInput = z.object({ ...channelCommon, type: z.literal('email'), address: emailAddress.nullable().optional() }).strict();
 const webhookChannelInput = z
-  .object({ ...channelCommon, type: z.literal('webhook'), url: z.string().max(2048).url(), secret_set: z.boolean().optional() })
+  .object({ ...channelCommon, type: z.literal('webhook'), url: webhookUrl, secret_set: z.boolean().optional() })
   .strict();
 const channelInput = z.discriminatedUnion('type', [emailChannelInput, webhookChannelInput]);
 
