@@ -100,10 +100,10 @@ export async function dispatchNewAlerts(db: Db, config: Config, limit = 200): Pr
   const runs = await db.$queryRaw<{ run_id: string; organization_id: string }[]>`
     SELECT DISTINCT o.run_id::text AS run_id, o.organization_id::text AS organization_id
       FROM notification_outbox o JOIN workflow_runs r ON r.id = o.run_id
-     WHERE o.dispatched_at IS NULL AND r.status::text = ANY(${FINISHED_RUN}::text[])
+     WHERE r.status::text = ANY(${FINISHED_RUN}::text[])
      LIMIT ${limit}`;
   for (const run of runs) {
-    const rows = await db.notificationOutbox.findMany({ where: { runId: run.run_id, dispatchedAt: null }, select: { id: true, alertIds: true } });
+    const rows = await db.notificationOutbox.findMany({ where: { runId: run.run_id }, select: { id: true, alertIds: true } });
     const alertIds = [...new Set(rows.flatMap((r) => r.alertIds))];
     const existing = await db.alert.findMany({
       where: { id: { in: alertIds }, organizationId: run.organization_id },
@@ -135,7 +135,8 @@ export async function dispatchNewAlerts(db: Db, config: Config, limit = 200): Pr
     }
     await db.$transaction(async (tx) => {
       for (const { event, channels } of events) await createEvent(tx, event, channels);
-      await tx.notificationOutbox.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { dispatchedAt: new Date() } });
+      // Dispatched rows are removed (the events are the record), so the outbox stays small.
+      await tx.notificationOutbox.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } });
     });
   }
   return runs.length;
@@ -174,8 +175,9 @@ export async function dispatchAgreementExpiring(db: Db, config: Config, today: s
   return created;
 }
 
-// Deliveries waiting for their workflow (new ones, and any whose start was lost); starting a
-// delivery's workflow twice is refused by Temporal (same workflow id), so listing one twice is harmless.
+// Deliveries waiting for their workflow: pending and not attempted yet (new ones, and any whose
+// start was lost). One being retried has attempts and its workflow; starting a delivery's workflow
+// twice is refused by Temporal (same workflow id), so listing one twice is harmless.
 export async function pendingDeliveries(db: Db, limit = 500): Promise<{ id: string; replays: number }[]> {
-  return db.notificationDelivery.findMany({ where: { status: 'pending' }, select: { id: true, replays: true }, orderBy: { createdAt: 'asc' }, take: limit });
+  return db.notificationDelivery.findMany({ where: { status: 'pending', attempts: 0 }, select: { id: true, replays: true }, orderBy: { createdAt: 'asc' }, take: limit });
 }

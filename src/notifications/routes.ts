@@ -187,7 +187,7 @@ export const notificationRoutes = [
       if (!row || !owner) throw errors.notFound('notification delivery');
       // Replaying the organization's deliveries starts work for everyone: Write.
       if (owner === 'organization' && !atLeast(key.level, 'write')) throw errors.insufficientLevel('write');
-      const updated = await deps.db.notificationDelivery.updateMany({ where: { id: row.id, status: 'failed' }, data: { status: 'pending', replays: { increment: 1 }, lastError: null, lastStatusCode: null } });
+      const updated = await deps.db.notificationDelivery.updateMany({ where: { id: row.id, status: 'failed' }, data: { status: 'pending', replays: { increment: 1 }, attempts: 0, lastError: null, lastStatusCode: null } });
       if (updated.count === 0) throw errors.conflict('delivery_not_failed', 'Only a failed delivery can be replayed.', { status: row.status });
       const replays = row.replays + 1;
       const retry = { initialSeconds: deps.config.NOTIFICATION_RETRY_INITIAL_SECONDS, maxSeconds: deps.config.NOTIFICATION_RETRY_MAX_SECONDS, attempts: deps.config.NOTIFICATION_RETRY_ATTEMPTS };

@@ -46,7 +46,6 @@ CREATE TABLE "notification_outbox" (
     "run_id" UUID NOT NULL,
     "alert_ids" UUID[],
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "dispatched_at" TIMESTAMPTZ(3),
 
     CONSTRAINT "notification_outbox_pkey" PRIMARY KEY ("id")
 );
@@ -96,7 +95,7 @@ CREATE INDEX "notification_channels_preference_id_idx" ON "notification_channels
 CREATE INDEX "notification_channels_organization_id_idx" ON "notification_channels"("organization_id");
 
 -- CreateIndex
-CREATE INDEX "notification_outbox_dispatched_at_run_id_idx" ON "notification_outbox"("dispatched_at", "run_id");
+CREATE INDEX "notification_outbox_run_id_idx" ON "notification_outbox"("run_id");
 
 -- CreateIndex
 CREATE INDEX "notification_deliveries_organization_id_created_at_id_idx" ON "notification_deliveries"("organization_id", "created_at" DESC, "id");
