@@ -51,7 +51,7 @@ function referencedIds(filters: SourceFilter[]) {
 // covered by the person's teams; teams are not part of this branch, so `mine` is narrowed by the
 // person's sources alone, exactly like scope `organization`. At merge, AND the team coverage of
 // the alert's invoice or agreement into the SQL of followedAlerts and followedAgreements here.
-function teamCoverage(_preference: StoredPreference): Prisma.Sql {
+function recordsCoveredByCallerTeams(_preference: StoredPreference): Prisma.Sql {
   return Prisma.sql`TRUE`;
 }
 
@@ -62,7 +62,7 @@ async function followedAlerts(db: Db, preference: StoredPreference, alertIds: st
   const refs = referencedIds(usableSources(preference).map((s) => s.filter));
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT a.id::text AS id FROM alerts a JOIN invoices i ON i.id = a.invoice_id
-     WHERE a.id = ANY(${alertIds}::uuid[]) AND a.organization_id = ${preference.organizationId}::uuid AND ${teamCoverage(preference)}
+     WHERE a.id = ANY(${alertIds}::uuid[]) AND a.organization_id = ${preference.organizationId}::uuid AND ${recordsCoveredByCallerTeams(preference)}
        AND (i.supplier_id = ANY(${refs.suppliers}::uuid[]) OR i.recipient_id = ANY(${refs.recipients}::uuid[])
             OR a.agreement_id = ANY(${refs.agreements}::uuid[])
             OR EXISTS (SELECT 1 FROM agreement_tags t WHERE t.agreement_id = a.agreement_id AND t.tag_id = ANY(${refs.tags}::uuid[])))`;
@@ -74,7 +74,7 @@ async function followedAgreements(db: Db, preference: StoredPreference, agreemen
   const refs = referencedIds(usableSources(preference).map((s) => s.filter));
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT g.id::text AS id FROM agreements g
-     WHERE g.id = ANY(${agreementIds}::uuid[]) AND g.organization_id = ${preference.organizationId}::uuid AND ${teamCoverage(preference)}
+     WHERE g.id = ANY(${agreementIds}::uuid[]) AND g.organization_id = ${preference.organizationId}::uuid AND ${recordsCoveredByCallerTeams(preference)}
        AND (g.id = ANY(${refs.agreements}::uuid[])
             OR EXISTS (SELECT 1 FROM agreement_suppliers s WHERE s.agreement_id = g.id AND s.supplier_id = ANY(${refs.suppliers}::uuid[]))
             OR EXISTS (SELECT 1 FROM agreement_recipients r WHERE r.agreement_id = g.id AND r.recipient_id = ANY(${refs.recipients}::uuid[]))
