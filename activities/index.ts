@@ -11,6 +11,8 @@ import { createRunActivities } from './runs.js';
 import { createTopicActivities } from './topics.js';
 import { createTestActivities } from './testing.js';
 import { withFailureClassification } from './failures.js';
+import { createNotificationActivities } from './notifications.js';
+import type { Config } from '../src/config.js';
 
 // All I/O of the workflows lives here; activities get their clients injected (never imported
 // into workflow code).
@@ -20,6 +22,8 @@ export interface ActivityDeps {
   logger: Logger;
   // INTEGRATION_KEYS: integration credentials are decrypted only in activities.
   integrationKeys?: string;
+  // The worker's configuration (notification delivery reads SMTP and webhook settings).
+  config?: Config;
 }
 
 export function createActivities(deps: ActivityDeps, options: { includeTestActivities: boolean }) {
@@ -36,6 +40,7 @@ function allActivities(deps: ActivityDeps, options: { includeTestActivities: boo
     ...createAgreementDocumentActivities(deps),
     ...createTopicActivities(deps.db),
     ...createIntegrationActivities(deps),
+    ...createNotificationActivities(deps.db, deps.config),
     ...(options.includeTestActivities ? createTestActivities() : {}),
   };
 }

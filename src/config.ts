@@ -65,9 +65,21 @@ const configSchema = z.object({
   SYNC_SCHEDULE_CATCHUP_MINUTES: z.coerce.number().int().positive().default(360),
   // Outgoing mail (support contact): smtp://user:pass@host:port or smtps://...; unset sends none.
   SMTP_URL: z.string().url({ message: 'must be an smtp:// or smtps:// URL' }).optional(),
-  SMTP_FROM: z.string().email().default('no-reply@invoice-compliance.local'),
+  // A bare address or a display form (`Name <address>`).
+  SMTP_FROM: z.string().min(3).default('Invoice Compliance <no-reply@invoice-compliance.local>'),
   // Where POST /v1/support/contact sends its messages; unset stores them only.
   SUPPORT_EMAIL: z.string().email().optional(),
+  // Notifications (docs/notifications.md): e-mail over SMTP_URL and SMTP_FROM above.
+  // Webhooks never reach loopback, private, link-local or metadata addresses unless allowed here.
+  WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
+  // Host names (exact, comma separated) allowed whatever they resolve to.
+  WEBHOOK_ALLOWED_HOSTS: z.string().default(''),
+  // Delivery retries: exponential from the first interval, capped, over at least 24 hours by default.
+  NOTIFICATION_RETRY_INITIAL_SECONDS: z.coerce.number().positive().default(60),
+  NOTIFICATION_RETRY_MAX_SECONDS: z.coerce.number().positive().default(7200),
+  NOTIFICATION_RETRY_ATTEMPTS: z.coerce.number().int().positive().default(20),
+  // How often new alerts of finished runs are turned into notifications.
+  NOTIFICATION_DISPATCH_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
 });
 
 export type Config = z.infer<typeof configSchema>;

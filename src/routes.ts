@@ -16,6 +16,7 @@ import type { RouteDefinition } from './http/route.js';
 import { integrationRoutes } from './integrations/routes.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { matchingRoutes } from './matching/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { partyRoutes } from './parties/routes.js';
 import { runRoutes } from './runs/routes.js';
@@ -25,4 +26,4 @@ import { teamRoutes } from './teams/routes.js';
 import { supportRoutes } from './support/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...teamRoutes, ...integrationRoutes, ...overviewRoutes, ...searchRoutes, ...runRoutes, ...activityRoutes, ...supportRoutes];
+export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...teamRoutes, ...integrationRoutes, ...overviewRoutes, ...searchRoutes, ...runRoutes, ...activityRoutes, ...supportRoutes, ...notificationRoutes];

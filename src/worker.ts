@@ -8,6 +8,7 @@ import { reconcileSchedules } from './integrations/schedules.js';
 import { createLogger, type Logger } from './logger.js';
 import { closeIsolation, configureIsolation } from './shared/isolated.js';
 import { connectTemporal } from './temporal/client.js';
+import { ensureNotificationSchedules } from './notifications/schedules.js';
 
 export function workflowsPath(includeTestWorkflows: boolean): string {
   const file = includeTestWorkflows ? '../workflows/testing.ts' : '../workflows/index.ts';
@@ -50,13 +51,14 @@ export async function createWorker(config: Config) {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: workflowsPath(config.ENABLE_TEST_WORKFLOWS),
-    activities: createActivities({ db, storage, logger, integrationKeys: config.INTEGRATION_KEYS }, { includeTestActivities: config.ENABLE_TEST_WORKFLOWS }),
+    activities: createActivities({ db, storage, logger, integrationKeys: config.INTEGRATION_KEYS, config }, { includeTestActivities: config.ENABLE_TEST_WORKFLOWS }),
     // Explicit, from config (docs/deployment.md): Temporal's defaults would let one worker
     // start far more parses and transactions at once than its cores and connections can serve.
     maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
     maxConcurrentLocalActivityExecutions: config.WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES,
     maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
   });
+  await ensureNotificationSchedules(config);
   const close = async () => {
     closeIsolation();
     await connection.close().catch(() => undefined);

@@ -15,6 +15,7 @@ import type { Finding } from './checkers/types.js';
 import { loadBatchInvoices, loadBatchPriorCharges, loadCheck, type CheckBatch, type LoadedCheck } from './input.js';
 import { beginItems, completeItems } from '../runs/read-model.js';
 import { suppressedBy } from './suppression.js';
+import { recordNewAlerts } from '../notifications/dispatch.js';
 
 // One check of one invoice against one agreement: run the checkers, store the check with its
 // findings, and bring the pair's alerts in line with what was found. Safe to run twice with the
@@ -63,7 +64,9 @@ export async function performCheck(db: Db, organizationId: string, runId: string
       update: { status: 'completed', findingsCount: kept.length, completedAt: new Date() },
     });
     await tx.complianceFinding.deleteMany({ where: { checkId } });
-    const alertIds = await replaceAlerts(tx, loaded, runId, invoiceId, agreementId, checkId, kept);
+    const { alertIds, createdIds } = await replaceAlerts(tx, loaded, runId, invoiceId, agreementId, checkId, kept);
+    // The created alerts, for the run's new_alert notifications, in the same transaction.
+    await recordNewAlerts(tx, loaded.organizationId, runId, checkId, createdIds);
     // A large invoice has as many findings as lines: rows a chunk per statement, under PostgreSQL's
     // 65,535 bind parameters (src/shared/batches.ts).
     for (const rows of batchesOf(kept.map((finding, position) => findingRow(checkId, loaded, position, finding, alertIds[position]!)), ROW_CHUNK)) {
@@ -171,7 +174,7 @@ const ROW_CHUNK = 2_000;
 // a claim that is not cancelled. An alert of the same problem (same fingerprint) is updated in
 // place, so it keeps its id, topic and history: a dismissed one comes back as pending (and out of
 // the cancelled claim it was left in), a credited one stays credited.
-async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, runId: string, invoiceId: string, agreementId: string, checkId: string, findings: Finding[]): Promise<string[]> {
+async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, runId: string, invoiceId: string, agreementId: string, checkId: string, findings: Finding[]): Promise<{ alertIds: string[]; createdIds: string[] }> {
   const earlier = await tx.alert.findMany({ where: { invoiceId, agreementId }, include: ALERT_INCLUDE });
   const isHeld = (alert: (typeof earlier)[number]) => alert.claimId !== null && alert.claim?.status !== 'cancelled';
   const held = earlier.filter(isHeld);
@@ -223,7 +226,7 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
     for (const ids of batchesOf(removed.map((alert) => alert.id))) await tx.alert.deleteMany({ where: { id: { in: ids } } });
     await removeEmptiedTopics(tx, loaded.organizationId, actor, removed.map((alert) => alert.topicId));
   }
-  return alertIds;
+  return { alertIds, createdIds: creates.map((create) => create.id!) };
 }
 
 function alertContent(finding: Finding, loaded: LoadedCheck, checkId: string) {

@@ -4,7 +4,7 @@ import { matchedAgreement, postAlert } from '../support/alerts.js';
 import { eventually, expectError } from '../support/api.js';
 import { importDocument, sample, settledImport, uploadDocument } from '../support/invoices.js';
 import { startTestRun } from '../support/runs.js';
-import { createTenant } from '../support/tenants.js';
+import { createTenant, testDb } from '../support/tenants.js';
 
 // Every route that names a record by id, called with another organization's credential, answers
 // 404 — never 403, never the record. The list comes from the route table, so no route is missed.
@@ -24,6 +24,14 @@ describe('tenancy', () => {
     const checkId = (await owner.call(`/v1/compliance-checks?invoice_ids=${imported.invoice_id}`)).body.data[0].id;
     const alert = await postAlert(owner, { invoice_id: imported.invoice_id, agreement_id: agreementId });
     const topic = await owner.call('/v1/alert-topics', { method: 'POST', body: { agreement_id: agreementId, title: 'Topic', alert_ids: [alert.id] } });
+    // A webhook channel of the owner and a delivery to it (written directly: no event needed to exist).
+    const preference = await owner.call('/v1/notification-preferences', {
+      method: 'PUT',
+      body: { preferences: [{ owner: 'personal', scope: 'organization', sources: [], channels: [{ type: 'webhook', enabled: false, events: ['new_alert'], url: 'https://hooks.example.test/in' }] }] },
+    });
+    const channelId = preference.body.preferences[0].channels[0].id;
+    const event = await testDb().notificationEvent.create({ data: { id: crypto.randomUUID(), organizationId: owner.organizationId, preferenceId: crypto.randomUUID(), kind: 'new_alert', payload: {} } });
+    const delivery = await testDb().notificationDelivery.create({ data: { id: crypto.randomUUID(), organizationId: owner.organizationId, eventId: event.id, channelId, channelType: 'webhook', kind: 'new_alert', status: 'failed' } });
     // One record of the owner per collection, keyed by the path up to its {id}.
     const records: Record<string, string> = {
       '/v1/alerts/': alert.id,
@@ -34,6 +42,8 @@ describe('tenancy', () => {
       '/v1/invoices/imports/': imported.id,
       '/v1/invoices/': imported.invoice_id,
       '/v1/agreements/': (await owner.call('/v1/agreements', { method: 'POST', body: { title: 'Owner agreement' } })).body.id,
+      '/v1/notification-channels/': channelId,
+      '/v1/notification-deliveries/': delivery.id,
       '/v1/claims/': (await owner.call('/v1/claims', { method: 'POST', body: { agreement_id: agreementId, title: 'Owner claim', alerts: { alert_ids: [alert.id] } } })).body.id,
       '/v1/integrations/': (
         await owner.call('/v1/integrations', {

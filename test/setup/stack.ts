@@ -40,7 +40,7 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ics-test-'));
   // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
   chmodSync(workDir, 0o755);
-  const [pgPort, temporalPort, minioPort, minioConsolePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [pgPort, temporalPort, minioPort, minioConsolePort, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const stoppers: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => console.error('stop failed:', error));
@@ -85,6 +85,16 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       PORT: '0',
       // Encrypts integration credentials: a rotated-out key second, as after a key rotation.
       INTEGRATION_KEYS: 'test2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,test1:Hx4dHBsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=',
+      // Notifications: tests receive e-mail on this port (test/support/smtp-receiver.ts) and
+      // webhooks on 127.0.0.1 (allow-listed; every other private address stays refused), with
+      // short retries and a dispatch every 2 seconds.
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_FROM: 'Invoice Compliance Test <notifications@example.test>',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      NOTIFICATION_RETRY_INITIAL_SECONDS: '1',
+      NOTIFICATION_RETRY_MAX_SECONDS: '2',
+      NOTIFICATION_RETRY_ATTEMPTS: '4',
+      NOTIFICATION_DISPATCH_INTERVAL_SECONDS: '2',
       ...overrides,
     };
     execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {

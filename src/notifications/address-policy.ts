@@ -1,0 +1,94 @@
+import { lookup as dnsLookup } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+
+// Where webhooks may go (docs/notifications.md, "Address policy"): never to loopback, private,
+// shared, link-local (which holds the cloud metadata address 169.254.169.254), multicast or
+// reserved addresses, unless the configuration allows private targets or names the host.
+
+const blocked = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
+  ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+] as const) blocked.addSubnet(network, prefix, 'ipv6');
+
+export interface AddressPolicy {
+  allowPrivate: boolean;
+  allowedHosts: ReadonlySet<string>;
+}
+
+export function addressPolicyOf(config: { WEBHOOK_ALLOW_PRIVATE: boolean; WEBHOOK_ALLOWED_HOSTS: string }): AddressPolicy {
+  const hosts = config.WEBHOOK_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  return { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowedHosts: new Set(hosts) };
+}
+
+export function isBlockedAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true;
+  // An IPv4 address written as IPv6 (::ffff:127.0.0.1 or ::ffff:7f00:1) is judged as IPv4.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (hex) {
+    const high = parseInt(hex[1]!, 16);
+    const low = parseInt(hex[2]!, 16);
+    return blocked.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4');
+  }
+  return blocked.check(address, 'ipv6');
+}
+
+function hostOf(url: URL): string {
+  // URL keeps IPv6 literals in brackets.
+  return url.hostname.replace(/^\[/, '').replace(/\]$/, '').toLowerCase();
+}
+
+// What can be told without resolving the name: the scheme, credentials in the URL, a literal
+// address or a local name. Used for a channel's readiness; the resolved address is checked again
+// at each delivery.
+export function staticDestinationProblem(rawUrl: string, policy: AddressPolicy): string | null {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return 'not a URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'only http and https URLs are delivered to';
+  if (url.username || url.password) return 'URLs with credentials are not delivered to';
+  const host = hostOf(url);
+  if (policy.allowPrivate || policy.allowedHosts.has(host)) return null;
+  if (url.protocol !== 'https:') return 'only https URLs are delivered to';
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local')) return 'local host names are not delivered to';
+  if (isIP(host) && isBlockedAddress(host)) return 'the address is in a range that is not delivered to';
+  return null;
+}
+
+export class DestinationRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DestinationRefused';
+  }
+}
+
+// A DNS lookup for http.request that refuses blocked addresses, so the address checked is the
+// address connected to (no second resolution an attacker's DNS could answer differently).
+export function guardedLookup(policy: AddressPolicy, host: string) {
+  const open = policy.allowPrivate || policy.allowedHosts.has(host.toLowerCase());
+  return (hostname: string, options: object, callback: (error: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as { address: string; family: number }[];
+      const refused = !open && list.some((entry) => isBlockedAddress(entry.address));
+      if (refused || list.length === 0) return callback(new DestinationRefused('the host resolves to an address that is not delivered to'), '', 0);
+      if ((options as { all?: boolean }).all) return callback(null, list);
+      return callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+export function destinationHost(rawUrl: string): string {
+  return hostOf(new URL(rawUrl));
+}
