@@ -207,7 +207,7 @@ describe('uploads read at once', () => {
 describe('query parameters', () => {
   it('refuses parameters a route does not know, naming the valid ones, for every credential', async () => {
     const tenant = await createTenant();
-    for (const query of ['mine=true', 'team_ids=00000000-0000-4000-8000-000000000000', 'statuses=pending']) {
+    for (const query of ['mine_only=true', 'teams=00000000-0000-4000-8000-000000000000', 'statuses=pending']) {
       const response = await tenant.call(`/v1/invoices?${query}`);
       expectError(response, 400, 'validation_error');
       expect(response.body.error.details.fields[0].field).toBe(`query.${query.split('=')[0]}`);

@@ -35,6 +35,7 @@ describe('tenancy', () => {
     // One record of the owner per collection, keyed by the path up to its {id}.
     const records: Record<string, string> = {
       '/v1/alerts/': alert.id,
+      '/v1/teams/': (await owner.call('/v1/teams', { method: 'POST', body: { name: 'Owner team', user_ids: [], filter: null } })).body.id,
       '/v1/compliance-checks/': checkId,
       '/v1/alert-topics/': topic.body.id,
       '/v1/workflow-runs/': await startTestRun(owner, { items: [] }),
