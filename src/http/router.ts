@@ -71,7 +71,9 @@ async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
   assertKnownQueryKeys(queryKeys, ctx.query);
   const query = parsePart(route.query, ctx.query, 'query');
   // A JSON route reads JSON only: another body (a form, multipart) is refused, not read as {}.
-  if (route.body && ctx.request.is() !== null && !ctx.request.is('json')) {
+  // (A request without content, e.g. Content-Length: 0 and no type, is simply no body.)
+  const hasContent = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (route.body && hasContent && !ctx.request.is('json')) {
     throw errors.validation('Send the request body as JSON (Content-Type: application/json).', [{ field: 'body', message: 'not JSON' }]);
   }
   // koa-body leaves {} when no body was sent; optional bodies accept it.
