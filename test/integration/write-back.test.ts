@@ -60,6 +60,9 @@ const COMMANDS: Record<string, string> = {
   'POST /v1/integrations/{id}/suppliers/refresh': 'starts a supplier refresh run',
   'POST /v1/integrations/{id}/syncs': 'starts a sync',
   'POST /v1/teams/{id}/members': 'adds people to a team',
+  'PUT /v1/notification-preferences': 'written back as read in notifications.test.ts (the GET document sent back unchanged)',
+  'POST /v1/notification-channels/{id}/rotate-secret': 'issues a new webhook secret',
+  'POST /v1/notification-deliveries/{id}/replay': 'delivers a failed notification again',
   // Not yet written back from their read shape (issue 13, teams): listed so the gap shows.
   'POST /v1/teams': 'pending: teams do not take their read shape yet',
   'PATCH /v1/teams/{id}': 'pending: teams do not take their read shape yet',
