@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordActivity, systemActor, type ActivityEntryInput } from '../../activity/record.js';
 import type { Db, Prisma } from '../../db/client.js';
-import { countInBatches, inBatches } from '../../shared/batches.js';
+import { inBatches } from '../../shared/batches.js';
 import { planReconcile, type ReconcileAlert, type ReconcilePlan, type ReconcileTopic } from './rule.js';
 
 export interface ReconcileResult {
