@@ -23,7 +23,7 @@ export function createNotificationActivities(db: Db, config: Config = loadConfig
         if (error instanceof PermanentDeliveryFailure) throw ApplicationFailure.nonRetryable(error.message, 'PermanentDeliveryFailure');
         // A receiver that failed (5xx, network) is tried again with backoff: said explicitly, since
         // the activity wrapper retries only our own infrastructure's errors (activities/failures.ts).
-        if (error instanceof Error) throw ApplicationFailure.retryable(error.message, 'delivery_failed');
+        if (error instanceof Error) throw ApplicationFailure.retryable('The delivery failed; it is tried again.', 'delivery_failed');
         throw error;
       }
     },

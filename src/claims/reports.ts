@@ -1,4 +1,5 @@
 import { coveredIds, type TeamScope } from '../teams/scope.js';
+import { inBatches } from '../shared/batches.js';
 import type { AppDeps } from '../deps.js';
 import { formatAmount, sum } from '../shared/money.js';
 import { CLAIM_STATUSES, type ClaimFilter, type ClaimStatus } from './schemas.js';
@@ -78,7 +79,7 @@ export async function claimDocuments(deps: Pick<AppDeps, 'db' | 'storage'>, clai
     if (invoice.primaryDocumentId) wanted.push({ documentId: invoice.primaryDocumentId, role: isCreditNote ? 'credit_note' : 'invoice', invoice });
     for (const id of invoice.attachmentDocumentIds) wanted.push({ documentId: id, role: isCreditNote ? 'credit_note_attachment' : 'invoice_attachment', invoice });
   }
-  const documents = await deps.db.document.findMany({ where: { organizationId: claim.organizationId, id: { in: wanted.map((w) => w.documentId) } } });
+  const documents = await inBatches(wanted.map((w) => w.documentId), (ids) => deps.db.document.findMany({ where: { organizationId: claim.organizationId, id: { in: ids } } }));
   const byId = new Map(documents.map((d) => [d.id, d]));
   const data = [];
   for (const entry of wanted) {

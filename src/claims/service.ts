@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { countInBatches } from '../shared/batches.js';
 import { changedFields, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
 import { alertWhere } from '../alerts/filters.js';
 import { MAX_BULK_ALERTS } from '../alerts/schemas.js';
@@ -361,18 +362,16 @@ async function applyAlertEffect(tx: Tx, claimId: string, effect: 'none' | 'dismi
     // cancelled claim (its record of what was claimed) but are free: a re-check may replace them,
     // and reopening one takes it out of the claim.
     const changing = await tx.alert.findMany({ where: { claimId, status: { in: ['pending', 'claimed'] } }, select: { id: true, status: true } });
-    await tx.alert.updateMany({
-      where: { id: { in: changing.map((a) => a.id) } },
-      data: { status: 'dismissed', dismissalCategory: CLAIM_CANCELLED_CATEGORY, dismissalNote: null, dismissedAt: now },
-    });
+    await countInBatches(changing.map((a) => a.id), (ids) =>
+      tx.alert.updateMany({ where: { id: { in: ids } }, data: { status: 'dismissed', dismissalCategory: CLAIM_CANCELLED_CATEGORY, dismissalNote: null, dismissedAt: now } }),
+    );
     return statusEntries(changing, 'dismissed', 'dismissed');
   }
   if (effect === 'restore_cancelled') {
     const changing = await tx.alert.findMany({ where: { claimId, status: 'dismissed', dismissalCategory: CLAIM_CANCELLED_CATEGORY }, select: { id: true, status: true } });
-    await tx.alert.updateMany({
-      where: { id: { in: changing.map((a) => a.id) } },
-      data: { status: 'claimed', dismissalCategory: null, dismissalNote: null, dismissedAt: null },
-    });
+    await countInBatches(changing.map((a) => a.id), (ids) =>
+      tx.alert.updateMany({ where: { id: { in: ids } }, data: { status: 'claimed', dismissalCategory: null, dismissalNote: null, dismissedAt: null } }),
+    );
     return statusEntries(changing, 'claimed', 'claimed');
   }
   return [];

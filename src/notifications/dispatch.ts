@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { countInBatches, inBatches } from '../shared/batches.js';
 import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
 import { deterministicUuid } from '../shared/ids.js';
@@ -105,11 +106,16 @@ export async function dispatchNewAlerts(db: Db, config: Config, limit = 200): Pr
   for (const run of runs) {
     const rows = await db.notificationOutbox.findMany({ where: { runId: run.run_id }, select: { id: true, alertIds: true } });
     const alertIds = [...new Set(rows.flatMap((r) => r.alertIds))];
-    const existing = await db.alert.findMany({
-      where: { id: { in: alertIds }, organizationId: run.organization_id },
-      select: { id: true, title: true, impactAmount: true, currencyCode: true, invoiceId: true, agreementId: true },
-      orderBy: { id: 'asc' },
-    });
+    // A run's new alerts can be any number: batched under PostgreSQL's 65,535 bind parameters, then
+    // ordered by id as one query would (hex uuids sort as PostgreSQL sorts uuids).
+    const existing = (
+      await inBatches(alertIds, (ids) =>
+        db.alert.findMany({
+          where: { id: { in: ids }, organizationId: run.organization_id },
+          select: { id: true, title: true, impactAmount: true, currencyCode: true, invoiceId: true, agreementId: true },
+        }),
+      )
+    ).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const byId = new Map(existing.map((a) => [a.id, a]));
     const subscribers = await subscribersOf(db, run.organization_id, 'new_alert');
     const events: { event: Parameters<typeof createEvent>[1]; channels: { id: string; type: string }[] }[] = [];
@@ -136,7 +142,7 @@ export async function dispatchNewAlerts(db: Db, config: Config, limit = 200): Pr
     await db.$transaction(async (tx) => {
       for (const { event, channels } of events) await createEvent(tx, event, channels);
       // Dispatched rows are removed (the events are the record), so the outbox stays small.
-      await tx.notificationOutbox.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } });
+      await countInBatches(rows.map((r) => r.id), (ids) => tx.notificationOutbox.deleteMany({ where: { id: { in: ids } } }));
     });
   }
   return runs.length;

@@ -47,8 +47,10 @@ export async function attemptDelivery(db: Db, config: Config, deliveryId: string
   } catch (error) {
     if (error instanceof PermanentDeliveryFailure || (error instanceof Error && error.message.startsWith('the receiver answered'))) throw error;
     if (error instanceof DestinationRefused) return fail(error.message, null, true);
-    // Network errors are retried; their text names no internals of ours.
-    return fail(error instanceof Error ? `delivery failed: ${error.message}` : 'delivery failed', null, false);
+    // Network errors are retried; the log shows their code only (ECONNREFUSED, ETIMEDOUT, ...), never
+    // a library's text.
+    const code = (error as { code?: unknown } | null)?.code;
+    return fail(typeof code === 'string' && /^E[A-Z_]{1,30}$/.test(code) ? `delivery failed: ${code}` : 'delivery failed', null, false);
   }
   await db.notificationDelivery.update({ where: { id: deliveryId }, data: { status: 'delivered', deliveredAt: new Date(), lastError: null } });
   return 'delivered';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { countInBatches } from '../../shared/batches.js';
 import { changedFields, recordActivity, type Actor } from '../../activity/record.js';
 import type { Credential } from '../../auth/credential.js';
 import type { AppDeps } from '../../deps.js';
@@ -118,7 +119,7 @@ export async function deletePriceItems(deps: Pick<AppDeps, 'db'>, actor: Credent
   return deps.db.$transaction(async (tx) => {
     const doomed = await tx.priceItem.findMany({ where: { AND: [where, { agreementId }] } });
     if (doomed.length === 0) return 0;
-    const { count } = await tx.priceItem.deleteMany({ where: { id: { in: doomed.map((item) => item.id) } } });
+    const count = await countInBatches(doomed.map((item) => item.id), (ids) => tx.priceItem.deleteMany({ where: { id: { in: ids } } }));
     await markAgreementTermsChanged(tx, agreementId);
     await recordActivity(tx, organizationId, actor, doomed.map((item) => priceItemActivity('deleted', item, null)));
     return count;

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { inBatches } from '../../shared/batches.js';
 import type { Db } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
@@ -107,7 +108,7 @@ export async function buildClaimLetter(db: Db, organizationId: string, claimId: 
       : [];
   const alerts = [...own, ...others];
   const lineIds = alerts.map((a) => a.invoiceLineId).filter((id): id is string => id !== null);
-  const invoiceLines = new Map((await db.invoiceLine.findMany({ where: { id: { in: lineIds } } })).map((l) => [l.id, l]));
+  const invoiceLines = new Map((await inBatches(lineIds, (ids) => db.invoiceLine.findMany({ where: { id: { in: ids } } }))).map((l) => [l.id, l]));
 
   const lines: ClaimLetterLine[] = alerts.map((alert) => {
     const line = alert.invoiceLineId ? invoiceLines.get(alert.invoiceLineId) : undefined;
