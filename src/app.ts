@@ -10,6 +10,7 @@ import { requestContext } from './http/request-context.js';
 import type { RouteDefinition } from './http/route.js';
 import { mountRoutes } from './http/router.js';
 import { allRoutes } from './routes.js';
+import { webApplication } from './web/index.js';
 
 export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes): Koa {
   // ctx.ip is the client address: the socket's, or with TRUST_PROXY the address our own proxies
@@ -48,6 +49,8 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes):
       multipart: false,
     })),
   );
+  // The web application (/app, HTML); every other path is the API's.
+  app.use(webApplication(deps));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
   return app;

@@ -22,6 +22,10 @@ const configSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_BASE_URL: z.string().url().default('http://localhost:3500'),
   APP_BASE_URL: z.string().url().default('http://localhost:3500/app'),
+  // Web application sessions (docs/web.md): signed out after this long without a request, and at
+  // the latest this long after sign-in.
+  SESSION_IDLE_HOURS: z.coerce.number().positive().default(12),
+  SESSION_MAX_DAYS: z.coerce.number().positive().default(30),
   // Signs pagination cursors so clients cannot forge them; any long random string.
   CURSOR_SECRET: z.string().min(16).default('development-cursor-secret-change-me'),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),

@@ -11,7 +11,7 @@ type Tx = Pick<Prisma.TransactionClient, '$executeRaw'>;
 export const ACTIVITY_ENTITY_TYPES = ['alert', 'price_item', 'agreement', 'invoice', 'topic', 'claim'] as const;
 export type ActivityEntityType = (typeof ACTIVITY_ENTITY_TYPES)[number];
 
-// A person through one of their API keys, a person in a session (no sessions yet), or the
+// A person through one of their API keys, a person in a session of the web application, or the
 // service itself doing the work of a run (checks, topic reconcile).
 export type Actor =
   | { type: 'api_key'; userId: string; apiKeyId: string }
@@ -20,7 +20,10 @@ export type Actor =
 
 export function actorOf(credential: Credential | Actor): Actor {
   if ('type' in credential) return credential;
-  if (credential.kind === 'api_key' || credential.kind === 'api_key_unscoped') return { type: 'api_key', userId: credential.userId, apiKeyId: credential.keyId };
+  if (credential.kind === 'api_key' || credential.kind === 'api_key_unscoped') {
+    // A session of the web application is the person themself, through no key.
+    return credential.keyId ? { type: 'api_key', userId: credential.userId, apiKeyId: credential.keyId } : { type: 'user', userId: credential.userId };
+  }
   // Ingestion tokens only upload and read invoices: they never change money-relevant state.
   throw new Error(`a ${credential.kind} cannot be the actor of a recorded change`);
 }

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { INGESTION_SCOPES, LEVELS, type IngestionScope, type Level } from '../auth/levels.js';
+import { createPasswordLink } from '../auth/passwords.js';
+import { loadConfig } from '../config.js';
 import { createDb, type Db } from '../db/client.js';
 import { defaultDatabaseUrl } from '../dev/defaults.js';
 import { IntegrationKeyError, newKeySetting, parseKeyring } from '../integrations/crypto.js';
@@ -25,6 +27,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]     (prints JSON)
   disable-api-key       --id <id>
   disable-ingestion-token --id <id>
   list-api-keys         --user <id>
+  password-link         --email <email> [--hours 72]   a one-time link to /app/set-password (invitation,
+                        first password or reset); signs the user's sessions out once used
   set-organization      --organization <id> [--capacity <n>|none] [--smart-matching true|false] [--currency <code>]
   new-integration-key   --id <key id>    prints an INTEGRATION_KEYS entry (kid:base64key) to put first
   rotate-integration-keys   re-encrypts every integration's credentials with the first key of INTEGRATION_KEYS
@@ -33,6 +37,11 @@ The plaintext of a key or token is printed once, at creation; only its digest is
 Uses DATABASE_URL, or the embedded development database of 'npm start'.`;
 
 type Options = Record<string, string | undefined>;
+
+// The application's public address from the environment (the API's APP_BASE_URL, same default).
+function appBaseUrl(): string {
+  return loadConfig({ DATABASE_URL: 'postgresql://unused', S3_ENDPOINT: 'http://unused', S3_ACCESS_KEY: 'unused', S3_SECRET_KEY: 'unused', ...process.env }).APP_BASE_URL;
+}
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -69,6 +78,13 @@ const commands: Record<string, (db: Db, o: Options) => Promise<unknown>> = {
   'disable-api-key': (db, o) => disableApiKey(db, required(o, 'id')),
   'disable-ingestion-token': (db, o) => disableIngestionToken(db, required(o, 'id')),
   'list-api-keys': (db, o) => listApiKeys(db, required(o, 'user')),
+  'password-link': async (db, o) => {
+    const user = await db.user.findUnique({ where: { email: required(o, 'email').trim().toLowerCase() } });
+    if (!user) throw new AdminError('no user with that e-mail; add them first with add-member');
+    const hours = o.hours === undefined ? undefined : Number(o.hours);
+    if (hours !== undefined && !(hours > 0 && hours <= 24 * 30)) throw new AdminError('--hours must be more than 0 and at most 720');
+    return { user_id: user.id, email: user.email, ...(await createPasswordLink(db, { userId: user.id, appBaseUrl: appBaseUrl(), hours })) };
+  },
   'set-organization': (db, o) =>
     updateOrganizationSettings(db, required(o, 'organization'), {
       invoiceProcessingCapacity: capacity(o.capacity),
@@ -94,7 +110,7 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const names = ['name', 'currency', 'capacity', 'organization', 'email', 'role', 'user', 'level', 'scopes', 'id', 'smart-matching'];
+  const names = ['name', 'currency', 'capacity', 'organization', 'email', 'role', 'user', 'level', 'scopes', 'id', 'smart-matching', 'hours'];
   const { values } = parseArgs({ args: rest, options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), strict: true });
   const db = createDb(process.env.DATABASE_URL ?? defaultDatabaseUrl(), 2);
   try {

@@ -95,8 +95,8 @@ export async function createAlert(deps: Deps, credential: ApiKeyCredential, inpu
         invoiceLineId: line?.id ?? null,
         correctionType: input.correction_type,
         topicId: input.topic_id ?? null,
-        // API keys belong to users: the alert records both.
-        origin: 'api_key',
+        // API keys belong to users: the alert records both; a session is the user themself.
+        origin: credential.keyId ? 'api_key' : 'user',
         createdByUserId: credential.userId,
         createdByApiKeyId: credential.keyId,
       },

@@ -1,8 +1,12 @@
 import type { IngestionScope, Level } from './levels.js';
 
+// A user acting in an organization: through one of their personal API keys, or through a session
+// of the web application (its cookie, or the session bearer). A session has no key: keyId is null,
+// sessionId is set, and its level is the user's role (keyLevel = role).
 export interface ApiKeyCredential {
   kind: 'api_key';
-  keyId: string;
+  keyId: string | null;
+  sessionId: string | null;
   userId: string;
   keyLevel: Level;
   organizationId: string;
@@ -13,7 +17,8 @@ export interface ApiKeyCredential {
 // GET /v1/organizations is the one route that needs no organization.
 export interface UnscopedApiKeyCredential {
   kind: 'api_key_unscoped';
-  keyId: string;
+  keyId: string | null;
+  sessionId: string | null;
   userId: string;
   keyLevel: Level;
   organizationId: null;

@@ -5,11 +5,22 @@ import { createHash, randomBytes } from 'node:crypto';
 // (Slow password hashes such as argon2 are for low-entropy human secrets.)
 export const API_KEY_PREFIX = 'icsk_';
 export const INGESTION_TOKEN_PREFIX = 'icsi_';
+// The web application's session: its cookie, and the session bearer of the API.
+export const SESSION_TOKEN_PREFIX = 'icss_';
+// A one-time password link (never a bearer).
+export const PASSWORD_LINK_PREFIX = 'icsp_';
 
-export type TokenKind = 'api_key' | 'ingestion_token';
+export type TokenKind = 'api_key' | 'ingestion_token' | 'session' | 'password_link';
+
+const PREFIXES: Record<TokenKind, string> = {
+  api_key: API_KEY_PREFIX,
+  ingestion_token: INGESTION_TOKEN_PREFIX,
+  session: SESSION_TOKEN_PREFIX,
+  password_link: PASSWORD_LINK_PREFIX,
+};
 
 export function generateToken(kind: TokenKind): { plaintext: string; digest: string; displayPrefix: string } {
-  const prefix = kind === 'api_key' ? API_KEY_PREFIX : INGESTION_TOKEN_PREFIX;
+  const prefix = PREFIXES[kind];
   const plaintext = `${prefix}${randomBytes(32).toString('base64url')}`;
   return { plaintext, digest: digestToken(plaintext), displayPrefix: plaintext.slice(0, prefix.length + 6) };
 }
@@ -19,7 +30,6 @@ export function digestToken(plaintext: string): string {
 }
 
 export function tokenKindOf(plaintext: string): TokenKind | null {
-  if (plaintext.startsWith(API_KEY_PREFIX)) return 'api_key';
-  if (plaintext.startsWith(INGESTION_TOKEN_PREFIX)) return 'ingestion_token';
-  return null;
+  const kind = (Object.keys(PREFIXES) as TokenKind[]).find((candidate) => plaintext.startsWith(PREFIXES[candidate]));
+  return kind ?? null;
 }

@@ -1,4 +1,5 @@
 import { addMember, createApiKey, createIngestionToken, createOrganization } from '../admin/service.js';
+import { createPasswordLink } from '../auth/passwords.js';
 import type { Db } from '../db/client.js';
 
 // The development organization of `npm start`: created once, with an admin user. Its secrets are
@@ -12,7 +13,7 @@ export interface DevCredentials {
   ingestionToken: string;
 }
 
-export async function bootstrapDevelopmentOrganization(db: Db, options: { newKey: boolean }) {
+export async function bootstrapDevelopmentOrganization(db: Db, options: { newKey: boolean; appBaseUrl: string }) {
   const existing = await db.user.findUnique({ where: { email: DEV_ADMIN_EMAIL }, include: { memberships: true } });
   let organizationId = existing?.memberships[0]?.organizationId;
   let userId = existing?.id;
@@ -29,5 +30,8 @@ export async function bootstrapDevelopmentOrganization(db: Db, options: { newKey
     const token = await createIngestionToken(db, { organizationId, scopes: ['invoices:write', 'invoices:read'], name: 'Development token' });
     credentials = { apiKey: key.key, ingestionToken: token.token };
   }
-  return { organizationId, userId, credentials };
+  // Until the development admin has a password, each start prints a fresh first-password link.
+  const hasPassword = Boolean((await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } }))?.passwordHash);
+  const passwordLink = hasPassword ? null : (await createPasswordLink(db, { userId, appBaseUrl: options.appBaseUrl })).url;
+  return { organizationId, userId, credentials, passwordLink };
 }

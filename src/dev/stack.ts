@@ -9,7 +9,7 @@ import { startMinio } from '../infra/minio-server.js';
 import { portAnswers, spawnTypeScript, waitFor, type ManagedProcess } from '../infra/process.js';
 import { startTemporalDevServer } from '../infra/temporal-dev-server.js';
 import { newKeySetting } from '../integrations/crypto.js';
-import { bootstrapDevelopmentOrganization, type DevCredentials } from './bootstrap-organization.js';
+import { bootstrapDevelopmentOrganization, DEV_ADMIN_EMAIL, type DevCredentials } from './bootstrap-organization.js';
 import { dataDir, defaultDatabaseUrl, EMBEDDED, repoRoot } from './defaults.js';
 
 // `npm start`: the whole stack in the foreground. Each dependency comes from the environment when
@@ -137,6 +137,15 @@ function printCredentials(credentials: DevCredentials | null, organizationId: st
   log(`or: npm run admin -- create-api-key --organization ${organizationId} --user ${userId} --level admin`);
 }
 
+function printSignIn(passwordLink: string | null, appBaseUrl: string): void {
+  if (passwordLink) {
+    log(`web application: set the password of ${DEV_ADMIN_EMAIL} (link valid 72 hours, used once), then you are signed in:`);
+    console.log(`\n  ${passwordLink}\n`);
+    return;
+  }
+  log(`web application: ${appBaseUrl} (sign in as ${DEV_ADMIN_EMAIL}); a new password link: npm run admin -- password-link --email ${DEV_ADMIN_EMAIL}`);
+}
+
 let shuttingDown = false;
 
 async function shutdown(children: ManagedProcess[], code: number): Promise<void> {
@@ -157,11 +166,12 @@ async function main(): Promise<void> {
     INTEGRATION_KEYS: process.env.INTEGRATION_KEYS ?? secrets.integrationKeys!,
     PORT: process.env.PORT ?? '3500',
   };
+  env.APP_BASE_URL = process.env.APP_BASE_URL ?? `http://localhost:${env.PORT}/app`;
   await Promise.all([database(env), temporal(env), storage(env, secrets)]);
   migrate(env.DATABASE_URL!);
 
   const db = createDb(env.DATABASE_URL!, 2);
-  const dev = await bootstrapDevelopmentOrganization(db, { newKey: values['new-key'] ?? false });
+  const dev = await bootstrapDevelopmentOrganization(db, { newKey: values['new-key'] ?? false, appBaseUrl: env.APP_BASE_URL });
   await db.$disconnect();
 
   const children = [startNodeProcess('worker', 'src/worker.ts', env), startNodeProcess('api', 'src/api.ts', env)];
@@ -177,6 +187,7 @@ async function main(): Promise<void> {
   await waitFor('API', async () => (await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).ok, 60_000);
   log(`API on http://localhost:${env.PORT} (contract: /v1/openapi.json, readiness: /readyz)`);
   printCredentials(dev.credentials, dev.organizationId, dev.userId);
+  printSignIn(dev.passwordLink, env.APP_BASE_URL);
   log('running; Ctrl-C stops everything');
 }
 

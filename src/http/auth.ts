@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
 import { atLeast, effectiveLevel, type IngestionScope, type Level } from '../auth/levels.js';
+import { findActiveSession, type SessionLifetime } from '../auth/sessions.js';
 import { digestToken, tokenKindOf } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import { errors } from './errors.js';
@@ -64,7 +65,7 @@ async function authenticateApiKey(db: Db, digest: string, ctx: Context, rule: Ac
   if (!key) throw errors.invalidToken();
   if (key.disabled) throw errors.tokenDisabled();
   if (headerError) throw headerError;
-  const base = { keyId: key.id, userId: key.userId, keyLevel: key.level };
+  const base = { keyId: key.id, sessionId: null, userId: key.userId, keyLevel: key.level };
   if (rule.withoutOrganization && !named) return { kind: 'api_key_unscoped', ...base, organizationId: null };
   // Older keys may omit the header and act in the organization they were created in.
   const organizationId = named ?? key.organizationId;
@@ -86,12 +87,39 @@ async function authenticateIngestionToken(db: Db, digest: string, ctx: Context):
   };
 }
 
-export async function authenticate(db: Db, ctx: Context, rule: AccessRule): Promise<Credential> {
+// A session bearer (the web application's session token) acts as its user in the session's active
+// organization at the user's role there; X-Organization-Id, when sent, must name that organization.
+export async function authenticateSession(db: Db, lifetime: SessionLifetime, token: string, named: string | null): Promise<Credential> {
+  const session = await findActiveSession(db, lifetime, token);
+  if (!session) throw errors.invalidToken('The session has ended; sign in again.');
+  if ((named && named !== session.organizationId) || !session.role) throw errors.organizationNotAccessible();
+  return {
+    kind: 'api_key',
+    keyId: null,
+    sessionId: session.id,
+    userId: session.userId,
+    organizationId: session.organizationId,
+    keyLevel: session.role,
+    role: session.role,
+    level: session.role,
+  };
+}
+
+export async function authenticate(deps: { db: Db; config: SessionLifetime }, ctx: Context, rule: AccessRule): Promise<Credential> {
   const token = bearerToken(ctx);
   const kind = tokenKindOf(token);
-  if (!kind) throw errors.invalidToken();
   const digest = digestToken(token);
-  return kind === 'api_key' ? authenticateApiKey(db, digest, ctx, rule) : authenticateIngestionToken(db, digest, ctx);
+  switch (kind) {
+    case 'api_key':
+      return authenticateApiKey(deps.db, digest, ctx, rule);
+    case 'ingestion_token':
+      return authenticateIngestionToken(deps.db, digest, ctx);
+    case 'session':
+      return authenticateSession(deps.db, deps.config, token, requestedOrganization(ctx));
+    default:
+      // Password links and anything else are no bearer.
+      throw errors.invalidToken();
+  }
 }
 
 export function authorize(credential: Credential, rule: AccessRule): void {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { authenticate, authorize } from './auth.js';
 import { etagOf } from './etag.js';
@@ -53,7 +54,7 @@ async function authenticateCounted(deps: AppDeps, ctx: Context, route: RouteDefi
   const address = ctx.ip || 'unknown';
   await deps.rateLimiter.assertMayAuthenticate(address);
   try {
-    return await authenticate(deps.db, ctx, route.access);
+    return await authenticate(deps, ctx, route.access);
   } catch (error) {
     if (error instanceof ApiError && AUTH_FAILURE_CODES.has(error.code)) await deps.rateLimiter.recordAuthFailure(address);
     throw error;
@@ -65,7 +66,7 @@ async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
   const credential = await authenticateCounted(deps, ctx, route);
   ctx.state.credential = credential;
   authorize(credential, route.access);
-  await deps.rateLimiter.consume(credential.kind === 'ingestion_token' ? `token:${credential.tokenId}` : `key:${credential.keyId}`);
+  await deps.rateLimiter.consume(rateLimitKeyOf(credential));
 
   const params = parsePart(route.params, ctx.params, 'path');
   assertKnownQueryKeys(queryKeys, ctx.query);
@@ -97,6 +98,12 @@ async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
         )
       : await run();
   write(ctx, route, response, fields);
+}
+
+// Each API key, ingestion token and session has its own request budget.
+function rateLimitKeyOf(credential: Credential): string {
+  if (credential.kind === 'ingestion_token') return `token:${credential.tokenId}`;
+  return credential.keyId ? `key:${credential.keyId}` : `session:${credential.sessionId}`;
 }
 
 export function mountRoutes(router: Router, deps: AppDeps, routes: RouteDefinition[]): void {

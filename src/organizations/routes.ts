@@ -74,7 +74,8 @@ export const organizationRoutes = [
       const key = credential as ApiKeyCredential;
       const [user, apiKey] = await Promise.all([
         deps.db.user.findUniqueOrThrow({ where: { id: key.userId } }),
-        deps.db.apiKey.findUniqueOrThrow({ where: { id: key.keyId } }),
+        // A session bearer has no key.
+        key.keyId ? deps.db.apiKey.findUniqueOrThrow({ where: { id: key.keyId } }) : null,
       ]);
       return {
         body: {
@@ -84,7 +85,7 @@ export const organizationRoutes = [
           name: user.name,
           organization_id: key.organizationId,
           role: key.role,
-          api_key: { id: apiKey.id, name: apiKey.name, level: apiKey.level },
+          api_key: apiKey ? { id: apiKey.id, name: apiKey.name, level: apiKey.level } : null,
         },
       };
     },

@@ -25,7 +25,8 @@ export const meSchema = z
     name: z.string().nullable(),
     organization_id: z.string().uuid(),
     role: z.enum(LEVELS),
-    api_key: z.object({ id: z.string().uuid(), name: z.string(), level: z.enum(LEVELS) }),
+    // null when the request authenticated with a session bearer of the web application.
+    api_key: z.object({ id: z.string().uuid(), name: z.string(), level: z.enum(LEVELS) }).nullable(),
   })
   .meta({ id: 'Me' });
 

@@ -60,7 +60,7 @@ async function mailSupport(deps: Deps, requestId: string, credential: ApiKeyCred
         '--',
         `Support request: ${requestId}`,
         `Organization: ${credential.organizationId}`,
-        `From: ${user?.name ?? ''} <${user?.email ?? credential.userId}> (API key ${credential.keyId})`,
+        `From: ${user?.name ?? ''} <${user?.email ?? credential.userId}> ${credential.keyId ? ` (API key ${credential.keyId})` : ' (web application)'}`,
       ].join('\n'),
       attachments: files.map((file) => ({ filename: file.stored.file_name, contentType: file.stored.mime_type, content: file.bytes })),
     });

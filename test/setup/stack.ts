@@ -40,7 +40,7 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ics-test-'));
   // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
   chmodSync(workDir, 0o755);
-  const [pgPort, temporalPort, minioPort, minioConsolePort, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [pgPort, temporalPort, minioPort, minioConsolePort, smtpPort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   const stoppers: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => console.error('stop failed:', error));
@@ -82,7 +82,10 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       CURSOR_SECRET: 'test-cursor-secret-0123456789',
       // Small, so a test document reaches the index cap (partial search results).
       DOCUMENT_INDEX_MAX_PASSAGES: '40',
-      PORT: '0',
+      // The API's own port, known before it starts, so the links it returns (APP_BASE_URL) resolve.
+      PORT: String(apiPort),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+      APP_BASE_URL: `http://127.0.0.1:${apiPort}/app`,
       // Encrypts integration credentials: a rotated-out key second, as after a key rotation.
       INTEGRATION_KEYS: 'test2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,test1:Hx4dHBsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=',
       // Notifications: tests receive e-mail on this port (test/support/smtp-receiver.ts) and
@@ -122,7 +125,7 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
     env.TEST_WORK_DIR = workDir;
 
     const deps: AppDeps = await createAppDeps(config, testRunTypes);
-    const server: Server = createApp(deps).listen(0, '127.0.0.1');
+    const server: Server = createApp(deps).listen(apiPort, '127.0.0.1');
     answerClientErrors(server);
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     stoppers.push(async () => {

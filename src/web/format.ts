@@ -1,0 +1,92 @@
+import { Decimal } from 'decimal.js';
+
+// How the application shows money and dates. Amounts are decimal strings (as the API returns
+// them) and stay exact: decimal.js picks the digits, Intl.NumberFormat only groups the integer
+// part, given as a BigInt (never a float), and places the currency sign for the locale.
+// The organization model holds no locale or date format yet, so the locale is fixed and dates
+// are ISO 8601 (docs/decisions.md).
+
+export const LOCALE = 'en-GB';
+
+interface CurrencyFormat {
+  minorDigits: number;
+  decimalSeparator: string;
+  integer: Intl.NumberFormat;
+  template: Intl.NumberFormat;
+}
+
+// Bounded: currency codes are three letters from our own data, but a cache keyed by input stays small.
+const formats = new Map<string, CurrencyFormat>();
+const MAX_CACHED = 500;
+
+function currencyFormat(currency: string): CurrencyFormat | null {
+  const cached = formats.get(currency);
+  if (cached) return cached;
+  let template: Intl.NumberFormat;
+  try {
+    template = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 });
+  } catch {
+    return null;
+  }
+  const withMinor = new Intl.NumberFormat(LOCALE, { style: 'currency', currency });
+  const format: CurrencyFormat = {
+    minorDigits: withMinor.resolvedOptions().maximumFractionDigits ?? 2,
+    decimalSeparator: new Intl.NumberFormat(LOCALE).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.',
+    integer: new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0, useGrouping: true }),
+    template,
+  };
+  if (formats.size < MAX_CACHED) formats.set(currency, format);
+  return format;
+}
+
+function parseDecimal(value: string | number | null | undefined): Decimal | null {
+  if (value === null || value === undefined || value === '') return null;
+  try {
+    return new Decimal(String(value));
+  } catch {
+    return null;
+  }
+}
+
+// "1234567.5" EUR → "€1,234,567.50"; extra recorded digits are kept ("0.0125" → "€0.0125").
+export function money(value: string | number | null | undefined, currency: string | null | undefined): string {
+  const decimal = parseDecimal(value);
+  if (!decimal) return '—';
+  const format = currency ? currencyFormat(currency) : null;
+  if (!format) return `${decimal.toFixed()}${currency ? ` ${currency}` : ''}`;
+  const digits = Math.max(format.minorDigits, decimal.decimalPlaces());
+  const [integerPart, fraction] = decimal.abs().toFixed(digits).split('.');
+  const grouped = format.integer.format(BigInt(integerPart!));
+  // The sign and currency symbol where the locale puts them, around the exact digits.
+  const parts = format.template.formatToParts(decimal.isNegative() && !decimal.isZero() ? -1 : 1);
+  return parts.map((part) => (part.type === 'integer' ? grouped + (fraction ? format.decimalSeparator + fraction : '') : part.value)).join('');
+}
+
+// Quantities and prices without a currency: exact, grouped.
+export function decimalText(value: string | number | null | undefined): string {
+  const decimal = parseDecimal(value);
+  if (!decimal) return '—';
+  const [integerPart, fraction] = decimal.abs().toFixed().split('.');
+  const grouped = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 }).format(BigInt(integerPart!));
+  return `${decimal.isNegative() && !decimal.isZero() ? '−' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
+}
+
+// Dates as ISO (yyyy-mm-dd); timestamps as yyyy-mm-dd hh:mm UTC.
+export function date(value: string | Date | null | undefined): string {
+  if (!value) return '—';
+  const text = value instanceof Date ? value.toISOString() : value;
+  return text.slice(0, 10);
+}
+
+export function dateTime(value: string | Date | null | undefined): string {
+  if (!value) return '—';
+  const text = value instanceof Date ? value.toISOString() : value;
+  return text.length >= 16 ? `${text.slice(0, 10)} ${text.slice(11, 16)} UTC` : text;
+}
+
+// "not_checked" → "Not checked": statuses and codes as words.
+export function label(value: string | null | undefined): string {
+  if (!value) return '—';
+  const words = value.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,163 @@
+import type { Context } from 'koa';
+import type { ZodType } from 'zod';
+import type { ApiKeyCredential } from '../auth/credential.js';
+import { atLeast, type Level } from '../auth/levels.js';
+import type { AppDeps } from '../deps.js';
+import { ApiError, errors } from '../http/errors.js';
+import { outageSourceOf } from '../http/outages.js';
+import { parsePart } from '../http/route.js';
+import { operationCaller, type OperationCaller } from './operations.js';
+import { appView, layoutUser, renderView, sendHtml, setNotice, takeNotice, type NavSection } from './render.js';
+import { credentialOf, csrfValid, sessionOf, type WebSession } from './session.js';
+
+// The application's equivalent of defineRoute: a page (GET, renders a view in the layout) or an
+// action (POST form: CSRF checked, level checked, then redirect or a rendered result). Both need
+// a session; a signed-out visitor is sent to sign in. Failures render as an error page with the
+// API's message and the request id, never internals. How to add one: docs/web.md.
+
+export interface WebInput<P, Q> {
+  params: P;
+  query: Q;
+  deps: AppDeps;
+  ctx: Context;
+  session: WebSession;
+  credential: ApiKeyCredential;
+  // The API's operations as this user (src/web/operations.ts).
+  call: OperationCaller;
+}
+
+export interface WebPage<P = unknown, Q = unknown> {
+  method: 'get';
+  // Koa path, under /app: '/invoices/:id'.
+  path: string;
+  // Level needed to see the page (default read); the role decides (a session has no key).
+  level?: Level;
+  nav: NavSection | null;
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  view: string;
+  // The page's data; `title` in it names the page (else the definition's title).
+  load: (input: WebInput<P, Q>) => Promise<Record<string, unknown> & { title?: string }>;
+  title: string;
+}
+
+export type ActionResult =
+  // POST-redirect-GET; the notice shows once on the next page.
+  | { redirect: string; notice?: string }
+  // A page rendered as the answer (e.g. a secret shown once: nothing to redirect to).
+  | { view: string; title: string; data: Record<string, unknown>; nav?: NavSection | null; status?: number }
+  // An htmx request's partial: the view alone, without the layout.
+  | { fragment: string; data: Record<string, unknown> };
+
+export interface WebAction<P = unknown, B = unknown> {
+  method: 'post';
+  path: string;
+  // Level needed to act; a lower role gets 403 whatever the page showed.
+  level: Level;
+  params?: ZodType<P>;
+  body?: ZodType<B>;
+  handle: (input: WebInput<P, never> & { body: B }) => Promise<ActionResult>;
+}
+
+export type WebRoute = WebPage<any, any> | WebAction<any, any>;
+
+export function definePage<P, Q>(page: Omit<WebPage<P, Q>, 'method'>): WebRoute {
+  return { method: 'get', ...page } as WebRoute;
+}
+
+export function defineAction<P, B>(action: Omit<WebAction<P, B>, 'method'>): WebRoute {
+  return { method: 'post', ...action } as WebRoute;
+}
+
+function signInRedirect(ctx: Context): void {
+  const next = ctx.method === 'GET' ? ctx.originalUrl : '/app';
+  ctx.redirect(`/app/sign-in?next=${encodeURIComponent(next)}`);
+}
+
+function serverTiming(ctx: Context, started: bigint): void {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  ctx.set('Server-Timing', `app;dur=${ms.toFixed(1)}`);
+}
+
+const forbidden = (level: Level) => new ApiError(403, 'insufficient_level', `This needs the ${level} level; your role in this organization does not allow it.`);
+
+async function runPage(deps: AppDeps, page: WebPage<any, any>, ctx: Context, session: WebSession): Promise<void> {
+  const level = page.level ?? 'read';
+  if (!atLeast(session.role, level)) throw forbidden(level);
+  const params = parsePart(page.params, ctx.params, 'path');
+  const query = parsePart(page.query, ctx.query, 'query');
+  const credential = credentialOf(session);
+  const [data, user] = await Promise.all([
+    page.load({ params, query, deps, ctx, session, credential, call: operationCaller(deps, ctx, credential) }),
+    layoutUser(deps, session),
+  ]);
+  const app = appView(ctx, { title: data.title ?? page.title, nav: page.nav, session, user, notice: takeNotice(ctx, deps) });
+  sendHtml(ctx, renderView(page.view, { ...data, app }));
+}
+
+async function runAction(deps: AppDeps, action: WebAction<any, any>, ctx: Context, session: WebSession): Promise<void> {
+  if (!csrfValid(ctx, session)) throw new ApiError(403, 'csrf_failed', 'The form has expired or did not come from this application. Reload the page and try again.');
+  if (!atLeast(session.role, action.level)) throw forbidden(action.level);
+  const params = parsePart(action.params, ctx.params, 'path');
+  const body = parsePart(action.body, (ctx.request as { body?: unknown }).body ?? {}, 'body');
+  const credential = credentialOf(session);
+  const result = await action.handle({ params, query: undefined as never, body, deps, ctx, session, credential, call: operationCaller(deps, ctx, credential) });
+  if ('redirect' in result) {
+    if (result.notice) setNotice(ctx, deps, result.notice);
+    // htmx follows HX-Redirect; a plain form follows 303 (GET after POST).
+    if (ctx.get('HX-Request')) {
+      ctx.set('HX-Redirect', result.redirect);
+      ctx.status = 204;
+    } else {
+      ctx.status = 303;
+      ctx.redirect(result.redirect);
+    }
+    return;
+  }
+  if ('fragment' in result) {
+    const app = appView(ctx, { title: '', session });
+    sendHtml(ctx, renderView(result.fragment, { ...result.data, app }));
+    return;
+  }
+  const app = appView(ctx, { title: result.title, nav: result.nav ?? null, session, user: await layoutUser(deps, session) });
+  sendHtml(ctx, renderView(result.view, { ...result.data, app }), result.status ?? 200);
+}
+
+// Any failure as a page: the API's own errors with their message (and field details), outages as
+// 503, anything else as 500 with the request id; the cause goes to the log only.
+export async function renderFailure(ctx: Context, deps: AppDeps, caught: unknown, session: WebSession | null): Promise<void> {
+  let error: ApiError;
+  if (caught instanceof ApiError) error = caught;
+  else if (outageSourceOf(caught)) {
+    ctx.state.logger?.warn({ err: caught }, 'infrastructure unavailable');
+    error = errors.serviceUnavailable('The service is temporarily unavailable. Try again in a moment.');
+  } else {
+    ctx.state.logger?.error({ err: caught }, 'unexpected failure');
+    error = new ApiError(500, 'internal_error', 'Something went wrong on our side. Quote the request id when contacting support.');
+  }
+  const title = error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : error.status >= 500 ? 'Something went wrong' : 'This did not work';
+  const details = Array.isArray(error.extra.details) ? (error.extra.details as { field: string; message: string }[]) : [];
+  const user = session ? await layoutUser(deps, session).catch(() => null) : null;
+  const app = appView(ctx, { title, session, user });
+  for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
+  sendHtml(ctx, renderView('error', { app, status: error.status, code: error.code, message: error.message, details }), error.status);
+}
+
+export function webHandler(deps: AppDeps, route: WebRoute) {
+  return async (ctx: Context): Promise<void> => {
+    const started = process.hrtime.bigint();
+    ctx.state.routePattern = `/app${route.path}`;
+    let session: WebSession | null = null;
+    try {
+      session = await sessionOf(ctx, deps);
+      if (!session) return signInRedirect(ctx);
+      ctx.state.credential = credentialOf(session);
+      if (route.method === 'get') await runPage(deps, route, ctx, session);
+      else await runAction(deps, route, ctx, session);
+    } catch (caught) {
+      await renderFailure(ctx, deps, caught, session);
+    } finally {
+      serverTiming(ctx, started);
+    }
+  };
+}

@@ -1,0 +1,156 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { findPasswordLink, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PasswordError, setPasswordWithLink, verifyPassword } from '../../auth/passwords.js';
+import { createSession, firstOrganizationOf, revokeSession, switchOrganization } from '../../auth/sessions.js';
+import type { AppDeps } from '../../deps.js';
+import { ApiError } from '../../http/errors.js';
+import { renderFailure } from '../page.js';
+import { appView, renderView, sendHtml, setNotice } from '../render.js';
+import { anonymousCsrfToken, anonymousCsrfValid, clearSessionCookie, csrfValid, sessionOf, writeSessionCookie } from '../session.js';
+
+// Signing in and out, setting a password from a one-time link, switching organization. These are
+// the application's only routes outside definePage/defineAction: they run before a session exists.
+
+const HOME = '/app/invoices';
+// Same words whatever was wrong: no telling whether an address has an account.
+const SIGN_IN_FAILED = 'The e-mail address or the password is not right.';
+const FORM_EXPIRED = 'The form has expired. Try again.';
+
+// Only a path of this application: never another site (no open redirect).
+export function safeNext(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 2000) return HOME;
+  if (!value.startsWith('/app') || value.startsWith('//') || value.includes('\\')) return HOME;
+  if (value.startsWith('/app/sign-in') || value.startsWith('/app/set-password')) return HOME;
+  return value;
+}
+
+const signInBody = z.object({
+  email: z.string().trim().toLowerCase().max(320).default(''),
+  password: z.string().max(MAX_PASSWORD_LENGTH * 4).default(''),
+  next: z.string().optional(),
+});
+
+function renderSignIn(ctx: Context, deps: AppDeps, input: { email?: string; next: string; error?: string; status?: number }): void {
+  const app = appView(ctx, { title: 'Sign in', csrf: anonymousCsrfToken(ctx, deps) });
+  sendHtml(ctx, renderView('sign-in', { app, email: input.email ?? '', next: input.next, error: input.error ?? null }), input.status ?? 200);
+}
+
+async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
+  const parsed = signInBody.safeParse((ctx.request as { body?: unknown }).body ?? {});
+  const body = parsed.success ? parsed.data : { email: '', password: '', next: undefined };
+  const next = safeNext(body.next);
+  if (!anonymousCsrfValid(ctx)) return renderSignIn(ctx, deps, { email: body.email, next, error: FORM_EXPIRED, status: 403 });
+  // Failed sign-ins spend the failed-authentication budget of the client address and of the
+  // e-mail address (the API's PostgreSQL limiter): guessing stops from one place and at one account.
+  const address = ctx.ip || 'unknown';
+  const account = `sign-in:${body.email}`;
+  try {
+    await deps.rateLimiter.assertMayAuthenticate(address);
+    await deps.rateLimiter.assertMayAuthenticate(account);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
+      return renderSignIn(ctx, deps, { email: body.email, next, error: 'Too many failed sign-ins. Wait a few minutes and try again.', status: 429 });
+    }
+    throw error;
+  }
+  const user = body.email ? await deps.db.user.findUnique({ where: { email: body.email }, select: { id: true, passwordHash: true } }) : null;
+  const valid = await verifyPassword(user?.passwordHash ?? null, body.password);
+  const organizationId = valid && user ? await firstOrganizationOf(deps.db, user.id) : null;
+  if (!user || !valid || !organizationId) {
+    await deps.rateLimiter.recordAuthFailure(address).catch(() => undefined);
+    await deps.rateLimiter.recordAuthFailure(account).catch(() => undefined);
+    return renderSignIn(ctx, deps, { email: body.email, next, error: SIGN_IN_FAILED, status: 401 });
+  }
+  const { token } = await createSession(deps.db, deps.config, { userId: user.id, organizationId });
+  writeSessionCookie(ctx, deps, token);
+  ctx.status = 303;
+  ctx.redirect(next);
+}
+
+async function signOut(ctx: Context, deps: AppDeps): Promise<void> {
+  const session = await sessionOf(ctx, deps);
+  // Without a valid token a page elsewhere cannot sign anyone out.
+  if (session && csrfValid(ctx, session)) await revokeSession(deps.db, session.id);
+  if (session && !csrfValid(ctx, session)) throw new ApiError(403, 'csrf_failed', FORM_EXPIRED);
+  clearSessionCookie(ctx, deps);
+  ctx.status = 303;
+  ctx.redirect('/app/sign-in');
+}
+
+const tokenQuery = z.object({ token: z.string().max(200).default('') });
+const setPasswordBody = z.object({ token: z.string().max(200).default(''), password: z.string().max(MAX_PASSWORD_LENGTH * 4).default(''), confirm: z.string().max(MAX_PASSWORD_LENGTH * 4).default('') });
+
+function renderSetPassword(ctx: Context, deps: AppDeps, input: { token: string; email: string | null; error?: string; status?: number }): void {
+  const app = appView(ctx, { title: 'Set your password', csrf: anonymousCsrfToken(ctx, deps) });
+  sendHtml(ctx, renderView('set-password', { app, token: input.token, email: input.email, error: input.error ?? null, minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH }), input.status ?? 200);
+}
+
+async function showSetPassword(ctx: Context, deps: AppDeps): Promise<void> {
+  const { token } = tokenQuery.catch({ token: '' }).parse(ctx.query);
+  const link = token ? await findPasswordLink(deps.db, token) : null;
+  if (!link) return renderSetPassword(ctx, deps, { token: '', email: null, error: 'This link is not valid any more. Ask an administrator for a new one.', status: 404 });
+  renderSetPassword(ctx, deps, { token, email: link.user.email });
+}
+
+async function setPassword(ctx: Context, deps: AppDeps): Promise<void> {
+  const body = setPasswordBody.catch({ token: '', password: '', confirm: '' }).parse((ctx.request as { body?: unknown }).body ?? {});
+  const link = body.token ? await findPasswordLink(deps.db, body.token) : null;
+  const email = link?.user.email ?? null;
+  if (!anonymousCsrfValid(ctx)) return renderSetPassword(ctx, deps, { token: body.token, email, error: FORM_EXPIRED, status: 403 });
+  if (body.password !== body.confirm) return renderSetPassword(ctx, deps, { token: body.token, email, error: 'The two passwords are not the same.', status: 400 });
+  try {
+    const { userId } = await setPasswordWithLink(deps.db, body.token, body.password);
+    const organizationId = await firstOrganizationOf(deps.db, userId);
+    if (!organizationId) {
+      ctx.status = 303;
+      return ctx.redirect('/app/sign-in');
+    }
+    const { token } = await createSession(deps.db, deps.config, { userId, organizationId });
+    writeSessionCookie(ctx, deps, token);
+    setNotice(ctx, deps, 'Your password is set. You are signed in.');
+    ctx.status = 303;
+    ctx.redirect(HOME);
+  } catch (error) {
+    if (error instanceof PasswordError) return renderSetPassword(ctx, deps, { token: body.token, email, error: error.message, status: 400 });
+    throw error;
+  }
+}
+
+const switchBody = z.object({ organization_id: z.string().uuid() });
+
+async function switchActiveOrganization(ctx: Context, deps: AppDeps): Promise<void> {
+  const session = await sessionOf(ctx, deps);
+  if (!session) return ctx.redirect('/app/sign-in');
+  if (!csrfValid(ctx, session)) throw new ApiError(403, 'csrf_failed', FORM_EXPIRED);
+  const parsed = switchBody.safeParse((ctx.request as { body?: unknown }).body ?? {});
+  // Another user's organization is as unknown as one that does not exist.
+  if (!parsed.success || !(await switchOrganization(deps.db, session, parsed.data.organization_id))) throw new ApiError(404, 'not_found', 'The organization does not exist.');
+  ctx.status = 303;
+  ctx.redirect(HOME);
+}
+
+function guarded(deps: AppDeps, pattern: string, handler: (ctx: Context, deps: AppDeps) => Promise<void>) {
+  return async (ctx: Context) => {
+    ctx.state.routePattern = pattern;
+    try {
+      await handler(ctx, deps);
+    } catch (caught) {
+      await renderFailure(ctx, deps, caught, null);
+    }
+  };
+}
+
+export function mountSessionRoutes(router: Router, deps: AppDeps): void {
+  router.get('/app', (ctx) => ctx.redirect(HOME));
+  router.get('/app/sign-in', guarded(deps, '/app/sign-in', async (ctx) => {
+    if (await sessionOf(ctx, deps)) return ctx.redirect(safeNext(ctx.query.next));
+    renderSignIn(ctx, deps, { next: safeNext(ctx.query.next) });
+  }));
+  router.post('/app/sign-in', guarded(deps, '/app/sign-in', signIn));
+  router.post('/app/sign-out', guarded(deps, '/app/sign-out', signOut));
+  router.get('/app/set-password', guarded(deps, '/app/set-password', showSetPassword));
+  router.post('/app/set-password', guarded(deps, '/app/set-password', setPassword));
+  router.post('/app/organization', guarded(deps, '/app/organization', switchActiveOrganization));
+}

@@ -1,0 +1,113 @@
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
+import type { Context } from 'koa';
+import { atLeast, type Level } from '../auth/levels.js';
+import type { AppDeps } from '../deps.js';
+import { assetUrl } from './assets.js';
+import { clearCookie, readCookie, setCookie } from './cookies.js';
+import * as format from './format.js';
+import { isSecureApp, type WebSession } from './session.js';
+
+// Views are eta templates in src/web/views, escaped by default (<%= %>; <%~ %> only for HTML we
+// built). Every view gets `it.app` (layout data, formatters, the CSRF token) beside its own data.
+
+const eta = new Eta({ views: fileURLToPath(new URL('./views', import.meta.url)), cache: true, autoEscape: true });
+
+// The header's sections, in order; a page names the one it belongs to.
+export const NAV = [
+  { id: 'invoices', label: 'Invoices', path: '/app/invoices' },
+  { id: 'agreements', label: 'Agreements', path: '/app/agreements' },
+  { id: 'alerts', label: 'Alerts', path: '/app/alerts' },
+  { id: 'claims', label: 'Claims', path: '/app/claims' },
+  { id: 'runs', label: 'Runs', path: '/app/workflow-runs' },
+  { id: 'integrations', label: 'Integrations', path: '/app/integrations' },
+  { id: 'settings', label: 'Settings', path: '/app/settings' },
+] as const;
+export type NavSection = (typeof NAV)[number]['id'];
+
+export interface LayoutUser {
+  email: string;
+  name: string | null;
+  organizations: { id: string; name: string; role: Level }[];
+}
+
+export interface AppView {
+  title: string;
+  nav: NavSection | null;
+  // Null on the pages of a signed-out visitor (sign-in, set password).
+  user: LayoutUser | null;
+  organization: { id: string; name: string } | null;
+  role: Level | null;
+  can: { write: boolean; admin: boolean };
+  csrf: string;
+  notice: string | null;
+  requestId: string;
+  asset: typeof assetUrl;
+  fmt: typeof format;
+  navItems: typeof NAV;
+}
+
+// Layout data of a signed-in page: the user and their organizations, one query.
+export async function layoutUser(deps: Pick<AppDeps, 'db'>, session: WebSession): Promise<LayoutUser> {
+  const user = await deps.db.user.findUniqueOrThrow({
+    where: { id: session.userId },
+    select: { email: true, name: true, memberships: { select: { role: true, organization: { select: { id: true, name: true } } } } },
+  });
+  const organizations = user.memberships
+    .map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return { email: user.email, name: user.name, organizations };
+}
+
+export function appView(ctx: Context, input: { title: string; nav?: NavSection | null; session?: WebSession | null; user?: LayoutUser | null; csrf?: string; notice?: string | null }): AppView {
+  const session = input.session ?? null;
+  const organization = session && input.user ? (input.user.organizations.find((o) => o.id === session.organizationId) ?? null) : null;
+  return {
+    title: input.title,
+    nav: input.nav ?? null,
+    user: input.user ?? null,
+    organization: organization ? { id: organization.id, name: organization.name } : null,
+    role: session?.role ?? null,
+    can: { write: session ? atLeast(session.role, 'write') : false, admin: session ? atLeast(session.role, 'admin') : false },
+    csrf: input.csrf ?? session?.csrfSecret ?? '',
+    notice: input.notice ?? null,
+    requestId: (ctx.state.requestId as string | undefined) ?? '',
+    asset: assetUrl,
+    fmt: format,
+    navItems: NAV,
+  };
+}
+
+export function renderView(view: string, data: Record<string, unknown>): string {
+  return eta.render(`./${view}`, data);
+}
+
+// Sends an HTML page: never cached by shared caches, never framed, no inline script (CSP).
+export function sendHtml(ctx: Context, html: string, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'same-origin');
+  ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'");
+  ctx.body = html;
+}
+
+// A one-time message for the page after a redirect (POST-redirect-GET): a short-lived cookie.
+const NOTICE_COOKIE = 'ics_notice';
+
+export function setNotice(ctx: Context, deps: Pick<AppDeps, 'config'>, notice: string): void {
+  setCookie(ctx, NOTICE_COOKIE, encodeURIComponent(notice.slice(0, 300)), { secure: isSecureApp(deps), path: '/app', maxAgeSeconds: 60 });
+}
+
+export function takeNotice(ctx: Context, deps: Pick<AppDeps, 'config'>): string | null {
+  const value = readCookie(ctx, NOTICE_COOKIE);
+  if (!value) return null;
+  clearCookie(ctx, NOTICE_COOKIE, { secure: isSecureApp(deps), path: '/app' });
+  try {
+    return decodeURIComponent(value).slice(0, 300);
+  } catch {
+    return null;
+  }
+}

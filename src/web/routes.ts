@@ -1,0 +1,5 @@
+import type { WebRoute } from './page.js';
+import { invoicePages } from './pages/invoices.js';
+
+// Every page and action of the web application (the session routes are in pages/auth.ts).
+export const webRoutes: WebRoute[] = [...invoicePages];

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { repoRoot } from '../../../src/dev/defaults.js';
+
+// Browser tests drive Debian's chromium (/usr/bin/chromium, installed by scripts/install-deps)
+// through playwright-core: headless, no sandbox (containers), nothing fetched from the network,
+// a fresh profile each run.
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface TestBrowser {
+  browser: Browser;
+  newContext(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+// playwright-core gives every launch a fresh, temporary user-data dir of its own (and refuses a
+// --user-data-dir argument outside launchPersistentContext); each context is a separate profile.
+export async function launchBrowser(): Promise<TestBrowser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  return {
+    browser,
+    newContext: (viewport = DESKTOP) => browser.newContext({ viewport, baseURL: appUrl(), locale: 'en-GB', timezoneId: 'UTC' }),
+    close: () => browser.close(),
+  };
+}
+
+export const appUrl = () => inject('apiUrl');
+
+// Clicks a form's button and waits for the page the form leads to (a POST answered or redirected).
+export async function submit(page: Page, button: Locator): Promise<void> {
+  await Promise.all([page.waitForNavigation(), button.click()]);
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/app/sign-in');
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await submit(page, page.getByRole('button', { name: 'Sign in' }));
+  expect(new URL(page.url()).pathname).not.toBe('/app/sign-in');
+}
+
+const axeSource = readFileSync(createRequire(path.join(repoRoot, 'package.json')).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+// axe-core in the page (evaluated through the DevTools protocol, so the page's CSP does not block
+// it); fails on every violation of serious or critical impact, naming the rule and the elements.
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.evaluate(axeSource);
+  // A string: it runs in the page, which the test's TypeScript (no DOM types) does not describe.
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)`)) as AxeViolation[];
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n    ')}`);
+  expect(report, `accessibility of ${name}`).toEqual([]);
+}
+
+// Screenshots of the main pages for docs/screenshots/ (desktop and phone widths).
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(repoRoot, 'docs', 'screenshots', `${name}.png`), fullPage: true });
+}
