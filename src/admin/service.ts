@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { atLeast, INGESTION_SCOPES, type IngestionScope, type Level } from '../auth/levels.js';
 import { generateToken } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
+import { errors } from '../http/errors.js';
 
 // Administration the spec leaves to "the application": organizations, users, memberships, API keys
 // and ingestion tokens. Used by the admin CLI (src/admin/cli.ts), the dev stack and the tests.
@@ -104,4 +105,69 @@ export async function disableIngestionToken(db: Db, id: string) {
 export async function listApiKeys(db: Db, userId: string) {
   const keys = await db.apiKey.findMany({ where: { userId }, orderBy: { createdAt: 'asc' } });
   return keys.map((k) => ({ id: k.id, name: k.name, level: k.level, prefix: k.displayPrefix, organization_id: k.organizationId, disabled: k.disabledAt !== null }));
+}
+
+// What a user manages in the application's settings, always scoped to the organization and user
+// of the session (an id of another user or organization is simply not found).
+
+export async function listOwnApiKeys(db: Db, userId: string, organizationId: string) {
+  const keys = await db.apiKey.findMany({ where: { userId, organizationId }, orderBy: { createdAt: 'desc' }, take: 500 });
+  return keys.map((k) => ({ id: k.id, name: k.name, level: k.level, prefix: k.displayPrefix, disabled: k.disabledAt !== null, last_used_at: k.lastUsedAt, created_at: k.createdAt }));
+}
+
+export async function disableOwnApiKey(db: Db, userId: string, organizationId: string, id: string): Promise<boolean> {
+  const { count } = await db.apiKey.updateMany({ where: { id, userId, organizationId, disabledAt: null }, data: { disabledAt: new Date() } });
+  return count > 0 || (await db.apiKey.count({ where: { id, userId, organizationId } })) > 0;
+}
+
+export async function listIngestionTokens(db: Db, organizationId: string) {
+  const tokens = await db.ingestionToken.findMany({ where: { organizationId }, orderBy: { createdAt: 'desc' }, take: 500 });
+  return tokens.map((t) => ({ id: t.id, name: t.name, scopes: t.scopes, prefix: t.displayPrefix, disabled: t.disabledAt !== null, last_used_at: t.lastUsedAt, created_at: t.createdAt }));
+}
+
+export async function disableOrganizationIngestionToken(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const { count } = await db.ingestionToken.updateMany({ where: { id, organizationId, disabledAt: null }, data: { disabledAt: new Date() } });
+  return count > 0 || (await db.ingestionToken.count({ where: { id, organizationId } })) > 0;
+}
+
+export async function listMembers(db: Db, organizationId: string) {
+  const rows = await db.membership.findMany({ where: { organizationId }, include: { user: { select: { email: true, name: true, passwordHash: true } } }, orderBy: { createdAt: 'asc' }, take: 1000 });
+  return rows.map((m) => ({ user_id: m.userId, email: m.user.email, name: m.user.name, role: m.role, has_password: m.user.passwordHash !== null, joined_at: m.createdAt }));
+}
+
+// An organization always keeps an admin: nobody can demote or remove the last one.
+async function assertKeepsAnAdmin(tx: Pick<Db, 'membership'>, organizationId: string, userId: string, nextRole: Level | null) {
+  const current = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+  if (!current) throw errors.notFound('member');
+  if (current.role !== 'admin' || nextRole === 'admin') return;
+  const admins = await tx.membership.count({ where: { organizationId, role: 'admin' } });
+  if (admins <= 1) throw new AdminError('The organization needs at least one admin: make someone else admin first.');
+}
+
+export async function changeMemberRole(db: Db, organizationId: string, userId: string, role: Level) {
+  await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`memberships:${organizationId}`}))`;
+    await assertKeepsAnAdmin(tx, organizationId, userId, role);
+    await tx.membership.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role } });
+  });
+}
+
+// Removing a member ends what they could do here: their keys of this organization are disabled
+// (authentication also checks the membership on every request).
+export async function removeMember(db: Db, organizationId: string, userId: string) {
+  await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`memberships:${organizationId}`}))`;
+    await assertKeepsAnAdmin(tx, organizationId, userId, null);
+    await tx.membership.delete({ where: { organizationId_userId: { organizationId, userId } } });
+    await tx.apiKey.updateMany({ where: { organizationId, userId, disabledAt: null }, data: { disabledAt: new Date() } });
+  });
+}
+
+// Whether an admin of this organization may give the user a password link: only for an account
+// that has no password and belongs to no other organization. Otherwise the link would let one
+// organization's admin take over an account that reaches other organizations.
+export async function mayIssuePasswordLink(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true, memberships: { select: { organizationId: true } } } });
+  if (!user || user.passwordHash) return false;
+  return user.memberships.every((m) => m.organizationId === organizationId);
 }

@@ -38,7 +38,8 @@ export interface ClaimSummary {
 
 export const EMPTY_SUMMARY: ClaimSummary = { counts: { total: 0, pending: 0, claimed: 0, credited: 0, dismissed: 0 }, pending: [], claimed: [], credited: [], dismissed: [] };
 
-export const claimUrl = (id: string) => `/app/claims/${id}`;
+// Absolute under APP_BASE_URL, like an invoice's url.
+export const claimUrl = (appBaseUrl: string, id: string) => `${appBaseUrl.replace(/\/$/, '')}/claims/${id}`;
 const isoDate = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
 export function serializeRefund(refund: ClaimRefund) {
@@ -62,7 +63,7 @@ export function creditNoteAmount(invoice: { taxInclusiveAmount: { toString(): st
   return total === null ? null : total.replace(/^-/, '');
 }
 
-export function serializeClaim(claim: ClaimRecord, summary: ClaimSummary, refundSummary: Money[]) {
+export function serializeClaim(claim: ClaimRecord, summary: ClaimSummary, refundSummary: Money[], appBaseUrl: string) {
   const contact = claim.supplierContactName !== null || claim.supplierContactEmail !== null ? { name: claim.supplierContactName, email: claim.supplierContactEmail } : null;
   return {
     id: claim.id,
@@ -90,7 +91,7 @@ export function serializeClaim(claim: ClaimRecord, summary: ClaimSummary, refund
     updated_at: claim.updatedAt.toISOString(),
     completed_at: claim.completedAt?.toISOString() ?? null,
     cancelled_at: claim.cancelledAt?.toISOString() ?? null,
-    url: claimUrl(claim.id),
+    url: claimUrl(appBaseUrl, claim.id),
   };
 }
 

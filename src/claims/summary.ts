@@ -4,6 +4,7 @@ import { formatAmount } from '../shared/money.js';
 import { CLAIM_INCLUDE, EMPTY_SUMMARY, serializeClaim, type ClaimRecord, type ClaimSummary, type ClaimView, type Money } from './serialize.js';
 
 type Deps = Pick<AppDeps, 'db'>;
+type ViewDeps = Pick<AppDeps, 'db' | 'config'>;
 type AlertStatusKey = 'pending' | 'claimed' | 'credited' | 'dismissed';
 
 // The alerts a claim's totals count: set-aside ones (invoice no longer matched, or deleted) are
@@ -45,15 +46,15 @@ export async function summariesOf(deps: Deps, claimIds: string[]): Promise<Map<s
   return result;
 }
 
-export async function serializeClaims(deps: Deps, claims: ClaimRecord[]): Promise<ClaimView[]> {
+export async function serializeClaims(deps: ViewDeps, claims: ClaimRecord[]): Promise<ClaimView[]> {
   const summaries = await summariesOf(deps, claims.map((claim) => claim.id));
   return claims.map((claim) => {
     const totals = summaries.get(claim.id)!;
-    return serializeClaim(claim, totals.summary, totals.refunds);
+    return serializeClaim(claim, totals.summary, totals.refunds, deps.config.APP_BASE_URL);
   });
 }
 
-export async function claimView(deps: Deps, claimId: string): Promise<ClaimView> {
+export async function claimView(deps: ViewDeps, claimId: string): Promise<ClaimView> {
   const claim = await deps.db.claim.findUniqueOrThrow({ where: { id: claimId }, include: CLAIM_INCLUDE });
   return (await serializeClaims(deps, [claim]))[0]!;
 }

@@ -36,8 +36,9 @@ export interface WebPage<P = unknown, Q = unknown> {
   params?: ZodType<P>;
   query?: ZodType<Q>;
   view: string;
-  // The page's data; `title` in it names the page (else the definition's title).
-  load: (input: WebInput<P, Q>) => Promise<Record<string, unknown> & { title?: string }>;
+  // The page's data; `title` in it names the page (else the definition's title). A `redirect`
+  // sends the browser there instead (e.g. to a file's short-lived download link).
+  load: (input: WebInput<P, Q>) => Promise<Record<string, unknown> & { title?: string; redirect?: string }>;
   title: string;
 }
 
@@ -91,6 +92,7 @@ async function runPage(deps: AppDeps, page: WebPage<any, any>, ctx: Context, ses
     page.load({ params, query, deps, ctx, session, credential, call: operationCaller(deps, ctx, credential) }),
     layoutUser(deps, session),
   ]);
+  if (data.redirect) return ctx.redirect(data.redirect);
   const app = appView(ctx, { title: data.title ?? page.title, nav: page.nav, session, user, notice: takeNotice(ctx, deps) });
   sendHtml(ctx, renderView(page.view, { ...data, app }));
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { expectError } from '../support/api.js';
 import { alertOf, alertOn, claimOf, claimSetup, createClaim, setStatus } from '../support/claims.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';
@@ -45,7 +45,8 @@ describe('claims', () => {
       created_by: { user_id: tenant.userId, api_key_id: tenant.apiKeyId },
       completed_at: null,
       cancelled_at: null,
-      url: `/app/claims/${claim.id}`,
+      // Absolute under APP_BASE_URL (the test API's own address), like an invoice's url.
+      url: `${inject('apiUrl')}/app/claims/${claim.id}`,
     });
     for (const id of [a, b, c]) expect(await alertOf(tenant, id)).toMatchObject({ status: 'claimed', claim_id: claim.id });
 

@@ -23,3 +23,9 @@ export async function createWebUser(options: { role?: Level; organizationId?: st
   await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(PASSWORD) } });
   return { organizationId, userId: user.id, email, password: PASSWORD };
 }
+
+// A password for a user made by the API tests' helpers (createTenant), so they can sign in too.
+export async function givePassword(userId: string): Promise<string> {
+  await testDb().user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(PASSWORD) } });
+  return (await testDb().user.findUniqueOrThrow({ where: { id: userId } })).email;
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import {
+  AdminError,
+  addMember,
+  changeMemberRole,
+  createApiKey,
+  createIngestionToken,
+  disableOrganizationIngestionToken,
+  disableOwnApiKey,
+  listIngestionTokens,
+  listMembers,
+  listOwnApiKeys,
+  mayIssuePasswordLink,
+  removeMember,
+} from '../../admin/service.js';
+import { atLeast, INGESTION_SCOPES, LEVELS, type IngestionScope } from '../../auth/levels.js';
+import { createPasswordLink } from '../../auth/passwords.js';
+import { errors } from '../../http/errors.js';
+import { defineAction, definePage } from '../page.js';
+
+// Personal settings: the user's API keys in the active organization (created at a level no
+// higher than their role; the plaintext is shown once). Admins also manage the organization's
+// ingestion tokens and members. The services are the admin CLI's (src/admin/service.ts).
+
+const idParams = z.object({ id: z.string().uuid() });
+const level = z.enum(LEVELS);
+const name = z.string().trim().min(1, 'Give it a name.').max(100);
+
+// The admin services speak AdminError (the CLI prints it); here it is a refused form.
+async function asFormError<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AdminError) throw errors.validation(error.message);
+    throw error;
+  }
+}
+
+export const settingsPages = [
+  definePage({
+    path: '/settings',
+    nav: 'settings',
+    title: 'Settings',
+    view: 'settings',
+    load: async ({ deps, session }) => {
+      const admin = atLeast(session.role, 'admin');
+      const [apiKeys, tokens, members] = await Promise.all([
+        listOwnApiKeys(deps.db, session.userId, session.organizationId),
+        admin ? listIngestionTokens(deps.db, session.organizationId) : [],
+        admin ? listMembers(deps.db, session.organizationId) : [],
+      ]);
+      const levels = LEVELS.filter((l) => atLeast(session.role, l));
+      return { apiKeys, tokens, members, levels, allLevels: LEVELS, scopes: INGESTION_SCOPES, userId: session.userId, organizationId: session.organizationId };
+    },
+  }),
+  defineAction({
+    path: '/settings/api-keys',
+    level: 'read',
+    body: z.object({ name, level }),
+    handle: async ({ body, deps, session }) => {
+      // createApiKey refuses a level above the role, as the CLI does.
+      const key = await asFormError(createApiKey(deps.db, { userId: session.userId, organizationId: session.organizationId, level: body.level, name: body.name }));
+      return {
+        view: 'secret-created',
+        title: 'API key created',
+        nav: 'settings',
+        data: {
+          heading: 'API key created',
+          secret: key.key,
+          description: `“${key.name}”, ${key.level} level, for this organization. Send it as Authorization: Bearer <key> with X-Organization-Id: ${session.organizationId}.`,
+        },
+      };
+    },
+  }),
+  defineAction({
+    path: '/settings/api-keys/:id/revoke',
+    level: 'read',
+    params: idParams,
+    handle: async ({ params, deps, session }) => {
+      if (!(await disableOwnApiKey(deps.db, session.userId, session.organizationId, params.id))) throw errors.notFound('API key');
+      return { redirect: '/app/settings', notice: 'The API key is revoked.' };
+    },
+  }),
+  defineAction({
+    path: '/settings/ingestion-tokens',
+    level: 'admin',
+    body: z.object({ name, scopes: z.union([z.enum(INGESTION_SCOPES), z.array(z.enum(INGESTION_SCOPES))]).optional() }),
+    handle: async ({ body, deps, session }) => {
+      const scopes = (Array.isArray(body.scopes) ? body.scopes : body.scopes ? [body.scopes] : []) as IngestionScope[];
+      if (scopes.length === 0) throw errors.validation('Choose at least one scope.', [{ field: 'scopes', message: 'choose at least one' }]);
+      const token = await asFormError(createIngestionToken(deps.db, { organizationId: session.organizationId, scopes, name: body.name, createdByUserId: session.userId }));
+      return {
+        view: 'secret-created',
+        title: 'Ingestion token created',
+        nav: 'settings',
+        data: { heading: 'Ingestion token created', secret: token.token, description: `“${token.name}”, scopes ${token.scopes.join(', ')}. Send it as Authorization: Bearer <token> to the Ingestion API.` },
+      };
+    },
+  }),
+  defineAction({
+    path: '/settings/ingestion-tokens/:id/disable',
+    level: 'admin',
+    params: idParams,
+    handle: async ({ params, deps, session }) => {
+      if (!(await disableOrganizationIngestionToken(deps.db, session.organizationId, params.id))) throw errors.notFound('ingestion token');
+      return { redirect: '/app/settings', notice: 'The ingestion token is disabled.' };
+    },
+  }),
+  defineAction({
+    path: '/settings/members',
+    level: 'admin',
+    body: z.object({ email: z.string().trim().toLowerCase().email('Enter an e-mail address.').max(320), name: z.string().trim().max(200).optional(), role: level }),
+    handle: async ({ body, deps, session }) => {
+      const user = await addMember(deps.db, { organizationId: session.organizationId, email: body.email, name: body.name || null, role: body.role });
+      const link = (await mayIssuePasswordLink(deps.db, session.organizationId, user.id)) ? await createPasswordLink(deps.db, { userId: user.id, appBaseUrl: deps.config.APP_BASE_URL }) : null;
+      if (!link) return { redirect: '/app/settings', notice: `${user.email} is a member (${body.role}). They already have an account: they sign in and pick this organization.` };
+      return {
+        view: 'secret-created',
+        title: 'Member invited',
+        nav: 'settings',
+        data: { heading: `${user.email} is invited`, secret: link.url, description: `Send this link to ${user.email}: it sets their password and signs them in. It works once, until ${link.expires_at.slice(0, 16).replace('T', ' ')} UTC.` },
+      };
+    },
+  }),
+  defineAction({
+    path: '/settings/members/:id/role',
+    level: 'admin',
+    params: idParams,
+    body: z.object({ role: level }),
+    handle: async ({ params, body, deps, session }) => {
+      await asFormError(changeMemberRole(deps.db, session.organizationId, params.id, body.role));
+      return { redirect: '/app/settings', notice: 'The role is changed.' };
+    },
+  }),
+  defineAction({
+    path: '/settings/members/:id/remove',
+    level: 'admin',
+    params: idParams,
+    handle: async ({ params, deps, session }) => {
+      await asFormError(removeMember(deps.db, session.organizationId, params.id));
+      return { redirect: params.id === session.userId ? '/app/invoices' : '/app/settings', notice: 'The member is removed.' };
+    },
+  }),
+];
