@@ -3,6 +3,7 @@ import { countInBatches, inBatches } from '../shared/batches.js';
 import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
 import { deterministicUuid } from '../shared/ids.js';
+import { scopeCondition, scopeOfMember } from '../teams/scope.js';
 import { channelReadiness, usableSources, type StoredPreference } from './preferences.js';
 import type { SourceFilter } from './schemas.js';
 
@@ -48,12 +49,12 @@ function referencedIds(filters: SourceFilter[]) {
   return { suppliers: of('supplier'), recipients: of('recipient'), agreements: of('agreement'), tags: of('agreement_tag') };
 }
 
-// The merge point with teams (docs/notifications.md): scope `mine` is meant to be the records
-// covered by the person's teams; teams are not part of this branch, so `mine` is narrowed by the
-// person's sources alone, exactly like scope `organization`. At merge, AND the team coverage of
-// the alert's invoice or agreement into the SQL of followedAlerts and followedAgreements here.
-function recordsCoveredByCallerTeams(_preference: StoredPreference): Prisma.Sql {
-  return Prisma.sql`TRUE`;
+// Scope `mine` narrows a personal preference to the records covered by the person's teams
+// (docs/notifications.md "Who follows what"): the teams' compiled filters, the same SQL as
+// mine=true on the lists. A person in no team (or whose teams have no valid filter) hears nothing.
+async function recordsCoveredByCallerTeams(db: Db, preference: StoredPreference, target: 'alert' | 'agreement', alias: string): Promise<Prisma.Sql> {
+  if (preference.owner !== 'personal' || preference.scope !== 'mine' || !preference.userId) return Prisma.sql`TRUE`;
+  return scopeCondition(await scopeOfMember(db, preference.organizationId, preference.userId), target, alias);
 }
 
 // Which of the alerts the preference follows: all for the organization, else those whose invoice's
@@ -61,9 +62,10 @@ function recordsCoveredByCallerTeams(_preference: StoredPreference): Prisma.Sql 
 async function followedAlerts(db: Db, preference: StoredPreference, alertIds: string[]): Promise<string[]> {
   if (preference.owner === 'organization') return alertIds;
   const refs = referencedIds(usableSources(preference).map((s) => s.filter));
+  const covered = await recordsCoveredByCallerTeams(db, preference, 'alert', 'a');
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT a.id::text AS id FROM alerts a JOIN invoices i ON i.id = a.invoice_id
-     WHERE a.id = ANY(${alertIds}::uuid[]) AND a.organization_id = ${preference.organizationId}::uuid AND ${recordsCoveredByCallerTeams(preference)}
+     WHERE a.id = ANY(${alertIds}::uuid[]) AND a.organization_id = ${preference.organizationId}::uuid AND ${covered}
        AND (i.supplier_id = ANY(${refs.suppliers}::uuid[]) OR i.recipient_id = ANY(${refs.recipients}::uuid[])
             OR a.agreement_id = ANY(${refs.agreements}::uuid[])
             OR EXISTS (SELECT 1 FROM agreement_tags t WHERE t.agreement_id = a.agreement_id AND t.tag_id = ANY(${refs.tags}::uuid[])))`;
@@ -73,9 +75,10 @@ async function followedAlerts(db: Db, preference: StoredPreference, alertIds: st
 async function followedAgreements(db: Db, preference: StoredPreference, agreementIds: string[]): Promise<Set<string>> {
   if (preference.owner === 'organization') return new Set(agreementIds);
   const refs = referencedIds(usableSources(preference).map((s) => s.filter));
+  const covered = await recordsCoveredByCallerTeams(db, preference, 'agreement', 'g');
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT g.id::text AS id FROM agreements g
-     WHERE g.id = ANY(${agreementIds}::uuid[]) AND g.organization_id = ${preference.organizationId}::uuid AND ${recordsCoveredByCallerTeams(preference)}
+     WHERE g.id = ANY(${agreementIds}::uuid[]) AND g.organization_id = ${preference.organizationId}::uuid AND ${covered}
        AND (g.id = ANY(${refs.agreements}::uuid[])
             OR EXISTS (SELECT 1 FROM agreement_suppliers s WHERE s.agreement_id = g.id AND s.supplier_id = ANY(${refs.suppliers}::uuid[]))
             OR EXISTS (SELECT 1 FROM agreement_recipients r WHERE r.agreement_id = g.id AND r.recipient_id = ANY(${refs.recipients}::uuid[]))

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
 import { errors } from '../http/errors.js';
+import { assertSentAsRead } from '../http/schemas.js';
+import { sameJson } from '../shared/canonical-json.js';
 import { validateTeamFilter } from './filter/index.js';
 
 export const TEAM_INCLUDE = { members: { select: { userId: true }, orderBy: { userId: 'asc' as const } } } as const;
@@ -51,12 +53,25 @@ export async function createTeam(db: Db, organizationId: string, input: { name: 
   });
 }
 
-export async function patchTeam(db: Db, team: TeamRecord, input: { name?: string; filter?: unknown }): Promise<TeamRecord> {
-  return db.team.update({
-    where: { id: team.id },
-    data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.filter !== undefined ? { filter: jsonOrNull(input.filter) } : {}) },
-    include: TEAM_INCLUDE,
-  });
+// Only what differs is written, so sending a team back as read changes nothing (not even
+// updated_at). A filter sent exactly as stored is left alone, even an invalid legacy one; any other
+// filter must validate. Every check runs before the write: a refused request changes nothing.
+export async function patchTeam(db: Db, team: TeamRecord, input: { name?: string; filter?: unknown; user_ids?: string[] }): Promise<TeamRecord> {
+  if (input.user_ids !== undefined) {
+    const sorted = [...new Set(input.user_ids)].sort();
+    assertSentAsRead({ user_ids: sorted }, { user_ids: team.members.map((m) => m.userId) }, ['user_ids']);
+  }
+  const data: Prisma.TeamUpdateInput = {};
+  if (input.name !== undefined && input.name !== team.name) data.name = input.name;
+  if (input.filter !== undefined && !sameJson(input.filter, team.filter)) {
+    if (input.filter !== null) {
+      const validation = validateTeamFilter(input.filter);
+      if (!validation.ok) throw errors.validation('The filter is not a valid team filter; nothing was changed.', validation.errors);
+    }
+    data.filter = jsonOrNull(input.filter);
+  }
+  if (Object.keys(data).length === 0) return team;
+  return db.team.update({ where: { id: team.id }, data, include: TEAM_INCLUDE });
 }
 
 export async function addMembers(db: Db, team: TeamRecord, userIds: string[]): Promise<TeamRecord> {

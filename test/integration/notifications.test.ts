@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { addMember, createApiKey } from '../../src/admin/service.js';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { eventually, expectError } from '../support/api.js';
 import { agreementWithPrice, rematch, settledRun, uploadedInvoice } from '../support/checks.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
-import { createTenant, keyFor, type Tenant } from '../support/tenants.js';
+import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
 
 // Notification preferences and delivery over HTTP against the real stack: the scheduled dispatch,
 // the delivery workflows, a webhook receiver that verifies signatures with the standardwebhooks
@@ -187,9 +188,10 @@ describe('notification delivery', () => {
     const broken = `/broken-${randomUUID()}`;
     receiver.failures.set(flaky, 2);
     receiver.failures.set(broken, 1000);
+    // Scope organization: the caller is in no team (scope mine is tested below).
     const personal = await putPreference(tenant, {
       owner: 'personal',
-      scope: 'mine',
+      scope: 'organization',
       sources: [{ name: 'Supplier', filter: { schema_version: 1, references: [{ type: 'supplier', id: invoice.supplier.id }] } }],
       channels: [
         { type: 'webhook', enabled: true, events: ['new_alert'], url: `${receiver.url}${flaky}` },
@@ -263,6 +265,53 @@ describe('notification delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 5000));
     expect(receiver.at(flaky).filter((r) => r.answered === 200)).toHaveLength(1);
     expect(smtp.messages.filter((m) => m.to.includes(`buyer-${tenant.organizationId}@example.test`))).toHaveLength(1);
+  });
+
+  it('scope mine: a subscriber hears of the alerts on records their teams cover, and a person in no team hears nothing', async () => {
+    const tenant = await createTenant();
+    const db = testDb();
+    // Invoices of two suppliers (the second moved to supplier B), both matched to one agreement.
+    const onA = await uploadedInvoice(tenant);
+    const onB = await uploadedInvoice(tenant);
+    const supplierB = await db.supplier.create({ data: { id: randomUUID(), organizationId: tenant.organizationId, name: 'Supplier B' } });
+    await db.invoice.update({ where: { id: onB.id }, data: { supplierId: supplierB.id } });
+    const agreement = await agreementWithPrice(tenant, { title: 'Consulting 2017', status: 'active', effective_date: '2017-01-01', expiration_date: '2017-12-31', supplier_ids: [onA.supplier.id, supplierB.id] }, '350.00');
+    await rematch(tenant, agreement.id);
+
+    // The subscriber's team covers supplier A; both people follow the whole agreement.
+    const team = await tenant.call('/v1/teams', {
+      method: 'POST',
+      body: { name: 'Supplier A', user_ids: [tenant.userId], filter: { schema_version: 1, root: { combinator: 'and', children: [{ field: 'supplier.id', op: 'is', value: onA.supplier.id }] } } },
+    });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const source = { name: 'Consulting', filter: { schema_version: 1, references: [{ type: 'agreement', id: agreement.id }] } };
+    const inTeam = `/mine-${randomUUID()}`;
+    const subscriber = await putPreference(tenant, { owner: 'personal', scope: 'mine', sources: [source], channels: [{ type: 'webhook', enabled: true, events: ['new_alert'], url: `${receiver.url}${inTeam}` }] });
+    expect(readinessOf(subscriber)).toEqual(['ready']);
+    receiver.secrets.set(inTeam, subscriber.body.preferences[0].channels[0].secret);
+    const colleague = await addMember(db, { organizationId: tenant.organizationId, email: `${randomUUID()}@example.test`, role: 'read' });
+    const colleagueKey = (await createApiKey(db, { organizationId: tenant.organizationId, userId: colleague.id, level: 'read' })).key;
+    const noTeam = `/no-team-${randomUUID()}`;
+    const bystander = await putPreference(tenant, { owner: 'personal', scope: 'mine', sources: [source], channels: [{ type: 'webhook', enabled: true, events: ['new_alert'], url: `${receiver.url}${noTeam}` }] }, 'personal', colleagueKey);
+    expect(readinessOf(bystander)).toEqual(['ready']);
+
+    // One check run creates alerts on both invoices.
+    const started = await tenant.call(`/v1/agreements/${agreement.id}/check`, { method: 'POST', body: {} });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect((await settledRun(tenant, started.body.workflow_run_id)).status).toBe('completed');
+    const alerts = (await tenant.call(`/v1/alerts?agreement_ids=${agreement.id}`)).body.data as { id: string; invoice_id: string }[];
+    const alertsOnA = alerts.filter((a) => a.invoice_id === onA.id).map((a) => a.id).sort();
+    expect(alertsOnA.length).toBeGreaterThanOrEqual(1);
+    expect(alerts.some((a) => a.invoice_id === onB.id)).toBe(true);
+
+    // The message lists the alerts on A only; B's are not the subscriber's.
+    const [message] = await eventually(async () => receiver.at(inTeam), (r) => r.length > 0, 30_000);
+    expect(message).toMatchObject({ verified: true, answered: 200 });
+    expect(message!.payload).toMatchObject({ type: 'new_alert', workflow_run_id: started.body.workflow_run_id, alert_count: alertsOnA.length });
+    expect(message!.payload.alerts.map((a: any) => a.id).sort()).toEqual(alertsOnA);
+    // The run was dispatched (one transaction for every subscriber): the person in no team got nothing.
+    expect((await tenant.call('/v1/notification-deliveries', { token: colleagueKey })).body.data).toEqual([]);
+    expect(receiver.at(noTeam)).toEqual([]);
   });
 
   it('announces an agreement expiring in 30 days once, however often the daily workflow runs', async () => {

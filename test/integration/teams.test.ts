@@ -84,6 +84,37 @@ describe('teams', () => {
     expect(await testDb().teamMember.count({ where: { teamId: id } })).toBe(0);
   });
 
+  it('take their read shape back: unchanged fields change nothing, members change only through /members', async () => {
+    const tenant = await createTenant();
+    const db = testDb();
+    const colleague = await addMember(db, { organizationId: tenant.organizationId, email: `${randomUUID()}@example.test`, role: 'read' });
+    const team = await createTeam(tenant, { user_ids: [tenant.userId, colleague.id], filter: filterOf([cond('invoice.currency', 'is', 'EUR')]) });
+    const read = (await tenant.call(`/v1/teams/${team.id}`)).body;
+    // Members sent in another order are the same members; other members are refused.
+    const reordered = await tenant.call(`/v1/teams/${team.id}`, { method: 'PATCH', body: { ...read, user_ids: [...read.user_ids].reverse() } });
+    expect(reordered.status, JSON.stringify(reordered.body)).toBe(200);
+    expect(reordered.body).toEqual(read);
+    const moved = await tenant.call(`/v1/teams/${team.id}`, { method: 'PATCH', body: { ...read, name: 'Renamed', user_ids: [tenant.userId] } });
+    expectError(moved, 400, 'validation_error');
+    expect(moved.body.error.details).toEqual([{ field: 'user_ids', message: 'is read-only: send it as read or leave it out' }]);
+    // An invalid filter in a PATCH names its path and changes nothing.
+    const invalid = await tenant.call(`/v1/teams/${team.id}`, { method: 'PATCH', body: { ...read, name: 'Renamed', filter: filterOf([{ ...cond('invoice.currency', 'is', 'EUR'), extra: 1 }]) } });
+    expectError(invalid, 400, 'validation_error');
+    expect(invalid.body.error.details.map((d: { field: string }) => d.field)).toEqual(['filter.root.children.0.extra']);
+    expect((await tenant.call(`/v1/teams/${team.id}`)).body).toEqual(read);
+
+    // A stored legacy filter that no longer validates is read verbatim and can be sent back with a new name.
+    const legacy = { schema_version: 1, root: { combinator: 'and', children: [{ field: 'invoice.colour', op: 'is', value: 'red' }] } };
+    await db.team.update({ where: { id: team.id }, data: { filter: legacy } });
+    const legacyRead = (await tenant.call(`/v1/teams/${team.id}`)).body;
+    expect(legacyRead.filter_status).toBe('invalid');
+    const renamed = await tenant.call(`/v1/teams/${team.id}`, { method: 'PATCH', body: { ...legacyRead, name: 'Legacy buyers' } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Legacy buyers', filter: legacy, filter_status: 'invalid' });
+    // A copy cannot be created with it: new filters must validate.
+    expectError(await tenant.call('/v1/teams', { method: 'POST', body: legacyRead }), 400, 'validation_error');
+  });
+
   it('refuses invalid filters with the path of the offending property and creates nothing', async () => {
     const tenant = await createTenant();
     const refuse = async (filter: unknown, field: string) => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { addMember } from '../../src/admin/service.js';
 import { allRoutes } from '../../src/routes.js';
 import { invoiceOf, matchedAgreement, newSupplier, postAlert } from '../support/alerts.js';
 import { eventually } from '../support/api.js';
 import { claimSetup, createClaim } from '../support/claims.js';
 import { uploadDocument } from '../support/invoices.js';
-import { createTenant, type Tenant } from '../support/tenants.js';
+import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 import { MIME } from '../unit/agreements/documents/fixtures.js';
 
 // What a client reads, it can write back (docs/invoices.md, "Writing back what was read"): for
@@ -63,9 +64,6 @@ const COMMANDS: Record<string, string> = {
   'PUT /v1/notification-preferences': 'written back as read in notifications.test.ts (the GET document sent back unchanged)',
   'POST /v1/notification-channels/{id}/rotate-secret': 'issues a new webhook secret',
   'POST /v1/notification-deliveries/{id}/replay': 'delivers a failed notification again',
-  // Not yet written back from their read shape (issue 13, teams): listed so the gap shows.
-  'POST /v1/teams': 'pending: teams do not take their read shape yet',
-  'PATCH /v1/teams/{id}': 'pending: teams do not take their read shape yet',
   // Its read shape is accepted, but the re-read differs after sending it back (issue 12 follow-up).
   'PATCH /v1/integrations/{id}': 'pending: sending the read shape back still changes the record',
 };
@@ -145,6 +143,24 @@ async function claimWithRefund(tenant: Tenant) {
   expect(refunded.status, JSON.stringify(refunded.body)).toBe(201);
   const read = async () => (await tenant.call(`/v1/claims/${claim.id}`)).body;
   return { claimId: claim.id as string, refundId: refunded.body.refunds[0].id as string, read };
+}
+
+// A team with two members and a filter of every level (docs/teams.md).
+async function teamWithEverything(tenant: Tenant) {
+  const colleague = await addMember(testDb(), { organizationId: tenant.organizationId, email: `${randomUUID()}@example.test`, role: 'read' });
+  const filter = {
+    schema_version: 1,
+    root: {
+      combinator: 'and',
+      children: [
+        { field: 'supplier.country', op: 'is_any_of', value: ['NO', 'SE'] },
+        { combinator: 'or', children: [{ field: 'invoice.amount', op: 'gte', value: '100.50' }, { combinator: 'and', children: [{ field: 'invoice.issued_date', op: 'within', value: 'last_90_days' }] }] },
+      ],
+    },
+  };
+  const created = await tenant.call('/v1/teams', { method: 'POST', body: { name: `Buyers ${randomUUID().slice(0, 8)}`, user_ids: [tenant.userId, colleague.id], filter } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body;
 }
 
 const byId = (path: string) => (tenant: Tenant) => async (response: Json) => (await tenant.call(path.replace('{id}', response.body.id))).body;
@@ -275,6 +291,19 @@ const CASES: Record<string, WriteBackCase> = {
 };
 
 Object.assign(CASES, {
+  'POST /v1/teams': {
+    differs: ['id', 'created_at', 'updated_at'],
+    async setUp(tenant) {
+      const team = await teamWithEverything(tenant);
+      return { read: async () => (await tenant.call(`/v1/teams/${team.id}`)).body, send: (body) => tenant.call('/v1/teams', { method: 'POST', body }), readCreated: byId('/v1/teams/{id}')(tenant) };
+    },
+  },
+  'PATCH /v1/teams/{id}': {
+    async setUp(tenant) {
+      const team = await teamWithEverything(tenant);
+      return { read: async () => (await tenant.call(`/v1/teams/${team.id}`)).body, send: (body) => tenant.call(`/v1/teams/${team.id}`, { method: 'PATCH', body }) };
+    },
+  },
   'POST /v1/claims': {
     // The copy is a new claim: no refunds (recorded with POST refunds), its own reference.
     differs: ['id', 'reference', 'url', 'created_at', 'updated_at', 'refunds', 'refund_summary'],

@@ -34,8 +34,13 @@ describe('team filter definition', () => {
     expect(validateTeamFilter(raw)).toEqual({ ok: true, filter: raw });
     // Every condition compiles for every target.
     for (const target of ['invoice', 'agreement', 'alert', 'claim'] as const) {
-      expect(compileFilter(raw as never, target).sql).toContain('EXISTS');
+      const compiled = compileFilter(raw as never, target, { organizationId: '00000000-0000-4000-8000-000000000001' });
+      expect(compiled.sql).toContain('EXISTS');
+      // Lookups of other tables are bound to the organization.
+      expect(compiled.values).toContain('00000000-0000-4000-8000-000000000001');
     }
+    // The outer row cannot take a name the compiled SQL uses inside.
+    expect(() => compileFilter(raw as never, 'invoice', { organizationId: '00000000-0000-4000-8000-000000000001', alias: 'inv' })).toThrow();
   });
 
   it('holds 20 conditions and refuses the 21st', () => {
