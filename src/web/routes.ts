@@ -1,5 +1,20 @@
 import type { WebRoute } from './page.js';
+import { agreementPages } from './pages/agreements.js';
+import { alertPages } from './pages/alerts.js';
+import { claimPages } from './pages/claims.js';
+import { documentPages } from './pages/documents.js';
+import { integrationPages } from './pages/integrations.js';
 import { invoicePages } from './pages/invoices.js';
+import { runPages } from './pages/runs.js';
 
 // Every page and action of the web application (the session routes are in pages/auth.ts).
-export const webRoutes: WebRoute[] = [...invoicePages];
+export const webRoutes: WebRoute[] = [
+  ...invoicePages,
+  // Agreements, alerts, claims, runs, integrations and stored files (part 2 of issue 15).
+  ...agreementPages,
+  ...alertPages,
+  ...claimPages,
+  ...runPages,
+  ...integrationPages,
+  ...documentPages,
+];
