@@ -44,8 +44,12 @@ beforeAll(async () => {
   runId = (await tenant.call('/v1/workflow-runs?limit=1')).body.data[0].id;
 });
 
+// Server time per page (Server-Timing), printed at the end: evidence for docs/benchmarks.md.
+const serverTimes: string[] = [];
+
 afterAll(async () => {
   await browser?.close();
+  console.log(`server time per page:\n${serverTimes.join('\n')}`);
 });
 
 async function signedIn(user: WebUser, viewport?: { width: number; height: number }): Promise<Page> {
@@ -58,6 +62,7 @@ async function signedIn(user: WebUser, viewport?: { width: number; height: numbe
 async function visit(page: Page, path: string, name: string, shot?: string): Promise<void> {
   const response = await page.goto(path);
   expect(response?.status(), `${path}`).toBe(200);
+  serverTimes.push(`${name}: ${response?.headers()['server-timing'] ?? '?'}`);
   await expectAccessible(page, name);
   if (shot) await screenshot(page, shot);
 }

@@ -27,6 +27,17 @@ const RECORD_PAGES: Record<string, string> = {
 
 export const recordUrl = (record: { type: string; id: string } | null): string | null => (record && RECORD_PAGES[record.type] ? `${RECORD_PAGES[record.type]}${record.id}` : null);
 
+// An item's result in words: a flat object as "matches 1 · invoices 1", anything else as short JSON.
+export function resultText(result: unknown): string {
+  if (result && typeof result === 'object' && !Array.isArray(result)) {
+    const entries = Object.entries(result as Record<string, unknown>);
+    if (entries.every(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
+      return entries.map(([key, value]) => `${key.replaceAll('_', ' ')} ${String(value)}`).join(' · ').slice(0, 300);
+    }
+  }
+  return JSON.stringify(result).slice(0, 200);
+}
+
 // The workflow in Temporal UI: <TEMPORAL_UI_URL>/namespaces/<namespace>/workflows/<workflow id>.
 export function temporalUiUrl(config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, workflowId: string): string {
   return `${config.TEMPORAL_UI_URL.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
@@ -85,6 +96,7 @@ export const runPages = [
         itemsFirstUrl: query.items_cursor ? listUrl(self, itemFilter) : null,
         temporalUrl: temporalUiUrl(deps.config, workflowIdOf(record)),
         recordUrl,
+        resultText,
       };
     },
   }),
