@@ -27,7 +27,7 @@ const STATUS_ACTIONS: Record<ClaimStatus, { label: string; style: string }> = {
 const REOPEN_LABEL = 'Reopen (in progress)';
 
 // The changes the claim state machine accepts from this status (src/claims/state-machine.ts).
-function allowedChanges(from: ClaimStatus): { status: ClaimStatus; label: string; style: string }[] {
+export function allowedChanges(from: ClaimStatus): { status: ClaimStatus; label: string; style: string }[] {
   const now = new Date();
   return CLAIM_STATUSES.filter((to) => changeStatus(from, to, now).outcome === 'updated').map((to) => ({
     status: to,
