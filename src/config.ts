@@ -10,6 +10,8 @@ const configSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('invoice-compliance'),
+  // Temporal's web UI, for the application's link from a run to its workflow history.
+  TEMPORAL_UI_URL: z.string().url().default('http://localhost:8233'),
   S3_ENDPOINT: z.string().url({ message: 'must be an http(s):// URL of S3-compatible storage' }),
   // The storage address clients can reach, for presigned upload URLs (e.g. behind a proxy, or
   // outside a compose network); S3_ENDPOINT when not set.

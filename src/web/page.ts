@@ -60,10 +60,32 @@ export interface WebAction<P = unknown, B = unknown> {
   handle: (input: WebInput<P, never> & { body: B }) => Promise<ActionResult>;
 }
 
-export type WebRoute = WebPage<any, any> | WebAction<any, any>;
+// A file answered as it is (e.g. a claim's PDF letter from the API's export): GET, session and
+// level as a page, no layout. Failures render as the error page.
+export interface WebFile {
+  body: Buffer | string;
+  contentType: string;
+  fileName: string;
+}
+
+export interface WebDownload<P = unknown, Q = unknown> {
+  method: 'get';
+  download: true;
+  path: string;
+  level?: Level;
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  file: (input: WebInput<P, Q>) => Promise<WebFile>;
+}
+
+export type WebRoute = WebPage<any, any> | WebAction<any, any> | WebDownload<any, any>;
 
 export function definePage<P, Q>(page: Omit<WebPage<P, Q>, 'method'>): WebRoute {
   return { method: 'get', ...page } as WebRoute;
+}
+
+export function defineDownload<P, Q>(download: Omit<WebDownload<P, Q>, 'method' | 'download'>): WebRoute {
+  return { method: 'get', download: true, ...download } as WebRoute;
 }
 
 export function defineAction<P, B>(action: Omit<WebAction<P, B>, 'method'>): WebRoute {
@@ -95,6 +117,22 @@ async function runPage(deps: AppDeps, page: WebPage<any, any>, ctx: Context, ses
   if (data.redirect) return ctx.redirect(data.redirect);
   const app = appView(ctx, { title: data.title ?? page.title, nav: page.nav, session, user, notice: takeNotice(ctx, deps) });
   sendHtml(ctx, renderView(page.view, { ...data, app }));
+}
+
+async function runDownload(deps: AppDeps, route: WebDownload<any, any>, ctx: Context, session: WebSession): Promise<void> {
+  const level = route.level ?? 'read';
+  if (!atLeast(session.role, level)) throw forbidden(level);
+  const params = parsePart(route.params, ctx.params, 'path');
+  const query = parsePart(route.query, ctx.query, 'query');
+  const credential = credentialOf(session);
+  const file = await route.file({ params, query, deps, ctx, session, credential, call: operationCaller(deps, ctx, credential) });
+  ctx.status = 200;
+  ctx.type = file.contentType;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  // The name is ours (a claim reference), quoted; anything outside plain characters is dropped.
+  ctx.set('Content-Disposition', `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`);
+  ctx.body = file.body;
 }
 
 async function runAction(deps: AppDeps, action: WebAction<any, any>, ctx: Context, session: WebSession): Promise<void> {
@@ -154,7 +192,8 @@ export function webHandler(deps: AppDeps, route: WebRoute) {
       session = await sessionOf(ctx, deps);
       if (!session) return signInRedirect(ctx);
       ctx.state.credential = credentialOf(session);
-      if (route.method === 'get') await runPage(deps, route, ctx, session);
+      if ('download' in route) await runDownload(deps, route, ctx, session);
+      else if (route.method === 'get') await runPage(deps, route, ctx, session);
       else await runAction(deps, route, ctx, session);
     } catch (caught) {
       await renderFailure(ctx, deps, caught, session);

@@ -19,7 +19,7 @@ export const NAV = [
   { id: 'agreements', label: 'Agreements', path: '/app/agreements' },
   { id: 'alerts', label: 'Alerts', path: '/app/alerts' },
   { id: 'claims', label: 'Claims', path: '/app/claims' },
-  { id: 'runs', label: 'Runs', path: '/app/workflow-runs' },
+  { id: 'runs', label: 'Runs', path: '/app/runs' },
   { id: 'integrations', label: 'Integrations', path: '/app/integrations' },
   { id: 'settings', label: 'Settings', path: '/app/settings' },
 ] as const;

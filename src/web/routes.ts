@@ -1,6 +1,21 @@
 import type { WebRoute } from './page.js';
+import { agreementPages } from './pages/agreements.js';
+import { alertPages } from './pages/alerts.js';
+import { claimPages } from './pages/claims.js';
+import { documentPages } from './pages/documents.js';
+import { integrationPages } from './pages/integrations.js';
 import { invoicePages } from './pages/invoices.js';
+import { runPages } from './pages/runs.js';
 import { settingsPages } from './pages/settings.js';
 
 // Every page and action of the web application (the session routes are in pages/auth.ts).
-export const webRoutes: WebRoute[] = [...invoicePages, ...settingsPages];
+export const webRoutes: WebRoute[] = [
+  ...invoicePages,
+  ...agreementPages,
+  ...alertPages,
+  ...claimPages,
+  ...runPages,
+  ...integrationPages,
+  ...documentPages,
+  ...settingsPages,
+];

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { labelsOf } from '../labels.js';
+import { definePage } from '../page.js';
+import { filledQuery, listUrl } from '../query.js';
+
+// Agreements: the list with the API's filters (GET /v1/agreements), and one agreement with its
+// terms, parties, price items (paged), documents (with a download link), alerts by topic and
+// readiness with the reasons checks cannot run yet.
+
+type Row = Record<string, any>;
+type Page<T = Row> = { data: T[]; next_cursor: string | null };
+
+const LIST_FILTERS = ['search', 'statuses', 'supplier_ids', 'renewal_action_kinds', 'sort', 'cursor'] as const;
+const SUPPLIER_CHOICES = 200;
+const PRICE_PAGE = '50';
+const DOCUMENTS_SHOWN = '100';
+
+// What each readiness gap means for the person reading (agreement.readiness.missing).
+export const READINESS_REASONS: Record<string, string> = {
+  title: 'The agreement has no title.',
+  supplier: 'No supplier is named, so it matches no invoice.',
+  active_status: 'It is not active: checks run only for active agreements.',
+  usable_terms: 'It has no usable terms yet: add price items or a terms document.',
+  documents_processing: 'Its documents are still being processed.',
+};
+
+export const agreementIdParams = z.object({ id: z.string().uuid() });
+
+export const agreementPages = [
+  definePage({
+    path: '/agreements',
+    nav: 'agreements',
+    title: 'Agreements',
+    view: 'agreements',
+    load: async ({ ctx, call, deps, credential }) => {
+      const query = filledQuery(ctx.query, LIST_FILTERS);
+      const [page, suppliers] = await Promise.all([
+        call<Page>('listAgreements', { query: { limit: '50', ...query } }),
+        call<Page<{ id: string; name: string }>>('listSuppliers', { query: { limit: String(SUPPLIER_CHOICES) } }),
+      ]);
+      const labels = await labelsOf(deps, credential.organizationId, { suppliers: page.data.flatMap((a) => a.supplier_ids as string[]) });
+      const { cursor: _cursor, ...filters } = query;
+      return {
+        agreements: page.data,
+        labels,
+        filters,
+        suppliers: suppliers.data,
+        nextUrl: page.next_cursor ? listUrl('/app/agreements', filters, { cursor: page.next_cursor }) : null,
+        firstUrl: query.cursor ? listUrl('/app/agreements', filters) : null,
+        filtered: Object.keys(filters).some((key) => key !== 'sort'),
+      };
+    },
+  }),
+  definePage({
+    path: '/agreements/:id',
+    nav: 'agreements',
+    title: 'Agreement',
+    view: 'agreement',
+    params: agreementIdParams,
+    load: async ({ params, ctx, call, deps, credential }) => {
+      const agreement = await call<Row>('getAgreement', { params: { id: params.id } });
+      const priceQuery = filledQuery(ctx.query, ['prices_search', 'prices_cursor']);
+      const [prices, documents, topics, metrics] = await Promise.all([
+        call<Page>('listPriceItems', {
+          params: { id: params.id },
+          query: { limit: PRICE_PAGE, sort: 'description', ...(priceQuery.prices_search ? { search: priceQuery.prices_search } : {}), ...(priceQuery.prices_cursor ? { cursor: priceQuery.prices_cursor } : {}) },
+        }),
+        call<Page>('listAgreementDocuments', { params: { id: params.id }, query: { limit: DOCUMENTS_SHOWN } }),
+        call<{ data: Row[] }>('getAlertGroups', { query: { group_by: 'topic', agreement_ids: params.id } }),
+        call<Row>('getAlertMetrics', { query: { agreement_ids: params.id } }),
+      ]);
+      const labels = await labelsOf(deps, credential.organizationId, { suppliers: agreement.supplier_ids, recipients: agreement.recipient_ids, tags: agreement.tag_ids });
+      const self = `/app/agreements/${params.id}`;
+      const priceFilter: Record<string, string> = priceQuery.prices_search ? { prices_search: priceQuery.prices_search } : {};
+      return {
+        title: agreement.title ?? 'Untitled agreement',
+        agreement,
+        labels,
+        prices: prices.data,
+        pricesSearch: priceQuery.prices_search ?? '',
+        pricesNextUrl: prices.next_cursor ? listUrl(self, priceFilter, { prices_cursor: prices.next_cursor }) : null,
+        pricesFirstUrl: priceQuery.prices_cursor ? listUrl(self, priceFilter) : null,
+        documents: documents.data,
+        moreDocuments: documents.next_cursor !== null,
+        topics: topics.data,
+        metrics,
+        readinessReasons: (agreement.readiness.missing as string[]).map((gap) => READINESS_REASONS[gap] ?? gap),
+      };
+    },
+  }),
+];

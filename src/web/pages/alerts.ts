@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { ApiError, errors } from '../../http/errors.js';
+import { labelsOf } from '../labels.js';
+import { mayCall } from '../operations.js';
+import { defineAction, definePage, type ActionResult, type WebInput } from '../page.js';
+import { filledQuery, listUrl } from '../query.js';
+import { actOrShowRefusal } from '../refusal.js';
+
+// Alerts: triage (GET /v1/alerts with its filters, newest open alerts first) and one alert with
+// its impact and evidence, and the actions a finance person takes on it: dismiss with a reason,
+// mark credited, reopen, add to a claim (an open one of its agreement, or a new one). Every
+// action is the API's own command (dismissAlerts, creditAlerts, reopenAlerts, addClaimAlerts,
+// createClaim); a refusal shows on the alert page with the API's code and message.
+
+type Row = Record<string, any>;
+type Page<T = Row> = { data: T[]; next_cursor: string | null };
+
+const LIST_FILTERS = ['statuses', 'agreement_ids', 'supplier_ids', 'topic_ids', 'search', 'sort', 'direction', 'cursor'] as const;
+const CHOICES = '200';
+// Triage starts with what needs a decision; "any" shows every status.
+const DEFAULT_STATUS = 'pending';
+const ANY_STATUS = 'any';
+
+// Why someone dismisses an alert; stored as the dismissal's category (free text in the API).
+export const DISMISS_CATEGORIES: [string, string][] = [
+  ['agreed_elsewhere', 'The price was agreed elsewhere'],
+  ['not_a_deviation', 'Not a deviation from the agreement'],
+  ['already_settled', 'Already settled with the supplier'],
+  ['too_small', 'Too small to pursue'],
+  ['other', 'Other reason'],
+];
+
+// The bulk commands' skipped[].reason, in words.
+const SKIP_REASONS: Record<string, string> = {
+  in_claim: 'The alert is in an open claim: change it through its claim.',
+  claim_completed: 'The alert is in a completed claim and cannot change.',
+  not_pending: 'Only an open (pending) alert can be dismissed or credited.',
+  not_credited: 'The alert is not credited.',
+  credited_by_claim: "The credit was recorded by a claim; it changes with the claim.",
+  set_aside: 'The invoice no longer matches the agreement, so the alert is set aside.',
+};
+
+const alertParams = z.object({ id: z.string().uuid() });
+const formText = (max: number) => z.string().trim().max(max).optional().transform((value) => (value ? value : undefined));
+
+// Everything the alert page shows, for the page and for an action that failed (shown again with
+// the error above the forms).
+async function alertPage({ params, call, deps, credential }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'deps' | 'credential'>) {
+  const alert = await call<Row>('getAlert', { params: { id: params.id } });
+  const canWrite = mayCall(credential, 'dismissAlerts');
+  const [invoice, openClaims, labels] = await Promise.all([
+    call<Row>('getInvoice', { params: { id: alert.invoice_id } }),
+    canWrite && alert.status === 'pending'
+      ? call<Page>('listClaims', { query: { agreement_ids: alert.agreement_id, statuses: 'pending,in_progress', limit: '50', sort: 'updated_at', direction: 'desc' } })
+      : Promise.resolve({ data: [], next_cursor: null }),
+    labelsOf(deps, credential.organizationId, { agreements: [alert.agreement_id], suppliers: [alert.supplier_id], topics: [alert.topic_id], claims: [alert.claim_id] }),
+  ]);
+  const line = alert.invoice_item_id ? ((invoice.line_items as Row[] | undefined) ?? []).find((l) => l.id === alert.invoice_item_id) ?? null : null;
+  return {
+    title: alert.title as string,
+    alert,
+    invoice,
+    line,
+    labels,
+    openClaims: openClaims.data,
+    canWrite,
+    categories: DISMISS_CATEGORIES,
+    categoryLabel: Object.fromEntries(DISMISS_CATEGORIES),
+  };
+}
+
+// Runs an alert action: back to the alert with a notice, or the alert page again with the refusal.
+function onAlert(input: WebInput<{ id: string }, never>, act: () => Promise<string>): Promise<ActionResult> {
+  return actOrShowRefusal({ view: 'alert', nav: 'alerts', load: () => alertPage(input) }, async () => ({ redirect: `/app/alerts/${input.params.id}`, notice: await act() }));
+}
+
+type BulkResult = { updated: string[]; unchanged: string[]; skipped: { id: string; reason: string }[] };
+
+function refusedUnlessApplied(result: BulkResult): void {
+  const skipped = result.skipped[0];
+  if (skipped) throw new ApiError(409, skipped.reason, SKIP_REASONS[skipped.reason] ?? 'The alert cannot change this way.');
+}
+
+function commandAction(command: 'credit' | 'reopen', done: string) {
+  return defineAction({
+    path: `/alerts/:id/${command}`,
+    level: 'write',
+    params: alertParams,
+    handle: (input) =>
+      onAlert(input, async () => {
+        refusedUnlessApplied(await input.call<BulkResult>(`${command}Alerts`, { body: { alert_ids: [input.params.id] } }));
+        return done;
+      }),
+  });
+}
+
+export const alertPages = [
+  definePage({
+    path: '/alerts',
+    nav: 'alerts',
+    title: 'Alerts',
+    view: 'alerts',
+    load: async ({ ctx, call, deps, credential }) => {
+      const query = filledQuery(ctx.query, LIST_FILTERS);
+      query.statuses ??= DEFAULT_STATUS;
+      const { statuses, cursor: _cursor, ...rest } = query;
+      const filter: Record<string, string> = { ...rest, ...(statuses === ANY_STATUS ? {} : { statuses }) };
+      const { sort: _sort, direction: _direction, ...metricsFilter } = filter;
+      const [page, metrics, agreements, suppliers, topics] = await Promise.all([
+        call<Page>('listAlerts', { query: { limit: '50', ...filter, ...(query.cursor ? { cursor: query.cursor } : {}) } }),
+        call<Row>('getAlertMetrics', { query: metricsFilter }),
+        call<Page>('listAgreements', { query: { limit: CHOICES } }),
+        call<Page>('listSuppliers', { query: { limit: CHOICES } }),
+        // Topics belong to one agreement: offered once an agreement is chosen.
+        query.agreement_ids && !query.agreement_ids.includes(',') ? call<Page>('listAlertTopics', { query: { agreement_ids: query.agreement_ids, limit: CHOICES } }) : Promise.resolve({ data: [], next_cursor: null }),
+      ]);
+      const labels = await labelsOf(deps, credential.organizationId, {
+        agreements: page.data.map((a) => a.agreement_id),
+        invoices: page.data.map((a) => a.invoice_id),
+        suppliers: page.data.map((a) => a.supplier_id),
+        topics: page.data.map((a) => a.topic_id),
+      });
+      const { cursor: _c, ...filters } = query;
+      return {
+        alerts: page.data,
+        metrics,
+        labels,
+        filters,
+        agreements: agreements.data,
+        suppliers: suppliers.data,
+        topics: topics.data,
+        nextUrl: page.next_cursor ? listUrl('/app/alerts', filters, { cursor: page.next_cursor }) : null,
+        firstUrl: query.cursor ? listUrl('/app/alerts', filters) : null,
+        filtered: Object.keys(filters).some((key) => !['sort', 'direction'].includes(key) && !(key === 'statuses' && filters.statuses === DEFAULT_STATUS)),
+      };
+    },
+  }),
+  definePage({
+    path: '/alerts/:id',
+    nav: 'alerts',
+    title: 'Alert',
+    view: 'alert',
+    params: alertParams,
+    load: alertPage,
+  }),
+  defineAction({
+    path: '/alerts/:id/dismiss',
+    level: 'write',
+    params: alertParams,
+    body: z.object({ category: formText(100), note: formText(5000) }),
+    handle: (input) =>
+      onAlert(input, async () => {
+        const { category, note } = input.body;
+        refusedUnlessApplied(await input.call<BulkResult>('dismissAlerts', { body: { alert_ids: [input.params.id], category: category ?? null, note: note ?? null } }));
+        return 'Alert dismissed.';
+      }),
+  }),
+  commandAction('credit', 'Alert marked as credited.'),
+  commandAction('reopen', 'Alert reopened.'),
+  defineAction({
+    path: '/alerts/:id/claim',
+    level: 'write',
+    params: alertParams,
+    // claim_id: an open claim of the alert's agreement, or "new" with a title.
+    body: z.object({ claim_id: z.string().trim().max(100).default(''), title: formText(500) }),
+    handle: (input) =>
+      onAlert(input, async () => {
+        const { claim_id: claimId, title } = input.body;
+        if (claimId === 'new' || claimId === '') {
+          if (!title) throw errors.validation('Name the new claim.', [{ field: 'title', message: 'required for a new claim' }]);
+          const alert = await input.call<Row>('getAlert', { params: { id: input.params.id } });
+          const claim = await input.call<Row>('createClaim', { body: { agreement_id: alert.agreement_id, title, alerts: { alert_ids: [input.params.id] } } });
+          return `Alert added to the new claim ${claim.reference}.`;
+        }
+        const change = await input.call<Row>('addClaimAlerts', { params: { id: claimId }, body: { alert_ids: [input.params.id] } });
+        return `Alert added to claim ${change.claim.reference}.`;
+      }),
+  }),
+];

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { RUN_STATUSES, ITEM_STATUSES } from '../../runs/schemas.js';
+import { findRun, workflowIdOf } from '../../runs/service.js';
+import { definePage } from '../page.js';
+import { filledQuery, listUrl } from '../query.js';
+
+// Runs: background work (GET /v1/workflow-runs), newest first, and one run with its progress, its
+// items (paged, with failures in their public form) and a link to its workflow in Temporal UI.
+// /app/workflow-runs/... (the API's name, used by notification links) leads here too.
+
+type Row = Record<string, any>;
+type Page<T = Row> = { data: T[]; next_cursor: string | null };
+
+const LIST_FILTERS = ['statuses', 'types', 'cursor'] as const;
+const RUN_TYPES = ['import', 'check', 'refresh', 'price_import', 'document_import', 'document_index', 'topic_reconcile', 'sync', 'supplier_refresh'] as const;
+const ITEM_PAGE = '100';
+
+// Where the record a run or item works for has a page.
+const RECORD_PAGES: Record<string, string> = {
+  invoice: '/app/invoices/',
+  agreement: '/app/agreements/',
+  claim: '/app/claims/',
+  alert: '/app/alerts/',
+  integration: '/app/integrations#integration-',
+};
+
+export const recordUrl = (record: { type: string; id: string } | null): string | null => (record && RECORD_PAGES[record.type] ? `${RECORD_PAGES[record.type]}${record.id}` : null);
+
+// An item's result in words: a flat object as "matches 1 · invoices 1", anything else as short JSON.
+export function resultText(result: unknown): string {
+  if (result && typeof result === 'object' && !Array.isArray(result)) {
+    const entries = Object.entries(result as Record<string, unknown>);
+    if (entries.every(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
+      return entries.map(([key, value]) => `${key.replaceAll('_', ' ')} ${String(value)}`).join(' · ').slice(0, 300);
+    }
+  }
+  return JSON.stringify(result).slice(0, 200);
+}
+
+// The workflow in Temporal UI: <TEMPORAL_UI_URL>/namespaces/<namespace>/workflows/<workflow id>.
+export function temporalUiUrl(config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, workflowId: string): string {
+  return `${config.TEMPORAL_UI_URL.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+const runParams = z.object({ id: z.string().uuid() });
+
+export const runPages = [
+  definePage({
+    path: '/runs',
+    nav: 'runs',
+    title: 'Runs',
+    view: 'runs',
+    load: async ({ ctx, call }) => {
+      const query = filledQuery(ctx.query, LIST_FILTERS);
+      const page = await call<Page>('listWorkflowRuns', { query: { limit: '50', ...query } });
+      const { cursor: _cursor, ...filters } = query;
+      return {
+        runs: page.data,
+        filters,
+        statuses: RUN_STATUSES,
+        types: RUN_TYPES,
+        recordUrl,
+        nextUrl: page.next_cursor ? listUrl('/app/runs', filters, { cursor: page.next_cursor }) : null,
+        firstUrl: query.cursor ? listUrl('/app/runs', filters) : null,
+        filtered: Object.keys(filters).length > 0,
+      };
+    },
+  }),
+  definePage({
+    path: '/runs/:id',
+    nav: 'runs',
+    title: 'Run',
+    view: 'run',
+    params: runParams,
+    load: async ({ params, ctx, call, deps, credential }) => {
+      const query = filledQuery(ctx.query, ['item_statuses', 'items_cursor']);
+      const [run, items, record] = await Promise.all([
+        call<Row>('getWorkflowRun', { params: { id: params.id } }),
+        call<Page>('listWorkflowRunItems', {
+          params: { id: params.id },
+          query: { limit: ITEM_PAGE, ...(query.item_statuses ? { statuses: query.item_statuses } : {}), ...(query.items_cursor ? { cursor: query.items_cursor } : {}) },
+        }),
+        // The workflow id is not part of the API's representation (the run id is, and usually equals it).
+        findRun(deps, credential.organizationId, params.id),
+      ]);
+      const self = `/app/runs/${params.id}`;
+      const itemFilter: Record<string, string> = query.item_statuses ? { item_statuses: query.item_statuses } : {};
+      return {
+        title: `${run.type.replaceAll('_', ' ')} run`,
+        run,
+        items: items.data,
+        itemStatuses: ITEM_STATUSES,
+        itemFilter: query.item_statuses ?? '',
+        itemsNextUrl: items.next_cursor ? listUrl(self, itemFilter, { items_cursor: items.next_cursor }) : null,
+        itemsFirstUrl: query.items_cursor ? listUrl(self, itemFilter) : null,
+        temporalUrl: temporalUiUrl(deps.config, workflowIdOf(record)),
+        recordUrl,
+        resultText,
+      };
+    },
+  }),
+  definePage({
+    path: '/workflow-runs',
+    nav: 'runs',
+    title: 'Runs',
+    view: 'error',
+    load: async () => ({ redirect: '/app/runs' }),
+  }),
+  definePage({
+    path: '/workflow-runs/:id',
+    nav: 'runs',
+    title: 'Run',
+    view: 'error',
+    params: runParams,
+    load: async ({ params }) => ({ redirect: `/app/runs/${params.id}` }),
+  }),
+];

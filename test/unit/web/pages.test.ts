@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { allowedChanges } from '../../../src/web/pages/claims.js';
+import { credentialFields } from '../../../src/web/pages/integrations.js';
+import { recordUrl, resultText, temporalUiUrl } from '../../../src/web/pages/runs.js';
+
+describe('web pages: pure helpers', () => {
+  it('offers the claim status changes the state machine accepts, never back to pending', () => {
+    expect(allowedChanges('pending').map((c) => c.status)).toEqual(['in_progress', 'completed', 'cancelled']);
+    expect(allowedChanges('in_progress').map((c) => c.status)).toEqual(['completed', 'cancelled']);
+    expect(allowedChanges('completed')).toEqual([
+      { status: 'in_progress', label: 'Reopen (in progress)', style: 'secondary' },
+      { status: 'cancelled', label: 'Cancel claim', style: 'danger' },
+    ]);
+  });
+
+  it("draws the connect form from a provider's credentials schema", () => {
+    const fields = credentialFields({
+      type: 'object',
+      properties: {
+        endpoint: { type: 'string', format: 'uri', description: 'Where' },
+        region: { type: 'string', default: 'us-east-1' },
+        secret_key: { type: 'string' },
+        port: { type: 'integer' },
+        verbose: { type: 'boolean', default: false },
+      },
+      required: ['endpoint', 'region', 'secret_key'],
+    });
+    expect(fields).toEqual([
+      { name: 'endpoint', label: 'Endpoint', type: 'url', required: true, defaultValue: '', description: 'Where' },
+      { name: 'region', label: 'Region', type: 'text', required: false, defaultValue: 'us-east-1', description: null },
+      { name: 'secret_key', label: 'Secret key', type: 'password', required: true, defaultValue: '', description: null },
+      { name: 'port', label: 'Port', type: 'number', required: false, defaultValue: '', description: null },
+      { name: 'verbose', label: 'Verbose', type: 'checkbox', required: false, defaultValue: 'false', description: null },
+    ]);
+    expect(credentialFields({})).toEqual([]);
+  });
+
+  it('links a run to Temporal UI and its records to their pages, and says its results in words', () => {
+    expect(temporalUiUrl({ TEMPORAL_UI_URL: 'https://temporal.example/', TEMPORAL_NAMESPACE: 'prod eu' }, 'sync-1')).toBe('https://temporal.example/namespaces/prod%20eu/workflows/sync-1');
+    expect(recordUrl({ type: 'invoice', id: 'abc' })).toBe('/app/invoices/abc');
+    expect(recordUrl({ type: 'price_import', id: 'abc' })).toBeNull();
+    expect(recordUrl(null)).toBeNull();
+    expect(resultText({ matches: 1, ended_total: 0, note: null })).toBe('matches 1 · ended total 0 · note null');
+    expect(resultText({ nested: { a: 1 } })).toBe('{"nested":{"a":1}}');
+    expect(resultText([1, 2])).toBe('[1,2]');
+  });
+});
