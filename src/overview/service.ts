@@ -13,11 +13,11 @@ import {
   type Overview,
 } from './schemas.js';
 
-// The organization at a glance in three statements run side by side. The spend over all invoices
-// comes from totals that triggers on invoices keep in the same transaction as each change
-// (organization_invoice_totals, migration overview_totals), so it is never stale and costs the same
-// at any number of invoices; everything else reads indexes of just the rows it counts (migration
-// overview_and_search). Measured by npm run bench:overview.
+// The organization at a glance in three statements run side by side. Figures over all invoices
+// and alerts come from totals that triggers keep in the same transaction as each change
+// (organization_invoice_totals, organization_alert_totals; migration overview_totals), so they are
+// never stale and cost the same at any number of records; the recent parts and the set-aside
+// alerts read indexes of just their rows (docs/overview-and-search.md). npm run bench:overview.
 
 type Deps = Pick<AppDeps, 'db'>;
 type Gap = (typeof READINESS_GAPS)[number];
@@ -25,14 +25,7 @@ type Gap = (typeof READINESS_GAPS)[number];
 const DAY_MS = 86_400_000;
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-interface MoneyRow {
-  currency_code: string | null;
-  total: string;
-  recent: string;
-}
-
 const byCurrency = (a: { currency_code: string | null }, b: { currency_code: string | null }) => (a.currency_code ?? '').localeCompare(b.currency_code ?? '');
-const money = (rows: MoneyRow[]) => rows.map((r) => ({ currency_code: r.currency_code, total: formatAmount(r.total)!, recent: formatAmount(r.recent)! })).sort(byCurrency);
 
 // Visible alerts only: an alert whose match ended or whose invoice was deleted is set aside
 // (docs/alerts.md) and out of every total.
@@ -95,8 +88,13 @@ function figuresOf(rows: FigureRow[]): (part: FigureRow['part']) => Figure {
   return (part) => figures.get(part) ?? { count: 0, recentCount: 0, money: [] };
 }
 
-// A currency whose records were all subtracted (set aside) has no entry.
-const moneyOf = (figure: Figure) => figure.money.filter((m) => m.count > 0).map((m) => ({ currency_code: m.currency_code, total: m.total.toString(), recent: m.recent.toString() }));
+// Amounts per currency, sorted by code; a currency whose records were all subtracted (set aside)
+// has no entry.
+const moneyOf = (figure: Figure) =>
+  figure.money
+    .filter((m) => m.count > 0)
+    .map((m) => ({ currency_code: m.currency_code, total: formatAmount(m.total)!, recent: formatAmount(m.recent)! }))
+    .sort(byCurrency);
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -240,9 +238,9 @@ export async function overview(deps: Deps, organizationId: string, now = new Dat
   return {
     recent_since: since.toISOString(),
     // Invoices without a currency count, but in no spend entry.
-    invoices: { count: spend.count, recent_count: spend.recentCount, spend: money(moneyOf(spend).filter((m) => m.currency_code !== null)) },
-    alerts: { open_count: pending.count, recent_open_count: pending.recentCount, impact: money(moneyOf(pending)) },
-    claims: { open_count: openClaims.count, recent_open_count: openClaims.recentCount, claimed: money(moneyOf(figure('claimed'))), refunded: money(moneyOf(figure('refunded'))) },
+    invoices: { count: spend.count, recent_count: spend.recentCount, spend: moneyOf(spend).filter((m) => m.currency_code !== null) },
+    alerts: { open_count: pending.count, recent_open_count: pending.recentCount, impact: moneyOf(pending) },
+    claims: { open_count: openClaims.count, recent_open_count: openClaims.recentCount, claimed: moneyOf(figure('claimed')), refunded: moneyOf(figure('refunded')) },
     agreements: {
       active_count: counts.active,
       expiring_soon: { count: counts.expiring, within_days: EXPIRING_WITHIN_DAYS, soonest },
