@@ -6,8 +6,9 @@ import { ANYWHERE_MIN_LENGTH, SEARCH_TYPES, type SearchQuery, type SearchResult,
 // GET /v1/search in PostgreSQL alone (docs/overview-and-search.md). Each searchable text is read
 // through the indexes of migration overview_and_search: a btree on lower(text) for exact and
 // prefix matches, a GIN trigram index for matches anywhere, a GIN full-text index for long texts.
-// Every statement reads a bounded number of candidates, so a query that matches every record
-// costs the same as one that matches a few.
+// Every statement ranks a bounded number of candidates; exact and prefix matches stop reading
+// after them, whereas a trigram or full-text (GIN) search builds its bitmap of every match first,
+// so a substring found in nearly every record still costs in proportion to the records.
 
 type Deps = Pick<AppDeps, 'db'>;
 
