@@ -86,8 +86,24 @@ class CatalogFriendlyClient extends pg.Client {
   }
 }
 
+// PrismaPg runs a script by splitting it on every ';' (even inside a quoted function body), so a
+// PL/pgSQL function (a trigger) could not be written in a migration. The whole script goes to
+// PostgreSQL as one simple query instead, as Prisma's native engine sends it: the statements run
+// in one implicit transaction, so a failing migration leaves nothing half applied.
+function sendingWholeScripts(adapter) {
+  adapter.executeScript = async function executeScript(script) {
+    try {
+      await this.client.query(script);
+    } catch (error) {
+      this.onError(error);
+    }
+  };
+  return adapter;
+}
+
 function adapterFor(config) {
-  return new PrismaPg(new pg.Pool({ ...config, Client: CatalogFriendlyClient }));
+  const factory = new PrismaPg(new pg.Pool({ ...config, Client: CatalogFriendlyClient }));
+  return { connect: async () => sendingWholeScripts(await factory.connect()) };
 }
 
 async function runAsAdmin(config, sql) {
@@ -118,7 +134,7 @@ class MigrationAdapterFactory {
     const database = `ics_shadow_${crypto.randomUUID().replaceAll('-', '')}`;
     await runAsAdmin(this.config, `CREATE DATABASE "${database}"`);
     const pool = new pg.Pool({ ...this.config, database, Client: CatalogFriendlyClient });
-    const adapter = await new PrismaPg(pool).connect();
+    const adapter = sendingWholeScripts(await new PrismaPg(pool).connect());
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       await dispose();

@@ -1,18 +1,14 @@
 // Timeline reads (GET /v1/activity) over a large history: 200,000 activity entries of one
 // organization on 20,000 alerts, one claim with 50 entries and 20 comments, and another
 // organization's 100,000 entries beside them. Prints p50/p99 of a record's timeline, the
-// organization's first page, and a page 20 cursors deep. Run: npm run bench:activity
+// organization's first page, and a page 20 cursors deep, each beside the lightest authenticated
+// route (GET /v1/organization) taking turns with it, and the load average. Run: npm run bench:activity
 import { randomUUID } from 'node:crypto';
-import { seconds, withBenchStack } from './support.js';
+import { againstBaseline, loadAverage, seconds, timedAgainstBaseline, withBenchStack } from './support.js';
 
 const ENTRIES = 200_000;
 const ALERTS = 20_000;
 const RUNS = 200;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 await withBenchStack('activity bench', async ({ db, tenant }) => {
   const seeding = performance.now();
@@ -37,28 +33,20 @@ await withBenchStack('activity bench', async ({ db, tenant }) => {
   await db.$executeRawUnsafe('ANALYZE comments');
   console.log(`seeded ${ENTRIES * 1.5 + 50} entries in ${seconds(seeding).toFixed(1)} s`);
 
-  const measure = async (label: string, path: () => Promise<string>) => {
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const url = await path();
-      const started = performance.now();
-      const response = await tenant.call(url);
-      times.push(performance.now() - started);
-      if (response.status !== 200) throw new Error(`${label}: ${response.status} ${JSON.stringify(response.body)}`);
-    }
-    return [label, `p50 ${percentile(times, 50).toFixed(1)} ms`, `p99 ${percentile(times, 99).toFixed(1)} ms`];
-  };
+  const measure = async (label: string, path: string) => [label, againstBaseline(await timedAgainstBaseline(tenant, () => path, RUNS))];
   let deepCursor: string | null = null;
   {
     let cursor: string | null = null;
     for (let page = 0; page < 20; page++) cursor = (await tenant.call(`/v1/activity?limit=50${cursor ? `&cursor=${cursor}` : ''}`)).body.next_cursor;
     deepCursor = cursor;
   }
+  const loadBefore = loadAverage();
   const rows = [
-    await measure("a claim's timeline (50 entries, 20 comments), limit 50", async () => `/v1/activity?entity_type=claim&entity_id=${claimId}`),
-    await measure('the organization timeline, first page of 50', async () => '/v1/activity?limit=50'),
-    await measure('the organization timeline, page 21 of 50 (cursor)', async () => `/v1/activity?limit=50&cursor=${deepCursor}`),
-    await measure('the organization timeline, 1000 entries', async () => '/v1/activity?limit=1000'),
+    await measure("a claim's timeline (50 entries, 20 comments), limit 50", `/v1/activity?entity_type=claim&entity_id=${claimId}`),
+    await measure('the organization timeline, first page of 50', '/v1/activity?limit=50'),
+    await measure('the organization timeline, page 21 of 50 (cursor)', `/v1/activity?limit=50&cursor=${deepCursor}`),
+    await measure('the organization timeline, 1000 entries', '/v1/activity?limit=1000'),
+    ['load average before / after (1 / 5 / 15 min)', `${loadBefore}; ${loadAverage()}`],
   ];
   console.table(rows);
 });

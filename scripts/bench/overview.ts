@@ -1,12 +1,13 @@
 // npm run bench:overview — GET /v1/overview over HTTP on a fresh stack whose organization holds
 // 100,000 invoices and 50,000 alerts (scripts/bench/volume-seed.ts), plus a second organization
 // of the same size so every figure is read next to another tenant's rows. Prints p50 / p99 / max
-// of sequential requests against the 100 ms p99 target.
+// of sequential requests against the 100 ms p99 target, beside the lightest authenticated route
+// (GET /v1/organization) taking turns with it, and the load average.
 import { parseArgs } from 'node:util';
 import { createOrganization } from '../../src/admin/service.js';
 import type { Db } from '../../src/db/client.js';
 import { overview } from '../../src/overview/service.js';
-import { percentile, printTable, withBenchStack } from './support.js';
+import { againstBaseline, BASELINE_PATH, loadAverage, percentile, printTable, timedAgainstBaseline, withBenchStack } from './support.js';
 import { countsOf, seedVolume } from './volume-seed.js';
 
 const { values } = parseArgs({
@@ -23,7 +24,7 @@ const REQUESTS = Number(values.requests);
 const TARGET_P99_MS = 100;
 
 await withBenchStack('Overview bench', async ({ db, tenant }) => {
-  let startedAt = performance.now();
+  const startedAt = performance.now();
   const neighbour = await createOrganization(db, { name: 'Neighbour' });
   await seedVolume(db, neighbour.id, OPTIONS);
   await seedVolume(db, tenant.organizationId, OPTIONS);
@@ -34,21 +35,15 @@ await withBenchStack('Overview bench', async ({ db, tenant }) => {
   const first = await tenant.call('/v1/overview');
   if (first.status !== 200) throw new Error(`overview: HTTP ${first.status} ${JSON.stringify(first.body)}`);
   console.log(JSON.stringify({ invoices: first.body.invoices, alerts: first.body.alerts, claims: first.body.claims, next_steps: first.body.next_steps.length }));
-  for (let i = 0; i < 20; i++) await tenant.call('/v1/overview');
-
-  const times: number[] = [];
-  for (let i = 0; i < REQUESTS; i++) {
-    startedAt = performance.now();
-    const response = await tenant.call('/v1/overview');
-    times.push(performance.now() - startedAt);
-    if (response.status !== 200) throw new Error(`overview: HTTP ${response.status}`);
-  }
-  const p99 = percentile(times, 99);
+  const loadBefore = loadAverage();
+  const timings = await timedAgainstBaseline(tenant, () => '/v1/overview', REQUESTS, 20);
+  const p99 = percentile(timings.route, 99);
   printTable(`GET /v1/overview, ${seeded.invoices} invoices and ${seeded.alerts} alerts, ${REQUESTS} sequential requests`, [
-    ['p50', `${percentile(times, 50).toFixed(1)} ms`],
-    ['p99', `${p99.toFixed(1)} ms`],
-    ['max', `${Math.max(...times).toFixed(1)} ms`],
+    ['GET /v1/overview', againstBaseline(timings)],
+    [`baseline: ${BASELINE_PATH}`, `p50 ${percentile(timings.baseline, 50).toFixed(1)} ms, p99 ${percentile(timings.baseline, 99).toFixed(1)} ms`],
+    ['max', `${Math.max(...timings.route).toFixed(1)} ms`],
     ['p99 / target (100 ms)', `${(p99 / TARGET_P99_MS).toFixed(2)}`],
+    ['load average before / after (1 / 5 / 15 min)', `${loadBefore}; ${loadAverage()}`],
   ]);
 });
 

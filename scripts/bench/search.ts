@@ -6,7 +6,7 @@
 // and over all requests, against the 100 ms p99 target.
 import { parseArgs } from 'node:util';
 import { createOrganization } from '../../src/admin/service.js';
-import { percentile, printTable, withBenchStack } from './support.js';
+import { againstBaseline, loadAverage, percentile, printTable, timedAgainstBaseline, withBenchStack, type Timings } from './support.js';
 import { countsOf, seedVolume } from './volume-seed.js';
 
 const { values } = parseArgs({
@@ -52,22 +52,25 @@ await withBenchStack('Search bench', async ({ db, tenant }) => {
     const top = response.body.data[0];
     console.log(`  ${entry[1].padEnd(24)} ${String(response.body.data.length).padStart(3)} results; best: ${top ? `${top.type} "${top.matched_text.slice(0, 40)}" (${top.match}, ${top.score})` : '-'}`);
   }
-  const byKind = new Map<string, number[]>();
-  const all: number[] = [];
+  const loadBefore = loadAverage();
+  // Rounds over every query kind (each request followed by one to the baseline route).
+  const byKind = new Map<string, Timings>();
+  const all: Timings = { route: [], baseline: [] };
   for (let round = 0; round < ROUNDS + 2; round++) {
     for (const entry of QUERIES) {
-      const t0 = performance.now();
-      const response = await tenant.call(url(entry));
-      const ms = performance.now() - t0;
-      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
-      if (round < 2) continue; // warm-up
-      all.push(ms);
-      byKind.set(entry[0], [...(byKind.get(entry[0]) ?? []), ms]);
+      const warmup = round < 2; // the first two rounds are not counted
+      const timings = await timedAgainstBaseline(tenant, () => url(entry), warmup ? 0 : 1, warmup ? 1 : 0);
+      const kind = byKind.get(entry[0]) ?? byKind.set(entry[0], { route: [], baseline: [] }).get(entry[0])!;
+      for (const into of [kind, all]) {
+        into.route.push(...timings.route);
+        into.baseline.push(...timings.baseline);
+      }
     }
   }
-  const rows: [string, string][] = [...byKind].map(([kind, times]) => [kind, `p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`]);
-  const p99 = percentile(all, 99);
-  rows.push(['all requests', `p50 ${percentile(all, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...all).toFixed(1)} ms (${all.length} requests)`]);
+  const rows: [string, string][] = [...byKind].map(([kind, timings]) => [kind, againstBaseline(timings)]);
+  const p99 = percentile(all.route, 99);
+  rows.push(['all requests', `${againstBaseline(all)}, max ${Math.max(...all.route).toFixed(1)} ms (${all.route.length} requests)`]);
   rows.push(['p99 / target (100 ms)', (p99 / TARGET_P99_MS).toFixed(2)]);
+  rows.push(['load average before / after (1 / 5 / 15 min)', `${loadBefore}; ${loadAverage()}`]);
   printTable(`GET /v1/search, ${seeded.invoices} invoices, ${seeded.alerts} alerts`, rows);
 });

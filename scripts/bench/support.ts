@@ -1,6 +1,7 @@
 // Shared by the matching and price-import benchmarks: a fresh stack, an organization with an admin
 // API key, a plain HTTP client, and polling a workflow run to its end.
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { addMember, createApiKey, createOrganization } from '../../src/admin/service.js';
 import { loadConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/client.js';
@@ -95,4 +96,40 @@ export async function inParallel<T>(count: number, concurrency: number, task: (i
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+// The load average (1, 5, 15 minutes): benchmarks on a shared machine print it with every figure.
+export function loadAverage(): string {
+  return loadavg().map((n) => n.toFixed(1)).join(' / ');
+}
+
+// What every authenticated request costs whatever it does (HTTP, authentication, the rate-limit
+// budget, one row read by key): GET /v1/organization, the lightest authenticated route.
+export const BASELINE_PATH = '/v1/organization';
+
+export interface Timings {
+  route: number[];
+  baseline: number[];
+}
+
+// Requests to `path` taking turns with the baseline route, so both meet the same machine load;
+// the first `warmup` of each are not counted.
+export async function timedAgainstBaseline(tenant: BenchTenant, path: () => string, requests: number, warmup = 10): Promise<Timings> {
+  const timings: Timings = { route: [], baseline: [] };
+  for (let i = 0; i < requests + warmup; i++) {
+    for (const [url, into] of [[path(), timings.route], [BASELINE_PATH, timings.baseline]] as const) {
+      const startedAt = performance.now();
+      const response = await tenant.call(url);
+      const ms = performance.now() - startedAt;
+      if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(response.body)}`);
+      if (i >= warmup) into.push(ms);
+    }
+  }
+  return timings;
+}
+
+// p50 / p99 of a route beside the baseline's, and their ratios.
+export function againstBaseline(timings: Timings): string {
+  const [p50, p99, b50, b99] = [percentile(timings.route, 50), percentile(timings.route, 99), percentile(timings.baseline, 50), percentile(timings.baseline, 99)];
+  return `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (baseline ${b50.toFixed(1)} / ${b99.toFixed(1)} ms; ratio ${(p50 / b50).toFixed(1)} / ${(p99 / b99).toFixed(1)})`;
 }

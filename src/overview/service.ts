@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import { READINESS_GAPS } from '../agreements/schemas.js';
 import type { AppDeps } from '../deps.js';
 import { formatAmount } from '../shared/money.js';
+import { visibleAlertSql } from '../alerts/filters.js';
 import {
   EXPIRING_LISTED,
   EXPIRING_WITHIN_DAYS,
@@ -12,9 +13,11 @@ import {
   type Overview,
 } from './schemas.js';
 
-// The organization at a glance, computed on request: thirteen grouped statements run side by side,
-// each an index-only or index scan of the rows it counts (indexes of migration overview_and_search).
-// No precomputed table, so the figures are never stale. Measured by npm run bench:overview.
+// The organization at a glance in three statements run side by side. Figures over all invoices
+// and alerts come from totals that triggers keep in the same transaction as each change
+// (organization_invoice_totals, organization_alert_totals; migration overview_totals), so they are
+// never stale and cost the same at any number of records; the recent parts and the set-aside
+// alerts read indexes of just their rows (docs/overview-and-search.md). npm run bench:overview.
 
 type Deps = Pick<AppDeps, 'db'>;
 type Gap = (typeof READINESS_GAPS)[number];
@@ -22,22 +25,11 @@ type Gap = (typeof READINESS_GAPS)[number];
 const DAY_MS = 86_400_000;
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-interface MoneyRow {
-  currency_code: string | null;
-  total: string;
-  recent: string;
-}
-
 const byCurrency = (a: { currency_code: string | null }, b: { currency_code: string | null }) => (a.currency_code ?? '').localeCompare(b.currency_code ?? '');
-const money = (rows: MoneyRow[]) => rows.map((r) => ({ currency_code: r.currency_code, total: formatAmount(r.total)!, recent: formatAmount(r.recent)! })).sort(byCurrency);
 
 // Visible alerts only: an alert whose match ended or whose invoice was deleted is set aside
-// (docs/alerts.md) and out of every total. Written as the absence of the few set-aside rows
-// (partial indexes on ended matches and deleted invoices) rather than a join with every match
-// and invoice: every alert has its match and invoice, so the two say the same.
-const VISIBLE_ALERT = `
-  NOT EXISTS (SELECT 1 FROM invoice_agreement_matches m WHERE m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND NOT m.active)
-  AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.id = a.invoice_id AND i.organization_id = a.organization_id AND i.deleted_at IS NOT NULL)`;
+// (docs/alerts.md) and out of every total.
+const VISIBLE_ALERT = visibleAlertSql('a');
 
 // Readiness of each agreement that is not archived, as readinessOf() in src/agreements/service.ts
 // says it, in SQL so the overview never loads agreements one by one.
@@ -64,30 +56,137 @@ const GAP_REASON: Record<Gap, string> = {
 };
 const GAP_ORDER: Gap[] = ['supplier', 'usable_terms', 'title', 'active_status', 'documents_processing'];
 
-interface SpendRow {
+// One row of a money figure: a part of the overview, per currency. A figure may come in several
+// rows (a total and its recent part from different sources); they add up per part and currency.
+interface FigureRow {
+  part: 'spend' | 'pending' | 'claimed' | 'open_claims' | 'refunded' | 'failed' | 'incomplete' | 'outdated';
   currency_code: string | null;
-  document_type: 'invoice' | 'credit_note' | null;
   count: number;
-  signed: string;
-  absolute: string;
+  recent_count: number;
+  total: string;
+  recent: string;
 }
 
-// Invoices add their total, credit notes subtract theirs whatever sign their format writes.
-const spendOf = (row: SpendRow) => (row.document_type === 'credit_note' ? new Decimal(row.absolute).negated() : new Decimal(row.signed));
-
-function spendByCurrency(all: SpendRow[], recent: SpendRow[]) {
-  const totals = new Map<string, { total: Decimal; recent: Decimal }>();
-  const entry = (currency: string) => totals.get(currency) ?? totals.set(currency, { total: new Decimal(0), recent: new Decimal(0) }).get(currency)!;
-  for (const row of all) if (row.currency_code !== null) entry(row.currency_code).total = entry(row.currency_code).total.plus(spendOf(row));
-  for (const row of recent) if (row.currency_code !== null) entry(row.currency_code).recent = entry(row.currency_code).recent.plus(spendOf(row));
-  return {
-    count: all.reduce((n, r) => n + r.count, 0),
-    recentCount: recent.reduce((n, r) => n + r.count, 0),
-    money: [...totals].map(([currency_code, sums]) => ({ currency_code, total: sums.total.toString(), recent: sums.recent.toString() })),
-  };
+interface Figure {
+  count: number;
+  recentCount: number;
+  money: { currency_code: string | null; count: number; total: Decimal; recent: Decimal }[];
 }
+
+function figuresOf(rows: FigureRow[]): (part: FigureRow['part']) => Figure {
+  const figures = new Map<FigureRow['part'], Figure>();
+  for (const row of rows) {
+    const figure = figures.get(row.part) ?? figures.set(row.part, { count: 0, recentCount: 0, money: [] }).get(row.part)!;
+    figure.count += row.count;
+    figure.recentCount += row.recent_count;
+    let entry = figure.money.find((m) => m.currency_code === row.currency_code);
+    if (!entry) figure.money.push((entry = { currency_code: row.currency_code, count: 0, total: new Decimal(0), recent: new Decimal(0) }));
+    entry.count += row.count;
+    entry.total = entry.total.plus(row.total);
+    entry.recent = entry.recent.plus(row.recent);
+  }
+  return (part) => figures.get(part) ?? { count: 0, recentCount: 0, money: [] };
+}
+
+// Amounts per currency, sorted by code; a currency whose records were all subtracted (set aside)
+// has no entry.
+const moneyOf = (figure: Figure) =>
+  figure.money
+    .filter((m) => m.count > 0)
+    .map((m) => ({ currency_code: m.currency_code, total: formatAmount(m.total)!, recent: formatAmount(m.recent)! }))
+    .sort(byCurrency);
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const COUNTED_INVOICE = `deleted_at IS NULL AND processing_status = 'completed' AND duplicate_of_invoice_id IS NULL`;
+
+// Invoices: the spend and the invoices to look at again from the totals the invoice triggers keep
+// (organization_invoice_totals, a row per currency), the recent spend from the rows of the last 7
+// days (a partial covering index).
+const INVOICE_FIGURES = `
+  SELECT 'spend' AS part, nullif(currency_code, '') AS currency_code, invoice_count::int AS count, 0 AS recent_count, spend::text AS total, '0' AS recent
+    FROM organization_invoice_totals WHERE organization_id = $1::uuid AND invoice_count > 0
+  UNION ALL
+  SELECT 'spend', currency_code, 0, count(*)::int, '0',
+         coalesce(sum(CASE WHEN document_type = 'credit_note' THEN -abs(tax_inclusive_amount) ELSE tax_inclusive_amount END), 0)::text
+    FROM invoices WHERE organization_id = $1::uuid AND created_at >= $2 AND ${COUNTED_INVOICE}
+   GROUP BY currency_code
+  UNION ALL
+  SELECT k.part, NULL, sum(k.count)::int, 0, '0', '0'
+    FROM organization_invoice_totals t
+    CROSS JOIN LATERAL (VALUES ('failed', t.failed_count), ('incomplete', t.incomplete_count), ('outdated', t.outdated_count)) k(part, count)
+   WHERE t.organization_id = $1::uuid
+   GROUP BY k.part`;
+
+// Alerts and claims. Pending and claimed alerts from the totals the alert triggers keep (every
+// alert), minus the set-aside ones, found from the few ended matches and deleted invoices through
+// their partial indexes; the recent parts from the alerts of the last 7 days (a partial covering
+// index) and of the claims created in them.
+const ALERT_AND_CLAIM_FIGURES = `
+  WITH set_aside AS (
+    SELECT a.id, a.status, a.currency_code, a.impact_amount
+      FROM invoice_agreement_matches m JOIN alerts a ON a.invoice_id = m.invoice_id AND a.agreement_id = m.agreement_id
+     WHERE m.organization_id = $1::uuid AND NOT m.active AND a.status IN ('pending', 'claimed')
+    UNION
+    SELECT a.id, a.status, a.currency_code, a.impact_amount
+      FROM invoices i JOIN alerts a ON a.invoice_id = i.id
+     WHERE i.organization_id = $1::uuid AND i.deleted_at IS NOT NULL AND a.status IN ('pending', 'claimed'))
+  SELECT status::text AS part, nullif(currency_code, '') AS currency_code, alert_count::int AS count, 0 AS recent_count, impact::text AS total, '0' AS recent
+    FROM organization_alert_totals WHERE organization_id = $1::uuid AND status IN ('pending', 'claimed') AND alert_count > 0
+  UNION ALL
+  SELECT status::text, currency_code, -count(*)::int, 0, (-sum(impact_amount))::text, '0' FROM set_aside GROUP BY status, currency_code
+  UNION ALL
+  SELECT 'pending', a.currency_code, 0, count(*)::int, '0', sum(a.impact_amount)::text
+    FROM alerts a WHERE a.organization_id = $1::uuid AND a.status = 'pending' AND a.created_at >= $2 AND ${VISIBLE_ALERT}
+   GROUP BY a.currency_code
+  UNION ALL
+  SELECT 'claimed', a.currency_code, 0, 0, '0', sum(a.impact_amount)::text
+    FROM claims c CROSS JOIN LATERAL (
+      SELECT a.currency_code, a.impact_amount FROM alerts a WHERE a.claim_id = c.id AND a.status = 'claimed' AND ${VISIBLE_ALERT}) a
+   WHERE c.organization_id = $1::uuid AND c.created_at >= $2
+   GROUP BY a.currency_code
+  UNION ALL
+  SELECT 'open_claims', NULL, count(*)::int, count(*) FILTER (WHERE created_at >= $2)::int, '0', '0'
+    FROM claims WHERE organization_id = $1::uuid AND status IN ('pending', 'in_progress')
+  UNION ALL
+  SELECT 'refunded', currency_code, count(*)::int, 0, sum(amount)::text, coalesce(sum(amount) FILTER (WHERE date >= $3::date), 0)::text
+    FROM claim_refunds WHERE organization_id = $1::uuid
+   GROUP BY currency_code`;
+
+// Agreements: readiness computed once, then its counts, the soonest to expire, the not-ready ones
+// holding back the most invoices (matched, not deleted) and the renewals due, as one row.
+const AGREEMENT_FIGURES = `
+  WITH readiness AS MATERIALIZED (${READINESS_SQL}),
+  counts AS (
+    SELECT count(*) FILTER (WHERE status = 'active')::int AS active,
+           count(*) FILTER (WHERE status = 'active' AND expiration_date BETWEEN $2::date AND $3::date)::int AS expiring,
+           count(*) FILTER (WHERE ${NOT_READY})::int AS not_ready,
+           ${READINESS_GAPS.map((gap) => `count(*) FILTER (WHERE ${gap}_missing)::int AS ${gap}`).join(', ')}
+      FROM readiness),
+  soonest AS (
+    SELECT id, title, expiration_date::text AS expiration_date FROM readiness
+     WHERE status = 'active' AND expiration_date BETWEEN $2::date AND $3::date
+     ORDER BY expiration_date, id LIMIT ${EXPIRING_LISTED}),
+  held_back AS (
+    SELECT r.id, r.title, ${READINESS_GAPS.map((gap) => `r.${gap}_missing`).join(', ')}, counted.invoices
+      FROM readiness r
+      CROSS JOIN LATERAL (
+        SELECT count(*)::int AS invoices FROM invoice_agreement_matches m
+         WHERE m.agreement_id = r.id AND m.active
+           AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.id = m.invoice_id AND i.organization_id = $1::uuid AND i.deleted_at IS NOT NULL)) counted
+     WHERE ${NOT_READY} AND counted.invoices > 0
+     ORDER BY counted.invoices DESC, r.id LIMIT ${NOT_READY_STEPS})
+  SELECT (SELECT row_to_json(counts) FROM counts) AS counts,
+         (SELECT coalesce(json_agg(soonest ORDER BY expiration_date, id), '[]') FROM soonest) AS soonest,
+         (SELECT coalesce(json_agg(held_back ORDER BY invoices DESC, id), '[]') FROM held_back) AS held_back,
+         (SELECT count(*)::int FROM agreements WHERE organization_id = $1::uuid AND status = 'active' AND renewal_deadline <= $4::date) AS renewal_due`;
+
+interface AgreementFigures {
+  counts: Record<'active' | 'expiring' | 'not_ready' | Gap, number>;
+  soonest: { id: string; title: string | null; expiration_date: string }[];
+  held_back: ({ id: string; title: string | null; invoices: number } & Record<`${Gap}_missing`, boolean>)[];
+  renewal_due: number;
+}
 
 export async function overview(deps: Deps, organizationId: string, now = new Date()): Promise<Overview> {
   const since = new Date(now.getTime() - RECENT_DAYS * DAY_MS);
@@ -99,115 +198,21 @@ export async function overview(deps: Deps, organizationId: string, now = new Dat
   const db = deps.db;
   const org = organizationId;
 
-  const [spendRows, recentSpendRows, checkRows, [failed], alertRows, recentAlertRows, claimRows, claimedRows, refundRows, [agreementCounts], soonest, notReady, [renewal]] = await Promise.all([
-    // Spend as GET /v1/invoices/metrics counts it (credit notes subtract whatever their sign):
-    // all of it in one index-only pass with no per-row expression, the recent part from the few
-    // rows of the last 7 days through the created_at index.
-    db.$queryRawUnsafe<SpendRow[]>(
-      `SELECT currency_code, document_type::text AS document_type, count(*)::int AS count,
-              coalesce(sum(tax_inclusive_amount), 0)::text AS signed, coalesce(sum(abs(tax_inclusive_amount)), 0)::text AS absolute
-         FROM invoices
-        WHERE organization_id = $1::uuid AND deleted_at IS NULL AND processing_status = 'completed' AND duplicate_of_invoice_id IS NULL
-        GROUP BY 1, 2`,
-      org,
-    ),
-    db.$queryRawUnsafe<SpendRow[]>(
-      `SELECT currency_code, document_type::text AS document_type, count(*)::int AS count,
-              coalesce(sum(tax_inclusive_amount), 0)::text AS signed, coalesce(sum(abs(tax_inclusive_amount)), 0)::text AS absolute
-         FROM invoices
-        WHERE organization_id = $1::uuid AND created_at >= $2 AND deleted_at IS NULL AND processing_status = 'completed' AND duplicate_of_invoice_id IS NULL
-        GROUP BY 1, 2`,
-      org,
-      since,
-    ),
-    // Invoices to look at again, counted as their list links count them.
-    db.$queryRawUnsafe<{ check_status: string; count: number }[]>(
-      `SELECT check_status, count(*)::int AS count FROM invoices
-        WHERE organization_id = $1::uuid AND deleted_at IS NULL AND check_status IN ('incomplete', 'outdated')
-        GROUP BY 1`,
-      org,
-    ),
-    db.$queryRawUnsafe<{ count: number }[]>(`SELECT count(*)::int AS count FROM invoices WHERE organization_id = $1::uuid AND processing_status = 'failed' AND deleted_at IS NULL`, org),
-    db.$queryRawUnsafe<{ currency_code: string | null; count: number; total: string }[]>(
-      `SELECT a.currency_code, count(*)::int AS count, sum(a.impact_amount)::text AS total
-         FROM alerts a
-        WHERE a.organization_id = $1::uuid AND a.status = 'pending' AND ${VISIBLE_ALERT}
-        GROUP BY 1`,
-      org,
-    ),
-    db.$queryRawUnsafe<{ currency_code: string | null; count: number; total: string }[]>(
-      `SELECT a.currency_code, count(*)::int AS count, sum(a.impact_amount)::text AS total
-         FROM alerts a
-        WHERE a.organization_id = $1::uuid AND a.created_at >= $2 AND a.status = 'pending' AND ${VISIBLE_ALERT}
-        GROUP BY 1`,
-      org,
-      since,
-    ),
-    db.$queryRawUnsafe<{ count: number; recent_count: number }[]>(
-      `SELECT count(*)::int AS count, count(*) FILTER (WHERE created_at >= $2)::int AS recent_count
-         FROM claims WHERE organization_id = $1::uuid AND status IN ('pending', 'in_progress')`,
-      org,
-      since,
-    ),
-    db.$queryRawUnsafe<MoneyRow[]>(
-      `SELECT a.currency_code, sum(a.impact_amount)::text AS total, coalesce(sum(a.impact_amount) FILTER (WHERE c.created_at >= $2), 0)::text AS recent
-         FROM alerts a JOIN claims c ON c.id = a.claim_id
-        WHERE a.organization_id = $1::uuid AND a.status = 'claimed' AND ${VISIBLE_ALERT}
-        GROUP BY 1`,
-      org,
-      since,
-    ),
-    db.$queryRawUnsafe<MoneyRow[]>(
-      `SELECT currency_code, sum(amount)::text AS total, coalesce(sum(amount) FILTER (WHERE date >= $2::date), 0)::text AS recent
-         FROM claim_refunds WHERE organization_id = $1::uuid GROUP BY 1`,
-      org,
-      recentFrom,
-    ),
-    db.$queryRawUnsafe<Record<string, number>[]>(
-      `WITH readiness AS (${READINESS_SQL})
-       SELECT count(*) FILTER (WHERE status = 'active')::int AS active,
-              count(*) FILTER (WHERE status = 'active' AND expiration_date BETWEEN $2::date AND $3::date)::int AS expiring,
-              count(*) FILTER (WHERE ${NOT_READY})::int AS not_ready,
-              ${READINESS_GAPS.map((gap) => `count(*) FILTER (WHERE ${gap}_missing)::int AS ${gap}`).join(', ')}
-         FROM readiness`,
-      org,
-      today,
-      expiringThrough,
-    ),
-    db.$queryRawUnsafe<{ id: string; title: string | null; expiration_date: string }[]>(
-      `SELECT id::text, title, expiration_date::text FROM agreements
-        WHERE organization_id = $1::uuid AND status = 'active' AND expiration_date BETWEEN $2::date AND $3::date
-        ORDER BY expiration_date, id LIMIT ${EXPIRING_LISTED}`,
-      org,
-      today,
-      expiringThrough,
-    ),
-    // The not-ready agreements that hold back the most invoices (matched, not deleted).
-    db.$queryRawUnsafe<({ id: string; title: string | null; invoices: number } & Record<`${Gap}_missing`, boolean>)[]>(
-      `WITH readiness AS (${READINESS_SQL}), not_ready AS (SELECT * FROM readiness WHERE ${NOT_READY})
-       SELECT r.id::text, r.title, ${READINESS_GAPS.map((gap) => `r.${gap}_missing`).join(', ')}, counted.invoices
-         FROM not_ready r
-         CROSS JOIN LATERAL (
-           SELECT count(*)::int AS invoices FROM invoice_agreement_matches m
-            WHERE m.agreement_id = r.id AND m.active
-              AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.id = m.invoice_id AND i.organization_id = m.organization_id AND i.deleted_at IS NOT NULL)) counted
-        WHERE counted.invoices > 0
-        ORDER BY counted.invoices DESC, r.id LIMIT ${NOT_READY_STEPS}`,
-      org,
-    ),
-    db.$queryRawUnsafe<{ count: number }[]>(
-      `SELECT count(*)::int AS count FROM agreements WHERE organization_id = $1::uuid AND status = 'active' AND renewal_deadline <= $2::date`,
-      org,
-      renewalThrough,
-    ),
+  // Three independent statements side by side, each on its own pool connection.
+  const [invoiceRows, alertAndClaimRows, [agreements]] = await Promise.all([
+    db.$queryRawUnsafe<FigureRow[]>(INVOICE_FIGURES, org, since),
+    db.$queryRawUnsafe<FigureRow[]>(ALERT_AND_CLAIM_FIGURES, org, since, recentFrom),
+    db.$queryRawUnsafe<AgreementFigures[]>(AGREEMENT_FIGURES, org, today, expiringThrough, renewalThrough),
   ]);
+  const figure = figuresOf([...invoiceRows, ...alertAndClaimRows]);
+  const { counts, soonest, held_back: notReady, renewal_due: renewalDue } = agreements!;
 
-  const spend = spendByCurrency(spendRows, recentSpendRows);
-  const checks = Object.fromEntries(checkRows.map((row) => [row.check_status, row.count])) as Record<string, number>;
-  const openAlerts = alertRows.reduce((n, r) => n + r.count, 0);
-  const recentAlerts = new Map(recentAlertRows.map((r) => [r.currency_code, r]));
-  const impact = alertRows.map((r) => ({ currency_code: r.currency_code, total: r.total, recent: recentAlerts.get(r.currency_code)?.total ?? '0' }));
-  const counts = agreementCounts!;
+  const spend = figure('spend');
+  const pending = figure('pending');
+  const openClaims = figure('open_claims');
+  const failed = figure('failed').count;
+  const incomplete = figure('incomplete').count;
+  const outdated = figure('outdated').count;
 
   const steps: NextStep[] = [];
   for (const agreement of notReady) {
@@ -224,21 +229,22 @@ export async function overview(deps: Deps, organizationId: string, now = new Dat
   const step = (kind: NextStep['kind'], n: number, message: string, link: string) => {
     if (n > 0) steps.push({ kind, message, count: n, link, agreement_id: null });
   };
-  step('review_alerts', openAlerts, `${plural(openAlerts, 'alert')} ${openAlerts === 1 ? 'waits' : 'wait'} for review`, '/v1/alerts?statuses=pending');
-  step('failed_invoices', failed!.count, `${plural(failed!.count, 'invoice')} could not be read`, '/v1/invoices?processing_statuses=failed');
-  step('incomplete_checks', checks.incomplete ?? 0, `${plural(checks.incomplete ?? 0, 'invoice')} could not be checked completely`, '/v1/invoices?check_statuses=incomplete');
-  step('outdated_checks', checks.outdated ?? 0, `${plural(checks.outdated ?? 0, 'invoice')} changed, or ${checks.outdated === 1 ? 'its' : 'their'} agreement did, since the last check`, '/v1/invoices?check_statuses=outdated');
-  step('renewal_due', renewal!.count, `${plural(renewal!.count, 'agreement')} must be renewed or cancelled by ${renewalThrough}`, `/v1/agreements?statuses=active&renewal_deadline_through=${renewalThrough}`);
+  step('review_alerts', pending.count, `${plural(pending.count, 'alert')} ${pending.count === 1 ? 'waits' : 'wait'} for review`, '/v1/alerts?statuses=pending');
+  step('failed_invoices', failed, `${plural(failed, 'invoice')} could not be read`, '/v1/invoices?processing_statuses=failed');
+  step('incomplete_checks', incomplete, `${plural(incomplete, 'invoice')} could not be checked completely`, '/v1/invoices?check_statuses=incomplete');
+  step('outdated_checks', outdated, `${plural(outdated, 'invoice')} changed, or ${outdated === 1 ? 'its' : 'their'} agreement did, since the last check`, '/v1/invoices?check_statuses=outdated');
+  step('renewal_due', renewalDue, `${plural(renewalDue, 'agreement')} must be renewed or cancelled by ${renewalThrough}`, `/v1/agreements?statuses=active&renewal_deadline_through=${renewalThrough}`);
 
   return {
     recent_since: since.toISOString(),
-    invoices: { count: spend.count, recent_count: spend.recentCount, spend: money(spend.money) },
-    alerts: { open_count: openAlerts, recent_open_count: recentAlertRows.reduce((n, r) => n + r.count, 0), impact: money(impact) },
-    claims: { open_count: claimRows[0]!.count, recent_open_count: claimRows[0]!.recent_count, claimed: money(claimedRows), refunded: money(refundRows) },
+    // Invoices without a currency count, but in no spend entry.
+    invoices: { count: spend.count, recent_count: spend.recentCount, spend: moneyOf(spend).filter((m) => m.currency_code !== null) },
+    alerts: { open_count: pending.count, recent_open_count: pending.recentCount, impact: moneyOf(pending) },
+    claims: { open_count: openClaims.count, recent_open_count: openClaims.recentCount, claimed: moneyOf(figure('claimed')), refunded: moneyOf(figure('refunded')) },
     agreements: {
-      active_count: counts.active!,
-      expiring_soon: { count: counts.expiring!, within_days: EXPIRING_WITHIN_DAYS, soonest },
-      not_ready: { count: counts.not_ready!, missing: Object.fromEntries(READINESS_GAPS.map((gap) => [gap, counts[gap]!])) as Record<Gap, number> },
+      active_count: counts.active,
+      expiring_soon: { count: counts.expiring, within_days: EXPIRING_WITHIN_DAYS, soonest },
+      not_ready: { count: counts.not_ready, missing: Object.fromEntries(READINESS_GAPS.map((gap) => [gap, counts[gap]])) as Record<Gap, number> },
     },
     next_steps: steps,
   };

@@ -1,12 +1,14 @@
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
+import { visibleAlertSql } from '../alerts/filters.js';
 import { ANYWHERE_MIN_LENGTH, SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from './schemas.js';
 
 // GET /v1/search in PostgreSQL alone (docs/overview-and-search.md). Each searchable text is read
 // through the indexes of migration overview_and_search: a btree on lower(text) for exact and
 // prefix matches, a GIN trigram index for matches anywhere, a GIN full-text index for long texts.
-// Every statement reads a bounded number of candidates, so a query that matches every record
-// costs the same as one that matches a few.
+// Every statement ranks a bounded number of candidates; exact and prefix matches stop reading
+// after them, whereas a trigram or full-text (GIN) search builds its bitmap of every match first,
+// so a substring found in nearly every record still costs in proportion to the records.
 
 type Deps = Pick<AppDeps, 'db'>;
 
@@ -64,9 +66,7 @@ const SOURCES: Record<SearchType, Source> = {
     type: 'alert',
     table: 'alerts',
     // Set-aside alerts (match ended, invoice deleted) are out of every list: out of search too.
-    scope: (org) => Prisma.sql`${ofOrganization(org)} AND EXISTS (
-      SELECT 1 FROM invoice_agreement_matches m JOIN invoices i ON i.id = m.invoice_id
-       WHERE m.invoice_id = t.invoice_id AND m.agreement_id = t.agreement_id AND m.active AND i.deleted_at IS NULL)`,
+    scope: (org) => Prisma.sql`${ofOrganization(org)} AND ${Prisma.raw(visibleAlertSql('t'))}`,
     title: 't.title',
     path: '/v1/alerts',
     fields: [
@@ -108,6 +108,14 @@ const escapeLike = (query: string) => query.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 // Exact (1), then prefix (0.75 to 0.99, shorter texts first), then anywhere (0.2 to 0.7, by
 // trigram word similarity). A query under 3 characters only takes the first two.
+//
+// Exact and prefix candidates are read in index order (text_pattern_ops, hence USING ~<~), so the
+// scan stops after CANDIDATES rows: without the order PostgreSQL chose a bitmap scan, which reads
+// every match first (100,000 index entries for the prefix "in"). Matches anywhere come from the
+// trigram index, and only when exact and prefix matches of this text are fewer than the limit:
+// otherwise every one of them scores above any match anywhere, so none could make the results.
+// Each candidate carries its title and text from the scan that found it: fetching the rows again
+// by id cost a random read per candidate, most of the statement's time.
 function nameSql(source: Source, field: NameField, organizationId: string, query: string, limit: number): Prisma.Sql {
   const text = Prisma.raw(field.text);
   const lowered = Prisma.sql`lower(${text})`;
@@ -115,21 +123,26 @@ function nameSql(source: Source, field: NameField, organizationId: string, query
   const scope = source.scope(organizationId);
   const escaped = escapeLike(query);
   const prefix = Prisma.sql`lower(${escaped}) || '%'`;
+  const candidate = Prisma.sql`SELECT t.id, ${Prisma.raw(source.title)} AS title, ${text} AS matched_text FROM ${table} t WHERE ${scope}`;
+  const inIndexOrder = Prisma.sql`ORDER BY ${lowered} USING ~<~ LIMIT ${CANDIDATES}`;
   const anywhere = query.length >= ANYWHERE_MIN_LENGTH
-    ? Prisma.sql`UNION (SELECT t.id FROM ${table} t WHERE ${scope} AND ${lowered} LIKE '%' || lower(${escaped}) || '%' LIMIT ${CANDIDATES})`
+    ? Prisma.sql`UNION ALL (${candidate} AND (SELECT count(DISTINCT id) FROM named) < ${limit} AND ${lowered} LIKE '%' || lower(${escaped}) || '%' LIMIT ${CANDIDATES})`
     : Prisma.empty;
+  const found = Prisma.raw('lower(f.matched_text)');
   return Prisma.sql`
-    WITH candidates AS (
-      (SELECT t.id FROM ${table} t WHERE ${scope} AND ${lowered} = lower(${query}) LIMIT ${CANDIDATES})
-      UNION (SELECT t.id FROM ${table} t WHERE ${scope} AND ${lowered} LIKE ${prefix} LIMIT ${CANDIDATES})
+    WITH named AS (
+      (${candidate} AND ${lowered} = lower(${query}) ${inIndexOrder})
+      UNION ALL (${candidate} AND ${lowered} LIKE ${prefix} ${inIndexOrder})
+    ), found AS (
+      SELECT * FROM named
       ${anywhere}
     ), scored AS (
-      SELECT t.id::text AS id, ${Prisma.raw(source.title)} AS title, ${text} AS matched_text,
-             CASE WHEN ${lowered} = lower(${query}) THEN 'exact' WHEN ${lowered} LIKE ${prefix} THEN 'prefix' ELSE 'anywhere' END AS match,
-             (CASE WHEN ${lowered} = lower(${query}) THEN 1.0
-                   WHEN ${lowered} LIKE ${prefix} THEN 0.75 + 0.24 * length(${query})::numeric / greatest(length(${text}), 1)
-                   ELSE 0.2 + 0.5 * word_similarity(lower(${query}), ${lowered}) END)::float8 AS score
-        FROM ${table} t JOIN candidates c ON c.id = t.id)
+      SELECT DISTINCT ON (f.id) f.id::text AS id, f.title, f.matched_text,
+             CASE WHEN ${found} = lower(${query}) THEN 'exact' WHEN ${found} LIKE ${prefix} THEN 'prefix' ELSE 'anywhere' END AS match,
+             (CASE WHEN ${found} = lower(${query}) THEN 1.0
+                   WHEN ${found} LIKE ${prefix} THEN 0.75 + 0.24 * length(${query})::numeric / greatest(length(f.matched_text), 1)
+                   ELSE 0.2 + 0.5 * word_similarity(lower(${query}), ${found}) END)::float8 AS score
+        FROM found f ORDER BY f.id)
     SELECT * FROM scored ORDER BY score DESC, length(matched_text), matched_text LIMIT ${limit}`;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { Prisma } from '../../src/db/client.js';
 import { call, expectError } from '../support/api.js';
 import { alertOn, createClaim } from '../support/claims.js';
 import { invoiceOf, matchedAgreement, newSupplier } from '../support/alerts.js';
@@ -143,5 +144,72 @@ describe('GET /v1/overview', () => {
       { kind: 'renewal_due', message: `1 agreement must be renewed or cancelled by ${through}`, count: 1, link: `/v1/agreements?statuses=active&renewal_deadline_through=${through}`, agreement_id: null },
     ]);
     for (const step of steps) expect((await tenant.call(`${step.link}&limit=1000`)).body.data).toHaveLength(step.count);
+  });
+
+  // The totals are kept by triggers (docs/overview-and-search.md): every way an invoice or alert
+  // changes, over the API or straight in the database, must leave them exactly as the records say.
+  it('keeps the totals exact through every kind of change of invoices and alerts', async () => {
+    const tenant = await createTenant();
+    const db = testDb();
+    const supplier = newSupplier('Totals');
+    const line = (net: string) => [{ description: 'Paper', quantity: '1', unit_price: net, net_amount: net }];
+    const a = await invoiceOf(tenant, supplier, { currency: 'EUR', lines: line('100.00') });
+    const b = await invoiceOf(tenant, supplier, { currency: 'EUR', lines: line('40.50') });
+    const c = await invoiceOf(tenant, supplier, { currency: 'SEK', lines: line('1000.00') });
+    const d = await invoiceOf(tenant, supplier, { currency: 'EUR', lines: line('20.00') });
+    const agreementId = await matchedAgreement(tenant, [a.supplier.id], 'Totals');
+    const onB = [await alertOn(tenant, b.id, agreementId, { impact_amount: '5.25' }), await alertOn(tenant, b.id, agreementId, { impact_amount: '1.00' })];
+    const onC = await alertOn(tenant, c.id, agreementId, { impact_amount: '30.00' });
+    const figures = async () => {
+      const body = (await tenant.call('/v1/overview')).body;
+      const steps = Object.fromEntries(body.next_steps.filter((s: { agreement_id: string | null }) => s.agreement_id === null).map((s: { kind: string; count: number }) => [s.kind, s.count]));
+      return { count: body.invoices.count, spend: body.invoices.spend.map((m: { currency_code: string; total: string }) => `${m.currency_code} ${m.total}`), open: body.alerts.open_count, impact: body.alerts.impact.map((m: { currency_code: string; total: string }) => `${m.currency_code} ${m.total}`), steps };
+    };
+    expect(await figures()).toEqual({ count: 4, spend: ['EUR 160.50', 'SEK 1000.00'], open: 3, impact: ['EUR 6.25', 'SEK 30.00'], steps: { review_alerts: 3 } });
+
+    // A credit note subtracts its absolute amount, whatever sign its format writes.
+    await db.invoice.update({ where: { id: d.id }, data: { documentType: 'credit_note', taxInclusiveAmount: new Prisma.Decimal('-20.00') } });
+    // A changed amount, and a semantic duplicate, which does not count.
+    await db.invoice.update({ where: { id: a.id }, data: { taxInclusiveAmount: new Prisma.Decimal('110.125') } });
+    await db.invoice.update({ where: { id: b.id }, data: { duplicateOfInvoiceId: a.id } });
+    expect(await figures()).toMatchObject({ count: 3, spend: ['EUR 90.125', 'SEK 1000.00'] });
+
+    // Removing the original for good makes its duplicate count again (one transaction, several statements).
+    expect((await tenant.call(`/v1/invoices/${a.id}?permanent=true`, { method: 'DELETE' })).status).toBe(204);
+    expect(await figures()).toMatchObject({ count: 3, spend: ['EUR 20.50', 'SEK 1000.00'] });
+
+    // A deleted invoice leaves the spend and sets its alerts aside.
+    expect((await tenant.call(`/v1/invoices/${c.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await figures()).toMatchObject({ count: 2, spend: ['EUR 20.50'], open: 2, impact: ['EUR 6.25'] });
+
+    // Failed processing and check states move invoices between the figures, in bulk too.
+    await db.invoice.update({ where: { id: d.id }, data: { processingStatus: 'failed' } });
+    await db.invoice.updateMany({ where: { id: { in: [b.id, d.id] } }, data: { checkStatus: 'incomplete' } });
+    // A failed invoice still counts as incomplete: the link lists it.
+    expect(await figures()).toMatchObject({ count: 1, spend: ['EUR 40.50'], steps: { review_alerts: 2, failed_invoices: 1, incomplete_checks: 2 } });
+    await db.invoice.update({ where: { id: c.id }, data: { deletedAt: null, checkStatus: 'outdated' } });
+    expect(await figures()).toMatchObject({ count: 2, spend: ['EUR 40.50', 'SEK 1000.00'], open: 3, steps: { review_alerts: 3, failed_invoices: 1, incomplete_checks: 2, outdated_checks: 1 } });
+
+    // Alerts: a dismissal, a changed impact, a match that ends (set aside) and returns, a deletion.
+    expect((await tenant.call('/v1/alerts/dismiss', { method: 'POST', body: { alert_ids: [onB[1]] } })).status).toBe(200);
+    await db.alert.update({ where: { id: onB[0] }, data: { impactAmount: new Prisma.Decimal('7.505') } });
+    expect(await figures()).toMatchObject({ open: 2, impact: ['EUR 7.505', 'SEK 30.00'] });
+    await db.invoiceAgreementMatch.update({ where: { invoiceId_agreementId: { invoiceId: c.id, agreementId } }, data: { active: false } });
+    expect(await figures()).toMatchObject({ open: 1, impact: ['EUR 7.505'] });
+    await db.invoiceAgreementMatch.update({ where: { invoiceId_agreementId: { invoiceId: c.id, agreementId } }, data: { active: true } });
+    expect(await figures()).toMatchObject({ open: 2, impact: ['EUR 7.505', 'SEK 30.00'] });
+    await db.alert.delete({ where: { id: onC } });
+    expect(await figures()).toMatchObject({ open: 1, impact: ['EUR 7.505'] });
+
+    // The stored totals say what the records say, per currency (a currency whose invoices all left
+    // keeps a row of zeros).
+    const stored = await db.$queryRaw<Record<string, string | number>[]>`
+      SELECT currency_code, invoice_count::int AS counted, spend::text AS spend, failed_count::int AS failed, incomplete_count::int AS incomplete, outdated_count::int AS outdated
+        FROM organization_invoice_totals
+       WHERE organization_id = ${tenant.organizationId}::uuid AND (invoice_count, failed_count, incomplete_count, outdated_count) <> (0, 0, 0, 0) ORDER BY currency_code`;
+    expect(stored).toEqual([
+      { currency_code: 'EUR', counted: 1, spend: '40.5000', failed: 1, incomplete: 2, outdated: 0 },
+      { currency_code: 'SEK', counted: 1, spend: '1000.0000', failed: 0, incomplete: 0, outdated: 1 },
+    ]);
   });
 });
