@@ -229,3 +229,116 @@ export function compileFilter(filter: TeamFilter, target: FilterTarget, options:
 }
 
 export const DEFAULT_ALIAS: Record<FilterTarget, string> = { invoice: 'invoices', agreement: 'agreements', alert: 'alerts', claim: 'claims' };
+
+// --- the covered set: the ids of the target's records a filter covers, set-based ----------------
+//
+// For totals and for records with many related invoices, evaluating the filter row by row costs
+// index probes per record (an alert probed the agreements table once per alert; an agreement read
+// its invoices through one probe each). The covered set evaluates it once per statement over
+// joins PostgreSQL can hash: every related table is read once, each invoice condition is computed
+// once per related invoice, each agreement condition once per agreement, and the flags are
+// aggregated per record with one GROUP BY. Same semantics as compileFilter (checked by
+// test/unit/teams and the integration tests of every scoped endpoint).
+
+export interface CoveredSetOptions {
+  organizationId: string;
+  // Only these records (a page's candidates); without it, every record of the organization.
+  ids?: string[];
+  // Only the first `limit` covered records in id order after `after` (batches of a total): the
+  // walk stops there instead of evaluating the whole organization for each batch.
+  after?: string;
+  limit?: number;
+}
+
+// One flag per agreement condition of an invoice, per invoice: the agreement conditions are
+// evaluated once per agreement (af), then aggregated over the invoice's active matches (g).
+function agreementFlagsOfInvoices(filter: TeamFilter, organizationId: string): { join: Sql; flagOf: PositiveOf } | null {
+  const agreementConditions = conditionsOf(filter.root).filter(isAgreementCondition);
+  if (agreementConditions.length === 0) return null;
+  const index = new Map(agreementConditions.map((condition, i) => [condition, i]));
+  const perAgreement = Prisma.join(agreementConditions.map((condition, i) => Prisma.sql`COALESCE(${agreementPredicate(condition, AG)}, FALSE) AS ${Prisma.raw(`a${i}`)}`));
+  const perInvoice = Prisma.join(agreementConditions.map((_, i) => Prisma.raw(`bool_or(af.a${i}) AS a${i}`)));
+  const join = Prisma.sql`LEFT JOIN (SELECT m.invoice_id, ${perInvoice}
+      FROM invoice_agreement_matches m JOIN (SELECT ag.id, ${perAgreement} FROM agreements ag WHERE ag.organization_id = ${organizationId}::uuid) af ON af.id = m.agreement_id
+     WHERE m.organization_id = ${organizationId}::uuid AND m.active GROUP BY m.invoice_id) g ON g.invoice_id = inv.id`;
+  return { join, flagOf: (condition) => Prisma.raw(`g.a${index.get(condition)!}`) };
+}
+
+// The narrowing of CoveredSetOptions on the record's id column.
+function among(column: Sql, options: CoveredSetOptions): Sql {
+  const parts: Sql[] = [];
+  if (options.ids) parts.push(Prisma.sql` AND ${column} = ANY(${options.ids}::uuid[])`);
+  if (options.after) parts.push(Prisma.sql` AND ${column} > ${options.after}::uuid`);
+  return parts.length > 0 ? Prisma.join(parts, '') : Prisma.empty;
+}
+
+function window(column: Sql, options: CoveredSetOptions): Sql {
+  return options.limit ? Prisma.sql` ORDER BY ${column} LIMIT ${options.limit}` : Prisma.empty;
+}
+
+function invoiceSet(filter: TeamFilter, options: CoveredSetOptions): Sql {
+  const { organizationId } = options;
+  const agreements = agreementFlagsOfInvoices(filter, organizationId);
+  const tree = groupSql((condition) => (isAgreementCondition(condition) ? agreements!.flagOf(condition) : invoicePredicate(condition, INV, organizationId)), filter.root);
+  return Prisma.sql`SELECT inv.id FROM invoices inv ${agreements?.join ?? Prisma.empty}
+     WHERE inv.organization_id = ${organizationId}::uuid${among(Prisma.sql`inv.id`, options)} AND ${tree}${window(Prisma.sql`inv.id`, options)}`;
+}
+
+function alertSet(filter: TeamFilter, options: CoveredSetOptions): Sql {
+  const { organizationId } = options;
+  const tree = groupSql((condition) => (isAgreementCondition(condition) ? agreementPredicate(condition, AG) : invoicePredicate(condition, INV, organizationId)), filter.root);
+  // The agreements are few and hashed once; each alert's invoice is one primary-key probe (OFFSET 0
+  // keeps PostgreSQL from evaluating the invoice conditions over every invoice of the organization).
+  return Prisma.sql`SELECT al.id FROM alerts al JOIN agreements ag ON ag.id = al.agreement_id
+     CROSS JOIN LATERAL (SELECT * FROM invoices i WHERE i.id = al.invoice_id OFFSET 0) inv
+     WHERE al.organization_id = ${organizationId}::uuid${among(Prisma.sql`al.id`, options)} AND ${tree}${window(Prisma.sql`al.id`, options)}`;
+}
+
+function agreementSet(filter: TeamFilter, options: CoveredSetOptions): Sql {
+  const { organizationId } = options;
+  const flags = invoiceFlags(filter, organizationId);
+  const tree = groupSql((condition) => {
+    if (isAgreementCondition(condition)) return agreementPredicate(condition, AG);
+    const viaInvoices = flags!.flagOf(condition);
+    if (condition.field === 'supplier.id') return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_suppliers x WHERE x.agreement_id = ag.id AND x.supplier_id = ANY(${uuids(condition)})))`;
+    if (condition.field === 'recipient.id') return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_recipients x WHERE x.agreement_id = ag.id AND x.recipient_id = ANY(${uuids(condition)})))`;
+    return viaInvoices;
+  }, filter.root);
+  const invoices = flags
+    ? Prisma.sql`LEFT JOIN (SELECT m.agreement_id, ${flags.select} FROM invoice_agreement_matches m JOIN invoices inv ON inv.id = m.invoice_id
+         WHERE m.organization_id = ${organizationId}::uuid AND m.active AND inv.deleted_at IS NULL${among(Prisma.sql`m.agreement_id`, options)}
+         GROUP BY m.agreement_id) f ON f.agreement_id = ag.id`
+    : Prisma.empty;
+  return Prisma.sql`SELECT ag.id FROM agreements ag ${invoices}
+     WHERE ag.organization_id = ${organizationId}::uuid${among(Prisma.sql`ag.id`, options)} AND ${tree}${window(Prisma.sql`ag.id`, options)}`;
+}
+
+function claimSet(filter: TeamFilter, options: CoveredSetOptions): Sql {
+  const { organizationId } = options;
+  const flags = invoiceFlags(filter, organizationId);
+  const tree = groupSql((condition) => {
+    if (isAgreementCondition(condition)) return agreementPredicate(condition, AG);
+    const viaInvoices = flags!.flagOf(condition);
+    return condition.field === 'supplier.id' ? Prisma.sql`(cl.supplier_id = ANY(${uuids(condition)}) OR ${viaInvoices})` : viaInvoices;
+  }, filter.root);
+  const invoices = flags
+    ? Prisma.sql`LEFT JOIN (SELECT al.claim_id, ${flags.select} FROM alerts al JOIN invoices inv ON inv.id = al.invoice_id
+         WHERE al.organization_id = ${organizationId}::uuid AND al.claim_id IS NOT NULL${among(Prisma.sql`al.claim_id`, options)}
+         GROUP BY al.claim_id) f ON f.claim_id = cl.id`
+    : Prisma.empty;
+  return Prisma.sql`SELECT cl.id FROM claims cl JOIN agreements ag ON ag.id = cl.agreement_id ${invoices}
+     WHERE cl.organization_id = ${organizationId}::uuid${among(Prisma.sql`cl.id`, options)} AND ${tree}${window(Prisma.sql`cl.id`, options)}`;
+}
+
+const SETS: Record<FilterTarget, (filter: TeamFilter, options: CoveredSetOptions) => Sql> = {
+  invoice: invoiceSet,
+  alert: alertSet,
+  agreement: agreementSet,
+  claim: claimSet,
+};
+
+// A SELECT of the ids (column `id`) of the target's records the filter covers, uncorrelated: use
+// it as `row.id IN (...)` or join it. The filter must have passed validateTeamFilter.
+export function compileCoveredSet(filter: TeamFilter, target: FilterTarget, options: CoveredSetOptions): Prisma.Sql {
+  return SETS[target](filter, options);
+}

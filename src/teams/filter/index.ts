@@ -7,4 +7,4 @@
 //                                    Prisma.Sql boolean over one row of invoices, agreements,
 //                                    alerts or claims (alias defaults to the table name)
 export { teamFilterSchema, validateTeamFilter, type TeamFilter, type FilterIssue, type FilterValidation, type Condition, type Group } from './definition.js';
-export { compileFilter, DEFAULT_ALIAS, type FilterTarget } from './compile.js';
+export { compileCoveredSet, compileFilter, DEFAULT_ALIAS, type CoveredSetOptions, type FilterTarget } from './compile.js';
