@@ -34,7 +34,7 @@ async function subscribersOf(db: Db, organizationId: string, kind: EventKind) {
     include: { sources: { orderBy: { position: 'asc' } }, channels: { orderBy: { position: 'asc' } } },
   });
   const userIds = preferences.flatMap((p) => (p.userId ? [p.userId] : []));
-  const users = await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } });
+  const users = await inBatches(userIds, (ids) => db.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }));
   const emails = new Map(users.map((u) => [u.id, u.email]));
   return preferences.map((preference) => ({ preference, ownerEmail: preference.userId ? (emails.get(preference.userId) ?? null) : null }));
 }
