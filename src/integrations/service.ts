@@ -115,8 +115,10 @@ export async function patchIntegration(
   body: { name?: string; scope?: IntegrationScope | null; auto_sync?: boolean; credentials?: Record<string, unknown> },
 ): Promise<Integration> {
   const data: Prisma.IntegrationUpdateInput = {};
-  if (body.name !== undefined) data.name = body.name;
-  if (body.scope !== undefined) {
+  // Only what differs from the record is written: the read shape sent back changes nothing, not
+  // even updated_at (docs/integrations.md).
+  if (body.name !== undefined && body.name !== integration.name) data.name = body.name;
+  if (body.scope !== undefined && !sameScope(body.scope, scopeOf(integration))) {
     if (body.scope) await assertKnownSuppliers(deps.db, integration.id, body.scope.supplier_ids, 'scope.supplier_ids');
     data.scope = body.scope ? { supplier_ids: [...new Set(body.scope.supplier_ids)] } : Prisma.DbNull;
   }
@@ -126,7 +128,8 @@ export async function patchIntegration(
     const merged = validCredentials(providerOf(integration.provider), { ...decryptCredentials(keyring, integration), ...body.credentials });
     Object.assign(data, sealed(keyring, integration.organizationId, integration.id, merged), { testStatus: 'untested', testSteps: Prisma.DbNull, testedAt: null });
   }
-  if (body.auto_sync !== undefined) data.autoSync = body.auto_sync;
+  if (body.auto_sync !== undefined && body.auto_sync !== integration.autoSync) data.autoSync = body.auto_sync;
+  if (Object.keys(data).length === 0) return integration;
   return deps.db.$transaction(async (tx) => {
     const updated = await tx.integration.update({ where: { id: integration.id }, data });
     if (body.auto_sync !== undefined && body.auto_sync !== integration.autoSync) {
@@ -134,6 +137,13 @@ export async function patchIntegration(
     }
     return updated;
   });
+}
+
+// The same suppliers, whatever their order or repeats.
+function sameScope(sent: IntegrationScope | null, current: IntegrationScope | null): boolean {
+  if (!sent || !current) return sent === current;
+  const wanted = new Set(sent.supplier_ids);
+  return wanted.size === current.supplier_ids.length && current.supplier_ids.every((id) => wanted.has(id));
 }
 
 // Removes the integration and its Schedule and stops a running sync; imported invoices stay.
