@@ -80,7 +80,7 @@ describe('integrations', () => {
       expectError(refused, 400, 'validation_error');
       expect(refused.body.error.details, base_url).toEqual([expect.objectContaining({ field: 'credentials.base_url' })]);
     }
-    const inbox = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 's3_inbox', name: 'Inbox', credentials: { endpoint: 'http://192.168.0.10:9000', bucket: 'b', access_key: 'a', secret_key: 's' } } });
+    const inbox = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 's3_inbox', name: 'Inbox', credentials: { endpoint: 'http://192.168.0.10:9000', bucket: 'some-bucket', access_key: 'a', secret_key: 's' } } });
     expectError(inbox, 400, 'validation_error');
     expect(inbox.body.error.details).toEqual([expect.objectContaining({ field: 'credentials.endpoint' })]);
     // The stand-in on 127.0.0.1 is allowed by name in the test stack (INTEGRATION_ALLOWED_HOSTS).
