@@ -1,3 +1,5 @@
+import type { Config } from '../src/config.js';
+import { integrationAddressPolicyOf } from '../src/notifications/address-policy.js';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Prisma, type Db } from '../src/db/client.js';
@@ -61,8 +63,9 @@ function cancellationSignal(): AbortSignal | undefined {
 
 const SYNC_IMPORT_POLL_MS = 500;
 
-export function createIntegrationActivities(deps: { db: Db; storage: ObjectStorage; logger: Logger; integrationKeys?: string }) {
+export function createIntegrationActivities(deps: { db: Db; storage: ObjectStorage; logger: Logger; integrationKeys?: string; config?: Config }) {
   const { db, storage } = deps;
+  const addressPolicy = integrationAddressPolicyOf(deps.config);
 
   async function integrationOf(integrationId: string): Promise<Integration> {
     const integration = await db.integration.findUnique({ where: { id: integrationId } });
@@ -75,7 +78,7 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
     if (!provider) throw ApplicationFailure.nonRetryable(`The provider ${integration.provider} is not supported any more.`, 'provider_unknown');
     try {
       const credentials = provider.credentialsSchema.parse(decryptCredentials(keyringOf(deps.integrationKeys), integration));
-      return provider.open(credentials, { heartbeat, signal: cancellationSignal() });
+      return provider.open(credentials, { heartbeat, signal: cancellationSignal(), addressPolicy });
     } catch (error) {
       if (error instanceof IntegrationKeyError) failureOf(error);
       throw ApplicationFailure.nonRetryable('The saved credentials cannot be read.', 'integration_credentials');

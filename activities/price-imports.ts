@@ -4,7 +4,7 @@ import { Prisma, type Db } from '../src/db/client.js';
 import { readPriceListIsolated, LIMITS, type PriceListRow } from '../src/agreements/price-lists/index.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { publicFailure } from '../src/shared/failures.js';
-import { markAgreementTermsChanged } from '../src/checks/outdated.js';
+import { lockAgreementTerms, markAgreementTermsChanged } from '../src/checks/outdated.js';
 import { recordActivity, systemActor } from '../src/activity/record.js';
 import { priceItemActivity } from '../src/agreements/price-items/service.js';
 import type { PriceItem } from '../src/generated/prisma/client.js';
@@ -80,6 +80,7 @@ async function storeRows(
 ): Promise<Counts> {
   // The import's changes are the system's, done by the import's run (docs/audit.md).
   const actor = systemActor(priceImport.workflowRunId);
+  await lockAgreementTerms(tx, priceImport.agreementId);
   const replaced =
     priceImport.mode === 'replace_document'
       ? { agreementId: priceImport.agreementId, sourceDocumentId: priceImport.documentId }

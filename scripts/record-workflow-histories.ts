@@ -8,6 +8,8 @@
 // was drained; see docs/testing.md. Options: --only <scenario,...> records some scenarios again.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
@@ -16,6 +18,7 @@ import { addMember, createApiKey, createOrganization } from '../src/admin/servic
 import { createDb } from '../src/db/client.js';
 import { repoRoot } from '../src/dev/defaults.js';
 import { scheduleIdOf } from '../src/integrations/schedules.js';
+import { deliveryWorkflowId } from '../src/notifications/workflow-ids.js';
 import { startTestStack } from '../test/setup/stack.js';
 import { TripletexStandin } from '../test/support/tripletex-standin.js';
 import { HISTORIES_DIR, HISTORY_JSON, HistoryMessage, productionWorkflowTypes } from '../test/support/workflow-histories.js';
@@ -98,8 +101,11 @@ interface Scenario {
   name: string;
   workflowType: string;
   expectedStatus: string;
-  // Starts the work and answers its run id.
+  // Starts the work and answers its run id (or, for workflows that are not runs, its workflow id).
   run(api: Api, context: Context): Promise<string>;
+  // A workflow that is not a workflow run (notifications): settled by its Temporal result, and
+  // expectedStatus is Temporal's status name.
+  notRun?: boolean;
   // The Temporal workflow to record, once the run has settled; the run id when left out (a sync
   // runs as sync-<integration id>, a scheduled sync under the id its Schedule gave it).
   workflowId?(runId: string, api: Api, context: Context): Promise<string>;
@@ -110,6 +116,7 @@ interface Context {
   supplierId: string;
   agreementId: string;
   temporal: Client;
+  taskQueue: string;
   // Where integrations read from: buckets of the stack's MinIO and the Tripletex stand-in.
   s3: { endpoint: string; accessKey: string; secretKey: string; client: MinioClient };
   tripletex: TripletexStandin;
@@ -140,6 +147,14 @@ async function passTest(api: Api, integrationId: string) {
 async function expectImported(api: Api, integrationId: string, syncId: string, what: string) {
   const sync = await api.call('GET', `/v1/integrations/${integrationId}/syncs/${syncId}`);
   if (!(sync.body.progress?.imported >= 1)) throw new Error(`${what}: imported nothing: ${JSON.stringify(sync.body)}`);
+}
+
+// Notification workflows are started by Schedules (effectively off while recording); here they are
+// started directly, as the Schedule would.
+async function executeScheduled(context: Context, workflowType: string): Promise<string> {
+  const workflowId = `record-${workflowType}-${randomUUID()}`;
+  await context.temporal.workflow.execute(workflowType, { taskQueue: context.taskQueue, workflowId, args: [] });
+  return workflowId;
 }
 
 // Integrations of the recording, by run id: the sync scenarios look theirs up to find the workflow.
@@ -294,13 +309,56 @@ const scenarios: Scenario[] = [
       return started.body.workflow_run_id;
     },
   },
+  {
+    // A check that creates alerts, followed by the organization's webhook, then the dispatch.
+    name: 'dispatch-notifications.completed',
+    workflowType: 'dispatchNotificationsWorkflow',
+    expectedStatus: 'COMPLETED',
+    notRun: true,
+    run: async (api, context) => {
+      // When the check scenario ran before, it made the alerts already (and this check is a 409).
+      const started = await api.call('POST', `/v1/invoices/${context.invoiceId}/check`, {});
+      if (started.status === 202) await settled(api, started.body.workflow_run_id);
+      return executeScheduled(context, 'dispatchNotificationsWorkflow');
+    },
+  },
+  {
+    name: 'deliver-notification.completed',
+    workflowType: 'deliverNotificationWorkflow',
+    expectedStatus: 'COMPLETED',
+    notRun: true,
+    run: async (api) => {
+      const deliveries = await api.call('GET', '/v1/notification-deliveries?events=new_alert');
+      if (!deliveries.body.data?.length) throw new Error('no new_alert delivery to record');
+      return deliveryWorkflowId({ id: deliveries.body.data[0].id, replays: 0 });
+    },
+  },
+  {
+    name: 'agreement-expiring-notifications.completed',
+    workflowType: 'agreementExpiringNotificationsWorkflow',
+    expectedStatus: 'COMPLETED',
+    notRun: true,
+    run: async (api, context) => {
+      const expiration = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+      expectStatus(await api.call('POST', '/v1/agreements', { title: 'Expiring', status: 'active', effective_date: '2020-01-01', expiration_date: expiration }), 201, 'expiring agreement');
+      return executeScheduled(context, 'agreementExpiringNotificationsWorkflow');
+    },
+  },
 ];
 
 async function main() {
   const missing = productionWorkflowTypes().filter((type) => !scenarios.some((scenario) => scenario.workflowType === type));
   if (missing.length > 0) throw new Error(`no recording scenario for ${missing.join(', ')}: add one to scripts/record-workflow-histories.ts`);
 
-  const stack = await startTestStack();
+  // Schedules effectively off (the notification scenarios start their workflows themselves).
+  const stack = await startTestStack({ NOTIFICATION_DISPATCH_INTERVAL_SECONDS: '86400' });
+  // A webhook receiver for the notification scenarios (127.0.0.1 is allowed in the test stack).
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   const db = createDb(stack.env.DATABASE_URL!, 2);
   const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
   const temporal = new Client({ connection });
@@ -328,7 +386,11 @@ async function main() {
       entries: [{ description: 'item name', seller_item_id: 'SKU-1', unit: 'DAY', currency_code: 'EUR', price: { type: 'amount', amount: '350.00' } }],
     });
     expectStatus(priced, 201, 'price items');
-    const context: Context = { invoiceId: invoice.invoiceId!, supplierId: read.body.supplier.id, agreementId: agreement.body.id, temporal, s3, tripletex };
+    const context: Context = { invoiceId: invoice.invoiceId!, supplierId: read.body.supplier.id, agreementId: agreement.body.id, temporal, taskQueue: stack.env.TEMPORAL_TASK_QUEUE!, s3, tripletex };
+    const preference = await api.call('PUT', '/v1/notification-preferences?owner=organization', {
+      preferences: [{ owner: 'organization', scope: 'organization', sources: [], channels: [{ type: 'webhook', enabled: true, events: ['new_alert', 'agreement_expiring'], url: receiverUrl }] }],
+    });
+    expectStatus(preference, 200, 'notification preference');
     const rematch = await api.call('POST', `/v1/agreements/${agreement.body.id}/invoices/refresh`);
     await settled(api, rematch.body.workflow_run_id);
 
@@ -336,7 +398,7 @@ async function main() {
     for (const scenario of scenarios) {
       if (only && !only.has(scenario.name)) continue;
       const runId = await scenario.run(api, context);
-      const status = await settled(api, runId);
+      const status = scenario.notRun ? (await temporal.workflow.getHandle(runId).result().then(() => temporal.workflow.getHandle(runId).describe())).status.name : await settled(api, runId);
       if (status !== scenario.expectedStatus) throw new Error(`${scenario.name}: the run ended ${status}, expected ${scenario.expectedStatus}`);
       const handle = temporal.workflow.getHandle(scenario.workflowId ? await scenario.workflowId(runId, api, context) : runId);
       // The workflow closes just after its run does: wait for it, whatever its outcome.
@@ -353,6 +415,7 @@ async function main() {
     }
   } finally {
     await tripletex.stop();
+    receiver.close();
     await connection.close().catch(() => undefined);
     await db.$disconnect();
     await stack.stop();

@@ -14,6 +14,12 @@ async function main(): Promise<void> {
   const server: Server = app.listen(config.PORT, config.HOST, () => {
     deps.logger.info({ port: config.PORT }, `API listening on http://localhost:${config.PORT}`);
   });
+  // Idle keep-alive connections stay open longer than clients and load balancers keep theirs
+  // (undici 4 s, AWS ALB 60 s): a server that closes first races the client's next request on
+  // the same socket, which then fails with "other side closed" (seen in a test run). Headers must
+  // be allowed a little longer still.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   answerClientErrors(server);
   const purge = setInterval(() => {
     purgeExpiredIdempotencyRecords(deps.db, config.IDEMPOTENCY_RETENTION_HOURS).catch((err) => deps.logger.warn({ err }, 'idempotency purge failed'));

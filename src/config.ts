@@ -80,6 +80,10 @@ const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
   // Host names (exact, comma separated) allowed whatever they resolve to.
   WEBHOOK_ALLOWED_HOSTS: z.string().default(''),
+  // The same policy for the addresses integrations connect to (a Tripletex base_url, an S3 inbox
+  // endpoint): set by an Admin, so never loopback, private or metadata addresses unless allowed.
+  INTEGRATION_ALLOW_PRIVATE: booleanFromEnv.default(false),
+  INTEGRATION_ALLOWED_HOSTS: z.string().default(''),
   // Delivery retries: exponential from the first interval, capped, over at least 24 hours by default.
   NOTIFICATION_RETRY_INITIAL_SECONDS: z.coerce.number().positive().default(60),
   NOTIFICATION_RETRY_MAX_SECONDS: z.coerce.number().positive().default(7200),

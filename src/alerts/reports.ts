@@ -6,8 +6,9 @@ import { formatAmount, sum } from '../shared/money.js';
 import { neutraliseText, toSafeCsv } from '../shared/spreadsheet-cells.js';
 import { alertWhere } from './filters.js';
 import { ALERT_STATUSES, type AlertFilter, type GROUP_BY } from './schemas.js';
-import { ALERT_INCLUDE, serializeAlert } from './serialize.js';
+import { ALERT_INCLUDE, serializeAlert, type AlertWithMatch } from './serialize.js';
 import { acrossScope, type TeamScope } from '../teams/scope.js';
+import { inBatches } from '../shared/batches.js';
 
 // Totals, groups and exports over the same filters as the list. Money is summed in PostgreSQL's
 // numeric and per currency only: amounts in different currencies are never added.
@@ -71,22 +72,24 @@ async function buckets(deps: Deps, where: Prisma.AlertWhereInput, column: 'agree
 // Alerts of an invoice belong to the invoice's supplier.
 async function bySupplier(deps: Deps, where: Prisma.AlertWhereInput, scope: TeamScope | null): Promise<Bucket[]> {
   const perInvoice = await buckets(deps, where, 'invoiceId', scope);
-  const invoices = await deps.db.invoice.findMany({ where: { id: { in: perInvoice.map((b) => b.key!) } }, select: { id: true, supplierId: true } });
+  const invoices = await inBatches(perInvoice.map((b) => b.key!), (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } }, select: { id: true, supplierId: true } }));
   const supplierOf = new Map(invoices.map((i) => [i.id, i.supplierId]));
   return perInvoice.map((bucket) => ({ ...bucket, key: supplierOf.get(bucket.key!) ?? null }));
 }
 
+// One group per key: as many keys as invoices (or suppliers, ...) with alerts, in batches.
 async function labels(deps: Deps, organizationId: string, groupBy: (typeof GROUP_BY)[number], keys: string[]): Promise<Map<string, string | null>> {
-  const where = { id: { in: keys }, organizationId };
+  const where = (ids: string[]) => ({ id: { in: ids }, organizationId });
+  const labelled = async <R>(find: (ids: string[]) => Promise<R[]>, label: (row: R) => [string, string | null]) => new Map((await inBatches(keys, find)).map(label));
   switch (groupBy) {
     case 'agreement':
-      return new Map((await deps.db.agreement.findMany({ where, select: { id: true, title: true } })).map((a) => [a.id, a.title]));
+      return labelled((ids) => deps.db.agreement.findMany({ where: where(ids), select: { id: true, title: true } }), (a) => [a.id, a.title]);
     case 'topic':
-      return new Map((await deps.db.alertTopic.findMany({ where, select: { id: true, title: true } })).map((t) => [t.id, t.title]));
+      return labelled((ids) => deps.db.alertTopic.findMany({ where: where(ids), select: { id: true, title: true } }), (t) => [t.id, t.title]);
     case 'invoice':
-      return new Map((await deps.db.invoice.findMany({ where, select: { id: true, invoiceNumber: true } })).map((i) => [i.id, i.invoiceNumber]));
+      return labelled((ids) => deps.db.invoice.findMany({ where: where(ids), select: { id: true, invoiceNumber: true } }), (i) => [i.id, i.invoiceNumber]);
     case 'supplier':
-      return new Map((await deps.db.supplier.findMany({ where, select: { id: true, name: true } })).map((s) => [s.id, s.name]));
+      return labelled((ids) => deps.db.supplier.findMany({ where: where(ids), select: { id: true, name: true } }), (s) => [s.id, s.name]);
     case 'status':
       return new Map(keys.map((k) => [k, k]));
   }
@@ -138,19 +141,29 @@ function compareBy(field: string, direction: 'asc' | 'desc') {
 }
 
 async function exportRows(deps: Deps, organizationId: string, filter: AlertFilter, sort: { field: string; direction: 'asc' | 'desc' }, scope: TeamScope | null): Promise<ExportRow[]> {
-  const alerts = await acrossScope(deps.db, scope, 'alert', (idWhere) =>
-    deps.db.alert.findMany({
-      where: { AND: [alertWhere(organizationId, filter), idWhere] },
-      include: ALERT_INCLUDE,
-      orderBy: [{ [sort.field]: sort.direction }, { id: sort.direction }],
-      take: MAX_EXPORT_ROWS + 1,
-    }),
+  // The rows in order first, then with their relations in batches: Prisma loads an include with
+  // one bind parameter per parent row, past PostgreSQL's 65,535 on a large export.
+  type OrderedRow = { id: string } & Record<string, unknown>;
+  const ordered = await acrossScope(
+    deps.db,
+    scope,
+    'alert',
+    (idWhere) =>
+      deps.db.alert.findMany({
+        where: { AND: [alertWhere(organizationId, filter), idWhere] },
+        select: { id: true, [sort.field]: true } as Prisma.AlertSelect,
+        orderBy: [{ [sort.field]: sort.direction }, { id: sort.direction }],
+        take: MAX_EXPORT_ROWS + 1,
+      }) as unknown as Promise<OrderedRow[]>,
   );
-  if (scope) alerts.sort(compareBy(sort.field, sort.direction));
-  if (alerts.length > MAX_EXPORT_ROWS) throw errors.validation(`More than ${MAX_EXPORT_ROWS} alerts match; narrow the export with filters.`);
+  if (scope) ordered.sort(compareBy(sort.field, sort.direction));
+  if (ordered.length > MAX_EXPORT_ROWS) throw errors.validation(`More than ${MAX_EXPORT_ROWS} alerts match; narrow the export with filters.`);
+  const loaded = new Map((await inBatches(ordered.map((a) => a.id), (ids) => deps.db.alert.findMany({ where: { id: { in: ids } }, include: ALERT_INCLUDE }))).map((a) => [a.id, a]));
+  // An alert deleted between the two reads is left out.
+  const alerts = ordered.flatMap((a) => loaded.get(a.id) ?? []) as AlertWithMatch[];
   const [invoices, agreements] = await Promise.all([
-    deps.db.invoice.findMany({ where: { id: { in: [...new Set(alerts.map((a) => a.invoiceId))] } }, select: { id: true, invoiceNumber: true } }),
-    deps.db.agreement.findMany({ where: { id: { in: [...new Set(alerts.map((a) => a.agreementId))] } }, select: { id: true, title: true } }),
+    inBatches([...new Set(alerts.map((a) => a.invoiceId))], (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } }, select: { id: true, invoiceNumber: true } })),
+    inBatches([...new Set(alerts.map((a) => a.agreementId))], (ids) => deps.db.agreement.findMany({ where: { id: { in: ids } }, select: { id: true, title: true } })),
   ]);
   const numbers = new Map(invoices.map((i) => [i.id, i.invoiceNumber]));
   const titles = new Map(agreements.map((a) => [a.id, a.title]));

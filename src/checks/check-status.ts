@@ -20,10 +20,16 @@ function scopeCondition(scope: CheckStatusScope): Prisma.Sql {
   return Prisma.sql`i.id IN (SELECT invoice_id FROM invoice_agreement_matches WHERE agreement_id = ${scope.agreementId}::uuid)`;
 }
 
+// The invoices' rows are locked first, in id order: two refreshes over overlapping invoices (an
+// agreement's price items changed while a match refresh or another agreement's change runs) then
+// queue behind each other instead of locking in their plans' orders and deadlocking.
 export async function refreshCheckStatus(db: Db | Prisma.TransactionClient, scope: CheckStatusScope): Promise<void> {
   if ('invoiceIds' in scope && scope.invoiceIds.length === 0) return;
   await db.$executeRaw`
-    WITH latest AS (
+    WITH locked AS MATERIALIZED (
+      SELECT i.id FROM invoices i WHERE ${scopeCondition(scope)} ORDER BY i.id FOR NO KEY UPDATE
+    ),
+    latest AS (
       SELECT DISTINCT ON (c.invoice_id, c.agreement_id)
              c.invoice_id, c.agreement_id, c.status, c.invoice_version_at, c.agreement_version_at
         FROM compliance_checks c
@@ -41,10 +47,10 @@ export async function refreshCheckStatus(db: Db | Prisma.TransactionClient, scop
              count(l.invoice_id) FILTER (WHERE l.status = 'completed'
                AND (l.invoice_version_at < i.content_changed_at OR l.agreement_version_at < a.terms_changed_at)) AS outdated,
              count(l.invoice_id) FILTER (WHERE l.status = 'failed') AS failed
-        FROM invoices i
+        FROM locked
+        JOIN invoices i ON i.id = locked.id
         LEFT JOIN latest l ON l.invoice_id = i.id
         LEFT JOIN agreements a ON a.id = l.agreement_id
-       WHERE ${scopeCondition(scope)}
        GROUP BY i.id
     )
     UPDATE invoices AS target

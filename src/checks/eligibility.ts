@@ -93,7 +93,7 @@ export async function pairEligibility(db: Db, organizationId: string, invoiceIds
   const matchedInvoiceIds = [...new Set(matches.map((m) => m.invoiceId))];
   const [invoices, agreements, held] = await Promise.all([
     loadEligibilityInvoices(db, organizationId, matchedInvoiceIds),
-    db.agreement.findMany({ where: { organizationId, id: { in: [...new Set(matches.map((m) => m.agreementId))] } } }).then((rows) => withLinks(db, rows)),
+    inBatches([...new Set(matches.map((m) => m.agreementId))], (ids) => db.agreement.findMany({ where: { organizationId, id: { in: ids } } })).then((rows) => withLinks(db, rows)),
     pairsHeldByOpenClaims(db, organizationId, matchedInvoiceIds),
   ]);
   const invoiceReasons = new Map(invoices.map((i) => [i.id, invoiceExclusion(i)]));
@@ -115,10 +115,12 @@ const pairKey = (pair: CheckPair) => `${pair.invoiceId}:${pair.agreementId}`;
 
 // Pairs of these invoices with an alert in a pending or in-progress claim.
 async function pairsHeldByOpenClaims(db: Db, organizationId: string, invoiceIds: string[]): Promise<Set<string>> {
-  const rows = await db.alert.findMany({
-    where: { organizationId, invoiceId: { in: invoiceIds }, claim: { status: { in: ['pending', 'in_progress'] } } },
-    select: { invoiceId: true, agreementId: true },
-    distinct: ['invoiceId', 'agreementId'],
-  });
+  const rows = await inBatches(invoiceIds, (ids) =>
+    db.alert.findMany({
+      where: { organizationId, invoiceId: { in: ids }, claim: { status: { in: ['pending', 'in_progress'] } } },
+      select: { invoiceId: true, agreementId: true },
+      distinct: ['invoiceId', 'agreementId'],
+    }),
+  );
   return new Set(rows.map(pairKey));
 }

@@ -67,11 +67,14 @@ export async function claimDocuments(deps: Pick<AppDeps, 'db' | 'storage'>, clai
   const alertInvoices = await deps.db.alert.findMany({ where: { claimId: claim.id, ...countedAlertsWhere }, select: { invoiceId: true }, distinct: ['invoiceId'] });
   const invoiceIds = alertInvoices.map((a) => a.invoiceId);
   const creditNoteIds = claim.creditNotes.map((c) => c.invoiceId);
-  const invoices = await deps.db.invoice.findMany({
-    where: { organizationId: claim.organizationId, id: { in: [...invoiceIds, ...creditNoteIds] }, deletedAt: null },
-    select: { id: true, invoiceNumber: true, issueDate: true, primaryDocumentId: true, attachmentDocumentIds: true },
-    orderBy: [{ issueDate: 'asc' }, { invoiceNumber: 'asc' }, { id: 'asc' }],
-  });
+  // The ids as one array parameter (a claim may hold more invoices than PostgreSQL's 65,535 bind
+  // parameters), in the letter's order.
+  const invoices = await deps.db.$queryRaw<{ id: string; invoiceNumber: string | null; issueDate: Date | null; primaryDocumentId: string | null; attachmentDocumentIds: string[] }[]>`
+    SELECT id::text AS "id", invoice_number AS "invoiceNumber", issue_date AS "issueDate",
+           primary_document_id::text AS "primaryDocumentId", COALESCE(attachment_document_ids::text[], '{}') AS "attachmentDocumentIds"
+      FROM invoices
+     WHERE organization_id = ${claim.organizationId}::uuid AND id = ANY(${[...invoiceIds, ...creditNoteIds]}::uuid[]) AND deleted_at IS NULL
+     ORDER BY issue_date ASC, invoice_number ASC, id ASC`;
   const creditNotes = new Set(creditNoteIds);
   const wanted: { documentId: string; role: DocumentRole; invoice: (typeof invoices)[number] }[] = [];
   for (const invoice of invoices) {

@@ -8,12 +8,15 @@ export type OutageSource = 'database' | 'storage' | 'temporal' | 'network';
 
 // Prisma: P1001 can't reach, P1002 timed out reaching, P1008 operation timed out, P1017 server
 // closed the connection, P2024 timed out waiting for a pooled connection, P2037 too many connections.
-const PRISMA_OUTAGE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037']);
-// The pg driver adapter's classification of connection failures.
-const ADAPTER_OUTAGE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+// A busy database is an outage too: P2028 a transaction that could not start or finish in its time
+// (src/db/transactions.ts), P2034 a deadlock or serialization conflict still lost after the retries.
+const PRISMA_OUTAGE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034', 'P2037']);
+// The pg driver adapter's classification of connection failures and conflicts.
+const ADAPTER_OUTAGE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict']);
 // PostgreSQL: connection exceptions (class 08), shutting down or starting (57P01-57P03),
-// too many connections (53300), out of resources (53000, 53100, 53200).
-const POSTGRES_OUTAGE_CODES = new Set(['57P01', '57P02', '57P03', '53000', '53100', '53200', '53300']);
+// too many connections (53300), out of resources (53000, 53100, 53200), serialization failure
+// (40001), deadlock (40P01), lock not available (55P03).
+const POSTGRES_OUTAGE_CODES = new Set(['57P01', '57P02', '57P03', '53000', '53100', '53200', '53300', '40001', '40P01', '55P03']);
 // Node and undici socket errors.
 const NETWORK_ERROR_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED',

@@ -1,3 +1,4 @@
+import { integrationAddressPolicyOf, staticDestinationProblem, type AddressPolicy } from '../notifications/address-policy.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -45,11 +46,17 @@ function providerOf(id: string): Provider {
   return provider;
 }
 
-function validCredentials(provider: Provider, credentials: Record<string, unknown>): Record<string, unknown> {
+function validCredentials(provider: Provider, credentials: Record<string, unknown>, policy: AddressPolicy): Record<string, unknown> {
   const parsed = provider.credentialsSchema.safeParse(credentials);
   if (!parsed.success) {
     throw errors.validation(`The credentials do not fit the ${provider.name} provider (see GET /v1/integration-providers).`, zodIssuesToDetails(parsed.error, 'credentials'));
   }
+  // An address an Admin sets is where the worker connects: the same policy as webhooks (SSRF).
+  const refused = provider.addressFields.flatMap((field) => {
+    const problem = staticDestinationProblem(String(parsed.data[field]), policy);
+    return problem ? [{ field: `credentials.${field}`, message: problem }] : [];
+  });
+  if (refused.length > 0) throw errors.validation('The service does not connect to this address.', refused);
   return parsed.data;
 }
 
@@ -96,7 +103,7 @@ export async function createIntegration(
   if (provider.connect === 'application_only') {
     throw errors.validation(`${provider.name} signs users in on its own site; connect it in the application.`, [{ field: 'provider', message: 'is connected in the application only' }]);
   }
-  const credentials = validCredentials(provider, body.credentials);
+  const credentials = validCredentials(provider, body.credentials, integrationAddressPolicyOf(deps.config));
   const keyring = keyringOf(deps.config.INTEGRATION_KEYS);
   const id = randomUUID();
   // The row and its (paused unless auto_sync) Schedule together: a Temporal failure writes nothing.
@@ -115,18 +122,21 @@ export async function patchIntegration(
   body: { name?: string; scope?: IntegrationScope | null; auto_sync?: boolean; credentials?: Record<string, unknown> },
 ): Promise<Integration> {
   const data: Prisma.IntegrationUpdateInput = {};
-  if (body.name !== undefined) data.name = body.name;
-  if (body.scope !== undefined) {
+  // Only what differs from the record is written: the read shape sent back changes nothing, not
+  // even updated_at (docs/integrations.md).
+  if (body.name !== undefined && body.name !== integration.name) data.name = body.name;
+  if (body.scope !== undefined && !sameScope(body.scope, scopeOf(integration))) {
     if (body.scope) await assertKnownSuppliers(deps.db, integration.id, body.scope.supplier_ids, 'scope.supplier_ids');
     data.scope = body.scope ? { supplier_ids: [...new Set(body.scope.supplier_ids)] } : Prisma.DbNull;
   }
   if (body.credentials !== undefined) {
     const keyring = keyringOf(deps.config.INTEGRATION_KEYS);
     // Fields not sent keep their saved value; new credentials need a new test before a sync.
-    const merged = validCredentials(providerOf(integration.provider), { ...decryptCredentials(keyring, integration), ...body.credentials });
+    const merged = validCredentials(providerOf(integration.provider), { ...decryptCredentials(keyring, integration), ...body.credentials }, integrationAddressPolicyOf(deps.config));
     Object.assign(data, sealed(keyring, integration.organizationId, integration.id, merged), { testStatus: 'untested', testSteps: Prisma.DbNull, testedAt: null });
   }
-  if (body.auto_sync !== undefined) data.autoSync = body.auto_sync;
+  if (body.auto_sync !== undefined && body.auto_sync !== integration.autoSync) data.autoSync = body.auto_sync;
+  if (Object.keys(data).length === 0) return integration;
   return deps.db.$transaction(async (tx) => {
     const updated = await tx.integration.update({ where: { id: integration.id }, data });
     if (body.auto_sync !== undefined && body.auto_sync !== integration.autoSync) {
@@ -134,6 +144,13 @@ export async function patchIntegration(
     }
     return updated;
   });
+}
+
+// The same suppliers, whatever their order or repeats.
+function sameScope(sent: IntegrationScope | null, current: IntegrationScope | null): boolean {
+  if (!sent || !current) return sent === current;
+  const wanted = new Set(sent.supplier_ids);
+  return wanted.size === current.supplier_ids.length && current.supplier_ids.every((id) => wanted.has(id));
 }
 
 // Removes the integration and its Schedule and stops a running sync; imported invoices stay.
@@ -168,9 +185,10 @@ export async function testIntegration(deps: Deps, integration: Integration): Pro
   const keyring = keyringOf(deps.config.INTEGRATION_KEYS);
   const provider = providerOf(integration.provider);
   const signal = AbortSignal.timeout(120_000);
+  const addressPolicy = integrationAddressPolicyOf(deps.config);
   let steps: TestStep[];
   try {
-    steps = await provider.open(validCredentials(provider, decryptCredentials(keyring, integration)), { heartbeat: () => undefined, signal }).test();
+    steps = await provider.open(validCredentials(provider, decryptCredentials(keyring, integration), addressPolicy), { heartbeat: () => undefined, signal, addressPolicy }).test();
   } catch (error) {
     deps.logger.warn({ err: error, integration_id: integration.id }, 'integration test failed unexpectedly');
     steps = [{ name: 'sign_in', status: 'failed', message: 'The provider could not be reached.' }];

@@ -1,9 +1,13 @@
 import { lookup as dnsLookup } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import { Readable } from 'node:stream';
 
-// Where webhooks may go (docs/notifications.md, "Address policy"): never to loopback, private,
-// shared, link-local (which holds the cloud metadata address 169.254.169.254), multicast or
-// reserved addresses, unless the configuration allows private targets or names the host.
+// Where the service connects to addresses a customer chose: webhooks (docs/notifications.md,
+// "Address policy") and integrations' provider addresses (docs/integrations.md). Never to
+// loopback, private, shared, link-local (which holds the cloud metadata address 169.254.169.254),
+// multicast or reserved addresses, unless the configuration allows private targets or names the host.
 
 const blocked = new BlockList();
 for (const [network, prefix] of [
@@ -20,9 +24,17 @@ export interface AddressPolicy {
   allowedHosts: ReadonlySet<string>;
 }
 
+function policyOf(allowPrivate: boolean, allowedHosts: string): AddressPolicy {
+  return { allowPrivate, allowedHosts: new Set(allowedHosts.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)) };
+}
+
 export function addressPolicyOf(config: { WEBHOOK_ALLOW_PRIVATE: boolean; WEBHOOK_ALLOWED_HOSTS: string }): AddressPolicy {
-  const hosts = config.WEBHOOK_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
-  return { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowedHosts: new Set(hosts) };
+  return policyOf(config.WEBHOOK_ALLOW_PRIVATE, config.WEBHOOK_ALLOWED_HOSTS);
+}
+
+// For integrations; without a configuration (a process that has none) nothing private is allowed.
+export function integrationAddressPolicyOf(config?: { INTEGRATION_ALLOW_PRIVATE: boolean; INTEGRATION_ALLOWED_HOSTS: string }): AddressPolicy {
+  return policyOf(config?.INTEGRATION_ALLOW_PRIVATE ?? false, config?.INTEGRATION_ALLOWED_HOSTS ?? '');
 }
 
 export function isBlockedAddress(address: string): boolean {
@@ -91,4 +103,43 @@ export function guardedLookup(policy: AddressPolicy, host: string) {
 
 export function destinationHost(rawUrl: string): string {
   return hostOf(new URL(rawUrl));
+}
+
+// An HTTP(S) client agent whose connections go only where the policy allows (the lookup refuses
+// a name that resolves to a blocked address), for libraries that take an agent (the S3 client).
+export function agentWithinPolicy(rawUrl: string, policy: AddressPolicy): http.Agent {
+  const url = new URL(rawUrl);
+  const options = { keepAlive: true, lookup: guardedLookup(policy, hostOf(url)) as never };
+  const agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  // A literal address is connected to without a lookup: refused here instead.
+  const problem = staticDestinationProblem(rawUrl, policy);
+  if (problem) {
+    (agent as unknown as { createConnection: () => never }).createConnection = () => {
+      throw new DestinationRefused(problem);
+    };
+  }
+  return agent;
+}
+
+// fetch's answer for one request within the policy: checked before connecting (scheme, literal
+// addresses, local names) and again on the address the name resolves to, which is the address
+// connected to. Redirects are not followed (a 3xx is answered as is).
+export function fetchWithinPolicy(url: URL, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }, policy: AddressPolicy): Promise<Response> {
+  const problem = staticDestinationProblem(url.href, policy);
+  if (problem) return Promise.reject(new DestinationRefused(problem));
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(url, { method: init.method, headers: init.headers, signal: init.signal, lookup: guardedLookup(policy, hostOf(url)) as never }, (response) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) {
+        for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+      }
+      const status = response.statusCode ?? 502;
+      const empty = status === 204 || status === 304 || init.method === 'HEAD';
+      if (empty) response.resume();
+      resolve(new Response(empty ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, headers }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }

@@ -35,7 +35,7 @@ async function subscribersOf(db: Db, organizationId: string, kind: EventKind) {
     include: { sources: { orderBy: { position: 'asc' } }, channels: { orderBy: { position: 'asc' } } },
   });
   const userIds = preferences.flatMap((p) => (p.userId ? [p.userId] : []));
-  const users = await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } });
+  const users = await inBatches(userIds, (ids) => db.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }));
   const emails = new Map(users.map((u) => [u.id, u.email]));
   return preferences.map((preference) => ({ preference, ownerEmail: preference.userId ? (emails.get(preference.userId) ?? null) : null }));
 }
@@ -169,16 +169,18 @@ export async function dispatchAgreementExpiring(db: Db, config: Config, today: s
       const channels = readyChannels(config, preference, ownerEmail, 'agreement_expiring');
       if (channels.length === 0) continue;
       const followed = await followedAgreements(db, preference, list.map((a) => a.id));
+      const due = list.filter((a) => followed.has(a.id));
       await db.$transaction(async (tx) => {
-        for (const agreement of list.filter((a) => followed.has(a.id))) {
+        for (const agreement of due) {
           const expiration = agreement.expirationDate!.toISOString().slice(0, 10);
           const days = Math.round((agreement.expirationDate!.getTime() - base) / 86_400_000);
           const id = deterministicUuid(`notification-event:agreement_expiring:${agreement.id}:${expiration}:${days}:${preference.id}`);
           const payload = { type: 'agreement_expiring', id, organization_id: organizationId, agreement: { id: agreement.id, title: agreement.title, expiration_date: expiration, url: recordLink(config, `/agreements/${agreement.id}`) }, days_until_expiration: days };
           await createEvent(tx, { id, organizationId, preferenceId: preference.id, kind: 'agreement_expiring', payload }, channels);
-          created++;
         }
       });
+      // Counted after the commit: a transaction retried after a conflict runs its body again.
+      created += due.length;
     }
   }
   return created;

@@ -15,6 +15,12 @@ import { Context } from '@temporalio/activity';
 // caller's (/proc/<pid>/statm). A small pool of them (configureIsolation, PARSER_HELPERS), each
 // reused while warm and running one call at a time, so each call's limits are its own; calls
 // beyond the pool's size wait their turn. Helpers end when idle and when their parent goes.
+//
+// A killed helper is replaced at once by one that loads the modules the pool has run, so the
+// ordinary file after a hostile one finds a warm helper instead of paying a process start (seconds
+// on a loaded machine). A call's time limit counts its own work: it starts when the helper has
+// loaded the module and begins the function, not while a new helper starts (which has its own,
+// longer limit).
 
 export interface IsolationLimits {
   timeMs: number;
@@ -37,11 +43,13 @@ export class IsolationCancelled extends Error {
 
 export type Isolated<T> = { ok: true; value: T } | { ok: false; reason: IsolationFailure; message: string };
 
-type Reply = { ok: true; value: unknown } | { ok: false; message: string };
+type Reply = { started: true } | { ok: true; value: unknown } | { ok: false; message: string };
 
 const ENTRY = fileURLToPath(new URL('./isolated-process.mjs', import.meta.url));
 const MEMORY_SAMPLE_MS = 20;
 const IDLE_MS = 30_000;
+/** A new helper's start (Node, tsx, the module) before the call's own time limit begins. */
+const STARTUP_LIMIT_MS = 60_000;
 const PAGE_BYTES = 4096;
 /** While a call runs inside an activity, it heartbeats this often so a cancellation reaches it. */
 const HEARTBEAT_MS = 2_000;
@@ -51,6 +59,8 @@ interface Helper {
   child: ChildProcess;
   busy: boolean;
   idleTimer?: NodeJS.Timeout;
+  // Killed by the pool for a call's limit or cancellation (not ended by a shutdown or a crash).
+  stopped?: boolean;
 }
 
 interface Waiting {
@@ -60,6 +70,8 @@ interface Waiting {
 let poolSize = DEFAULT_HELPERS;
 const helpers = new Set<Helper>();
 const waiting: Waiting[] = [];
+// Modules the pool has run calls of: a new helper loads them before it is asked to.
+const knownModules = new Set<string>();
 
 /** Sets how many helper processes may run at once (the worker does this from its config). */
 export function configureIsolation(options: { helpers: number }): void {
@@ -135,11 +147,23 @@ function freeHelper(): Helper | undefined {
     if (!alive(helper.child)) helpers.delete(helper);
   }
   if (helpers.size >= poolSize) return undefined;
+  return startHelper();
+}
+
+function startHelper(): Helper {
   const child = fork(ENTRY, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
   child.unref();
   const helper: Helper = { child, busy: false };
   helpers.add(helper);
+  if (knownModules.size > 0) child.send({ preload: [...knownModules] }, () => undefined);
   return helper;
+}
+
+// After a helper was killed for a call's limit: a warm replacement, unless calls are waiting (dispatch starts one for
+// them) or the pool is full.
+function replenish(): void {
+  if (waiting.length > 0 || helpers.size >= poolSize) return;
+  idle(startHelper());
 }
 
 function alive(child: ChildProcess): boolean {
@@ -179,13 +203,22 @@ async function callHelper<T>(helper: Helper, moduleUrl: URL, exportName: string,
         resolve(outcome);
       };
       const stop = (outcome: Isolated<T>) => {
+        helper.stopped = true;
         retire(helper, 'SIGKILL');
         finish(outcome);
       };
-      const onReply = (reply: Reply) => finish(reply.ok ? { ok: true, value: reply.value as T } : { ok: false, reason: 'crashed', message: reply.message });
+      const onReply = (reply: Reply) => {
+        if ('started' in reply) {
+          // The module is loaded and the function begins: from now on the call's own limit.
+          clearTimeout(timer);
+          timer = setTimeout(() => stop({ ok: false, reason: 'time_limit', message: `stopped after ${limits.timeMs} ms` }), limits.timeMs);
+          return;
+        }
+        finish(reply.ok ? { ok: true, value: reply.value as T } : { ok: false, reason: 'crashed', message: reply.message });
+      };
       const onExit = (code: number | null, exitSignal: string | null) => finish({ ok: false, reason: 'crashed', message: `the helper process ended (${exitSignal ?? code})` });
       const onAbort = () => stop(cancelled());
-      const timer = setTimeout(() => stop({ ok: false, reason: 'time_limit', message: `stopped after ${limits.timeMs} ms` }), limits.timeMs);
+      let timer = setTimeout(() => stop({ ok: false, reason: 'time_limit', message: `the helper did not start within ${STARTUP_LIMIT_MS} ms` }), STARTUP_LIMIT_MS);
       const watch = setInterval(() => {
         const resident = residentBytes(child.pid);
         if (resident !== null && resident > limits.memoryBytes) stop({ ok: false, reason: 'memory_limit', message: `stopped at ${Math.round(resident / 2 ** 20)} MiB` });
@@ -194,6 +227,7 @@ async function callHelper<T>(helper: Helper, moduleUrl: URL, exportName: string,
       signal?.addEventListener('abort', onAbort, { once: true });
       child.on('message', onReply);
       child.once('exit', onExit);
+      knownModules.add(moduleUrl.href);
       child.send({ moduleUrl: moduleUrl.href, exportName, args }, (error) => {
         if (error) stop({ ok: false, reason: 'crashed', message: `the helper process could not be reached: ${error.message}` });
       });
@@ -208,12 +242,19 @@ async function callHelper<T>(helper: Helper, moduleUrl: URL, exportName: string,
 function release(helper: Helper): void {
   helper.busy = false;
   if (helpers.has(helper) && helpers.size > poolSize) retire(helper);
-  if (helpers.has(helper) && alive(helper.child)) {
-    helper.child.channel?.unref();
-    helper.idleTimer = setTimeout(() => retire(helper), IDLE_MS);
-    helper.idleTimer.unref();
-  } else helpers.delete(helper);
+  if (helpers.has(helper) && alive(helper.child)) idle(helper);
+  else {
+    helpers.delete(helper);
+    if (helper.stopped) replenish();
+  }
   dispatch();
+}
+
+function idle(helper: Helper): void {
+  helper.child.channel?.unref();
+  clearTimeout(helper.idleTimer);
+  helper.idleTimer = setTimeout(() => retire(helper), IDLE_MS);
+  helper.idleTimer.unref();
 }
 
 // For a clean shutdown (tests, the worker): ends every helper process now.

@@ -74,6 +74,23 @@ describe('integrations', () => {
     return { consumer_token: standin.consumerToken, employee_token: standin.employeeToken, base_url: standin.baseUrl, ...overrides };
   }
 
+  it('refuses provider addresses in loopback, private or metadata ranges, as webhooks do (SSRF), and changes nothing', async () => {
+    for (const base_url of ['http://169.254.169.254/latest/meta-data', 'http://localhost:8080', 'http://10.1.2.3', 'http://[::1]:9000']) {
+      const refused = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 'tripletex', name: 'Metadata', credentials: tripletexCredentials({ base_url }) } });
+      expectError(refused, 400, 'validation_error');
+      expect(refused.body.error.details, base_url).toEqual([expect.objectContaining({ field: 'credentials.base_url' })]);
+    }
+    const inbox = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 's3_inbox', name: 'Inbox', credentials: { endpoint: 'http://192.168.0.10:9000', bucket: 'some-bucket', access_key: 'a', secret_key: 's' } } });
+    expectError(inbox, 400, 'validation_error');
+    expect(inbox.body.error.details).toEqual([expect.objectContaining({ field: 'credentials.endpoint' })]);
+    // The stand-in on 127.0.0.1 is allowed by name in the test stack (INTEGRATION_ALLOWED_HOSTS).
+    const created = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 'tripletex', name: 'Allowed', credentials: tripletexCredentials() } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const moved = await admin.call(`/v1/integrations/${created.body.id}`, { method: 'PATCH', body: { credentials: { base_url: 'http://169.254.169.254' } } });
+    expectError(moved, 400, 'validation_error');
+    expect((await admin.call(`/v1/integrations/${created.body.id}`)).body.updated_at).toBe(created.body.updated_at);
+  });
+
   it('lists both providers with a JSON schema of their credentials', async () => {
     const reader = await keyFor(admin, 'read');
     const response = await admin.call('/v1/integration-providers', { token: reader });

@@ -65,7 +65,6 @@ const COMMANDS: Record<string, string> = {
   'POST /v1/notification-channels/{id}/rotate-secret': 'issues a new webhook secret',
   'POST /v1/notification-deliveries/{id}/replay': 'delivers a failed notification again',
   // Its read shape is accepted, but the re-read differs after sending it back (issue 12 follow-up).
-  'PATCH /v1/integrations/{id}': 'pending: sending the read shape back still changes the record',
 };
 
 // Drops the named dotted paths (a path through an array applies to every element).
@@ -345,6 +344,17 @@ Object.assign(CASES, {
       const { claimId } = await claimWithRefund(tenant);
       const comment = (await tenant.call('/v1/comments', { method: 'POST', body: { entity_type: 'claim', entity_id: claimId, body: `Ask @[${tenant.userId}]` } })).body;
       return { read: async () => (await tenant.call(`/v1/comments/${comment.id}`)).body, send: (body) => tenant.call('/v1/comments', { method: 'POST', body }), readCreated: byId('/v1/comments/{id}')(tenant) };
+    },
+  },
+  'PATCH /v1/integrations/{id}': {
+    async setUp(tenant) {
+      const created = await tenant.call('/v1/integrations', {
+        method: 'POST',
+        body: { provider: 's3_inbox', name: 'Inbox', auto_sync: true, credentials: { endpoint: 'http://127.0.0.1:9', bucket: 'some-bucket', access_key: 'a', secret_key: 'b' } },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const path = `/v1/integrations/${created.body.id}`;
+      return { read: async () => (await tenant.call(path)).body, send: (body) => tenant.call(path, { method: 'PATCH', body }) };
     },
   },
   'PATCH /v1/comments/{id}': {

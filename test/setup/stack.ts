@@ -94,6 +94,8 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SMTP_FROM: 'Invoice Compliance Test <notifications@example.test>',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      // Integrations reach the Tripletex stand-in and MinIO on 127.0.0.1 the same way.
+      INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
       NOTIFICATION_RETRY_INITIAL_SECONDS: '1',
       NOTIFICATION_RETRY_MAX_SECONDS: '2',
       NOTIFICATION_RETRY_ATTEMPTS: '4',

@@ -8,7 +8,7 @@ import type { PriceItem } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { formatDecimal } from '../../shared/money.js';
 import type { PriceItemInput } from './schemas.js';
-import { markAgreementTermsChanged } from '../../checks/outdated.js';
+import { lockAgreementTerms, markAgreementTermsChanged } from '../../checks/outdated.js';
 import { insertPriceItems, type PriceItemRow } from '../price-imports/bulk-insert.js';
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
@@ -77,6 +77,7 @@ export async function createPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credent
   }));
   return deps.db.$transaction(
     async (tx) => {
+      await lockAgreementTerms(tx, agreementId);
       await insertPriceItems(tx, rows);
       await markAgreementTermsChanged(tx, agreementId);
       // In the order of the entries (they share one created_at).
@@ -97,6 +98,7 @@ export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credenti
   const unknown = ids.filter((id) => !existing.some((item) => item.id === id));
   if (unknown.length) throw errors.validation('Some entries name no price item of this agreement; nothing was changed.', unknown.map((id) => ({ field: 'entries', message: `no price item ${id}` })));
   await deps.db.$transaction(async (tx) => {
+    await lockAgreementTerms(tx, agreementId);
     const activity = [];
     for (const { id, ...changes } of entries) {
       const before = existing.find((item) => item.id === id)!;
@@ -117,6 +119,7 @@ export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credenti
 // Removes the matching price items of the agreement, recording each removal.
 export async function deletePriceItems(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, organizationId: string, agreementId: string, where: Prisma.PriceItemWhereInput): Promise<number> {
   return deps.db.$transaction(async (tx) => {
+    await lockAgreementTerms(tx, agreementId);
     const doomed = await tx.priceItem.findMany({ where: { AND: [where, { agreementId }] } });
     if (doomed.length === 0) return 0;
     const count = await countInBatches(doomed.map((item) => item.id), (ids) => tx.priceItem.deleteMany({ where: { id: { in: ids } } }));

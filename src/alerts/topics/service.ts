@@ -105,7 +105,7 @@ export async function patchTopic(deps: Deps, actor: ActingAs, topic: AlertTopic,
 export async function deleteTopic(deps: Deps, actor: ActingAs, topic: AlertTopic): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     const alerts = await tx.alert.findMany({ where: { topicId: topic.id }, select: { id: true, topicId: true } });
-    await tx.alert.updateMany({ where: { id: { in: alerts.map((a) => a.id) }, topicId: topic.id }, data: { topicId: null } });
+    await tx.alert.updateMany({ where: { topicId: topic.id }, data: { topicId: null } });
     await recordTopicMoves(tx, topic.organizationId, actor, alerts, null);
     const { count } = await tx.alertTopic.deleteMany({ where: { id: topic.id } });
     if (count > 0) await recordActivity(tx, topic.organizationId, actor, [topicActivity('deleted', topic, null)]);

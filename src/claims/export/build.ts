@@ -88,23 +88,28 @@ export async function buildClaimLetter(db: Db, organizationId: string, claimId: 
   ]);
 
   const statuses: ('claimed' | 'credited')[] = options.includeCredited ? ['claimed', 'credited'] : ['claimed'];
-  const own = await db.alert.findMany({ where: { claimId: claim.id, status: { in: statuses }, ...countedAlertsWhere }, select: LINE_SELECT });
+  // Ids first, then the lines with their invoices in batches: Prisma loads a relation with one
+  // bind parameter per parent row, past PostgreSQL's 65,535 on a claim of many invoices.
+  const ownIds = (await db.alert.findMany({ where: { claimId: claim.id, status: { in: statuses }, ...countedAlertsWhere }, select: { id: true }, orderBy: { id: 'asc' } })).map((a) => a.id);
+  const own = await inBatches(ownIds, (ids) => db.alert.findMany({ where: { id: { in: ids } }, select: LINE_SELECT, orderBy: { id: 'asc' } }));
   const invoiceIds = [...new Set(own.map((a) => a.invoiceId))];
   const otherStatuses = [...(options.includePending ? ['pending' as const] : []), ...(options.includeCredited ? ['credited' as const] : [])];
   // Alerts of the same invoices no (live) claim holds: open findings and earlier credits.
   const others =
     otherStatuses.length > 0 && invoiceIds.length > 0
-      ? await db.alert.findMany({
-          where: {
-            organizationId,
-            agreementId: claim.agreementId,
-            invoiceId: { in: invoiceIds },
-            status: { in: otherStatuses },
-            OR: [{ claimId: null }, { claim: { status: 'cancelled' } }],
-            ...countedAlertsWhere,
-          },
-          select: LINE_SELECT,
-        })
+      ? await inBatches(invoiceIds, (ids) =>
+          db.alert.findMany({
+            where: {
+              organizationId,
+              agreementId: claim.agreementId,
+              invoiceId: { in: ids },
+              status: { in: otherStatuses },
+              OR: [{ claimId: null }, { claim: { status: 'cancelled' } }],
+              ...countedAlertsWhere,
+            },
+            select: LINE_SELECT,
+          }),
+        )
       : [];
   const alerts = [...own, ...others];
   const lineIds = alerts.map((a) => a.invoiceLineId).filter((id): id is string => id !== null);

@@ -7,6 +7,7 @@ import { deterministicUuid } from '../../shared/ids.js';
 import { findDocuments, sealDocument } from '../service.js';
 import type { SearchRequest, UNAVAILABLE_REASONS } from './schemas.js';
 import { foldForSearch, headlineOptions, normalizeQuery, parseHeadline, phraseMatches, phrasePattern, SEARCH_CONFIG, type Highlight } from './text.js';
+import { inBatches } from '../../shared/batches.js';
 
 type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' | 'storage'>;
 type ScopedDocument = Document & { searchIndex: DocumentIndex | null };
@@ -49,9 +50,11 @@ export async function startDocumentIndex(deps: Deps, organizationId: string, doc
 
 export async function searchDocuments(deps: Deps, organizationId: string, request: SearchRequest) {
   const scopeIds = await scopeOf(deps, organizationId, request);
-  const documents = await deps.db.document.findMany({ where: { organizationId, id: { in: scopeIds } }, include: { searchIndex: true } });
+  // An agreement's documents can be any number: batched under PostgreSQL's bind-parameter limit.
+  const documents = await inBatches(scopeIds, (ids) => deps.db.document.findMany({ where: { organizationId, id: { in: ids } }, include: { searchIndex: true } }));
   const searchable = documents.filter((d) => d.searchIndex?.indexedAt);
-  const searchableIds = scopeIds.filter((id) => searchable.some((d) => d.id === id));
+  const byId = new Map(documents.map((d) => [d.id, d]));
+  const searchableIds = scopeIds.filter((id) => byId.get(id)?.searchIndex?.indexedAt);
   const rows = searchableIds.length === 0 ? [] : request.mode === 'exact' ? await exactPassages(deps, organizationId, searchableIds, request) : await rankedPassages(deps, organizationId, searchableIds, request);
   const visible = rows.slice(0, request.limit);
   const links = await deps.db.agreementDocument.findMany({ where: { organizationId, documentId: { in: [...new Set(visible.map((r) => r.document_id))] } }, select: { agreementId: true, documentId: true } });
@@ -61,7 +64,7 @@ export async function searchDocuments(deps: Deps, organizationId: string, reques
     mode: request.mode,
     passages: visible.map((row) => ({
       document_id: row.document_id,
-      file_name: documents.find((d) => d.id === row.document_id)!.fileName,
+      file_name: byId.get(row.document_id)!.fileName,
       agreement_ids: links.filter((l) => l.documentId === row.document_id).map((l) => l.agreementId).sort(),
       position: { passage: row.ordinal, page: row.page, sheet: row.sheet, start_offset: row.start_offset, end_offset: row.end_offset },
       text: row.text,
@@ -69,7 +72,7 @@ export async function searchDocuments(deps: Deps, organizationId: string, reques
       score: row.score,
     })),
     has_more: rows.length > request.limit,
-    unavailable_documents: scopeIds.flatMap((id) => unavailability(id, documents.find((d) => d.id === id))),
+    unavailable_documents: scopeIds.flatMap((id) => unavailability(id, byId.get(id))),
     partial: partialDocuments.length > 0,
     partial_documents: partialDocuments.map((d) => ({ document_id: d.id, indexed_passages: d.searchIndex!.passageCount, reason: d.searchIndex!.partialReason ?? 'not fully indexed' })),
   };

@@ -1,3 +1,4 @@
+import type { AddressPolicy } from '../../notifications/address-policy.js';
 import type { ZodType } from 'zod';
 
 // What every source of supplier invoices offers the service. A provider is stateless; `open`
@@ -47,6 +48,9 @@ export interface TestStep {
 export interface ProviderContext {
   heartbeat: (detail?: unknown) => void;
   signal?: AbortSignal;
+  // Where the connection may go (src/notifications/address-policy.ts): the provider's address is
+  // an Admin's choice, so loopback, private and metadata addresses are refused unless allowed.
+  addressPolicy: AddressPolicy;
 }
 
 export interface ProviderConnection {
@@ -67,6 +71,9 @@ export interface Provider<Credentials extends Record<string, unknown> = Record<s
   scopeDescription: string;
   // Every field is stored encrypted and never returned; reads list only the names set.
   credentialsSchema: ZodType<Credentials>;
+  // Credential fields holding an address the service connects to, checked against the policy
+  // when saved (400) and again when connecting.
+  addressFields: readonly string[];
   open(credentials: Credentials, context: ProviderContext): ProviderConnection;
 }
 

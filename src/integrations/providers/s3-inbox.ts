@@ -1,3 +1,4 @@
+import { agentWithinPolicy, DestinationRefused, type AddressPolicy } from '../../notifications/address-policy.js';
 import { Client } from 'minio';
 import { z } from 'zod';
 import {
@@ -36,9 +37,10 @@ export type S3InboxCredentials = z.infer<typeof credentialsSchema>;
 const LIST_BATCH = 200;
 const INVOICE_EXTENSION = /\.(xml|pdf)$/i;
 
-function clientFor(credentials: S3InboxCredentials): Client {
+function clientFor(credentials: S3InboxCredentials, policy: AddressPolicy): Client {
   const url = new URL(credentials.endpoint);
   return new Client({
+    transportAgent: agentWithinPolicy(credentials.endpoint, policy),
     endPoint: url.hostname,
     port: url.port ? Number(url.port) : undefined,
     useSSL: url.protocol === 'https:',
@@ -52,6 +54,7 @@ function clientFor(credentials: S3InboxCredentials): Client {
 // The storage's answer in words for the customer; the library's own text stays out.
 function providerErrorOf(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
+  if (error instanceof DestinationRefused) return new ProviderError('configuration', 'The storage address (endpoint) is not one the service connects to.');
   const code = (error as { code?: string }).code ?? '';
   if (['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidToken', 'ExpiredToken'].includes(code)) {
     return new ProviderError('authentication', 'The storage refused the access key and secret.');
@@ -85,7 +88,7 @@ class S3InboxConnection implements ProviderConnection {
     private readonly credentials: S3InboxCredentials,
     private readonly context: ProviderContext,
   ) {
-    this.client = clientFor(credentials);
+    this.client = clientFor(credentials, context.addressPolicy);
   }
 
   private async exists(name: string): Promise<boolean> {
@@ -182,5 +185,6 @@ export const s3InboxProvider: Provider<S3InboxCredentials> = {
   connect: 'api',
   scopeDescription: 'An inbox knows no suppliers: scope cannot narrow its syncs (every invoice file of the period is imported).',
   credentialsSchema,
+  addressFields: ['endpoint'],
   open: (credentials, context) => new S3InboxConnection(credentials, context),
 };

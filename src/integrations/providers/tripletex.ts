@@ -1,3 +1,4 @@
+import { DestinationRefused, fetchWithinPolicy } from '../../notifications/address-policy.js';
 import { z } from 'zod';
 import { trimCharsEnd } from '../../shared/text-scan.js';
 import {
@@ -137,13 +138,17 @@ class TripletexConnection implements ProviderConnection {
     for (let waits = 0; ; waits++) {
       let response: Response;
       try {
-        response = await fetch(url, {
-          method,
-          headers: { Accept: 'application/json', ...(authorization ? { Authorization: authorization } : {}) },
-          signal: AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...(this.context.signal ? [this.context.signal] : [])]),
-          redirect: 'error',
-        });
-      } catch {
+        response = await fetchWithinPolicy(
+          url,
+          {
+            method,
+            headers: { Accept: 'application/json', ...(authorization ? { Authorization: authorization } : {}) },
+            signal: AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...(this.context.signal ? [this.context.signal] : [])]),
+          },
+          this.context.addressPolicy,
+        );
+      } catch (error) {
+        if (error instanceof DestinationRefused) throw new ProviderError('configuration', 'The Tripletex address (base_url) is not one the service connects to.');
         throw new ProviderError('unavailable', 'Tripletex could not be reached.');
       }
       if (response.status !== 429) return response;
@@ -314,5 +319,6 @@ export const tripletexProvider: Provider<TripletexCredentials> = {
   connect: 'api',
   scopeDescription: 'scope.supplier_ids lists suppliers of GET /v1/integrations/{id}/suppliers (their id): a sync imports only their supplier invoices.',
   credentialsSchema,
+  addressFields: ['base_url'],
   open: (credentials, context) => new TripletexConnection(credentials, context),
 };

@@ -22,7 +22,8 @@ describe('tripletex provider', () => {
   const open = (overrides: Record<string, string> = {}) =>
     tripletexProvider.open(
       tripletexProvider.credentialsSchema.parse({ consumer_token: standin.consumerToken, employee_token: standin.employeeToken, base_url: standin.baseUrl, ...overrides }),
-      { heartbeat: () => heartbeats++ },
+      // The stand-in listens on 127.0.0.1: allowed by name, as the test stack does.
+      { heartbeat: () => heartbeats++, addressPolicy: { allowPrivate: false, allowedHosts: new Set(['127.0.0.1']) } },
     );
 
   it('includes the last day of the period (invoiceDateTo is exclusive) and pages by what the server sent', async () => {
@@ -47,6 +48,14 @@ describe('tripletex provider', () => {
     standin.expireSessions();
     expect((await connection.listSuppliers()).map((s) => s.name)).toEqual(['Supplier One']);
     expect(standin.requests.filter((r) => r.path === '/v2/token/session/:create').length).toBe(sessionsBefore + 1);
+  });
+
+  it('does not connect to a loopback or private address the policy does not allow (SSRF)', async () => {
+    const credentials = tripletexProvider.credentialsSchema.parse({ consumer_token: standin.consumerToken, employee_token: standin.employeeToken, base_url: standin.baseUrl });
+    const strict = tripletexProvider.open(credentials, { heartbeat: () => undefined, addressPolicy: { allowPrivate: false, allowedHosts: new Set() } });
+    const before = standin.requests.length;
+    await expect(strict.listSuppliers()).rejects.toMatchObject({ kind: 'configuration', message: expect.stringContaining('base_url') });
+    expect(standin.requests.length, 'no request reached the stand-in').toBe(before);
   });
 
   it('reports refused tokens as a failed sign-in step, and as an authentication error', async () => {

@@ -79,6 +79,26 @@ describe('runIsolated', () => {
     }
   }, 60_000);
 
+  it('replaces a helper killed for its time limit at once, so the next call finds one started', async () => {
+    configureIsolation({ helpers: 1 });
+    try {
+      expect(await runIsolated(fixture, 'spin', [], { ...limits, timeMs: 2_000 })).toMatchObject({ ok: false, reason: 'time_limit' });
+      // The replacement is there before anyone asks for it, idle.
+      expect(isolationStats()).toMatchObject({ helpers: 1, busy: 0, waiting: 0 });
+      expect(await runIsolated(fixture, 'double', [new Uint8Array([3])], limits)).toEqual({ ok: true, value: [6] });
+    } finally {
+      configureIsolation({ helpers: 2 });
+    }
+  }, 60_000);
+
+  it('counts a call\'s time limit from the start of its function, not while a new helper loads the module', async () => {
+    closeIsolation();
+    const slowToLoad = new URL('./isolated-slow-fixture.ts', import.meta.url);
+    // Loading takes 1.5 s, the function a moment: a 500 ms limit is the function's, and is kept.
+    expect(await runIsolated(slowToLoad, 'quick', [], { ...limits, timeMs: 500 })).toEqual({ ok: true, value: 'quick' });
+    expect(await runIsolated(fixture, 'spin', [], { ...limits, timeMs: 500 })).toMatchObject({ ok: false, reason: 'time_limit' });
+  }, 60_000);
+
   it('reports an error the function throws', async () => {
     expect(await runIsolated(fixture, 'fail', [], limits)).toEqual({ ok: false, reason: 'crashed', message: 'broken on purpose' });
   }, 60_000);
