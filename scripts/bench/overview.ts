@@ -5,7 +5,7 @@
 // (GET /v1/organization) taking turns with it, and the load average.
 import { parseArgs } from 'node:util';
 import { createOrganization } from '../../src/admin/service.js';
-import type { Db } from '../../src/db/client.js';
+import { Prisma, type Db } from '../../src/db/client.js';
 import { overview } from '../../src/overview/service.js';
 import { againstBaseline, BASELINE_PATH, loadAverage, percentile, printTable, timedAgainstBaseline, withBenchStack } from './support.js';
 import { countsOf, seedVolume } from './volume-seed.js';
@@ -57,6 +57,11 @@ async function explainStatements(db: Db, organizationId: string) {
     $queryRawUnsafe: async (sql: string, ...params: unknown[]) => {
       statements.push({ sql, params });
       return db.$queryRawUnsafe(sql, ...params);
+    },
+    // Statements composed with Prisma.sql: recorded as text with $n placeholders and their values.
+    $queryRaw: async (query: Prisma.Sql) => {
+      statements.push({ sql: query.text, params: query.values });
+      return db.$queryRaw(query);
     },
   } as unknown as Db;
   await overview({ db: recording }, organizationId);

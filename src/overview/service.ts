@@ -3,6 +3,9 @@ import { READINESS_GAPS } from '../agreements/schemas.js';
 import type { AppDeps } from '../deps.js';
 import { formatAmount } from '../shared/money.js';
 import { visibleAlertSql } from '../alerts/filters.js';
+import { Prisma } from '../db/client.js';
+import { scopeCondition, type TeamScope, type TeamScopeQuery } from '../teams/scope.js';
+import { scopedAlertAndClaimFigures, scopedInvoiceFigures } from './scoped.js';
 import {
   EXPIRING_LISTED,
   EXPIRING_WITHIN_DAYS,
@@ -33,7 +36,8 @@ const VISIBLE_ALERT = visibleAlertSql('a');
 
 // Readiness of each agreement that is not archived, as readinessOf() in src/agreements/service.ts
 // says it, in SQL so the overview never loads agreements one by one.
-const READINESS_SQL = `
+function readinessSql(org: string, covered: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
   SELECT a.id, a.title, a.status, a.expiration_date,
          (a.title IS NULL OR a.title = '') AS title_missing,
          NOT EXISTS (SELECT 1 FROM agreement_suppliers s WHERE s.agreement_id = a.id) AS supplier_missing,
@@ -43,7 +47,8 @@ const READINESS_SQL = `
            AND NOT EXISTS (SELECT 1 FROM agreement_documents d WHERE d.agreement_id = a.id AND d.status = 'completed' AND d.classification = 'terms')) AS usable_terms_missing,
          EXISTS (SELECT 1 FROM agreement_documents d WHERE d.agreement_id = a.id AND d.status IN ('queued', 'processing')) AS documents_processing_missing
     FROM agreements a
-   WHERE a.organization_id = $1::uuid AND a.status <> 'archived'`;
+   WHERE a.organization_id = ${org}::uuid AND a.status <> 'archived' AND ${covered}`;
+}
 const NOT_READY = `(title_missing OR supplier_missing OR active_status_missing OR usable_terms_missing OR documents_processing_missing)`;
 
 // Why checks cannot run, in the order a user fixes it.
@@ -155,31 +160,36 @@ const ALERT_AND_CLAIM_FIGURES = `
 
 // Agreements: readiness computed once, then its counts, the soonest to expire, the not-ready ones
 // holding back the most invoices (matched, not deleted) and the renewals due, as one row.
-const AGREEMENT_FIGURES = `
-  WITH readiness AS MATERIALIZED (${READINESS_SQL}),
+// With teams (scope), only the agreements they cover, and of their invoices only the covered ones.
+function agreementFigures(org: string, today: string, expiringThrough: string, renewalThrough: string, scope: TeamScope | null): Prisma.Sql {
+  const coveredAgreement = (alias: string) => (scope ? scopeCondition(scope, 'agreement', alias) : Prisma.sql`TRUE`);
+  const coveredInvoice = scope ? Prisma.sql`EXISTS (SELECT 1 FROM invoices iv WHERE iv.id = m.invoice_id AND ${scopeCondition(scope, 'invoice', 'iv')})` : Prisma.sql`TRUE`;
+  return Prisma.sql`
+  WITH readiness AS MATERIALIZED (${readinessSql(org, coveredAgreement('a'))}),
   counts AS (
     SELECT count(*) FILTER (WHERE status = 'active')::int AS active,
-           count(*) FILTER (WHERE status = 'active' AND expiration_date BETWEEN $2::date AND $3::date)::int AS expiring,
-           count(*) FILTER (WHERE ${NOT_READY})::int AS not_ready,
-           ${READINESS_GAPS.map((gap) => `count(*) FILTER (WHERE ${gap}_missing)::int AS ${gap}`).join(', ')}
+           count(*) FILTER (WHERE status = 'active' AND expiration_date BETWEEN ${today}::date AND ${expiringThrough}::date)::int AS expiring,
+           count(*) FILTER (WHERE ${Prisma.raw(NOT_READY)})::int AS not_ready,
+           ${Prisma.raw(READINESS_GAPS.map((gap) => `count(*) FILTER (WHERE ${gap}_missing)::int AS ${gap}`).join(', '))}
       FROM readiness),
   soonest AS (
     SELECT id, title, expiration_date::text AS expiration_date FROM readiness
-     WHERE status = 'active' AND expiration_date BETWEEN $2::date AND $3::date
-     ORDER BY expiration_date, id LIMIT ${EXPIRING_LISTED}),
+     WHERE status = 'active' AND expiration_date BETWEEN ${today}::date AND ${expiringThrough}::date
+     ORDER BY expiration_date, id LIMIT ${Prisma.raw(String(EXPIRING_LISTED))}),
   held_back AS (
-    SELECT r.id, r.title, ${READINESS_GAPS.map((gap) => `r.${gap}_missing`).join(', ')}, counted.invoices
+    SELECT r.id, r.title, ${Prisma.raw(READINESS_GAPS.map((gap) => `r.${gap}_missing`).join(', '))}, counted.invoices
       FROM readiness r
       CROSS JOIN LATERAL (
         SELECT count(*)::int AS invoices FROM invoice_agreement_matches m
-         WHERE m.agreement_id = r.id AND m.active
-           AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.id = m.invoice_id AND i.organization_id = $1::uuid AND i.deleted_at IS NOT NULL)) counted
-     WHERE ${NOT_READY} AND counted.invoices > 0
-     ORDER BY counted.invoices DESC, r.id LIMIT ${NOT_READY_STEPS})
+         WHERE m.agreement_id = r.id AND m.active AND ${coveredInvoice}
+           AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.id = m.invoice_id AND i.organization_id = ${org}::uuid AND i.deleted_at IS NOT NULL)) counted
+     WHERE ${Prisma.raw(NOT_READY)} AND counted.invoices > 0
+     ORDER BY counted.invoices DESC, r.id LIMIT ${Prisma.raw(String(NOT_READY_STEPS))})
   SELECT (SELECT row_to_json(counts) FROM counts) AS counts,
          (SELECT coalesce(json_agg(soonest ORDER BY expiration_date, id), '[]') FROM soonest) AS soonest,
          (SELECT coalesce(json_agg(held_back ORDER BY invoices DESC, id), '[]') FROM held_back) AS held_back,
-         (SELECT count(*)::int FROM agreements WHERE organization_id = $1::uuid AND status = 'active' AND renewal_deadline <= $4::date) AS renewal_due`;
+         (SELECT count(*)::int FROM agreements WHERE organization_id = ${org}::uuid AND status = 'active' AND renewal_deadline <= ${renewalThrough}::date AND ${coveredAgreement('agreements')}) AS renewal_due`;
+}
 
 interface AgreementFigures {
   counts: Record<'active' | 'expiring' | 'not_ready' | Gap, number>;
@@ -188,7 +198,19 @@ interface AgreementFigures {
   renewal_due: number;
 }
 
-export async function overview(deps: Deps, organizationId: string, now = new Date()): Promise<Overview> {
+// The team query of the request carried into the next steps' links, so a link lists the records
+// its step counted.
+function scopeSuffix(query: TeamScopeQuery): string {
+  if (query.mine === true) return 'mine=true';
+  if (query.team_ids) return `team_ids=${query.team_ids.join(',')}`;
+  return '';
+}
+
+const withQuery = (link: string, suffix: string) => (suffix ? `${link}${link.includes('?') ? '&' : '?'}${suffix}` : link);
+
+// With a team scope (mine / team_ids) every figure covers only what the teams cover; without one
+// it comes from the trigger-kept totals.
+export async function overview(deps: Deps, organizationId: string, scope: TeamScope | null = null, teamQuery: TeamScopeQuery = {}, now = new Date()): Promise<Overview> {
   const since = new Date(now.getTime() - RECENT_DAYS * DAY_MS);
   const today = isoDay(now);
   // Calendar dates (refunds): today and the 6 days before it.
@@ -200,9 +222,9 @@ export async function overview(deps: Deps, organizationId: string, now = new Dat
 
   // Three independent statements side by side, each on its own pool connection.
   const [invoiceRows, alertAndClaimRows, [agreements]] = await Promise.all([
-    db.$queryRawUnsafe<FigureRow[]>(INVOICE_FIGURES, org, since),
-    db.$queryRawUnsafe<FigureRow[]>(ALERT_AND_CLAIM_FIGURES, org, since, recentFrom),
-    db.$queryRawUnsafe<AgreementFigures[]>(AGREEMENT_FIGURES, org, today, expiringThrough, renewalThrough),
+    scope ? db.$queryRaw<FigureRow[]>(scopedInvoiceFigures(scope, since)) : db.$queryRawUnsafe<FigureRow[]>(INVOICE_FIGURES, org, since),
+    scope ? db.$queryRaw<FigureRow[]>(scopedAlertAndClaimFigures(scope, since, recentFrom)) : db.$queryRawUnsafe<FigureRow[]>(ALERT_AND_CLAIM_FIGURES, org, since, recentFrom),
+    db.$queryRaw<AgreementFigures[]>(agreementFigures(org, today, expiringThrough, renewalThrough, scope)),
   ]);
   const figure = figuresOf([...invoiceRows, ...alertAndClaimRows]);
   const { counts, soonest, held_back: notReady, renewal_due: renewalDue } = agreements!;
@@ -214,6 +236,7 @@ export async function overview(deps: Deps, organizationId: string, now = new Dat
   const incomplete = figure('incomplete').count;
   const outdated = figure('outdated').count;
 
+  const suffix = scopeSuffix(teamQuery);
   const steps: NextStep[] = [];
   for (const agreement of notReady) {
     const gaps = GAP_ORDER.filter((gap) => agreement[`${gap}_missing`]);
@@ -222,12 +245,12 @@ export async function overview(deps: Deps, organizationId: string, now = new Dat
       kind: 'agreement_not_ready',
       message: `${plural(agreement.invoices, 'invoice')} could not be checked: agreement ${name} ${gaps.map((gap) => GAP_REASON[gap]).join(' and ')}`,
       count: agreement.invoices,
-      link: `/v1/invoices?agreement_ids=${agreement.id}`,
+      link: withQuery(`/v1/invoices?agreement_ids=${agreement.id}`, suffix),
       agreement_id: agreement.id,
     });
   }
   const step = (kind: NextStep['kind'], n: number, message: string, link: string) => {
-    if (n > 0) steps.push({ kind, message, count: n, link, agreement_id: null });
+    if (n > 0) steps.push({ kind, message, count: n, link: withQuery(link, suffix), agreement_id: null });
   };
   step('review_alerts', pending.count, `${plural(pending.count, 'alert')} ${pending.count === 1 ? 'waits' : 'wait'} for review`, '/v1/alerts?statuses=pending');
   step('failed_invoices', failed, `${plural(failed, 'invoice')} could not be read`, '/v1/invoices?processing_statuses=failed');

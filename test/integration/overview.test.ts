@@ -212,4 +212,95 @@ describe('GET /v1/overview', () => {
       { currency_code: 'SEK', counted: 1, spend: '1000.0000', failed: 0, incomplete: 0, outdated: 1 },
     ]);
   });
+  // mine / team_ids (issue 14): every figure covers only what the teams cover, computed from the
+  // records with the teams' compiled filter, as the lists narrow them.
+  it('narrows every figure to the records the teams cover with mine=true or team_ids', async () => {
+    const tenant = await createTenant();
+    const db = testDb();
+    const line = (net: string) => [{ description: 'Paper', quantity: '1', unit_price: net, net_amount: net }];
+    // Supplier 1: two EUR invoices (one old), a draft agreement, a pending alert and a claimed one with a refund.
+    const s1 = newSupplier('Covered');
+    const recent = await invoiceOf(tenant, s1, { currency: 'EUR', lines: line('100.00') });
+    const old = await invoiceOf(tenant, s1, { currency: 'EUR', lines: line('40.50') });
+    await db.invoice.update({ where: { id: old.id }, data: { createdAt: tenDaysAgo() } });
+    const g1 = await matchedAgreement(tenant, [recent.supplier.id], 'Covered deal');
+    const claimed = await alertOn(tenant, recent.id, g1, { impact_amount: '10.00' });
+    await alertOn(tenant, old.id, g1, { impact_amount: '2.505' });
+    const claim = await createClaim(tenant, { agreement_id: g1, alerts: { alert_ids: [claimed] } });
+    expect((await tenant.call(`/v1/claims/${claim.id}/refunds`, { method: 'POST', body: { amount: '4.00', currency_code: 'EUR' } })).status).toBe(201);
+    // Supplier 2: everything again, none of it covered.
+    const s2 = newSupplier('Elsewhere');
+    const nok = await invoiceOf(tenant, s2, { currency: 'NOK', lines: line('1000.00') });
+    await db.invoice.update({ where: { id: nok.id }, data: { checkStatus: 'outdated' } });
+    const g2 = await matchedAgreement(tenant, [nok.supplier.id], 'Other deal');
+    const otherAlert = await alertOn(tenant, nok.id, g2, { impact_amount: '50.00' });
+    const otherClaim = await createClaim(tenant, { agreement_id: g2, alerts: { alert_ids: [otherAlert] } });
+    expect((await tenant.call(`/v1/claims/${otherClaim.id}/refunds`, { method: 'POST', body: { amount: '9.00', currency_code: 'NOK' } })).status).toBe(201);
+    await alertOn(tenant, nok.id, g2, { impact_amount: '5.00' });
+
+    const team = await tenant.call('/v1/teams', {
+      method: 'POST',
+      body: { name: 'Covered buyers', user_ids: [tenant.userId], filter: { schema_version: 1, root: { combinator: 'and', children: [{ field: 'supplier.id', op: 'is', value: recent.supplier.id }] } } },
+    });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const unfiltered = await tenant.call('/v1/teams', { method: 'POST', body: { name: 'No filter yet', user_ids: [], filter: null } });
+    expect(unfiltered.status).toBe(201);
+
+    const read = async (query: string) => {
+      const response = await tenant.call(`/v1/overview?${query}`);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      const { recent_since: _since, ...figures } = response.body;
+      return figures;
+    };
+    const expected = (query: string) => ({
+      invoices: { count: 2, recent_count: 1, spend: [{ currency_code: 'EUR', total: '140.50', recent: '100.00' }] },
+      alerts: { open_count: 1, recent_open_count: 1, impact: [{ currency_code: 'EUR', total: '2.505', recent: '2.505' }] },
+      claims: { open_count: 1, recent_open_count: 1, claimed: [{ currency_code: 'EUR', total: '10.00', recent: '10.00' }], refunded: [{ currency_code: 'EUR', total: '4.00', recent: '4.00' }] },
+      agreements: { active_count: 0, expiring_soon: { count: 0, within_days: 90, soonest: [] }, not_ready: { count: 1, missing: { title: 0, supplier: 0, active_status: 1, usable_terms: 1, documents_processing: 0 } } },
+      next_steps: [
+        {
+          kind: 'agreement_not_ready',
+          message: '2 invoices could not be checked: agreement "Covered deal" has no price list, instructions or terms document and is not active',
+          count: 2,
+          link: `/v1/invoices?agreement_ids=${g1}&${query}`,
+          agreement_id: g1,
+        },
+        { kind: 'review_alerts', message: '1 alert waits for review', count: 1, link: `/v1/alerts?statuses=pending&${query}`, agreement_id: null },
+      ],
+    });
+    for (const query of ['mine=true', `team_ids=${team.body.id}`, `team_ids=${team.body.id},${unfiltered.body.id}`]) {
+      const figures = await read(query);
+      expect(figures, query).toEqual(expected(query));
+      // Each link lists exactly the records its step counts, under the same teams.
+      for (const step of figures.next_steps) expect((await tenant.call(`${step.link}&limit=1000`)).body.data, step.link).toHaveLength(step.count);
+    }
+
+    // Without teams the overview still covers everything.
+    const all = await read('');
+    expect(all.invoices.count).toBe(3);
+    expect(all.alerts.open_count).toBe(2);
+    expect(all.claims.refunded).toEqual([{ currency_code: 'EUR', total: '4.00', recent: '4.00' }, { currency_code: 'NOK', total: '9.00', recent: '9.00' }]);
+
+    // A team without a filter covers nothing: zeros, not an error.
+    expect(await read(`team_ids=${unfiltered.body.id}`)).toEqual({
+      invoices: { count: 0, recent_count: 0, spend: [] },
+      alerts: { open_count: 0, recent_open_count: 0, impact: [] },
+      claims: { open_count: 0, recent_open_count: 0, claimed: [], refunded: [] },
+      agreements: { active_count: 0, expiring_soon: { count: 0, within_days: 90, soonest: [] }, not_ready: { count: 0, missing: { title: 0, supplier: 0, active_status: 0, usable_terms: 0, documents_processing: 0 } } },
+      next_steps: [],
+    });
+
+    // The same refusals as the lists: both at once, and a team that is not the organization's.
+    const both = await tenant.call(`/v1/overview?mine=true&team_ids=${team.body.id}`);
+    expectError(both, 400, 'validation_error');
+    expectError(await tenant.call(`/v1/invoices?mine=true&team_ids=${team.body.id}`), 400, 'validation_error');
+    const unknown = randomUUID();
+    const fromOverview = await tenant.call(`/v1/overview?team_ids=${unknown}`);
+    expectError(fromOverview, 404, 'not_found');
+    const { request_id: _overviewRequest, ...overviewError } = fromOverview.body.error;
+    const { request_id: _listRequest, ...listError } = (await tenant.call(`/v1/alerts?team_ids=${unknown}`)).body.error;
+    expect(overviewError).toEqual(listError);
+    const outsider = await createTenant();
+    expectError(await outsider.call(`/v1/overview?team_ids=${team.body.id}`), 404, 'not_found');
+  });
 });
