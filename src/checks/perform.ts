@@ -33,6 +33,11 @@ const CHECK_FAILED = {
   message: 'The check could not be completed because of an internal error. It was logged under the run id; check the invoice again, and contact support with the run id if it fails again.',
 };
 
+// Storing a check writes its findings and alerts: thousands for a large invoice, which on a busy
+// database takes longer than Prisma's default 5 s. An expired transaction was retried as an
+// outage, so the whole check ran again and expired again.
+const CHECK_STORE_TIMEOUT_MS = 600_000;
+
 export function checkIdFor(runId: string, invoiceId: string, agreementId: string): string {
   return deterministicUuid(`check:${runId}:${invoiceId}:${agreementId}`);
 }
@@ -74,7 +79,7 @@ export async function performCheck(db: Db, organizationId: string, runId: string
     }
     await refreshCheckStatus(tx, { invoiceIds: [invoiceId] });
     return alertIds.length;
-  }, { timeout: 600_000 });
+  }, { timeout: CHECK_STORE_TIMEOUT_MS });
   return { checkId, status: 'completed', findings: kept.length, alerts };
 }
 
