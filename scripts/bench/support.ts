@@ -96,3 +96,20 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
+
+// Statements sent by this process through `pg` (Prisma's adapter included): a counter that the
+// benchmarks read before and after a step. Installed once, on first use.
+let statementCount = 0;
+let counting = false;
+export async function statementCounter(): Promise<() => number> {
+  if (!counting) {
+    const pg = (await import('pg')).default;
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+      statementCount += 1;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    counting = true;
+  }
+  return () => statementCount;
+}
