@@ -41,7 +41,8 @@ const OVERCHARGE_EVERY = 10;
 const OVERCHARGE = new Decimal('1.50');
 const POLL_MS = 200;
 
-const template = readFileSync(path.resolve(repoRoot, '../shared/samples/peppol-bis3/peppol-base-example.xml'), 'utf8');
+// SAMPLES_DIR as in the tests (a git worktree has no ../shared beside it).
+const template = readFileSync(path.resolve(process.env.SAMPLES_DIR ?? path.resolve(repoRoot, '../shared/samples'), 'peppol-bis3/peppol-base-example.xml'), 'utf8');
 
 // ---- the agreement's price list and the invoices billed against it ----
 

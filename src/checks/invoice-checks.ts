@@ -33,11 +33,10 @@ function skipReasonOf(eligibility: Eligibility): string {
 export async function settleInvoiceChecks(db: Db, organizationId: string, invoiceIds: string[]): Promise<void> {
   // One eligibility read for the whole run's invoices, then each invoice's share of it.
   const eligibility = await pairEligibility(db, organizationId, invoiceIds);
-  const of = (invoiceId: string): Eligibility => ({
-    eligible: eligibility.eligible.filter((pair) => pair.invoiceId === invoiceId),
-    excluded: eligibility.excluded.filter((pair) => pair.invoiceId === invoiceId),
-  });
-  for (const invoiceId of invoiceIds) await settleInvoice(db, invoiceId, of(invoiceId));
+  const byInvoice = new Map<string, Eligibility>(invoiceIds.map((invoiceId) => [invoiceId, { eligible: [], excluded: [] }]));
+  for (const pair of eligibility.eligible) byInvoice.get(pair.invoiceId)?.eligible.push(pair);
+  for (const pair of eligibility.excluded) byInvoice.get(pair.invoiceId)?.excluded.push(pair);
+  for (const [invoiceId, of] of byInvoice) await settleInvoice(db, invoiceId, of);
 }
 
 async function settleInvoice(db: Db, invoiceId: string, eligibility: Eligibility): Promise<InvoiceCheckSettlement> {

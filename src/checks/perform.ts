@@ -14,7 +14,7 @@ import { runCheckers } from './checkers/index.js';
 import type { Finding } from './checkers/types.js';
 import { loadBatchInvoices, loadBatchPriorCharges, loadCheck, type CheckBatch, type LoadedCheck } from './input.js';
 import { beginItems, completeItems } from '../runs/read-model.js';
-import { suppressedBy } from './suppression.js';
+import { unsuppressed } from './suppression.js';
 import { recordNewAlerts } from '../notifications/dispatch.js';
 
 // One check of one invoice against one agreement: run the checkers, store the check with its
@@ -32,6 +32,11 @@ const CHECK_FAILED = {
   code: 'check_failed',
   message: 'The check could not be completed because of an internal error. It was logged under the run id; check the invoice again, and contact support with the run id if it fails again.',
 };
+
+// Storing a check writes its findings and alerts: thousands for a large invoice, which on a busy
+// database takes longer than Prisma's default 5 s. An expired transaction was retried as an
+// outage, so the whole check ran again and expired again.
+const CHECK_STORE_TIMEOUT_MS = 600_000;
 
 export function checkIdFor(runId: string, invoiceId: string, agreementId: string): string {
   return deterministicUuid(`check:${runId}:${invoiceId}:${agreementId}`);
@@ -54,7 +59,7 @@ export async function performCheck(db: Db, organizationId: string, runId: string
     await recordFailedCheck(db, checkId, runId, loaded, invoiceId, agreementId, error);
     return { checkId, status: 'failed', findings: 0, alerts: 0 };
   }
-  const kept = findings.filter((finding) => !suppressedBy(loaded, finding));
+  const kept = unsuppressed(loaded, findings);
   const alerts = await db.$transaction(async (tx) => {
     // Two checks of the same pair (an import's and a user's) must not both add the same alert.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`check-pair:${invoiceId}:${agreementId}`}))`;
@@ -74,7 +79,7 @@ export async function performCheck(db: Db, organizationId: string, runId: string
     }
     await refreshCheckStatus(tx, { invoiceIds: [invoiceId] });
     return alertIds.length;
-  });
+  }, { timeout: CHECK_STORE_TIMEOUT_MS });
   return { checkId, status: 'completed', findings: kept.length, alerts };
 }
 
@@ -209,8 +214,9 @@ async function replaceAlerts(tx: Prisma.TransactionClient, loaded: LoadedCheck, 
   // The check's changes are the system's, done by the check's run (docs/audit.md).
   const actor = systemActor(runId);
   const after = await inBatches(alertIds, (ids) => tx.alert.findMany({ where: { id: { in: ids } }, include: ALERT_INCLUDE }));
+  const earlierById = new Map(earlier.map((alert) => [alert.id, alert]));
   const entries = after.flatMap((alert) => {
-    const before = earlier.find((e) => e.id === alert.id) ?? null;
+    const before = earlierById.get(alert.id) ?? null;
     const entry = alertActivity(before ? 'updated' : 'created', before, alert);
     return Object.keys(entry.changes!).length > 0 ? [entry] : [];
   });

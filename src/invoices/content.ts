@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 import { amountProblems } from './amounts.js';
 import type { NormalizedInvoice } from './parsing/model.js';
 import { findOrCreateParty } from './parties.js';
 import { batchesOf } from '../shared/batches.js';
+import { orderedUuids } from '../shared/ids.js';
 
 // Writing an invoice's content (header, parties, lines) from the normalized model, the one shape
 // every source (parsed files, JSON invoices, syncs) is turned into first.
@@ -99,9 +99,11 @@ export interface InvoiceLineRow {
 }
 
 
+// Line ids in line order (orderedUuids): a large invoice's lines append to the primary-key index.
 export function lineRowsOf(lines: NormalizedInvoice['lines'], invoiceId: string, organizationId: string): InvoiceLineRow[] {
+  const ids = orderedUuids(lines.length);
   return lines.map((line, position) => ({
-    id: randomUUID(),
+    id: ids[position]!,
     invoiceId,
     organizationId,
     position,

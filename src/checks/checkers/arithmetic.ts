@@ -11,7 +11,7 @@
 // computed - stated for subtractions). On a credit note (amounts usually positive, money coming
 // back) a smaller credit than computed is against the buyer, so the sign flips; when a credit
 // note's amounts are negative it does not. In practice credit notes are not checked.
-import { decOrNull, halfMinorUnit, money, priceString, showMoney, sumOf, ZERO, type Dec } from './money.js';
+import { decOrNull, halfMinorUnit, lineFigures, money, priceString, showMoney, sumOf, ZERO, type Dec } from './money.js';
 import { capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, quoteLine } from './findings.js';
 import type { CheckInput, CheckInvoice, CheckLine, Checker, Confidence, Finding } from './types.js';
 
@@ -38,10 +38,7 @@ export const lineArithmeticChecker: Checker = {
 function lineFinding(input: CheckInput, line: CheckLine): Finding | null {
   const { invoice } = input;
   const currency = invoice.currencyCode;
-  const quantity = decOrNull(line.quantity);
-  const price = decOrNull(line.unitPrice);
-  const net = decOrNull(line.netAmount);
-  const base = decOrNull(line.priceBaseQuantity);
+  const { quantity, unitPrice: price, netAmount: net, baseQuantity: base } = lineFigures(line);
   if (quantity === null || price === null || net === null || (base !== null && base.lte(0))) return null;
   const gross = base === null ? quantity.times(price) : quantity.times(price).div(base);
   const known = line.allowanceCharges !== undefined && line.allowanceCharges !== null;
@@ -122,7 +119,7 @@ const TOTALS_RULES: TotalsRule[] = [
     title: 'Line amounts do not add up to the line total',
     evaluate(invoice) {
       const total = stated(invoice.totals.lineExtension);
-      const nets = invoice.lines.map((line) => decOrNull(line.netAmount));
+      const nets = invoice.lines.map((line) => lineFigures(line).netAmount);
       if (total === null || invoice.lines.length === 0 || nets.some((net) => net === null)) return null;
       const computed = sumOf(nets as Dec[]);
       return { stated: total, computed, formula: `the ${invoice.lines.length} line net amounts add up to ${show(computed)}` };
@@ -136,7 +133,7 @@ const TOTALS_RULES: TotalsRule[] = [
     title: 'Total excluding VAT does not add up',
     evaluate(invoice) {
       const total = stated(invoice.totals.taxExclusive);
-      const lineTotal = stated(invoice.totals.lineExtension) ?? (invoice.lines.length > 0 ? sumOf(invoice.lines.map((line) => decOrNull(line.netAmount) ?? ZERO)) : null);
+      const lineTotal = stated(invoice.totals.lineExtension) ?? (invoice.lines.length > 0 ? sumOf(invoice.lines.map((line) => lineFigures(line).netAmount ?? ZERO)) : null);
       if (total === null || lineTotal === null) return null;
       const allowances = stated(invoice.totals.allowanceTotal) ?? sumOf(documentEntries(invoice, false));
       const charges = stated(invoice.totals.chargeTotal) ?? sumOf(documentEntries(invoice, true));

@@ -15,7 +15,7 @@
 // no-period matches medium by article number, low by description.
 import { daysBetween, periodDays, periodOf, showPeriod, type Period } from './dates.js';
 import { lessSure } from './match.js';
-import { decOrNull, isMaterial, money, type Dec } from './money.js';
+import { type Dec, decOrNull, isMaterial, lineFigures, money } from './money.js';
 import { capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, quoteLine } from './findings.js';
 import { normalizeDescription, normalizeItemId, sameUnit } from './text.js';
 import type { CheckInput, CheckLine, Checker, Confidence, Finding, PriorCharge } from './types.js';
@@ -96,9 +96,8 @@ interface Candidate {
 
 function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
   const { invoice } = input;
-  const net = decOrNull(line.netAmount);
+  const { netAmount: net, quantity } = lineFigures(line);
   if (net === null || net.lte(0)) return null;
-  const quantity = decOrNull(line.quantity);
   const period = periodOf(line.periodStart, line.periodEnd) ?? periodOf(invoice.periodStart, invoice.periodEnd);
   const candidates = sameItemCandidates(input, line).sort((a, b) => (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') || a.prior.lineId.localeCompare(b.prior.lineId));
 

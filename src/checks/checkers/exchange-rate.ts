@@ -17,7 +17,9 @@ export const exchangeRateMissingChecker: Checker = {
     for (const priced of pricedLines(input)) {
       if (priced.conversion.kind !== 'missing') continue;
       const pair = `${priced.conversion.from}->${priced.conversion.to}`;
-      byPair.set(pair, [...(byPair.get(pair) ?? []), priced]);
+      const group = byPair.get(pair);
+      if (group) group.push(priced);
+      else byPair.set(pair, [priced]);
     }
     return [...byPair.entries()].map(([pair, lines]) => missingRate(input.invoice, pair, lines));
   },

@@ -57,24 +57,33 @@ interface PriceIndex {
   byDescription: Map<string, { item: CheckPriceItem; itemId: string | null }[]>;
 }
 
-const priceIndexes = new WeakMap<readonly CheckPriceItem[], Map<string, PriceIndex>>();
+// One index for any price type and one per type, built together: every item's article number
+// and description are normalized once (folding text is the costly part at 50,000 items).
+type PriceIndexes = Record<'any' | 'amount' | 'rate', PriceIndex>;
+
+const priceIndexes = new WeakMap<readonly CheckPriceItem[], PriceIndexes>();
 
 function priceIndexOf(priceItems: readonly CheckPriceItem[], priceType: 'amount' | 'rate' | undefined): PriceIndex {
-  const byType = priceIndexes.get(priceItems) ?? new Map<string, PriceIndex>();
-  priceIndexes.set(priceItems, byType);
-  const key = priceType ?? 'any';
-  const cached = byType.get(key);
-  if (cached) return cached;
-  const index: PriceIndex = { byItemId: new Map(), byDescription: new Map() };
-  for (const item of priceItems) {
-    if (priceType && item.priceType !== priceType) continue;
-    const itemId = normalizeItemId(item.sellerItemId);
-    if (itemId !== null) listIn(index.byItemId, itemId).push(item);
-    const description = normalizeDescription(item.description);
-    if (description !== null) listIn(index.byDescription, description).push({ item, itemId });
+  let indexes = priceIndexes.get(priceItems);
+  if (!indexes) {
+    indexes = buildPriceIndexes(priceItems);
+    priceIndexes.set(priceItems, indexes);
   }
-  byType.set(key, index);
-  return index;
+  return indexes[priceType ?? 'any'];
+}
+
+function buildPriceIndexes(priceItems: readonly CheckPriceItem[]): PriceIndexes {
+  const empty = (): PriceIndex => ({ byItemId: new Map(), byDescription: new Map() });
+  const indexes: PriceIndexes = { any: empty(), amount: empty(), rate: empty() };
+  for (const item of priceItems) {
+    const itemId = normalizeItemId(item.sellerItemId);
+    const description = normalizeDescription(item.description);
+    for (const index of [indexes.any, indexes[item.priceType]]) {
+      if (itemId !== null) listIn(index.byItemId, itemId).push(item);
+      if (description !== null) listIn(index.byDescription, description).push({ item, itemId });
+    }
+  }
+  return indexes;
 }
 
 function listIn<T>(map: Map<string, T[]>, key: string): T[] {

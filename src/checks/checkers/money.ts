@@ -24,6 +24,27 @@ export function decOrNull(value: DecimalInput | null | undefined): Dec | null {
   }
 }
 
+/** A line's figures as decimals (null when absent or unreadable). */
+export interface LineFigures {
+  quantity: Dec | null;
+  unitPrice: Dec | null;
+  baseQuantity: Dec | null;
+  netAmount: Dec | null;
+}
+
+// Several checkers read the same figures of every line: each is parsed once per line object
+// (the checkers share the line objects of one input), not once per checker.
+const figuresByLine = new WeakMap<object, LineFigures>();
+
+export function lineFigures(line: { quantity: DecimalInput | null; unitPrice: DecimalInput | null; priceBaseQuantity: DecimalInput | null; netAmount: DecimalInput | null }): LineFigures {
+  let figures = figuresByLine.get(line);
+  if (!figures) {
+    figures = { quantity: decOrNull(line.quantity), unitPrice: decOrNull(line.unitPrice), baseQuantity: decOrNull(line.priceBaseQuantity), netAmount: decOrNull(line.netAmount) };
+    figuresByLine.set(line, figures);
+  }
+  return figures;
+}
+
 export function sumOf(values: Dec[]): Dec {
   return values.reduce((total, value) => total.plus(value), ZERO);
 }
@@ -48,9 +69,17 @@ export function minorUnits(currencyCode: string | null): number {
   return units;
 }
 
+const halfMinorUnits = new Map<number, Dec>();
+
 /** Half of the currency's smallest coin: differences up to this are rounding, not errors. */
 export function halfMinorUnit(currencyCode: string | null): Dec {
-  return new D(5).times(new D(10).pow(-(minorUnits(currencyCode) + 1)));
+  const places = minorUnits(currencyCode);
+  let half = halfMinorUnits.get(places);
+  if (!half) {
+    half = new D(5).times(new D(10).pow(-(places + 1)));
+    halfMinorUnits.set(places, half);
+  }
+  return half;
 }
 
 /** Rounded half-up to the currency's minor unit, shown with at least two decimals. */

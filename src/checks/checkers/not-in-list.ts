@@ -6,7 +6,7 @@
 // Confidence: no match low (the supplier may word the item differently), expired price medium,
 // other unit low. Correction: modify_invoice (the line exists; nothing is to be added).
 import { lowerOf, matchPriceItem, type PriceItemMatch } from './match.js';
-import { decOrNull } from './money.js';
+import { lineFigures } from './money.js';
 import { agreementPricesSource, capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, priceItemSource, quoteLine, quotePriceItem } from './findings.js';
 import type { CheckInput, CheckLine, Checker, Finding } from './types.js';
 
@@ -18,7 +18,7 @@ export const notInPriceListChecker: Checker = {
   run(input) {
     if (input.invoice.documentType === 'credit_note' || !input.agreement.priceItems.some((item) => item.priceType === 'amount')) return [];
     return input.invoice.lines.flatMap((line) => {
-      const net = decOrNull(line.netAmount);
+      const net = lineFigures(line).netAmount;
       if (net === null || net.lte(0)) return [];
       const match = matchPriceItem(line, input.agreement.priceItems, { invoiceDate: input.invoice.issueDate });
       const finding = match === null ? unlisted(input, line) : match.applies && match.unitsAgree !== false ? null : unpriced(input, line, match);

@@ -6,7 +6,7 @@
 // issue date low (an invoice issued after the end may well bill work done before it).
 import { chargePeriod, overlapDays, periodDays, showPeriod, type DatedBy, type Period } from './dates.js';
 import { lessSure } from './match.js';
-import { decOrNull, isMaterial, money } from './money.js';
+import { isMaterial, lineFigures, money } from './money.js';
 import { capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, quoteLine, suppliedTextSource } from './findings.js';
 import type { CheckInput, CheckLine, Checker, Confidence, Finding } from './types.js';
 
@@ -31,9 +31,11 @@ const BASE_CONFIDENCE: Record<DatedBy, Confidence> = { 'line period': 'high', 'i
 
 function outsideCharge(input: CheckInput, line: CheckLine, agreementPeriod: Period): Finding | null {
   const { invoice, agreement } = input;
-  const net = decOrNull(line.netAmount);
   const dated = chargePeriod(line, invoice);
-  if (net === null || net.lte(0) || dated === null) return null;
+  // Most lines lie wholly inside: decided by comparing the date strings, before any arithmetic.
+  if (dated === null || (dated.period.start >= agreementPeriod.start && dated.period.end <= agreementPeriod.end)) return null;
+  const net = lineFigures(line).netAmount;
+  if (net === null || net.lte(0)) return null;
   const total = periodDays(dated.period);
   const outside = total - overlapDays(dated.period, agreementPeriod);
   if (outside <= 0) return null;

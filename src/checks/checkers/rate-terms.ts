@@ -23,7 +23,7 @@
 // words (e.g. "annual purchases", "list price of toner") is not checked.
 import { foldText } from '../../agreements/price-lists/normalize.js';
 import { appliesOn, lessSure, lowerOf, matchPriceItem } from './match.js';
-import { D, decOrNull, halfMinorUnit, money, showMoney, sumOf, ZERO, type Dec } from './money.js';
+import { D, decOrNull, halfMinorUnit, lineFigures, money, showMoney, sumOf, ZERO, type Dec } from './money.js';
 import { pricedLines } from './pricing.js';
 import { mentionsAny } from './text.js';
 import {
@@ -100,7 +100,7 @@ function feeLines(input: CheckInput): Map<string, CheckPriceItem> {
 /** The goods and services the basis is taken of: positive lines that are not fees. */
 function chargedLines(input: CheckInput, fees: Map<string, CheckPriceItem>): { line: CheckLine; net: Dec }[] {
   return input.invoice.lines.flatMap((line) => {
-    const net = decOrNull(line.netAmount);
+    const net = lineFigures(line).netAmount;
     return net !== null && net.gt(0) && !fees.has(line.id) ? [{ line, net }] : [];
   });
 }
@@ -136,7 +136,7 @@ function discountShortfall(input: CheckInput, terms: RateTerm[]): Finding | null
   const listValue = agreedValueOfAll(input, charged.map((entry) => entry.line));
   const basisAmount = listValue ?? netTotal;
   const allowances = sumOf(invoice.allowanceCharges.filter((entry) => !entry.isCharge).map(amountOf));
-  const discountLines = sumOf(invoice.lines.map((line) => decOrNull(line.netAmount) ?? ZERO).filter((net) => net.lt(0))).abs();
+  const discountLines = sumOf(invoice.lines.map((line) => lineFigures(line).netAmount ?? ZERO).filter((net) => net.lt(0))).abs();
   const inPrices = listValue === null ? ZERO : D.max(ZERO, listValue.minus(netTotal));
   const given = allowances.plus(discountLines).plus(inPrices);
   const fractions = sumOf(terms.map((term) => term.fraction));
@@ -254,7 +254,7 @@ function feeExcess(input: CheckInput, term: RateTerm, termCount: number, fees: M
   // A charge that says nothing about itself is this fee only when the agreement has one fee.
   const unnamed = termCount === 1 ? charges.filter((charge) => !charge.reason && !charge.reasonCode) : [];
   const lines = invoice.lines.filter((line) => fees.get(line.id)?.id === term.item.id);
-  const chargedAmount = sumOf([...named, ...unnamed].map(amountOf)).plus(sumOf(lines.map((line) => decOrNull(line.netAmount) ?? ZERO)));
+  const chargedAmount = sumOf([...named, ...unnamed].map(amountOf)).plus(sumOf(lines.map((line) => lineFigures(line).netAmount ?? ZERO)));
   if (chargedAmount.isZero()) return null;
   const allowed = basisAmount.times(term.fraction);
   const excess = chargedAmount.minus(allowed);

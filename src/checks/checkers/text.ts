@@ -43,9 +43,23 @@ const CANONICAL_UNIT = new Map<string, string>(
   Object.entries(UNIT_GROUPS).flatMap(([canonical, names]) => names.map((name) => [name, canonical] as const)),
 );
 
+// Asked several times for every line and candidate price item, of a handful of distinct units:
+// folding the text each time was a tenth of a large invoice's check. Bounded: units come from
+// invoices and price lists.
+const normalizedUnits = new Map<string, string | null>();
+const NORMALIZED_UNITS_KEPT = 10_000;
+
 /** The canonical unit ("piece", "hour"), or the folded text for units we do not know. */
 export function normalizeUnit(unit: string | null): string | null {
   if (!unit) return null;
+  const known = normalizedUnits.get(unit);
+  if (known !== undefined) return known;
+  const normalized = canonicalUnit(unit);
+  if (normalizedUnits.size < NORMALIZED_UNITS_KEPT) normalizedUnits.set(unit, normalized);
+  return normalized;
+}
+
+function canonicalUnit(unit: string): string | null {
   const folded = foldText(unit).replace(/\.$/, '');
   if (!folded) return null;
   return CANONICAL_UNIT.get(folded) ?? CANONICAL_UNIT.get(folded.replace(/ /g, '')) ?? folded;

@@ -13,6 +13,7 @@ import { phraseMatches, phrasePattern } from '../../../src/documents/search/text
 import { unwrapFramedFinvoice } from '../../../src/invoices/parsing/detect.js';
 import { readInvoiceFromText } from '../../../src/invoices/parsing/pdf-text.js';
 import { parseXmlInvoice } from '../../../src/invoices/parsing/xml-invoice.js';
+import { loadXml } from '../../../src/invoices/parsing/xml.js';
 
 const SIZES = [10_000, 20_000, 40_000, 80_000];
 const REPETITIONS = 5;
@@ -62,6 +63,14 @@ const CASES: Case[] = [
     input: (n) => encoder.encode(`<Envelope>${repeat('<!--', n)}</Envelope><Finvoice></Finvoice>`),
     run: (bytes: Uint8Array) => parseXmlInvoice(bytes),
   },
+  { name: 'XML, references in text', input: (n) => encoder.encode(`<a>${repeat('&amp;&#65;&euro;&foo;', n)}</a>`), run: (bytes: Uint8Array) => loadXml(bytes) },
+  {
+    name: 'XML, many attributes',
+    input: (n) => encoder.encode(`<a ${Array.from({ length: n / 10 }, (_, i) => `a${i}="x"`).join(' ')}/>`),
+    run: (bytes: Uint8Array) => loadXml(bytes),
+  },
+  { name: 'XML, an unclosed value after many lines', input: (n) => encoder.encode(`<a>${repeat('<b>x</b>\n', n)}<c x="`), run: (bytes: Uint8Array) => loadXml(bytes) },
+  { name: 'XML, unclosed comments', input: (n) => encoder.encode(`<a>${repeat('<!--', n)}`), run: (bytes: Uint8Array) => loadXml(bytes) },
   { name: 'PDF text, lines of labels without values', input: (n) => Array.from({ length: n / 100 }, () => repeat('Rechnungsnr/ ', 100)), run: (lines: string[]) => readInvoiceFromText(lines) },
   { name: 'PDF text, whitespace after labels', input: (n) => Array.from({ length: n / 400 }, () => `Total amount${' \t'.repeat(200)}x`), run: (lines: string[]) => readInvoiceFromText(lines) },
   { name: 'PDF text, one very long line', input: (n) => [`Net amount (${'s'.repeat(n)}`], run: (lines: string[]) => readInvoiceFromText(lines) },

@@ -53,6 +53,51 @@ describe('loadXml', () => {
   });
 });
 
+describe('loadXml: well-formed XML 1.0, read in one pass (docs/invoice-parsing.md)', () => {
+  const failureOf = (text: string) => {
+    const loaded = loadXml(encode(text));
+    return loaded.ok ? null : loaded.failure;
+  };
+
+  it('joins the trimmed text around children, keeps CDATA as written and skips comments and instructions', () => {
+    const root = rootOf(encode('<?xml version="1.0"?><a>  foo <b/> bar <!-- c --> baz <?pi x?><![CDATA[ <y> ]]></a>'));
+    expect(root.text).toBe('foobarbaz <y>');
+    expect(root.children.map((child) => child.name)).toEqual(['b']);
+  });
+
+  it('decodes the HTML and currency names producers write by mistake', () => {
+    expect(rootOf(encode('<a>x&nbsp;y &euro; &#x41;</a>')).text).toBe('x\u00a0y € A');
+    expect(rootOf(encode('<a b="&amp;&lt;&#65;"/>')).attributes).toEqual({ b: '&<A' });
+  });
+
+  it.each([
+    ['a bare ampersand', '<a>x & y</a>'],
+    ['a reference without its semicolon', '<a>&amp</a>'],
+    ['an unknown entity', '<a>&foo;</a>'],
+    ['a reference to no character', '<a>&#x110000;</a>'],
+    ['a control character', '<a>\u0001</a>'],
+    ['a repeated attribute', '<a b="1" b="2"/>'],
+    ['an unquoted attribute', '<a b=c/>'],
+    ['attributes without whitespace between them', '<a b="1"c="2"/>'],
+    ['a mismatched end tag', '<a><b></a></b>'],
+    ['an end tag of another case', '<a></A>'],
+    ['an unclosed element', '<a><b>x</b>'],
+    ['an unclosed comment', '<a><!-- x</a>'],
+    ['an unclosed CDATA section', '<a><![CDATA[x</a>'],
+    ['an invalid name', '<1a/>'],
+    ['text before the root', 'x<a/>'],
+    ['text after the root', '<a/>x'],
+    ['a second root', '<a/><b/>'],
+    ['no root', '<!-- only a comment -->'],
+  ])('refuses %s as malformed_xml', (_name, text) => {
+    expect(failureOf(text)).toMatchObject({ code: 'malformed_xml' });
+  });
+
+  it('says where the XML is not well-formed', () => {
+    expect(failureOf('<a>\n  <b>\n  </c>\n</a>')?.message).toBe('The XML is not well-formed: unexpected close tag (line 3, column 6).');
+  });
+});
+
 describe('unwrapFramedFinvoice', () => {
   it('leaves an ordinary Finvoice (declaration, stylesheet, root) alone', () => {
     const bytes = encode('<?xml version="1.0"?>\n<?xml-stylesheet href="x.xsl"?>\n<Finvoice Version="3.0"></Finvoice>');
