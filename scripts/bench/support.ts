@@ -132,6 +132,7 @@ export async function timedAgainstBaseline(tenant: BenchTenant, path: () => stri
 export function againstBaseline(timings: Timings): string {
   const [p50, p99, b50, b99] = [percentile(timings.route, 50), percentile(timings.route, 99), percentile(timings.baseline, 50), percentile(timings.baseline, 99)];
   return `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (baseline ${b50.toFixed(1)} / ${b99.toFixed(1)} ms; ratio ${(p50 / b50).toFixed(1)} / ${(p99 / b99).toFixed(1)})`;
+}
 
 // Statements sent by this process through `pg` (Prisma's adapter included): a counter that the
 // benchmarks read before and after a step. Installed once, on first use.
