@@ -11,7 +11,7 @@
 // figure for the same data (`GET /v1/invoices`) and the ratio of the invoice list to it.
 // Target: p99 server time under 200 ms for every page.
 //   --invoices 100000 --suppliers 2000 --agreements 500 --alerts 50000 --lines 1000
-//   --samples 100 --warmup 10 --only <page name part>
+//   --samples 100 --warmup 10 --only <page name part> --explain (each page's statements under EXPLAIN ANALYZE)
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '100' },
     warmup: { type: 'string', default: '10' },
     only: { type: 'string' },
+    explain: { type: 'boolean', default: false },
   },
 });
 const VOLUME = { invoices: Number(values.invoices), suppliers: Number(values.suppliers), agreements: Number(values.agreements), alerts: Number(values.alerts) };
@@ -48,14 +49,18 @@ const PASSWORD = 'bench password, long enough';
 const statements = { count: 0 };
 const clientPrototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
 const sendQuery = clientPrototype.query;
-// WEB_BENCH_SQL=1 prints each statement of the first request of every page (which, and why).
-const traceSql = Boolean(process.env.WEB_BENCH_SQL);
-let tracing = false;
+// --explain: the statements of each page's first request are kept and, after it, run again
+// under EXPLAIN ANALYZE on the bench's own connection: the database's share, statement by statement.
+interface SentStatement {
+  text: string;
+  values: unknown[];
+}
+let kept: SentStatement[] | null = null;
 clientPrototype.query = function countedQuery(this: unknown, ...args: unknown[]) {
   statements.count++;
-  if (tracing) {
-    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text ?? '';
-    console.log(`    sql: ${text.replace(/\s+/g, ' ').slice(0, 220)}`);
+  if (kept) {
+    const config = typeof args[0] === 'string' ? { text: args[0], values: args[1] } : (args[0] as { text: string; values?: unknown });
+    kept.push({ text: config.text, values: Array.isArray(config.values) ? config.values : [] });
   }
   return sendQuery.apply(this, args);
 };
@@ -261,12 +266,33 @@ interface Figures {
   kilobytes: number;
 }
 
+let explainer: ((url: string, sent: SentStatement[]) => Promise<void>) | null = null;
+
+// Execution and planning time of each statement, its rows and its plan's top node.
+function explainOn(client: pg.Client) {
+  return async (url: string, sent: SentStatement[]) => {
+    console.log(`  ${new URL(url).pathname}: ${sent.length} statements`);
+    for (const statement of sent) {
+      const first = statement.text.replace(/\s+/g, ' ').trim();
+      if (!/^select/i.test(first)) {
+        console.log(`    (not explained) ${first.slice(0, 100)}`);
+        continue;
+      }
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
+      const plan = rows[0]['QUERY PLAN'][0];
+      console.log(`    ${plan['Execution Time'].toFixed(2).padStart(7)} ms exec ${plan['Planning Time'].toFixed(2).padStart(6)} ms plan ${String(plan.Plan['Actual Rows']).padStart(5)} rows  ${plan.Plan['Node Type'].padEnd(14)} ${first.slice(0, 110)}`);
+    }
+  };
+}
+
 async function measure(url: string, headers: Record<string, string>): Promise<Figures | 'not built'> {
-  tracing = traceSql;
-  if (tracing) console.log(`  ${url}`);
-  const first = await request(url, headers).finally(() => (tracing = false));
+  kept = explainer ? [] : null;
+  const first = await request(url, headers);
+  const sent = kept ?? [];
+  kept = null;
   if (first.status === 404) return 'not built';
   if (first.status !== 200) throw new Error(`${url}: HTTP ${first.status}`);
+  if (explainer) await explainer(url, sent);
   for (let i = 0; i < WARMUP; i++) await request(url, headers);
   const samples: Sample[] = [];
   for (let i = 0; i < SAMPLES; i++) {
@@ -318,6 +344,7 @@ await withBenchStack('Web bench', async (context) => {
     const seededAt = performance.now();
     const fixtures = await seed(context, client);
     console.log(`seeded in ${seconds(seededAt).toFixed(1)} s`);
+    if (values.explain) explainer = explainOn(client);
     const session = await signIn(context.stack.apiUrl, await benchUser(context));
     await switchOrganization(context.stack.apiUrl, session, context.tenant.organizationId);
     const headers = { Cookie: session };
