@@ -9,6 +9,8 @@ import { startTestStack, type TestStack } from '../../test/setup/stack.js';
 
 export interface BenchTenant {
   organizationId: string;
+  // The admin API key's headers, for a benchmark that times its own requests.
+  headers: Record<string, string>;
   call<T = any>(path: string, options?: { method?: string; body?: unknown }): Promise<{ status: number; body: T }>;
 }
 
@@ -27,14 +29,15 @@ export async function withBenchStack(name: string, body: (context: BenchContext)
     const organization = await createOrganization(db, { name });
     const user = await addMember(db, { organizationId: organization.id, email: `bench-${randomUUID()}@example.test`, role: 'admin' });
     const { key } = await createApiKey(db, { organizationId: organization.id, userId: user.id, level: 'admin' });
+    const keyHeaders = { Authorization: `Bearer ${key}`, 'X-Organization-Id': organization.id };
     const call: BenchTenant['call'] = async (path, options = {}) => {
-      const headers: Record<string, string> = { Authorization: `Bearer ${key}`, 'X-Organization-Id': organization.id };
+      const headers: Record<string, string> = { ...keyHeaders };
       if (options.body !== undefined) headers['Content-Type'] = 'application/json';
       const response = await fetch(`${stack.apiUrl}${path}`, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     };
-    await body({ stack, db, tenant: { organizationId: organization.id, call } });
+    await body({ stack, db, tenant: { organizationId: organization.id, headers: keyHeaders, call } });
   } finally {
     await db.$disconnect();
     await stack.stop();

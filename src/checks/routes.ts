@@ -5,7 +5,7 @@ import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { booleanParam, commaList, listResponse, uuidList } from '../http/schemas.js';
-import { findInvoice } from '../invoices/service.js';
+import { findInvoiceId } from '../invoices/service.js';
 import type { Credential } from '../auth/credential.js';
 import { candidatePairs } from './candidates.js';
 import { agreementExclusion, pairEligibility } from './eligibility.js';
@@ -63,7 +63,7 @@ export const checkRoutes = [
     },
     handler: async ({ params, body, credential, deps, idempotencyKey }) => {
       const organizationId = credential.organizationId!;
-      const invoice = await findInvoice(deps, organizationId, params.id);
+      const invoice = await findInvoiceId(deps, organizationId, params.id);
       const eligibility = await pairEligibility(deps.db, organizationId, [invoice.id], body.agreement_ids);
       const matched = new Set([...eligibility.eligible, ...eligibility.excluded].map((pair) => pair.agreementId));
       const unmatched = (body.agreement_ids ?? []).filter((id) => !matched.has(id));

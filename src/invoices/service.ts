@@ -31,6 +31,15 @@ export async function findInvoice(deps: Pick<AppDeps, 'db'>, organizationId: str
   return invoice;
 }
 
+// That an invoice exists for the organization (404 otherwise), without reading its lines: for
+// operations on the invoice's relations, where an invoice of 50,000 lines must cost no more than
+// one of a few.
+export async function findInvoiceId(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string): Promise<{ id: string }> {
+  const invoice = await deps.db.invoice.findFirst({ where: { id: invoiceId, organizationId, deletedAt: null }, select: { id: true } });
+  if (!invoice) throw errors.notFound('invoice');
+  return invoice;
+}
+
 interface InvoiceExtras {
   supplierName: string | null;
   recipientName: string | null;

@@ -5,7 +5,7 @@ import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../htt
 import { defineRoute, idParams, type RouteResponse } from '../http/route.js';
 import { listResponse } from '../http/schemas.js';
 import { agreementSchema } from '../agreements/schemas.js';
-import { findInvoice } from '../invoices/service.js';
+import { findInvoiceId } from '../invoices/service.js';
 import { startRun } from '../runs/service.js';
 import { deterministicUuid } from '../shared/ids.js';
 import type { Credential } from '../auth/credential.js';
@@ -54,7 +54,7 @@ export const matchingRoutes = [
     idempotent: true,
     responses: { 202: { description: 'The matching run; Location points to it', schema: startedSchema } },
     handler: async ({ params, credential, deps, idempotencyKey }) => {
-      const invoice = await findInvoice(deps, credential.organizationId!, params.id);
+      const invoice = await findInvoiceId(deps, credential.organizationId!, params.id);
       return startRefresh(deps, credential, { type: 'invoice', id: invoice.id }, [invoice.id], idempotencyKey);
     },
   }),
@@ -85,7 +85,7 @@ export const matchingRoutes = [
     fieldsOf: matchSchema,
     responses: { 200: { description: 'A page of matches', schema: listResponse(matchSchema) } },
     handler: async ({ params, query, credential, deps }) => {
-      const invoice = await findInvoice(deps, credential.organizationId!, params.id);
+      const invoice = await findInvoiceId(deps, credential.organizationId!, params.id);
       const page = resolvePage(deps.cursors, query, { sort: 'matched_at', direction: 'asc' }, {});
       const { where, orderBy, take } = keyset(page, MATCHED_AT, 'agreementId');
       const rows = await deps.db.invoiceAgreementMatch.findMany({

@@ -8,11 +8,17 @@ import { Decimal } from 'decimal.js';
 
 export const LOCALE = 'en-GB';
 
+// Formatters are built once: constructing an Intl.NumberFormat costs far more than formatting
+// (the invoice page of 1,000 lines formats a few thousand amounts; built per call, that was most
+// of its server time).
+const grouping = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0, useGrouping: true });
+const DECIMAL_SEPARATOR = new Intl.NumberFormat(LOCALE).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+
 interface CurrencyFormat {
   minorDigits: number;
-  decimalSeparator: string;
-  integer: Intl.NumberFormat;
-  template: Intl.NumberFormat;
+  // The locale's parts around the number (sign, currency symbol), for a positive and a negative amount.
+  positive: Intl.NumberFormatPart[];
+  negative: Intl.NumberFormatPart[];
 }
 
 // Bounded: currency codes are three letters from our own data, but a cache keyed by input stays small.
@@ -31,9 +37,8 @@ function currencyFormat(currency: string): CurrencyFormat | null {
   const withMinor = new Intl.NumberFormat(LOCALE, { style: 'currency', currency });
   const format: CurrencyFormat = {
     minorDigits: withMinor.resolvedOptions().maximumFractionDigits ?? 2,
-    decimalSeparator: new Intl.NumberFormat(LOCALE).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.',
-    integer: new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0, useGrouping: true }),
-    template,
+    positive: template.formatToParts(1),
+    negative: template.formatToParts(-1),
   };
   if (formats.size < MAX_CACHED) formats.set(currency, format);
   return format;
@@ -56,10 +61,10 @@ export function money(value: string | number | null | undefined, currency: strin
   if (!format) return `${decimal.toFixed()}${currency ? ` ${currency}` : ''}`;
   const digits = Math.max(format.minorDigits, decimal.decimalPlaces());
   const [integerPart, fraction] = decimal.abs().toFixed(digits).split('.');
-  const grouped = format.integer.format(BigInt(integerPart!));
+  const grouped = grouping.format(BigInt(integerPart!));
   // The sign and currency symbol where the locale puts them, around the exact digits.
-  const parts = format.template.formatToParts(decimal.isNegative() && !decimal.isZero() ? -1 : 1);
-  return parts.map((part) => (part.type === 'integer' ? grouped + (fraction ? format.decimalSeparator + fraction : '') : part.value)).join('');
+  const parts = decimal.isNegative() && !decimal.isZero() ? format.negative : format.positive;
+  return parts.map((part) => (part.type === 'integer' ? grouped + (fraction ? DECIMAL_SEPARATOR + fraction : '') : part.value)).join('');
 }
 
 // Quantities and prices without a currency: exact, grouped.
@@ -67,7 +72,7 @@ export function decimalText(value: string | number | null | undefined): string {
   const decimal = parseDecimal(value);
   if (!decimal) return '—';
   const [integerPart, fraction] = decimal.abs().toFixed().split('.');
-  const grouped = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 }).format(BigInt(integerPart!));
+  const grouped = grouping.format(BigInt(integerPart!));
   return `${decimal.isNegative() && !decimal.isZero() ? '−' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 

@@ -47,14 +47,34 @@ export interface AppView {
   navItems: typeof NAV;
 }
 
-// Layout data of a signed-in page: the user and their organizations, one query.
-export async function layoutUser(deps: Pick<AppDeps, 'db'>, session: WebSession): Promise<LayoutUser> {
-  const user = await deps.db.user.findUniqueOrThrow({
-    where: { id: session.userId },
-    select: { email: true, name: true, memberships: { select: { role: true, organization: { select: { id: true, name: true } } } } },
-  });
-  const organizations = user.memberships
-    .map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role }))
+// The switcher lists at most this many organizations (the active one always among them), so a
+// page's memory and time do not grow with a user's memberships.
+export const SWITCHER_ORGANIZATIONS = 100;
+
+interface LayoutRow {
+  email: string;
+  name: string | null;
+  organizationId: string | null;
+  organizationName: string | null;
+  role: Level | null;
+}
+
+// Layout data of a signed-in page: the user and their organizations, one statement (every page
+// runs it beside its own data).
+export async function layoutUser(deps: Pick<AppDeps, 'db'>, session: Pick<WebSession, 'userId' | 'organizationId'>): Promise<LayoutUser> {
+  const rows = await deps.db.$queryRaw<LayoutRow[]>`
+    SELECT u.email, u.name, o.id::text AS "organizationId", o.name AS "organizationName", m.role::text AS "role"
+      FROM users u
+      LEFT JOIN memberships m ON m.user_id = u.id
+      LEFT JOIN organizations o ON o.id = m.organization_id
+     WHERE u.id = ${session.userId}::uuid
+     ORDER BY o.id = ${session.organizationId}::uuid DESC, o.name, o.id
+     LIMIT ${SWITCHER_ORGANIZATIONS}`;
+  const user = rows[0];
+  if (!user) throw new Error('the session names a user that does not exist');
+  const organizations = rows
+    .filter((row) => row.organizationId !== null)
+    .map((row) => ({ id: row.organizationId!, name: row.organizationName!, role: row.role! }))
     .sort((a, b) => a.name.localeCompare(b.name));
   return { email: user.email, name: user.name, organizations };
 }
