@@ -167,6 +167,9 @@ async function main(): Promise<void> {
     PORT: process.env.PORT ?? '3500',
   };
   env.APP_BASE_URL = process.env.APP_BASE_URL ?? `http://localhost:${env.PORT}/app`;
+  // On one's own machine an S3 inbox in the local MinIO, or a local webhook receiver, is the point.
+  env.INTEGRATION_ALLOWED_HOSTS = process.env.INTEGRATION_ALLOWED_HOSTS ?? '127.0.0.1,localhost';
+  env.WEBHOOK_ALLOWED_HOSTS = process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost';
   await Promise.all([database(env), temporal(env), storage(env, secrets)]);
   migrate(env.DATABASE_URL!);
 
