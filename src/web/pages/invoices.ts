@@ -58,6 +58,17 @@ function openImpact(alerts: Json[]): { currency: string | null; amount: string }
   return [...totals].map(([currency, amount]) => ({ currency, amount: amount.toFixed() }));
 }
 
+// A page of tens of thousands of lines helps nobody and costs the server per line: the first
+// lines, plus every line with an alert (the alert page links to it), unless all are asked for.
+const LINES_SHOWN = 200;
+
+export function shownLines<L extends { id: string }>(lineItems: L[], alertsByLine: Map<string, Json[]>, all: boolean) {
+  const lines = lineItems
+    .map((line, index) => ({ ...line, alerts: alertsByLine.get(line.id) ?? [], index }))
+    .filter((line) => all || line.index < LINES_SHOWN || line.alerts.length > 0);
+  return { lines, lineCount: lineItems.length, linesHidden: lineItems.length - lines.length };
+}
+
 invoicePages.push(
   definePage({
     path: '/invoices/:id',
@@ -65,7 +76,7 @@ invoicePages.push(
     title: 'Invoice',
     view: 'invoice',
     params: invoiceIdParams.catch({ id: '00000000-0000-0000-0000-000000000000' }),
-    load: async ({ params, call, credential }) => {
+    load: async ({ params, call, credential, ctx }) => {
       // Read first: another organization's invoice (or a malformed id) is the API's 404.
       const invoice = await call<Json>('getInvoice', { params });
       const [alerts, matches, checks] = await Promise.all([
@@ -83,7 +94,7 @@ invoicePages.push(
       return {
         title: `Invoice ${invoice.invoice_number ?? ''}`.trim(),
         invoice,
-        lines: invoice.line_items.map((line: Json) => ({ ...line, alerts: byLine.get(line.id) ?? [] })),
+        ...shownLines(invoice.line_items, byLine, ctx.query.lines === 'all'),
         wholeInvoiceAlerts: wholeInvoice,
         alertCount: alerts.data.length,
         impact: openImpact(alerts.data),

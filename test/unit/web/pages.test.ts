@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { allowedChanges } from '../../../src/web/pages/claims.js';
 import { credentialFields } from '../../../src/web/pages/integrations.js';
+import { shownLines } from '../../../src/web/pages/invoices.js';
 import { recordUrl, resultText, temporalUiUrl } from '../../../src/web/pages/runs.js';
 
 describe('web pages: pure helpers', () => {
+  it('shows the first 200 lines of an invoice and every line with an alert, or all lines when asked', () => {
+    const lines = Array.from({ length: 1_000 }, (_, i) => ({ id: `l${i}` }));
+    const alerts = new Map([['l700', [{ id: 'a1' }]]]);
+    const first = shownLines(lines, alerts, false);
+    expect(first.lines.map((l) => l.id)).toEqual([...lines.slice(0, 200).map((l) => l.id), 'l700']);
+    expect(first.lines.at(-1)?.alerts).toEqual([{ id: 'a1' }]);
+    expect(first).toMatchObject({ lineCount: 1_000, linesHidden: 799 });
+    const all = shownLines(lines, alerts, true);
+    expect(all.lines).toHaveLength(1_000);
+    expect(all.linesHidden).toBe(0);
+  });
+
   it('offers the claim status changes the state machine accepts, never back to pending', () => {
     expect(allowedChanges('pending').map((c) => c.status)).toEqual(['in_progress', 'completed', 'cancelled']);
     expect(allowedChanges('in_progress').map((c) => c.status)).toEqual(['completed', 'cancelled']);
