@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
+import type { ApiKeyCredential } from './credential.js';
 import type { Level } from './levels.js';
 import { digestToken, generateToken } from './tokens.js';
 
@@ -18,6 +19,21 @@ export interface ActiveSession {
   csrfSecret: string;
   // The user's role in the active organization; null once they are no longer a member of it.
   role: Level | null;
+}
+
+// What the API's services see for a session, as the session bearer and as the web pages: the
+// user in the session's active organization at their role there (a session has no key).
+export function sessionCredential(session: Pick<ActiveSession, 'id' | 'userId' | 'organizationId'> & { role: Level }): ApiKeyCredential {
+  return {
+    kind: 'api_key',
+    keyId: null,
+    sessionId: session.id,
+    userId: session.userId,
+    organizationId: session.organizationId,
+    keyLevel: session.role,
+    role: session.role,
+    level: session.role,
+  };
 }
 
 // last_seen_at is written at most this often, so a page's requests do not each write a row.

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // Keys and tokens are 256-bit random secrets, so a fast digest (SHA-256) is the right storage
 // form: there is nothing to brute-force, and lookup by digest stays a single index hit.
@@ -32,4 +32,14 @@ export function digestToken(plaintext: string): string {
 export function tokenKindOf(plaintext: string): TokenKind | null {
   const kind = (Object.keys(PREFIXES) as TokenKind[]).find((candidate) => plaintext.startsWith(PREFIXES[candidate]));
   return kind ?? null;
+}
+
+// Compares a secret the client sent with the expected one in constant time. Byte lengths are
+// compared first: timingSafeEqual throws on buffers of different lengths, and a string of the
+// same character count can hold more bytes (non-ASCII), which would otherwise be a 500.
+export function sameSecret(expected: string, sent: unknown): boolean {
+  if (typeof sent !== 'string') return false;
+  const a = Buffer.from(sent, 'utf8');
+  const b = Buffer.from(expected, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
 import { atLeast, effectiveLevel, type IngestionScope, type Level } from '../auth/levels.js';
-import { findActiveSession, type SessionLifetime } from '../auth/sessions.js';
+import { findActiveSession, sessionCredential, type SessionLifetime } from '../auth/sessions.js';
 import { digestToken, tokenKindOf } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import { errors } from './errors.js';
@@ -93,16 +93,7 @@ export async function authenticateSession(db: Db, lifetime: SessionLifetime, tok
   const session = await findActiveSession(db, lifetime, token);
   if (!session) throw errors.invalidToken('The session has ended; sign in again.');
   if ((named && named !== session.organizationId) || !session.role) throw errors.organizationNotAccessible();
-  return {
-    kind: 'api_key',
-    keyId: null,
-    sessionId: session.id,
-    userId: session.userId,
-    organizationId: session.organizationId,
-    keyLevel: session.role,
-    role: session.role,
-    level: session.role,
-  };
+  return sessionCredential({ ...session, role: session.role });
 }
 
 export async function authenticate(deps: { db: Db; config: SessionLifetime }, ctx: Context, rule: AccessRule): Promise<Credential> {

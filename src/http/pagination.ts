@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { sameSecret } from '../auth/tokens.js';
 import { z } from 'zod';
 import { errors } from './errors.js';
 
@@ -58,9 +59,7 @@ export class CursorCodec {
   decode(cursor: string): CursorPayload {
     const [body, signature] = cursor.split('.');
     const expected = body ? this.sign(body) : '';
-    const valid =
-      body && signature && signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
-    if (!valid) throw invalidCursor('The cursor is not one this API issued.');
+    if (!body || !sameSecret(expected, signature)) throw invalidCursor('The cursor is not one this API issued.');
     try {
       return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
     } catch {

@@ -1,8 +1,8 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { ApiKeyCredential } from '../auth/credential.js';
-import { findActiveSession, firstOrganizationOf, revokeSession, switchOrganization, type ActiveSession } from '../auth/sessions.js';
-import { SESSION_TOKEN_PREFIX } from '../auth/tokens.js';
+import { findActiveSession, firstOrganizationOf, revokeSession, sessionCredential, switchOrganization, type ActiveSession } from '../auth/sessions.js';
+import { SESSION_TOKEN_PREFIX, sameSecret } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
 import { clearCookie, readCookie, setCookie } from './cookies.js';
 
@@ -47,24 +47,9 @@ export async function sessionOf(ctx: Context, deps: Pick<AppDeps, 'db' | 'config
   return moved?.role ? (moved as WebSession) : null;
 }
 
-// The credential the API's services see for a page or action: the user in the session's active
-// organization at their role (the session bearer of the API gets the same one).
+// The credential the API's services see for a page or action (the session bearer's, too).
 export function credentialOf(session: WebSession): ApiKeyCredential {
-  return {
-    kind: 'api_key',
-    keyId: null,
-    sessionId: session.id,
-    userId: session.userId,
-    organizationId: session.organizationId,
-    keyLevel: session.role,
-    role: session.role,
-    level: session.role,
-  };
-}
-
-function sameSecret(expected: string, sent: unknown): boolean {
-  if (typeof sent !== 'string' || sent.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
+  return sessionCredential(session);
 }
 
 function sentToken(ctx: Context): unknown {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { atLeast, effectiveLevel } from '../../../src/auth/levels.js';
-import { digestToken, generateToken, tokenKindOf } from '../../../src/auth/tokens.js';
+import { digestToken, generateToken, sameSecret, tokenKindOf } from '../../../src/auth/tokens.js';
 import { deterministicUuid } from '../../../src/shared/ids.js';
 
 describe('levels', () => {
@@ -23,6 +23,18 @@ describe('tokens', () => {
     expect(tokenKindOf('Bearer nonsense')).toBeNull();
     expect(a.digest).toBe(digestToken(a.plaintext));
     expect(a.digest).not.toContain(a.plaintext.slice(5));
+  });
+});
+
+describe('sameSecret', () => {
+  it('accepts only the same secret, and refuses (never throws on) other lengths, non-ASCII and non-strings', () => {
+    expect(sameSecret('abcdef', 'abcdef')).toBe(true);
+    expect(sameSecret('abcdef', 'abcdeg')).toBe(false);
+    expect(sameSecret('abcdef', 'abc')).toBe(false);
+    // Same character count, more bytes: timingSafeEqual alone would throw here.
+    expect(sameSecret('abcdef', 'abcdeé')).toBe(false);
+    expect(sameSecret('abcdef', undefined)).toBe(false);
+    expect(sameSecret('abcdef', ['abcdef'])).toBe(false);
   });
 });
 
