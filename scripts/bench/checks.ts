@@ -17,6 +17,7 @@ import { loadBatchPriorCharges, loadCheck, type CheckBatch } from '../../src/che
 import { performCheck } from '../../src/checks/perform.js';
 import type { Db } from '../../src/db/client.js';
 import { repoRoot } from '../../src/dev/defaults.js';
+import { totalsXml } from '../../test/support/large-invoice.js';
 import { inParallel, percentile, printTable, seconds, sleep, withBenchStack, type BenchContext, type BenchTenant } from './support.js';
 
 const { values } = parseArgs({
@@ -112,21 +113,7 @@ function invoiceXml(invoice: number, lines: GeneratedLine[], number: string): Bu
     .replace('<cbc:IssueDate>2017-11-13</cbc:IssueDate>', `<cbc:IssueDate>${issueDate}</cbc:IssueDate>`)
     .replace('<cbc:DueDate>2017-12-01</cbc:DueDate>', `<cbc:DueDate>${issueDate}</cbc:DueDate>`)
     .replace('<cbc:ActualDeliveryDate>2017-11-01</cbc:ActualDeliveryDate>', `<cbc:ActualDeliveryDate>${issueDate}</cbc:ActualDeliveryDate>`);
-  const totals = `
-  <cac:TaxTotal>
-    <cbc:TaxAmount currencyID="EUR">${amount(vat)}</cbc:TaxAmount>
-    <cac:TaxSubtotal>
-      <cbc:TaxableAmount currencyID="EUR">${amount(lineTotal)}</cbc:TaxableAmount>
-      <cbc:TaxAmount currencyID="EUR">${amount(vat)}</cbc:TaxAmount>
-      <cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>25</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>
-    </cac:TaxSubtotal>
-  </cac:TaxTotal>
-  <cac:LegalMonetaryTotal>
-    <cbc:LineExtensionAmount currencyID="EUR">${amount(lineTotal)}</cbc:LineExtensionAmount>
-    <cbc:TaxExclusiveAmount currencyID="EUR">${amount(lineTotal)}</cbc:TaxExclusiveAmount>
-    <cbc:TaxInclusiveAmount currencyID="EUR">${amount(lineTotal.plus(vat))}</cbc:TaxInclusiveAmount>
-    <cbc:PayableAmount currencyID="EUR">${amount(lineTotal.plus(vat))}</cbc:PayableAmount>
-  </cac:LegalMonetaryTotal>`;
+  const totals = totalsXml(lineTotal, vat);
   return Buffer.from(`${header}${totals}${lines.map(lineXml).join('')}\n</Invoice>\n`);
 }
 

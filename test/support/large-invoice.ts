@@ -91,6 +91,25 @@ function lineXml(index: number, article: number, quantity: number, price: Decima
 }
 
 // The invoice's bytes and how many lines were overcharged.
+// The document totals of a generated Peppol invoice in EUR: VAT at 25 % over the line total.
+export function totalsXml(lineTotal: Decimal, vat: Decimal): string {
+  return `
+  <cac:TaxTotal>
+    <cbc:TaxAmount currencyID="EUR">${amount(vat)}</cbc:TaxAmount>
+    <cac:TaxSubtotal>
+      <cbc:TaxableAmount currencyID="EUR">${amount(lineTotal)}</cbc:TaxableAmount>
+      <cbc:TaxAmount currencyID="EUR">${amount(vat)}</cbc:TaxAmount>
+      <cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>25</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>
+    </cac:TaxSubtotal>
+  </cac:TaxTotal>
+  <cac:LegalMonetaryTotal>
+    <cbc:LineExtensionAmount currencyID="EUR">${amount(lineTotal)}</cbc:LineExtensionAmount>
+    <cbc:TaxExclusiveAmount currencyID="EUR">${amount(lineTotal)}</cbc:TaxExclusiveAmount>
+    <cbc:TaxInclusiveAmount currencyID="EUR">${amount(lineTotal.plus(vat))}</cbc:TaxInclusiveAmount>
+    <cbc:PayableAmount currencyID="EUR">${amount(lineTotal.plus(vat))}</cbc:PayableAmount>
+  </cac:LegalMonetaryTotal>`;
+}
+
 export function largePeppolInvoice(options: LargeInvoiceOptions): { bytes: Buffer; overcharged: number } {
   const issueDate = options.issueDate ?? '2026-03-02';
   const every = options.overchargeEvery ?? 0;
@@ -108,21 +127,7 @@ export function largePeppolInvoice(options: LargeInvoiceOptions): { bytes: Buffe
     parts.push(lineXml(line, article, quantity, price, net));
   }
   const vat = lineTotal.times('0.25').toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  const totals = `
-  <cac:TaxTotal>
-    <cbc:TaxAmount currencyID="EUR">${amount(vat)}</cbc:TaxAmount>
-    <cac:TaxSubtotal>
-      <cbc:TaxableAmount currencyID="EUR">${amount(lineTotal)}</cbc:TaxableAmount>
-      <cbc:TaxAmount currencyID="EUR">${amount(vat)}</cbc:TaxAmount>
-      <cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>25</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>
-    </cac:TaxSubtotal>
-  </cac:TaxTotal>
-  <cac:LegalMonetaryTotal>
-    <cbc:LineExtensionAmount currencyID="EUR">${amount(lineTotal)}</cbc:LineExtensionAmount>
-    <cbc:TaxExclusiveAmount currencyID="EUR">${amount(lineTotal)}</cbc:TaxExclusiveAmount>
-    <cbc:TaxInclusiveAmount currencyID="EUR">${amount(lineTotal.plus(vat))}</cbc:TaxInclusiveAmount>
-    <cbc:PayableAmount currencyID="EUR">${amount(lineTotal.plus(vat))}</cbc:PayableAmount>
-  </cac:LegalMonetaryTotal>`;
+  const totals = totalsXml(lineTotal, vat);
   return { bytes: Buffer.from(`${header(options.number, issueDate)}${totals}${parts.join('')}\n</Invoice>\n`), overcharged };
 }
 
