@@ -100,7 +100,7 @@ async function seedBigInvoice(client: pg.Client, organizationId: string): Promis
      SELECT gen_random_uuid(), $2::uuid, $1::uuid, $3::uuid, l.id, (CASE WHEN l.position % 5 = 4 THEN 'dismissed' ELSE 'pending' END)::"AlertStatus",
             'Unit price above the agreed price', 'Line ' || l.line_number || ' bills ' || l.seller_item_id || ' at 10.50; the agreement says 9.75 [1].',
             0.75 * l.quantity, i.currency_code, 'certain',
-            jsonb_build_array(jsonb_build_object('source', 'price_item', 'quote', 'Article ' || l.line_number || ': 9.75 per piece')), 'check', 'unit_price', md5('big' || l.id), now(), now()
+            jsonb_build_array(jsonb_build_object('source_ref', 1, 'citation', jsonb_build_object('source', jsonb_build_object('source_type', 'agreement_prices'), 'quote', 'Article ' || l.line_number || ': 9.75 per piece'))), 'check', 'unit_price', md5('big' || l.id), now(), now()
        FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id WHERE l.invoice_id = $1::uuid AND l.position % 3 = 0
      UNION ALL
      SELECT gen_random_uuid(), $2::uuid, $1::uuid, $3::uuid, NULL, 'pending', 'Freight charged although included', 'Freight of 150.00 although the agreement includes it [1].',
