@@ -13,10 +13,12 @@ export type OutageSource = 'database' | 'storage' | 'temporal' | 'network';
 const PRISMA_OUTAGE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034', 'P2037']);
 // The pg driver adapter's classification of connection failures and conflicts.
 const ADAPTER_OUTAGE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict']);
-// PostgreSQL: connection exceptions (class 08), shutting down or starting (57P01-57P03),
+// PostgreSQL: connection exceptions (class 08) except a protocol violation (08P01: what the server
+// says to too many bind parameters, a bug of the statement and not an outage), shutting down or starting (57P01-57P03),
 // too many connections (53300), out of resources (53000, 53100, 53200), serialization failure
 // (40001), deadlock (40P01), lock not available (55P03).
 const POSTGRES_OUTAGE_CODES = new Set(['57P01', '57P02', '57P03', '53000', '53100', '53200', '53300', '40001', '40P01', '55P03']);
+const PROTOCOL_VIOLATION = '08P01';
 // Node and undici socket errors.
 const NETWORK_ERROR_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED',
@@ -49,7 +51,7 @@ function classifyOne(error: ErrorLike): OutageSource | null {
     if (ADAPTER_OUTAGE_KINDS.has(error.kind)) return 'database';
     if (error.kind === 'postgres' && typeof (error as { code?: unknown }).code === 'string') {
       const pgCode = (error as { code: string }).code;
-      if (pgCode.startsWith('08') || POSTGRES_OUTAGE_CODES.has(pgCode)) return 'database';
+      if ((pgCode.startsWith('08') && pgCode !== PROTOCOL_VIOLATION) || POSTGRES_OUTAGE_CODES.has(pgCode)) return 'database';
     }
   }
   if (className === 'S3Error' && code && STORAGE_OUTAGE_CODES.has(code)) return 'storage';

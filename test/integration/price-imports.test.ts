@@ -73,5 +73,7 @@ describe('price imports', () => {
     expect(done).toMatchObject({ status: 'failed', failure: { code: 'extraction_incomplete' } });
     expect((await tenant.call(`/v1/agreements/${agreementId}/price-items`)).body.data).toEqual([]);
     expectError(await tenant.call(`/v1/agreements/${agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: 'euro' }] } }), 400, 'validation_error');
+    // Three capitals that are no currency: refused at the door, not a failed import later.
+    expectError(await tenant.call(`/v1/agreements/${agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: 'QQQ' }] } }), 400, 'validation_error');
   });
 });

@@ -3,6 +3,7 @@ import { toSafeCsv } from '../../shared/spreadsheet-cells.js';
 import { defineRoute } from '../../http/route.js';
 import { findAgreement } from '../service.js';
 import { findPriceImport, startPriceImports, viewPriceImport } from './service.js';
+import { isIsoCurrencyCode } from '../price-lists/currency.js';
 
 const tag = 'Price imports';
 const params = z.object({ id: z.string().uuid(), import_id: z.string().uuid() });
@@ -29,7 +30,9 @@ const priceImportSchema = z
 const entrySchema = z
   .object({
     document_id: z.string().uuid(),
-    default_currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'),
+    // The price-list reader resolves symbols against the currencies it knows; a code it does not
+    // know would only fail later, in the import's workflow.
+    default_currency: z.string().refine(isIsoCurrencyCode, 'must be an ISO 4217 currency code such as EUR'),
     mode: z.enum(['add', 'replace_document', 'replace_all']).optional(),
     instructions: z.string().max(5000).optional(),
     worksheets: z.array(z.string().min(1).max(200)).max(100).optional(),

@@ -41,6 +41,9 @@ describe('outage classifier', () => {
     }
     expect(outageSourceOf(new S3Error('denied'))).toBeNull();
     expect(outageSourceOf({ kind: 'postgres', code: '23505' })).toBeNull();
+    // Too many bind parameters: the statement's fault, not the database's.
+    expect(outageSourceOf({ kind: 'postgres', code: '08P01' })).toBeNull();
+    expect(outageSourceOf({ kind: 'postgres', code: '08006' })).toBe('database');
     expect(outageSourceOf(null)).toBeNull();
   });
 });
