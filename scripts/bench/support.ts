@@ -38,7 +38,7 @@ export async function withBenchStack(name: string, body: (context: BenchContext)
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     };
     await body({ stack, db, tenant: { organizationId: organization.id, headers: keyHeaders, call } });
-    if (process.env.BENCH_KEEP_STACK) await holdForDiagnosis(stack.env, keyHeaders);
+    if (process.env.BENCH_KEEP_STACK) await holdForDiagnosis(stack.apiUrl, stack.env, keyHeaders);
   } finally {
     await db.$disconnect();
     await stack.stop();
@@ -47,9 +47,9 @@ export async function withBenchStack(name: string, body: (context: BenchContext)
 
 // BENCH_KEEP_STACK=1: the seeded stack stays up after the figures until Ctrl-C, to look at plans
 // (psql on its DATABASE_URL) or call the API with the printed headers.
-async function holdForDiagnosis(env: Record<string, string>, headers: Record<string, string>): Promise<void> {
+async function holdForDiagnosis(apiUrl: string, env: Record<string, string>, headers: Record<string, string>): Promise<void> {
   console.log('BENCH_KEEP_STACK: the stack stays up until Ctrl-C');
-  console.log(`  DATABASE_URL=${env.DATABASE_URL}`);
+  console.log(`  API ${apiUrl}  DATABASE_URL=${env.DATABASE_URL}`);
   console.log(`  headers ${JSON.stringify(headers)}`);
   await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
 }

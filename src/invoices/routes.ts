@@ -7,7 +7,7 @@ import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../htt
 import { withMultipartFiles, type ReceivedFile } from '../http/multipart.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, joinOperatorParam, joinRelations, listResponse, uuidList } from '../http/schemas.js';
-import { Prisma } from '../db/client.js';
+import { Prisma, type Db } from '../db/client.js';
 import { createImport, findImport, reconcileInvoiceProcessing, uploadInvoice, uploadLimits, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
@@ -89,6 +89,30 @@ function listWhere(organizationId: string, filters: ListFilters): Prisma.Invoice
         : {},
     ],
   };
+}
+
+// Invoices arrive soon after they are issued, so issue date and creation time move together. Asked
+// for a month of issue dates newest first, PostgreSQL assumes that month's invoices are spread
+// evenly over the creation-time index and walks it from now through every newer invoice (58,000
+// for a month 20 months back: 48 ms for a page instead of 2). The creation times of the invoices
+// issued in the range, read from the issue-date index alone, bound that walk. The bound restates
+// the filter (every invoice of the range lies inside it), so the page is the same. A range of more
+// than BOUNDED_RANGE invoices is left to the walk: reading its bounds would cost more than it saves.
+// (The subquery's LIMIT also keeps PostgreSQL from answering min/max by that same walk.)
+const BOUNDED_RANGE = 20_000;
+
+async function createdBoundsOfIssueRange(db: Db, organizationId: string, filters: ListFilters): Promise<Prisma.InvoiceWhereInput> {
+  if (!filters.issued_from && !filters.issued_through) return {};
+  const range = [
+    ...(filters.issued_from ? [Prisma.sql`issue_date >= ${filters.issued_from}::date`] : []),
+    ...(filters.issued_through ? [Prisma.sql`issue_date <= ${filters.issued_through}::date`] : []),
+  ];
+  const [bounds] = await db.$queryRaw<{ count: number; first: Date | null; last: Date | null }[]>`
+    SELECT count(*)::int AS count, min(created_at) AS first, max(created_at) AS last
+      FROM (SELECT created_at FROM invoices WHERE organization_id = ${organizationId}::uuid AND ${Prisma.join(range, ' AND ')} LIMIT ${BOUNDED_RANGE + 1}) issued`;
+  if (!bounds || bounds.count > BOUNDED_RANGE) return {};
+  if (!bounds.first || !bounds.last) return { id: { in: [] } };
+  return { createdAt: { gte: bounds.first, lte: bounds.last } };
 }
 
 function isIngestion(credential: Credential): boolean {
@@ -198,7 +222,9 @@ export const invoiceRoutes = [
       // Newest first by default; the other sorts ascend unless told otherwise.
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sort ?? 'created_at', direction: (sort ?? 'created_at') === 'created_at' ? 'desc' : 'asc' }, filters);
       const column = SORTS[page.sort]!;
-      const base = listWhere(credential.organizationId!, filters);
+      const base: Prisma.InvoiceWhereInput = {
+        AND: [listWhere(credential.organizationId!, filters), page.sort === 'created_at' ? await createdBoundsOfIssueRange(deps.db, credential.organizationId!, filters) : {}],
+      };
       const scope = await resolveTeamScope(deps.db, credential, filters);
       if (scope) {
         const { rows: visible, nextCursor } = await scopedPage(deps, {

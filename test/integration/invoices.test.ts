@@ -103,6 +103,12 @@ describe('invoices sent as data', () => {
     const ids = async (query: string) => (await tenant.call(`/v1/invoices?${query}`)).body.data.map((i: any) => i.id);
     expect(await ids('issued_from=2026-04-01')).toEqual([april.body.id]);
     expect(await ids('issued_through=2026-03-31')).toEqual([march.body.id]);
+    // A range narrows the newest-first walk by its invoices' creation times: same rows, any order.
+    const third = await create(tenant, { invoice_number: 'INV-3003', issue_date: '2026-04-20' });
+    expect(await ids('issued_from=2026-04-01&issued_through=2026-04-30')).toEqual([third.body.id, april.body.id]);
+    expect(await ids('issued_from=2026-04-01&issued_through=2026-04-30&direction=asc')).toEqual([april.body.id, third.body.id]);
+    expect(await ids('issued_from=2030-01-01')).toEqual([]);
+    await tenant.call(`/v1/invoices/${third.body.id}`, { method: 'DELETE' });
     expect(await ids(`supplier_ids=${march.body.supplier.id}`)).toEqual([march.body.id]);
     expect(await ids(`supplier_ids=${march.body.supplier.id}&supplier_operator=is_not`)).toEqual([april.body.id]);
     expect(await ids('search=2002')).toEqual([april.body.id]);
