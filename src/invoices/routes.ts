@@ -95,7 +95,7 @@ function listWhere(organizationId: string, filters: ListFilters): Prisma.Invoice
 // for a month of issue dates newest first, PostgreSQL assumes that month's invoices are spread
 // evenly over the creation-time index and walks it from now through every newer invoice (58,000
 // for a month 20 months back: 48 ms for a page instead of 2). The creation times of the invoices
-// issued in the range, read from the issue-date index alone, bound that walk. The bound restates
+// issued in the range, read from a covering issue-date index alone, bound that walk. The bound restates
 // the filter (every invoice of the range lies inside it), so the page is the same. A range of more
 // than BOUNDED_RANGE invoices is left to the walk: reading its bounds would cost more than it saves.
 // (The subquery's LIMIT also keeps PostgreSQL from answering min/max by that same walk.)
@@ -109,7 +109,7 @@ async function createdBoundsOfIssueRange(db: Db, organizationId: string, filters
   ];
   const [bounds] = await db.$queryRaw<{ count: number; first: Date | null; last: Date | null }[]>`
     SELECT count(*)::int AS count, min(created_at) AS first, max(created_at) AS last
-      FROM (SELECT created_at FROM invoices WHERE organization_id = ${organizationId}::uuid AND ${Prisma.join(range, ' AND ')} LIMIT ${BOUNDED_RANGE + 1}) issued`;
+      FROM (SELECT created_at FROM invoices WHERE organization_id = ${organizationId}::uuid AND issue_date IS NOT NULL AND ${Prisma.join(range, ' AND ')} LIMIT ${BOUNDED_RANGE + 1}) issued`;
   if (!bounds || bounds.count > BOUNDED_RANGE) return {};
   if (!bounds.first || !bounds.last) return { id: { in: [] } };
   return { createdAt: { gte: bounds.first, lte: bounds.last } };
