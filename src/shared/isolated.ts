@@ -131,7 +131,10 @@ function activitySignal(): AbortSignal | undefined {
 
 function heartbeat(): void {
   try {
-    Context.current().heartbeat();
+    const context = Context.current();
+    // A local activity cannot heartbeat (the worker logged "Activity heartbeat failed" each time);
+    // its cancellation comes through the signal all the same.
+    if (!context.info.isLocal) context.heartbeat();
   } catch {
     // Not in an activity.
   }
