@@ -18,6 +18,21 @@ export function visibleAlertSql(alias: string): string {
     AND NOT EXISTS (SELECT 1 FROM invoices deleted WHERE deleted.id = ${alias}.invoice_id AND deleted.organization_id = ${alias}.organization_id AND deleted.deleted_at IS NOT NULL)`;
 }
 
+// The set-aside alerts of the organization `$1` (id, status, currency, impact), for figures read
+// from the totals the alert triggers keep (organization_alert_totals counts every alert, set aside
+// or not). Found from the few ended matches and deleted invoices through their partial indexes.
+// `statusCondition` narrows both halves (SQL over `a`, a constant of the caller, never input).
+export function setAsideAlertsSql(statusCondition: string = 'TRUE'): string {
+  return `
+    SELECT a.id, a.status, a.currency_code, a.impact_amount
+      FROM invoice_agreement_matches m JOIN alerts a ON a.invoice_id = m.invoice_id AND a.agreement_id = m.agreement_id
+     WHERE m.organization_id = $1::uuid AND NOT m.active AND ${statusCondition}
+    UNION
+    SELECT a.id, a.status, a.currency_code, a.impact_amount
+      FROM invoices i JOIN alerts a ON a.invoice_id = i.id
+     WHERE i.organization_id = $1::uuid AND i.deleted_at IS NOT NULL AND ${statusCondition}`;
+}
+
 function topicWhere(topicIds: (string | null)[]): Prisma.AlertWhereInput {
   const ids = topicIds.filter((id): id is string => id !== null);
   const uncategorized = topicIds.includes(null);

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { READINESS_GAPS } from '../agreements/schemas.js';
 import type { AppDeps } from '../deps.js';
 import { formatAmount } from '../shared/money.js';
-import { visibleAlertSql } from '../alerts/filters.js';
+import { setAsideAlertsSql, visibleAlertSql } from '../alerts/filters.js';
 import { Prisma } from '../db/client.js';
 import { scopeCondition, type TeamScope, type TeamScopeQuery } from '../teams/scope.js';
 import { scopedAlertAndClaimFigures, scopedInvoiceFigures } from './scoped.js';
@@ -128,14 +128,7 @@ const INVOICE_FIGURES = `
 // their partial indexes; the recent parts from the alerts of the last 7 days (a partial covering
 // index) and of the claims created in them.
 const ALERT_AND_CLAIM_FIGURES = `
-  WITH set_aside AS (
-    SELECT a.id, a.status, a.currency_code, a.impact_amount
-      FROM invoice_agreement_matches m JOIN alerts a ON a.invoice_id = m.invoice_id AND a.agreement_id = m.agreement_id
-     WHERE m.organization_id = $1::uuid AND NOT m.active AND a.status IN ('pending', 'claimed')
-    UNION
-    SELECT a.id, a.status, a.currency_code, a.impact_amount
-      FROM invoices i JOIN alerts a ON a.invoice_id = i.id
-     WHERE i.organization_id = $1::uuid AND i.deleted_at IS NOT NULL AND a.status IN ('pending', 'claimed'))
+  WITH set_aside AS (${setAsideAlertsSql("a.status IN ('pending', 'claimed')")})
   SELECT status::text AS part, nullif(currency_code, '') AS currency_code, alert_count::int AS count, 0 AS recent_count, impact::text AS total, '0' AS recent
     FROM organization_alert_totals WHERE organization_id = $1::uuid AND status IN ('pending', 'claimed') AND alert_count > 0
   UNION ALL
