@@ -99,13 +99,18 @@ function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
   const { netAmount: net, quantity } = lineFigures(line);
   if (net === null || net.lte(0)) return null;
   const period = periodOf(line.periodStart, line.periodEnd) ?? periodOf(invoice.periodStart, invoice.periodEnd);
-  const candidates = sameItemCandidates(input, line).sort((a, b) => (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') || a.prior.lineId.localeCompare(b.prior.lineId));
+  // Matches in issue-date order; sorted after the filters below (which keep their order), since a
+  // line's candidates are every earlier charge of its item and most of them are no match.
+  const byDate = (list: Candidate[]) => list.sort((a, b) => (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') || a.prior.lineId.localeCompare(b.prior.lineId));
+  const candidates = sameItemCandidates(input, line);
 
   if (period) {
-    const overlapping = candidates.filter((candidate) => {
-      const priorPeriod = periodOf(candidate.prior.periodStart, candidate.prior.periodEnd);
-      return priorPeriod !== null && priorPeriod.start <= period.end && period.start <= priorPeriod.end;
-    });
+    const overlapping = byDate(
+      candidates.filter((candidate) => {
+        const priorPeriod = periodOf(candidate.prior.periodStart, candidate.prior.periodEnd);
+        return priorPeriod !== null && priorPeriod.start <= period.end && period.start <= priorPeriod.end;
+      }),
+    );
     if (overlapping.length === 0) return null;
     const covered = coveredDays(period, overlapping.map((candidate) => periodOf(candidate.prior.periodStart, candidate.prior.periodEnd)!));
     const total = periodDays(period);
@@ -123,13 +128,15 @@ function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
 
   const issued = invoice.issueDate;
   if (issued === null) return null;
-  const repeats = candidates.filter(
-    ({ prior }) =>
-      periodOf(prior.periodStart, prior.periodEnd) === null &&
-      prior.issueDate !== null &&
-      Math.abs(daysBetween(prior.issueDate, issued)) <= DUPLICATE_WINDOW_DAYS &&
-      equalDecimals(quantity, decOrNull(prior.quantity)) &&
-      equalDecimals(net, decOrNull(prior.netAmount)),
+  const repeats = byDate(
+    candidates.filter(
+      ({ prior }) =>
+        periodOf(prior.periodStart, prior.periodEnd) === null &&
+        prior.issueDate !== null &&
+        Math.abs(daysBetween(prior.issueDate, issued)) <= DUPLICATE_WINDOW_DAYS &&
+        equalDecimals(quantity, decOrNull(prior.quantity)) &&
+        equalDecimals(net, decOrNull(prior.netAmount)),
+    ),
   );
   if (repeats.length === 0) return null;
   const confidence: Confidence = repeats.every((candidate) => candidate.by === 'seller_item_id') ? 'medium' : 'low';
