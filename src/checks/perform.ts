@@ -108,7 +108,7 @@ async function storeChecks(db: Db, organizationId: string, runId: string, checks
     // A large invoice has as many findings as lines: rows a chunk per statement, under PostgreSQL's
     // 65,535 bind parameters (src/shared/batches.ts).
     const rows = checks.flatMap((check, index) => check.kept.map((finding, position) => findingRow(check.checkId, check.loaded, position, finding, replaced[index]!.alertIds[position]!)));
-    for (const chunk of batchesOf(rows, ROW_CHUNK)) await tx.complianceFinding.createMany({ data: chunk });
+    for (const chunk of batchesOf(rows, FINDING_CHUNK)) await insertFindings(tx, organizationId, chunk);
     await refreshCheckStatus(tx, { invoiceIds: [...new Set(checks.map((check) => check.invoiceId))] });
     return checks.map((check, index) => ({ checkId: check.checkId, status: 'completed' as const, findings: check.kept.length, alerts: replaced[index]!.alertIds.length }));
   }, { timeout: CHECK_STORE_TIMEOUT_MS });
@@ -137,31 +137,45 @@ export async function performCheckBatch(db: Db, organizationId: string, runId: s
   const begun = await beginItems(db, items.map((item) => item.itemId));
   const todo = items.filter((item) => begun.has(item.itemId));
   if (todo.length === 0) return;
-  const invoiceIds = [...new Set(todo.map((item) => item.invoiceId))];
+  const { outcomes, errors } = await performChecks(db, organizationId, runId, todo);
+  await completeItems(db, outcomes.map(({ pair, result }) => ({ itemId: pair.itemId, result })));
+  if (errors.length > 0) throw errors[0];
+}
+
+// The checks of a batch's pairs, without the run items: what they share read once, prepared a
+// few at a time, stored together. The outcomes of the checks that ended, and the errors of those
+// that threw.
+export async function performChecks<T extends { invoiceId: string; agreementId: string }>(
+  db: Db,
+  organizationId: string,
+  runId: string,
+  pairs: T[],
+): Promise<{ outcomes: { pair: T; result: CheckOutcome }[]; errors: unknown[] }> {
+  const invoiceIds = [...new Set(pairs.map((pair) => pair.invoiceId))];
   const [priorCharges, invoices, checks] = await Promise.all([
     loadBatchPriorCharges(db, organizationId, invoiceIds),
     loadBatchInvoices(db, organizationId, invoiceIds),
-    db.complianceCheck.findMany({ where: { id: { in: todo.map((item) => checkIdFor(runId, item.invoiceId, item.agreementId)) } }, select: { id: true, status: true, findingsCount: true } }),
+    db.complianceCheck.findMany({ where: { id: { in: pairs.map((pair) => checkIdFor(runId, pair.invoiceId, pair.agreementId)) } }, select: { id: true, status: true, findingsCount: true } }),
   ]);
   const batch: CheckBatch = { agreements: new Map(), priorCharges, invoices, checks: new Map(checks.map((check) => [check.id, check])) };
-  const completed: { itemId: string; result: CheckOutcome }[] = [];
-  const found: { itemId: string; check: FoundCheck }[] = [];
+  const outcomes: { pair: T; result: CheckOutcome }[] = [];
+  const found: { pair: T; check: FoundCheck }[] = [];
   const errors: unknown[] = [];
   let next = 0;
   const lane = async () => {
-    while (next < todo.length) {
-      const item = todo[next++]!;
-      const prepared = await prepareCheck(db, organizationId, runId, item.invoiceId, item.agreementId, batch);
-      if ('outcome' in prepared) completed.push({ itemId: item.itemId, result: prepared.outcome });
-      else found.push({ itemId: item.itemId, check: prepared });
+    while (next < pairs.length) {
+      const pair = pairs[next++]!;
+      const prepared = await prepareCheck(db, organizationId, runId, pair.invoiceId, pair.agreementId, batch);
+      if ('outcome' in prepared) outcomes.push({ pair, result: prepared.outcome });
+      else found.push({ pair, check: prepared });
     }
   };
-  const lanes = await Promise.allSettled(Array.from({ length: Math.min(BATCH_CONCURRENCY, todo.length) }, lane));
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(BATCH_CONCURRENCY, pairs.length) }, lane));
   for (const lane of lanes) if (lane.status === 'rejected') errors.push(lane.reason);
   for (const group of storeGroups(found)) {
     try {
-      const outcomes = await storeChecks(db, organizationId, runId, group.map((entry) => entry.check));
-      group.forEach((entry, index) => completed.push({ itemId: entry.itemId, result: outcomes[index]! }));
+      const stored = await storeChecks(db, organizationId, runId, group.map((entry) => entry.check));
+      group.forEach((entry, index) => outcomes.push({ pair: entry.pair, result: stored[index]! }));
     } catch (error) {
       if (group.length === 1) {
         errors.push(error);
@@ -172,15 +186,14 @@ export async function performCheckBatch(db: Db, organizationId: string, runId: s
       for (const entry of group) {
         try {
           const [outcome] = await storeChecks(db, organizationId, runId, [entry.check]);
-          completed.push({ itemId: entry.itemId, result: outcome! });
+          outcomes.push({ pair: entry.pair, result: outcome! });
         } catch (alone) {
           errors.push(alone);
         }
       }
     }
   }
-  await completeItems(db, completed);
-  if (errors.length > 0) throw errors[0];
+  return { outcomes, errors };
 }
 
 function storeGroups<T extends { check: FoundCheck }>(found: T[]): T[][] {
@@ -229,7 +242,6 @@ function findingRow(checkId: string, loaded: LoadedCheck, position: number, find
   return {
     id: deterministicUuid(`finding:${checkId}:${position}`),
     checkId,
-    organizationId: loaded.organizationId,
     position,
     checker: finding.checker,
     fingerprint: finding.fingerprint,
@@ -240,11 +252,33 @@ function findingRow(checkId: string, loaded: LoadedCheck, position: number, find
     confidence: finding.confidence,
     invoiceLineId: finding.invoiceItemId,
     correctionType: finding.correctionType,
-    citations: finding.citations as unknown as Prisma.InputJsonValue,
-    expected: finding.expected ? (finding.expected as unknown as Prisma.InputJsonValue) : Prisma.JsonNull,
+    citations: JSON.stringify(finding.citations),
+    // A finding without an expected value stores JSON null, as Prisma.JsonNull did.
+    expected: JSON.stringify(finding.expected ?? null),
     alertId,
   };
 }
+
+// Findings as one array per column: one statement and 15 bind parameters whatever the count
+// (Prisma's createMany compiled a statement of 20 parameters per row, each batch anew).
+async function insertFindings(tx: Prisma.TransactionClient, organizationId: string, rows: ReturnType<typeof findingRow>[]) {
+  if (rows.length === 0) return;
+  const column = <T>(value: (row: ReturnType<typeof findingRow>) => T) => rows.map(value);
+  await tx.$executeRaw`
+    INSERT INTO compliance_findings (id, check_id, organization_id, position, checker, fingerprint, title, explanation, impact_amount, currency_code,
+                                     confidence, invoice_line_id, correction_type, citations, expected, alert_id)
+    SELECT f.id, f.check_id, ${organizationId}::uuid, f.position, f.checker, f.fingerprint, f.title, f.explanation, f.impact::numeric, f.currency_code,
+           f.confidence, f.line_id, f.correction_type, f.citations::jsonb, f.expected::jsonb, f.alert_id
+      FROM unnest(${column((r) => r.id)}::uuid[], ${column((r) => r.checkId)}::uuid[], ${column((r) => r.position)}::int[], ${column((r) => r.checker)}::text[],
+                  ${column((r) => r.fingerprint)}::text[], ${column((r) => r.title)}::text[], ${column((r) => r.explanation)}::text[],
+                  ${column((r) => r.impactAmount)}::text[], ${column((r) => r.currencyCode)}::text[], ${column((r) => r.confidence)}::text[],
+                  ${column((r) => r.invoiceLineId)}::uuid[], ${column((r) => r.correctionType)}::text[], ${column((r) => r.citations)}::text[],
+                  ${column((r) => r.expected)}::text[], ${column((r) => r.alertId)}::uuid[])
+           AS f(id, check_id, position, checker, fingerprint, title, explanation, impact, currency_code, confidence, line_id, correction_type, citations, expected, alert_id)`;
+}
+
+// Findings written by one statement at most.
+const FINDING_CHUNK = 5_000;
 
 // Rows a createMany writes at once: about 20 columns each, well under 65,535 bind parameters.
 const ROW_CHUNK = 2_000;
