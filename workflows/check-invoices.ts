@@ -17,6 +17,11 @@ const CHECK_CONCURRENCY = 4;
 const CHECK_BATCH_SIZE = 25;
 const CHECK_BATCH_CONCURRENCY = 2;
 const CHECK_BATCHES_PATCH = 'check-pairs-in-batches';
+// Since a batch stores its checks in one transaction, each batch alternates between the worker's
+// CPU (checkers) and the database's (its reads and its store): a third batch in flight keeps both
+// busy. Runs started before keep two.
+const CHECK_BATCHES_IN_FLIGHT = 3;
+const CHECK_BATCHES_IN_FLIGHT_PATCH = 'check-batches-three-in-flight';
 
 export interface CheckRunInput {
   pairs: CheckPair[];
@@ -45,7 +50,7 @@ export async function checkInvoicesWorkflow(args: RunArgs<CheckRunInput>): Promi
         await processItemBatches(
           items,
           (batch) => checks.checkPairs(organizationId, runId, batch.map((item) => ({ itemId: item.id, ...pairs.get(item.key)! }))),
-          { size: CHECK_BATCH_SIZE, concurrency: CHECK_BATCH_CONCURRENCY },
+          { size: CHECK_BATCH_SIZE, concurrency: patched(CHECK_BATCHES_IN_FLIGHT_PATCH) ? CHECK_BATCHES_IN_FLIGHT : CHECK_BATCH_CONCURRENCY },
         );
       } else {
         await processItems(

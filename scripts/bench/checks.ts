@@ -13,11 +13,12 @@ import { parseArgs } from 'node:util';
 import { Decimal } from 'decimal.js';
 import { createIngestionToken } from '../../src/admin/service.js';
 import { duplicateChargeChecker, runCheckers } from '../../src/checks/checkers/index.js';
-import { loadBatchPriorCharges, loadCheck, type CheckBatch } from '../../src/checks/input.js';
-import { performCheck } from '../../src/checks/perform.js';
+import { loadCheck } from '../../src/checks/input.js';
+import { performCheck, performChecks } from '../../src/checks/perform.js';
 import type { Db } from '../../src/db/client.js';
 import { repoRoot } from '../../src/dev/defaults.js';
 import { totalsXml } from '../../test/support/large-invoice.js';
+import { cpuDelta, pidFrom, sampleCpu, type ProcessGroups } from './process-cpu.js';
 import { inParallel, percentile, printTable, seconds, sleep, withBenchStack, type BenchContext, type BenchTenant } from './support.js';
 
 const { values } = parseArgs({
@@ -186,6 +187,45 @@ async function setUp(tenant: BenchTenant, ingestion: Ingestion) {
 
 // ---- the measurements ----
 
+// CPU seconds so far of the stack's processes (this one is the API and the client): what a check
+// costs each side, a figure that moves far less with the machine's load than the run's wall time.
+function cpuSampler(env: Record<string, string>): () => Record<string, number> {
+  const workDir = env.TEST_WORK_DIR!;
+  const groups: ProcessGroups = {
+    worker: (p) => p.pid === pidFrom(env.WORKER_PID_FILE),
+    temporal: (p) => p.pid === pidFrom(env.TEMPORAL_PID_FILE),
+    postgres: (p) => p.commandLine.includes(`${workDir}/postgres`),
+  };
+  return () => {
+    const { user, system } = process.cpuUsage();
+    return { ...sampleCpu(groups), 'api + client': (user + system) / 1e6 };
+  };
+}
+
+// BENCH_PROFILE_WORKER=dir: the worker is restarted just before the check run with a profiler
+// preloaded, and writes its main thread's profile of the run into dir when the run has finished.
+async function restartWorkerForProfile(env: Record<string, string>): Promise<number | null> {
+  const dir = process.env.BENCH_PROFILE_WORKER;
+  if (!dir) return null;
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --require ${path.resolve(repoRoot, 'scripts/bench/cpu-profile-preload.cjs')}`.trim();
+  process.env.BENCH_PROFILE_DIR = path.resolve(dir);
+  const old = pidFrom(env.WORKER_PID_FILE);
+  if (old) process.kill(old, 'SIGTERM');
+  while (pidFrom(env.WORKER_PID_FILE) === old) await sleep(100);
+  const pid = pidFrom(env.WORKER_PID_FILE);
+  delete process.env.NODE_OPTIONS;
+  // The new worker connects and polls before the run starts.
+  await sleep(8000);
+  return pid;
+}
+
+async function writeWorkerProfile(pid: number | null): Promise<void> {
+  if (pid === null) return;
+  process.kill(pid, 'SIGUSR2');
+  await sleep(3000);
+  console.log(`worker profile of the check run written to ${process.env.BENCH_PROFILE_DIR}`);
+}
+
 async function agreementCheckRun(tenant: BenchTenant, agreementId: string) {
   const started = performance.now();
   const response = await tenant.call(`/v1/agreements/${agreementId}/check`, { method: 'POST', body: { include_checked: true } });
@@ -203,7 +243,7 @@ async function agreementCheckRun(tenant: BenchTenant, agreementId: string) {
 }
 
 interface DirectTimes {
-  // performCheck as a check run's batch calls it: agreement terms and earlier charges read once.
+  // A check run's batch (performChecks): what the pairs share read once, stored together.
   batchedMs: number;
   loadMs: number;
   checkersMs: number;
@@ -241,9 +281,9 @@ async function directChecks(db: Db, organizationId: string, agreementId: string,
   // The same pairs as one batch of a check run (performCheckBatch without its two run-item statements).
   const batchRunId = randomUUID();
   const batchStarted = performance.now();
-  const batch: CheckBatch = { agreements: new Map(), priorCharges: await loadBatchPriorCharges(db, organizationId, invoiceIds) };
-  for (const invoiceId of invoiceIds) await performCheck(db, organizationId, batchRunId, invoiceId, agreementId, batch);
+  const batched = await performChecks(db, organizationId, batchRunId, invoiceIds.map((invoiceId) => ({ invoiceId, agreementId })));
   times.batchedMs = performance.now() - batchStarted;
+  if (batched.errors.length > 0) throw batched.errors[0];
   const perCheck = (total: number) => total / invoiceIds.length;
   return { batchedMs: perCheck(times.batchedMs), loadMs: perCheck(times.loadMs), checkersMs: perCheck(times.checkersMs), duplicatesMs: perCheck(times.duplicatesMs), performMs: perCheck(times.performMs), priorCharges: perCheck(times.priorCharges), findings: times.findings };
 }
@@ -286,8 +326,14 @@ async function benchmark({ stack, db, tenant }: BenchContext) {
   if (notCompleted.length > 0) throw new Error(`${notCompleted.length} invoices were not checked: ${JSON.stringify(notCompleted[0]!.invoice.alerts)}`);
 
   // (b) the agreement's check run over all of them.
+  const profiled = await restartWorkerForProfile(stack.env);
+  const cpu = cpuSampler(stack.env);
+  const cpuBefore = cpu();
   const run = await agreementCheckRun(tenant, agreementId);
+  const runCpu = cpuDelta(cpuBefore, cpu());
+  await writeWorkerProfile(profiled);
   console.log(`agreement check run: ${run.checks} checks in ${run.seconds.toFixed(1)} s`);
+  const cpuPerCheck = (name: string) => `${((runCpu[name]! * 1000) / run.checks).toFixed(1)} ms`;
 
   // (c) one check in this process.
   const invoiceIds = settled.map((s) => s.invoiceId);
@@ -306,7 +352,8 @@ async function benchmark({ stack, db, tenant }: BenchContext) {
     ['agreement check run (include_checked): checks', `${run.checks} (requested ${run.requested}, completed ${run.completed})`],
     ['agreement check run: POST → polled completed', `${run.seconds.toFixed(1)} s, ${(run.checks / run.seconds).toFixed(1)} checks/s`],
     ['agreement check run: run started → finished', `${run.runSeconds.toFixed(1)} s, ${(run.checks / run.runSeconds).toFixed(1)} checks/s`],
-    [`in process, ${directIds.length} checks as one batch: performCheck`, `${direct.batchedMs.toFixed(1)} ms/check`],
+    ['agreement check run: CPU per check, worker / postgres / temporal / api + client', ['worker', 'postgres', 'temporal', 'api + client'].map(cpuPerCheck).join(' / ')],
+    [`in process, ${directIds.length} checks as one batch: performChecks`, `${direct.batchedMs.toFixed(1)} ms/check`],
     [`in process, ${directIds.length} checks one by one: performCheck`, `${direct.performMs.toFixed(1)} ms/check`],
     ['  of which loadCheck', `${direct.loadMs.toFixed(1)} ms (${direct.priorCharges.toFixed(0)} prior charge lines loaded)`],
     ['  of which runCheckers (pure)', `${direct.checkersMs.toFixed(1)} ms (${(direct.findings / directIds.length).toFixed(1)} findings)`],

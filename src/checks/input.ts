@@ -229,9 +229,18 @@ export async function loadBatchPriorCharges(db: Db, organizationId: string, invo
     const rows = await priorChargeRows(db, organizationId, supplierId, group, cap + 1, []);
     // Over the cap, some invoice may miss charges it would have read alone: those read alone.
     if (rows.length > cap) continue;
+    // Every invoice of the group looks at every row: the rows' issue days are parsed once, not
+    // once per invoice and row (that parsing was the largest part of a batch's reading).
+    const rowDays = rows.map((row) => dayNumberOf(row.issueDate));
     for (const invoice of group) {
       const items: ChargedItems = { itemIds: new Set(invoice.itemIds), descriptions: new Set(invoice.descriptions) };
-      charges.set(invoice.id, rows.filter((row) => row.invoiceId !== invoice.id && covers(items, row) && comparable(invoice, row)).slice(0, PRIOR_CHARGE_LIMIT));
+      const invoiceDay = dayNumberOf(invoice.issueDate);
+      const kept: PriorCharge[] = [];
+      for (let index = 0; index < rows.length && kept.length < PRIOR_CHARGE_LIMIT; index++) {
+        const row = rows[index]!;
+        if (row.invoiceId !== invoice.id && covers(items, row) && comparableOn(invoiceDay, rowDays[index]!, row)) kept.push(row);
+      }
+      charges.set(invoice.id, kept);
     }
   }
   return charges;
@@ -240,8 +249,8 @@ export async function loadBatchPriorCharges(db: Db, organizationId: string, invo
 // At most this many earlier lines are read for the invoices of one supplier in a batch.
 const BATCH_PRIOR_CHARGE_LIMIT = 50_000;
 
-const daysBetween = (a: string, b: string) => (Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
-const within = (a: string | null, b: string | null, days: number) => a !== null && b !== null && Math.abs(daysBetween(a, b)) <= days;
+const dayNumberOf = (date: string | null): number | null => (date === null ? null : Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+const within = (a: number | null, b: number | null, days: number) => a !== null && b !== null && Math.abs(a - b) <= days;
 
 // The same item: by seller item id or by description.
 function covers(invoice: ChargedItems, charge: PriorCharge): boolean {
@@ -250,8 +259,13 @@ function covers(invoice: ChargedItems, charge: PriorCharge): boolean {
 
 // Within the invoice's window, and either with a period or issued close enough to compare.
 function comparable(invoice: ChargedInvoice, charge: PriorCharge): boolean {
-  if (invoice.issueDate !== null && !within(invoice.issueDate, charge.issueDate, PRIOR_CHARGE_WINDOW_DAYS)) return false;
-  return charge.periodStart !== null || charge.periodEnd !== null || within(invoice.issueDate, charge.issueDate, DUPLICATE_WINDOW_DAYS);
+  return comparableOn(dayNumberOf(invoice.issueDate), dayNumberOf(charge.issueDate), charge);
+}
+
+// The same with both issue dates as day numbers.
+function comparableOn(invoiceDay: number | null, chargeDay: number | null, charge: PriorCharge): boolean {
+  if (invoiceDay !== null && !within(invoiceDay, chargeDay, PRIOR_CHARGE_WINDOW_DAYS)) return false;
+  return charge.periodStart !== null || charge.periodEnd !== null || within(invoiceDay, chargeDay, DUPLICATE_WINDOW_DAYS);
 }
 
 // The supplier's charges that may be earlier charges of any of `invoices` (the union of their

@@ -19,14 +19,17 @@ export const EXPIRY_THRESHOLDS_DAYS = [90, 60, 30] as const;
 
 export const deliveryIdOf = (eventId: string, channelId: string) => deterministicUuid(`notification-delivery:${eventId}:${channelId}`);
 
-// In the check's own transaction: the alerts it created, for the run's new_alert messages.
-export async function recordNewAlerts(tx: Prisma.TransactionClient, organizationId: string, runId: string, checkId: string, alertIds: string[]): Promise<void> {
-  if (alertIds.length === 0) return;
-  await tx.notificationOutbox.upsert({
-    where: { id: checkId },
-    create: { id: checkId, organizationId, runId, alertIds },
-    update: { alertIds },
-  });
+// In the checks' own transaction: the alerts each check created, for the run's new_alert messages
+// (one outbox row per check, its id the check's).
+export async function recordNewAlerts(tx: Prisma.TransactionClient, organizationId: string, runId: string, checks: { checkId: string; alertIds: string[] }[]): Promise<void> {
+  const created = checks.filter((check) => check.alertIds.length > 0);
+  if (created.length === 0) return;
+  // Each check's ids as one JSON array: unnest cannot take an array of arrays of different lengths.
+  await tx.$executeRaw`
+    INSERT INTO notification_outbox (id, organization_id, run_id, alert_ids)
+    SELECT o.id, ${organizationId}::uuid, ${runId}::uuid, ARRAY(SELECT e.id::uuid FROM jsonb_array_elements_text(o.alert_ids::jsonb) WITH ORDINALITY AS e(id, n) ORDER BY e.n)
+      FROM unnest(${created.map((check) => check.checkId)}::uuid[], ${created.map((check) => JSON.stringify(check.alertIds))}::text[]) AS o(id, alert_ids)
+    ON CONFLICT (id) DO UPDATE SET alert_ids = EXCLUDED.alert_ids`;
 }
 
 async function subscribersOf(db: Db, organizationId: string, kind: EventKind) {

@@ -8,7 +8,7 @@ export interface Period {
 
 const DAY_MS = 86_400_000;
 
-function dayNumber(date: IsoDate): number {
+export function dayNumber(date: IsoDate): number {
   return Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 }
 

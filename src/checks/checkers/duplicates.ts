@@ -13,7 +13,7 @@
 // Confidence: by article number high when the period is fully covered with the same quantity,
 // one step less for a partial cover or another quantity; by description one step less again;
 // no-period matches medium by article number, low by description.
-import { daysBetween, periodDays, periodOf, showPeriod, type Period } from './dates.js';
+import { dayNumber, daysBetween, periodDays, periodOf, showPeriod, type Period } from './dates.js';
 import { lessSure } from './match.js';
 import { type Dec, decOrNull, isMaterial, lineFigures, money } from './money.js';
 import { capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, quoteLine } from './findings.js';
@@ -41,6 +41,10 @@ export const duplicateChargeChecker: Checker = {
 interface PreparedPrior {
   prior: PriorCharge;
   itemId: string | null;
+  description: string | null;
+  issueDay: number | null;
+  quantity: Dec | null;
+  net: Dec | null;
 }
 
 interface PriorIndex {
@@ -49,6 +53,25 @@ interface PriorIndex {
 }
 
 const priorIndexes = new WeakMap<readonly PriorCharge[], PriorIndex>();
+// What a charge's comparisons need, worked out once per charge object: the checks of a run's
+// batch share the rows of their supplier's earlier charges, each check a selection of them, and
+// normalizing every row's texts and amounts again per check was most of this checker's time.
+const preparedPriors = new WeakMap<PriorCharge, PreparedPrior>();
+
+function preparedPrior(prior: PriorCharge): PreparedPrior {
+  const cached = preparedPriors.get(prior);
+  if (cached) return cached;
+  const prepared = {
+    prior,
+    itemId: normalizeItemId(prior.sellerItemId),
+    description: normalizeDescription(prior.description),
+    issueDay: prior.issueDate === null ? null : dayNumber(prior.issueDate),
+    quantity: decOrNull(prior.quantity),
+    net: decOrNull(prior.netAmount),
+  };
+  preparedPriors.set(prior, prepared);
+  return prepared;
+}
 
 function listIn<T>(map: Map<string, T[]>, key: string): T[] {
   const list = map.get(key) ?? [];
@@ -62,11 +85,11 @@ function priorIndexOf(input: CheckInput): PriorIndex {
   if (cached) return cached;
   const index: PriorIndex = { byItemId: new Map(), byDescription: new Map() };
   for (const prior of input.priorCharges) {
-    if (prior.invoiceId === input.invoice.id || !(decOrNull(prior.netAmount)?.gt(0) ?? false)) continue;
-    const prepared = { prior, itemId: normalizeItemId(prior.sellerItemId) };
+    if (prior.invoiceId === input.invoice.id) continue;
+    const prepared = preparedPrior(prior);
+    if (!(prepared.net?.gt(0) ?? false)) continue;
     if (prepared.itemId !== null) listIn(index.byItemId, prepared.itemId).push(prepared);
-    const description = normalizeDescription(prior.description);
-    if (description !== null) listIn(index.byDescription, description).push(prepared);
+    if (prepared.description !== null) listIn(index.byDescription, prepared.description).push(prepared);
   }
   priorIndexes.set(input.priorCharges, index);
   return index;
@@ -77,11 +100,11 @@ function priorIndexOf(input: CheckInput): PriorIndex {
 function sameItemCandidates(input: CheckInput, line: CheckLine): Candidate[] {
   const index = priorIndexOf(input);
   const lineId = normalizeItemId(line.sellerItemId);
-  const byId: Candidate[] = lineId === null ? [] : (index.byItemId.get(lineId) ?? []).map(({ prior }) => ({ prior, by: 'seller_item_id' }));
+  const byId: Candidate[] = lineId === null ? [] : (index.byItemId.get(lineId) ?? []).map((prepared) => ({ prior: prepared.prior, prepared, by: 'seller_item_id' }));
   const description = normalizeDescription(line.description);
   const byDescription: Candidate[] = (description === null ? [] : (index.byDescription.get(description) ?? []))
     .filter(({ prior, itemId }) => (lineId === null || itemId === null) && sameUnit(line.unitCode, prior.unitCode) !== false)
-    .map(({ prior }) => ({ prior, by: 'description' }));
+    .map((prepared) => ({ prior: prepared.prior, prepared, by: 'description' }));
   return [...byId, ...byDescription];
 }
 
@@ -91,6 +114,7 @@ function equalDecimals(a: Dec | null, b: Dec | null): boolean {
 
 interface Candidate {
   prior: PriorCharge;
+  prepared: PreparedPrior;
   by: 'seller_item_id' | 'description';
 }
 
@@ -99,18 +123,23 @@ function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
   const { netAmount: net, quantity } = lineFigures(line);
   if (net === null || net.lte(0)) return null;
   const period = periodOf(line.periodStart, line.periodEnd) ?? periodOf(invoice.periodStart, invoice.periodEnd);
-  const candidates = sameItemCandidates(input, line).sort((a, b) => (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') || a.prior.lineId.localeCompare(b.prior.lineId));
+  // Matches in issue-date order; sorted after the filters below (which keep their order), since a
+  // line's candidates are every earlier charge of its item and most of them are no match.
+  const byDate = (list: Candidate[]) => list.sort((a, b) => (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') || a.prior.lineId.localeCompare(b.prior.lineId));
+  const candidates = sameItemCandidates(input, line);
 
   if (period) {
-    const overlapping = candidates.filter((candidate) => {
-      const priorPeriod = periodOf(candidate.prior.periodStart, candidate.prior.periodEnd);
-      return priorPeriod !== null && priorPeriod.start <= period.end && period.start <= priorPeriod.end;
-    });
+    const overlapping = byDate(
+      candidates.filter((candidate) => {
+        const priorPeriod = periodOf(candidate.prior.periodStart, candidate.prior.periodEnd);
+        return priorPeriod !== null && priorPeriod.start <= period.end && period.start <= priorPeriod.end;
+      }),
+    );
     if (overlapping.length === 0) return null;
     const covered = coveredDays(period, overlapping.map((candidate) => periodOf(candidate.prior.periodStart, candidate.prior.periodEnd)!));
     const total = periodDays(period);
     const impact = covered === total ? net : net.times(covered).div(total);
-    const sameQuantity = overlapping.every((candidate) => equalDecimals(quantity, decOrNull(candidate.prior.quantity)));
+    const sameQuantity = overlapping.every((candidate) => equalDecimals(quantity, candidate.prepared.quantity));
     let confidence: Confidence = 'high';
     if (covered < total || !sameQuantity) confidence = lessSure(confidence);
     if (overlapping.some((candidate) => candidate.by === 'description')) confidence = lessSure(confidence);
@@ -123,13 +152,16 @@ function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
 
   const issued = invoice.issueDate;
   if (issued === null) return null;
-  const repeats = candidates.filter(
-    ({ prior }) =>
-      periodOf(prior.periodStart, prior.periodEnd) === null &&
-      prior.issueDate !== null &&
-      Math.abs(daysBetween(prior.issueDate, issued)) <= DUPLICATE_WINDOW_DAYS &&
-      equalDecimals(quantity, decOrNull(prior.quantity)) &&
-      equalDecimals(net, decOrNull(prior.netAmount)),
+  const issuedDay = dayNumber(issued);
+  const repeats = byDate(
+    candidates.filter(
+      ({ prior, prepared }) =>
+        periodOf(prior.periodStart, prior.periodEnd) === null &&
+        prepared.issueDay !== null &&
+        Math.abs(issuedDay - prepared.issueDay) <= DUPLICATE_WINDOW_DAYS &&
+        equalDecimals(quantity, prepared.quantity) &&
+        equalDecimals(net, prepared.net),
+    ),
   );
   if (repeats.length === 0) return null;
   const confidence: Confidence = repeats.every((candidate) => candidate.by === 'seller_item_id') ? 'medium' : 'low';
