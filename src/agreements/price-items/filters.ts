@@ -6,16 +6,19 @@ import type { FilterCondition } from './schemas.js';
 // of the right kind, so a bad filter is a validation_error, never a database error.
 
 const COLUMNS = {
-  description: { column: 'description', kind: 'text' },
+  description: { column: 'description', kind: 'text', required: true },
   seller_item_id: { column: 'sellerItemId', kind: 'text' },
   unit: { column: 'unit', kind: 'text' },
   currency_code: { column: 'currencyCode', kind: 'text' },
   valid_until: { column: 'validUntil', kind: 'date' },
-  'price.type': { column: 'priceType', kind: 'enum' },
+  'price.type': { column: 'priceType', kind: 'enum', required: true },
   'price.amount': { column: 'amount', kind: 'decimal' },
   'price.fraction': { column: 'fraction', kind: 'decimal' },
   'price.basis': { column: 'basis', kind: 'text' },
-} as const;
+} as const satisfies Record<string, { column: string; kind: string; required?: boolean }>;
+
+// A column every price item has: is_null matches none, is_not_null all (Prisma refuses null there).
+const NONE: Prisma.PriceItemWhereInput = { id: { in: [] } };
 
 const ORDERED = new Set(['less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal']);
 const PRISMA_OPERATOR: Record<string, string> = { less_than: 'lt', less_than_or_equal: 'lte', greater_than: 'gt', greater_than_or_equal: 'gte' };
@@ -38,11 +41,12 @@ function typedValue(index: number, kind: string, value: unknown): unknown {
 
 function conditionWhere(condition: FilterCondition, index: number): Prisma.PriceItemWhereInput {
   const { column, kind } = COLUMNS[condition.field];
+  const required = 'required' in COLUMNS[condition.field];
   switch (condition.operator) {
     case 'is_null':
-      return { [column]: null };
+      return required ? NONE : { [column]: null };
     case 'is_not_null':
-      return { NOT: { [column]: null } };
+      return required ? {} : { NOT: { [column]: null } };
     case 'contains':
       if (kind !== 'text') throw invalid(index, `contains works on text fields, not ${condition.field}`);
       return { [column]: { contains: String(typedValue(index, kind, condition.value)), mode: 'insensitive' } };
