@@ -18,7 +18,7 @@ import { performCheck, performChecks } from '../../src/checks/perform.js';
 import type { Db } from '../../src/db/client.js';
 import { repoRoot } from '../../src/dev/defaults.js';
 import { totalsXml } from '../../test/support/large-invoice.js';
-import { cpuDelta, pidFrom, sampleCpu, type ProcessGroups } from './process-cpu.js';
+import { cpuDelta, pidFrom, stackCpuSampler } from './process-cpu.js';
 import { inParallel, percentile, printTable, seconds, sleep, withBenchStack, type BenchContext, type BenchTenant } from './support.js';
 
 const { values } = parseArgs({
@@ -187,21 +187,6 @@ async function setUp(tenant: BenchTenant, ingestion: Ingestion) {
 
 // ---- the measurements ----
 
-// CPU seconds so far of the stack's processes (this one is the API and the client): what a check
-// costs each side, a figure that moves far less with the machine's load than the run's wall time.
-function cpuSampler(env: Record<string, string>): () => Record<string, number> {
-  const workDir = env.TEST_WORK_DIR!;
-  const groups: ProcessGroups = {
-    worker: (p) => p.pid === pidFrom(env.WORKER_PID_FILE),
-    temporal: (p) => p.pid === pidFrom(env.TEMPORAL_PID_FILE),
-    postgres: (p) => p.commandLine.includes(`${workDir}/postgres`),
-  };
-  return () => {
-    const { user, system } = process.cpuUsage();
-    return { ...sampleCpu(groups), 'api + client': (user + system) / 1e6 };
-  };
-}
-
 // BENCH_PROFILE_WORKER=dir: the worker is restarted just before the check run with a profiler
 // preloaded, and writes its main thread's profile of the run into dir when the run has finished.
 async function restartWorkerForProfile(env: Record<string, string>): Promise<number | null> {
@@ -327,7 +312,7 @@ async function benchmark({ stack, db, tenant }: BenchContext) {
 
   // (b) the agreement's check run over all of them.
   const profiled = await restartWorkerForProfile(stack.env);
-  const cpu = cpuSampler(stack.env);
+  const cpu = stackCpuSampler(stack.env);
   const cpuBefore = cpu();
   const run = await agreementCheckRun(tenant, agreementId);
   const runCpu = cpuDelta(cpuBefore, cpu());

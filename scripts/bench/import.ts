@@ -17,7 +17,7 @@ import { RunTypeRegistry } from '../../src/runs/run-types.js';
 import { startRun } from '../../src/runs/service.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
 import { startTestStack } from '../../test/setup/stack.js';
-import { coreCount, cpuDelta, pidFrom, sampleCpu, type ProcessGroups } from './process-cpu.js';
+import { coreCount, cpuDelta, stackCpuSampler } from './process-cpu.js';
 import { inParallel, percentile, sleep } from './support.js';
 
 const { values } = parseArgs({ options: { invoices: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '16' }, warmup: { type: 'string' }, rounds: { type: 'string' }, 'poll-ms': { type: 'string' } } });
@@ -39,21 +39,6 @@ function generatedInvoice(index: number): Buffer {
 
 
 
-
-// CPU seconds so far of each part of the stack; this process is the API and the benchmark client.
-function cpuSampler(env: Record<string, string>): () => Record<string, number> {
-  const workDir = env.TEST_WORK_DIR!;
-  const groups: ProcessGroups = {
-    worker: (p) => p.pid === pidFrom(env.WORKER_PID_FILE),
-    temporal: (p) => p.pid === pidFrom(env.TEMPORAL_PID_FILE),
-    postgres: (p) => p.commandLine.includes(`${workDir}/postgres`),
-    minio: (p) => p.commandLine.includes(`${workDir}/minio`),
-  };
-  return () => {
-    const { user, system } = process.cpuUsage();
-    return { ...sampleCpu(groups), 'api + client': (user + system) / 1e6 };
-  };
-}
 
 // `total` split into `parts` near-equal whole numbers.
 function splitInto(total: number, parts: number): number[] {
@@ -135,7 +120,7 @@ async function main() {
     // Imports and empty workflows take turns (ROUNDS of each), so a drift of the machine or of
     // the Temporal server during the run reaches both sides of the ratio alike.
     await inParallel(WARMUP, CONCURRENCY, emptyWorkflow);
-    const cpuNow = cpuSampler(stack.env);
+    const cpuNow = stackCpuSampler(stack.env);
     const importCpu: Record<string, number> = {};
     const emptyCpu: Record<string, number> = {};
     const latencies: number[] = [];

@@ -62,3 +62,20 @@ export function pidFrom(file: string | undefined): number | null {
 }
 
 export const coreCount = cpus().length;
+
+// CPU seconds so far of each part of a test stack (this process is the API and the benchmark
+// client): what a unit of work costs each side, a figure that moves far less with the machine's
+// load than wall time.
+export function stackCpuSampler(env: Record<string, string>): () => Record<string, number> {
+  const workDir = env.TEST_WORK_DIR!;
+  const groups: ProcessGroups = {
+    worker: (p) => p.pid === pidFrom(env.WORKER_PID_FILE),
+    temporal: (p) => p.pid === pidFrom(env.TEMPORAL_PID_FILE),
+    postgres: (p) => p.commandLine.includes(`${workDir}/postgres`),
+    minio: (p) => p.commandLine.includes(`${workDir}/minio`),
+  };
+  return () => {
+    const { user, system } = process.cpuUsage();
+    return { ...sampleCpu(groups), 'api + client': (user + system) / 1e6 };
+  };
+}

@@ -283,24 +283,33 @@ const FINDING_CHUNK = 5_000;
 // Rows a createMany writes at once: about 20 columns each, well under 65,535 bind parameters.
 const ROW_CHUNK = 2_000;
 
+// The alerts of each (invoice, agreement) pair.
+function pairKey(invoiceId: string, agreementId: string): string {
+  return `${invoiceId}:${agreementId}`;
+}
+
+function byPair<A extends { invoiceId: string; agreementId: string }>(alerts: A[]): Map<string, A[]> {
+  const groups = new Map<string, A[]>();
+  for (const alert of alerts) {
+    const key = pairKey(alert.invoiceId, alert.agreementId);
+    const list = groups.get(key);
+    if (list) list.push(alert);
+    else groups.set(key, [alert]);
+  }
+  return groups;
+}
+
 // A new check replaces the pair's earlier alerts, user-made ones included, except alerts held by
 // a claim that is not cancelled. An alert of the same problem (same fingerprint) is updated in
 // place, so it keeps its id, topic and history: a dismissed one comes back as pending (and out of
 // the cancelled claim it was left in), a credited one stays credited. For several checks (of
 // different pairs) each statement covers all of them.
 async function replaceAlerts(tx: Prisma.TransactionClient, organizationId: string, runId: string, checks: FoundCheck[]): Promise<{ alertIds: string[]; createdIds: string[] }[]> {
-  const pairKey = (invoiceId: string, agreementId: string) => `${invoiceId}:${agreementId}`;
   const earlierAll = await tx.alert.findMany({
     where: { organizationId, OR: checks.map((check) => ({ invoiceId: check.invoiceId, agreementId: check.agreementId })) },
     include: ALERT_INCLUDE,
   });
-  const earlierOf = new Map<string, typeof earlierAll>();
-  for (const alert of earlierAll) {
-    const key = pairKey(alert.invoiceId, alert.agreementId);
-    const list = earlierOf.get(key);
-    if (list) list.push(alert);
-    else earlierOf.set(key, [alert]);
-  }
+  const earlierOf = byPair(earlierAll);
   const isHeld = (alert: (typeof earlierAll)[number]) => alert.claimId !== null && alert.claim?.status !== 'cancelled';
   const updates: FoundAgain[] = [];
   const creates: Prisma.AlertCreateManyInput[] = [];
@@ -343,13 +352,7 @@ async function replaceAlerts(tx: Prisma.TransactionClient, organizationId: strin
   // The check's changes are the system's, done by the check's run (docs/audit.md).
   const actor = systemActor(runId);
   const after = await inBatches([...new Set(plans.flatMap((plan) => plan.alertIds))], (ids) => tx.alert.findMany({ where: { id: { in: ids }, organizationId }, include: ALERT_INCLUDE }));
-  const afterOf = new Map<string, typeof after>();
-  for (const alert of after) {
-    const key = pairKey(alert.invoiceId, alert.agreementId);
-    const list = afterOf.get(key);
-    if (list) list.push(alert);
-    else afterOf.set(key, [alert]);
-  }
+  const afterOf = byPair(after);
   const activity = plans.flatMap(({ check, earlier, alertIds, gone }) => {
     const earlierById = new Map(earlier.map((alert) => [alert.id, alert]));
     const entries = (afterOf.get(pairKey(check.invoiceId, check.agreementId)) ?? []).flatMap((alert) => {
