@@ -104,28 +104,31 @@ function serverTiming(ctx: Context, started: bigint): void {
 
 const forbidden = (level: Level) => new ApiError(403, 'insufficient_level', `This needs the ${level} level; your role in this organization does not allow it.`);
 
-async function runPage(deps: AppDeps, page: WebPage<any, any>, ctx: Context, session: WebSession): Promise<void> {
-  const level = page.level ?? 'read';
+// What a page or a download receives, once its level is checked and its path and query parsed.
+function readInput(deps: AppDeps, route: WebPage<any, any> | WebDownload<any, any>, ctx: Context, session: WebSession) {
+  const level = route.level ?? 'read';
   if (!atLeast(session.role, level)) throw forbidden(level);
-  const params = parsePart(page.params, ctx.params, 'path');
-  const query = parsePart(page.query, ctx.query, 'query');
   const credential = credentialOf(session);
-  const [data, user] = await Promise.all([
-    page.load({ params, query, deps, ctx, session, credential, call: operationCaller(deps, ctx, credential) }),
-    layoutUser(deps, session),
-  ]);
+  return {
+    params: parsePart(route.params, ctx.params, 'path'),
+    query: parsePart(route.query, ctx.query, 'query'),
+    deps,
+    ctx,
+    session,
+    credential,
+    call: operationCaller(deps, ctx, credential),
+  };
+}
+
+async function runPage(deps: AppDeps, page: WebPage<any, any>, ctx: Context, session: WebSession): Promise<void> {
+  const [data, user] = await Promise.all([page.load(readInput(deps, page, ctx, session)), layoutUser(deps, session)]);
   if (data.redirect) return ctx.redirect(data.redirect);
   const app = appView(ctx, { title: data.title ?? page.title, nav: page.nav, session, user, notice: takeNotice(ctx, deps) });
   sendHtml(ctx, renderView(page.view, { ...data, app }));
 }
 
 async function runDownload(deps: AppDeps, route: WebDownload<any, any>, ctx: Context, session: WebSession): Promise<void> {
-  const level = route.level ?? 'read';
-  if (!atLeast(session.role, level)) throw forbidden(level);
-  const params = parsePart(route.params, ctx.params, 'path');
-  const query = parsePart(route.query, ctx.query, 'query');
-  const credential = credentialOf(session);
-  const file = await route.file({ params, query, deps, ctx, session, credential, call: operationCaller(deps, ctx, credential) });
+  const file = await route.file(readInput(deps, route, ctx, session));
   ctx.status = 200;
   ctx.type = file.contentType;
   ctx.set('Cache-Control', 'no-store');
