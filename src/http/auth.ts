@@ -96,6 +96,16 @@ export async function authenticateSession(db: Db, lifetime: SessionLifetime, tok
   return sessionCredential({ ...session, role: session.role });
 }
 
+// The digest of the request's bearer, or null without one: what names its credential (one token
+// each) before the token is looked up.
+export function bearerDigest(ctx: Context): string | null {
+  try {
+    return digestToken(bearerToken(ctx));
+  } catch {
+    return null;
+  }
+}
+
 export async function authenticate(deps: { db: Db; config: SessionLifetime }, ctx: Context, rule: AccessRule): Promise<Credential> {
   const token = bearerToken(ctx);
   const kind = tokenKindOf(token);

@@ -32,6 +32,9 @@ function limiter(settings: RateLimitSettings, keyPrefix: string, budget: { point
     keyPrefix,
     points: budget.points,
     duration: budget.windowSeconds,
+    // A budget used up is also remembered in this process until its window ends, so a flood from
+    // a credential out of requests is refused without a statement each.
+    inMemoryBlockOnConsumed: budget.points,
   });
 }
 
@@ -52,7 +55,12 @@ async function spend(target: RateLimiterAbstract, key: string, what: string): Pr
   }
 }
 
+const FAILURES_EXCEEDED = 'Too many failed authentications from this address';
+const MAX_REMEMBERED_ADDRESSES = 10_000;
+
 export class RequestRateLimiter {
+  // Addresses out of failed authentications, until their window ends (ms since the epoch).
+  private readonly blockedAddresses = new Map<string, number>();
   private readonly requests: RateLimiterAbstract;
   private readonly authFailures: RateLimiterAbstract;
   private readonly authFailurePoints: number;
@@ -67,14 +75,39 @@ export class RequestRateLimiter {
     await spend(this.requests, credentialKey, 'Too many requests');
   }
 
-  // Before authenticating: an address that has used up its failures is refused without a lookup.
+  // Without a round trip: an address this process has already seen run out of failures is
+  // refused before anything about its request is looked up.
+  refuseKnownBlockedAddress(address: string): void {
+    const until = this.blockedAddresses.get(address);
+    if (until === undefined) return;
+    if (until <= Date.now()) {
+      this.blockedAddresses.delete(address);
+      return;
+    }
+    throw exceeded(new RateLimiterRes(0, until - Date.now()), FAILURES_EXCEEDED);
+  }
+
+  // Before or beside authenticating: an address that has used up its failures is refused.
   async assertMayAuthenticate(address: string): Promise<void> {
     const state = await this.authFailures.get(address);
-    if (state && state.consumedPoints >= this.authFailurePoints) throw exceeded(state, 'Too many failed authentications from this address');
+    if (state && state.consumedPoints >= this.authFailurePoints) throw this.blocked(address, state);
   }
 
   // After a failed authentication: the failure counts against the address.
   async recordAuthFailure(address: string): Promise<void> {
-    await spend(this.authFailures, address, 'Too many failed authentications from this address');
+    try {
+      await this.authFailures.consume(address);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) throw this.blocked(address, rejection);
+      throw rejection;
+    }
+  }
+
+  private blocked(address: string, state: RateLimiterRes): ApiError {
+    // Bounded: a burst of blocked addresses beyond the cap starts the memory over (the store
+    // still refuses them, one statement each).
+    if (this.blockedAddresses.size >= MAX_REMEMBERED_ADDRESSES) this.blockedAddresses.clear();
+    this.blockedAddresses.set(address, Date.now() + state.msBeforeNext);
+    return exceeded(state, FAILURES_EXCEEDED);
   }
 }

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
-import { authenticate, authorize } from './auth.js';
+import { authenticate, authorize, bearerDigest } from './auth.js';
 import { etagOf } from './etag.js';
 import { ApiError, errors } from './errors.js';
 import { parseFields, selectFields } from './fields.js';
@@ -45,28 +44,34 @@ function write(ctx: Context, route: RouteDefinition, response: RouteResponse, fi
   else if (ctx.status === 200) ctx.status = 204;
 }
 
-// Failed authentications count against the client address; an address out of them is refused
-// before its token is even looked up.
+// Failed authentications count against the client address, and an address out of them is refused
+// whatever token it sends. Its budget is read beside the token's lookup rather than before it (one
+// round trip instead of two on every request; the lookup's answer is then not used), and once this
+// process has refused an address, it refuses it before any lookup until the window ends.
 const AUTH_FAILURE_CODES = new Set(['invalid_token', 'token_disabled']);
 
-async function authenticateCounted(deps: AppDeps, ctx: Context, route: RouteDefinition) {
-  // ctx.ip honours TRUST_PROXY (src/app.ts); a socket already gone has no address.
-  const address = ctx.ip || 'unknown';
-  await deps.rateLimiter.assertMayAuthenticate(address);
-  try {
-    return await authenticate(deps, ctx, route.access);
-  } catch (error) {
-    if (error instanceof ApiError && AUTH_FAILURE_CODES.has(error.code)) await deps.rateLimiter.recordAuthFailure(address);
-    throw error;
-  }
+async function authenticateCounted(deps: AppDeps, ctx: Context, route: RouteDefinition, address: string) {
+  const [allowed, found] = await Promise.allSettled([deps.rateLimiter.assertMayAuthenticate(address), authenticate(deps, ctx, route.access)]);
+  if (allowed.status === 'rejected') throw allowed.reason;
+  if (found.status === 'fulfilled') return found.value;
+  const error: unknown = found.reason;
+  if (error instanceof ApiError && AUTH_FAILURE_CODES.has(error.code)) await deps.rateLimiter.recordAuthFailure(address);
+  throw error;
 }
 
 async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[], ctx: Context): Promise<void> {
   ctx.state.routePattern = route.path;
-  const credential = await authenticateCounted(deps, ctx, route);
+  // ctx.ip honours TRUST_PROXY (src/app.ts); a socket already gone has no address.
+  const address = ctx.ip || 'unknown';
+  deps.rateLimiter.refuseKnownBlockedAddress(address);
+  // Authentication and the request budget go to the database side by side (one round trip, not
+  // two). A failed authentication or a refused access is answered before an exhausted budget.
+  const [authenticated, budget] = await Promise.allSettled([authenticateCounted(deps, ctx, route, address), spendRequestBudget(deps, ctx)]);
+  if (authenticated.status === 'rejected') throw authenticated.reason;
+  const credential = authenticated.value;
   ctx.state.credential = credential;
   authorize(credential, route.access);
-  await deps.rateLimiter.consume(rateLimitKeyOf(credential));
+  if (budget.status === 'rejected') throw budget.reason;
 
   const params = parsePart(route.params, ctx.params, 'path');
   assertKnownQueryKeys(queryKeys, ctx.query);
@@ -100,10 +105,12 @@ async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
   write(ctx, route, response, fields);
 }
 
-// Each API key, ingestion token and session has its own request budget.
-function rateLimitKeyOf(credential: Credential): string {
-  if (credential.kind === 'ingestion_token') return `token:${credential.tokenId}`;
-  return credential.keyId ? `key:${credential.keyId}` : `session:${credential.sessionId}`;
+// Each API key, ingestion token and session has its own request budget, named by its token's
+// digest so that it can be spent while the token is being looked up. A request without a bearer
+// is refused by authentication and spends nothing.
+async function spendRequestBudget(deps: AppDeps, ctx: Context): Promise<void> {
+  const digest = bearerDigest(ctx);
+  if (digest) await deps.rateLimiter.consume(digest);
 }
 
 export function mountRoutes(router: Router, deps: AppDeps, routes: RouteDefinition[]): void {

@@ -31,6 +31,24 @@ describe('rate limiter (memory store)', () => {
     await expect(rl.assertMayAuthenticate('10.0.0.2')).resolves.toBeUndefined();
   });
 
+  it('remembers an address it refused, so the next request is refused before any lookup', async () => {
+    const rl = limiter();
+    expect(() => rl.refuseKnownBlockedAddress('10.0.0.3')).not.toThrow();
+    for (let i = 0; i < 3; i += 1) await rl.recordAuthFailure('10.0.0.3');
+    // The store knows; this process learns it from the first refusal it answers.
+    expect(() => rl.refuseKnownBlockedAddress('10.0.0.3')).not.toThrow();
+    await expect(rl.assertMayAuthenticate('10.0.0.3')).rejects.toBeInstanceOf(ApiError);
+    let refusal: unknown;
+    try {
+      rl.refuseKnownBlockedAddress('10.0.0.3');
+    } catch (error) {
+      refusal = error;
+    }
+    expect((refusal as ApiError).code).toBe('rate_limit_exceeded');
+    expect(Number((refusal as ApiError).extra.headers?.['Retry-After'])).toBeGreaterThan(250);
+    expect(() => rl.refuseKnownBlockedAddress('10.0.0.4')).not.toThrow();
+  });
+
   it('needs the pool for the PostgreSQL store', () => {
     expect(() => new RequestRateLimiter({ store: 'postgres', requests: { points: 1, windowSeconds: 1 }, authFailures: { points: 1, windowSeconds: 1 } })).toThrow(/pool/);
   });
