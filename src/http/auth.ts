@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
 import { atLeast, effectiveLevel, type IngestionScope, type Level } from '../auth/levels.js';
@@ -46,8 +47,10 @@ interface KeyWithMembership {
 }
 
 // The key and the user's membership in the organization the request names (or the key's own) in
-// one statement: every request authenticates, so this is one round trip instead of two.
-async function authenticateApiKey(db: Db, digest: string, ctx: Context, rule: AccessRule): Promise<Credential> {
+// one statement: every request authenticates, so this is one round trip instead of two. It goes
+// straight to the pg pool under Prisma: the hottest statement of the API, and Prisma's raw query
+// costs more client CPU (about 0.2 ms a request) than the statement takes.
+async function authenticateApiKey(pool: Pool, digest: string, ctx: Context, rule: AccessRule): Promise<Credential> {
   // A malformed header is reported only once the token is known to be valid, as before.
   let named: string | null = null;
   let headerError: unknown = null;
@@ -56,12 +59,15 @@ async function authenticateApiKey(db: Db, digest: string, ctx: Context, rule: Ac
   } catch (error) {
     headerError = error;
   }
-  const [key] = await db.$queryRaw<KeyWithMembership[]>`
-    SELECT k.id::text AS "id", k.user_id::text AS "userId", k.organization_id::text AS "organizationId", k.level::text AS "level",
-           k.disabled_at IS NOT NULL AS "disabled", m.role::text AS "role"
-      FROM api_keys k
-      LEFT JOIN memberships m ON m.user_id = k.user_id AND m.organization_id = COALESCE(${named}::uuid, k.organization_id)
-     WHERE k.token_digest = ${digest}`;
+  const { rows } = await pool.query<KeyWithMembership>(
+    `SELECT k.id::text AS "id", k.user_id::text AS "userId", k.organization_id::text AS "organizationId", k.level::text AS "level",
+            k.disabled_at IS NOT NULL AS "disabled", m.role::text AS "role"
+       FROM api_keys k
+       LEFT JOIN memberships m ON m.user_id = k.user_id AND m.organization_id = COALESCE($2::uuid, k.organization_id)
+      WHERE k.token_digest = $1`,
+    [digest, named],
+  );
+  const key = rows[0];
   if (!key) throw errors.invalidToken();
   if (key.disabled) throw errors.tokenDisabled();
   if (headerError) throw headerError;
@@ -106,13 +112,13 @@ export function bearerDigest(ctx: Context): string | null {
   }
 }
 
-export async function authenticate(deps: { db: Db; config: SessionLifetime }, ctx: Context, rule: AccessRule): Promise<Credential> {
+export async function authenticate(deps: { db: Db; pool: Pool; config: SessionLifetime }, ctx: Context, rule: AccessRule): Promise<Credential> {
   const token = bearerToken(ctx);
   const kind = tokenKindOf(token);
   const digest = digestToken(token);
   switch (kind) {
     case 'api_key':
-      return authenticateApiKey(deps.db, digest, ctx, rule);
+      return authenticateApiKey(deps.pool, digest, ctx, rule);
     case 'ingestion_token':
       return authenticateIngestionToken(deps.db, digest, ctx);
     case 'session':
