@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import { createDbWithPool } from './db/client.js';
+import { createDbWithPool, poolReader } from './db/client.js';
 import type { AppDeps } from './deps.js';
 import { CursorCodec } from './http/pagination.js';
 import { RequestRateLimiter } from './http/rate-limit.js';
@@ -28,6 +28,7 @@ export async function createAppDeps(config: Config, extraRunTypes: RunType[] = [
     config,
     db,
     pool,
+    reader: poolReader(pool),
     temporal: await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE),
     storage,
     logger,

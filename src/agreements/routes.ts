@@ -84,7 +84,7 @@ export const agreementRoutes = [
             const { where, orderBy, take } = keyset(page, column);
             return pageOf(deps.cursors, page, column, await deps.db.agreement.findMany({ where: { AND: [base, where] }, orderBy, take }));
           })();
-      return { body: { data: (await withLinks(deps.db, visible)).map(serializeAgreement), next_cursor: nextCursor } };
+      return { body: { data: (await withLinks(deps.reader, visible)).map(serializeAgreement), next_cursor: nextCursor } };
     },
   }),
   defineRoute({

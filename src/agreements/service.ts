@@ -4,7 +4,7 @@ import { canonicalJson } from '../shared/canonical-json.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
-import type { Db } from '../db/client.js';
+import type { Db, RawReader } from '../db/client.js';
 import type { Agreement, DocumentClassification, DocumentProcessingStatus } from '../generated/prisma/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { isTerminal } from '../runs/read-model.js';
@@ -27,7 +27,7 @@ const dateOf = (value: string | null | undefined) => (value ? new Date(`${value}
 
 // The links every agreement view shows, for any number of agreements in one statement (Prisma's
 // include takes five, and its price-item count aggregates the whole price_items table).
-export async function withLinks(db: Pick<Db, '$queryRaw'>, agreements: Agreement[]): Promise<AgreementWithLinks[]> {
+export async function withLinks(db: RawReader, agreements: Agreement[]): Promise<AgreementWithLinks[]> {
   if (agreements.length === 0) return [];
   const rows = await db.$queryRaw<{ id: string; supplierIds: string[]; recipientIds: string[]; tagIds: string[]; hasPriceItems: boolean; documents: unknown }[]>`
     SELECT a.id::text AS "id",

@@ -94,7 +94,7 @@ export const alertRoutes = [
             const { where, orderBy, take } = keyset(page, column);
             return pageOf(deps.cursors, page, column, await deps.db.alert.findMany({ where: { AND: [base, where] }, orderBy, take }));
           })();
-      return { body: { data: (await withMatches(deps.db, visible)).map(serializeAlert), next_cursor: nextCursor } };
+      return { body: { data: (await withMatches(deps.reader, visible)).map(serializeAlert), next_cursor: nextCursor } };
     },
   }),
   defineRoute({

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Db, RawReader } from '../db/client.js';
 import type { Alert } from '../generated/prisma/client.js';
 import { formatAmount } from '../shared/money.js';
 
@@ -17,7 +17,7 @@ type ClaimStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled';
 
 // ALERT_INCLUDE for a page of alerts in one statement (Prisma's include takes two more: the
 // matches, then their invoices).
-export async function withMatches(db: Db, alerts: Alert[]): Promise<AlertWithMatch[]> {
+export async function withMatches(db: RawReader, alerts: Alert[]): Promise<AlertWithMatch[]> {
   if (alerts.length === 0) return [];
   const rows = await db.$queryRaw<{ invoiceId: string; agreementId: string; active: boolean; supplierId: string | null; currencyCode: string | null; deletedAt: Date | null }[]>`
     SELECT m.invoice_id::text AS "invoiceId", m.agreement_id::text AS "agreementId", m.active AS "active",

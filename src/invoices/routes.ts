@@ -11,7 +11,7 @@ import { Prisma, type Db } from '../db/client.js';
 import { createImport, findImport, reconcileInvoiceProcessing, uploadInvoice, uploadLimits, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
-import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, INVOICE_INCLUDE, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoices } from './service.js';
+import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoicePage } from './service.js';
 import { isTerminalForIngestion } from './serialize.js';
 import { resolveTeamScope, teamScopeParams } from '../teams/scope.js';
 import { scopedPage } from '../teams/scoped-page.js';
@@ -234,20 +234,16 @@ export const invoiceRoutes = [
           target: 'invoice',
           keys: (where, orderBy, take) =>
             deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, issueDate: true, dueDate: true, taxInclusiveAmount: true, invoiceNumber: true } }),
-          load: (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } }, include: INVOICE_INCLUDE }),
+          load: (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } } }),
         });
         if (isIngestion(credential)) return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
-        return { body: { data: await viewInvoices(deps, visible), next_cursor: nextCursor } };
+        return { body: { data: await viewInvoicePage(deps, visible), next_cursor: nextCursor } };
       }
       const { where, orderBy, take } = keyset(page, column);
-      const pageQuery = { where: { AND: [base, where] }, orderBy, take };
-      if (isIngestion(credential)) {
-        // The Ingestion shape has no lines: they are not read.
-        const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, await deps.db.invoice.findMany(pageQuery));
-        return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
-      }
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, await deps.db.invoice.findMany({ ...pageQuery, include: INVOICE_INCLUDE }));
-      return { body: { data: await viewInvoices(deps, visible), next_cursor: nextCursor } };
+      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, await deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take }));
+      // The Ingestion shape has no lines: they are not read.
+      if (isIngestion(credential)) return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
+      return { body: { data: await viewInvoicePage(deps, visible), next_cursor: nextCursor } };
     },
   }),
   defineRoute({

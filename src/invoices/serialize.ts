@@ -1,11 +1,16 @@
 import type { Invoice, InvoiceLine } from '../generated/prisma/client.js';
-import { formatAmount, formatDecimal, toDecimal } from '../shared/money.js';
+import { formatAmount, formatDecimal, toDecimal, type DecimalLike } from '../shared/money.js';
 import type { AllowanceCharge, Party } from './parsing/model.js';
 
 // The two shapes of an invoice: the Organization API's (personal API keys) and the Ingestion
 // API's (ingestion tokens). Both are built from the same record and the same check state.
 
 export type InvoiceWithLines = Invoice & { lines: InvoiceLine[]; _count?: { matches: number } };
+
+// What a line's representation reads: a line as Prisma reads it, or as a list page reads it in one
+// statement with its invoice's extras (decimals as text).
+type LineDecimals = 'quantity' | 'unitPrice' | 'priceBaseQuantity' | 'netAmount' | 'vatRate';
+export type LineFields = Omit<InvoiceLine, LineDecimals | 'invoiceId' | 'organizationId' | 'position'> & Record<LineDecimals, DecimalLike | null>;
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
@@ -69,7 +74,7 @@ function partyOf(id: string | null, linkedName: string | null, party: unknown) {
   };
 }
 
-export function serializeLine(line: InvoiceLine) {
+export function serializeLine(line: LineFields) {
   return {
     id: line.id,
     line_number: line.lineNumber,
@@ -99,7 +104,7 @@ export function invoiceUrl(appBaseUrl: string, invoiceId: string): string {
   return `${appBaseUrl.replace(/\/$/, '')}/invoices/${invoiceId}`;
 }
 
-export function serializeInvoice(invoice: InvoiceWithLines, links: InvoiceLinks, counts: AlertCounts) {
+export function serializeInvoice(invoice: Invoice & { lines: LineFields[]; _count?: { matches: number } }, links: InvoiceLinks, counts: AlertCounts) {
   const state = checkStateOf(invoice, counts);
   const settled = !['pending', 'processing'].includes(state.processingStatus);
   const total = alertTotal(counts);

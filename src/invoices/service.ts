@@ -10,11 +10,11 @@ import { findSemanticDuplicate, insertInvoiceLines, lineRowsOf, linkCreditNotes,
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
 import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
-import { NO_ALERTS, serializeIngestionInvoice, serializeInvoice, type AlertCounts, type InvoiceWithLines } from './serialize.js';
+import { NO_ALERTS, serializeIngestionInvoice, serializeInvoice, type AlertCounts, type InvoiceWithLines, type LineFields } from './serialize.js';
 import { toDecimal } from '../shared/money.js';
 import { refreshCheckStatus } from '../checks/check-status.js';
 
-type Deps = Pick<AppDeps, 'db' | 'config'>;
+type Deps = Pick<AppDeps, 'reader' | 'config'>;
 
 // What every invoice read loads with the invoice row: its lines. What the views add (party names,
 // active matches, alert counts) comes from invoiceExtras, one statement for a whole page.
@@ -47,15 +47,34 @@ interface InvoiceExtras {
   matches: number;
   // Alerts per status, leaving out alerts set aside (their match ended).
   counts: AlertCounts;
+  // Read only for a list page (lines: true); a single invoice comes with its lines from Prisma.
+  lines: LineFields[];
 }
 
-const NO_EXTRAS: InvoiceExtras = { supplierName: null, recipientName: null, matches: 0, counts: NO_ALERTS };
+const NO_EXTRAS: InvoiceExtras = { supplierName: null, recipientName: null, matches: 0, counts: NO_ALERTS, lines: [] };
+
+// A page's lines as JSON, decimals as text (a JSON number would lose digits) in line order.
+const LINES_JSON = Prisma.sql`
+  (SELECT json_agg(json_build_object(
+            'id', l.id, 'lineNumber', l.line_number, 'description', l.description, 'sellerItemId', l.seller_item_id,
+            'buyerItemId', l.buyer_item_id, 'quantity', l.quantity::text, 'unitCode', l.unit_code, 'unitPrice', l.unit_price::text,
+            'priceBaseQuantity', l.price_base_quantity::text, 'netAmount', l.net_amount::text, 'vatCategory', l.vat_category,
+            'vatRate', l.vat_rate::text, 'periodStart', l.period_start, 'periodEnd', l.period_end) ORDER BY l.position)
+     FROM invoice_lines l WHERE l.invoice_id = i.id)`;
+
+type LineJson = Omit<LineFields, 'periodStart' | 'periodEnd'> & { periodStart: string | null; periodEnd: string | null };
+
+const lineFromJson = (line: LineJson): LineFields => ({
+  ...line,
+  periodStart: line.periodStart === null ? null : new Date(`${line.periodStart}T00:00:00Z`),
+  periodEnd: line.periodEnd === null ? null : new Date(`${line.periodEnd}T00:00:00Z`),
+});
 
 // Everything the invoice views show beyond the invoice row, for a page of invoices in one statement
 // (each part an indexed lookup per invoice: no aggregate over the organization's matches or alerts).
-async function invoiceExtras(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceIds: string[]): Promise<Map<string, InvoiceExtras>> {
+async function invoiceExtras(deps: Pick<AppDeps, 'reader'>, organizationId: string, invoiceIds: string[], options: { lines: boolean }): Promise<Map<string, InvoiceExtras>> {
   if (invoiceIds.length === 0) return new Map();
-  const rows = await deps.db.$queryRaw<{ id: string; supplierName: string | null; recipientName: string | null; matches: number; counts: unknown }[]>`
+  const rows = await deps.reader.$queryRaw<{ id: string; supplierName: string | null; recipientName: string | null; matches: number; counts: unknown; lines: unknown }[]>`
     SELECT i.id::text AS "id", s.name AS "supplierName", r.name AS "recipientName",
            (SELECT count(*)::int FROM invoice_agreement_matches m WHERE m.invoice_id = i.id AND m.active) AS "matches",
            (SELECT json_object_agg(c.status, c.n)
@@ -63,18 +82,23 @@ async function invoiceExtras(deps: Pick<AppDeps, 'db'>, organizationId: string, 
                       FROM alerts a
                       JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
                      WHERE a.invoice_id = i.id
-                     GROUP BY a.status) c) AS "counts"
+                     GROUP BY a.status) c) AS "counts",
+           ${options.lines ? LINES_JSON : Prisma.sql`NULL`} AS "lines"
       FROM invoices i
       LEFT JOIN suppliers s ON s.id = i.supplier_id
       LEFT JOIN recipients r ON r.id = i.recipient_id
      WHERE i.id = ANY(${invoiceIds}::uuid[]) AND i.organization_id = ${organizationId}::uuid`;
   return new Map(
     rows.map((row) => {
-      const counts = (typeof row.counts === 'string' ? JSON.parse(row.counts) : row.counts) as Partial<AlertCounts> | null;
-      return [row.id, { supplierName: row.supplierName, recipientName: row.recipientName, matches: row.matches, counts: { ...NO_ALERTS, ...counts } }];
+      const counts = parsedJson<Partial<AlertCounts>>(row.counts);
+      const lines = (parsedJson<LineJson[]>(row.lines) ?? []).map(lineFromJson);
+      return [row.id, { supplierName: row.supplierName, recipientName: row.recipientName, matches: row.matches, counts: { ...NO_ALERTS, ...counts }, lines }];
     }),
   );
 }
+
+// A json column as the pg pool reads it (parsed) or as Prisma's raw query may (text).
+const parsedJson = <T>(value: unknown): T | null => (typeof value === 'string' ? JSON.parse(value) : value) as T | null;
 
 // The Ingestion shape without lines: what polling clients read, so it is kept cheap.
 export async function findIngestionInvoice(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string) {
@@ -84,22 +108,33 @@ export async function findIngestionInvoice(deps: Pick<AppDeps, 'db'>, organizati
 }
 
 export async function viewIngestionInvoices(deps: Deps, invoices: Invoice[]) {
-  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id));
+  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id), { lines: false });
   return invoices.map((invoice) => {
     const extra = extras.get(invoice.id) ?? NO_EXTRAS;
     return serializeIngestionInvoice({ ...invoice, _count: { matches: extra.matches } }, deps.config.APP_BASE_URL, extra.counts);
   });
 }
 
+function view(deps: Deps, invoice: Invoice & { lines: LineFields[] }, extra: InvoiceExtras) {
+  return serializeInvoice(
+    { ...invoice, _count: { matches: extra.matches } },
+    { supplierName: extra.supplierName, recipientName: extra.recipientName, appBaseUrl: deps.config.APP_BASE_URL },
+    extra.counts,
+  );
+}
+
 export async function viewInvoices(deps: Deps, invoices: InvoiceWithLines[]) {
-  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id));
+  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id), { lines: false });
+  return invoices.map((invoice) => view(deps, invoice, extras.get(invoice.id) ?? NO_EXTRAS));
+}
+
+// A list page: its invoices read without lines, which come with the extras in the same statement
+// (one statement fewer than Prisma's include, and no Decimal objects for every line).
+export async function viewInvoicePage(deps: Deps, invoices: Invoice[]) {
+  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id), { lines: true });
   return invoices.map((invoice) => {
     const extra = extras.get(invoice.id) ?? NO_EXTRAS;
-    return serializeInvoice(
-      { ...invoice, _count: { matches: extra.matches } },
-      { supplierName: extra.supplierName, recipientName: extra.recipientName, appBaseUrl: deps.config.APP_BASE_URL },
-      extra.counts,
-    );
+    return view(deps, { ...invoice, lines: extra.lines }, extra);
   });
 }
 
