@@ -27,7 +27,7 @@ describe('a list item', () => {
     const listed = async (path: string, id: string) => {
       const page = await tenant.call(path);
       expect(page.status, JSON.stringify(page.body)).toBe(200);
-      const item = (page.body.data as { id: string }[]).find((row) => row.id === id);
+      const item = (page.body.data as { id: string; line_items?: { quantity: string; period: unknown }[] }[]).find((row) => row.id === id);
       expect(item, `${path} lists ${id}`).toBeDefined();
       return item;
     };
@@ -38,7 +38,7 @@ describe('a list item', () => {
     };
     const listedInvoice = await listed('/v1/invoices', invoice.id);
     expect(listedInvoice).toEqual(await alone(`/v1/invoices/${invoice.id}`));
-    expect((listedInvoice as { line_items: { quantity: string; period: unknown }[] }).line_items.map((line) => [line.quantity, line.period])).toEqual([
+    expect(listedInvoice!.line_items!.map((line) => [line.quantity, line.period])).toEqual([
       ['3.125', { start: '2026-01-01', end: '2026-01-31' }],
       ['1', null],
       ['2', null],
