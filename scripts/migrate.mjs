@@ -134,6 +134,9 @@ class MigrationAdapterFactory {
     const database = `ics_shadow_${crypto.randomUUID().replaceAll('-', '')}`;
     await runAsAdmin(this.config, `CREATE DATABASE "${database}"`);
     const pool = new pg.Pool({ ...this.config, database, Client: CatalogFriendlyClient });
+    // pool.end() resolves before its clients' sockets have closed, so the forced drop below may
+    // terminate one of them (57P01): expected here, and without a listener it would crash the run.
+    pool.on('error', () => {});
     const adapter = sendingWholeScripts(await new PrismaPg(pool).connect());
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
