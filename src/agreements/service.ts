@@ -3,7 +3,7 @@ import { changedFields, recordActivity, type Actor } from '../activity/record.js
 import { canonicalJson } from '../shared/canonical-json.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
-import { Prisma } from '../db/client.js';
+import { jsonColumn, Prisma } from '../db/client.js';
 import type { Db, RawReader } from '../db/client.js';
 import type { Agreement, DocumentClassification, DocumentProcessingStatus } from '../generated/prisma/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
@@ -41,14 +41,14 @@ export async function withLinks(db: RawReader, agreements: Agreement[]): Promise
   const links = new Map(rows.map((row) => [row.id, row]));
   return agreements.map((agreement) => {
     const link = links.get(agreement.id);
-    const documents = typeof link?.documents === 'string' ? JSON.parse(link.documents) : link?.documents;
+    const documents = jsonColumn<AgreementWithLinks['documents']>(link?.documents);
     return {
       ...agreement,
       suppliers: (link?.supplierIds ?? []).map((supplierId) => ({ supplierId })),
       recipients: (link?.recipientIds ?? []).map((recipientId) => ({ recipientId })),
       tags: (link?.tagIds ?? []).map((tagId) => ({ tagId })),
       hasPriceItems: link?.hasPriceItems ?? false,
-      documents: (documents as AgreementWithLinks['documents'] | null) ?? [],
+      documents: documents ?? [],
     };
   });
 }

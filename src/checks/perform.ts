@@ -88,11 +88,9 @@ async function storeChecks(db: Db, organizationId: string, runId: string, checks
   const completedAt = new Date();
   return db.$transaction(async (tx) => {
     // Two checks of the same pair (an import's and a user's) must not both add the same alert.
-    // Several pairs' locks in one order (by their hash), so two transactions cannot wait on each
-    // other; a single check takes its one lock as it always did.
+    // The pairs' locks in one order (by their hash), so two transactions cannot wait on each other.
     const keys = checks.map((check) => `check-pair:${check.invoiceId}:${check.agreementId}`);
-    if (keys.length === 1) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${keys[0]}))`;
-    else await tx.$executeRaw`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${keys}::text[]) AS k ORDER BY 1) AS sorted`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${keys}::text[]) AS k ORDER BY 1) AS sorted`;
     await tx.$executeRaw`
       INSERT INTO compliance_checks (id, organization_id, invoice_id, agreement_id, workflow_run_id, status, findings_count, invoice_version_at, agreement_version_at, completed_at)
       SELECT c.id, ${organizationId}::uuid, c.invoice_id, c.agreement_id, ${runId}::uuid, 'completed'::"CheckStatus", c.findings_count, c.invoice_version_at, c.agreement_version_at, ${completedAt}::timestamptz

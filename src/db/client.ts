@@ -41,6 +41,9 @@ const READER_TYPES = {
     oid === DATE_OID ? (value: string) => new Date(`${value}T00:00:00Z`) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+// A json column of a raw read: parsed by the pg pool, text from Prisma's raw query.
+export const jsonColumn = <T>(value: unknown): T | null => (typeof value === 'string' ? JSON.parse(value) : value) as T | null;
+
 export function poolReader(pool: pg.Pool): RawReader {
   return {
     async $queryRaw<T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T> {

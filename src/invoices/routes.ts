@@ -7,7 +7,8 @@ import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../htt
 import { withMultipartFiles, type ReceivedFile } from '../http/multipart.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, joinOperatorParam, joinRelations, listResponse, uuidList } from '../http/schemas.js';
-import { Prisma, type Db } from '../db/client.js';
+import { Prisma, type RawReader } from '../db/client.js';
+import type { Invoice } from '../generated/prisma/client.js';
 import { createImport, findImport, reconcileInvoiceProcessing, uploadInvoice, uploadLimits, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
@@ -101,7 +102,7 @@ function listWhere(organizationId: string, filters: ListFilters): Prisma.Invoice
 // (The subquery's LIMIT also keeps PostgreSQL from answering min/max by that same walk.)
 const BOUNDED_RANGE = 20_000;
 
-async function createdBoundsOfIssueRange(db: Db, organizationId: string, filters: ListFilters): Promise<Prisma.InvoiceWhereInput> {
+async function createdBoundsOfIssueRange(db: RawReader, organizationId: string, filters: ListFilters): Promise<Prisma.InvoiceWhereInput> {
   if (!filters.issued_from && !filters.issued_through) return {};
   const range = [
     ...(filters.issued_from ? [Prisma.sql`issue_date >= ${filters.issued_from}::date`] : []),
@@ -223,11 +224,14 @@ export const invoiceRoutes = [
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sort ?? 'created_at', direction: (sort ?? 'created_at') === 'created_at' ? 'desc' : 'asc' }, filters);
       const column = SORTS[page.sort]!;
       const base: Prisma.InvoiceWhereInput = {
-        AND: [listWhere(credential.organizationId!, filters), page.sort === 'created_at' ? await createdBoundsOfIssueRange(deps.db, credential.organizationId!, filters) : {}],
+        AND: [listWhere(credential.organizationId!, filters), page.sort === 'created_at' ? await createdBoundsOfIssueRange(deps.reader, credential.organizationId!, filters) : {}],
       };
+      // The Ingestion shape has no lines: they are not read.
+      const respond = async ({ rows, nextCursor }: { rows: Invoice[]; nextCursor: string | null }) =>
+        isIngestion(credential) ? { body: { invoices: await viewIngestionInvoices(deps, rows), next_cursor: nextCursor } } : { body: { data: await viewInvoicePage(deps, rows), next_cursor: nextCursor } };
       const scope = await resolveTeamScope(deps.db, credential, filters);
       if (scope) {
-        const { rows: visible, nextCursor } = await scopedPage(deps, {
+        return respond(await scopedPage(deps, {
           page,
           column,
           scope,
@@ -235,15 +239,10 @@ export const invoiceRoutes = [
           keys: (where, orderBy, take) =>
             deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, issueDate: true, dueDate: true, taxInclusiveAmount: true, invoiceNumber: true } }),
           load: (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } } }),
-        });
-        if (isIngestion(credential)) return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
-        return { body: { data: await viewInvoicePage(deps, visible), next_cursor: nextCursor } };
+        }));
       }
       const { where, orderBy, take } = keyset(page, column);
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, await deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take }));
-      // The Ingestion shape has no lines: they are not read.
-      if (isIngestion(credential)) return { body: { invoices: await viewIngestionInvoices(deps, visible), next_cursor: nextCursor } };
-      return { body: { data: await viewInvoicePage(deps, visible), next_cursor: nextCursor } };
+      return respond(pageOf(deps.cursors, page, column, await deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take })));
     },
   }),
   defineRoute({

@@ -3,7 +3,7 @@ import { changedFields, NothingChanged, orUnchanged, recordActivity, type Actor 
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import type { Invoice } from '../generated/prisma/client.js';
-import { Prisma } from '../db/client.js';
+import { jsonColumn, Prisma } from '../db/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { amountProblems } from './amounts.js';
 import { findSemanticDuplicate, insertInvoiceLines, lineRowsOf, linkCreditNotes, resolveParties, totalsProblems, writeInvoiceContent } from './content.js';
@@ -90,15 +90,12 @@ async function invoiceExtras(deps: Pick<AppDeps, 'reader'>, organizationId: stri
      WHERE i.id = ANY(${invoiceIds}::uuid[]) AND i.organization_id = ${organizationId}::uuid`;
   return new Map(
     rows.map((row) => {
-      const counts = parsedJson<Partial<AlertCounts>>(row.counts);
-      const lines = (parsedJson<LineJson[]>(row.lines) ?? []).map(lineFromJson);
+      const counts = jsonColumn<Partial<AlertCounts>>(row.counts);
+      const lines = (jsonColumn<LineJson[]>(row.lines) ?? []).map(lineFromJson);
       return [row.id, { supplierName: row.supplierName, recipientName: row.recipientName, matches: row.matches, counts: { ...NO_ALERTS, ...counts }, lines }];
     }),
   );
 }
-
-// A json column as the pg pool reads it (parsed) or as Prisma's raw query may (text).
-const parsedJson = <T>(value: unknown): T | null => (typeof value === 'string' ? JSON.parse(value) : value) as T | null;
 
 // The Ingestion shape without lines: what polling clients read, so it is kept cheap.
 export async function findIngestionInvoice(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string) {
