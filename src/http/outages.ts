@@ -42,6 +42,11 @@ interface ErrorLike {
   constructor?: { name?: string };
 }
 
+// A SQLSTATE of the server being down, restarting, out of connections, or of a conflict that a
+// retry resolves. Class 08 is the connection's, except a protocol violation, which is the
+// statement's own fault (too many bind parameters).
+const isPostgresOutageCode = (code: string) => (code.startsWith('08') && code !== PROTOCOL_VIOLATION) || POSTGRES_OUTAGE_CODES.has(code);
+
 function classifyOne(error: ErrorLike): OutageSource | null {
   const className = error.constructor?.name ?? '';
   const code = typeof error.code === 'string' ? error.code : null;
@@ -49,11 +54,11 @@ function classifyOne(error: ErrorLike): OutageSource | null {
   if (className.startsWith('PrismaClient') && code && PRISMA_OUTAGE_CODES.has(code)) return 'database';
   if (typeof error.kind === 'string') {
     if (ADAPTER_OUTAGE_KINDS.has(error.kind)) return 'database';
-    if (error.kind === 'postgres' && typeof (error as { code?: unknown }).code === 'string') {
-      const pgCode = (error as { code: string }).code;
-      if ((pgCode.startsWith('08') && pgCode !== PROTOCOL_VIOLATION) || POSTGRES_OUTAGE_CODES.has(pgCode)) return 'database';
-    }
+    if (error.kind === 'postgres' && code && isPostgresOutageCode(code)) return 'database';
   }
+  // pg's own error, from statements on the pool under Prisma (authentication, rate limits, a list
+  // page's extras).
+  if (className === 'DatabaseError' && code && isPostgresOutageCode(code)) return 'database';
   if (className === 'S3Error' && code && STORAGE_OUTAGE_CODES.has(code)) return 'storage';
   if (error.name === 'ServiceError' && (error.cause as { code?: unknown } | undefined)?.code === GRPC_UNAVAILABLE) return 'temporal';
   if (code && NETWORK_ERROR_CODES.has(code)) return 'network';

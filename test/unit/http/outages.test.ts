@@ -1,7 +1,10 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client.js';
 import { outageSourceOf } from '../../../src/http/outages.js';
 import { freePort } from '../../../src/infra/process.js';
+
+const pgError = (code: string) => Object.assign(new pg.DatabaseError('server message', 0, 'error'), { code });
 
 // The HTTP answer to a real outage is proven in test/integration/http-hardening.test.ts; this
 // covers the shapes the classifier reads, including a real Prisma error from a closed port.
@@ -28,6 +31,9 @@ describe('outage classifier', () => {
     }
     expect(outageSourceOf(new PrismaClientKnownRequestError('pool timeout'))).toBe('database');
     expect(outageSourceOf({ meta: { driverAdapterError: { cause: { kind: 'postgres', code: '57P01' } } } })).toBe('database');
+    // Straight from the pg pool (authentication, rate limits, list extras), not through Prisma.
+    expect(outageSourceOf(pgError('57P01'))).toBe('database');
+    expect(outageSourceOf(pgError('53300'))).toBe('database');
   });
 
   it('leaves bugs and refusals alone', () => {
@@ -44,6 +50,8 @@ describe('outage classifier', () => {
     // Too many bind parameters: the statement's fault, not the database's.
     expect(outageSourceOf({ kind: 'postgres', code: '08P01' })).toBeNull();
     expect(outageSourceOf({ kind: 'postgres', code: '08006' })).toBe('database');
+    expect(outageSourceOf(pgError('23505'))).toBeNull();
+    expect(outageSourceOf(pgError('08P01'))).toBeNull();
     expect(outageSourceOf(null)).toBeNull();
   });
 });
