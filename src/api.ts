@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { closeAppDeps, createAppDeps } from './bootstrap.js';
 import { loadConfig } from './config.js';
-import { answerClientErrors } from './http/client-errors.js';
 import { purgeExpiredIdempotencyRecords } from './http/idempotency.js';
+import { listenApi } from './http/server.js';
 import { testRunTypes } from './runs/test-run-types.js';
 
 // The API process: `npm run api`. Configuration: see README, "Configuration".
@@ -11,16 +10,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const deps = await createAppDeps(config, config.ENABLE_TEST_WORKFLOWS ? testRunTypes : []);
   const app = createApp(deps);
-  const server: Server = app.listen(config.PORT, config.HOST, () => {
-    deps.logger.info({ port: config.PORT }, `API listening on http://localhost:${config.PORT}`);
-  });
-  // Idle keep-alive connections stay open longer than clients and load balancers keep theirs
-  // (undici 4 s, AWS ALB 60 s): a server that closes first races the client's next request on
-  // the same socket, which then fails with "other side closed" (seen in a test run). Headers must
-  // be allowed a little longer still.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  answerClientErrors(server);
+  const api = await listenApi(app, config.PORT, config.HOST);
+  deps.logger.info({ port: config.PORT }, `API listening on http://localhost:${config.PORT}`);
   const purge = setInterval(() => {
     purgeExpiredIdempotencyRecords(deps.db, config.IDEMPOTENCY_RETENTION_HOURS).catch((err) => deps.logger.warn({ err }, 'idempotency purge failed'));
   }, 3_600_000);
@@ -28,7 +19,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     deps.logger.info({ signal }, 'API shutting down');
     clearInterval(purge);
-    server.close();
+    await api.close();
     await closeAppDeps(deps);
     process.exit(0);
   };

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -202,6 +203,31 @@ describe('uploads read at once', () => {
       rmSync(tempRoot, { recursive: true, force: true });
     }
   });
+});
+
+describe('idle keep-alive connections', () => {
+  // A server that closes an idle connection before the client does races the client's next
+  // request on it, which then fails with ECONNRESET (seen on a large upload). The shared test
+  // stack's API is checked because it is built as production's is (listenApi).
+  it("stay open past Node's 5 s default, so the client closes first", async () => {
+    const url = new URL(inject('apiUrl'));
+    const socket = net.createConnection({ host: url.hostname, port: Number(url.port) });
+    const closedEarly = new Promise<string>((resolve) => socket.once('close', () => resolve('closed')));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const answered = (count: number) => eventually(async () => received.split('HTTP/1.1 200').length - 1, (answers) => answers >= count, 10_000);
+    const request = 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n';
+    try {
+      socket.write(request);
+      await answered(1);
+      expect(received).toMatch(/keep-alive: timeout=65/i);
+      expect(await Promise.race([closedEarly, new Promise((resolve) => setTimeout(() => resolve('open'), 6_000))])).toBe('open');
+      socket.write(request);
+      await answered(2);
+    } finally {
+      socket.destroy();
+    }
+  }, 20_000);
 });
 
 describe('query parameters', () => {

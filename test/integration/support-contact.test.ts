@@ -1,15 +1,13 @@
-import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createApp } from '../../src/app.js';
 import { closeAppDeps, createAppDeps } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
-import type { AppDeps } from '../../src/deps.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
 import { MAX_SUPPORT_BODY_BYTES } from '../../src/support/schemas.js';
 import { call, expectError } from '../support/api.js';
 import { attachmentOf, startMailReceiver, type MailReceiver } from '../support/mail-receiver.js';
+import { startOwnApi, type OwnApi } from '../support/own-api.js';
 import { createTenant, keyFor, testDb } from '../support/tenants.js';
 
 // POST /v1/support/contact (docs/activity.md): stored with its attachments in storage, mailed to
@@ -77,29 +75,22 @@ describe('support contact', () => {
 
   describe('with SMTP configured', () => {
     let receiver: MailReceiver;
-    let deps: AppDeps;
-    let server: Server;
-    let apiUrl: string;
+    let api: OwnApi;
 
     beforeAll(async () => {
       receiver = await startMailReceiver();
       // The same API with mail configured, against the same stack.
-      const config = loadConfig({ ...process.env, ...inject('stackEnv'), SMTP_URL: receiver.url, SMTP_FROM: 'service@example.test', SUPPORT_EMAIL: 'support@example.test' });
-      deps = await createAppDeps(config, testRunTypes);
-      server = createApp(deps).listen(0, '127.0.0.1');
-      await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-      apiUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      api = await startOwnApi({ SMTP_URL: receiver.url, SMTP_FROM: 'service@example.test', SUPPORT_EMAIL: 'support@example.test' });
     });
     afterAll(async () => {
-      await new Promise((resolve) => server.close(resolve));
-      await closeAppDeps(deps);
+      await api.stop();
       await receiver.stop();
     });
 
     it('sends the message with its attachments to the support address', async () => {
       const tenant = await createTenant();
       const png = randomBytes(3000);
-      const response = await fetch(`${apiUrl}/v1/support/contact`, {
+      const response = await fetch(`${api.url}/v1/support/contact`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId, 'Content-Type': 'application/json' },
         body: JSON.stringify({ subject: 'Import stuck', message: 'Import 42 is still running.', attachments: [{ file_name: 'screen.png', mime_type: 'image/png', content_base64: png.toString('base64') }] }),

@@ -1,12 +1,11 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createApp } from '../../src/app.js';
 import { closeAppDeps, createAppDeps } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
-import { answerClientErrors } from '../../src/http/client-errors.js';
+import { listenApi } from '../../src/http/server.js';
 import type { AppDeps } from '../../src/deps.js';
 import { repoRoot } from '../../src/dev/defaults.js';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
@@ -127,17 +126,10 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
     env.TEST_WORK_DIR = workDir;
 
     const deps: AppDeps = await createAppDeps(config, testRunTypes);
-    const server: Server = createApp(deps).listen(apiPort, '127.0.0.1');
-    answerClientErrors(server);
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    stoppers.push(async () => {
-      const closed = new Promise((resolve) => server.close(resolve));
-      server.closeAllConnections();
-      await closed;
-      await closeAppDeps(deps);
-    });
-    const { port } = server.address() as { port: number };
-    return { env, apiUrl: `http://127.0.0.1:${port}`, stop };
+    stoppers.push(() => closeAppDeps(deps));
+    const api = await listenApi(createApp(deps), apiPort, '127.0.0.1');
+    stoppers.push(() => api.close());
+    return { env, apiUrl: api.url, stop };
   } catch (error) {
     await stop();
     throw error;

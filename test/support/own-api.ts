@@ -1,9 +1,9 @@
-import type { Server } from 'node:http';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { closeAppDeps, createAppDeps, createStorage } from '../../src/bootstrap.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/deps.js';
+import { listenApi } from '../../src/http/server.js';
 import { freePort } from '../../src/infra/process.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
 
@@ -29,16 +29,12 @@ export async function startOwnApi(overrides: Record<string, string> = {}, outage
 }
 
 async function listen(deps: AppDeps): Promise<OwnApi> {
-  const server: Server = createApp(deps).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const { port } = server.address() as { port: number };
+  const api = await listenApi(createApp(deps), 0, '127.0.0.1');
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: api.url,
     deps,
     stop: async () => {
-      const closed = new Promise((resolve) => server.close(resolve));
-      server.closeAllConnections();
-      await closed;
+      await api.close();
       await closeAppDeps(deps);
     },
   };
