@@ -3,8 +3,8 @@ import { changedFields, recordActivity, type Actor } from '../activity/record.js
 import { canonicalJson } from '../shared/canonical-json.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
-import { jsonColumn, Prisma } from '../db/client.js';
-import type { Db, RawReader } from '../db/client.js';
+import { jsonColumn, modelAndExtras, Prisma } from '../db/client.js';
+import type { RawReader } from '../db/client.js';
 import type { Agreement, DocumentClassification, DocumentProcessingStatus } from '../generated/prisma/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { isTerminal } from '../runs/read-model.js';
@@ -25,32 +25,57 @@ export type AgreementWithLinks = Agreement & {
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 const dateOf = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
 
-// The links every agreement view shows, for any number of agreements in one statement (Prisma's
-// include takes five, and its price-item count aggregates the whole price_items table).
+// The links every agreement view shows, as columns of a statement over agreements `a` (Prisma's
+// include takes five statements, and its price-item count aggregates the whole price_items table).
+// The id lists come as JSON: parsing a JSON array costs the pg driver a fraction of a PostgreSQL
+// array literal's parse.
+const LINK_COLUMNS = Prisma.sql`
+  to_json(ARRAY(SELECT s.supplier_id FROM agreement_suppliers s WHERE s.agreement_id = a.id)) AS "supplierIds",
+  to_json(ARRAY(SELECT r.recipient_id FROM agreement_recipients r WHERE r.agreement_id = a.id)) AS "recipientIds",
+  to_json(ARRAY(SELECT t.tag_id FROM agreement_tags t WHERE t.agreement_id = a.id)) AS "tagIds",
+  EXISTS (SELECT 1 FROM price_items p WHERE p.agreement_id = a.id) AS "hasPriceItems",
+  (SELECT json_agg(json_build_object('status', d.status, 'classification', d.classification))
+     FROM agreement_documents d WHERE d.agreement_id = a.id) AS "documents"`;
+
+// As read: JSON parsed by the pg pool, text from Prisma's raw query (in a transaction).
+interface LinkColumns {
+  supplierIds: unknown;
+  recipientIds: unknown;
+  tagIds: unknown;
+  hasPriceItems: boolean;
+  documents: unknown;
+}
+
+const LINK_COLUMN_NAMES: ReadonlySet<string> = new Set(['supplierIds', 'recipientIds', 'tagIds', 'hasPriceItems', 'documents'] satisfies (keyof LinkColumns)[]);
+
+function linked(agreement: Agreement, link: LinkColumns | undefined): AgreementWithLinks {
+  return {
+    ...agreement,
+    suppliers: (jsonColumn<string[]>(link?.supplierIds) ?? []).map((supplierId) => ({ supplierId })),
+    recipients: (jsonColumn<string[]>(link?.recipientIds) ?? []).map((recipientId) => ({ recipientId })),
+    tags: (jsonColumn<string[]>(link?.tagIds) ?? []).map((tagId) => ({ tagId })),
+    hasPriceItems: link?.hasPriceItems ?? false,
+    documents: jsonColumn<AgreementWithLinks['documents']>(link?.documents) ?? [],
+  };
+}
+
+// The links of agreements already read, for any number of them in one statement.
 export async function withLinks(db: RawReader, agreements: Agreement[]): Promise<AgreementWithLinks[]> {
   if (agreements.length === 0) return [];
-  const rows = await db.$queryRaw<{ id: string; supplierIds: string[]; recipientIds: string[]; tagIds: string[]; hasPriceItems: boolean; documents: unknown }[]>`
-    SELECT a.id::text AS "id",
-           ARRAY(SELECT s.supplier_id::text FROM agreement_suppliers s WHERE s.agreement_id = a.id) AS "supplierIds",
-           ARRAY(SELECT r.recipient_id::text FROM agreement_recipients r WHERE r.agreement_id = a.id) AS "recipientIds",
-           ARRAY(SELECT t.tag_id::text FROM agreement_tags t WHERE t.agreement_id = a.id) AS "tagIds",
-           EXISTS (SELECT 1 FROM price_items p WHERE p.agreement_id = a.id) AS "hasPriceItems",
-           (SELECT json_agg(json_build_object('status', d.status, 'classification', d.classification))
-              FROM agreement_documents d WHERE d.agreement_id = a.id) AS "documents"
-      FROM unnest(${agreements.map((a) => a.id)}::uuid[]) AS a(id)`;
+  const rows = await db.$queryRaw<(LinkColumns & { id: string })[]>`
+    SELECT a.id::text AS "id", ${LINK_COLUMNS} FROM unnest(${agreements.map((a) => a.id)}::uuid[]) AS a(id)`;
   const links = new Map(rows.map((row) => [row.id, row]));
-  return agreements.map((agreement) => {
-    const link = links.get(agreement.id);
-    const documents = jsonColumn<AgreementWithLinks['documents']>(link?.documents);
-    return {
-      ...agreement,
-      suppliers: (link?.supplierIds ?? []).map((supplierId) => ({ supplierId })),
-      recipients: (link?.recipientIds ?? []).map((recipientId) => ({ recipientId })),
-      tags: (link?.tagIds ?? []).map((tagId) => ({ tagId })),
-      hasPriceItems: link?.hasPriceItems ?? false,
-      documents: documents ?? [],
-    };
-  });
+  return agreements.map((agreement) => linked(agreement, links.get(agreement.id)));
+}
+
+// Agreements with their links in one statement: those of `where` (SQL over agreements `a`), in
+// `orderBy`, at most `limit` (a list page).
+export async function readAgreementsWithLinks(reader: RawReader, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number): Promise<AgreementWithLinks[]> {
+  const rows = await reader.$queryRaw<Record<string, unknown>[]>`
+    SELECT a.*, ${LINK_COLUMNS}
+      FROM (SELECT * FROM agreements a WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}) a
+     ORDER BY ${orderBy}`;
+  return rows.map((row) => linked(...modelAndExtras<Agreement, LinkColumns>(row, LINK_COLUMN_NAMES)));
 }
 
 export async function findAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, id: string): Promise<AgreementWithLinks> {

@@ -1,5 +1,6 @@
-import type { Prisma } from '../generated/prisma/client.js';
-import { createdRangeWhere, joinRelations } from '../http/schemas.js';
+import { Prisma } from '../db/client.js';
+import { containsText, createdRangeWhere, joinRelations } from '../http/schemas.js';
+import { allOf, containsSql, createdRangeSql, joinRelationsSql } from '../http/sql-filters.js';
 import type { AlertFilter } from './schemas.js';
 
 // The alerts a user sees: of the organization, on an invoice that is not deleted and is still
@@ -71,8 +72,48 @@ export function alertWhere(organizationId: string, filter: AlertFilter): Prisma.
       presence(filter.has_claim, 'claimId'),
       createdRangeWhere(filter),
       filter.search
-        ? { OR: [{ title: { contains: filter.search, mode: 'insensitive' } }, { explanation: { contains: filter.search, mode: 'insensitive' } }] }
+        ? { OR: [{ title: containsText(filter.search) }, { explanation: containsText(filter.search) }] }
         : {},
     ],
   };
 }
+
+// alertWhere as SQL over alerts `a`, for the list page read in one statement (src/alerts/list.ts);
+// the totals, groups, exports and bulk selections use alertWhere. Both select the same alerts for
+// every filter (test/integration/alert-filters.test.ts).
+export function alertFilterSql(organizationId: string, filter: AlertFilter): Prisma.Sql {
+  const ids = (column: string, values: string[]) => Prisma.sql`${Prisma.raw(`a.${column}`)} = ANY(${values}::uuid[])`;
+  return allOf([
+    Prisma.sql`a.organization_id = ${organizationId}::uuid`,
+    Prisma.raw(visibleAlertSql('a')),
+    joinRelationsSql(filter.join_operator, [
+      filter.invoice_ids ? ids('invoice_id', filter.invoice_ids) : null,
+      filter.agreement_ids ? ids('agreement_id', filter.agreement_ids) : null,
+      supplierSql(organizationId, filter),
+      filter.topic_ids ? topicSql(filter.topic_ids) : null,
+      filter.claim_ids ? ids('claim_id', filter.claim_ids) : null,
+    ]),
+    filter.statuses ? Prisma.sql`a.status = ANY(${filter.statuses}::"AlertStatus"[])` : null,
+    presenceSql(filter.has_topic, 'topic_id'),
+    presenceSql(filter.has_claim, 'claim_id'),
+    createdRangeSql(filter, 'a'),
+    filter.search ? Prisma.sql`(${containsSql('a.title', filter.search)} OR ${containsSql('a.explanation', filter.search)})` : null,
+  ]);
+}
+
+function topicSql(topicIds: (string | null)[]): Prisma.Sql {
+  const ids = topicIds.filter((id): id is string => id !== null);
+  const conditions = [...(ids.length > 0 ? [Prisma.sql`a.topic_id = ANY(${ids}::uuid[])`] : []), ...(topicIds.includes(null) ? [Prisma.sql`a.topic_id IS NULL`] : [])];
+  return conditions.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`(${Prisma.join(conditions, ' OR ')})`;
+}
+
+function supplierSql(organizationId: string, filter: AlertFilter): Prisma.Sql | null {
+  if (!filter.supplier_ids) return null;
+  const suppliers = Prisma.sql`${filter.supplier_ids}::uuid[]`;
+  return filter.supplier_operator === 'is_not'
+    ? Prisma.sql`EXISTS (SELECT 1 FROM invoices i WHERE i.id = a.invoice_id AND (i.supplier_id IS NULL OR NOT (i.supplier_id = ANY(${suppliers}))))`
+    : Prisma.sql`EXISTS (SELECT 1 FROM invoices i WHERE i.id = a.invoice_id AND i.organization_id = ${organizationId}::uuid AND i.supplier_id = ANY(${suppliers}))`;
+}
+
+const presenceSql = (value: boolean | undefined, column: 'topic_id' | 'claim_id'): Prisma.Sql | null =>
+  value === undefined ? null : Prisma.raw(`a.${column} IS ${value ? 'NOT ' : ''}NULL`);

@@ -2,42 +2,17 @@ import { z } from 'zod';
 import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { assertIfMatch } from '../http/etag.js';
-import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
-import { alertWhere } from './filters.js';
+import { ALERT_LIST_SORTS, listAlerts } from './list.js';
 import { alertGroups, alertMetrics, exportAlerts } from './reports.js';
-import {
-  alertSchema,
-  bulkDeleteResultSchema,
-  bulkResultSchema,
-  bulkSchema,
-  createAlertSchema,
-  dismissSchema,
-  exportQuery,
-  filterOf,
-  groupSchema,
-  groupsQuery,
-  listQuery,
-  metricsQuery,
-  metricsSchema,
-  patchAlertSchema,
-  type BulkSelection,
-  ALERT_FIXED_FIELDS,
-} from './schemas.js';
-import { serializeAlert, withMatches } from './serialize.js';
+import { alertSchema, bulkDeleteResultSchema, bulkResultSchema, bulkSchema, createAlertSchema, dismissSchema, exportQuery, filterOf, groupSchema, groupsQuery, listQuery, metricsQuery, metricsSchema, patchAlertSchema, type BulkSelection, ALERT_FIXED_FIELDS } from './schemas.js';
+import { serializeAlert } from './serialize.js';
 import { bulkDelete, createAlert, deleteAlert, findAlert, patchAlert, runCommand, suggestAfterDismissal } from './service.js';
 import type { AlertCommand } from './state-machine.js';
 import { resolveTeamScope } from '../teams/scope.js';
-import { scopedPage } from '../teams/scoped-page.js';
 
 const tag = 'Alerts';
-const SORTS: Record<string, SortColumn> = {
-  created_at: { field: 'createdAt', kind: 'date' },
-  updated_at: { field: 'updatedAt', kind: 'date' },
-  impact_amount: { field: 'impactAmount', kind: 'number' },
-};
-
 const organizationOf = (credential: Credential) => credential.organizationId!;
 
 function commandRoute(command: Exclude<AlertCommand, 'dismiss'>, summary: string) {
@@ -73,29 +48,7 @@ export const alertRoutes = [
     query: listQuery,
     fieldsOf: alertSchema,
     responses: { 200: { description: 'A page of alerts', schema: listResponse(alertSchema) } },
-    handler: async ({ query, credential, deps }) => {
-      const { limit, cursor, sort, direction } = query;
-      const filter = filterOf(query);
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
-      const column = SORTS[page.sort]!;
-      const scope = await resolveTeamScope(deps.db, credential, filter);
-      const base = alertWhere(organizationOf(credential), filter);
-      const { rows: visible, nextCursor } = scope
-        ? await scopedPage(deps, {
-            page,
-            column,
-            scope,
-            target: 'alert',
-            keys: (where, orderBy, take) =>
-              deps.db.alert.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, updatedAt: true, impactAmount: true } }),
-            load: (ids) => deps.db.alert.findMany({ where: { id: { in: ids } } }),
-          })
-        : await (async () => {
-            const { where, orderBy, take } = keyset(page, column);
-            return pageOf(deps.cursors, page, column, await deps.db.alert.findMany({ where: { AND: [base, where] }, orderBy, take }));
-          })();
-      return { body: { data: (await withMatches(deps.reader, visible)).map(serializeAlert), next_cursor: nextCursor } };
-    },
+    handler: async ({ query, credential, deps }) => ({ body: await listAlerts(deps, credential, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -136,7 +89,7 @@ export const alertRoutes = [
     query: exportQuery,
     responses: { 200: { description: 'CSV (format=csv) or an XLSX workbook (format=xlsx)', contentType: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], schema: z.string() } },
     handler: async ({ query, credential, deps }) => {
-      const column = SORTS[query.sort ?? 'created_at']!;
+      const column = ALERT_LIST_SORTS[query.sort ?? 'created_at']!;
       const filter = filterOf(query);
       const scope = await resolveTeamScope(deps.db, credential, filter);
       const file = await exportAlerts(deps, organizationOf(credential), filter, { format: query.format, sort: { field: column.field, direction: query.direction ?? 'desc' } }, scope);

@@ -1,4 +1,4 @@
-import type { Db, RawReader } from '../db/client.js';
+import { modelAndExtras, Prisma, type RawReader } from '../db/client.js';
 import type { Alert } from '../generated/prisma/client.js';
 import { formatAmount } from '../shared/money.js';
 
@@ -15,32 +15,34 @@ export type AlertWithMatch = Alert & {
 
 type ClaimStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled';
 
-// ALERT_INCLUDE for a page of alerts in one statement (Prisma's include takes two more: the
-// matches, then their invoices).
-export async function withMatches(db: RawReader, alerts: Alert[]): Promise<AlertWithMatch[]> {
-  if (alerts.length === 0) return [];
-  const rows = await db.$queryRaw<{ invoiceId: string; agreementId: string; active: boolean; supplierId: string | null; currencyCode: string | null; deletedAt: Date | null }[]>`
-    SELECT m.invoice_id::text AS "invoiceId", m.agreement_id::text AS "agreementId", m.active AS "active",
-           i.supplier_id::text AS "supplierId", i.currency_code AS "currencyCode", i.deleted_at AS "deletedAt"
-      FROM unnest(${alerts.map((a) => a.invoiceId)}::uuid[], ${alerts.map((a) => a.agreementId)}::uuid[]) AS pair(invoice_id, agreement_id)
-      JOIN invoice_agreement_matches m ON m.invoice_id = pair.invoice_id AND m.agreement_id = pair.agreement_id
-      JOIN invoices i ON i.id = m.invoice_id`;
-  const matches = new Map(rows.map((row) => [`${row.invoiceId}:${row.agreementId}`, row]));
-  const claimIds = [...new Set(alerts.map((a) => a.claimId).filter((id): id is string => id !== null))];
-  const claims = claimIds.length === 0 ? [] : await db.$queryRaw<{ id: string; status: ClaimStatus }[]>`
-    SELECT id::text AS "id", status::text AS "status" FROM claims WHERE id = ANY(${claimIds}::uuid[])`;
-  const claimStatus = new Map(claims.map((claim) => [claim.id, claim.status]));
-  return alerts.map((alert) => {
-    // Every alert has its match (a foreign key); a match removed meanwhile took the alert with it.
-    const match = matches.get(`${alert.invoiceId}:${alert.agreementId}`);
-    return {
-      ...alert,
-      match: {
-        active: match?.active ?? false,
-        invoice: { supplierId: match?.supplierId ?? null, currencyCode: match?.currencyCode ?? null, deletedAt: match?.deletedAt ?? null },
-      },
-      claim: alert.claimId && claimStatus.has(alert.claimId) ? { status: claimStatus.get(alert.claimId)! } : null,
+interface MatchColumns {
+  matchActive: boolean | null;
+  matchSupplierId: string | null;
+  matchCurrencyCode: string | null;
+  matchDeletedAt: Date | null;
+  claimStatus: ClaimStatus | null;
+}
+const MATCH_COLUMNS: ReadonlySet<string> = new Set(['matchActive', 'matchSupplierId', 'matchCurrencyCode', 'matchDeletedAt', 'claimStatus'] satisfies (keyof MatchColumns)[]);
+
+// Alerts with what ALERT_INCLUDE reads, in one statement (Prisma's include takes two more): those
+// of `where` (SQL over alerts `a`), in `orderBy`, at most `limit` (a list page).
+export async function readAlertsWithMatches(reader: RawReader, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number): Promise<AlertWithMatch[]> {
+  const rows = await reader.$queryRaw<Record<string, unknown>[]>`
+    SELECT a.*, m.active AS "matchActive", i.supplier_id::text AS "matchSupplierId", i.currency_code AS "matchCurrencyCode",
+           i.deleted_at AS "matchDeletedAt", c.status::text AS "claimStatus"
+      FROM (SELECT * FROM alerts a WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}) a
+      LEFT JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id
+      LEFT JOIN invoices i ON i.id = m.invoice_id
+      LEFT JOIN claims c ON c.id = a.claim_id
+     ORDER BY ${orderBy}`;
+  return rows.map((row) => {
+    const [alert, match] = modelAndExtras<AlertWithMatch, MatchColumns>(row, MATCH_COLUMNS);
+    alert.match = {
+      active: match.matchActive ?? false,
+      invoice: { supplierId: match.matchSupplierId, currencyCode: match.matchCurrencyCode, deletedAt: match.matchDeletedAt },
     };
+    alert.claim = match.claimStatus ? { status: match.claimStatus } : null;
+    return alert;
   });
 }
 

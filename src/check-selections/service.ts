@@ -25,6 +25,8 @@ import {
   type AlertGroup,
   type Exclusion,
 } from './selection.js';
+import { containsText } from '../http/schemas.js';
+import { escapeLike } from '../http/sql-filters.js';
 
 // Check selections: which (invoice, agreement) pairs a bulk check would run on, what it would do
 // to their alerts, and starting it. Every request computes the selection afresh from its input;
@@ -97,7 +99,7 @@ async function filterScope(db: Db, organizationId: string, filter: AgreementFilt
         { organizationId },
         filter.tag_ids ? { tags: { some: { tagId: { in: filter.tag_ids } } } } : {},
         filter.supplier_ids ? { suppliers: { some: { supplierId: { in: filter.supplier_ids } } } } : {},
-        filter.search ? { title: { contains: filter.search, mode: 'insensitive' } } : {},
+        filter.search ? { title: containsText(filter.search) } : {},
         presenceWhere(filter.has_price_items, { priceItems: { some: {} } }),
         // Blank instructions are none (readiness reads them the same way).
         presenceWhere(filter.has_instructions, { AND: [{ instructions: { not: null } }, { NOT: { instructions: '' } }] }),
@@ -261,7 +263,7 @@ export async function candidateInvoicesPage(
   if (agreementsOf.size === 0) return { data: [], next_cursor: null };
   const conditions = [Prisma.sql`i.organization_id = ${organizationId}::uuid`, Prisma.sql`i.id = ANY(${[...agreementsOf.keys()]}::uuid[])`];
   if (request.search) {
-    const pattern = `%${request.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = `%${escapeLike(request.search)}%`;
     conditions.push(Prisma.sql`(i.invoice_number ILIKE ${pattern} OR s.name ILIKE ${pattern} OR i.supplier_party->>'name' ILIKE ${pattern})`);
   }
   if (page.after) conditions.push(Prisma.sql`(COALESCE(i.issue_date, ${UNDATED}::date), i.id) < (${page.after.value}::date, ${page.after.id}::uuid)`);

@@ -86,8 +86,10 @@ export const claimRoutes = [
             column,
             scope,
             target: 'claim',
-            keys: (where, orderBy, take) =>
-              deps.db.claim.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, updatedAt: true, title: true, reference: true } }),
+            keys: (batch) => {
+              const { where, orderBy, take } = keyset(batch, column);
+              return deps.db.claim.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, updatedAt: true, title: true, reference: true } });
+            },
             load: (ids) => deps.db.claim.findMany({ where: { id: { in: ids } }, include: CLAIM_INCLUDE }),
           })
         : await (async () => {

@@ -22,6 +22,7 @@ import {
   type RefusalReason,
   type TargetClaim,
 } from './state-machine.js';
+import { containsText } from '../http/schemas.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 type Tx = Prisma.TransactionClient;
@@ -86,7 +87,7 @@ export function claimWhere(organizationId: string, filter: ClaimFilter): Prisma.
       filter.statuses ? { status: { in: filter.statuses } } : {},
       supplier,
       filter.search
-        ? { OR: [{ title: { contains: filter.search, mode: 'insensitive' } }, { reference: { contains: filter.search, mode: 'insensitive' } }] }
+        ? { OR: [{ title: containsText(filter.search) }, { reference: containsText(filter.search) }] }
         : {},
       range('createdAt', filter.created_from, filter.created_before),
       range('updatedAt', filter.updated_from, filter.updated_before),

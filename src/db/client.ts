@@ -28,18 +28,54 @@ export function createDbWithPool(databaseUrl: string, poolSize = 10, onPoolError
 }
 
 // Reads straight on the pg pool under Prisma, with Prisma's tagged-template interface, so the same
-// statement runs through either. For the raw statements a list page runs beside its Prisma query
-// (an invoice page's lines and extras, an alert page's matches, an agreement page's links): there
-// Prisma's raw query costs 0.3-0.6 ms of client CPU per statement, as much as the statement takes
-// in PostgreSQL (docs/benchmarks.md, session 7). Outside any transaction only.
+// statement runs through either. For the list pages (one statement each, src/<domain>/list.ts)
+// and the views' extras: there Prisma's query costs 0.3-2 ms of client CPU per statement, as much
+// as the statement takes in PostgreSQL (docs/benchmarks.md, sessions 7 and 8). Outside any
+// transaction only.
 export type RawReader = { $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T> };
 
 const DATE_OID = 1082;
-// A date column reads as midnight UTC, as Prisma reads it (pg's own parser gives local midnight).
+const NUMERIC_OID = 1700;
+const INT8_OID = 20;
+// Column values as Prisma reads them: a date as midnight UTC (pg's own parser gives local
+// midnight), a numeric as Prisma's Decimal, a bigint as a BigInt.
 const READER_TYPES = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === DATE_OID ? (value: string) => new Date(`${value}T00:00:00Z`) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === DATE_OID) return (value: string) => new Date(`${value}T00:00:00Z`);
+    if (oid === NUMERIC_OID) return (value: string) => new Prisma.Decimal(value);
+    if (oid === INT8_OID) return (value: string) => BigInt(value);
+    return pg.types.getTypeParser(oid, format);
+  }) as typeof pg.types.getTypeParser,
 };
+
+const fieldNames = new Map<string, string>();
+const fieldNameOf = (column: string): string => {
+  let name = fieldNames.get(column);
+  if (name === undefined) {
+    name = column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+    fieldNames.set(column, name);
+  }
+  return name;
+};
+
+// A row of a raw read (`SELECT i.*, <extra columns> ...`) as Prisma's model and the statement's
+// extra columns apart: snake_case columns become the model's camelCase fields (every model maps
+// its columns so). A list column that is NULL stays null here, where Prisma reads it as an empty
+// list: the caller knows its model's lists.
+export function modelAndExtras<T, E>(row: Record<string, unknown>, extraColumns: ReadonlySet<string>): [T, E] {
+  const model: Record<string, unknown> = {};
+  const extras: Record<string, unknown> = {};
+  for (const column in row) {
+    if (extraColumns.has(column)) extras[column] = row[column];
+    else model[fieldNameOf(column)] = row[column];
+  }
+  return [model as T, extras as E];
+}
+
+const NO_COLUMNS: ReadonlySet<string> = new Set();
+export function asModel<T>(row: Record<string, unknown>): T {
+  return modelAndExtras<T, never>(row, NO_COLUMNS)[0];
+}
 
 // A json column of a raw read: parsed by the pg pool, text from Prisma's raw query.
 export const jsonColumn = <T>(value: unknown): T | null => (typeof value === 'string' ? JSON.parse(value) : value) as T | null;

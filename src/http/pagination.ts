@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { sameSecret } from '../auth/tokens.js';
 import { z } from 'zod';
+import { Prisma } from '../db/client.js';
 import { errors } from './errors.js';
 
 // Cursor pagination for every list: keyset over (sort column, id), so each record appears exactly
@@ -16,6 +17,12 @@ export interface SortColumn {
   kind: 'date' | 'string' | 'number';
   // Nullable columns sort their nulls last in either direction.
   nullable?: boolean;
+}
+
+// A sort column of a list read in SQL: its column (a constant of the code, never input) and type.
+export interface SqlSortColumn extends SortColumn {
+  column: string;
+  type: 'timestamptz' | 'date' | 'numeric' | 'text';
 }
 
 export interface PageRequest {
@@ -118,7 +125,7 @@ export function recordSortValue(value: unknown): SortValue {
 
 // Prisma where/orderBy for one page; combine `where` with the list's own filters using AND.
 // `idField` is the unique tie-breaker column (the record id, or e.g. userId on memberships).
-export function keyset(page: PageRequest, column: SortColumn, idField = 'id') {
+export function keyset(page: Pick<PageRequest, 'direction' | 'after' | 'limit'>, column: SortColumn, idField = 'id') {
   const op = page.direction === 'asc' ? 'gt' : 'lt';
   const orderBy = [
     { [column.field]: column.nullable ? { sort: page.direction, nulls: 'last' as const } : page.direction },
@@ -158,4 +165,27 @@ export function pageOf<Row extends { id: string }>(
     i: last.id,
   });
   return { rows: visible, nextCursor };
+}
+
+function sqlValue(column: SqlSortColumn, value: string | number): Prisma.Sql {
+  const text = column.type === 'date' ? String(value).slice(0, 10) : String(value);
+  return Prisma.sql`${text}::${Prisma.raw(column.type)}`;
+}
+
+// The same keyset as `keyset`, as SQL over the list's table `alias` (a constant of the caller):
+// `where` to AND with the list's filters, `orderBy` for the statement, `limit` one past the page.
+// The row comparison lets PostgreSQL start the index scan at the cursor.
+export function keysetSql(page: Pick<PageRequest, 'direction' | 'after' | 'limit'>, column: SqlSortColumn, alias: string) {
+  const direction = page.direction === 'asc' ? 'ASC' : 'DESC';
+  const op = Prisma.raw(page.direction === 'asc' ? '>' : '<');
+  const sorted = Prisma.raw(`${alias}.${column.column}`);
+  const id = Prisma.raw(`${alias}.id`);
+  const orderBy = Prisma.raw(`${alias}.${column.column} ${direction}${column.nullable ? ' NULLS LAST' : ''}, ${alias}.id ${direction}`);
+  const limit = page.limit + 1;
+  if (!page.after) return { where: Prisma.sql`TRUE`, orderBy, limit };
+  const afterId = Prisma.sql`${page.after.id}::uuid`;
+  // Past the last non-null value: only the remaining nulls, in id order.
+  if (page.after.value === null) return { where: Prisma.sql`(${sorted} IS NULL AND ${id} ${op} ${afterId})`, orderBy, limit };
+  const after = Prisma.sql`(${sorted}, ${id}) ${op} (${sqlValue(column, page.after.value)}, ${afterId})`;
+  return { where: column.nullable ? Prisma.sql`(${after} OR ${sorted} IS NULL)` : after, orderBy, limit };
 }

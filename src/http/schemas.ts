@@ -1,4 +1,5 @@
 import { z, type ZodType } from 'zod';
+import { escapeLike } from './sql-filters.js';
 import { sameJson } from '../shared/canonical-json.js';
 import { errors } from './errors.js';
 
@@ -98,6 +99,10 @@ export const joinOperatorParam = z
   .enum(['and', 'or'])
   .optional()
   .meta({ description: 'How the relation filters combine (and by default); other filters always narrow further' });
+
+// Prisma's `contains` in any case, the searched text taken literally: Prisma passes LIKE's
+// wildcards (% and _) through, so "a_c" would also find "abc".
+export const containsText = (search: string) => ({ contains: escapeLike(search), mode: 'insensitive' as const });
 
 export function joinRelations<W extends object>(operator: 'and' | 'or' | undefined, relations: (W | null)[]): { AND: W[] } | { OR: W[] } | Record<string, never> {
   const sent = relations.filter((relation): relation is W => relation !== null);

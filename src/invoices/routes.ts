@@ -1,33 +1,21 @@
-import { CHECK_STATUSES } from '../checks/check-status.js';
 import { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
 import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
-import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { withMultipartFiles, type ReceivedFile } from '../http/multipart.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { assertSentAsRead, booleanParam, commaList, createdRangeParams, createdRangeWhere, dateString, joinOperatorParam, joinRelations, listResponse, uuidList } from '../http/schemas.js';
-import { Prisma, type RawReader } from '../db/client.js';
+import { assertSentAsRead, booleanParam, listResponse } from '../http/schemas.js';
 import type { Invoice } from '../generated/prisma/client.js';
-import { createImport, findImport, reconcileInvoiceProcessing, uploadInvoice, uploadLimits, viewImport, type UploadedFile } from './imports.js';
+import { createImport, findImport, MAX_INVOICE_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_TOTAL_BYTES, reconcileInvoiceProcessing, uploadInvoice, uploadLimits, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
-import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, patchInvoice, viewIngestionInvoices, viewInvoice, viewInvoicePage } from './service.js';
+import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, patchInvoice, viewIngestionInvoices, viewInvoice } from './service.js';
 import { isTerminalForIngestion } from './serialize.js';
-import { resolveTeamScope, teamScopeParams } from '../teams/scope.js';
-import { scopedPage } from '../teams/scoped-page.js';
+import { invoiceListQuery, listInvoices } from './list.js';
+import { resolveTeamScope } from '../teams/scope.js';
 
+const MiB = 1024 * 1024;
 const tag = 'Invoices';
-const CREATED: SortColumn = { field: 'createdAt', kind: 'date' };
-// Keyset over (column, id); unknown values (null) come last in either direction.
-const SORTS: Record<string, SortColumn> = {
-  created_at: CREATED,
-  issue_date: { field: 'issueDate', kind: 'date', nullable: true },
-  due_date: { field: 'dueDate', kind: 'date', nullable: true },
-  'amounts.including_vat': { field: 'taxInclusiveAmount', kind: 'number', nullable: true },
-  invoice_number: { field: 'invoiceNumber', kind: 'string', nullable: true },
-};
-export const INGESTION_MAX_PAGE_SIZE = 100;
 // How soon an ingestion client should poll a pending invoice again.
 const POLL_AFTER_SECONDS = '2';
 
@@ -47,74 +35,6 @@ const importSchema = z
     finished_at: z.string().datetime().nullable(),
   })
   .meta({ id: 'InvoiceImport' });
-
-const listQuery = z.object({
-  ...pageParams(['created_at', 'issue_date', 'due_date', 'amounts.including_vat', 'invoice_number']),
-  issued_from: dateString.optional(),
-  issued_through: dateString.optional(),
-  supplier_ids: uuidList.optional(),
-  supplier_operator: z.enum(['is', 'is_not']).optional(),
-  agreement_ids: uuidList.optional().meta({ description: 'Invoices matched to any of these agreements' }),
-  join_operator: joinOperatorParam.meta({ description: 'How supplier_ids and agreement_ids combine: and (default) or or' }),
-  search: z.string().min(1).max(200).optional().meta({ description: 'Invoice number or supplier name' }),
-  document_types: commaList(z.enum(['invoice', 'credit_note'])).optional(),
-  processing_statuses: commaList(z.enum(['pending', 'processing', 'completed', 'failed'])).optional(),
-  check_statuses: commaList(z.enum(CHECK_STATUSES))
-    .optional()
-    .meta({ description: 'not_checked, checked (every matched agreement), incomplete (some, or a check failed), outdated (invoice or agreement changed since)' }),
-  ...createdRangeParams,
-  ...teamScopeParams,
-});
-
-type ListFilters = Omit<z.infer<typeof listQuery>, 'limit' | 'cursor' | 'sort' | 'direction' | 'fields'>;
-
-function listWhere(organizationId: string, filters: ListFilters): Prisma.InvoiceWhereInput {
-  const supplierFilter: Prisma.InvoiceWhereInput | null = filters.supplier_ids
-    ? filters.supplier_operator === 'is_not'
-      ? { OR: [{ supplierId: null }, { supplierId: { notIn: filters.supplier_ids } }] }
-      : { supplierId: { in: filters.supplier_ids } }
-    : null;
-  const agreementFilter: Prisma.InvoiceWhereInput | null = filters.agreement_ids ? { matches: { some: { agreementId: { in: filters.agreement_ids }, active: true } } } : null;
-  return {
-    AND: [
-      { organizationId, deletedAt: null },
-      filters.issued_from ? { issueDate: { gte: new Date(`${filters.issued_from}T00:00:00Z`) } } : {},
-      filters.issued_through ? { issueDate: { lte: new Date(`${filters.issued_through}T00:00:00Z`) } } : {},
-      joinRelations(filters.join_operator, [supplierFilter, agreementFilter]),
-      filters.document_types ? { documentType: { in: filters.document_types } } : {},
-      filters.processing_statuses ? { processingStatus: { in: filters.processing_statuses } } : {},
-      filters.check_statuses ? { checkStatus: { in: filters.check_statuses } } : {},
-      createdRangeWhere(filters),
-      filters.search
-        ? { OR: [{ invoiceNumber: { contains: filters.search, mode: 'insensitive' } }, { supplierParty: { path: ['name'], string_contains: filters.search } }] }
-        : {},
-    ],
-  };
-}
-
-// Invoices arrive soon after they are issued, so issue date and creation time move together. Asked
-// for a month of issue dates newest first, PostgreSQL assumes that month's invoices are spread
-// evenly over the creation-time index and walks it from now through every newer invoice (58,000
-// for a month 20 months back: 48 ms for a page instead of 2). The creation times of the invoices
-// issued in the range, read from a covering issue-date index alone, bound that walk. The bound restates
-// the filter (every invoice of the range lies inside it), so the page is the same. A range of more
-// than BOUNDED_RANGE invoices is left to the walk: reading its bounds would cost more than it saves.
-// (The subquery's LIMIT also keeps PostgreSQL from answering min/max by that same walk.)
-const BOUNDED_RANGE = 20_000;
-
-async function createdBoundsOfIssueRange(db: RawReader, organizationId: string, filters: ListFilters): Promise<Prisma.InvoiceWhereInput> {
-  if (!filters.issued_from && !filters.issued_through) return {};
-  const range = [
-    ...(filters.issued_from ? [Prisma.sql`issue_date >= ${filters.issued_from}::date`] : []),
-    ...(filters.issued_through ? [Prisma.sql`issue_date <= ${filters.issued_through}::date`] : []),
-  ];
-  const [bounds] = await db.$queryRaw<{ count: number; first: Date | null; last: Date | null }[]>`
-    SELECT count(*)::int AS count, min(created_at) AS first, max(created_at) AS last
-      FROM (SELECT created_at FROM invoices WHERE organization_id = ${organizationId}::uuid AND issue_date IS NOT NULL AND ${Prisma.join(range, ' AND ')} LIMIT ${BOUNDED_RANGE + 1}) issued`;
-  if (!bounds || bounds.count > BOUNDED_RANGE) return {};
-  if (!bounds.first || !bounds.last) return { id: { in: [] } };
-  return { createdAt: { gte: bounds.first, lte: bounds.last } };
-}
 
 function isIngestion(credential: Credential): boolean {
   return credential.kind === 'ingestion_token';
@@ -191,7 +111,7 @@ export const invoiceRoutes = [
     responses: {
       201: { description: 'The new invoice; Location: /v1/invoices/{invoice_id}', schema: ingestionInvoiceSchema },
       409: { description: 'conflict or primary_md5_locked_by_deleted_invoice, with existing_invoice_id' },
-      413: { description: 'payload_too_large: over 20 MiB per file, 51 files or 200 MiB in all' },
+      413: { description: `payload_too_large: over ${MAX_INVOICE_FILE_BYTES / MiB} MiB per file, ${MAX_UPLOAD_FILES} files or ${MAX_UPLOAD_TOTAL_BYTES / MiB} MiB in all` },
     },
     handler: async ({ credential, deps, ctx }) => {
       if (!ctx.is('multipart')) throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
@@ -210,40 +130,10 @@ export const invoiceRoutes = [
     summary: 'List invoices, newest first unless sorted (issue_date, due_date, amounts.including_vat, invoice_number; unknown values last); ingestion tokens: {invoices, next_cursor}, limit 1 to 100, created_at only',
     tag,
     access: { level: 'read', ingestionScope: 'invoices:read' },
-    query: listQuery,
+    query: invoiceListQuery,
     fieldsOf: invoiceSchema,
     responses: { 200: { description: 'A page of invoices', schema: listResponse(invoiceSchema) } },
-    handler: async ({ query, credential, deps }) => {
-      const { limit, cursor, sort, direction, fields, ...filters } = query;
-      if (isIngestion(credential) && limit > INGESTION_MAX_PAGE_SIZE) {
-        throw errors.validation(`limit must be 1 to ${INGESTION_MAX_PAGE_SIZE}.`, [{ field: 'query.limit', message: `at most ${INGESTION_MAX_PAGE_SIZE}` }]);
-      }
-      // The Ingestion API's contract sorts by created_at only.
-      if (isIngestion(credential) && sort && sort !== 'created_at') throw errors.validation('sort must be created_at.', [{ field: 'query.sort', message: 'must be created_at' }]);
-      // Newest first by default; the other sorts ascend unless told otherwise.
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sort ?? 'created_at', direction: (sort ?? 'created_at') === 'created_at' ? 'desc' : 'asc' }, filters);
-      const column = SORTS[page.sort]!;
-      const base: Prisma.InvoiceWhereInput = {
-        AND: [listWhere(credential.organizationId!, filters), page.sort === 'created_at' ? await createdBoundsOfIssueRange(deps.reader, credential.organizationId!, filters) : {}],
-      };
-      // The Ingestion shape has no lines: they are not read.
-      const respond = async ({ rows, nextCursor }: { rows: Invoice[]; nextCursor: string | null }) =>
-        isIngestion(credential) ? { body: { invoices: await viewIngestionInvoices(deps, rows), next_cursor: nextCursor } } : { body: { data: await viewInvoicePage(deps, rows), next_cursor: nextCursor } };
-      const scope = await resolveTeamScope(deps.db, credential, filters);
-      if (scope) {
-        return respond(await scopedPage(deps, {
-          page,
-          column,
-          scope,
-          target: 'invoice',
-          keys: (where, orderBy, take) =>
-            deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, issueDate: true, dueDate: true, taxInclusiveAmount: true, invoiceNumber: true } }),
-          load: (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } } }),
-        }));
-      }
-      const { where, orderBy, take } = keyset(page, column);
-      return respond(pageOf(deps.cursors, page, column, await deps.db.invoice.findMany({ where: { AND: [base, where] }, orderBy, take })));
-    },
+    handler: async ({ query, credential, deps }) => ({ body: await listInvoices(deps, credential, query) }),
   }),
   defineRoute({
     method: 'post',

@@ -5,7 +5,7 @@ import type { AllowanceCharge, Party } from './parsing/model.js';
 // The two shapes of an invoice: the Organization API's (personal API keys) and the Ingestion
 // API's (ingestion tokens). Both are built from the same record and the same check state.
 
-export type InvoiceWithLines = Invoice & { lines: InvoiceLine[]; _count?: { matches: number } };
+export type InvoiceWithLines = Invoice & { lines: InvoiceLine[] };
 
 // What a line's representation reads: a line as Prisma reads it, or as a list page reads it in one
 // statement with its invoice's extras (decimals as text).
@@ -13,12 +13,6 @@ type LineDecimals = 'quantity' | 'unitPrice' | 'priceBaseQuantity' | 'netAmount'
 export type LineFields = Omit<InvoiceLine, LineDecimals | 'invoiceId' | 'organizationId' | 'position'> & Record<LineDecimals, DecimalLike | null>;
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
-
-export interface InvoiceLinks {
-  supplierName: string | null;
-  recipientName: string | null;
-  appBaseUrl: string;
-}
 
 // What the compliance checks say about the invoice (docs/checks.md): the invoice's own check
 // processing, set by its import and by check runs, with the counts of its alerts that are not
@@ -36,8 +30,6 @@ export interface CheckState {
   agreements: { checked: number; total: number };
 }
 
-type CheckedInvoice = Invoice & { _count?: { matches: number } };
-
 function processingStatusOf(invoice: Invoice): Pick<CheckState, 'processingStatus' | 'skipReason' | 'failure'> {
   if (invoice.processingStatus === 'pending' || invoice.processingStatus === 'processing') return { processingStatus: 'pending', skipReason: null, failure: null };
   if (invoice.processingStatus === 'failed') return { processingStatus: 'skipped', skipReason: 'invoice_not_processed', failure: null };
@@ -50,12 +42,13 @@ function processingStatusOf(invoice: Invoice): Pick<CheckState, 'processingStatu
 
 const RESULT_OF: Record<CheckState['processingStatus'], CheckState['result']> = { pending: null, processing: null, completed: 'no_alerts_found', failed: 'incomplete', skipped: 'not_checked' };
 
-export function checkStateOf(invoice: CheckedInvoice, counts: AlertCounts = NO_ALERTS): CheckState {
+// `matches`: the agreements the invoice is actively matched to.
+export function checkStateOf(invoice: Invoice, counts: AlertCounts = NO_ALERTS, matches = 0): CheckState {
   const processing = processingStatusOf(invoice);
   const total = alertTotal(counts);
   const result = processing.processingStatus === 'completed' && total > 0 ? 'alerts_found' : RESULT_OF[processing.processingStatus];
   const resolution = total === 0 ? null : counts.pending + counts.claimed > 0 ? 'open' : 'resolved';
-  return { ...processing, result, resolution, counts, agreements: { checked: invoice.checkedAgreementCount, total: invoice._count?.matches ?? 0 } };
+  return { ...processing, result, resolution, counts, agreements: { checked: invoice.checkedAgreementCount, total: matches } };
 }
 
 export const alertTotal = (counts: AlertCounts) => counts.pending + counts.claimed + counts.credited + counts.dismissed;
@@ -104,8 +97,20 @@ export function invoiceUrl(appBaseUrl: string, invoiceId: string): string {
   return `${appBaseUrl.replace(/\/$/, '')}/invoices/${invoiceId}`;
 }
 
-export function serializeInvoice(invoice: Invoice & { lines: LineFields[]; _count?: { matches: number } }, links: InvoiceLinks, counts: AlertCounts) {
-  const state = checkStateOf(invoice, counts);
+// What an invoice's representation shows beyond its row, read with it (src/invoices/service.ts).
+export interface InvoiceExtras {
+  supplierName: string | null;
+  recipientName: string | null;
+  // Agreements the invoice is actively matched to.
+  matches: number;
+  // Alerts per status, leaving out alerts set aside (their match ended).
+  counts: AlertCounts;
+  lines: LineFields[];
+}
+
+export function serializeInvoice(invoice: Invoice, extras: InvoiceExtras, appBaseUrl: string) {
+  const { counts } = extras;
+  const state = checkStateOf(invoice, counts, extras.matches);
   const settled = !['pending', 'processing'].includes(state.processingStatus);
   const total = alertTotal(counts);
   return {
@@ -117,8 +122,8 @@ export function serializeInvoice(invoice: Invoice & { lines: LineFields[]; _coun
     source: invoice.source,
     issue_date: day(invoice.issueDate),
     due_date: day(invoice.dueDate),
-    supplier: partyOf(invoice.supplierId, links.supplierName, invoice.supplierParty),
-    recipient: partyOf(invoice.recipientId, links.recipientName, invoice.recipientParty),
+    supplier: partyOf(invoice.supplierId, extras.supplierName, invoice.supplierParty),
+    recipient: partyOf(invoice.recipientId, extras.recipientName, invoice.recipientParty),
     buyer_reference: invoice.buyerReference,
     order_reference: invoice.orderReference,
     contract_reference: invoice.contractReference,
@@ -138,7 +143,7 @@ export function serializeInvoice(invoice: Invoice & { lines: LineFields[]; _coun
       exchange_rate: formatDecimal(invoice.exchangeRate),
       valid: invoice.amountsValid,
     },
-    line_items: invoice.lines.map(serializeLine),
+    line_items: extras.lines.map(serializeLine),
     allowance_charges: ((invoice.allowanceCharges as AllowanceCharge[] | null) ?? []).map((ac) => ({
       is_charge: ac.isCharge,
       amount: formatAmount(ac.amount),
@@ -156,14 +161,15 @@ export function serializeInvoice(invoice: Invoice & { lines: LineFields[]; _coun
     workflows: { settled, alert_check: { status: state.processingStatus, skip_reason: state.skipReason, failure: state.failure } },
     primary_document_id: invoice.primaryDocumentId,
     attachment_document_ids: invoice.attachmentDocumentIds,
-    url: invoiceUrl(links.appBaseUrl, invoice.id),
+    url: invoiceUrl(appBaseUrl, invoice.id),
     created_at: invoice.createdAt.toISOString(),
     updated_at: invoice.updatedAt.toISOString(),
   };
 }
 
-export function serializeIngestionInvoice(invoice: CheckedInvoice, appBaseUrl: string, counts: AlertCounts) {
-  const state = checkStateOf(invoice, counts);
+export function serializeIngestionInvoice(invoice: Invoice, extras: Pick<InvoiceExtras, 'matches' | 'counts'>, appBaseUrl: string) {
+  const { counts } = extras;
+  const state = checkStateOf(invoice, counts, extras.matches);
   return {
     invoice_id: invoice.id,
     invoice_number: invoice.invoiceNumber,

@@ -3,14 +3,14 @@ import { changedFields, NothingChanged, orUnchanged, recordActivity, type Actor 
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import type { Invoice } from '../generated/prisma/client.js';
-import { jsonColumn, Prisma } from '../db/client.js';
+import { jsonColumn, modelAndExtras, Prisma } from '../db/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { amountProblems } from './amounts.js';
 import { findSemanticDuplicate, insertInvoiceLines, lineRowsOf, linkCreditNotes, resolveParties, totalsProblems, writeInvoiceContent } from './content.js';
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
 import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
-import { NO_ALERTS, serializeIngestionInvoice, serializeInvoice, type AlertCounts, type InvoiceWithLines, type LineFields } from './serialize.js';
+import { NO_ALERTS, serializeIngestionInvoice, serializeInvoice, type AlertCounts, type InvoiceExtras, type InvoiceWithLines, type LineFields } from './serialize.js';
 import { toDecimal } from '../shared/money.js';
 import { refreshCheckStatus } from '../checks/check-status.js';
 
@@ -40,17 +40,6 @@ export async function findInvoiceId(deps: Pick<AppDeps, 'db'>, organizationId: s
   return invoice;
 }
 
-interface InvoiceExtras {
-  supplierName: string | null;
-  recipientName: string | null;
-  // Agreements the invoice is actively matched to.
-  matches: number;
-  // Alerts per status, leaving out alerts set aside (their match ended).
-  counts: AlertCounts;
-  // Read only for a list page (lines: true); a single invoice comes with its lines from Prisma.
-  lines: LineFields[];
-}
-
 const NO_EXTRAS: InvoiceExtras = { supplierName: null, recipientName: null, matches: 0, counts: NO_ALERTS, lines: [] };
 
 // A page's lines as JSON, decimals as text (a JSON number would lose digits) in line order.
@@ -70,31 +59,66 @@ const lineFromJson = (line: LineJson): LineFields => ({
   periodEnd: line.periodEnd === null ? null : new Date(`${line.periodEnd}T00:00:00Z`),
 });
 
-// Everything the invoice views show beyond the invoice row, for a page of invoices in one statement
-// (each part an indexed lookup per invoice: no aggregate over the organization's matches or alerts).
+// Everything the invoice views show beyond the invoice row, as columns of a statement over
+// invoices `i` (each an indexed lookup per invoice: no aggregate over the organization's matches
+// or alerts).
+function extraColumns(options: { lines: boolean }): Prisma.Sql {
+  return Prisma.sql`
+    (SELECT s.name FROM suppliers s WHERE s.id = i.supplier_id) AS "supplierName",
+    (SELECT r.name FROM recipients r WHERE r.id = i.recipient_id) AS "recipientName",
+    (SELECT count(*)::int FROM invoice_agreement_matches m WHERE m.invoice_id = i.id AND m.active) AS "matches",
+    (SELECT json_object_agg(c.status, c.n)
+       FROM (SELECT a.status::text AS status, count(*)::int AS n
+               FROM alerts a
+               JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
+              WHERE a.invoice_id = i.id
+              GROUP BY a.status) c) AS "counts",
+    ${options.lines ? LINES_JSON : Prisma.sql`NULL`} AS "lines"`;
+}
+
+interface ExtraColumns {
+  supplierName: string | null;
+  recipientName: string | null;
+  matches: number;
+  counts: unknown;
+  lines: unknown;
+}
+
+const EXTRA_COLUMNS: ReadonlySet<string> = new Set(['supplierName', 'recipientName', 'matches', 'counts', 'lines'] satisfies (keyof ExtraColumns)[]);
+
+function extrasOf(row: ExtraColumns): InvoiceExtras {
+  const counts = jsonColumn<Partial<AlertCounts>>(row.counts);
+  const lines = (jsonColumn<LineJson[]>(row.lines) ?? []).map(lineFromJson);
+  return { supplierName: row.supplierName, recipientName: row.recipientName, matches: row.matches, counts: { ...NO_ALERTS, ...counts }, lines };
+}
+
+// The extras of invoices already read, for a page of them in one statement.
 async function invoiceExtras(deps: Pick<AppDeps, 'reader'>, organizationId: string, invoiceIds: string[], options: { lines: boolean }): Promise<Map<string, InvoiceExtras>> {
   if (invoiceIds.length === 0) return new Map();
-  const rows = await deps.reader.$queryRaw<{ id: string; supplierName: string | null; recipientName: string | null; matches: number; counts: unknown; lines: unknown }[]>`
-    SELECT i.id::text AS "id", s.name AS "supplierName", r.name AS "recipientName",
-           (SELECT count(*)::int FROM invoice_agreement_matches m WHERE m.invoice_id = i.id AND m.active) AS "matches",
-           (SELECT json_object_agg(c.status, c.n)
-              FROM (SELECT a.status::text AS status, count(*)::int AS n
-                      FROM alerts a
-                      JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
-                     WHERE a.invoice_id = i.id
-                     GROUP BY a.status) c) AS "counts",
-           ${options.lines ? LINES_JSON : Prisma.sql`NULL`} AS "lines"
+  const rows = await deps.reader.$queryRaw<(ExtraColumns & { id: string })[]>`
+    SELECT i.id::text AS "id", ${extraColumns(options)}
       FROM invoices i
-      LEFT JOIN suppliers s ON s.id = i.supplier_id
-      LEFT JOIN recipients r ON r.id = i.recipient_id
      WHERE i.id = ANY(${invoiceIds}::uuid[]) AND i.organization_id = ${organizationId}::uuid`;
-  return new Map(
-    rows.map((row) => {
-      const counts = jsonColumn<Partial<AlertCounts>>(row.counts);
-      const lines = (jsonColumn<LineJson[]>(row.lines) ?? []).map(lineFromJson);
-      return [row.id, { supplierName: row.supplierName, recipientName: row.recipientName, matches: row.matches, counts: { ...NO_ALERTS, ...counts }, lines }];
-    }),
-  );
+  return new Map(rows.map((row) => [row.id, extrasOf(row)]));
+}
+
+export type InvoiceWithExtras = Invoice & { extras: InvoiceExtras };
+
+// Invoices with their extras in one statement: those of `where` (SQL over invoices `i`), in
+// `orderBy`, at most `limit` (a list page; lines only when asked).
+export async function readInvoicesWithExtras(deps: Pick<AppDeps, 'reader'>, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number, options: { lines: boolean }): Promise<InvoiceWithExtras[]> {
+  const rows = await deps.reader.$queryRaw<Record<string, unknown>[]>`
+    SELECT i.*, ${extraColumns(options)}
+      FROM (SELECT * FROM invoices i WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}) i
+     ORDER BY ${orderBy}`;
+  return rows.map((row) => {
+    const [invoice, extras] = modelAndExtras<InvoiceWithExtras, ExtraColumns>(row, EXTRA_COLUMNS);
+    // Prisma reads a NULL list as an empty one.
+    invoice.notes ??= [];
+    invoice.attachmentDocumentIds ??= [];
+    invoice.extras = extrasOf(extras);
+    return invoice;
+  });
 }
 
 // The Ingestion shape without lines: what polling clients read, so it is kept cheap.
@@ -106,34 +130,17 @@ export async function findIngestionInvoice(deps: Pick<AppDeps, 'db'>, organizati
 
 export async function viewIngestionInvoices(deps: Deps, invoices: Invoice[]) {
   const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id), { lines: false });
-  return invoices.map((invoice) => {
-    const extra = extras.get(invoice.id) ?? NO_EXTRAS;
-    return serializeIngestionInvoice({ ...invoice, _count: { matches: extra.matches } }, deps.config.APP_BASE_URL, extra.counts);
-  });
-}
-
-function view(deps: Deps, invoice: Invoice & { lines: LineFields[] }, extra: InvoiceExtras) {
-  return serializeInvoice(
-    { ...invoice, _count: { matches: extra.matches } },
-    { supplierName: extra.supplierName, recipientName: extra.recipientName, appBaseUrl: deps.config.APP_BASE_URL },
-    extra.counts,
-  );
+  return invoices.map((invoice) => serializeIngestionInvoice(invoice, extras.get(invoice.id) ?? NO_EXTRAS, deps.config.APP_BASE_URL));
 }
 
 export async function viewInvoices(deps: Deps, invoices: InvoiceWithLines[]) {
   const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id), { lines: false });
-  return invoices.map((invoice) => view(deps, invoice, extras.get(invoice.id) ?? NO_EXTRAS));
+  return invoices.map((invoice) => serializeInvoice(invoice, { ...(extras.get(invoice.id) ?? NO_EXTRAS), lines: invoice.lines }, deps.config.APP_BASE_URL));
 }
 
-// A list page: its invoices read without lines, which come with the extras in the same statement
-// (one statement fewer than Prisma's include, and no Decimal objects for every line).
-export async function viewInvoicePage(deps: Deps, invoices: Invoice[]) {
-  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id), { lines: true });
-  return invoices.map((invoice) => {
-    const extra = extras.get(invoice.id) ?? NO_EXTRAS;
-    return view(deps, { ...invoice, lines: extra.lines }, extra);
-  });
-}
+// A list page's invoice in either shape, read with its extras (readInvoicesWithExtras).
+export const listView = (deps: Deps, invoice: InvoiceWithExtras) => serializeInvoice(invoice, invoice.extras, deps.config.APP_BASE_URL);
+export const ingestionView = (deps: Deps, invoice: InvoiceWithExtras) => serializeIngestionInvoice(invoice, invoice.extras, deps.config.APP_BASE_URL);
 
 export async function viewInvoice(deps: Deps, invoice: InvoiceWithLines) {
   return (await viewInvoices(deps, [invoice]))[0]!;
@@ -277,7 +284,7 @@ const dateOrNull = (value: string | null | undefined) => (value ? new Date(`${va
 const PATCHED_FIELDS = ['invoice_number', 'issue_date', 'due_date', 'buyer_reference', 'order_reference', 'contract_reference', 'delivery_country_code', 'amounts', 'line_items'] as const;
 
 function patchedView(invoice: InvoiceWithLines): Record<string, unknown> {
-  const view = serializeInvoice(invoice, { supplierName: null, recipientName: null, appBaseUrl: '' }, NO_ALERTS);
+  const view = serializeInvoice(invoice, { supplierName: null, recipientName: null, matches: 0, counts: NO_ALERTS, lines: invoice.lines }, '');
   return {
     ...view,
     delivery_country_code: view.delivery.country_code,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute } from '../http/route.js';
-import { listResponse } from '../http/schemas.js';
+import { containsText, listResponse } from '../http/schemas.js';
 
 // Suppliers and recipients: the parties on invoices, de-duplicated per organization by org
 // number / VAT id when invoices are imported. Both lists share one shape.
@@ -76,7 +76,7 @@ function partyListRoute(kind: 'supplier' | 'recipient', path: string, operationI
       const search = filters.search
         ? {
             OR: [
-              { name: { contains: filters.search, mode: 'insensitive' as const } },
+              { name: containsText(filters.search) },
               { orgNumber: { startsWith: filters.search } },
               { vatId: { startsWith: filters.search, mode: 'insensitive' as const } },
             ],

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
+import { escapeLike } from '../http/sql-filters.js';
 import { visibleAlertSql } from '../alerts/filters.js';
 import { ANYWHERE_MIN_LENGTH, SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from './schemas.js';
 
@@ -102,9 +103,6 @@ interface Row {
   match: SearchResult['match'];
   score: number;
 }
-
-// LIKE's wildcards in the query are literal characters (one pass, no backtracking).
-const escapeLike = (query: string) => query.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 // Exact (1), then prefix (0.75 to 0.99, shorter texts first), then anywhere (0.2 to 0.7, by
 // trigram word similarity). A query under 3 characters only takes the first two.

@@ -1,11 +1,12 @@
 import type { AppDeps } from '../deps.js';
-import { keyset, pageOf, recordSortValue, type PageRequest, type SortColumn } from '../http/pagination.js';
+import { asModel, Prisma, type RawReader } from '../db/client.js';
+import { keysetSql, pageOf, recordSortValue, type PageRequest, type SortColumn, type SqlSortColumn } from '../http/pagination.js';
 import type { FilterTarget } from './filter/index.js';
 import { coveredIds, type TeamScope } from './scope.js';
 
-// One page of a Prisma list narrowed by a team scope. The list's own keyset walks its records in
-// sort order in batches; one SQL statement per batch keeps those the scope covers, until the page
-// is full. Memory is bounded by the batch, and a batch check is one query with an id array.
+// One page of a list (Prisma's, or one read in SQL: sqlListPage below) narrowed by a team scope.
+// The list's own keyset walks its records in sort order in batches; one SQL statement per batch
+// keeps those the scope covers, until the page is full. Memory is bounded by the batch, and a batch check is one query with an id array.
 // When the scope is sparse the walk stops after MAX_ROUNDS batches and returns a shorter page
 // whose cursor continues after the last record looked at (a page may hold fewer than `limit`).
 
@@ -13,7 +14,7 @@ const MAX_BATCH = 2000;
 const MIN_BATCH = 100;
 const MAX_ROUNDS = 25;
 
-type Keyset = ReturnType<typeof keyset>;
+export type KeyBatch = Pick<PageRequest, 'direction' | 'after' | 'limit'>;
 
 export async function scopedPage<K extends { id: string }, R extends { id: string }>(
   deps: Pick<AppDeps, 'db' | 'cursors'>,
@@ -22,8 +23,9 @@ export async function scopedPage<K extends { id: string }, R extends { id: strin
     column: SortColumn;
     scope: TeamScope;
     target: FilterTarget;
-    // The list's own query (its filters AND the keyset where), selecting the id and the sort column.
-    keys: (where: Keyset['where'], orderBy: Keyset['orderBy'], take: number) => Promise<K[]>;
+    // The list's own query (its filters AND the batch's keyset, at most limit + 1 records),
+    // selecting the id and the sort column.
+    keys: (batch: KeyBatch) => Promise<K[]>;
     // The full records of the page.
     load: (ids: string[]) => Promise<R[]>;
   },
@@ -34,14 +36,13 @@ export async function scopedPage<K extends { id: string }, R extends { id: strin
   let after = page.after;
   let cursorFromLastScanned: string | null = null;
   for (let round = 0; ; round++) {
-    const { where, orderBy, take } = keyset({ ...page, after, limit: batch - 1 }, column);
-    const candidates = await options.keys(where, orderBy, take);
+    const candidates = await options.keys({ direction: page.direction, after, limit: batch - 1 });
     const covered = await coveredIds(deps.db, scope, target, candidates.map((c) => c.id));
     for (const candidate of candidates) {
       if (covered.has(candidate.id)) picked.push(candidate);
       if (picked.length > page.limit) break;
     }
-    if (picked.length > page.limit || candidates.length < take) break;
+    if (picked.length > page.limit || candidates.length < batch) break;
     const last = candidates[candidates.length - 1]!;
     after = { value: recordSortValue((last as Record<string, unknown>)[column.field]), id: last.id };
     if (round + 1 >= MAX_ROUNDS) {
@@ -52,4 +53,45 @@ export async function scopedPage<K extends { id: string }, R extends { id: strin
   const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, picked);
   const loaded = new Map((await options.load(visible.map((v) => v.id))).map((row) => [row.id, row]));
   return { rows: visible.map((v) => loaded.get(v.id)!).filter(Boolean), nextCursor: nextCursor ?? cursorFromLastScanned };
+}
+
+// `keys` for a list read in SQL: the ids and sort values of `table` (alias `alias`, both constants
+// of the caller) that `where` keeps, in the batch's keyset order.
+function sqlSortKeys(reader: RawReader, table: string, alias: string, where: Prisma.Sql, column: SqlSortColumn) {
+  return async (batch: KeyBatch): Promise<{ id: string }[]> => {
+    const { where: after, orderBy, limit } = keysetSql(batch, column, alias);
+    const rows = await reader.$queryRaw<Record<string, unknown>[]>`
+      SELECT ${Prisma.raw(`${alias}.id, ${alias}.${column.column}`)} FROM ${Prisma.raw(`${table} ${alias}`)}
+       WHERE ${where} AND ${after} ORDER BY ${orderBy} LIMIT ${limit}`;
+    return rows.map((row) => asModel<{ id: string }>(row));
+  };
+}
+
+// One page of a list read in SQL (a domain's list.ts): `filters` over the rows `alias` of `table`
+// (constants of the caller), `read` the page statement for a condition, order and row count. With
+// a team scope, batches of keys are checked against it first and the page is read by id.
+export async function sqlListPage<R extends { id: string }>(
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'reader'>,
+  options: {
+    page: PageRequest;
+    column: SqlSortColumn;
+    scope: TeamScope | null;
+    target: FilterTarget;
+    table: string;
+    alias: string;
+    filters: Prisma.Sql;
+    read: (where: Prisma.Sql, orderBy: Prisma.Sql, limit: number) => Promise<R[]>;
+  },
+): Promise<{ rows: R[]; nextCursor: string | null }> {
+  const { page, column, scope, target, table, alias, filters, read } = options;
+  const { where: afterCursor, orderBy, limit } = keysetSql(page, column, alias);
+  if (!scope) return pageOf(deps.cursors, page, column, await read(Prisma.sql`${filters} AND ${afterCursor}`, orderBy, limit));
+  return scopedPage(deps, {
+    page,
+    column,
+    scope,
+    target,
+    keys: sqlSortKeys(deps.reader, table, alias, filters, column),
+    load: (ids) => read(Prisma.sql`${Prisma.raw(`${alias}.id`)} = ANY(${ids}::uuid[])`, orderBy, ids.length),
+  });
 }

@@ -1,6 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import type { FilterCondition } from './schemas.js';
+import { containsText } from '../../http/schemas.js';
 
 // Price item filter conditions into a Prisma where clause. Each condition is checked for a value
 // of the right kind, so a bad filter is a validation_error, never a database error.
@@ -49,7 +50,7 @@ function conditionWhere(condition: FilterCondition, index: number): Prisma.Price
       return required ? {} : { NOT: { [column]: null } };
     case 'contains':
       if (kind !== 'text') throw invalid(index, `contains works on text fields, not ${condition.field}`);
-      return { [column]: { contains: String(typedValue(index, kind, condition.value)), mode: 'insensitive' } };
+      return { [column]: containsText(String(typedValue(index, kind, condition.value))) };
     case 'equals':
       return { [column]: typedValue(index, kind, condition.value) };
     case 'not_equals':
@@ -65,7 +66,7 @@ export function priceItemWhere(agreementId: string, search: string | undefined, 
     AND: [
       { agreementId },
       search
-        ? { OR: [{ description: { contains: search, mode: 'insensitive' } }, { sellerItemId: { contains: search, mode: 'insensitive' } }] }
+        ? { OR: [{ description: containsText(search) }, { sellerItemId: containsText(search) }] }
         : {},
       ...(conditions ?? []).map(conditionWhere),
     ],

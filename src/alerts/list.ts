@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { Credential } from '../auth/credential.js';
+import type { AppDeps } from '../deps.js';
+import { resolvePage, type SqlSortColumn } from '../http/pagination.js';
+import { resolveTeamScope } from '../teams/scope.js';
+import { sqlListPage } from '../teams/scoped-page.js';
+import { alertFilterSql } from './filters.js';
+import { filterOf, type listQuery } from './schemas.js';
+import { readAlertsWithMatches, serializeAlert } from './serialize.js';
+
+// GET /v1/alerts: the filters as SQL over alerts `a`, and a page read in one statement with every
+// alert's match, invoice and claim (docs/decisions.md, "A list page in one statement").
+
+export const ALERT_LIST_SORTS: Record<string, SqlSortColumn> = {
+  created_at: { field: 'createdAt', column: 'created_at', kind: 'date', type: 'timestamptz' },
+  updated_at: { field: 'updatedAt', column: 'updated_at', kind: 'date', type: 'timestamptz' },
+  impact_amount: { field: 'impactAmount', column: 'impact_amount', kind: 'number', type: 'numeric' },
+};
+
+export async function listAlerts(deps: AppDeps, credential: Credential, query: z.infer<typeof listQuery>) {
+  const { limit, cursor, sort, direction } = query;
+  const filter = filterOf(query);
+  const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
+  const { rows, nextCursor } = await sqlListPage(deps, {
+    page,
+    column: ALERT_LIST_SORTS[page.sort]!,
+    scope: await resolveTeamScope(deps.db, credential, filter),
+    target: 'alert',
+    table: 'alerts',
+    alias: 'a',
+    filters: alertFilterSql(credential.organizationId!, filter),
+    read: (where, orderBy, count) => readAlertsWithMatches(deps.reader, where, orderBy, count),
+  });
+  return { data: rows.map(serializeAlert), next_cursor: nextCursor };
+}
