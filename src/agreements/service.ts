@@ -48,15 +48,16 @@ interface LinkColumns {
 
 const LINK_COLUMN_NAMES: ReadonlySet<string> = new Set(['supplierIds', 'recipientIds', 'tagIds', 'hasPriceItems', 'documents'] satisfies (keyof LinkColumns)[]);
 
+// Adds the links to the agreement object itself (a fresh row of this read): a copy of every field
+// was a visible cost of a list page in the profile.
 function linked(agreement: Agreement, link: LinkColumns | undefined): AgreementWithLinks {
-  return {
-    ...agreement,
+  return Object.assign(agreement, {
     suppliers: (jsonColumn<string[]>(link?.supplierIds) ?? []).map((supplierId) => ({ supplierId })),
     recipients: (jsonColumn<string[]>(link?.recipientIds) ?? []).map((recipientId) => ({ recipientId })),
     tags: (jsonColumn<string[]>(link?.tagIds) ?? []).map((tagId) => ({ tagId })),
     hasPriceItems: link?.hasPriceItems ?? false,
     documents: jsonColumn<AgreementWithLinks['documents']>(link?.documents) ?? [],
-  };
+  });
 }
 
 // The links of agreements already read, for any number of them in one statement.
