@@ -5,6 +5,9 @@ import { purgeExpiredIdempotencyRecords } from './http/idempotency.js';
 import { listenApi } from './http/server.js';
 import { testRunTypes } from './runs/test-run-types.js';
 
+// Under the 10 s after which `npm start` (src/infra/process.ts) and most process managers kill.
+const SHUTDOWN_GRACE_MS = 8_000;
+
 // The API process: `npm run api`. Configuration: see README, "Configuration".
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -19,7 +22,8 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     deps.logger.info({ signal }, 'API shutting down');
     clearInterval(purge);
-    await api.close();
+    // Requests under way (an upload, an export) get a moment to finish.
+    await api.close(SHUTDOWN_GRACE_MS);
     await closeAppDeps(deps);
     process.exit(0);
   };

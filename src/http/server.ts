@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { answerClientErrors } from './client-errors.js';
 
@@ -6,8 +6,9 @@ export interface ListeningApi {
   server: Server;
   // http://host:port as the server listens (the port chosen when 0 was asked).
   url: string;
-  // Stops accepting, ends idle and open connections, and resolves once the server is closed.
-  close(): Promise<void>;
+  // Stops accepting and ends idle connections at once; requests under way get `graceMs` to finish
+  // before their connections are ended too. Resolves once the server is closed.
+  close(graceMs?: number): Promise<void>;
 }
 
 // Every HTTP server of the API: the API process, the test stack and tests' own instances. One
@@ -23,6 +24,14 @@ export async function listenApi(app: Koa, port: number, host: string): Promise<L
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   answerClientErrors(server);
+  // Closing ends idle connections once; a connection whose request finishes afterwards would wait
+  // for its keep-alive to run out, so it is ended as soon as it is idle.
+  let closing = false;
+  server.on('request', (_request, response: ServerResponse) => {
+    response.once('finish', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -31,10 +40,12 @@ export async function listenApi(app: Koa, port: number, host: string): Promise<L
   return {
     server,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
-    close: async () => {
+    close: async (graceMs = 0) => {
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      clearTimeout(cutOff);
     },
   };
 }
