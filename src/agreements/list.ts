@@ -2,20 +2,25 @@ import { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
 import { Prisma } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
-import { pageParams, resolvePage, type SqlSortColumn } from '../http/pagination.js';
+import { pageParams, resolvePage } from '../http/pagination.js';
 import { commaList, createdRangeParams, dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
 import { allOf, containsSql, createdRangeSql, joinRelationsSql } from '../http/sql-filters.js';
-import { resolveTeamScope, teamScopeParams } from '../teams/scope.js';
-import { sqlListPage } from '../teams/scoped-page.js';
+import { teamScopeParams } from '../teams/scope.js';
+import { sqlListPage, type SqlList } from '../teams/scoped-page.js';
 import { AGREEMENT_STATUSES } from './schemas.js';
 import { readAgreementsWithLinks, serializeAgreement } from './service.js';
 
 // GET /v1/agreements: the filters as SQL over agreements `a`, and a page read in one statement
 // with every agreement's links (docs/decisions.md, "A list page in one statement").
 
-const SORTS: Record<string, SqlSortColumn> = {
-  created_at: { field: 'createdAt', column: 'created_at', kind: 'date', type: 'timestamptz' },
-  renewal_deadline: { field: 'renewalDeadline', column: 'renewal_deadline', kind: 'date', type: 'date', nullable: true },
+const AGREEMENT_LIST: SqlList = {
+  table: 'agreements',
+  alias: 'a',
+  target: 'agreement',
+  sorts: {
+    created_at: { field: 'createdAt', column: 'created_at', kind: 'date', type: 'timestamptz' },
+    renewal_deadline: { field: 'renewalDeadline', column: 'renewal_deadline', kind: 'date', type: 'date', nullable: true },
+  },
 };
 
 export const agreementListQuery = z.object({
@@ -54,13 +59,10 @@ export async function listAgreements(deps: AppDeps, credential: Credential, quer
   const { limit, cursor, sort, direction, fields, ...filters } = query;
   const defaults = sort === 'renewal_deadline' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
   const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, defaults, filters);
-  const { rows, nextCursor } = await sqlListPage(deps, {
+  const { rows, nextCursor } = await sqlListPage(deps, AGREEMENT_LIST, {
+    credential,
     page,
-    column: SORTS[page.sort]!,
-    scope: await resolveTeamScope(deps.db, credential, filters),
-    target: 'agreement',
-    table: 'agreements',
-    alias: 'a',
+    teams: filters,
     filters: filterSql(credential.organizationId!, filters),
     read: (where, orderBy, count) => readAgreementsWithLinks(deps.reader, where, orderBy, count),
   });

@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { resolvePage, type SqlSortColumn } from '../http/pagination.js';
-import { resolveTeamScope } from '../teams/scope.js';
-import { sqlListPage } from '../teams/scoped-page.js';
+import { sqlListPage, type SqlList } from '../teams/scoped-page.js';
 import { alertFilterSql } from './filters.js';
 import { filterOf, type listQuery } from './schemas.js';
 import { readAlertsWithMatches, serializeAlert } from './serialize.js';
@@ -17,17 +16,16 @@ export const ALERT_LIST_SORTS: Record<string, SqlSortColumn> = {
   impact_amount: { field: 'impactAmount', column: 'impact_amount', kind: 'number', type: 'numeric' },
 };
 
+const ALERT_LIST: SqlList = { table: 'alerts', alias: 'a', target: 'alert', sorts: ALERT_LIST_SORTS };
+
 export async function listAlerts(deps: AppDeps, credential: Credential, query: z.infer<typeof listQuery>) {
   const { limit, cursor, sort, direction } = query;
   const filter = filterOf(query);
   const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
-  const { rows, nextCursor } = await sqlListPage(deps, {
+  const { rows, nextCursor } = await sqlListPage(deps, ALERT_LIST, {
+    credential,
     page,
-    column: ALERT_LIST_SORTS[page.sort]!,
-    scope: await resolveTeamScope(deps.db, credential, filter),
-    target: 'alert',
-    table: 'alerts',
-    alias: 'a',
+    teams: filter,
     filters: alertFilterSql(credential.organizationId!, filter),
     read: (where, orderBy, count) => readAlertsWithMatches(deps.reader, where, orderBy, count),
   });

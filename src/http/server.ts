@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type Koa from 'koa';
 import { answerClientErrors } from './client-errors.js';
 
@@ -24,14 +24,6 @@ export async function listenApi(app: Koa, port: number, host: string): Promise<L
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   answerClientErrors(server);
-  // Closing ends idle connections once; a connection whose request finishes afterwards would wait
-  // for its keep-alive to run out, so it is ended as soon as it is idle.
-  let closing = false;
-  server.on('request', (_request, response: ServerResponse) => {
-    response.once('finish', () => {
-      if (closing) setImmediate(() => server.closeIdleConnections());
-    });
-  });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -41,7 +33,9 @@ export async function listenApi(app: Koa, port: number, host: string): Promise<L
     server,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
     close: async (graceMs = 0) => {
-      closing = true;
+      // close() ends the idle connections once; one whose request finishes afterwards is ended as
+      // soon as it is idle instead of waiting out its keep-alive (Node reads this per response).
+      server.keepAliveTimeout = 1;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;

@@ -1,26 +1,31 @@
 import { z } from 'zod';
-import type { Credential } from '../auth/credential.js';
+import { isIngestion, type Credential } from '../auth/credential.js';
 import { CHECK_STATUSES } from '../checks/check-status.js';
 import { Prisma, type RawReader } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
-import { pageParams, resolvePage, type SqlSortColumn } from '../http/pagination.js';
+import { pageParams, resolvePage } from '../http/pagination.js';
 import { commaList, createdRangeParams, dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
 import { allOf, containsSql, createdRangeSql, joinRelationsSql } from '../http/sql-filters.js';
-import { resolveTeamScope, teamScopeParams } from '../teams/scope.js';
-import { sqlListPage } from '../teams/scoped-page.js';
+import { teamScopeParams } from '../teams/scope.js';
+import { sqlListPage, type SqlList } from '../teams/scoped-page.js';
 import { ingestionView, listView, readInvoicesWithExtras } from './service.js';
 
 // GET /v1/invoices: the filters as SQL over invoices `i`, and a page read in one statement with
 // every invoice's lines and extras (docs/decisions.md, "A list page in one statement").
 
-// Keyset over (column, id); unknown values (null) come last in either direction.
-const SORTS: Record<string, SqlSortColumn> = {
-  created_at: { field: 'createdAt', column: 'created_at', kind: 'date', type: 'timestamptz' },
-  issue_date: { field: 'issueDate', column: 'issue_date', kind: 'date', type: 'date', nullable: true },
-  due_date: { field: 'dueDate', column: 'due_date', kind: 'date', type: 'date', nullable: true },
-  'amounts.including_vat': { field: 'taxInclusiveAmount', column: 'tax_inclusive_amount', kind: 'number', type: 'numeric', nullable: true },
-  invoice_number: { field: 'invoiceNumber', column: 'invoice_number', kind: 'string', type: 'text', nullable: true },
+const INVOICE_LIST: SqlList = {
+  table: 'invoices',
+  alias: 'i',
+  target: 'invoice',
+  // Keyset over (column, id); unknown values (null) come last in either direction.
+  sorts: {
+    created_at: { field: 'createdAt', column: 'created_at', kind: 'date', type: 'timestamptz' },
+    issue_date: { field: 'issueDate', column: 'issue_date', kind: 'date', type: 'date', nullable: true },
+    due_date: { field: 'dueDate', column: 'due_date', kind: 'date', type: 'date', nullable: true },
+    'amounts.including_vat': { field: 'taxInclusiveAmount', column: 'tax_inclusive_amount', kind: 'number', type: 'numeric', nullable: true },
+    invoice_number: { field: 'invoiceNumber', column: 'invoice_number', kind: 'string', type: 'text', nullable: true },
+  },
 };
 export const INGESTION_MAX_PAGE_SIZE = 100;
 
@@ -93,7 +98,7 @@ async function createdBoundsOfIssueRange(reader: RawReader, organizationId: stri
 
 export async function listInvoices(deps: AppDeps, credential: Credential, query: z.infer<typeof invoiceListQuery>) {
   const { limit, cursor, sort, direction, fields, ...filters } = query;
-  const ingestion = credential.kind === 'ingestion_token';
+  const ingestion = isIngestion(credential);
   if (ingestion && limit > INGESTION_MAX_PAGE_SIZE) {
     throw errors.validation(`limit must be 1 to ${INGESTION_MAX_PAGE_SIZE}.`, [{ field: 'query.limit', message: `at most ${INGESTION_MAX_PAGE_SIZE}` }]);
   }
@@ -103,13 +108,10 @@ export async function listInvoices(deps: AppDeps, credential: Credential, query:
   const sortOrDefault = sort ?? 'created_at';
   const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sortOrDefault, direction: sortOrDefault === 'created_at' ? 'desc' : 'asc' }, filters);
   const organizationId = credential.organizationId!;
-  const { rows, nextCursor } = await sqlListPage(deps, {
+  const { rows, nextCursor } = await sqlListPage(deps, INVOICE_LIST, {
+    credential,
     page,
-    column: SORTS[page.sort]!,
-    scope: await resolveTeamScope(deps.db, credential, filters),
-    target: 'invoice',
-    table: 'invoices',
-    alias: 'i',
+    teams: filters,
     filters: allOf([filterSql(organizationId, filters), page.sort === 'created_at' ? await createdBoundsOfIssueRange(deps.reader, organizationId, filters) : null]),
     // The Ingestion shape has no lines: they are not read.
     read: (where, orderBy, count) => readInvoicesWithExtras(deps, where, orderBy, count, { lines: !ingestion }),

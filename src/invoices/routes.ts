@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { Credential } from '../auth/credential.js';
+import { isIngestion } from '../auth/credential.js';
 import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
 import { withMultipartFiles, type ReceivedFile } from '../http/multipart.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, booleanParam, listResponse } from '../http/schemas.js';
-import type { Invoice } from '../generated/prisma/client.js';
 import { createImport, findImport, MAX_INVOICE_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_TOTAL_BYTES, reconcileInvoiceProcessing, uploadInvoice, uploadLimits, viewImport, type UploadedFile } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
 import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
@@ -35,10 +34,6 @@ const importSchema = z
     finished_at: z.string().datetime().nullable(),
   })
   .meta({ id: 'InvoiceImport' });
-
-function isIngestion(credential: Credential): boolean {
-  return credential.kind === 'ingestion_token';
-}
 
 // The upload's parts: exactly one file named primary, any number named attachments.
 function uploadedFiles(files: ReceivedFile[]): { primary: UploadedFile; attachments: UploadedFile[] } {

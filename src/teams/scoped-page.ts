@@ -1,8 +1,9 @@
+import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { asModel, Prisma, type RawReader } from '../db/client.js';
 import { keysetSql, pageOf, recordSortValue, type PageRequest, type SortColumn, type SqlSortColumn } from '../http/pagination.js';
 import type { FilterTarget } from './filter/index.js';
-import { coveredIds, type TeamScope } from './scope.js';
+import { coveredIds, resolveTeamScope, type TeamScope, type TeamScopeQuery } from './scope.js';
 
 // One page of a list (Prisma's, or one read in SQL: sqlListPage below) narrowed by a team scope.
 // The list's own keyset walks its records in sort order in batches; one SQL statement per batch
@@ -55,9 +56,9 @@ export async function scopedPage<K extends { id: string }, R extends { id: strin
   return { rows: visible.map((v) => loaded.get(v.id)!).filter(Boolean), nextCursor: nextCursor ?? cursorFromLastScanned };
 }
 
-// `keys` for a list read in SQL: the ids and sort values of `table` (alias `alias`, both constants
-// of the caller) that `where` keeps, in the batch's keyset order.
-function sqlSortKeys(reader: RawReader, table: string, alias: string, where: Prisma.Sql, column: SqlSortColumn) {
+// `keys` for a list read in SQL: the ids and sort values of its rows that `where` keeps, in the
+// batch's keyset order.
+function sqlSortKeys(reader: RawReader, { table, alias }: SqlList, where: Prisma.Sql, column: SqlSortColumn) {
   return async (batch: KeyBatch): Promise<{ id: string }[]> => {
     const { where: after, orderBy, limit } = keysetSql(batch, column, alias);
     const rows = await reader.$queryRaw<Record<string, unknown>[]>`
@@ -67,31 +68,40 @@ function sqlSortKeys(reader: RawReader, table: string, alias: string, where: Pri
   };
 }
 
-// One page of a list read in SQL (a domain's list.ts): `filters` over the rows `alias` of `table`
-// (constants of the caller), `read` the page statement for a condition, order and row count. With
-// a team scope, batches of keys are checked against it first and the page is read by id.
+// A list read in SQL (a domain's list.ts): its table and alias (constants of the code, never
+// input), what its team filters apply to, and its sorts.
+export interface SqlList {
+  table: string;
+  alias: string;
+  target: FilterTarget;
+  sorts: Record<string, SqlSortColumn>;
+}
+
+// One page of a list read in SQL: `filters` over the list's rows, narrowed by the team scope the
+// request names (`mine`, `team_ids`); `read` is the page statement for a condition, order and row
+// count. With a team scope, batches of keys are checked against it first and the page is read by id.
 export async function sqlListPage<R extends { id: string }>(
   deps: Pick<AppDeps, 'db' | 'cursors' | 'reader'>,
-  options: {
+  list: SqlList,
+  request: {
+    credential: Credential;
     page: PageRequest;
-    column: SqlSortColumn;
-    scope: TeamScope | null;
-    target: FilterTarget;
-    table: string;
-    alias: string;
+    teams: TeamScopeQuery;
     filters: Prisma.Sql;
     read: (where: Prisma.Sql, orderBy: Prisma.Sql, limit: number) => Promise<R[]>;
   },
 ): Promise<{ rows: R[]; nextCursor: string | null }> {
-  const { page, column, scope, target, table, alias, filters, read } = options;
-  const { where: afterCursor, orderBy, limit } = keysetSql(page, column, alias);
+  const { page, filters, read } = request;
+  const column = list.sorts[page.sort]!;
+  const scope = await resolveTeamScope(deps.db, request.credential, request.teams);
+  const { where: afterCursor, orderBy, limit } = keysetSql(page, column, list.alias);
   if (!scope) return pageOf(deps.cursors, page, column, await read(Prisma.sql`${filters} AND ${afterCursor}`, orderBy, limit));
   return scopedPage(deps, {
     page,
     column,
     scope,
-    target,
-    keys: sqlSortKeys(deps.reader, table, alias, filters, column),
-    load: (ids) => read(Prisma.sql`${Prisma.raw(`${alias}.id`)} = ANY(${ids}::uuid[])`, orderBy, ids.length),
+    target: list.target,
+    keys: sqlSortKeys(deps.reader, list, filters, column),
+    load: (ids) => read(Prisma.sql`${Prisma.raw(`${list.alias}.id`)} = ANY(${ids}::uuid[])`, orderBy, ids.length),
   });
 }
