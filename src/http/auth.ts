@@ -59,14 +59,17 @@ async function authenticateApiKey(pool: Pool, digest: string, ctx: Context, rule
   } catch (error) {
     headerError = error;
   }
-  const { rows } = await pool.query<KeyWithMembership>(
-    `SELECT k.id::text AS "id", k.user_id::text AS "userId", k.organization_id::text AS "organizationId", k.level::text AS "level",
+  const { rows } = await pool.query<KeyWithMembership>({
+    // Prepared once per connection: its planning took longer than its execution (0.13 of 0.3 ms),
+    // and one plan suits every token (a unique index lookup).
+    name: 'authenticate-api-key',
+    text: `SELECT k.id::text AS "id", k.user_id::text AS "userId", k.organization_id::text AS "organizationId", k.level::text AS "level",
             k.disabled_at IS NOT NULL AS "disabled", m.role::text AS "role"
        FROM api_keys k
        LEFT JOIN memberships m ON m.user_id = k.user_id AND m.organization_id = COALESCE($2::uuid, k.organization_id)
       WHERE k.token_digest = $1`,
-    [digest, named],
-  );
+    values: [digest, named],
+  });
   const key = rows[0];
   if (!key) throw errors.invalidToken();
   if (key.disabled) throw errors.tokenDisabled();

@@ -45,22 +45,36 @@ function exceeded(rejection: RateLimiterRes, what: string): ApiError {
   });
 }
 
-// A store failure (the database is down) is thrown as it is: the error middleware answers 503.
-async function spend(target: RateLimiterAbstract, key: string, what: string): Promise<void> {
-  try {
-    await target.consume(key);
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) throw exceeded(rejection, what);
-    throw rejection;
+const REQUESTS_EXCEEDED = 'Too many requests';
+const FAILURES_EXCEEDED = 'Too many failed authentications from this address';
+
+// Refusals this process has answered, until their window ends, so that the same key (a budget
+// or an address) is refused again before any statement. Bounded: past the cap the memory starts
+// over (the store still refuses those keys, one statement each).
+class RememberedRefusals {
+  private static readonly MAX_KEYS = 10_000;
+  private readonly until = new Map<string, number>();
+
+  remember(key: string, state: RateLimiterRes): void {
+    if (this.until.size >= RememberedRefusals.MAX_KEYS) this.until.clear();
+    this.until.set(key, Date.now() + state.msBeforeNext);
+  }
+
+  refuse(key: string, what: string): void {
+    const until = this.until.get(key);
+    if (until === undefined) return;
+    const msLeft = until - Date.now();
+    if (msLeft <= 0) {
+      this.until.delete(key);
+      return;
+    }
+    throw exceeded(new RateLimiterRes(0, msLeft), what);
   }
 }
 
-const FAILURES_EXCEEDED = 'Too many failed authentications from this address';
-const MAX_REMEMBERED_ADDRESSES = 10_000;
-
 export class RequestRateLimiter {
-  // Addresses out of failed authentications, until their window ends (ms since the epoch).
-  private readonly blockedAddresses = new Map<string, number>();
+  private readonly exhaustedBudgets = new RememberedRefusals();
+  private readonly blockedAddresses = new RememberedRefusals();
   private readonly requests: RateLimiterAbstract;
   private readonly authFailures: RateLimiterAbstract;
   private readonly authFailurePoints: number;
@@ -71,20 +85,27 @@ export class RequestRateLimiter {
     this.authFailurePoints = settings.authFailures.points;
   }
 
+  // A store failure (the database is down) is thrown as it is: the error middleware answers 503.
   async consume(credentialKey: string): Promise<void> {
-    await spend(this.requests, credentialKey, 'Too many requests');
+    try {
+      await this.requests.consume(credentialKey);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      this.exhaustedBudgets.remember(credentialKey, rejection);
+      throw exceeded(rejection, REQUESTS_EXCEEDED);
+    }
+  }
+
+  // Without a round trip: a budget this process has already seen run out is refused before any
+  // work for the request starts.
+  refuseKnownExhaustedBudget(credentialKey: string): void {
+    this.exhaustedBudgets.refuse(credentialKey, REQUESTS_EXCEEDED);
   }
 
   // Without a round trip: an address this process has already seen run out of failures is
   // refused before anything about its request is looked up.
   refuseKnownBlockedAddress(address: string): void {
-    const until = this.blockedAddresses.get(address);
-    if (until === undefined) return;
-    if (until <= Date.now()) {
-      this.blockedAddresses.delete(address);
-      return;
-    }
-    throw exceeded(new RateLimiterRes(0, until - Date.now()), FAILURES_EXCEEDED);
+    this.blockedAddresses.refuse(address, FAILURES_EXCEEDED);
   }
 
   // Before or beside authenticating: an address that has used up its failures is refused.
@@ -104,10 +125,7 @@ export class RequestRateLimiter {
   }
 
   private blocked(address: string, state: RateLimiterRes): ApiError {
-    // Bounded: a burst of blocked addresses beyond the cap starts the memory over (the store
-    // still refuses them, one statement each).
-    if (this.blockedAddresses.size >= MAX_REMEMBERED_ADDRESSES) this.blockedAddresses.clear();
-    this.blockedAddresses.set(address, Date.now() + state.msBeforeNext);
+    this.blockedAddresses.remember(address, state);
     return exceeded(state, FAILURES_EXCEEDED);
   }
 }

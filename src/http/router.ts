@@ -1,15 +1,18 @@
+import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
-import { authenticate, authorize, bearerDigest } from './auth.js';
+import { admit, settle, unwrap } from './admission.js';
 import { etagOf } from './etag.js';
-import { ApiError, errors } from './errors.js';
+import { errors } from './errors.js';
 import { parseFields, selectFields } from './fields.js';
 import { digestRequest, readIdempotencyKey, withIdempotency } from './idempotency.js';
 import { assertKnownQueryKeys, parsePart, queryKeysOf, type RouteDefinition, type RouteResponse } from './route.js';
 
 // Mounts the route table: every operation passes the same pipeline, in this order:
-// authenticate → authorize → rate limit → validate → (idempotency) → handler → fields → ETag.
+// admission (authenticate → authorize → rate limit; src/http/admission.ts) → validate →
+// (idempotency) → handler → fields → ETag.
 
 function koaPath(openApiPath: string): string {
   return openApiPath.replace(/\{(\w+)\}/g, ':$1');
@@ -44,35 +47,26 @@ function write(ctx: Context, route: RouteDefinition, response: RouteResponse, fi
   else if (ctx.status === 200) ctx.status = 204;
 }
 
-// Failed authentications count against the client address, and an address out of them is refused
-// whatever token it sends. Its budget is read beside the token's lookup rather than before it (one
-// round trip instead of two on every request; the lookup's answer is then not used), and once this
-// process has refused an address, it refuses it before any lookup until the window ends.
-const AUTH_FAILURE_CODES = new Set(['invalid_token', 'token_disabled']);
-
-async function authenticateCounted(deps: AppDeps, ctx: Context, route: RouteDefinition, address: string) {
-  const [allowed, found] = await Promise.allSettled([deps.rateLimiter.assertMayAuthenticate(address), authenticate(deps, ctx, route.access)]);
-  if (allowed.status === 'rejected') throw allowed.reason;
-  if (found.status === 'fulfilled') return found.value;
-  const error: unknown = found.reason;
-  if (error instanceof ApiError && AUTH_FAILURE_CODES.has(error.code)) await deps.rateLimiter.recordAuthFailure(address);
-  throw error;
-}
-
 async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[], ctx: Context): Promise<void> {
   ctx.state.routePattern = route.path;
-  // ctx.ip honours TRUST_PROXY (src/app.ts); a socket already gone has no address.
-  const address = ctx.ip || 'unknown';
-  deps.rateLimiter.refuseKnownBlockedAddress(address);
-  // Authentication and the request budget go to the database side by side (one round trip, not
-  // two). A failed authentication or a refused access is answered before an exhausted budget.
-  const [authenticated, budget] = await Promise.allSettled([authenticateCounted(deps, ctx, route, address), spendRequestBudget(deps, ctx)]);
-  if (authenticated.status === 'rejected') throw authenticated.reason;
-  const credential = authenticated.value;
+  const admission = await admit(deps, ctx, route);
+  const { credential } = admission;
   ctx.state.credential = credential;
-  authorize(credential, route.access);
-  if (budget.status === 'rejected') throw budget.reason;
+  // A read runs beside the address and budget checks (src/http/admission.ts); a write after them.
+  if (route.method !== 'get') await admission.passed();
+  const answered = await settle(answer(deps, route, queryKeys, ctx, credential));
+  try {
+    await admission.passed();
+  } catch (refusal) {
+    if (answered.ok) discard(answered.value.response);
+    throw refusal;
+  }
+  const { response, fields } = unwrap(answered);
+  write(ctx, route, response, fields);
+}
 
+// Validates the request and runs its handler (under its Idempotency-Key when it sends one).
+async function answer(deps: AppDeps, route: RouteDefinition, queryKeys: string[], ctx: Context, credential: Credential) {
   const params = parsePart(route.params, ctx.params, 'path');
   assertKnownQueryKeys(queryKeys, ctx.query);
   const query = parsePart(route.query, ctx.query, 'query');
@@ -102,15 +96,12 @@ async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
           run,
         )
       : await run();
-  write(ctx, route, response, fields);
+  return { response, fields };
 }
 
-// Each API key, ingestion token and session has its own request budget, named by its token's
-// digest so that it can be spent while the token is being looked up. A request without a bearer
-// is refused by authentication and spends nothing.
-async function spendRequestBudget(deps: AppDeps, ctx: Context): Promise<void> {
-  const digest = bearerDigest(ctx);
-  if (digest) await deps.rateLimiter.consume(digest);
+// An answer replaced by a refusal: a stream it holds (a file, a cursor) is released.
+function discard(response: RouteResponse): void {
+  if (response.body instanceof Readable) response.body.destroy();
 }
 
 export function mountRoutes(router: Router, deps: AppDeps, routes: RouteDefinition[]): void {

@@ -248,6 +248,58 @@ describe('query parameters', () => {
   });
 });
 
+describe('request budget', () => {
+  let api: OwnApi;
+  beforeAll(async () => {
+    api = await startOwnApi({ RATE_LIMIT_REQUESTS: '3', RATE_LIMIT_STORE: 'postgres' });
+  });
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  const send = (tenant: Tenant, method: string, path: string, body?: unknown) =>
+    raw(api.url, {
+      method,
+      path,
+      headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      body: body ? Buffer.from(JSON.stringify(body)) : undefined,
+    });
+  // Connections the API takes from its pool while `work` runs: every statement takes one.
+  const statementsDuring = async (work: () => Promise<unknown>) => {
+    let taken = 0;
+    const count = () => (taken += 1);
+    api.deps.pool.on('acquire', count);
+    try {
+      await work();
+    } finally {
+      api.deps.pool.off('acquire', count);
+    }
+    return taken;
+  };
+
+  it('refuses a write past the budget before its handler runs', async () => {
+    const tenant = await createTenant();
+    for (let i = 0; i < 3; i += 1) expect((await send(tenant, 'GET', '/v1/teams')).status).toBe(200);
+    const name = `Past budget ${randomInt(1e9)}`;
+    expectError(await send(tenant, 'POST', '/v1/teams', { name }), 429, 'rate_limit_exceeded');
+    expect(await testDb().team.count({ where: { organizationId: tenant.organizationId, name } })).toBe(0);
+  });
+
+  it('answers a read past the budget 429 (it ran beside the budget check), then refuses the next before any statement', async () => {
+    const tenant = await createTenant();
+    for (let i = 0; i < 3; i += 1) expect((await send(tenant, 'GET', '/v1/invoices')).status).toBe(200);
+    const past = await send(tenant, 'GET', '/v1/invoices');
+    expectError(past, 429, 'rate_limit_exceeded');
+    expect(Number(past.headers.get('retry-after'))).toBeGreaterThan(0);
+    // This process now knows the budget is spent: no statement until the window ends.
+    let next: ApiResponse | undefined;
+    expect(await statementsDuring(async () => (next = await send(tenant, 'GET', '/v1/invoices')))).toBe(0);
+    expectError(next!, 429, 'rate_limit_exceeded');
+    // Another credential is unaffected.
+    expect((await send(await createTenant(), 'GET', '/v1/invoices')).status).toBe(200);
+  });
+});
+
 describe('failed authentication', () => {
   let replicaA: OwnApi;
   let replicaB: OwnApi;

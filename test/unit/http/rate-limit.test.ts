@@ -19,6 +19,23 @@ describe('rate limiter (memory store)', () => {
     await expect(rl.consume('key:b')).resolves.toBeUndefined();
   });
 
+  it('remembers a budget it refused, so the next request is refused before any work', async () => {
+    const rl = limiter();
+    await rl.consume('key:c');
+    await rl.consume('key:c');
+    expect(() => rl.refuseKnownExhaustedBudget('key:c')).not.toThrow();
+    await expect(rl.consume('key:c')).rejects.toBeInstanceOf(ApiError);
+    let refusal: unknown;
+    try {
+      rl.refuseKnownExhaustedBudget('key:c');
+    } catch (error) {
+      refusal = error;
+    }
+    expect((refusal as ApiError).code).toBe('rate_limit_exceeded');
+    expect(Number((refusal as ApiError).extra.headers?.['Retry-After'])).toBeGreaterThan(50);
+    expect(() => rl.refuseKnownExhaustedBudget('key:d')).not.toThrow();
+  });
+
   it('refuses an address out of failed authentications before it tries again, and only that address', async () => {
     const rl = limiter();
     for (let i = 0; i < 3; i += 1) {

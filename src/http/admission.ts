@@ -1,0 +1,77 @@
+import type { Context } from 'koa';
+import type { Credential } from '../auth/credential.js';
+import type { AppDeps } from '../deps.js';
+import { authenticate, authorize, bearerDigest } from './auth.js';
+import { ApiError } from './errors.js';
+import type { RouteDefinition } from './route.js';
+
+// Whether a request may be answered: who it is (its credential, allowed on the route), whether its
+// client address is out of failed authentications, and its request budget (each API key,
+// ingestion token and session has its own, named by its token's digest, so that it is spent while
+// the token is looked up).
+//
+// The three go to the database side by side. The handler needs the credential only; the address
+// and the budget need only be passed before an answer is written. So a read (GET, no side
+// effects) runs beside those two, one round trip less on its path, and a write waits for all
+// three. Either way their refusal replaces whatever the handler answered, and refusals come in
+// the order they always did: a blocked address (429), then a failed authentication (401) or a
+// refused access (403), then an exhausted budget (429). A budget or address this process has seen
+// refused is refused before anything starts, so a client past its budget costs no handler work.
+
+export interface Admission {
+  credential: Credential;
+  // Resolves once the address and the budget are passed; throws their 429 otherwise.
+  passed(): Promise<void>;
+}
+
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+// A promise that never rejects, so a check can run unawaited without an unhandled rejection.
+export function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+export function unwrap<T>(settled: Settled<T>): T {
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
+// Failures that count against the client address (a token that is wrong, not a malformed header).
+const AUTH_FAILURE_CODES = new Set(['invalid_token', 'token_disabled']);
+
+export async function admit(deps: AppDeps, ctx: Context, route: RouteDefinition): Promise<Admission> {
+  const { rateLimiter } = deps;
+  // ctx.ip honours TRUST_PROXY (src/app.ts); a socket already gone has no address.
+  const address = ctx.ip || 'unknown';
+  const budgetKey = bearerDigest(ctx);
+  rateLimiter.refuseKnownBlockedAddress(address);
+  if (budgetKey) rateLimiter.refuseKnownExhaustedBudget(budgetKey);
+  // The lookup is sent first: it is the statement the handler waits for.
+  const lookup = settle(authenticate(deps, ctx, route.access));
+  const addressAllowed = settle(rateLimiter.assertMayAuthenticate(address));
+  // A request without a bearer is refused by authentication and spends nothing.
+  const budget = settle(budgetKey ? rateLimiter.consume(budgetKey) : Promise.resolve());
+
+  const found = await lookup;
+  if (!found.ok) {
+    unwrap(await addressAllowed);
+    if (found.error instanceof ApiError && AUTH_FAILURE_CODES.has(found.error.code)) await rateLimiter.recordAuthFailure(address);
+    throw found.error;
+  }
+  try {
+    authorize(found.value, route.access);
+  } catch (refused) {
+    unwrap(await addressAllowed);
+    throw refused;
+  }
+  return {
+    credential: found.value,
+    passed: async () => {
+      unwrap(await addressAllowed);
+      unwrap(await budget);
+    },
+  };
+}
