@@ -4,6 +4,18 @@ import { RequestRateLimiter } from '../../../src/http/rate-limit.js';
 
 // The in-process store; the PostgreSQL store (the default) is tried over HTTP with two API
 // replicas in test/integration/http-hardening.test.ts.
+// A refusal answered from memory: 429 rate_limit_exceeded with more than `seconds` to wait.
+function expectRefusal(refuse: () => void, seconds: number): void {
+  let refusal: unknown;
+  try {
+    refuse();
+  } catch (error) {
+    refusal = error;
+  }
+  expect((refusal as ApiError).code).toBe('rate_limit_exceeded');
+  expect(Number((refusal as ApiError).extra.headers?.['Retry-After'])).toBeGreaterThan(seconds);
+}
+
 describe('rate limiter (memory store)', () => {
   const limiter = () => new RequestRateLimiter({ store: 'memory', requests: { points: 2, windowSeconds: 60 }, authFailures: { points: 3, windowSeconds: 300 } });
 
@@ -25,14 +37,7 @@ describe('rate limiter (memory store)', () => {
     await rl.consume('key:c');
     expect(() => rl.refuseKnownExhaustedBudget('key:c')).not.toThrow();
     await expect(rl.consume('key:c')).rejects.toBeInstanceOf(ApiError);
-    let refusal: unknown;
-    try {
-      rl.refuseKnownExhaustedBudget('key:c');
-    } catch (error) {
-      refusal = error;
-    }
-    expect((refusal as ApiError).code).toBe('rate_limit_exceeded');
-    expect(Number((refusal as ApiError).extra.headers?.['Retry-After'])).toBeGreaterThan(50);
+    expectRefusal(() => rl.refuseKnownExhaustedBudget('key:c'), 50);
     expect(() => rl.refuseKnownExhaustedBudget('key:d')).not.toThrow();
   });
 
@@ -55,14 +60,7 @@ describe('rate limiter (memory store)', () => {
     // The store knows; this process learns it from the first refusal it answers.
     expect(() => rl.refuseKnownBlockedAddress('10.0.0.3')).not.toThrow();
     await expect(rl.assertMayAuthenticate('10.0.0.3')).rejects.toBeInstanceOf(ApiError);
-    let refusal: unknown;
-    try {
-      rl.refuseKnownBlockedAddress('10.0.0.3');
-    } catch (error) {
-      refusal = error;
-    }
-    expect((refusal as ApiError).code).toBe('rate_limit_exceeded');
-    expect(Number((refusal as ApiError).extra.headers?.['Retry-After'])).toBeGreaterThan(250);
+    expectRefusal(() => rl.refuseKnownBlockedAddress('10.0.0.3'), 250);
     expect(() => rl.refuseKnownBlockedAddress('10.0.0.4')).not.toThrow();
   });
 
