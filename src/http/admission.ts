@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
-import { authenticate, authorize, bearerDigest } from './auth.js';
+import { authenticate, authorize, readBearer } from './auth.js';
 import { ApiError } from './errors.js';
 import type { RouteDefinition } from './route.js';
 
@@ -46,11 +46,12 @@ export async function admit(deps: AppDeps, ctx: Context, route: RouteDefinition)
   const { rateLimiter } = deps;
   // ctx.ip honours TRUST_PROXY (src/app.ts); a socket already gone has no address.
   const address = ctx.ip || 'unknown';
-  const budgetKey = bearerDigest(ctx);
+  const bearer = readBearer(ctx);
+  const budgetKey = bearer?.digest ?? null;
   rateLimiter.refuseKnownBlockedAddress(address);
   if (budgetKey) rateLimiter.refuseKnownExhaustedBudget(budgetKey);
   // The lookup is sent first: it is the statement the handler waits for.
-  const lookup = settle(authenticate(deps, ctx, route.access));
+  const lookup = settle(authenticate(deps, ctx, route.access, bearer));
   const addressAllowed = settle(rateLimiter.assertMayAuthenticate(address));
   // A request without a bearer is refused by authentication and spends nothing.
   const budget = settle(budgetKey ? rateLimiter.consume(budgetKey) : Promise.resolve());

@@ -18,11 +18,16 @@ export interface AccessRule {
 
 const uuid = z.string().uuid();
 
-function bearerToken(ctx: Context): string {
-  const header = ctx.get('Authorization');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) throw errors.invalidToken('Send Authorization: Bearer <token>.');
-  return match[1];
+// The request's bearer token with its digest, or null without one. Read once per request: the
+// digest names the credential's request budget as well as its lookup.
+export interface Bearer {
+  token: string;
+  digest: string;
+}
+
+export function readBearer(ctx: Context): Bearer | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('Authorization'));
+  return match?.[1] ? { token: match[1], digest: digestToken(match[1]) } : null;
 }
 
 function requestedOrganization(ctx: Context): string | null {
@@ -105,21 +110,10 @@ export async function authenticateSession(db: Db, lifetime: SessionLifetime, tok
   return sessionCredential({ ...session, role: session.role });
 }
 
-// The digest of the request's bearer, or null without one: what names its credential (one token
-// each) before the token is looked up.
-export function bearerDigest(ctx: Context): string | null {
-  try {
-    return digestToken(bearerToken(ctx));
-  } catch {
-    return null;
-  }
-}
-
-export async function authenticate(deps: { db: Db; pool: Pool; config: SessionLifetime }, ctx: Context, rule: AccessRule): Promise<Credential> {
-  const token = bearerToken(ctx);
-  const kind = tokenKindOf(token);
-  const digest = digestToken(token);
-  switch (kind) {
+export async function authenticate(deps: { db: Db; pool: Pool; config: SessionLifetime }, ctx: Context, rule: AccessRule, bearer: Bearer | null): Promise<Credential> {
+  if (!bearer) throw errors.invalidToken('Send Authorization: Bearer <token>.');
+  const { token, digest } = bearer;
+  switch (tokenKindOf(token)) {
     case 'api_key':
       return authenticateApiKey(deps.pool, digest, ctx, rule);
     case 'ingestion_token':
