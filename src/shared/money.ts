@@ -19,10 +19,31 @@ function formattable(value: DecimalLike): Formattable {
   return toDecimal(value);
 }
 
+// A decimal in the plain text PostgreSQL gives a numeric (a list page's lines carry them so):
+// no leading zeros, no exponent. Rendered from its text, without a Decimal (an invoice page has
+// some 600 of them).
+const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+// `text` (PLAIN_DECIMAL) without the zeros that end its fraction, then padded to `minDecimals`:
+// what decimal.js's toFixed gives with at least the value's own decimal places.
+function formatPlain(text: string, minDecimals: number): string {
+  const point = text.indexOf('.');
+  let end = text.length;
+  if (point >= 0) while (end > point + 1 && text.charCodeAt(end - 1) === 48 /* 0 */) end--;
+  const decimals = point >= 0 ? end - point - 1 : 0;
+  const kept = decimals > 0 ? text.slice(0, end) : point >= 0 ? text.slice(0, point) : text;
+  if (kept === '-0') return formatPlain('0', minDecimals);
+  if (decimals >= minDecimals) return kept;
+  return `${kept}${decimals === 0 ? '.' : ''}${'0'.repeat(minDecimals - decimals)}`;
+}
+
+const isPlain = (value: DecimalLike): value is string => typeof value === 'string' && PLAIN_DECIMAL.test(value);
+
 // Amounts render with at least two decimals ("1250.00"), more when recorded with more. (toFixed
 // with at least the value's own decimal places only pads: nothing is rounded.)
 export function formatAmount(value: DecimalLike | null | undefined): string | null {
   if (value === null || value === undefined) return null;
+  if (isPlain(value)) return formatPlain(value, 2);
   const decimal = formattable(value);
   return decimal.toFixed(Math.max(2, decimal.decimalPlaces()));
 }
@@ -30,6 +51,7 @@ export function formatAmount(value: DecimalLike | null | undefined): string | nu
 // Quantities, prices and rates render exactly as recorded, without forced scale.
 export function formatDecimal(value: DecimalLike | null | undefined): string | null {
   if (value === null || value === undefined) return null;
+  if (isPlain(value)) return formatPlain(value, 0);
   return formattable(value).toFixed();
 }
 

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Prisma } from '../../../src/db/client.js';
 import { formatAmount, formatDecimal } from '../../../src/shared/money.js';
@@ -34,5 +35,32 @@ describe('money formatting', () => {
     ];
     for (const [input, expected] of cases) for (const value of kinds(input)) expect(formatDecimal(value)).toBe(expected);
     expect(formatDecimal(undefined)).toBeNull();
+  });
+
+  it('renders the plain text of a numeric (read from its text, without a Decimal) as decimal.js renders it', () => {
+    const cases: [string, string, string][] = [
+      ['0', '0.00', '0'],
+      ['-0.00', '0.00', '0'],
+      ['10', '10.00', '10'],
+      ['10.0', '10.00', '10'],
+      ['10.10', '10.10', '10.1'],
+      ['-7.000', '-7.00', '-7'],
+      ['0.0001000', '0.0001', '0.0001'],
+    ];
+    for (const [input, amount, decimal] of cases) {
+      expect(formatAmount(input)).toBe(amount);
+      expect(formatDecimal(input)).toBe(decimal);
+    }
+    const plainDecimal = fc
+      .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9]\d{0,30}$/)), fc.option(fc.stringMatching(/^\d{1,30}$/)))
+      .map(([negative, whole, fraction]) => `${negative ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}`);
+    fc.assert(
+      fc.property(plainDecimal, (text) => {
+        const decimal = new Decimal(text);
+        expect(formatAmount(text)).toBe(formatAmount(decimal));
+        expect(formatDecimal(text)).toBe(formatDecimal(decimal));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
