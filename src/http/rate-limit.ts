@@ -32,9 +32,8 @@ function limiter(settings: RateLimitSettings, keyPrefix: string, budget: { point
     keyPrefix,
     points: budget.points,
     duration: budget.windowSeconds,
-    // A budget used up is also remembered in this process until its window ends, so a flood from
-    // a credential out of requests is refused without a statement each.
-    inMemoryBlockOnConsumed: budget.points,
+    // No inMemoryBlockOnConsumed: RequestRateLimiter remembers a used-up budget or address itself
+    // (RememberedRefusals), early enough to refuse before the request's handler starts.
   });
 }
 
