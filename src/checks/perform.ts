@@ -400,7 +400,10 @@ function alertContent(finding: Finding, loaded: LoadedCheck, checkId: string) {
 }
 
 // Alerts found again get the finding's content (as alertContent), and a dismissed one comes back
-// as pending with its dismissal cleared (and out of the cancelled claim it was left in).
+// as pending with its dismissal cleared (and out of the cancelled claim it was left in). An alert
+// found again as it is stays untouched, `check_id` and `updated_at` included: a re-check that finds
+// nothing new changes nothing. Rewriting it cost a new row version in every index of alerts (four
+// of them GIN over its texts), most of a re-check's database time (docs/check-runs.md).
 async function updateFoundAgain(tx: Prisma.TransactionClient, organizationId: string, updates: FoundAgain[]) {
   if (updates.length === 0) return;
   const column = <T>(value: (update: FoundAgain) => T) => updates.map(value);
@@ -422,5 +425,9 @@ async function updateFoundAgain(tx: Prisma.TransactionClient, organizationId: st
                   ${column((u) => u.finding.checker)}::text[], ${column((u) => u.finding.fingerprint)}::text[],
                   ${column((u) => u.previous.status === 'dismissed')}::boolean[], ${column((u) => u.checkId)}::uuid[], ${column((u) => u.currencyCode)}::text[])
            AS f(id, title, explanation, impact, expected, confidence, citations, line_id, correction_type, checker, fingerprint, revive, check_id, currency_code)
-     WHERE a.id = f.id AND a.organization_id = ${organizationId}::uuid`;
+     WHERE a.id = f.id AND a.organization_id = ${organizationId}::uuid
+       AND (f.revive OR (a.title, a.explanation, a.impact_amount, a.currency_code, a.expected, a.confidence_level, a.citations,
+                         a.invoice_line_id, a.correction_type, a.checker, a.fingerprint)
+                        IS DISTINCT FROM (f.title, f.explanation, f.impact::numeric, f.currency_code, f.expected::jsonb, f.confidence, f.citations::jsonb,
+                                          f.line_id, f.correction_type, f.checker, f.fingerprint))`;
 }

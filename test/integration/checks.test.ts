@@ -111,8 +111,13 @@ describe('compliance checks', () => {
     const again = await tenant.call(`/v1/agreements/${agreement.id}/check`, { method: 'POST' });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ workflow_run_id: null, checks: 0 });
+    const alertsNow = async () => (await tenant.call(`/v1/alerts?invoice_ids=${invoice.id}&sort=impact_amount`)).body.data;
+    const found = await alertsNow();
+    expect(found.length).toBeGreaterThan(0);
     const forced = await checked(tenant, `/v1/agreements/${agreement.id}/check`, { include_checked: true });
     expect(forced.checks).toBe(1);
+    // Found again as they were, the alerts are untouched: same check, same updated_at.
+    expect(await alertsNow()).toEqual(found);
 
     // A price change makes the check outdated; the invoice list filters on it.
     await tenant.call(`/v1/agreements/${agreement.id}/price-items`, { method: 'PATCH', body: { entries: [{ id: priceItemId, price: { type: 'amount', amount: '390.00' } }] } });
@@ -129,6 +134,9 @@ describe('compliance checks', () => {
     const alerts = await tenant.call(`/v1/alerts?invoice_ids=${invoice.id}`);
     const priceAlerts = alerts.body.data.filter((a: any) => a.invoice_item_id === invoice.line_items[0].id && a.expected);
     expect(priceAlerts.map((a: any) => a.impact_amount)).toEqual(['70.00']);
+    const before = found.find((a: any) => a.id === priceAlerts[0].id);
+    expect(priceAlerts[0].provenance.check_id).not.toBe(before.provenance.check_id);
+    expect(priceAlerts[0].updated_at > before.updated_at).toBe(true);
   });
 
   it('brings a dismissed alert back when a new check finds the problem again, and drops what it no longer finds', async () => {
