@@ -2,9 +2,12 @@
 // items and 200 generated Peppol invoices of 50 lines (5 of them overcharged) from its supplier.
 // Measured: upload → settled (the import matches and checks the invoice by itself) through the
 // Ingestion API, concurrently and then sequentially; checks/s of POST /v1/agreements/{id}/check
-// with include_checked over all of them; and one check in this process, split into loading
+// with include_checked over all of them, first with nothing changed (every alert found again as
+// it is), then after the overcharged items' agreed prices were raised (every alert found again
+// with a new impact, so rewritten); and one check in this process, split into loading
 // (loadCheck), the pure checkers (runCheckers) and storing (the rest of performCheck), and the
 // same checks as one batch of a check run (what the batch's checks share read once).
+// BENCH_PG_STATEMENTS=1 also prints each check run's PostgreSQL statements (pg-statements.ts).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -18,6 +21,7 @@ import { performCheck, performChecks } from '../../src/checks/perform.js';
 import type { Db } from '../../src/db/client.js';
 import { repoRoot } from '../../src/dev/defaults.js';
 import { totalsXml } from '../../test/support/large-invoice.js';
+import { printPgStatements, preloadPgStatements, resetPgStatements } from './pg-statements.js';
 import { cpuDelta, pidFrom, stackCpuSampler } from './process-cpu.js';
 import { inParallel, percentile, printTable, seconds, sleep, withBenchStack, type BenchContext, type BenchTenant } from './support.js';
 
@@ -41,6 +45,8 @@ const PRICE_ITEM_CHUNK = 1000;
 // Every tenth line is billed above its agreed price, by this much per unit.
 const OVERCHARGE_EVERY = 10;
 const OVERCHARGE = new Decimal('1.50');
+// The second check run follows a raise of the overcharged items' agreed prices by this much.
+const PRICE_RAISE = new Decimal('0.50');
 const POLL_MS = 200;
 
 // SAMPLES_DIR as in the tests (a git worktree has no ../shared beside it).
@@ -227,6 +233,29 @@ async function agreementCheckRun(tenant: BenchTenant, agreementId: string) {
   }
 }
 
+// A check run measured: its time, and the CPU each process of the stack spent on it per check.
+async function measuredCheckRun(db: Db, tenant: BenchTenant, agreementId: string, cpu: ReturnType<typeof stackCpuSampler>, title: string) {
+  await resetPgStatements(db);
+  const cpuBefore = cpu();
+  const run = await agreementCheckRun(tenant, agreementId);
+  const runCpu = cpuDelta(cpuBefore, cpu());
+  console.log(`${title}: ${run.checks} checks in ${run.seconds.toFixed(1)} s`);
+  await printPgStatements(db, title);
+  const cpuPerCheck = ['worker', 'postgres', 'temporal', 'api + client'].map((name) => `${((runCpu[name]! * 1000) / run.checks).toFixed(1)} ms`).join(' / ');
+  return { ...run, cpuPerCheck };
+}
+
+// Raises the agreed price of every overcharged item: each invoice's alerts are found again with a
+// smaller impact (and the invoices' checks become outdated).
+async function raiseOverchargedPrices(db: Db, tenant: BenchTenant, agreementId: string) {
+  const overcharged = Array.from({ length: LINES }, (_, line) => line).filter(isOvercharged).map(billedItem);
+  const items = await db.priceItem.findMany({ where: { agreementId, sellerItemId: { in: overcharged.map(articleOf) } }, select: { id: true, sellerItemId: true } });
+  const itemOf = new Map(overcharged.map((item) => [articleOf(item), item]));
+  const entries = items.map((item) => ({ id: item.id, price: { type: 'amount', amount: agreedPrice(itemOf.get(item.sellerItemId!)!).plus(PRICE_RAISE).toFixed(2) } }));
+  const patched = await tenant.call(`/v1/agreements/${agreementId}/price-items`, { method: 'PATCH', body: { entries } });
+  if (patched.status !== 200 || entries.length !== overcharged.length) throw new Error(`price change: ${patched.status} ${JSON.stringify(patched.body)}`);
+}
+
 interface DirectTimes {
   // A check run's batch (performChecks): what the pairs share read once, stored together.
   batchedMs: number;
@@ -273,12 +302,13 @@ async function directChecks(db: Db, organizationId: string, agreementId: string,
   return { batchedMs: perCheck(times.batchedMs), loadMs: perCheck(times.loadMs), checkersMs: perCheck(times.checkersMs), duplicatesMs: perCheck(times.duplicatesMs), performMs: perCheck(times.performMs), priorCharges: perCheck(times.priorCharges), findings: times.findings };
 }
 
-// The alerts on one invoice: exactly its overcharged lines, each priced (invoiced - agreed) x quantity.
-async function correctnessSample(tenant: BenchTenant, invoiceId: string, lines: GeneratedLine[]) {
+// The alerts on one invoice: exactly its overcharged lines, each priced (invoiced - agreed) x quantity,
+// with the agreed prices raised by `raised`.
+async function correctnessSample(tenant: BenchTenant, invoiceId: string, lines: GeneratedLine[], raised: Decimal) {
   const invoice = (await tenant.call(`/v1/invoices/${invoiceId}`)).body;
   const alerts = (await tenant.call(`/v1/alerts?invoice_ids=${invoiceId}&limit=100`)).body.data as any[];
   const articleOfLine = new Map<string, string>(invoice.line_items.map((line: any) => [line.id, line.seller_item_id]));
-  const expected = new Map(lines.filter((line) => line.expectedImpact).map((line) => [line.article, amount(line.expectedImpact!)]));
+  const expected = new Map(lines.filter((line) => line.expectedImpact).map((line) => [line.article, amount(OVERCHARGE.minus(raised).times(line.quantity))]));
   const priceAlerts = alerts.filter((alert) => alert.provenance?.checker === 'unit_price_above_agreed');
   const right = priceAlerts.filter((alert) => expected.get(articleOfLine.get(alert.invoice_item_id) ?? '') === alert.impact_amount);
   const others = alerts.filter((alert) => alert.provenance?.checker !== 'unit_price_above_agreed').map((alert) => alert.provenance?.checker);
@@ -310,15 +340,13 @@ async function benchmark({ stack, db, tenant }: BenchContext) {
   const notCompleted = settled.filter((run) => run.invoice.alerts.processing.status !== 'completed');
   if (notCompleted.length > 0) throw new Error(`${notCompleted.length} invoices were not checked: ${JSON.stringify(notCompleted[0]!.invoice.alerts)}`);
 
-  // (b) the agreement's check run over all of them.
+  // (b) the agreement's check run over all of them, nothing changed; then again after a price change.
   const profiled = await restartWorkerForProfile(stack.env);
   const cpu = stackCpuSampler(stack.env);
-  const cpuBefore = cpu();
-  const run = await agreementCheckRun(tenant, agreementId);
-  const runCpu = cpuDelta(cpuBefore, cpu());
+  const run = await measuredCheckRun(db, tenant, agreementId, cpu, 'agreement check run');
   await writeWorkerProfile(profiled);
-  console.log(`agreement check run: ${run.checks} checks in ${run.seconds.toFixed(1)} s`);
-  const cpuPerCheck = (name: string) => `${((runCpu[name]! * 1000) / run.checks).toFixed(1)} ms`;
+  await raiseOverchargedPrices(db, tenant, agreementId);
+  const changed = await measuredCheckRun(db, tenant, agreementId, cpu, 'agreement check run after a price change');
 
   // (c) one check in this process.
   const invoiceIds = settled.map((s) => s.invoiceId);
@@ -326,7 +354,7 @@ async function benchmark({ stack, db, tenant }: BenchContext) {
   const direct = await directChecks(db, tenant.organizationId, agreementId, directIds);
 
   const sampleIndex = INVOICES - 1;
-  const sample = await correctnessSample(tenant, invoiceIds[sampleIndex]!, generated[sampleIndex]!.lines);
+  const sample = await correctnessSample(tenant, invoiceIds[sampleIndex]!, generated[sampleIndex]!.lines, PRICE_RAISE);
   const storeMs = direct.performMs - direct.loadMs - direct.checkersMs;
   printTable(`Compliance check benchmark (${INVOICES} invoices × ${LINES} lines, ${PRICE_ITEMS} price items)`, [
     ['upload → settled, concurrent: invoices, clients', `${concurrent}, ${CONCURRENCY}`],
@@ -337,7 +365,10 @@ async function benchmark({ stack, db, tenant }: BenchContext) {
     ['agreement check run (include_checked): checks', `${run.checks} (requested ${run.requested}, completed ${run.completed})`],
     ['agreement check run: POST → polled completed', `${run.seconds.toFixed(1)} s, ${(run.checks / run.seconds).toFixed(1)} checks/s`],
     ['agreement check run: run started → finished', `${run.runSeconds.toFixed(1)} s, ${(run.checks / run.runSeconds).toFixed(1)} checks/s`],
-    ['agreement check run: CPU per check, worker / postgres / temporal / api + client', ['worker', 'postgres', 'temporal', 'api + client'].map(cpuPerCheck).join(' / ')],
+    ['agreement check run: CPU per check, worker / postgres / temporal / api + client', run.cpuPerCheck],
+    ['after a price change (every alert rewritten): checks', `${changed.checks} (completed ${changed.completed})`],
+    ['after a price change: run started → finished', `${changed.runSeconds.toFixed(1)} s, ${(changed.checks / changed.runSeconds).toFixed(1)} checks/s`],
+    ['after a price change: CPU per check, worker / postgres / temporal / api + client', changed.cpuPerCheck],
     [`in process, ${directIds.length} checks as one batch: performChecks`, `${direct.batchedMs.toFixed(1)} ms/check`],
     [`in process, ${directIds.length} checks one by one: performCheck`, `${direct.performMs.toFixed(1)} ms/check`],
     ['  of which loadCheck', `${direct.loadMs.toFixed(1)} ms (${direct.priorCharges.toFixed(0)} prior charge lines loaded)`],
@@ -349,9 +380,10 @@ async function benchmark({ stack, db, tenant }: BenchContext) {
     ['sample overcharge alert', sample.example ? `${sample.example.impact_amount} ${sample.example.currency_code}, ${sample.example.confidence?.level}` : '-'],
     ['load average (1 min) at the end', loadavg()[0]!.toFixed(1)],
   ]);
-  if (run.checks !== INVOICES || run.completed !== INVOICES || sample.right !== sample.expected || sample.alerts !== sample.expected) throw new Error('the checks did not produce the expected alerts');
+  if (run.checks !== INVOICES || run.completed !== INVOICES || changed.checks !== INVOICES || changed.completed !== INVOICES || sample.right !== sample.expected || sample.alerts !== sample.expected) throw new Error('the checks did not produce the expected alerts');
 }
 
+preloadPgStatements();
 await withBenchStack('Compliance check benchmark', benchmark).then(
   () => process.exit(0),
   (error) => {

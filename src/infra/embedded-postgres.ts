@@ -22,6 +22,8 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     password: options.password,
     persistent: options.persistent,
     createPostgresUser: true,
+    // Server flags for diagnosis, such as the benchmarks' BENCH_PG_STATEMENTS (scripts/bench/pg-statements.ts).
+    postgresFlags: process.env.EMBEDDED_POSTGRES_FLAGS?.split(' ').filter(Boolean) ?? [],
     onLog: () => {},
     onError: () => {},
   });
