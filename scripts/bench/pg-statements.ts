@@ -5,9 +5,9 @@
 // inside the statement that fired them.
 import type { Db } from '../../src/db/client.js';
 
-export const pgStatementsWanted = Boolean(process.env.BENCH_PG_STATEMENTS);
+const pgStatementsWanted = Boolean(process.env.BENCH_PG_STATEMENTS);
 
-// Before the stack starts: the flags its embedded PostgreSQL is started with.
+// Before the stack starts: the flags the test stack starts its embedded PostgreSQL with.
 export function preloadPgStatements(): void {
   if (!pgStatementsWanted) return;
   process.env.EMBEDDED_POSTGRES_FLAGS = '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on -c pg_stat_statements.track=all';
@@ -28,12 +28,14 @@ interface StatementRow {
   query: string;
 }
 
-export async function printPgStatements(db: Db, title: string, limit = 25): Promise<void> {
+const STATEMENTS_SHOWN = 25;
+
+export async function printPgStatements(db: Db, title: string): Promise<void> {
   if (!pgStatementsWanted) return;
   const rows = await db.$queryRawUnsafe<StatementRow[]>(
     `SELECT calls::int, round(total_plan_time::numeric, 1)::text AS plan, round(total_exec_time::numeric, 1)::text AS exec,
             round(max_exec_time::numeric, 1)::text AS slowest, rows::int, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query
-       FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT ${Number(limit)}`,
+       FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT ${STATEMENTS_SHOWN}`,
   );
   console.log(`\nPostgreSQL statements of ${title} (ms; execution includes lock waits):`);
   console.log('calls\tplan\texec\tslowest\trows\tstatement');

