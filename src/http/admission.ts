@@ -53,8 +53,11 @@ export async function admit(deps: AppDeps, ctx: Context, route: RouteDefinition)
   if (budgetKey) rateLimiter.refuseKnownExhaustedBudget(budgetKey);
   // The lookup is sent first: it is the statement the handler waits for.
   const lookup = settle(authenticate(deps, ctx, route.access, bearer));
-  // A request without a bearer is refused by authentication and spends nothing.
-  const budget = settle(budgetKey ? rateLimiter.consume(budgetKey) : Promise.resolve());
+  // A request without a bearer is refused by authentication and spends nothing. From an address
+  // that is out of failures (most likely still guessing), the budget is spent only once the token
+  // proved valid, so a flood of guesses writes no budget rows.
+  const afterLookup = budgetKey !== null && rateLimiter.isKnownBlockedAddress(address);
+  let budget = settle(budgetKey && !afterLookup ? rateLimiter.consume(budgetKey) : Promise.resolve());
 
   const found = await lookup;
   if (!found.ok) {
@@ -62,6 +65,7 @@ export async function admit(deps: AppDeps, ctx: Context, route: RouteDefinition)
     throw found.error;
   }
   authorize(found.value, route.access);
+  if (afterLookup) budget = settle(rateLimiter.consume(budgetKey));
   return {
     credential: found.value,
     passed: async () => {

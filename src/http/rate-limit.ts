@@ -65,6 +65,11 @@ class RememberedRefusals {
     this.until.set(key, Date.now() + state.msBeforeNext);
   }
 
+  has(key: string): boolean {
+    const until = this.until.get(key);
+    return until !== undefined && until > Date.now();
+  }
+
   refuse(key: string, what: string): void {
     const until = this.until.get(key);
     if (until === undefined) return;
@@ -107,6 +112,11 @@ export class RequestRateLimiter {
   // work for the request starts.
   refuseKnownExhaustedBudget(credentialKey: string): void {
     this.exhaustedBudgets.refuse(credentialKey, REQUESTS_EXCEEDED);
+  }
+
+  // Without a round trip: whether this process has refused the address's bad tokens lately.
+  isKnownBlockedAddress(address: string): boolean {
+    return this.blockedAddresses.has(address);
   }
 
   // After a token was found not valid (unknown or disabled): the failure counts against the
