@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { atLeast, INGESTION_SCOPES, type IngestionScope, type Level } from '../auth/levels.js';
+import { createPasswordLink } from '../auth/passwords.js';
 import { generateToken } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import { errors } from '../http/errors.js';
@@ -28,20 +29,67 @@ export async function updateOrganizationSettings(
   return db.organization.update({ where: { id: organizationId }, data: settings });
 }
 
-// Creates the user, or finds the one with that e-mail, and gives them a role in the organization.
+// The operator's way in (admin CLI, development stack, tests): creates the user, or finds the one
+// with that e-mail, and gives them a role in the organization at once. An existing account keeps
+// its name (it is the person's, shared by every organization they belong to), and the last admin
+// of the organization is not demoted. Organizations invite through `inviteMember` instead.
 export async function addMember(db: Db, input: { organizationId: string; email: string; name?: string | null; role: Level }) {
   const email = input.email.trim().toLowerCase();
   const user = await db.user.upsert({
     where: { email },
     create: { id: randomUUID(), email, name: input.name ?? null },
-    update: input.name ? { name: input.name } : {},
+    update: {},
   });
-  await db.membership.upsert({
-    where: { organizationId_userId: { organizationId: input.organizationId, userId: user.id } },
-    create: { organizationId: input.organizationId, userId: user.id, role: input.role },
-    update: { role: input.role },
+  await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`memberships:${input.organizationId}`}))`;
+    const current = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: input.organizationId, userId: user.id } } });
+    if (!current) {
+      await tx.membership.create({ data: { organizationId: input.organizationId, userId: user.id, role: input.role } });
+      return;
+    }
+    if (current.role === input.role) return;
+    await assertKeepsAnAdmin(tx, input.organizationId, user.id, input.role);
+    await tx.membership.update({ where: { organizationId_userId: { organizationId: input.organizationId, userId: user.id } }, data: { role: input.role } });
   });
   return user;
+}
+
+// An admin's invitation (the members page): a one-time link bound to this organization, the role
+// and the admin (src/auth/passwords.ts checks all three again when it is used). The answer is the
+// same whether or not the address has an account: no membership and no change to an existing
+// account until the invited person uses the link (an account that has a password, or belongs to
+// another organization, joins only with its own password). An account that does not exist yet is
+// created without password or organization, so it reaches nothing, with the name given.
+export async function inviteMember(
+  db: Db,
+  input: { organizationId: string; email: string; name?: string | null; role: Level; invitedByUserId: string; appBaseUrl: string },
+) {
+  const email = input.email.trim().toLowerCase();
+  const user = await db.user.upsert({ where: { email }, create: { id: randomUUID(), email, name: input.name ?? null }, update: {} });
+  const member = await db.membership.findUnique({ where: { organizationId_userId: { organizationId: input.organizationId, userId: user.id } } });
+  // The members list shows this already; a role changes there (which keeps an admin).
+  if (member) throw errors.conflict('conflict', `${email} is already a member of this organization. Change their role in the list of members.`);
+  // A new invitation replaces an open one of this organization for the same address.
+  await db.passwordLink.updateMany({ where: { userId: user.id, organizationId: input.organizationId, usedAt: null }, data: { usedAt: new Date() } });
+  const invitation = { organizationId: input.organizationId, role: input.role, invitedByUserId: input.invitedByUserId };
+  const link = await createPasswordLink(db, { userId: user.id, appBaseUrl: input.appBaseUrl, invitation });
+  return { email, role: input.role, ...link };
+}
+
+// Open invitations of the organization (unused, unexpired), newest first.
+export async function listInvitations(db: Db, organizationId: string) {
+  const links = await db.passwordLink.findMany({
+    where: { organizationId, usedAt: null, expiresAt: { gt: new Date() } },
+    include: { user: { select: { email: true } } },
+    orderBy: { createdAt: 'desc' },
+    take: 500,
+  });
+  return links.map((l) => ({ id: l.id, email: l.user.email, role: l.role, expires_at: l.expiresAt, created_at: l.createdAt }));
+}
+
+export async function revokeInvitation(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const { count } = await db.passwordLink.updateMany({ where: { id, organizationId, usedAt: null }, data: { usedAt: new Date() } });
+  return count > 0 || (await db.passwordLink.count({ where: { id, organizationId } })) > 0;
 }
 
 export async function createApiKey(db: Db, input: { userId: string; organizationId: string; level: Level; name?: string }) {
@@ -161,13 +209,4 @@ export async function removeMember(db: Db, organizationId: string, userId: strin
     await tx.membership.delete({ where: { organizationId_userId: { organizationId, userId } } });
     await tx.apiKey.updateMany({ where: { organizationId, userId, disabledAt: null }, data: { disabledAt: new Date() } });
   });
-}
-
-// Whether an admin of this organization may give the user a password link: only for an account
-// that has no password and belongs to no other organization. Otherwise the link would let one
-// organization's admin take over an account that reaches other organizations.
-export async function mayIssuePasswordLink(db: Db, organizationId: string, userId: string): Promise<boolean> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true, memberships: { select: { organizationId: true } } } });
-  if (!user || user.passwordHash) return false;
-  return user.memberships.every((m) => m.organizationId === organizationId);
 }

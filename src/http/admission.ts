@@ -5,18 +5,20 @@ import { authenticate, authorize, readBearer } from './auth.js';
 import { ApiError } from './errors.js';
 import type { RouteDefinition } from './route.js';
 
-// Whether a request may be answered: who it is (its credential, allowed on the route), whether its
-// client address is out of failed authentications, and its request budget (each API key,
-// ingestion token and session has its own, named by its token's digest, so that it is spent while
-// the token is looked up).
+// Whether a request may be answered: who it is (its credential, allowed on the route), and its
+// request budget (each API key, ingestion token and session has its own, named by its token's
+// digest, so that it is spent while the token is looked up).
 //
-// The three go to the database side by side. The handler needs the credential only; the address
-// and the budget need only be passed before an answer is written. So a read (GET, no side
-// effects) runs beside those two, one round trip less on its path, and a write waits for all
-// three. Either way their refusal replaces whatever the handler answered, and refusals come in
-// the order they always did: a blocked address (429), then a failed authentication (401) or a
-// refused access (403), then an exhausted budget (429). A budget or address this process has seen
-// refused is refused before anything starts, so a client past its budget costs no handler work.
+// The two go to the database side by side. The handler needs the credential only; the budget need
+// only be passed before an answer is written. So a read (GET, no side effects) runs beside it, one
+// round trip less on its path, and a write waits for both. Either way the budget's refusal
+// replaces whatever the handler answered. A budget this process has seen refused is refused before
+// anything starts, so a client past its budget costs no handler work.
+//
+// The client address's budget of failed authentications is looked at only when the token is not
+// valid: such a request is 401, or 429 once the address has failed too often. A valid credential
+// is never refused for what others sent from the same address (behind a proxy without
+// TRUST_PROXY, every client has one address).
 
 export interface Admission {
   credential: Credential;
@@ -48,30 +50,25 @@ export async function admit(deps: AppDeps, ctx: Context, route: RouteDefinition)
   const address = ctx.ip || 'unknown';
   const bearer = readBearer(ctx);
   const budgetKey = bearer?.digest ?? null;
-  rateLimiter.refuseKnownBlockedAddress(address);
   if (budgetKey) rateLimiter.refuseKnownExhaustedBudget(budgetKey);
   // The lookup is sent first: it is the statement the handler waits for.
   const lookup = settle(authenticate(deps, ctx, route.access, bearer));
-  const addressAllowed = settle(rateLimiter.assertMayAuthenticate(address));
-  // A request without a bearer is refused by authentication and spends nothing.
-  const budget = settle(budgetKey ? rateLimiter.consume(budgetKey) : Promise.resolve());
+  // A request without a bearer is refused by authentication and spends nothing. From an address
+  // that is out of failures (most likely still guessing), the budget is spent only once the token
+  // proved valid, so a flood of guesses writes no budget rows.
+  const afterLookup = budgetKey !== null && rateLimiter.isKnownBlockedAddress(address);
+  let budget = settle(budgetKey && !afterLookup ? rateLimiter.consume(budgetKey) : Promise.resolve());
 
   const found = await lookup;
   if (!found.ok) {
-    unwrap(await addressAllowed);
-    if (found.error instanceof ApiError && AUTH_FAILURE_CODES.has(found.error.code)) await rateLimiter.recordAuthFailure(address);
+    if (found.error instanceof ApiError && AUTH_FAILURE_CODES.has(found.error.code)) await rateLimiter.spendAuthFailure(address);
     throw found.error;
   }
-  try {
-    authorize(found.value, route.access);
-  } catch (refused) {
-    unwrap(await addressAllowed);
-    throw refused;
-  }
+  authorize(found.value, route.access);
+  if (afterLookup) budget = settle(rateLimiter.consume(budgetKey));
   return {
     credential: found.value,
     passed: async () => {
-      unwrap(await addressAllowed);
       unwrap(await budget);
     },
   };

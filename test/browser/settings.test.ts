@@ -64,9 +64,10 @@ describe('personal settings', () => {
     const invitedPage = await invited.newPage();
     await invitedPage.goto(link);
     await expectAccessible(invitedPage, 'set password');
-    await invitedPage.getByLabel('New password').fill('a long enough password');
+    expect(await invitedPage.getByRole('heading', { level: 1 }).textContent()).toBe('Join Harbour Energy');
+    await invitedPage.getByLabel('Password', { exact: true }).fill('a long enough password');
     await invitedPage.getByLabel('Repeat the password').fill('a long enough password');
-    await submit(invitedPage, invitedPage.getByRole('button', { name: 'Set password and sign in' }));
+    await submit(invitedPage, invitedPage.getByRole('button', { name: 'Join and sign in' }));
     expect(new URL(invitedPage.url()).pathname).toBe('/app/invoices');
     // The link works once.
     await invitedPage.goto(link);

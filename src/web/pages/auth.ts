@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { findPasswordLink, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PasswordError, setPasswordWithLink, verifyPassword } from '../../auth/passwords.js';
+import { findPasswordLink, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PasswordError, usePasswordLink, verifyPassword } from '../../auth/passwords.js';
 import { createSession, firstOrganizationOf, revokeSession, switchOrganization } from '../../auth/sessions.js';
 import type { AppDeps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
@@ -25,6 +26,12 @@ export function safeNext(value: unknown): string {
   return value;
 }
 
+// The budget's name for one account (the e-mail as typed, known or not) at one client address: a
+// digest, so the rate-limit table holds no e-mail addresses.
+export function signInAttemptKey(email: string, address: string): string {
+  return createHash('sha256').update(`${email}\n${address}`, 'utf8').digest('hex');
+}
+
 const signInBody = z.object({
   email: z.string().trim().toLowerCase().max(320).default(''),
   password: z.string().max(MAX_PASSWORD_LENGTH * 4).default(''),
@@ -41,13 +48,14 @@ async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
   const body = parsed.success ? parsed.data : { email: '', password: '', next: undefined };
   const next = safeNext(body.next);
   if (!anonymousCsrfValid(ctx)) return renderSignIn(ctx, deps, { email: body.email, next, error: FORM_EXPIRED, status: 403 });
-  // Failed sign-ins spend the failed-authentication budget of the client address and of the
-  // e-mail address (the API's PostgreSQL limiter): guessing stops from one place and at one account.
-  const address = ctx.ip || 'unknown';
-  const account = `sign-in:${body.email}`;
+  // One attempt of this account from this address is taken before the password is checked (so a
+  // burst in parallel gets no more checks than the budget), and given back when it is right. The
+  // pair, not the address alone: honest people behind the same address keep signing in, and
+  // nobody can lock an account out by failing from their own address. The API's budget of the
+  // address (bad tokens) is not touched.
+  const attempt = signInAttemptKey(body.email, ctx.ip || 'unknown');
   try {
-    await deps.rateLimiter.assertMayAuthenticate(address);
-    await deps.rateLimiter.assertMayAuthenticate(account);
+    await deps.rateLimiter.takeSignInAttempt(attempt);
   } catch (error) {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
@@ -58,11 +66,8 @@ async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
   const user = body.email ? await deps.db.user.findUnique({ where: { email: body.email }, select: { id: true, passwordHash: true } }) : null;
   const valid = await verifyPassword(user?.passwordHash ?? null, body.password);
   const organizationId = valid && user ? await firstOrganizationOf(deps.db, user.id) : null;
-  if (!user || !valid || !organizationId) {
-    await deps.rateLimiter.recordAuthFailure(address).catch(() => undefined);
-    await deps.rateLimiter.recordAuthFailure(account).catch(() => undefined);
-    return renderSignIn(ctx, deps, { email: body.email, next, error: SIGN_IN_FAILED, status: 401 });
-  }
+  if (!user || !valid || !organizationId) return renderSignIn(ctx, deps, { email: body.email, next, error: SIGN_IN_FAILED, status: 401 });
+  await deps.rateLimiter.forgiveSignIns(attempt);
   const { token } = await createSession(deps.db, deps.config, { userId: user.id, organizationId });
   writeSessionCookie(ctx, deps, token);
   ctx.status = 303;
@@ -82,38 +87,66 @@ async function signOut(ctx: Context, deps: AppDeps): Promise<void> {
 const tokenQuery = z.object({ token: z.string().max(200).default('') });
 const setPasswordBody = z.object({ token: z.string().max(200).default(''), password: z.string().max(MAX_PASSWORD_LENGTH * 4).default(''), confirm: z.string().max(MAX_PASSWORD_LENGTH * 4).default('') });
 
-function renderSetPassword(ctx: Context, deps: AppDeps, input: { token: string; email: string | null; error?: string; status?: number }): void {
-  const app = appView(ctx, { title: 'Set your password', csrf: anonymousCsrfToken(ctx, deps) });
-  sendHtml(ctx, renderView('set-password', { app, token: input.token, email: input.email, error: input.error ?? null, minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH }), input.status ?? 200);
+interface LinkView {
+  email: string | null;
+  // An invitation's organization and role; null for the operator's password link.
+  organization: string | null;
+  role: string | null;
 }
+
+const NO_LINK: LinkView = { email: null, organization: null, role: null };
+
+function linkView(link: Awaited<ReturnType<typeof findPasswordLink>>): LinkView {
+  if (!link) return NO_LINK;
+  return { email: link.user.email, organization: link.organization?.name ?? null, role: link.role };
+}
+
+function renderSetPassword(ctx: Context, deps: AppDeps, input: { token: string; link: LinkView; error?: string; status?: number }): void {
+  const title = input.link.organization ? `Join ${input.link.organization}` : 'Set your password';
+  const app = appView(ctx, { title, csrf: anonymousCsrfToken(ctx, deps) });
+  sendHtml(ctx, renderView('set-password', { app, token: input.token, ...input.link, error: input.error ?? null, minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH }), input.status ?? 200);
+}
+
+const LINK_NOT_VALID = 'This link is not valid any more. Ask an administrator for a new one.';
 
 async function showSetPassword(ctx: Context, deps: AppDeps): Promise<void> {
   const { token } = tokenQuery.catch({ token: '' }).parse(ctx.query);
   const link = token ? await findPasswordLink(deps.db, token) : null;
-  if (!link) return renderSetPassword(ctx, deps, { token: '', email: null, error: 'This link is not valid any more. Ask an administrator for a new one.', status: 404 });
-  renderSetPassword(ctx, deps, { token, email: link.user.email });
+  if (!link) return renderSetPassword(ctx, deps, { token: '', link: NO_LINK, error: LINK_NOT_VALID, status: 404 });
+  renderSetPassword(ctx, deps, { token, link: linkView(link) });
 }
 
+// Uses a link (src/auth/passwords.ts): the operator's sets the password; an invitation joins its
+// organization, with a password chosen now or the account's own. Either may check a password, so
+// an attempt of the link's account from this address is taken first, as for a sign-in.
 async function setPassword(ctx: Context, deps: AppDeps): Promise<void> {
   const body = setPasswordBody.catch({ token: '', password: '', confirm: '' }).parse((ctx.request as { body?: unknown }).body ?? {});
-  const link = body.token ? await findPasswordLink(deps.db, body.token) : null;
-  const email = link?.user.email ?? null;
-  if (!anonymousCsrfValid(ctx)) return renderSetPassword(ctx, deps, { token: body.token, email, error: FORM_EXPIRED, status: 403 });
-  if (body.password !== body.confirm) return renderSetPassword(ctx, deps, { token: body.token, email, error: 'The two passwords are not the same.', status: 400 });
+  const found = body.token ? await findPasswordLink(deps.db, body.token) : null;
+  const link = linkView(found);
+  if (!anonymousCsrfValid(ctx)) return renderSetPassword(ctx, deps, { token: body.token, link, error: FORM_EXPIRED, status: 403 });
+  if (body.password !== body.confirm) return renderSetPassword(ctx, deps, { token: body.token, link, error: 'The two passwords are not the same.', status: 400 });
+  if (!found) return renderSetPassword(ctx, deps, { token: '', link: NO_LINK, error: LINK_NOT_VALID, status: 400 });
+  const attempt = signInAttemptKey(found.user.email, ctx.ip || 'unknown');
   try {
-    const { userId } = await setPasswordWithLink(deps.db, body.token, body.password);
-    const organizationId = await firstOrganizationOf(deps.db, userId);
+    await deps.rateLimiter.takeSignInAttempt(attempt);
+    const used = await usePasswordLink(deps.db, body.token, body.password);
+    await deps.rateLimiter.forgiveSignIns(attempt);
+    const organizationId = used.organizationId ?? (await firstOrganizationOf(deps.db, used.userId));
     if (!organizationId) {
       ctx.status = 303;
       return ctx.redirect('/app/sign-in');
     }
-    const { token } = await createSession(deps.db, deps.config, { userId, organizationId });
+    const { token } = await createSession(deps.db, deps.config, { userId: used.userId, organizationId });
     writeSessionCookie(ctx, deps, token);
-    setNotice(ctx, deps, 'Your password is set. You are signed in.');
+    setNotice(ctx, deps, used.organizationId ? 'You have joined the organization. You are signed in.' : 'Your password is set. You are signed in.');
     ctx.status = 303;
     ctx.redirect(HOME);
   } catch (error) {
-    if (error instanceof PasswordError) return renderSetPassword(ctx, deps, { token: body.token, email, error: error.message, status: 400 });
+    if (error instanceof PasswordError) return renderSetPassword(ctx, deps, { token: body.token, link, error: error.message, status: 400 });
+    if (error instanceof ApiError && error.status === 429) {
+      for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
+      return renderSetPassword(ctx, deps, { token: body.token, link, error: 'Too many failed attempts. Wait a few minutes and try again.', status: 429 });
+    }
     throw error;
   }
 }

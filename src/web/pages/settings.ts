@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import {
   AdminError,
-  addMember,
   changeMemberRole,
   createApiKey,
   createIngestionToken,
   disableOrganizationIngestionToken,
   disableOwnApiKey,
+  inviteMember,
   listIngestionTokens,
+  listInvitations,
   listMembers,
   listOwnApiKeys,
-  mayIssuePasswordLink,
   removeMember,
+  revokeInvitation,
 } from '../../admin/service.js';
 import { atLeast, INGESTION_SCOPES, LEVELS, type IngestionScope } from '../../auth/levels.js';
-import { createPasswordLink } from '../../auth/passwords.js';
 import { errors } from '../../http/errors.js';
 import { defineAction, definePage } from '../page.js';
 
@@ -44,13 +44,14 @@ export const settingsPages = [
     view: 'settings',
     load: async ({ deps, session }) => {
       const admin = atLeast(session.role, 'admin');
-      const [apiKeys, tokens, members] = await Promise.all([
+      const [apiKeys, tokens, members, invitations] = await Promise.all([
         listOwnApiKeys(deps.db, session.userId, session.organizationId),
         admin ? listIngestionTokens(deps.db, session.organizationId) : [],
         admin ? listMembers(deps.db, session.organizationId) : [],
+        admin ? listInvitations(deps.db, session.organizationId) : [],
       ]);
       const levels = LEVELS.filter((l) => atLeast(session.role, l));
-      return { apiKeys, tokens, members, levels, allLevels: LEVELS, scopes: INGESTION_SCOPES, userId: session.userId, organizationId: session.organizationId };
+      return { apiKeys, tokens, members, invitations, levels, allLevels: LEVELS, scopes: INGESTION_SCOPES, userId: session.userId, organizationId: session.organizationId };
     },
   }),
   defineAction({
@@ -111,15 +112,34 @@ export const settingsPages = [
     level: 'admin',
     body: z.object({ email: z.string().trim().toLowerCase().email('Enter an e-mail address.').max(320), name: z.string().trim().max(200).optional(), role: level }),
     handle: async ({ body, deps, session }) => {
-      const user = await addMember(deps.db, { organizationId: session.organizationId, email: body.email, name: body.name || null, role: body.role });
-      const link = (await mayIssuePasswordLink(deps.db, session.organizationId, user.id)) ? await createPasswordLink(deps.db, { userId: user.id, appBaseUrl: deps.config.APP_BASE_URL }) : null;
-      if (!link) return { redirect: '/app/settings', notice: `${user.email} is a member (${body.role}). They already have an account: they sign in and pick this organization.` };
+      // The same answer whether or not the address has an account (src/admin/service.ts).
+      const invitation = await inviteMember(deps.db, {
+        organizationId: session.organizationId,
+        email: body.email,
+        name: body.name || null,
+        role: body.role,
+        invitedByUserId: session.userId,
+        appBaseUrl: deps.config.APP_BASE_URL,
+      });
       return {
         view: 'secret-created',
         title: 'Member invited',
         nav: 'settings',
-        data: { heading: `${user.email} is invited`, secret: link.url, description: `Send this link to ${user.email}: it sets their password and signs them in. It works once, until ${link.expires_at.slice(0, 16).replace('T', ' ')} UTC.` },
+        data: {
+          heading: `${invitation.email} is invited`,
+          secret: invitation.url,
+          description: `Send this link to ${invitation.email}: with it they join this organization as ${invitation.role}, choosing a password, or with their own password if they already have one. It works once, until ${invitation.expires_at.slice(0, 16).replace('T', ' ')} UTC.`,
+        },
       };
+    },
+  }),
+  defineAction({
+    path: '/settings/invitations/:id/revoke',
+    level: 'admin',
+    params: idParams,
+    handle: async ({ params, deps, session }) => {
+      if (!(await revokeInvitation(deps.db, session.organizationId, params.id))) throw errors.notFound('invitation');
+      return { redirect: '/app/settings', notice: 'The invitation is withdrawn: its link no longer works.' };
     },
   }),
   defineAction({

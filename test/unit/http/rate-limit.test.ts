@@ -41,27 +41,26 @@ describe('rate limiter (memory store)', () => {
     expect(() => rl.refuseKnownExhaustedBudget('key:d')).not.toThrow();
   });
 
-  it('refuses an address out of failed authentications before it tries again, and only that address', async () => {
+  it('counts failed authentications per address and refuses the one past the budget, and only that address', async () => {
     const rl = limiter();
-    for (let i = 0; i < 3; i += 1) {
-      await rl.assertMayAuthenticate('10.0.0.1');
-      await rl.recordAuthFailure('10.0.0.1');
-    }
-    const refusal = await rl.assertMayAuthenticate('10.0.0.1').catch((error: unknown) => error as ApiError);
+    for (let i = 0; i < 3; i += 1) await rl.spendAuthFailure('10.0.0.1');
+    const refusal = await rl.spendAuthFailure('10.0.0.1').catch((error: unknown) => error as ApiError);
     expect((refusal as ApiError).code).toBe('rate_limit_exceeded');
     expect(Number((refusal as ApiError).extra.headers?.['Retry-After'])).toBeGreaterThan(250);
-    await expect(rl.assertMayAuthenticate('10.0.0.2')).resolves.toBeUndefined();
+    await expect(rl.spendAuthFailure('10.0.0.2')).resolves.toBeUndefined();
   });
 
-  it('remembers an address it refused, so the next request is refused before any lookup', async () => {
+  it('takes sign-in attempts per pair before the check, at most the budget even in parallel, and forgives them', async () => {
     const rl = limiter();
-    expect(() => rl.refuseKnownBlockedAddress('10.0.0.3')).not.toThrow();
-    for (let i = 0; i < 3; i += 1) await rl.recordAuthFailure('10.0.0.3');
-    // The store knows; this process learns it from the first refusal it answers.
-    expect(() => rl.refuseKnownBlockedAddress('10.0.0.3')).not.toThrow();
-    await expect(rl.assertMayAuthenticate('10.0.0.3')).rejects.toBeInstanceOf(ApiError);
-    expectRefusal(() => rl.refuseKnownBlockedAddress('10.0.0.3'), 250);
-    expect(() => rl.refuseKnownBlockedAddress('10.0.0.4')).not.toThrow();
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => rl.takeSignInAttempt('pair:a')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    // Another pair (the same account from elsewhere) is untouched.
+    await expect(rl.takeSignInAttempt('pair:b')).resolves.toBeUndefined();
+    await rl.takeSignInAttempt('pair:c');
+    await rl.takeSignInAttempt('pair:c');
+    await rl.forgiveSignIns('pair:c');
+    for (let i = 0; i < 3; i += 1) await rl.takeSignInAttempt('pair:c');
+    await expect(rl.takeSignInAttempt('pair:c')).rejects.toBeInstanceOf(ApiError);
   });
 
   it('needs the pool for the PostgreSQL store', () => {
