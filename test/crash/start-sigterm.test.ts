@@ -69,8 +69,8 @@ describe('npm start', () => {
   });
 
   it('stops the whole stack when npm alone gets SIGTERM', async () => {
-    const [api, postgres, temporal, temporalUi, minio, minioConsole] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
-    const ports = { PORT: api, EMBEDDED_POSTGRES_PORT: postgres, EMBEDDED_TEMPORAL_PORT: temporal, EMBEDDED_TEMPORAL_UI_PORT: temporalUi, EMBEDDED_MINIO_PORT: minio, EMBEDDED_MINIO_CONSOLE_PORT: minioConsole };
+    const portVariables = ['PORT', 'EMBEDDED_POSTGRES_PORT', 'EMBEDDED_TEMPORAL_PORT', 'EMBEDDED_TEMPORAL_UI_PORT', 'EMBEDDED_MINIO_PORT', 'EMBEDDED_MINIO_CONSOLE_PORT'];
+    const ports: Record<string, number> = Object.fromEntries(await Promise.all(portVariables.map(async (variable) => [variable, await freePort()])));
     const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     // The embedded servers, not whatever this environment may point at.
     for (const variable of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'APP_BASE_URL', 'PUBLIC_BASE_URL']) delete environment[variable];
