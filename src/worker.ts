@@ -7,6 +7,7 @@ import { createDb } from './db/client.js';
 import { reconcileSchedules } from './integrations/schedules.js';
 import { createLogger, type Logger } from './logger.js';
 import { closeIsolation, configureIsolation } from './shared/isolated.js';
+import { heartbeatWhileRunning } from './temporal/activity-heartbeats.js';
 import { connectTemporal } from './temporal/client.js';
 import { ensureNotificationSchedules } from './notifications/schedules.js';
 
@@ -57,6 +58,8 @@ export async function createWorker(config: Config) {
     maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
     maxConcurrentLocalActivityExecutions: config.WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES,
     maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+    // Another replica takes over a dead worker's activities after their heartbeat timeout.
+    interceptors: { activity: [heartbeatWhileRunning] },
   });
   await ensureNotificationSchedules(config);
   const close = async () => {

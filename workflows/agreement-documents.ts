@@ -6,6 +6,9 @@ import { executeRun, executeSingleItemRun, processItems, registerItems } from '.
 // Extraction of a large PDF or workbook may take a minute of CPU; a crash is retried.
 const documents = proxyActivities<AgreementDocumentActivities>({
   startToCloseTimeout: '10 minutes',
+  // Heartbeated by the worker while it runs (src/temporal/activity-heartbeats.ts): if the worker
+  // dies, another one retries it a minute later.
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
 

@@ -6,6 +6,9 @@ import { executeRun, processItemBatches, processItems, registerItems } from './r
 
 const checks = proxyActivities<CheckActivities>({
   startToCloseTimeout: '5 minutes',
+  // Heartbeated by the worker while it runs (src/temporal/activity-heartbeats.ts): if the worker
+  // dies, another one retries it a minute later.
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
 

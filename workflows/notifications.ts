@@ -5,6 +5,9 @@ import { deliveryWorkflowId } from '../src/notifications/workflow-ids.js';
 
 const dispatch = proxyActivities<NotificationActivities>({
   startToCloseTimeout: '5 minutes',
+  // Heartbeated by the worker while it runs (src/temporal/activity-heartbeats.ts): if the worker
+  // dies, another one retries it a minute later, and the dispatch Schedule (overlap Skip) goes on.
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 

@@ -5,6 +5,9 @@ import { executeRun, processItems, registerItems } from './runs/lifecycle.js';
 
 const topics = proxyActivities<TopicActivities>({
   startToCloseTimeout: '5 minutes',
+  // Heartbeated by the worker while it runs (src/temporal/activity-heartbeats.ts): if the worker
+  // dies, another one retries it a minute later.
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
 

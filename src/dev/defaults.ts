@@ -3,19 +3,28 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The embedded defaults of `npm start`: used when DATABASE_URL, TEMPORAL_ADDRESS or S3_ENDPOINT
-// are not set. Ports avoid the machine's own PostgreSQL on 5432.
+// are not set. Ports avoid the machine's own PostgreSQL on 5432; EMBEDDED_*_PORT moves one that
+// another program on the machine already uses.
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dataDir = process.env.DATA_DIR ?? path.join(repoRoot, '.data');
 
+function portSetting(variable: string, fallback: number): number {
+  const value = process.env[variable];
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${variable} must be a port number (1 to 65535), got "${value}"`);
+  return port;
+}
+
 export const EMBEDDED = {
-  postgresPort: 5433,
+  postgresPort: portSetting('EMBEDDED_POSTGRES_PORT', 5433),
   postgresUser: 'postgres',
   postgresPassword: 'postgres',
   database: 'invoice_compliance',
-  temporalPort: 7233,
-  temporalUiPort: 8233,
-  minioPort: 9000,
-  minioConsolePort: 9001,
+  temporalPort: portSetting('EMBEDDED_TEMPORAL_PORT', 7233),
+  temporalUiPort: portSetting('EMBEDDED_TEMPORAL_UI_PORT', 8233),
+  minioPort: portSetting('EMBEDDED_MINIO_PORT', 9000),
+  minioConsolePort: portSetting('EMBEDDED_MINIO_CONSOLE_PORT', 9001),
 };
 
 export function defaultDatabaseUrl(): string {

@@ -147,8 +147,10 @@ function printSignIn(passwordLink: string | null, appBaseUrl: string): void {
 }
 
 let shuttingDown = false;
+// The worker and the API, once started.
+const children: ManagedProcess[] = [];
 
-async function shutdown(children: ManagedProcess[], code: number): Promise<void> {
+async function shutdown(code: number): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   log('stopping...');
@@ -157,7 +159,16 @@ async function shutdown(children: ManagedProcess[], code: number): Promise<void>
   process.exit(code);
 }
 
+// Ctrl-C reaches every process of the terminal's group; SIGTERM (a process manager, `kill`, npm
+// passing it on) reaches this one only, so this process stops the rest. Registered first, so a
+// signal during the start stops whatever already runs.
+function stopOnSignals(): void {
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+}
+
 async function main(): Promise<void> {
+  stopOnSignals();
   const { values } = parseArgs({ options: { 'new-key': { type: 'boolean', default: false } } });
   mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
   const secrets = devSecrets();
@@ -177,16 +188,15 @@ async function main(): Promise<void> {
   const dev = await bootstrapDevelopmentOrganization(db, { newKey: values['new-key'] ?? false, appBaseUrl: env.APP_BASE_URL });
   await db.$disconnect();
 
-  const children = [startNodeProcess('worker', 'src/worker.ts', env), startNodeProcess('api', 'src/api.ts', env)];
+  if (shuttingDown) return;
+  children.push(startNodeProcess('worker', 'src/worker.ts', env), startNodeProcess('api', 'src/api.ts', env));
   for (const child of children) {
     child.child.once('exit', (code) => {
       if (shuttingDown) return;
       log(`${child.name} exited (${code ?? 'signal'}); stopping the stack`);
-      void shutdown(children.filter((c) => c !== child), 1);
+      void shutdown(1);
     });
   }
-  process.once('SIGINT', () => void shutdown(children, 0));
-  process.once('SIGTERM', () => void shutdown(children, 0));
   await waitFor('API', async () => (await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).ok, 60_000);
   log(`API on http://localhost:${env.PORT} (contract: /v1/openapi.json, readiness: /readyz)`);
   printCredentials(dev.credentials, dev.organizationId, dev.userId);

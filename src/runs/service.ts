@@ -15,8 +15,10 @@ import { serializeRun } from './serialize.js';
 import type { WorkflowRunView } from './schemas.js';
 
 // A run row exists before its workflow starts, so a poll right after the 202 finds it. A row
-// whose workflow never started (the API died in between) is failed by reconciliation below.
+// whose workflow never started (the API died in between) is started by reconciliation below, or
+// failed when that is too late or its workflow ID is shared.
 const MISSING_WORKFLOW_GRACE_MS = 60_000;
+const LATE_START_LIMIT_MS = 24 * 3_600_000;
 
 export interface StartRunRequest {
   organizationId: string;
@@ -157,6 +159,15 @@ async function failureFromTemporal(deps: Deps, workflowId: string): Promise<RunF
   return WORKFLOW_FAILED;
 }
 
+// The API that wrote the row stopped (a crash, a kill, a lost machine) before it started the
+// workflow; the row and its records (an uploaded invoice, a check's pairs) are committed, and the
+// client's repeated request finds them rather than starting the work again. Started now, the work
+// it was promised is done. Not a run that has begun (its workflow existed), one whose workflow ID
+// is shared (a sync: a later sync may hold it), nor one left for a day.
+function mayStartLate(run: WorkflowRun, age: number): boolean {
+  return run.status === 'queued' && run.startedAt === null && run.workflowId === null && age < LATE_START_LIMIT_MS;
+}
+
 // Temporal is the source of truth: a run whose workflow ended outside our own code (cancelled
 // or terminated in Temporal UI, timed out, never started) must not stay running in the API.
 async function reconcileOne(deps: Deps, run: WorkflowRun): Promise<boolean> {
@@ -171,7 +182,13 @@ async function reconcileOne(deps: Deps, run: WorkflowRun): Promise<boolean> {
     status = description.status.name;
   } catch (error) {
     if (!(error instanceof WorkflowNotFoundError)) throw error;
-    if (Date.now() - run.createdAt.getTime() < MISSING_WORKFLOW_GRACE_MS) return false;
+    const age = Date.now() - run.createdAt.getTime();
+    if (age < MISSING_WORKFLOW_GRACE_MS) return false;
+    if (mayStartLate(run, age)) {
+      await startRecordedRun(deps, run);
+      deps.logger.warn({ run_id: run.id, type: run.type }, 'started the workflow of a run whose API stopped before starting it');
+      return false;
+    }
     return closeRun(deps.db, run.id, 'failed', { code: 'workflow_not_found', message: 'The workflow of this run was never started.' }, 'failed');
   }
   switch (status) {

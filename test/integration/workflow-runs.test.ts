@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { releaseSignal } from '../../workflows/testing.js';
 import { eventually, expectError } from '../support/api.js';
@@ -237,6 +238,23 @@ describe('workflow runs', () => {
     expect(t.failure.code).toBe('workflow_terminated');
     expect(t.progress.queued + t.progress.running).toBe(0);
     expect((await settled(tenant, cancelled)).status).toBe('cancelled');
+  });
+
+  it('starts the workflow of a run whose API stopped before starting it; a day later it fails the run instead', async () => {
+    // As an API killed between writing a run's row and starting its workflow leaves it (the
+    // scale-out test, test/crash/scale-out.test.ts, kills one under load).
+    const tenant = await createTenant();
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const input = { items: [{ key: 'a', behaviour: 'succeed' }] };
+    const row = (id: string, createdAt: Date) => ({ id, organizationId: tenant.organizationId, type: 'test_items', input, createdAt });
+    const [orphan, fresh, stale] = [randomUUID(), randomUUID(), randomUUID()];
+    await testDb().workflowRun.createMany({ data: [row(orphan, minutesAgo(2)), row(fresh, minutesAgo(0)), row(stale, minutesAgo(25 * 60))] });
+
+    // Within the first minute the API that wrote it may still be starting it: left as it is.
+    expect((await tenant.call(`/v1/workflow-runs/${fresh}`)).body.status).toBe('queued');
+    await expect((await testTemporal()).workflow.getHandle(fresh).describe()).rejects.toThrow();
+    expect(await settled(tenant, orphan)).toMatchObject({ status: 'completed', progress: { completed: 1 } });
+    expect(await settled(tenant, stale)).toMatchObject({ status: 'failed', failure: { code: 'workflow_not_found' } });
   });
 });
 

@@ -15,6 +15,8 @@ export interface CallOptions {
   token?: string | null;
   organizationId?: string | null;
   headers?: Record<string, string>;
+  // Another API process than the stack's (the scale-out test runs several).
+  baseUrl?: string;
 }
 
 export async function call<T = any>(path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
@@ -27,7 +29,7 @@ export async function call<T = any>(path: string, options: CallOptions = {}): Pr
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(`${inject('apiUrl')}${path}`, { method: options.method ?? 'GET', headers, body });
+  const response = await fetch(`${options.baseUrl ?? inject('apiUrl')}${path}`, { method: options.method ?? 'GET', headers, body });
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { expect, inject } from 'vitest';
 import { repoRoot } from '../../../src/dev/defaults.js';
 
-// Browser tests drive Debian's chromium (/usr/bin/chromium, installed by scripts/install-deps)
+// Browser tests drive Debian's chromium (/usr/bin/chromium, installed by scripts/install-deps --tests)
 // through playwright-core: headless, no sandbox (containers), nothing fetched from the network,
 // a fresh profile each run.
 

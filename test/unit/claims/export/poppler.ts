@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 
 // Reads a rendered PDF the way a person and a machine would: poppler's pdftoppm draws the pages
 // as PNG, pdftotext extracts the text (and each word's box), pdffonts lists the embedded fonts.
-// Poppler is installed by scripts/install-deps (Debian package poppler-utils).
+// Poppler is installed by scripts/install-deps --tests (Debian package poppler-utils).
 
 const execFileAsync = promisify(execFile);
 
@@ -15,7 +15,7 @@ async function run(command: string, args: string[], options: { maxBuffer?: numbe
     return await execFileAsync(command, args, { maxBuffer: options.maxBuffer ?? 16 * 1024 * 1024 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error(`${command} is not installed: install poppler-utils (bash scripts/install-deps, or apt-get install -y poppler-utils)`);
+      throw new Error(`${command} is not installed: install poppler-utils (bash scripts/install-deps --tests, or apt-get install -y poppler-utils)`);
     }
     throw error;
   }
