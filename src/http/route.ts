@@ -100,16 +100,16 @@ function isJsonResponse(doc: ResponseDoc): boolean {
 // route's `fieldsOf`, or else its 200 response's: a list's `data` item, or the whole object. A
 // read whose answer is a file (CSV, XLSX, PDF) has no fields to select.
 export function fieldSelectionOf(route: Pick<RouteDefinition, 'method' | 'fieldsOf' | 'ingestionFieldsOf' | 'responses'>, ingestion = false): FieldSelection | null {
-  if (ingestion && route.ingestionFieldsOf) return { schema: route.ingestionFieldsOf, listKey: 'invoices', identity: identityOf(route.ingestionFieldsOf) };
   const ok = route.responses[200];
   if (route.method !== 'get' && !route.fieldsOf) return null;
   if (ok && !isJsonResponse(ok)) return null;
   const schema = ok?.schema;
   const listItem = schema instanceof z.ZodObject ? listItemOf(schema as z.ZodObject) : null;
+  // The Ingestion API's list is {invoices, next_cursor}.
+  if (ingestion && route.ingestionFieldsOf) return { schema: route.ingestionFieldsOf, listKey: listItem ? 'invoices' : null, identity: identityOf(route.ingestionFieldsOf) };
   const record = route.fieldsOf ?? listItem ?? (schema instanceof z.ZodObject ? schema : null);
   if (!record) return null;
   return { schema: record, listKey: listItem ? 'data' : null, identity: identityOf(record) };
-  return null;
 }
 
 function listItemOf(schema: z.ZodObject): ZodType | null {
