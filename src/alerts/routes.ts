@@ -79,8 +79,10 @@ export const alertRoutes = [
       const filter = filterOf(query);
       const page = resolvePage(deps.cursors, query, { sort: 'count', direction: 'desc' }, { ...filter, group_by: query.group_by });
       const groups = await alertGroups(deps, organizationOf(credential), query.group_by, filter, await resolveTeamScope(deps.db, credential, filter));
-      // Most alerts first unless direction=asc; ties by key (null, uncategorized, as '').
-      const { rows, nextCursor } = pageOfRanked(deps.cursors, page, groups, (group) => [group.count, group.key ?? '']);
+      // Most alerts first unless direction=asc; ties by key ascending either way (null, the
+      // uncategorized, as '' first).
+      const sign = page.direction === 'desc' ? -1 : 1;
+      const { rows, nextCursor } = pageOfRanked(deps.cursors, page, groups, (group) => [sign * group.count, group.key ?? ''], true);
       return { body: { data: rows, next_cursor: nextCursor } };
     },
   }),

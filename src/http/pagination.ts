@@ -220,8 +220,10 @@ function rankOfCursor(after: NonNullable<PageRequest['after']>): Rank {
   throw invalidCursor('The cursor was made for another list.');
 }
 
-export function pageOfRanked<T>(codec: CursorCodec, page: PageRequest, items: readonly T[], rankOf: (item: T) => Rank): { rows: T[]; nextCursor: string | null } {
-  const sign = page.direction === 'desc' ? -1 : 1;
+// `rankOf` may give the place for the page's direction itself (e.g. most alerts first, ties by key
+// ascending): then `ranksFollowDirection` says so, and the tuples ascend as given.
+export function pageOfRanked<T>(codec: CursorCodec, page: PageRequest, items: readonly T[], rankOf: (item: T) => Rank, ranksFollowDirection = false): { rows: T[]; nextCursor: string | null } {
+  const sign = page.direction === 'desc' && !ranksFollowDirection ? -1 : 1;
   const compare = (a: Rank, b: Rank) => sign * compareRanks(a, b);
   const ranked = items.map((item) => ({ item, rank: rankOf(item) })).sort((a, b) => compare(a.rank, b.rank));
   const after = page.after ? rankOfCursor(page.after) : null;
