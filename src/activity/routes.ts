@@ -1,4 +1,5 @@
 import type { ApiKeyCredential, Credential } from '../auth/credential.js';
+import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
@@ -21,7 +22,7 @@ export const activityRoutes = [
     method: 'get',
     path: '/v1/activity',
     operationId: 'listActivity',
-    summary: "A record's timeline (entity_type and entity_id) or the organization's: activity entries and top-level comments, newest first",
+    summary: "A record's timeline (entity_type and entity_id) or the organization's: activity entries and top-level comments, newest first unless direction=asc",
     tag,
     access: { level: 'read' },
     query: activityQuery,
@@ -31,7 +32,7 @@ export const activityRoutes = [
       const organizationId = organizationOf(credential);
       if (query.entity_type && query.entity_id) await assertTimelineExists(deps, organizationId, query.entity_type, query.entity_id);
       const { entity_type, entity_id, entry_type, include_related_alerts } = query;
-      const page = resolvePage(deps.cursors, { limit: query.limit, cursor: query.cursor }, { sort: 'created_at', direction: 'desc' }, { entity_type, entity_id, entry_type, include_related_alerts });
+      const page = resolvePage(deps.cursors, query, { sort: 'created_at', direction: 'desc' }, { entity_type, entity_id, entry_type, include_related_alerts });
       const rows = await timelinePage(deps, organizationId, query, page);
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
       return { body: { data: await serializeTimeline(deps, organizationId, visible), next_cursor: nextCursor } };
@@ -89,15 +90,18 @@ export const activityRoutes = [
     method: 'patch',
     path: '/v1/comments/{id}',
     operationId: 'updateComment',
-    summary: 'Edit the body of your own comment (403 not_comment_author for anyone else)',
+    summary: 'Edit the body of your own comment (403 not_comment_author for anyone else); If-Match optional (412 on mismatch)',
     tag,
     access: { level: 'write' },
     params: idParams,
     body: patchCommentSchema,
-    responses: { 200: { description: 'The comment', schema: commentSchema }, 403: { description: 'not_comment_author' } },
+    etag: true,
+    responses: { 200: { description: 'The comment', schema: commentSchema }, 403: { description: 'not_comment_author' }, 412: { description: 'precondition_failed: If-Match does not match' } },
     handler: async ({ params, body, credential, deps, ctx }) => {
       const comment = await findComment(deps, organizationOf(credential), params.id);
-      assertSentAsRead(ctx.request.body, await commentResponse(deps, credential, comment), COMMENT_FIXED_FIELDS);
+      const current = await commentResponse(deps, credential, comment);
+      assertIfMatch(ctx, current);
+      assertSentAsRead(ctx.request.body, current, COMMENT_FIXED_FIELDS);
       return { body: await commentResponse(deps, credential, await editComment(deps, credential as ApiKeyCredential, comment, body.body)) };
     },
   }),
@@ -105,13 +109,15 @@ export const activityRoutes = [
     method: 'delete',
     path: '/v1/comments/{id}',
     operationId: 'deleteComment',
-    summary: 'Delete your own comment and its replies (403 not_comment_author for anyone else)',
+    summary: 'Delete your own comment and its replies (403 not_comment_author for anyone else); If-Match optional (412 on mismatch)',
     tag,
     access: { level: 'write' },
     params: idParams,
-    responses: { 204: { description: 'Deleted' }, 403: { description: 'not_comment_author' } },
-    handler: async ({ params, credential, deps }) => {
-      await deleteComment(deps, credential as ApiKeyCredential, await findComment(deps, organizationOf(credential), params.id));
+    responses: { 204: { description: 'Deleted' }, 403: { description: 'not_comment_author' }, 412: { description: 'precondition_failed: If-Match does not match' } },
+    handler: async ({ params, credential, deps, ctx }) => {
+      const comment = await findComment(deps, organizationOf(credential), params.id);
+      assertIfMatch(ctx, await commentResponse(deps, credential, comment));
+      await deleteComment(deps, credential as ApiKeyCredential, comment);
       return { status: 204 };
     },
   }),

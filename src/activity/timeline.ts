@@ -52,8 +52,10 @@ function scopeOf(organizationId: string, query: ActivityQuery): Prisma.Sql {
 
 export async function timelinePage(deps: Deps, organizationId: string, query: ActivityQuery, page: PageRequest): Promise<TimelineRow[]> {
   const scope = scopeOf(organizationId, query);
+  // Newest first unless direction=asc.
+  const order = Prisma.raw(page.direction === 'asc' ? 'ASC' : 'DESC');
   const after = page.after
-    ? Prisma.sql`AND (created_at, id) < (${new Date(String(page.after.value))}::timestamptz, ${page.after.id}::uuid)`
+    ? Prisma.sql`AND (created_at, id) ${Prisma.raw(page.direction === 'asc' ? '>' : '<')} (${new Date(String(page.after.value))}::timestamptz, ${page.after.id}::uuid)`
     : Prisma.empty;
   const activity = Prisma.sql`
     SELECT id, 'activity' AS entry_type, entity_type, entity_id, action, actor_type, actor_user_id, actor_api_key_id, actor_run_id, changes, created_at
@@ -68,12 +70,12 @@ export async function timelinePage(deps: Deps, organizationId: string, query: Ac
   // Each part is ordered and limited on its own, so each walks its (organization, ..., created_at)
   // index and stops after a page (incremental sort by id), instead of sorting a whole history.
   const limit = page.limit + 1;
-  const pageOfPart = (part: Prisma.Sql) => Prisma.sql`(${part} ORDER BY created_at DESC, id DESC LIMIT ${limit})`;
+  const pageOfPart = (part: Prisma.Sql) => Prisma.sql`(${part} ORDER BY created_at ${order}, id ${order} LIMIT ${limit})`;
   const parts = (query.entry_type === 'activity' ? [activity] : query.entry_type === 'comment' ? [comments] : [activity, comments]).map(pageOfPart);
   return deps.db.$queryRaw<TimelineRow[]>`
     SELECT entries.id::text AS id, entry_type, entity_type, entries.entity_id::text AS entity_id, action, actor_type,
            actor_user_id::text AS actor_user_id, actor_api_key_id::text AS actor_api_key_id, actor_run_id::text AS actor_run_id, changes, entries.created_at
       FROM (${Prisma.join(parts, ' UNION ALL ')}) AS entries
-     ORDER BY entries.created_at DESC, entries.id DESC
+     ORDER BY entries.created_at ${order}, entries.id ${order}
      LIMIT ${limit}`;
 }

@@ -56,6 +56,7 @@ export const agreementRoutes = [
     summary: 'Create a tag (names are unique per organization)',
     tag,
     access: { level: 'write' },
+    idempotent: true,
     body: createTagSchema,
     responses: { 201: { description: 'The tag', schema: tagSchema }, 409: { description: 'A tag with this name exists (existing_tag_id)' } },
     handler: async ({ body, credential, deps }) => ({ status: 201, body: await createTag(deps, credential.organizationId!, body.name) }),

@@ -144,6 +144,12 @@ function ruleProblems(merged: { title: string | null; status: string; effectiveD
   return problems;
 }
 
+// The renewal terms a sent `renewal` object stands for: what it leaves out is the default (no
+// automatic renewal, no period, no notice).
+function renewalTermsOf(renewal: NonNullable<AgreementInput['renewal']>) {
+  return { auto_renews: renewal.auto_renews ?? false, period_months: renewal.period_months ?? null, notice_days: renewal.notice_days ?? null };
+}
+
 function columnsOf(input: AgreementInput, current: Agreement | null): Prisma.AgreementUncheckedUpdateInput {
   const data: Prisma.AgreementUncheckedUpdateInput = {};
   if (input.title !== undefined) data.title = input.title;
@@ -152,9 +158,13 @@ function columnsOf(input: AgreementInput, current: Agreement | null): Prisma.Agr
   if (input.expiration_date !== undefined) data.expirationDate = dateOf(input.expiration_date);
   if (input.applicability !== undefined) data.applicability = input.applicability === null ? Prisma.DbNull : input.applicability;
   if (input.instructions !== undefined) data.instructions = input.instructions;
-  if (input.renewal?.auto_renews !== undefined) data.autoRenews = input.renewal.auto_renews;
-  if (input.renewal?.period_months !== undefined) data.renewalPeriodMonths = input.renewal.period_months;
-  if (input.renewal?.notice_days !== undefined) data.noticePeriodDays = input.renewal.notice_days;
+  if (input.renewal !== undefined) {
+    // An object replaces the whole value (spec, PATCH): terms it leaves out are cleared.
+    const terms = renewalTermsOf(input.renewal);
+    data.autoRenews = terms.auto_renews;
+    data.renewalPeriodMonths = terms.period_months;
+    data.noticePeriodDays = terms.notice_days;
+  }
   if (input.renewal_action?.type === 'cancel') {
     data.expirationDate = dateOf(input.renewal_action.expiration_date);
     data.autoRenews = false;
@@ -216,7 +226,7 @@ function repeatsCurrent(current: AgreementWithLinks, input: AgreementInput): boo
   return Object.entries(input).every(([key, value]) => {
     if (value === undefined) return true;
     if (key === 'supplier_ids' || key === 'recipient_ids' || key === 'tag_ids') return canonicalJson(sortedUnique(value as string[])) === canonicalJson(view[key]);
-    if (key === 'renewal') return Object.entries(value as object).every(([k, v]) => v === undefined || (view.renewal as Record<string, unknown>)[k] === v);
+    if (key === 'renewal') return canonicalJson(renewalTermsOf(value as NonNullable<AgreementInput['renewal']>)) === canonicalJson(view.renewal);
     return canonicalJson(value) === canonicalJson(view[key]);
   });
 }

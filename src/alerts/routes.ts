@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { assertIfMatch } from '../http/etag.js';
+import { pageOfRanked, resolvePage } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
 import { ALERT_LIST_SORTS, listAlerts } from './list.js';
@@ -73,10 +74,16 @@ export const alertRoutes = [
     access: { level: 'read' },
     query: groupsQuery,
     fieldsOf: groupSchema,
-    responses: { 200: { description: 'Every group', schema: z.object({ data: z.array(groupSchema) }) } },
+    responses: { 200: { description: 'A page of groups', schema: listResponse(groupSchema) } },
     handler: async ({ query, credential, deps }) => {
       const filter = filterOf(query);
-      return { body: { data: await alertGroups(deps, organizationOf(credential), query.group_by, filter, await resolveTeamScope(deps.db, credential, filter)) } };
+      const page = resolvePage(deps.cursors, query, { sort: 'count', direction: 'desc' }, { ...filter, group_by: query.group_by });
+      const groups = await alertGroups(deps, organizationOf(credential), query.group_by, filter, await resolveTeamScope(deps.db, credential, filter));
+      // Most alerts first unless direction=asc; ties by key ascending either way (null, the
+      // uncategorized, as '' first).
+      const sign = page.direction === 'desc' ? -1 : 1;
+      const { rows, nextCursor } = pageOfRanked(deps.cursors, page, groups, (group) => [sign * group.count, group.key ?? ''], true);
+      return { body: { data: rows, next_cursor: nextCursor } };
     },
   }),
   defineRoute({

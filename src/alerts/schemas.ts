@@ -86,7 +86,8 @@ export function filterOf(query: Record<string, unknown>): AlertFilter {
 
 export const listQuery = z.object({ ...pageParams(ALERT_SORTS), ...filterQueryParams });
 export const metricsQuery = z.object(filterQueryParams);
-export const groupsQuery = z.object({ group_by: z.enum(GROUP_BY).default('agreement').meta({ description: 'agreement unless given' }), fields: z.string().optional(), ...filterQueryParams });
+// Groups come most alerts first (sort=count, desc); ties by key.
+export const groupsQuery = z.object({ group_by: z.enum(GROUP_BY).default('agreement').meta({ description: 'agreement unless given' }), ...pageParams(['count']), ...filterQueryParams });
 export const exportQuery = z.object({
   format: z.enum(['csv', 'xlsx']).default('csv'),
   sort: z.enum(ALERT_SORTS).optional(),

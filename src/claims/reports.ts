@@ -1,5 +1,6 @@
 import { coveredIds, type TeamScope } from '../teams/scope.js';
 import { inBatches } from '../shared/batches.js';
+import { pageOfRanked, type PageRequest, type Rank } from '../http/pagination.js';
 import type { AppDeps } from '../deps.js';
 import { formatAmount, sum } from '../shared/money.js';
 import { CLAIM_STATUSES, type ClaimFilter, type ClaimStatus } from './schemas.js';
@@ -63,7 +64,9 @@ type DocumentRole = 'invoice' | 'invoice_attachment' | 'credit_note' | 'credit_n
 
 // The files behind a claim: each of its alerts' invoices (original and attachments) and each
 // attached credit note's, with presigned GET links. Invoices created as data have no file.
-export async function claimDocuments(deps: Pick<AppDeps, 'db' | 'storage'>, claim: ClaimRecord) {
+// The files behind a claim, in the letter's order (invoice date, number, id; the primary file,
+// then the attachments), one page at a time: only the page's files get download links.
+export async function claimDocuments(deps: Pick<AppDeps, 'db' | 'storage' | 'cursors'>, claim: ClaimRecord, page: PageRequest) {
   const alertInvoices = await deps.db.alert.findMany({ where: { claimId: claim.id, ...countedAlertsWhere }, select: { invoiceId: true }, distinct: ['invoiceId'] });
   const invoiceIds = alertInvoices.map((a) => a.invoiceId);
   const creditNoteIds = claim.creditNotes.map((c) => c.invoiceId);
@@ -76,16 +79,21 @@ export async function claimDocuments(deps: Pick<AppDeps, 'db' | 'storage'>, clai
      WHERE organization_id = ${claim.organizationId}::uuid AND id = ANY(${[...invoiceIds, ...creditNoteIds]}::uuid[]) AND deleted_at IS NULL
      ORDER BY issue_date ASC, invoice_number ASC, id ASC`;
   const creditNotes = new Set(creditNoteIds);
-  const wanted: { documentId: string; role: DocumentRole; invoice: (typeof invoices)[number] }[] = [];
+  const wanted: { documentId: string; role: DocumentRole; invoice: (typeof invoices)[number]; rank: Rank }[] = [];
   for (const invoice of invoices) {
     const isCreditNote = creditNotes.has(invoice.id);
-    if (invoice.primaryDocumentId) wanted.push({ documentId: invoice.primaryDocumentId, role: isCreditNote ? 'credit_note' : 'invoice', invoice });
-    for (const id of invoice.attachmentDocumentIds) wanted.push({ documentId: id, role: isCreditNote ? 'credit_note_attachment' : 'invoice_attachment', invoice });
+    // The letter's order by value (unknown dates and numbers last), so a page's cursor holds while
+    // invoices join the claim; within an invoice, its files in order (a file may sit behind two
+    // invoices, so the rank's unique last part names both).
+    const rankOf = (file: number, documentId: string): Rank => [invoice.issueDate?.toISOString() ?? '~', invoice.invoiceNumber ?? '\uffff', invoice.id, file, `${invoice.id}:${documentId}`];
+    if (invoice.primaryDocumentId) wanted.push({ documentId: invoice.primaryDocumentId, role: isCreditNote ? 'credit_note' : 'invoice', invoice, rank: rankOf(0, invoice.primaryDocumentId) });
+    invoice.attachmentDocumentIds.forEach((id, index) => wanted.push({ documentId: id, role: isCreditNote ? 'credit_note_attachment' : 'invoice_attachment', invoice, rank: rankOf(index + 1, id) }));
   }
-  const documents = await inBatches(wanted.map((w) => w.documentId), (ids) => deps.db.document.findMany({ where: { organizationId: claim.organizationId, id: { in: ids } } }));
+  const { rows, nextCursor } = pageOfRanked(deps.cursors, page, wanted, (entry) => entry.rank);
+  const documents = await inBatches(rows.map((w) => w.documentId), (ids) => deps.db.document.findMany({ where: { organizationId: claim.organizationId, id: { in: ids } } }));
   const byId = new Map(documents.map((d) => [d.id, d]));
   const data = [];
-  for (const entry of wanted) {
+  for (const entry of rows) {
     const document = byId.get(entry.documentId);
     if (!document) continue;
     const link = await deps.storage.presignDownload(document.storageKey, document.fileName, DOWNLOAD_LINK_SECONDS);
@@ -101,5 +109,5 @@ export async function claimDocuments(deps: Pick<AppDeps, 'db' | 'storage'>, clai
       expires_at: link.expiresAt.toISOString(),
     });
   }
-  return data;
+  return { data, next_cursor: nextCursor };
 }

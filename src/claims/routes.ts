@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import { errors } from '../http/errors.js';
 import { assertIfMatch } from '../http/etag.js';
-import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
+import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
 import { buildClaimLetter, renderClaimCsv, renderClaimPdf, renderClaimXlsx } from './export/index.js';
@@ -302,8 +302,12 @@ export const claimRoutes = [
     tag,
     access: { level: 'read' },
     params: idParams,
-    responses: { 200: { description: 'Every file', schema: z.object({ data: z.array(claimDocumentSchema) }) } },
-    handler: async ({ params, credential, deps }) => ({ body: { data: await claimDocuments(deps, await findClaim(deps, organizationOf(credential), params.id)) } }),
+    query: z.object({ ...pageParams(['letter']), direction: z.enum(['asc']).optional().meta({ description: "The letter's order only" }) }),
+    responses: { 200: { description: "A page of files, in the letter's order (sort=letter)", schema: listResponse(claimDocumentSchema) } },
+    handler: async ({ params, query, credential, deps }) => {
+      const claim = await findClaim(deps, organizationOf(credential), params.id);
+      return { body: await claimDocuments(deps, claim, resolvePage(deps.cursors, query, { sort: 'letter', direction: 'asc' }, { claim_id: claim.id })) };
+    },
   }),
   defineRoute({
     method: 'get',

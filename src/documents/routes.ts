@@ -12,6 +12,7 @@ export const documentRoutes = [
     summary: 'Register a file; then PUT its bytes to upload_url with exactly the returned headers and no API key',
     tag,
     access: { level: 'write' },
+    idempotent: true,
     body: documentRegistrationSchema,
     responses: { 201: { description: 'Where and how to upload the bytes', schema: documentUploadResponseSchema } },
     handler: async ({ body, credential, deps }) => {

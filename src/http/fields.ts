@@ -54,9 +54,9 @@ function pick(record: Record<string, unknown>, path: string[], target: Record<st
   pick(value as Record<string, unknown>, rest, child);
 }
 
-export function selectFields<T extends Record<string, unknown>>(record: T, fields: string[]): Partial<T> {
+export function selectFields<T extends Record<string, unknown>>(record: T, fields: string[], identity: readonly string[] = ['id', 'key']): Partial<T> {
   const target: Record<string, unknown> = {};
-  const always = ['id', 'key'].filter((k) => k in record);
+  const always = identity.filter((k) => k in record);
   for (const field of [...always, ...fields]) pick(record, field.split('.'), target);
   return target as Partial<T>;
 }

@@ -1,6 +1,7 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { errorResponseSchema } from './schemas.js';
-import type { RouteDefinition } from './route.js';
+import { z, type ZodType } from 'zod';
+import { fieldSelectionOf, type RouteDefinition } from './route.js';
 
 export const CONTRACT_VERSION = '1.0.0';
 // Vendor extension carrying each operation's required level (read < write < admin).
@@ -17,7 +18,18 @@ const sharedErrorResponses = {
   '503': 'service_unavailable, with Retry-After: the database, storage or Temporal is unreachable for now',
 };
 
+const fieldsParam = z.string().optional().meta({ description: 'Comma list of fields to return (dots for nested fields); id (or a group\'s key) is always returned' });
+
+// The query a route documents: its schema, plus `fields` on every read that selects fields.
+function documentedQuery(route: RouteDefinition): ZodType | undefined {
+  if (!fieldSelectionOf(route)) return route.query;
+  if (!route.query) return z.object({ fields: fieldsParam });
+  if (route.query instanceof z.ZodObject && !('fields' in (route.query as z.ZodObject).shape)) return (route.query as z.ZodObject).extend({ fields: fieldsParam });
+  return route.query;
+}
+
 function operationOf(route: RouteDefinition): ZodOpenApiOperationObject {
+  const query = documentedQuery(route);
   const responses: Record<string, object> = {};
   for (const [status, doc] of Object.entries(route.responses)) {
     responses[status] = {
@@ -37,7 +49,7 @@ function operationOf(route: RouteDefinition): ZodOpenApiOperationObject {
     ...(route.access.ingestionScope ? { [SCOPE_EXTENSION]: route.access.ingestionScope } : {}),
     requestParams: {
       ...(route.params ? { path: route.params as never } : {}),
-      ...(route.query ? { query: route.query as never } : {}),
+      ...(query ? { query: query as never } : {}),
     },
     ...(route.body ? { requestBody: { content: { 'application/json': { schema: route.body } } } } : {}),
     ...(route.multipart ? { requestBody: { content: { 'multipart/form-data': { schema: route.multipart } } } } : {}),

@@ -189,3 +189,53 @@ export function keysetSql(page: Pick<PageRequest, 'direction' | 'after' | 'limit
   const after = Prisma.sql`(${sorted}, ${id}) ${op} (${sqlValue(column, page.after.value)}, ${afterId})`;
   return { where: column.nullable ? Prisma.sql`(${after} OR ${sorted} IS NULL)` : after, orderBy, limit };
 }
+
+// A list ranked whole in memory (alert groups, search results, a claim's files): each item's place
+// is a tuple compared element by element (numbers by value, text by code unit), its last element
+// unique, ascending or (direction desc) descending as a whole. The cursor carries the last item's
+// tuple, and the next page is the items ranked after it, so a page never repeats or skips an item
+// that keeps its place while the list changes.
+export type Rank = readonly (string | number)[];
+
+function compareRanks(a: Rank, b: Rank): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x) < String(y) ? -1 : 1;
+  }
+  return 0;
+}
+
+function rankOfCursor(after: NonNullable<PageRequest['after']>): Rank {
+  try {
+    const rank = JSON.parse(String(after.value)) as unknown;
+    if (Array.isArray(rank) && rank.every((part) => typeof part === 'string' || typeof part === 'number')) return rank;
+  } catch {
+    // Not a ranked list's cursor: refused below.
+  }
+  throw invalidCursor('The cursor was made for another list.');
+}
+
+// `rankOf` may give the place for the page's direction itself (e.g. most alerts first, ties by key
+// ascending): then `ranksFollowDirection` says so, and the tuples ascend as given.
+export function pageOfRanked<T>(codec: CursorCodec, page: PageRequest, items: readonly T[], rankOf: (item: T) => Rank, ranksFollowDirection = false): { rows: T[]; nextCursor: string | null } {
+  const sign = page.direction === 'desc' && !ranksFollowDirection ? -1 : 1;
+  const compare = (a: Rank, b: Rank) => sign * compareRanks(a, b);
+  const ranked = items.map((item) => ({ item, rank: rankOf(item) })).sort((a, b) => compare(a.rank, b.rank));
+  const after = page.after ? rankOfCursor(page.after) : null;
+  const remaining = after ? ranked.filter((entry) => compare(entry.rank, after) > 0) : ranked;
+  const visible = remaining.slice(0, page.limit);
+  if (remaining.length <= page.limit) return { rows: visible.map((entry) => entry.item), nextCursor: null };
+  const last = visible[visible.length - 1]!;
+  const nextCursor = codec.encode({ s: page.sort, d: page.direction, f: page.filterDigest, v: JSON.stringify(last.rank), i: String(last.rank[last.rank.length - 1]) });
+  return { rows: visible.map((entry) => entry.item), nextCursor };
+}
+
+// The cursor of a page cut short after `last` (a page bounded by its size, not only its count).
+export function cursorAfter(codec: CursorCodec, page: PageRequest, column: SortColumn, last: { id: string }): string {
+  return codec.encode({ s: page.sort, d: page.direction, f: page.filterDigest, v: recordSortValue((last as Record<string, unknown>)[column.field]), i: last.id });
+}

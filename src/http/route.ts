@@ -4,6 +4,7 @@ import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import type { AccessRule } from './auth.js';
 import { errors, zodIssuesToDetails } from './errors.js';
+import { fieldPathsOf } from './fields.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -54,7 +55,10 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   // Single-resource reads send an ETag of the representation.
   etag?: boolean;
   // The schema of one returned record, for `fields` selection (lists apply it to each item of data).
+  // Without it, a JSON read selects over its 200 response's schema (a list's item for lists).
   fieldsOf?: ZodType;
+  // The record an Ingestion token reads, when its shape differs (Ingestion invoice: `invoice_id`).
+  ingestionFieldsOf?: ZodType;
   responses: Record<number, ResponseDoc>;
   handler: (input: RouteInput<P, Q, B>) => Promise<RouteResponse>;
 }
@@ -70,12 +74,55 @@ export function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, par
   throw errors.validation(`The request ${part === 'body' ? 'body' : `${part} parameters`} did not validate.`, zodIssuesToDetails(parsed.error, part === 'body' ? undefined : part));
 }
 
+// How `fields` applies to a route's answer: the schema of one record, where the records are (a
+// list's array member, or null for a single record), and the identity always returned with them.
+export interface FieldSelection {
+  schema: ZodType;
+  listKey: string | null;
+  identity: readonly string[];
+}
+
+// A record's own identifier, returned whatever `fields` asks: `id`, a group's `key`, or for
+// records without either their document's or invoice's id (a claim's files, Ingestion invoices).
+const IDENTITIES = ['id', 'key', 'document_id', 'invoice_id'] as const;
+
+function identityOf(schema: ZodType): readonly string[] {
+  const top = fieldPathsOf(schema).filter((path) => !path.includes('.'));
+  const identity = IDENTITIES.find((name) => top.includes(name));
+  return identity ? [identity] : [];
+}
+
+function isJsonResponse(doc: ResponseDoc): boolean {
+  return [doc.contentType ?? 'application/json'].flat().every((type) => type === 'application/json');
+}
+
+// Every JSON read selects fields (the spec: every read takes `fields`). The record schema is the
+// route's `fieldsOf`, or else its 200 response's: a list's `data` item, or the whole object. A
+// read whose answer is a file (CSV, XLSX, PDF) has no fields to select.
+export function fieldSelectionOf(route: Pick<RouteDefinition, 'method' | 'fieldsOf' | 'ingestionFieldsOf' | 'responses'>, ingestion = false): FieldSelection | null {
+  const ok = route.responses[200];
+  if (route.method !== 'get' && !route.fieldsOf) return null;
+  if (ok && !isJsonResponse(ok)) return null;
+  const schema = ok?.schema;
+  const listItem = schema instanceof z.ZodObject ? listItemOf(schema as z.ZodObject) : null;
+  // The Ingestion API's list is {invoices, next_cursor}.
+  if (ingestion && route.ingestionFieldsOf) return { schema: route.ingestionFieldsOf, listKey: listItem ? 'invoices' : null, identity: identityOf(route.ingestionFieldsOf) };
+  const record = route.fieldsOf ?? listItem ?? (schema instanceof z.ZodObject ? schema : null);
+  if (!record) return null;
+  return { schema: record, listKey: listItem ? 'data' : null, identity: identityOf(record) };
+}
+
+function listItemOf(schema: z.ZodObject): ZodType | null {
+  const data = schema.shape.data;
+  return data instanceof z.ZodArray ? (data.element as ZodType) : null;
+}
+
 // The query parameters a route understands: its query schema's keys, plus `fields` where the route
 // selects fields. Anything else is refused rather than dropped: a client that sends a filter the
 // route does not know (a typo, or one that does not exist yet) would otherwise get every record.
-export function queryKeysOf(route: Pick<RouteDefinition, 'query' | 'fieldsOf'>): string[] {
+export function queryKeysOf(route: Pick<RouteDefinition, 'method' | 'query' | 'fieldsOf' | 'ingestionFieldsOf' | 'responses'>): string[] {
   const keys = route.query instanceof z.ZodObject ? Object.keys((route.query as z.ZodObject).shape) : [];
-  if (route.fieldsOf && !keys.includes('fields')) keys.push('fields');
+  if (fieldSelectionOf(route) && !keys.includes('fields')) keys.push('fields');
   return keys.sort();
 }
 

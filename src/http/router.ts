@@ -8,7 +8,8 @@ import { etagOf } from './etag.js';
 import { errors } from './errors.js';
 import { parseFields, selectFields } from './fields.js';
 import { digestRequest, readIdempotencyKey, withIdempotency } from './idempotency.js';
-import { assertKnownQueryKeys, parsePart, queryKeysOf, type RouteDefinition, type RouteResponse } from './route.js';
+import { isIngestion } from '../auth/credential.js';
+import { assertKnownQueryKeys, fieldSelectionOf, parsePart, queryKeysOf, type FieldSelection, type RouteDefinition, type RouteResponse } from './route.js';
 
 // Mounts the route table: every operation passes the same pipeline, in this order:
 // admission (authenticate → authorize → rate limit; src/http/admission.ts) → validate →
@@ -30,20 +31,28 @@ export function sortRoutes(routes: RouteDefinition[]): RouteDefinition[] {
   return [...routes].sort((a, b) => specificity(a.path).localeCompare(specificity(b.path)));
 }
 
-function applyFields(route: RouteDefinition, body: unknown, fields: string[] | null): unknown {
-  if (!fields || !body || typeof body !== 'object') return body;
-  const record = body as Record<string, unknown>;
-  if (Array.isArray(record.data)) {
-    return { ...record, data: record.data.map((item) => selectFields(item as Record<string, unknown>, fields)) };
-  }
-  return selectFields(record, fields);
+interface RequestedFields {
+  selection: FieldSelection;
+  fields: string[];
 }
 
-function write(ctx: Context, route: RouteDefinition, response: RouteResponse, fields: string[] | null): void {
+function applyFields(body: unknown, requested: RequestedFields | null): unknown {
+  if (!requested || !body || typeof body !== 'object' || body instanceof Readable || Buffer.isBuffer(body)) return body;
+  const { selection, fields } = requested;
+  const record = body as Record<string, unknown>;
+  const select = (item: unknown) => selectFields(item as Record<string, unknown>, fields, selection.identity);
+  if (selection.listKey) {
+    const items = record[selection.listKey];
+    return Array.isArray(items) ? { ...record, [selection.listKey]: items.map(select) } : body;
+  }
+  return select(record);
+}
+
+function write(ctx: Context, route: RouteDefinition, response: RouteResponse, requested: RequestedFields | null): void {
   ctx.status = response.status ?? 200;
   for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
   if (route.etag && ctx.status === 200 && response.body !== undefined) ctx.set('ETag', etagOf(response.body));
-  if (response.body !== undefined) ctx.body = applyFields(route, response.body, fields);
+  if (response.body !== undefined) ctx.body = applyFields(response.body, requested);
   else if (ctx.status === 200) ctx.status = 204;
 }
 
@@ -79,7 +88,7 @@ async function answer(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
   // koa-body leaves {} when no body was sent; optional bodies accept it.
   const requestBody = (ctx.request as { body?: unknown }).body ?? {};
   const body = parsePart(route.body, requestBody, 'body');
-  const fields = route.fieldsOf ? parseFields((ctx.query.fields as string | undefined) ?? undefined, route.fieldsOf) : null;
+  const fields = requestedFields(route, credential, ctx.query.fields);
 
   const idempotencyKey = route.idempotent ? readIdempotencyKey(ctx.get('Idempotency-Key')) : null;
   const run = () => route.handler({ params, query, body, credential, deps, ctx, idempotencyKey });
@@ -97,6 +106,15 @@ async function answer(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
         )
       : await run();
   return { response, fields };
+}
+
+// `fields` as asked, checked against the record the credential reads (an Ingestion token reads
+// the Ingestion shape). A repeated `fields` parameter is one list.
+function requestedFields(route: RouteDefinition, credential: Credential, raw: string | string[] | undefined): RequestedFields | null {
+  const selection = fieldSelectionOf(route, isIngestion(credential));
+  if (!selection || raw === undefined) return null;
+  const fields = parseFields([raw].flat().join(','), selection.schema);
+  return fields ? { selection, fields } : null;
 }
 
 // An answer replaced by a refusal: a stream it holds (a file, a cursor) is released.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
-import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
+import { keyset, pageOf, pageOfRanked, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { listResponse } from '../http/schemas.js';
 import { workflowRunSchema } from '../runs/schemas.js';
@@ -43,8 +43,14 @@ export const integrationRoutes = [
     summary: 'Supported providers, the credentials each needs and what scope means for it',
     tag,
     access: { level: 'read' },
-    responses: { 200: { description: 'Every provider', schema: z.object({ data: z.array(providerSchema), next_cursor: z.null() }) } },
-    handler: async () => ({ body: { data: listProviders(), next_cursor: null } }),
+    query: z.object(pageParams(['id'])),
+    responses: { 200: { description: 'A page of providers, by id', schema: listResponse(providerSchema) } },
+    handler: async ({ query, deps }) => {
+      // A fixed handful, paged like every list.
+      const page = resolvePage(deps.cursors, query, { sort: 'id', direction: 'asc' }, {});
+      const { rows, nextCursor } = pageOfRanked(deps.cursors, page, listProviders(), (provider) => [provider.id]);
+      return { body: { data: rows, next_cursor: nextCursor } };
+    },
   }),
   defineRoute({
     method: 'get',

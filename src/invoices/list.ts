@@ -4,15 +4,16 @@ import { CHECK_STATUSES } from '../checks/check-status.js';
 import { Prisma, type RawReader } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
-import { pageParams, resolvePage } from '../http/pagination.js';
+import { cursorAfter, pageParams, resolvePage, type PageRequest } from '../http/pagination.js';
 import { commaList, createdRangeParams, dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
 import { allOf, containsSql, createdRangeSql, joinRelationsSql } from '../http/sql-filters.js';
 import { teamScopeParams } from '../teams/scope.js';
 import { sqlListPage, type SqlList } from '../teams/scoped-page.js';
-import { ingestionView, listView, readInvoicesWithExtras } from './service.js';
+import { ingestionView, listView, readInvoiceLines, readInvoicesWithExtras, type InvoiceWithExtras } from './service.js';
 
 // GET /v1/invoices: the filters as SQL over invoices `i`, and a page read in one statement with
-// every invoice's lines and extras (docs/decisions.md, "A list page in one statement").
+// every invoice's extras (docs/decisions.md, "A list page in one statement"); the lines, when
+// shown, in a second statement once the page is cut to its line budget (MAX_PAGE_LINES).
 
 const INVOICE_LIST: SqlList = {
   table: 'invoices',
@@ -28,6 +29,10 @@ const INVOICE_LIST: SqlList = {
   },
 };
 export const INGESTION_MAX_PAGE_SIZE = 100;
+// A page's size is bounded by its invoices' lines as well as by `limit`: a page holds invoices
+// while their lines add up to at most this many, and always at least one invoice (however many
+// lines it has). A shorter page's next_cursor continues after its last invoice.
+export const MAX_PAGE_LINES = 10_000;
 
 export const invoiceListQuery = z.object({
   ...pageParams(['created_at', 'issue_date', 'due_date', 'amounts.including_vat', 'invoice_number']),
@@ -96,6 +101,31 @@ async function createdBoundsOfIssueRange(reader: RawReader, organizationId: stri
   return Prisma.sql`i.created_at BETWEEN ${bounds.first}::timestamptz AND ${bounds.last}::timestamptz`;
 }
 
+// Whether `fields` (as validated by the router) shows the lines: all fields, or line_items asked.
+function showsLines(fields: string | undefined): boolean {
+  if (fields === undefined) return true;
+  return fields.split(',').some((field) => field.trim() === 'line_items' || field.trim().startsWith('line_items.'));
+}
+
+// The page cut where its lines pass MAX_PAGE_LINES (keeping at least one invoice), then the kept
+// invoices' lines read in one statement.
+async function withLinesWithinBudget(deps: AppDeps, organizationId: string, page: PageRequest, listed: { rows: InvoiceWithExtras[]; nextCursor: string | null }) {
+  let kept = 0;
+  let lines = 0;
+  for (const invoice of listed.rows) {
+    const count = invoice.lineCount ?? 0;
+    if (kept > 0 && lines + count > MAX_PAGE_LINES) break;
+    lines += count;
+    kept += 1;
+  }
+  const cut = kept < listed.rows.length;
+  const rows = listed.rows.slice(0, kept);
+  const nextCursor = cut ? cursorAfter(deps.cursors, page, INVOICE_LIST.sorts[page.sort]!, rows[kept - 1]!) : listed.nextCursor;
+  const linesOf = await readInvoiceLines(deps, organizationId, rows.filter((invoice) => (invoice.lineCount ?? 0) > 0).map((invoice) => invoice.id));
+  for (const invoice of rows) invoice.extras.lines = linesOf.get(invoice.id) ?? [];
+  return { rows, nextCursor };
+}
+
 export async function listInvoices(deps: AppDeps, credential: Credential, query: z.infer<typeof invoiceListQuery>) {
   const { limit, cursor, sort, direction, fields, ...filters } = query;
   const ingestion = isIngestion(credential);
@@ -108,14 +138,17 @@ export async function listInvoices(deps: AppDeps, credential: Credential, query:
   const sortOrDefault = sort ?? 'created_at';
   const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sortOrDefault, direction: sortOrDefault === 'created_at' ? 'desc' : 'asc' }, filters);
   const organizationId = credential.organizationId!;
-  const { rows, nextCursor } = await sqlListPage(deps, INVOICE_LIST, {
+  const withLines = !ingestion && showsLines(fields);
+  const listed = await sqlListPage(deps, INVOICE_LIST, {
     credential,
     page,
     teams: filters,
     filters: allOf([filterSql(organizationId, filters), page.sort === 'created_at' ? await createdBoundsOfIssueRange(deps.reader, organizationId, filters) : null]),
-    // The Ingestion shape has no lines: they are not read.
-    read: (where, orderBy, count) => readInvoicesWithExtras(deps, where, orderBy, count, { lines: !ingestion }),
+    // Lines are read only when shown (the Ingestion shape has none; `fields` may leave them out),
+    // after the page is cut to its line budget: here only their number.
+    read: (where, orderBy, count) => readInvoicesWithExtras(deps, where, orderBy, count, { lines: false, lineCounts: withLines }),
   });
+  const { rows, nextCursor } = withLines ? await withLinesWithinBudget(deps, organizationId, page, listed) : listed;
   return ingestion
     ? { invoices: rows.map((invoice) => ingestionView(deps, invoice)), next_cursor: nextCursor }
     : { data: rows.map((invoice) => listView(deps, invoice)), next_cursor: nextCursor };

@@ -127,6 +127,7 @@ export const invoiceRoutes = [
     access: { level: 'read', ingestionScope: 'invoices:read' },
     query: invoiceListQuery,
     fieldsOf: invoiceSchema,
+    ingestionFieldsOf: ingestionInvoiceSchema,
     responses: { 200: { description: 'A page of invoices', schema: listResponse(invoiceSchema) } },
     handler: async ({ query, credential, deps }) => ({ body: await listInvoices(deps, credential, query) }),
   }),
@@ -171,6 +172,7 @@ export const invoiceRoutes = [
     query: z.object({ fields: z.string().optional() }),
     etag: true,
     fieldsOf: invoiceSchema,
+    ingestionFieldsOf: ingestionInvoiceSchema,
     responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
     handler: async ({ params, credential, deps }) => {
       // An invoice still pending or processing follows its import's run when that has ended.

@@ -71,8 +71,11 @@ const ACTIVE_AGREEMENTS = Prisma.sql`ARRAY(SELECT m.agreement_id FROM invoice_ag
 // Everything the invoice views show beyond the invoice row, as columns of a statement over
 // invoices `i` (each an indexed lookup per invoice: no aggregate over the organization's matches
 // or alerts).
-function extraColumns(options: { lines: boolean }): Prisma.Sql {
-  return Prisma.sql`
+// The number of an invoice's lines (an index-only count), for bounding a page by its lines.
+const LINE_COUNT = Prisma.sql`(SELECT count(*)::int FROM invoice_lines l WHERE l.invoice_id = i.id)`;
+
+function extraColumns(options: ExtraOptions): Prisma.Sql {
+  return Prisma.sql`${options.lineCounts ? Prisma.sql`${LINE_COUNT} AS "lineCount",` : Prisma.empty}
     (SELECT s.name FROM suppliers s WHERE s.id = i.supplier_id) AS "supplierName",
     (SELECT r.name FROM recipients r WHERE r.id = i.recipient_id) AS "recipientName",
     (SELECT count(*)::int FROM invoice_agreement_matches m WHERE m.invoice_id = i.id AND m.active) AS "matches",
@@ -84,7 +87,14 @@ function extraColumns(options: { lines: boolean }): Prisma.Sql {
     ${options.lines ? LINES_JSON : Prisma.sql`NULL`} AS "lines"`;
 }
 
+// What a statement of invoices reads beside each row: its lines (as JSON), or only their number.
+export interface ExtraOptions {
+  lines: boolean;
+  lineCounts?: boolean;
+}
+
 interface ExtraColumns {
+  lineCount?: number;
   supplierName: string | null;
   recipientName: string | null;
   matches: number;
@@ -92,7 +102,7 @@ interface ExtraColumns {
   lines: unknown;
 }
 
-const EXTRA_COLUMNS: ReadonlySet<string> = new Set(['supplierName', 'recipientName', 'matches', 'counts', 'lines'] satisfies (keyof ExtraColumns)[]);
+const EXTRA_COLUMNS: ReadonlySet<string> = new Set(['lineCount', 'supplierName', 'recipientName', 'matches', 'counts', 'lines'] satisfies (keyof ExtraColumns)[]);
 
 function extrasOf(row: ExtraColumns): InvoiceExtras {
   const counts = jsonColumn<Partial<AlertCounts>>(row.counts);
@@ -101,7 +111,7 @@ function extrasOf(row: ExtraColumns): InvoiceExtras {
 }
 
 // The extras of invoices already read, for a page of them in one statement.
-async function invoiceExtras(deps: Pick<AppDeps, 'reader'>, organizationId: string, invoiceIds: string[], options: { lines: boolean }): Promise<Map<string, InvoiceExtras>> {
+async function invoiceExtras(deps: Pick<AppDeps, 'reader'>, organizationId: string, invoiceIds: string[], options: ExtraOptions): Promise<Map<string, InvoiceExtras>> {
   if (invoiceIds.length === 0) return new Map();
   const rows = await deps.reader.$queryRaw<(ExtraColumns & { id: string })[]>`
     SELECT i.id::text AS "id", ${extraColumns(options)}
@@ -110,11 +120,12 @@ async function invoiceExtras(deps: Pick<AppDeps, 'reader'>, organizationId: stri
   return new Map(rows.map((row) => [row.id, extrasOf(row)]));
 }
 
-export type InvoiceWithExtras = Invoice & { extras: InvoiceExtras };
+// lineCount: the number of its lines when the statement counted them (ExtraOptions.lineCounts).
+export type InvoiceWithExtras = Invoice & { extras: InvoiceExtras; lineCount: number | null };
 
 // Invoices with their extras in one statement: those of `where` (SQL over invoices `i`), in
-// `orderBy`, at most `limit` (a list page; lines only when asked).
-export async function readInvoicesWithExtras(deps: Pick<AppDeps, 'reader'>, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number, options: { lines: boolean }): Promise<InvoiceWithExtras[]> {
+// `orderBy`, at most `limit` (a list page; lines, or their number, only when asked).
+export async function readInvoicesWithExtras(deps: Pick<AppDeps, 'reader'>, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number, options: ExtraOptions): Promise<InvoiceWithExtras[]> {
   const rows = await deps.reader.$queryRaw<Record<string, unknown>[]>`
     SELECT i.*, ${extraColumns(options)}
       FROM (SELECT * FROM invoices i WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}) i
@@ -125,8 +136,19 @@ export async function readInvoicesWithExtras(deps: Pick<AppDeps, 'reader'>, wher
     invoice.notes ??= [];
     invoice.attachmentDocumentIds ??= [];
     invoice.extras = extrasOf(extras);
+    invoice.lineCount = extras.lineCount ?? null;
     return invoice;
   });
+}
+
+// The lines of invoices already read (a list page bounded by its lines), in one statement.
+export async function readInvoiceLines(deps: Pick<AppDeps, 'reader'>, organizationId: string, invoiceIds: string[]): Promise<Map<string, LineFields[]>> {
+  if (invoiceIds.length === 0) return new Map();
+  const rows = await deps.reader.$queryRaw<{ id: string; lines: unknown }[]>`
+    SELECT i.id::text AS "id", ${LINES_JSON} AS "lines"
+      FROM invoices i
+     WHERE i.id = ANY(${invoiceIds}::uuid[]) AND i.organization_id = ${organizationId}::uuid`;
+  return new Map(rows.map((row) => [row.id, (jsonColumn<LineJson[]>(row.lines) ?? []).map(lineFromJson)]));
 }
 
 // The Ingestion shape without lines: what polling clients read, so it is kept cheap.

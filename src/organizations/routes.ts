@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiKeyCredential } from '../auth/credential.js';
 import { atLeast } from '../auth/levels.js';
-import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { keyset, pageOf, pageOfRanked, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute } from '../http/route.js';
 import { listResponse } from '../http/schemas.js';
 import { memberSchema, meSchema, organizationAccessSchema, organizationSummarySchema } from './schemas.js';
@@ -18,18 +18,17 @@ export const organizationRoutes = [
     summary: 'Organizations the key can use (needs no X-Organization-Id)',
     tag,
     access: { level: 'read', withoutOrganization: true },
-    query: fieldsOnly,
+    query: z.object(pageParams(['name'])),
     fieldsOf: organizationSummarySchema,
-    responses: { 200: { description: 'Organizations of the key owner', schema: listResponse(organizationSummarySchema) } },
-    handler: async ({ credential, deps }) => {
+    responses: { 200: { description: 'Organizations of the key owner, by name', schema: listResponse(organizationSummarySchema) } },
+    handler: async ({ query, credential, deps }) => {
       const userId = credential.kind === 'ingestion_token' ? '' : credential.userId;
-      const memberships = await deps.db.membership.findMany({
-        where: { userId },
-        include: { organization: true },
-        orderBy: { organization: { name: 'asc' } },
-      });
+      const memberships = await deps.db.membership.findMany({ where: { userId }, include: { organization: true } });
       const data = memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role, currency_code: m.organization.currencyCode }));
-      return { body: { data, next_cursor: null } };
+      // A person's few organizations, paged like every list: by name, then id.
+      const page = resolvePage(deps.cursors, query, { sort: 'name', direction: 'asc' }, {});
+      const { rows, nextCursor } = pageOfRanked(deps.cursors, page, data, (o) => [o.name, o.id]);
+      return { body: { data: rows, next_cursor: nextCursor } };
     },
   }),
   defineRoute({

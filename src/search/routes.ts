@@ -1,6 +1,7 @@
 import { defineRoute } from '../http/route.js';
 import { searchQuery, searchResponseSchema } from './schemas.js';
-import { search } from './service.js';
+import { search, SEARCH_DEPTH_AFTER_CURSOR, searchRank } from './service.js';
+import { pageOfRanked, resolvePage } from '../http/pagination.js';
 
 export const searchRoutes = [
   defineRoute({
@@ -12,6 +13,12 @@ export const searchRoutes = [
     access: { level: 'read' },
     query: searchQuery,
     responses: { 200: { description: 'The best matches, best first', schema: searchResponseSchema } },
-    handler: async ({ query, credential, deps }) => ({ body: { data: await search(deps, credential.organizationId!, query) } }),
+    handler: async ({ query, credential, deps }) => {
+      const page = resolvePage(deps.cursors, query, { sort: 'score', direction: 'desc' }, { query: query.query, types: query.types });
+      // The first page needs one past the limit of each text; a later one the deeper ranking.
+      const results = await search(deps, credential.organizationId!, query, page.after ? SEARCH_DEPTH_AFTER_CURSOR : page.limit + 1);
+      const { rows, nextCursor } = pageOfRanked(deps.cursors, page, results, searchRank);
+      return { body: { data: rows, next_cursor: nextCursor } };
+    },
   }),
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageParams } from '../http/pagination.js';
 import { commaList } from '../http/schemas.js';
 
 export const SEARCH_TYPES = ['agreement', 'invoice', 'alert', 'topic', 'claim'] as const;
@@ -7,13 +8,13 @@ export type SearchType = (typeof SEARCH_TYPES)[number];
 // Under this many characters a query matches only the start of a name or number (spec Limits).
 export const ANYWHERE_MIN_LENGTH = 3;
 export const MAX_QUERY_LENGTH = 200;
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
 
+// Pages like every list (limit, cursor); the one order is best first (sort=score, direction=desc).
 export const searchQuery = z.object({
   query: z.string().trim().min(1).max(MAX_QUERY_LENGTH),
   types: commaList(z.enum(SEARCH_TYPES)).optional().meta({ description: `Comma list of ${SEARCH_TYPES.join(', ')}; all when omitted` }),
-  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
+  ...pageParams(['score']),
+  direction: z.enum(['desc']).optional().meta({ description: 'Best first only' }),
 });
 export type SearchQuery = z.infer<typeof searchQuery>;
 
@@ -32,5 +33,10 @@ export const searchResultSchema = z
   })
   .meta({ id: 'SearchResult' });
 
-export const searchResponseSchema = z.object({ data: z.array(searchResultSchema) }).meta({ id: 'SearchResults' });
+export const searchResponseSchema = z
+  .object({
+    data: z.array(searchResultSchema),
+    next_cursor: z.string().nullable().meta({ description: 'Send back as cursor with the same query and types; null at the end.' }),
+  })
+  .meta({ id: 'SearchResults' });
 export type SearchResult = z.infer<typeof searchResultSchema>;

@@ -164,7 +164,7 @@ function textSql(source: Source, field: LongTextField, organizationId: string, q
 const round = (score: number) => Math.round(score * 10_000) / 10_000;
 
 // One result per record (its best-scoring text), best first; ties go to the shorter match.
-function bestFirst(results: SearchResult[], limit: number): SearchResult[] {
+function bestFirst(results: SearchResult[]): SearchResult[] {
   const best = new Map<string, SearchResult>();
   for (const result of results) {
     const key = `${result.type}:${result.id}`;
@@ -172,11 +172,22 @@ function bestFirst(results: SearchResult[], limit: number): SearchResult[] {
     if (!seen || result.score > seen.score) best.set(key, result);
   }
   return [...best.values()]
-    .sort((a, b) => b.score - a.score || a.matched_text.length - b.matched_text.length || a.title.localeCompare(b.title) || a.id.localeCompare(b.id))
-    .slice(0, limit);
+    .sort((a, b) => b.score - a.score || a.matched_text.length - b.matched_text.length || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
 }
 
-export async function search(deps: Deps, organizationId: string, input: SearchQuery): Promise<SearchResult[]> {
+// A result's place in the order (pagination.ts pageOfRanked, descending): best first, then the
+// shorter match.
+export const searchRank = (result: SearchResult) => [result.score, -result.matched_text.length, result.title, `${result.type}:${result.id}`];
+
+// How deep the ranking reads for a page after the first: the results after a cursor are among the
+// best this many of each text (every text reads at most CANDIDATES a kind anyway).
+const DEEPEST = 1001;
+
+// The best `depth` matches of each text, merged best first (the route pages them).
+export const SEARCH_DEPTH_AFTER_CURSOR = DEEPEST;
+
+export async function search(deps: Deps, organizationId: string, input: Pick<SearchQuery, 'query' | 'types'>, depth: number): Promise<SearchResult[]> {
+  const limit = Math.min(depth, DEEPEST);
   const types = input.types ? SEARCH_TYPES.filter((type) => input.types!.includes(type)) : [...SEARCH_TYPES];
   const run = (sql: Prisma.Sql) => deps.db.$queryRaw<Row[]>(sql);
   const statements: Promise<SearchResult[]>[] = [];
@@ -184,9 +195,9 @@ export async function search(deps: Deps, organizationId: string, input: SearchQu
     const source = SOURCES[type];
     for (const field of source.fields) {
       if (field.kind === 'text' && input.query.length < ANYWHERE_MIN_LENGTH) continue;
-      const sql = field.kind === 'name' ? nameSql(source, field, organizationId, input.query, input.limit) : textSql(source, field, organizationId, input.query, input.limit);
+      const sql = field.kind === 'name' ? nameSql(source, field, organizationId, input.query, limit) : textSql(source, field, organizationId, input.query, limit);
       statements.push(run(sql).then((rows) => rows.map((row) => ({ type, id: row.id, title: row.title, matched_field: field.field, matched_text: row.matched_text, match: row.match, score: round(row.score), url: `${source.path}/${row.id}` }))));
     }
   }
-  return bestFirst((await Promise.all(statements)).flat(), input.limit);
+  return bestFirst((await Promise.all(statements)).flat());
 }

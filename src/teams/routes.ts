@@ -103,15 +103,16 @@ export const teamRoutes = [
     method: 'post',
     path: '/v1/teams/{id}/members',
     operationId: 'addTeamMembers',
-    summary: 'Add people to a team; people already in it are left as they are',
+    summary: "Add people to a team; people already in it are left as they are; If-Match (the team's ETag) optional, 412 on mismatch",
     tag,
     access: { level: 'write' },
     params: idParams,
     body: addMembersSchema,
     etag: true,
-    responses: { 200: { description: 'The team', schema: teamSchema } },
-    handler: async ({ params, body, credential, deps }) => {
+    responses: { 200: { description: 'The team', schema: teamSchema }, 412: { description: 'precondition_failed: If-Match does not match' } },
+    handler: async ({ params, body, credential, deps, ctx }) => {
       const team = await findTeam(deps.db, credential.organizationId!, params.id);
+      assertIfMatch(ctx, serializeTeam(team));
       return { body: serializeTeam(await addMembers(deps.db, team, body.user_ids)) };
     },
   }),
@@ -119,13 +120,15 @@ export const teamRoutes = [
     method: 'delete',
     path: '/v1/teams/{id}/members/{user_id}',
     operationId: 'removeTeamMember',
-    summary: 'Remove a person from a team; removing someone not in it changes nothing',
+    summary: "Remove a person from a team; removing someone not in it changes nothing; If-Match (the team's ETag) optional, 412 on mismatch",
     tag,
     access: { level: 'write' },
     params: memberParams,
-    responses: { 200: { description: 'The team', schema: teamSchema } },
-    handler: async ({ params, credential, deps }) => {
+    etag: true,
+    responses: { 200: { description: 'The team', schema: teamSchema }, 412: { description: 'precondition_failed: If-Match does not match' } },
+    handler: async ({ params, credential, deps, ctx }) => {
       const team = await findTeam(deps.db, credential.organizationId!, params.id);
+      assertIfMatch(ctx, serializeTeam(team));
       return { body: serializeTeam(await removeMember(deps.db, team, params.user_id)) };
     },
   }),

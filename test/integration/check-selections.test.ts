@@ -195,6 +195,7 @@ describe('check selections', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(started.body);
     expect((await tenant.call(`/v1/check-selections/${started.body.receipt_key}`)).body).toEqual(started.body);
+    expect((await tenant.call(`/v1/check-selections/${started.body.receipt_key}?fields=checks,workflow_run_ids`)).body).toEqual({ checks: 4, workflow_run_ids: started.body.workflow_run_ids });
     const stranger = await createTenant();
     expectError(await stranger.call(`/v1/check-selections/${started.body.receipt_key}`), 404, 'not_found');
 

@@ -57,7 +57,14 @@ describe('price imports', () => {
     const first = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: 'NOK' }] } });
     await settled(tenant, agreementId, first.body.data[0].id);
     const again = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: 'NOK' }] } });
-    expect(again.body).toMatchObject({ workflow_run_id: null, data: [{ id: first.body.data[0].id, reused: true, status: 'completed' }] });
+    // Nothing new started: 200 (not 202), no new run, and Location at the reused import, which
+    // names its own (completed) run.
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ workflow_run_id: null, data: [{ id: first.body.data[0].id, reused: true, status: 'completed', workflow_run_id: first.body.workflow_run_id }] });
+    expect(again.headers.get('location')).toBe(`/v1/agreements/${agreementId}/price-imports/${first.body.data[0].id}`);
+    expect((await tenant.call(again.headers.get('location')!)).body).toMatchObject({ id: first.body.data[0].id, status: 'completed' });
+    // The import read takes fields.
+    expect((await tenant.call(`${again.headers.get('location')}?fields=status,rows.added`)).body).toEqual({ id: first.body.data[0].id, status: 'completed', rows: { added: 2 } });
     const otherSettings = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: 'NOK', mode: 'replace_document' }] } });
     expect(otherSettings.body.data[0].reused).toBe(false);
     const replaced = await settled(tenant, agreementId, otherSettings.body.data[0].id);

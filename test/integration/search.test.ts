@@ -92,6 +92,13 @@ describe('GET /v1/search', () => {
     expect(all.map((r) => [r.type, r.match])).toEqual([['claim', 'prefix'], ['alert', 'prefix']]);
     expect(all[0]!.score).toBeGreaterThan(all[1]!.score);
     expect(await find(tenant, 'paper', undefined, 2)).toHaveLength(2);
+    // Pages like every list: the next page continues the same ranking.
+    const everything = await find(tenant, 'paper');
+    const firstPage = await tenant.call('/v1/search?query=paper&limit=2');
+    expect(firstPage.body.next_cursor).toEqual(expect.any(String));
+    const nextPage = await tenant.call(`/v1/search?query=paper&limit=1000&cursor=${encodeURIComponent(firstPage.body.next_cursor)}`);
+    expect(nextPage.body.next_cursor).toBeNull();
+    expect([...firstPage.body.data, ...nextPage.body.data].map((r: any) => r.id)).toEqual(everything.map((r) => r.id));
     expect(ids(await find(tenant, 'to', 'alert,claim'))).toEqual([claim.id, alert]);
     expect(ids(await find(tenant, 'to', 'topic,invoice'))).toEqual([]);
 
@@ -105,7 +112,8 @@ describe('GET /v1/search', () => {
     expectError(await tenant.call('/v1/search?query=%20%20'), 400, 'validation_error');
     expectError(await tenant.call('/v1/search?query=paper&types=supplier'), 400, 'validation_error');
     expectError(await tenant.call(`/v1/search?query=${'a'.repeat(201)}`), 400, 'validation_error');
-    expectError(await tenant.call('/v1/search?query=paper&limit=101'), 400, 'validation_error');
+    expectError(await tenant.call('/v1/search?query=paper&limit=1001'), 400, 'validation_error');
+    expectError(await tenant.call('/v1/search?query=paper&direction=asc'), 400, 'validation_error');
     expectError(await tenant.call('/v1/search?query=pa%00per'), 400, 'validation_error');
   });
 });

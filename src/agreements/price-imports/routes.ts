@@ -27,6 +27,8 @@ const priceImportSchema = z
   })
   .meta({ id: 'PriceImport' });
 
+const importsStartedSchema = z.object({ workflow_run_id: z.string().uuid().nullable(), data: z.array(priceImportSchema) });
+
 const entrySchema = z
   .object({
     document_id: z.string().uuid(),
@@ -51,13 +53,18 @@ export const priceImportRoutes = [
     idempotent: true,
     body: z.object({ entries: z.array(entrySchema).min(1).max(20) }).strict(),
     responses: {
-      202: { description: 'The imports (reused ones marked) and the run', schema: z.object({ workflow_run_id: z.string().uuid().nullable(), data: z.array(priceImportSchema) }) },
+      202: { description: 'The imports (reused ones marked) and the new run; Location points to the run', schema: importsStartedSchema },
+      200: {
+        description: 'Every entry reused an earlier import: nothing was started (workflow_run_id null, as for a check with nothing to do); each import names its own run, and Location points to the first import',
+        schema: importsStartedSchema,
+      },
     },
     handler: async ({ params: { id }, body, credential, deps }) => {
       const agreement = await findAgreement(deps, credential.organizationId!, id);
       const { runId, imports } = await startPriceImports(deps, agreement, body.entries, credential.kind === 'api_key' ? credential.userId : null);
       const data = await Promise.all(imports.map((i) => viewPriceImport(deps, i.record, i.reused)));
-      return { status: 202, body: { workflow_run_id: runId, data }, headers: runId ? { Location: `/v1/workflow-runs/${runId}` } : undefined };
+      if (!runId) return { status: 200, body: { workflow_run_id: null, data }, headers: { Location: `/v1/agreements/${agreement.id}/price-imports/${data[0]!.id}` } };
+      return { status: 202, body: { workflow_run_id: runId, data }, headers: { Location: `/v1/workflow-runs/${runId}` } };
     },
   }),
   defineRoute({

@@ -23,12 +23,9 @@ const listQuery = z.object({ ...pageParams(['description', 'valid_until', 'creat
 const exportQuery = z.object({ sort: z.enum(['description', 'valid_until', 'created_at']).optional(), direction: z.enum(['asc', 'desc']).optional(), ...selection });
 const deleteBody = z.union([
   z.object({ ids: z.array(z.string().uuid()).min(1).max(10_000) }).strict(),
-  // What the list shows with the same search and filters; {} alone is refused so that removing
-  // everything is always said out loud ({"filters": []}).
-  z
-    .object({ search: z.string().min(1).max(200).optional(), filters: z.array(filterConditionSchema).max(20).optional() })
-    .strict()
-    .refine((body) => body.search !== undefined || body.filters !== undefined, { message: 'send ids, search, filters, or {"filters": []} to remove every price item', path: ['filters'] }),
+  // What the list shows with the same search and filters (spec: the same filter parameters remove
+  // every match): without any, the list shows every item, so {} removes every item.
+  z.object({ search: z.string().min(1).max(200).optional(), filters: z.array(filterConditionSchema).max(20).optional() }).strict(),
 ]);
 
 export const priceItemRoutes = [
@@ -141,7 +138,7 @@ export const priceItemRoutes = [
     method: 'post',
     path: '/v1/agreements/{id}/price-items/delete',
     operationId: 'deletePriceItems',
-    summary: 'Remove price items by ids, or every item the list shows with the same search and/or filters ({"filters": []} removes all)',
+    summary: 'Remove price items by ids, or every item the list shows with the same search and/or filters ({} or {"filters": []}: all of them)',
     tag,
     access: { level: 'write' },
     params: idParams,

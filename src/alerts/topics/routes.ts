@@ -73,11 +73,11 @@ export const alertTopicRoutes = [
     method: 'delete',
     path: '/v1/alert-topics/{id}',
     operationId: 'deleteAlertTopic',
-    summary: 'Delete a topic; its alerts stay, without a topic',
+    summary: 'Delete a topic; its alerts stay, without a topic (409 alert_in_completed_claim while it holds alerts of a completed claim)',
     tag,
     access: { level: 'write' },
     params: idParams,
-    responses: { 204: { description: 'Deleted' } },
+    responses: { 204: { description: 'Deleted' }, 409: { description: 'alert_in_completed_claim: the topic holds alerts of a completed claim' } },
     handler: async ({ params, credential, deps }) => {
       await deleteTopic(deps, credential, await findTopic(deps, credential.organizationId!, params.id));
       return { status: 204 };

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { AlertTopic } from '../../generated/prisma/client.js';
 import { assertNotInCompletedClaim } from '../service.js';
-import { errors } from '../../http/errors.js';
+import { ApiError, errors } from '../../http/errors.js';
 import { visibleAlertsWhere } from '../filters.js';
 import type { CreateTopicInput, PatchTopicInput } from './schemas.js';
 
@@ -101,9 +101,16 @@ export async function patchTopic(deps: Deps, actor: ActingAs, topic: AlertTopic,
   return findTopic(deps, topic.organizationId, topic.id);
 }
 
-// The alerts stay, uncategorized.
+// The alerts stay, uncategorized. Alerts in a completed claim cannot change, their topic included
+// (spec, Alert transitions): while the topic holds one, it is not deleted (409, nothing changes).
 export async function deleteTopic(deps: Deps, actor: ActingAs, topic: AlertTopic): Promise<void> {
   await deps.db.$transaction(async (tx) => {
+    const held = await tx.alert.findMany({ where: { topicId: topic.id, claim: { status: 'completed' } }, select: { id: true, claimId: true }, take: 100 });
+    if (held.length > 0) {
+      throw new ApiError(409, 'alert_in_completed_claim', 'The topic holds alerts of a completed claim, which cannot change; reopen the claim or move those alerts out first. Nothing was changed.', {
+        details: held.map((alert) => ({ field: 'id', alert_id: alert.id, claim_id: alert.claimId, message: 'in a completed claim' })),
+      });
+    }
     const alerts = await tx.alert.findMany({ where: { topicId: topic.id }, select: { id: true, topicId: true } });
     await tx.alert.updateMany({ where: { topicId: topic.id }, data: { topicId: null } });
     await recordTopicMoves(tx, topic.organizationId, actor, alerts, null);

@@ -66,7 +66,7 @@ export const agreementPages = [
           query: { limit: PRICE_PAGE, sort: 'description', ...(priceQuery.prices_search ? { search: priceQuery.prices_search } : {}), ...(priceQuery.prices_cursor ? { cursor: priceQuery.prices_cursor } : {}) },
         }),
         call<Page>('listAgreementDocuments', { params: { id: params.id }, query: { limit: DOCUMENTS_SHOWN } }),
-        call<{ data: Row[] }>('getAlertGroups', { query: { group_by: 'topic', agreement_ids: params.id } }),
+        call<{ data: Row[] }>('getAlertGroups', { query: { group_by: 'topic', agreement_ids: params.id, limit: '1000' } }),
         call<Row>('getAlertMetrics', { query: { agreement_ids: params.id } }),
       ]);
       const labels = await labelsOf(deps, credential.organizationId, { suppliers: agreement.supplier_ids, recipients: agreement.recipient_ids, tags: agreement.tag_ids });
