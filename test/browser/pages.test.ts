@@ -152,8 +152,8 @@ describe('agreement, alert, claim, run and integration pages', () => {
       if (claimId) await visit(page, `/app/claims/${claimId}`, `claim${suffix}`, suffix ? `claim${suffix}` : undefined);
       await visit(page, '/app/runs', `runs${suffix}`, `runs${suffix}`);
       await visit(page, `/app/runs/${runId}`, `run${suffix}`, `run${suffix}`);
-      const temporal = await page.getByRole('link', { name: /Open in Temporal UI/ }).getAttribute('href');
-      expect(temporal).toBe(`http://localhost:8233/namespaces/default/workflows/${runId}`);
+      // TEMPORAL_UI_URL is not set on the test stack: no developer link for finance users.
+      expect(await page.getByRole('link', { name: /Open in Temporal UI/ }).count()).toBe(0);
       await visit(page, '/app/integrations', `integrations${suffix}`, `integrations${suffix}`);
       expect(await page.getByRole('heading', { name: 'Connect an accounting system' }).count()).toBe(1);
       await page.context().close();

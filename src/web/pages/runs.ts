@@ -38,8 +38,10 @@ export function resultText(result: unknown): string {
   return JSON.stringify(result).slice(0, 200);
 }
 
-// The workflow in Temporal UI: <TEMPORAL_UI_URL>/namespaces/<namespace>/workflows/<workflow id>.
-export function temporalUiUrl(config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, workflowId: string): string {
+// The workflow in Temporal UI: <TEMPORAL_UI_URL>/namespaces/<namespace>/workflows/<workflow id>;
+// null (no link) when TEMPORAL_UI_URL is not set.
+export function temporalUiUrl(config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, workflowId: string): string | null {
+  if (!config.TEMPORAL_UI_URL) return null;
   return `${config.TEMPORAL_UI_URL.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
 }
 
