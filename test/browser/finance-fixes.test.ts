@@ -89,7 +89,7 @@ describe('refunds on the claim page', () => {
 
     // Correct the refund: 200,00 NOK; the letter says what is still outstanding.
     const row = page.getByRole('table', { name: 'Refunds' }).getByRole('row').nth(1);
-    await row.getByText('Correct', { exact: true }).click();
+    await row.locator('summary', { hasText: 'Correct' }).click();
     await row.getByLabel('Corrected amount').fill('200,00');
     await expectAccessible(page, 'claim with a refund being corrected');
     await screenshot(page, 'claim-refunds');

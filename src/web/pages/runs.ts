@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { RUN_STATUSES, ITEM_STATUSES } from '../../runs/schemas.js';
 import { findRun, workflowIdOf } from '../../runs/service.js';
+import { codeLabel } from '../labels.js';
 import { definePage } from '../page.js';
 import { filledQuery, listUrl } from '../query.js';
 
@@ -27,12 +28,16 @@ const RECORD_PAGES: Record<string, string> = {
 
 export const recordUrl = (record: { type: string; id: string } | null): string | null => (record && RECORD_PAGES[record.type] ? `${RECORD_PAGES[record.type]}${record.id}` : null);
 
+const CODE = /^[a-z]+(_[a-z]+)+$/;
+
 // An item's result in words: a flat object as "matches 1 · invoices 1", anything else as short JSON.
 export function resultText(result: unknown): string {
   if (result && typeof result === 'object' && !Array.isArray(result)) {
     const entries = Object.entries(result as Record<string, unknown>);
     if (entries.every(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
-      return entries.map(([key, value]) => `${key.replaceAll('_', ' ')} ${String(value)}`).join(' · ').slice(0, 300);
+      // A code among the values ("outcome not_invoice") reads in words, as everywhere else.
+      const shown = (value: unknown) => (typeof value === 'string' && CODE.test(value) ? codeLabel(value) : String(value));
+      return entries.map(([key, value]) => `${key.replaceAll('_', ' ')} ${shown(value)}`).join(' · ').slice(0, 300);
     }
   }
   return JSON.stringify(result).slice(0, 200);

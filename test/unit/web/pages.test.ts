@@ -56,6 +56,7 @@ describe('web pages: pure helpers', () => {
     expect(recordUrl({ type: 'price_import', id: 'abc' })).toBeNull();
     expect(recordUrl(null)).toBeNull();
     expect(resultText({ matches: 1, ended_total: 0, note: null })).toBe('matches 1 · ended total 0 · note null');
+    expect(resultText({ outcome: 'not_invoice', checker: 'duplicate_charge' })).toBe('outcome Not an invoice · checker Charged twice');
     expect(resultText({ nested: { a: 1 } })).toBe('{"nested":{"a":1}}');
     expect(resultText([1, 2])).toBe('[1,2]');
   });
