@@ -130,7 +130,7 @@ export function readAmount(text: string): AmountInput {
     } else {
       [integer, fraction] = parts as [string, string];
       if (fraction.length === 3 && /^[1-9]\d{0,2}$/.test(integer)) {
-        return refused(`is ambiguous: “${text.trim()}” can mean ${integer}${fraction} or ${integer}.${fraction}; write it with two decimals (${integer}${fraction},00 or ${integer},${fraction}0)`);
+        return refused(`is ambiguous: “${text.trim()}” can mean ${integer}${fraction} or ${integer}.${fraction}; write ${integer}${fraction},00 (or ${integer}${fraction}.00) for ${integer}${fraction}`);
       }
     }
   }
