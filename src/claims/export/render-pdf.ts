@@ -181,14 +181,42 @@ class LetterWriter {
     this.writeOpening();
     this.writeLinesTable();
     this.writeTotals();
-    // The closing stays with the block before it: that block keeps room for it on its page
-    // (a letter's second page never holds "Kind regards" alone).
+    // The closing stays with the last table rows: the refunds' last row keeps room on its page for
+    // everything after it (how to respond, the note, the closing) when that fits one page. Past
+    // that (a long note), each block keeps room for the closing, so a page never holds "Kind
+    // regards" alone.
     const hasNote = Boolean(this.letter.note && this.letter.note.trim() !== '');
     const answers = this.letter.status !== 'cancelled' && this.letter.status !== 'completed';
-    this.writeRefunds(!hasNote && !answers ? CLOSING_HEIGHT : 0);
+    const tail = this.tailHeight(hasNote, answers);
+    this.writeRefunds(tail <= (CONTENT_BOTTOM - MARGIN.top) / 2 ? tail : !hasNote && !answers ? CLOSING_HEIGHT : 0);
     this.writeHowToRespond(!hasNote ? CLOSING_HEIGHT : 0);
     this.writeNote(CLOSING_HEIGHT);
     this.writeClosing();
+  }
+
+  /** The height of what follows the refunds: how to respond, the note, the closing. */
+  private tailHeight(hasNote: boolean, answers: boolean): number {
+    const paragraph = (text: string) => {
+      this.use('regular', 9.5);
+      return this.doc.heightOfString(text, { width: CONTENT_WIDTH, lineGap: 1.5 }) + 8;
+    };
+    const heading = 22;
+    let height = CLOSING_HEIGHT + 6;
+    if (answers) height += heading + this.respondParagraphs().reduce((total, text) => total + paragraph(text), 0);
+    if (hasNote) height += heading + paragraph(clip(this.letter.note!.trim(), MAX_NOTE_CHARS));
+    return height;
+  }
+
+  private respondParagraphs(): [string, string] {
+    const { letter } = this;
+    const outstanding = letter.totals.filter((t) => !isZero(t.outstanding) && !t.outstanding.startsWith('-'));
+    const amount = outstanding.length > 0 ? amountsInWords(outstanding.map((t) => ({ amount: t.outstanding, currencyCode: t.currencyCode }))) : 'the outstanding amount';
+    return [
+      `Please issue a credit note for ${amount} and quote the reference ${letter.reference} on it, or refund the amount quoting the same reference. ` +
+        'One credit note per currency is easiest for both of us to match.',
+      `If you disagree with a line, reply to ${clip(letter.organization.name, MAX_FIELD_CHARS)} with the reference, the invoice number and the line, and tell us why; ` +
+        'we will review it and adjust the claim where you are right.',
+    ];
   }
 
   private invoiceColumnWidth(): number {
@@ -459,7 +487,10 @@ class LetterWriter {
   }
 
   private writeRefunds(keepAfter: number): void {
-    this.heading('Refunds received');
+    // A short list of refunds stays with its heading (and with what must follow it).
+    const rows = this.letter.refunds.length;
+    const block = rows === 0 ? 20 : rows <= 5 ? 15 + rows * 17 + 8 : 40;
+    this.heading('Refunds received', Math.min(block + keepAfter, CONTENT_BOTTOM - MARGIN.top - 40));
     if (this.letter.refunds.length === 0) {
       this.paragraph('We have not received any refund for this claim so far.', 'regular', 9.5, COLOR.muted, 8, keepAfter);
       return;
@@ -470,8 +501,8 @@ class LetterWriter {
       { header: 'Amount', width: 130, align: 'right' as const },
       { header: 'Currency', width: 70, align: 'right' as const },
     ];
-    const rows = this.letter.refunds.map((refund) => [refund.date, clip(refund.reference ?? '–', MAX_FIELD_CHARS), showMoney(refund.amount), refund.currencyCode]);
-    this.simpleTable(columns, rows, 2, keepAfter);
+    const cells = this.letter.refunds.map((refund) => [refund.date, clip(refund.reference ?? '–', MAX_FIELD_CHARS), showMoney(refund.amount), refund.currencyCode]);
+    this.simpleTable(columns, cells, 2, keepAfter);
   }
 
   /** A small table (totals, refunds) whose rows do not break across pages. */
@@ -508,21 +539,9 @@ class LetterWriter {
     const { letter } = this;
     if (letter.status === 'cancelled' || letter.status === 'completed') return;
     this.heading('How to respond');
-    const outstanding = letter.totals.filter((t) => !isZero(t.outstanding) && !t.outstanding.startsWith('-'));
-    const amount = outstanding.length > 0 ? amountsInWords(outstanding.map((t) => ({ amount: t.outstanding, currencyCode: t.currencyCode }))) : 'the outstanding amount';
-    this.paragraph(
-      `Please issue a credit note for ${amount} and quote the reference ${letter.reference} on it, or refund the amount quoting the same reference. ` +
-        'One credit note per currency is easiest for both of us to match.',
-    );
-    this.paragraph(
-      `If you disagree with a line, reply to ${clip(letter.organization.name, MAX_FIELD_CHARS)} with the reference, the invoice number and the line, and tell us why; ` +
-        'we will review it and adjust the claim where you are right.',
-      'regular',
-      9.5,
-      COLOR.text,
-      8,
-      keepAfter,
-    );
+    const [ask, dispute] = this.respondParagraphs();
+    this.paragraph(ask);
+    this.paragraph(dispute, 'regular', 9.5, COLOR.text, 8, keepAfter);
   }
 
   private writeNote(keepAfter: number): void {

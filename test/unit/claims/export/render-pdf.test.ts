@@ -105,7 +105,7 @@ describe('claim letter PDF', () => {
     expectWithinMargins(pdf);
   });
 
-  it('keeps the closing with the last rows: a page never holds "Kind regards" alone', async () => {
+  it('keeps the closing with the last table rows: a page never holds "Kind regards" alone', async () => {
     const lastBlock: Record<'in_progress' | 'completed', string> = {
       // An open claim ends with how to respond; a settled one with its refunds.
       in_progress: 'adjust the claim where you are right',
@@ -121,6 +121,8 @@ describe('claim letter PDF', () => {
         const closingPage = pages.findIndex((text) => text.includes('Kind regards'));
         expect(closingPage, `${status}, ${count} lines`).toBeGreaterThanOrEqual(0);
         expect(pages[closingPage], `${status}, ${count} lines: page ${closingPage + 1}`).toContain(lastBlock[status]);
+        // And with the last table rows: the refunds' last row shares the closing's page.
+        expect(pages[closingPage], `${status}, ${count} lines: page ${closingPage + 1}`).toContain('2026-05-20 CN-5521');
       }
     }
   }, 180_000);
