@@ -10,8 +10,9 @@ const configSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('invoice-compliance'),
-  // Temporal's web UI, for the application's link from a run to its workflow history.
-  TEMPORAL_UI_URL: z.string().url().default('http://localhost:8233'),
+  // Temporal's web UI as the application's users reach it, for a run page's link to its workflow
+  // history. Not set (or empty): no link (finance users have no Temporal UI to open).
+  TEMPORAL_UI_URL: z.preprocess((value) => (value === '' ? undefined : value), z.string().url().optional()),
   S3_ENDPOINT: z.string().url({ message: 'must be an http(s):// URL of S3-compatible storage' }),
   // The storage address clients can reach, for presigned upload URLs (e.g. behind a proxy, or
   // outside a compose network); S3_ENDPOINT when not set.

@@ -1,4 +1,4 @@
-import { Prisma } from '../db/client.js';
+import { Prisma, type Db } from '../db/client.js';
 import { containsText, createdRangeWhere, joinRelations } from '../http/schemas.js';
 import { allOf, containsSql, createdRangeSql, joinRelationsSql } from '../http/sql-filters.js';
 import type { AlertFilter } from './schemas.js';
@@ -62,7 +62,26 @@ function supplierWhere(organizationId: string, filter: AlertFilter): Prisma.Aler
 const presence = (value: boolean | undefined, column: 'topicId' | 'claimId'): Prisma.AlertWhereInput =>
   value === undefined ? {} : value ? { NOT: { [column]: null } } : { [column]: null };
 
-export function alertWhere(organizationId: string, filter: AlertFilter): Prisma.AlertWhereInput {
+// `search` matches an alert's title or explanation, its invoice's number, or its invoice's
+// supplier by name. The suppliers whose name matches are read first (searchSupplierIds), since an
+// invoice has no relation to its supplier record for Prisma to filter through.
+export async function searchSupplierIds(db: Pick<Db, 'supplier'>, organizationId: string, filter: Pick<AlertFilter, 'search'>): Promise<string[]> {
+  if (!filter.search) return [];
+  const suppliers = await db.supplier.findMany({ where: { organizationId, name: containsText(filter.search) }, select: { id: true } });
+  return suppliers.map((supplier) => supplier.id);
+}
+
+// alertWhere with the suppliers a search names read first: what every Prisma reader of alerts calls.
+export async function alertWhereOf(db: Pick<Db, 'supplier'>, organizationId: string, filter: AlertFilter): Promise<Prisma.AlertWhereInput> {
+  return alertWhere(organizationId, filter, await searchSupplierIds(db, organizationId, filter));
+}
+
+function searchWhere(search: string, supplierIds: readonly string[]): Prisma.AlertWhereInput {
+  const invoice: Prisma.InvoiceWhereInput[] = [{ invoiceNumber: containsText(search) }, ...(supplierIds.length > 0 ? [{ supplierId: { in: [...supplierIds] } }] : [])];
+  return { OR: [{ title: containsText(search) }, { explanation: containsText(search) }, { match: { invoice: { OR: invoice } } }] };
+}
+
+export function alertWhere(organizationId: string, filter: AlertFilter, searchSuppliers: readonly string[]): Prisma.AlertWhereInput {
   return {
     AND: [
       visibleAlertsWhere(organizationId),
@@ -77,9 +96,7 @@ export function alertWhere(organizationId: string, filter: AlertFilter): Prisma.
       presence(filter.has_topic, 'topicId'),
       presence(filter.has_claim, 'claimId'),
       createdRangeWhere(filter),
-      filter.search
-        ? { OR: [{ title: containsText(filter.search) }, { explanation: containsText(filter.search) }] }
-        : {},
+      filter.search ? searchWhere(filter.search, searchSuppliers) : {},
     ],
   };
 }
@@ -103,8 +120,18 @@ export function alertFilterSql(organizationId: string, filter: AlertFilter): Pri
     presenceSql(filter.has_topic, 'topic_id'),
     presenceSql(filter.has_claim, 'claim_id'),
     createdRangeSql(filter, 'a'),
-    filter.search ? Prisma.sql`(${containsSql('a.title', filter.search)} OR ${containsSql('a.explanation', filter.search)})` : null,
+    filter.search ? searchSql(organizationId, filter.search) : null,
   ]);
+}
+
+// The same search as searchWhere: the invoices of the organization whose number or supplier's name
+// matches are one hashed subplan (trigram index on the number, the organization's suppliers by name).
+function searchSql(organizationId: string, search: string): Prisma.Sql {
+  return Prisma.sql`(${containsSql('a.title', search)} OR ${containsSql('a.explanation', search)} OR a.invoice_id IN (
+      SELECT si.id FROM invoices si
+       WHERE si.organization_id = ${organizationId}::uuid
+         AND (${containsSql('si.invoice_number', search)}
+              OR si.supplier_id IN (SELECT ss.id FROM suppliers ss WHERE ss.organization_id = ${organizationId}::uuid AND ${containsSql('ss.name', search)}))))`;
 }
 
 function topicSql(topicIds: (string | null)[]): Prisma.Sql {

@@ -4,7 +4,7 @@ import { Prisma } from '../db/client.js';
 import { errors } from '../http/errors.js';
 import { formatAmount, sum } from '../shared/money.js';
 import { neutraliseText, toSafeCsv } from '../shared/spreadsheet-cells.js';
-import { alertWhere, setAsideAlertsSql } from './filters.js';
+import { alertWhereOf, setAsideAlertsSql } from './filters.js';
 import { ALERT_STATUSES, type AlertFilter, type GROUP_BY } from './schemas.js';
 import { ALERT_INCLUDE, serializeAlert, type AlertWithMatch } from './serialize.js';
 import { acrossScope, type TeamScope } from '../teams/scope.js';
@@ -55,10 +55,11 @@ async function statusTotals(deps: Deps, organizationId: string, filter: AlertFil
   if (!scope && Object.entries(filter).every(([key, value]) => value === undefined || TOTALS_FILTER_KEYS.has(key))) {
     return keptStatusTotals(deps, organizationId, filter.statuses ?? ALERT_STATUSES);
   }
+  const where = await alertWhereOf(deps.db, organizationId, filter);
   const rows = await acrossScope(deps.db, scope, 'alert', (idWhere) =>
     deps.db.alert.groupBy({
       by: ['status', 'currencyCode'],
-      where: { AND: [alertWhere(organizationId, filter), idWhere] },
+      where: { AND: [where, idWhere] },
       _count: { _all: true },
       _sum: { impactAmount: true },
     }),
@@ -130,7 +131,7 @@ async function labels(deps: Deps, organizationId: string, groupBy: (typeof GROUP
 const GROUP_COLUMN = { agreement: 'agreementId', topic: 'topicId', invoice: 'invoiceId', status: 'status' } as const;
 
 export async function alertGroups(deps: Deps, organizationId: string, groupBy: (typeof GROUP_BY)[number], filter: AlertFilter, scope: TeamScope | null = null) {
-  const where = alertWhere(organizationId, filter);
+  const where = await alertWhereOf(deps.db, organizationId, filter);
   const rows = groupBy === 'supplier' ? await bySupplier(deps, where, scope) : await buckets(deps, where, GROUP_COLUMN[groupBy], scope);
   const groups = new Map<string | null, { count: number; impact: Map<string | null, Prisma.Decimal[]> }>();
   for (const row of rows) {
@@ -176,13 +177,14 @@ async function exportRows(deps: Deps, organizationId: string, filter: AlertFilte
   // The rows in order first, then with their relations in batches: Prisma loads an include with
   // one bind parameter per parent row, past PostgreSQL's 65,535 on a large export.
   type OrderedRow = { id: string } & Record<string, unknown>;
+  const where = await alertWhereOf(deps.db, organizationId, filter);
   const ordered = await acrossScope(
     deps.db,
     scope,
     'alert',
     (idWhere) =>
       deps.db.alert.findMany({
-        where: { AND: [alertWhere(organizationId, filter), idWhere] },
+        where: { AND: [where, idWhere] },
         select: { id: true, [sort.field]: true } as Prisma.AlertSelect,
         orderBy: [{ [sort.field]: sort.direction }, { id: sort.direction }],
         take: MAX_EXPORT_ROWS + 1,

@@ -49,7 +49,7 @@ export const filterQueryParams = {
   has_topic: booleanParam.optional(),
   has_claim: booleanParam.optional(),
   ...createdRangeParams,
-  search: z.string().min(1).max(200).optional().meta({ description: 'Title or explanation contains (case-insensitive)' }),
+  search: z.string().min(1).max(200).optional().meta({ description: "Title, explanation, the invoice's number or the supplier's name contains (case-insensitive)" }),
   ...teamScopeParams,
 };
 

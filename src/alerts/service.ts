@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import type { InvoiceLine } from '../generated/prisma/client.js';
 import { ApiError, errors, type FieldIssue } from '../http/errors.js';
-import { alertWhere } from './filters.js';
+import { alertWhereOf } from './filters.js';
 import { lineImpact, type ExpectedPrice } from './impact.js';
 import { MAX_BULK_ALERTS, type BulkSelection, type CreateAlertInput, type PatchAlertInput } from './schemas.js';
 import { ALERT_INCLUDE, serializeAlert, type AlertWithMatch } from './serialize.js';
@@ -207,7 +207,7 @@ async function select(deps: Deps, organizationId: string, selection: BulkSelecti
     return { ids: ids.filter((id) => known.has(id)), missing: ids.filter((id) => !known.has(id)) };
   }
   const rows = await deps.db.alert.findMany({
-    where: alertWhere(organizationId, selection.filter!),
+    where: await alertWhereOf(deps.db, organizationId, selection.filter!),
     select: { id: true },
     orderBy: { id: 'asc' },
     take: MAX_BULK_ALERTS + 1,

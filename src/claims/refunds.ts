@@ -29,9 +29,30 @@ function refundFields(refund: Pick<ClaimRefund, 'id' | 'amount' | 'currencyCode'
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
+
+// The currencies a claim claims: those of its alerts. The contract's refund is "amount and
+// currency" with no exchange rate, so a refund in another currency could not say what part of the
+// claim it settles (it showed as a negative amount outstanding in one currency beside the whole
+// claim still open in the other): it is refused, and the refund is recorded in the claim's currency.
+export async function claimCurrencies(deps: Deps, claimId: string): Promise<string[]> {
+  const rows = await deps.db.$queryRaw<{ currency_code: string }[]>`
+    SELECT DISTINCT currency_code FROM alerts WHERE claim_id = ${claimId}::uuid AND currency_code IS NOT NULL ORDER BY 1`;
+  return rows.map((row) => row.currency_code);
+}
+
+async function assertClaimedCurrency(deps: Deps, claim: ClaimRecord, currency: string, field = 'currency_code'): Promise<void> {
+  const currencies = await claimCurrencies(deps, claim.id);
+  if (currencies.includes(currency)) return;
+  const message =
+    currencies.length === 0
+      ? `cannot be ${currency}: the claim holds no alerts, so it claims no currency yet`
+      : `must be a currency the claim claims (${currencies.join(', ')}); record a refund in another currency converted to the claim's currency`;
+  throw invalid(field, message);
+}
 const dateValue = (date: string) => new Date(`${date}T00:00:00Z`);
 
 export async function createRefund(deps: Deps, credential: ApiKeyCredential, claim: ClaimRecord, input: CreateRefundInput): Promise<string> {
+  await assertClaimedCurrency(deps, claim, input.currency_code);
   const id = randomUUID();
   await deps.db.$transaction(async (tx) => {
     const refund = await tx.claimRefund.create({
@@ -64,6 +85,9 @@ function refundOf(claim: ClaimRecord, refundId: string) {
 // refund sent back as read changes nothing (not even its recorder or updated_at).
 export async function patchRefund(deps: Deps, credential: ApiKeyCredential, claim: ClaimRecord, refundId: string, input: PatchRefundInput): Promise<void> {
   const current = refundOf(claim, refundId);
+  // A correction to another currency follows the same rule; one that leaves the currency as it was
+  // is accepted, so a refund recorded before the rule can still be corrected or deleted.
+  if (input.currency_code !== undefined && input.currency_code !== current.currencyCode) await assertClaimedCurrency(deps, claim, input.currency_code);
   const data: Prisma.ClaimRefundUncheckedUpdateInput = { recordedByUserId: credential.userId, recordedByApiKeyId: credential.keyId };
   if (input.amount !== undefined) data.amount = new Prisma.Decimal(input.amount);
   if (input.currency_code !== undefined) data.currencyCode = input.currency_code;
@@ -109,6 +133,7 @@ export async function attachCreditNote(deps: Deps, credential: ApiKeyCredential,
   if (createRefund && (amount === null || !invoice.currencyCode || /^0(\.0+)?$/.test(amount))) {
     throw invalid('create_refund', 'cannot be honoured: the credit note has no total or currency');
   }
+  if (createRefund) await assertClaimedCurrency(deps, claim, invoice.currencyCode!, 'create_refund');
   return deps.db.$transaction(async (tx) => {
     const inserted = await tx.claimCreditNote.createMany({
       data: [{ claimId: claim.id, invoiceId, organizationId: claim.organizationId, attachedByUserId: credential.userId, attachedByApiKeyId: credential.keyId }],

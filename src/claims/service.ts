@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { countInBatches } from '../shared/batches.js';
 import { changedFields, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
-import { alertWhere } from '../alerts/filters.js';
+import { alertWhereOf } from '../alerts/filters.js';
 import { MAX_BULK_ALERTS } from '../alerts/schemas.js';
 import type { AlertStatus } from '../alerts/state-machine.js';
 import type { ApiKeyCredential, Credential } from '../auth/credential.js';
@@ -123,7 +123,7 @@ async function selectAlertIds(deps: Deps, organizationId: string, selection: Ale
     }
     return ids;
   }
-  const rows = await deps.db.alert.findMany({ where: alertWhere(organizationId, selection.filter!), select: { id: true }, orderBy: { id: 'asc' }, take: MAX_BULK_ALERTS + 1 });
+  const rows = await deps.db.alert.findMany({ where: await alertWhereOf(deps.db, organizationId, selection.filter!), select: { id: true }, orderBy: { id: 'asc' }, take: MAX_BULK_ALERTS + 1 });
   if (rows.length > MAX_BULK_ALERTS) throw errors.validation(`The filter matches more than ${MAX_BULK_ALERTS} alerts; narrow it.`, [{ field: 'filter', message: 'matches too many alerts' }]);
   return rows.map((row) => row.id);
 }

@@ -178,6 +178,8 @@ async function main(): Promise<void> {
     PORT: process.env.PORT ?? '3500',
   };
   env.APP_BASE_URL = process.env.APP_BASE_URL ?? `http://localhost:${env.PORT}/app`;
+  // The development Temporal server's own Web UI: a run page links its workflow there.
+  env.TEMPORAL_UI_URL = process.env.TEMPORAL_UI_URL ?? `http://localhost:${EMBEDDED.temporalUiPort}`;
   // On one's own machine an S3 inbox in the local MinIO, or a local webhook receiver, is the point.
   env.INTEGRATION_ALLOWED_HOSTS = process.env.INTEGRATION_ALLOWED_HOSTS ?? '127.0.0.1,localhost';
   env.WEBHOOK_ALLOWED_HOSTS = process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost';

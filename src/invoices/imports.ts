@@ -308,3 +308,10 @@ export async function reconcileInvoiceProcessing<T extends InvoiceState>(deps: D
   });
   return state ? { ...invoice, ...state } : invoice;
 }
+
+// The import an invoice came from (the latest, if it was imported more than once), for the
+// application's link from a failed invoice to its run: the invoice's representation names no run.
+export async function latestImportIdOf(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string): Promise<string | null> {
+  const found = await deps.db.invoiceImport.findFirst({ where: { organizationId, invoiceId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+  return found?.id ?? null;
+}

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
-import { dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
+import { commaList, dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
+import { containsSql } from '../http/sql-filters.js';
+import { CHECK_STATUSES } from '../checks/check-status.js';
 import { formatAmount } from '../shared/money.js';
 import { scopeCondition, teamScopeParams, type TeamScope } from '../teams/scope.js';
 
@@ -15,6 +17,12 @@ export const metricsQuery = z.object({
   supplier_ids: uuidList.optional(),
   agreement_ids: uuidList.optional().meta({ description: 'Invoices matched to any of these agreements' }),
   join_operator: joinOperatorParam.meta({ description: 'How supplier_ids and agreement_ids combine: and (default) or or' }),
+  // The invoice list's other filters, so a list can say how many invoices match it.
+  supplier_operator: z.enum(['is', 'is_not']).optional(),
+  search: z.string().min(1).max(200).optional().meta({ description: 'Invoice number or supplier name (any case), as the list' }),
+  document_types: commaList(z.enum(['invoice', 'credit_note'])).optional(),
+  processing_statuses: commaList(z.enum(['pending', 'processing', 'completed', 'failed'])).optional(),
+  check_statuses: commaList(z.enum(CHECK_STATUSES)).optional(),
   ...teamScopeParams,
 });
 
@@ -65,8 +73,18 @@ export function invoiceMetricsWhere(organizationId: string, query: z.infer<typeo
   const conditions = [Prisma.sql`organization_id = ${organizationId}::uuid`, Prisma.sql`deleted_at IS NULL`];
   if (query.issued_from) conditions.push(Prisma.sql`issue_date >= ${query.issued_from}::date`);
   if (query.issued_through) conditions.push(Prisma.sql`issue_date <= ${query.issued_through}::date`);
+  if (query.document_types) conditions.push(Prisma.sql`document_type = ANY(${query.document_types}::"DocumentType"[])`);
+  if (query.processing_statuses) conditions.push(Prisma.sql`processing_status = ANY(${query.processing_statuses}::"ProcessingStatus"[])`);
+  if (query.check_statuses) conditions.push(Prisma.sql`check_status = ANY(${query.check_statuses}::text[])`);
+  if (query.search) conditions.push(Prisma.sql`(${containsSql('invoice_number', query.search)} OR ${containsSql(`(supplier_party #>> '{name}')`, query.search)})`);
   const relations: Prisma.Sql[] = [];
-  if (query.supplier_ids) relations.push(Prisma.sql`supplier_id = ANY(${query.supplier_ids}::uuid[])`);
+  if (query.supplier_ids) {
+    relations.push(
+      query.supplier_operator === 'is_not'
+        ? Prisma.sql`(supplier_id IS NULL OR NOT (supplier_id = ANY(${query.supplier_ids}::uuid[])))`
+        : Prisma.sql`supplier_id = ANY(${query.supplier_ids}::uuid[])`,
+    );
+  }
   if (query.agreement_ids) {
     relations.push(Prisma.sql`EXISTS (SELECT 1 FROM invoice_agreement_matches m WHERE m.invoice_id = invoices.id AND m.active AND m.agreement_id = ANY(${query.agreement_ids}::uuid[]))`);
   }

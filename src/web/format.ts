@@ -95,3 +95,45 @@ export function label(value: string | null | undefined): string {
   const words = value.replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+// An amount typed into a form, in the way people write money: "12,50" and "12.50", grouped
+// "1 234,50", "1.234,50", "1,234.50", "1'234.50". The organization has no locale setting (see
+// above), so both decimal separators are read; a single separator followed by exactly three digits
+// ("1,234", "1.234") means a thousand in one locale and a decimal in another, and is refused rather
+// than guessed. Answers the API's decimal string ("1234.50"), or why the text is not an amount.
+export type AmountInput = { ok: true; value: string } | { ok: false; message: string };
+
+const GROUPED = (separator: string) => new RegExp(`^[1-9]\\d{0,2}(\\${separator}\\d{3})+$`);
+
+export function readAmount(text: string): AmountInput {
+  const compact = text.trim().replace(/[\s\u00a0\u202f']/g, '');
+  const refused = (message: string): AmountInput => ({ ok: false, message });
+  if (!/^\d[\d.,]*$/.test(compact) || /[.,]$/.test(compact)) return refused('must be an amount such as 1250,00 or 1250.00');
+  const dot = compact.lastIndexOf('.');
+  const comma = compact.lastIndexOf(',');
+  let integer = compact;
+  let fraction = '';
+  if (dot >= 0 && comma >= 0) {
+    // Both: the last one is the decimal separator, the other groups thousands.
+    const decimal = dot > comma ? '.' : ',';
+    const at = Math.max(dot, comma);
+    integer = compact.slice(0, at);
+    fraction = compact.slice(at + 1);
+    if (!GROUPED(decimal === '.' ? ',' : '.').test(integer) || /[.,]/.test(fraction)) return refused('mixes separators; write it as 1234,50 or 1234.50');
+    integer = integer.replace(/[.,]/g, '');
+  } else if (dot >= 0 || comma >= 0) {
+    const separator = dot >= 0 ? '.' : ',';
+    const parts = compact.split(separator);
+    if (parts.length > 2) {
+      if (!GROUPED(separator).test(compact)) return refused('must be an amount such as 1250,00 or 1250.00');
+      integer = parts.join('');
+    } else {
+      [integer, fraction] = parts as [string, string];
+      if (fraction.length === 3 && /^[1-9]\d{0,2}$/.test(integer)) {
+        return refused(`is ambiguous: “${text.trim()}” can mean ${integer}${fraction} or ${integer}.${fraction}; write ${integer}${fraction},00 (or ${integer}${fraction}.00) for ${integer}${fraction}`);
+      }
+    }
+  }
+  const value = fraction ? `${integer.replace(/^0+(?=\d)/, '')}.${fraction}` : integer.replace(/^0+(?=\d)/, '');
+  return { ok: true, value };
+}

@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps.js';
 import { assetUrl } from './assets.js';
 import { clearCookie, readCookie, setCookie } from './cookies.js';
 import * as format from './format.js';
+import { alertSummary, codeLabel } from './labels.js';
 import { isSecureApp, type WebSession } from './session.js';
 
 // Views are eta templates in src/web/views, escaped by default (<%= %>; <%~ %> only for HTML we
@@ -44,6 +45,9 @@ export interface AppView {
   requestId: string;
   asset: typeof assetUrl;
   fmt: typeof format;
+  // A code in words (src/web/labels.ts); views keep the code in the element's title.
+  code: typeof codeLabel;
+  alertSummary: typeof alertSummary;
   navItems: typeof NAV;
 }
 
@@ -94,6 +98,8 @@ export function appView(ctx: Context, input: { title: string; nav?: NavSection |
     requestId: (ctx.state.requestId as string | undefined) ?? '',
     asset: assetUrl,
     fmt: format,
+    code: codeLabel,
+    alertSummary,
     navItems: NAV,
   };
 }

@@ -114,7 +114,7 @@ describe('agreement, alert, claim, run and integration pages', () => {
     const text = execFileSync('pdftotext', ['-', '-'], { input: pdf }).toString('utf8');
     expect(text).toContain(claim.reference);
 
-    await page.getByLabel('Amount').fill('5.00');
+    await page.getByLabel('Amount', { exact: true }).fill('5.00');
     await page.getByLabel('Reference (optional)').fill('CN-778');
     await submit(page, page.getByRole('button', { name: 'Record refund' }));
     expect(await page.getByRole('status').first().textContent()).toContain('Refund recorded.');
@@ -123,8 +123,7 @@ describe('agreement, alert, claim, run and integration pages', () => {
     expect(refunded.refund_summary).toEqual([{ currency_code: 'EUR', amount: '5.00' }]);
 
     // A refused action shows the API's words on the page and changes nothing.
-    await page.getByLabel('Amount').fill('0');
-    await page.getByLabel('Amount').evaluate('(input) => input.removeAttribute("pattern")');
+    await page.getByLabel('Amount', { exact: true }).fill('0');
     await submit(page, page.getByRole('button', { name: 'Record refund' }));
     expect(await page.getByRole('alert').textContent()).toContain('validation_error');
     expect((await tenant.call(`/v1/claims/${claim.id}`)).body.refunds).toHaveLength(1);
@@ -152,8 +151,8 @@ describe('agreement, alert, claim, run and integration pages', () => {
       if (claimId) await visit(page, `/app/claims/${claimId}`, `claim${suffix}`, suffix ? `claim${suffix}` : undefined);
       await visit(page, '/app/runs', `runs${suffix}`, `runs${suffix}`);
       await visit(page, `/app/runs/${runId}`, `run${suffix}`, `run${suffix}`);
-      const temporal = await page.getByRole('link', { name: /Open in Temporal UI/ }).getAttribute('href');
-      expect(temporal).toBe(`http://localhost:8233/namespaces/default/workflows/${runId}`);
+      // TEMPORAL_UI_URL is not set on the test stack: no developer link for finance users.
+      expect(await page.getByRole('link', { name: /Open in Temporal UI/ }).count()).toBe(0);
       await visit(page, '/app/integrations', `integrations${suffix}`, `integrations${suffix}`);
       expect(await page.getByRole('heading', { name: 'Connect an accounting system' }).count()).toBe(1);
       await page.context().close();
@@ -192,7 +191,7 @@ describe('agreement, alert, claim, run and integration pages', () => {
     for (const name of ['Dismiss alert', 'Add to claim', 'Mark as credited', 'Reopen']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
     const claimId = (await alertOf(tenant, pricedAlert)).claim_id;
     await visit(page, `/app/claims/${claimId}`, 'claim as Read');
-    for (const name of ['Record refund', 'Mark completed', 'Cancel claim', 'Remove']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    for (const name of ['Record refund', 'Mark completed', 'Cancel claim', 'Remove', 'Save correction', /^Delete/]) expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
     await visit(page, '/app/integrations', 'integrations as Read');
     for (const name of ['Test connection', 'Start sync']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { alertWhere } from '../../src/alerts/filters.js';
+import { alertWhereOf } from '../../src/alerts/filters.js';
 import { filterOf, listQuery } from '../../src/alerts/schemas.js';
 import { insertAlert, invoiceOf, matchedAgreement, newSupplier, postAlert } from '../support/alerts.js';
 import { createTenant, testDb } from '../support/tenants.js';
@@ -12,7 +12,8 @@ describe('the alert filters', () => {
   it('select the same alerts in the list page and in the Prisma filter', async () => {
     const tenant = await createTenant();
     const [a, b] = [newSupplier('Filter A'), newSupplier('Filter B')];
-    const firstOfA = await invoiceOf(tenant, a);
+    const numberOfA = `KPT-${randomUUID().slice(0, 6)}`;
+    const firstOfA = await invoiceOf(tenant, a, { number: numberOfA });
     const secondOfA = await invoiceOf(tenant, a);
     const ofB = await invoiceOf(tenant, b);
     const agreementA = await matchedAgreement(tenant, [firstOfA.supplier.id], 'A supplies');
@@ -53,6 +54,9 @@ describe('the alert filters', () => {
       'search=50%25',
       'search=FREIGHT_',
       'search=agreed',
+      // Search also matches the invoice's number and its supplier's name.
+      `search=${numberOfA.slice(0, 7).toLowerCase()}`,
+      `search=${encodeURIComponent(b.name.toUpperCase())}`,
       `created_from=${new Date(Date.now() - 3_600_000).toISOString()}&created_before=${new Date(Date.now() + 60_000).toISOString()}`,
       'created_before=2020-01-01T00:00:00Z',
     ];
@@ -61,11 +65,19 @@ describe('the alert filters', () => {
       expect(page.status, `${query}: ${JSON.stringify(page.body)}`).toBe(200);
       const listed = (page.body.data as { id: string }[]).map((alert) => alert.id).sort();
       const filter = filterOf(listQuery.parse(Object.fromEntries(new URLSearchParams(query))));
-      const prisma = (await testDb().alert.findMany({ where: alertWhere(tenant.organizationId, filter), select: { id: true } })).map((alert) => alert.id).sort();
+      const prisma = (await testDb().alert.findMany({ where: await alertWhereOf(testDb(), tenant.organizationId, filter), select: { id: true } })).map((alert) => alert.id).sort();
       expect(listed, query || 'no filter').toEqual(prisma);
     }
     // The filters above are not all empty or all full.
     expect((await tenant.call('/v1/alerts?limit=1000')).body.data).toHaveLength(4);
     expect((await tenant.call('/v1/alerts?search=FREIGHT_')).body.data.map((alert: { id: string }) => alert.id)).toEqual([underscore]);
+    const ids = async (query: string) => ((await tenant.call(`/v1/alerts?statuses=pending,dismissed&${query}`)).body.data as { id: string }[]).map((alert) => alert.id).sort();
+    expect(await ids(`search=${encodeURIComponent(b.name.toLowerCase())}`)).toEqual([onB]);
+    // The invoice's three visible alerts (two posted, the topic alert), none of the other invoices'.
+    const byNumber = await ids(`search=${numberOfA}`);
+    expect(byNumber).toHaveLength(3);
+    expect(byNumber).toEqual(expect.arrayContaining([wildcard, underscore]));
+    const metrics = await tenant.call(`/v1/alerts/metrics?statuses=pending,dismissed&search=${encodeURIComponent(b.name)}`);
+    expect(metrics.body.counts.total, JSON.stringify(metrics.body)).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { invoiceOf } from '../support/alerts.js';
 import { expectError } from '../support/api.js';
 import { alertOn, claimOf, claimSetup, createClaim, setStatus } from '../support/claims.js';
@@ -46,12 +47,15 @@ describe('claim refunds, credit notes and metrics', () => {
       }),
     ]);
     const today = new Date().toISOString().slice(0, 10);
-    const second = await refund(tenant, claim.id, { amount: '0.0001', currency_code: 'SEK' });
-    expect(second.body.refunds[1]).toMatchObject({ amount: '0.0001', currency_code: 'SEK', date: today, reference: null });
-    expect(second.body.refund_summary).toEqual([
-      { currency_code: 'EUR', amount: '15.50' },
-      { currency_code: 'SEK', amount: '0.0001' },
-    ]);
+    // A refund is in a currency the claim claims (its alerts' currencies): the contract's refund has
+    // no exchange rate, so a SEK refund could not say what part of a EUR claim it settles.
+    const foreign = await refund(tenant, claim.id, { amount: '200.00', currency_code: 'SEK' });
+    expectError(foreign, 400, 'validation_error');
+    expect(foreign.body.error.details).toEqual([{ field: 'currency_code', message: expect.stringContaining('EUR') }]);
+    expect(await testDb().claimRefund.count({ where: { claimId: claim.id } })).toBe(1);
+    const second = await refund(tenant, claim.id, { amount: '0.0001', currency_code: 'EUR' });
+    expect(second.body.refunds[1]).toMatchObject({ amount: '0.0001', currency_code: 'EUR', date: today, reference: null });
+    expect(second.body.refund_summary).toEqual([{ currency_code: 'EUR', amount: '15.5001' }]);
 
     // A replayed create records one refund.
     const headers = { 'Idempotency-Key': `refund-${randomUUID()}` };
@@ -72,16 +76,26 @@ describe('claim refunds, credit notes and metrics', () => {
     const corrected = await tenant.call(`/v1/claims/${claim.id}/refunds/${refundId}`, { method: 'PATCH', body: { amount: '16.50', reference: null } });
     expect(corrected.status).toBe(200);
     expect(corrected.body.refunds.find((r: any) => r.id === refundId)).toMatchObject({ amount: '16.50', reference: null, note: 'Partial', date: '2026-04-01' });
-    expect(corrected.body.refund_summary[0]).toEqual({ currency_code: 'EUR', amount: '17.50' });
+    expect(corrected.body.refund_summary[0]).toEqual({ currency_code: 'EUR', amount: '17.5001' });
+    // A correction to a currency the claim does not claim is refused the same way.
+    expectError(await tenant.call(`/v1/claims/${claim.id}/refunds/${refundId}`, { method: 'PATCH', body: { currency_code: 'NOK' } }), 400, 'validation_error');
     expectError(await tenant.call(`/v1/claims/${claim.id}/refunds/${randomUUID()}`, { method: 'PATCH', body: { amount: '1.00' } }), 404, 'not_found');
 
-    const sek = second.body.refunds[1].id;
-    expect((await tenant.call(`/v1/claims/${claim.id}/refunds/${sek}`, { method: 'DELETE' })).status).toBe(204);
-    expect((await tenant.call(`/v1/claims/${claim.id}/refunds/${sek}`, { method: 'DELETE' })).status).toBe(204);
+    const tiny = second.body.refunds[1].id;
+    expect((await tenant.call(`/v1/claims/${claim.id}/refunds/${tiny}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await tenant.call(`/v1/claims/${claim.id}/refunds/${tiny}`, { method: 'DELETE' })).status).toBe(204);
     const after = await claimOf(tenant, claim.id);
     expect(after.refund_summary).toEqual([{ currency_code: 'EUR', amount: '17.50' }]);
     // Refunds do not change the alerts: the claimed amount stays what was claimed.
     expect(after.summary.claimed).toEqual([{ currency_code: 'EUR', amount: '40.00' }]);
+
+    // More refunded than claimed: the letter shows nothing outstanding, never a negative amount.
+    await refund(tenant, claim.id, { amount: '30.00', currency_code: 'EUR' });
+    const letter = await fetch(`${inject('apiUrl')}/v1/claims/${claim.id}/export?format=pdf`, { headers: { Authorization: `Bearer ${tenant.apiKey}` } });
+    expect(letter.status).toBe(200);
+    const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: Buffer.from(await letter.arrayBuffer()) }).toString('utf8').replace(/\s+/g, ' ');
+    expect(text).toContain('The refunds already received cover the claim in full.');
+    expect(text).not.toMatch(/(^|\s)[-−]\s?\d/);
   });
 
   it("attaches the supplier's credit notes as evidence, with a refund only when asked, once", async () => {
@@ -113,6 +127,9 @@ describe('claim refunds, credit notes and metrics', () => {
     expectError(await attach({ invoice_id: otherSupplier.id }), 400, 'validation_error');
     expectError(await attach({ invoice_id: invoices[0]!.id }), 400, 'validation_error');
     expectError(await attach({ invoice_id: randomUUID() }), 400, 'validation_error');
+    // A refund from a credit note in a currency the claim does not claim is refused like any other.
+    const inKroner = await creditNote(tenant, supplier, '5.00', 'NOK');
+    expectError(await attach({ invoice_id: inKroner.id, create_refund: true }), 400, 'validation_error');
     expect(await testDb().claimCreditNote.count({ where: { claimId: claim.id } })).toBe(2);
 
     // Detaching keeps the refund recorded from it.

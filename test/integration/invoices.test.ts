@@ -112,6 +112,14 @@ describe('invoices sent as data', () => {
     expect(await ids(`supplier_ids=${march.body.supplier.id}`)).toEqual([march.body.id]);
     expect(await ids(`supplier_ids=${march.body.supplier.id}&supplier_operator=is_not`)).toEqual([april.body.id]);
     expect(await ids('search=2002')).toEqual([april.body.id]);
+    // The metrics count what the list's filters keep, so a list can say how many rows match.
+    const count = async (query: string) => (await tenant.call(`/v1/invoices/metrics?${query}`)).body.counts.total;
+    expect(await count('search=2002')).toBe(1);
+    expect(await count('search=other%20supplier')).toBe(1);
+    expect(await count(`supplier_ids=${march.body.supplier.id}&supplier_operator=is_not`)).toBe(1);
+    expect(await count('processing_statuses=completed&document_types=invoice')).toBe(2);
+    expect(await count('processing_statuses=failed')).toBe(0);
+    expect(await count('check_statuses=not_checked,checked,incomplete,outdated')).toBe(2);
     const selected = await tenant.call('/v1/invoices?fields=invoice_number,amounts.including_vat&limit=1');
     expect(selected.body.data[0]).toEqual({ id: april.body.id, invoice_number: 'INV-2002', amounts: { including_vat: '211.88' } });
     expectError(await tenant.call('/v1/invoices?issued_from=2026-13-45'), 400, 'validation_error');

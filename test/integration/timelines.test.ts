@@ -101,8 +101,10 @@ describe('activity timelines', () => {
 
   it('show credit notes attached (with the refund recorded from one) and detached on the claim, once each', async () => {
     const tenant = await createTenant();
-    const { agreementId, supplier } = await claimSetup(tenant, [{}]);
-    const claim = await createClaim(tenant, { agreement_id: agreementId });
+    const { agreementId, supplier, invoices } = await claimSetup(tenant, [{}]);
+    // A refund is in a currency the claim claims: the claim holds a EUR alert.
+    const alertId = await alertOn(tenant, invoices[0]!.id, agreementId, { impact_amount: '25.00' });
+    const claim = await createClaim(tenant, { agreement_id: agreementId, alerts: { alert_ids: [alertId] } });
     const note = await tenant.call('/v1/invoices', {
       method: 'POST',
       body: {
@@ -119,7 +121,7 @@ describe('activity timelines', () => {
     for (let i = 0; i < 2; i++) await tenant.call(`/v1/claims/${claim.id}/credit-notes`, { method: 'POST', body: { invoice_id: note.body.id, create_refund: true } });
     for (let i = 0; i < 2; i++) expect((await tenant.call(`/v1/claims/${claim.id}/credit-notes/${note.body.id}`, { method: 'DELETE' })).status).toBe(204);
     const entries = await timeline(tenant, `entity_type=claim&entity_id=${claim.id}&entry_type=activity`);
-    expect(entries.map((e) => e.action).filter((a) => a !== 'created').sort()).toEqual(['credit_note_attached', 'credit_note_detached', 'refund_added']);
+    expect(entries.map((e) => e.action).filter((a) => a !== 'created' && a !== 'alerts_added').sort()).toEqual(['credit_note_attached', 'credit_note_detached', 'refund_added']);
     expect(entries.find((e) => e.action === 'refund_added')!.changes.refund.after).toMatchObject({ amount: '25.00', currency_code: 'EUR', credit_note_invoice_id: note.body.id });
     expect(entries[0]).toMatchObject({ action: 'credit_note_detached', changes: { credit_note_invoice_id: { before: note.body.id, after: null } } });
   });

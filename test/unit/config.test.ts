@@ -9,6 +9,10 @@ describe('configuration', () => {
     expect(config.PORT).toBe(3500);
     expect(config.TEMPORAL_ADDRESS).toBe('127.0.0.1:7233');
     expect(config.ENABLE_TEST_WORKFLOWS).toBe(false);
+    // No Temporal UI link unless one is configured; empty counts as not set.
+    expect(config.TEMPORAL_UI_URL).toBeUndefined();
+    expect(loadConfig({ ...valid, TEMPORAL_UI_URL: '' }).TEMPORAL_UI_URL).toBeUndefined();
+    expect(loadConfig({ ...valid, TEMPORAL_UI_URL: 'https://temporal.example' }).TEMPORAL_UI_URL).toBe('https://temporal.example');
   });
 
   it('names every invalid variable', () => {

@@ -194,6 +194,7 @@ function totalsOf(lines: ClaimLetterLine[], refunds: { currencyCode: string; amo
   return currencies.map((currency) => {
     const claim = claimed.get(currency) ?? new Decimal(0);
     const refund = refunded.get(currency) ?? new Decimal(0);
-    return { currencyCode: currency, claimed: formatAmount(claim)!, refunded: formatAmount(refund)!, outstanding: formatAmount(claim.minus(refund))! };
+    // What is still owed: never below zero (a refund beyond the claim leaves nothing outstanding).
+    return { currencyCode: currency, claimed: formatAmount(claim)!, refunded: formatAmount(refund)!, outstanding: formatAmount(Decimal.max(claim.minus(refund), 0))! };
   });
 }

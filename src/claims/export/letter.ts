@@ -39,7 +39,7 @@ export interface ClaimLetterTotal {
   currencyCode: string;
   claimed: string;
   refunded: string;
-  /** claimed - refunded (never below zero is NOT assumed: a refund may exceed the claim). */
+  /** claimed - refunded, never below zero (a refund beyond the claim leaves nothing outstanding). */
   outstanding: string;
 }
 

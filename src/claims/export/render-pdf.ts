@@ -100,8 +100,11 @@ interface TableColumn {
 }
 
 const NUMBER_WIDTH = 58;
+// The invoice column is as wide as the letter's longest invoice number needs (within these bounds),
+// so a number is never broken across lines ("KPTYLUD-2602 / 3"); a longer one is set smaller.
+const INVOICE_WIDTH = { min: 70, max: 124 } as const;
 const TABLE_COLUMNS: readonly TableColumn[] = [
-  { header: 'Invoice / date', width: 70, align: 'left' },
+  { header: 'Invoice / date', width: INVOICE_WIDTH.min, align: 'left' },
   { header: 'Line / description', width: 0, align: 'left' }, // takes the rest
   { header: 'Quantity', width: 56, align: 'right' },
   { header: 'Charged unit price', width: NUMBER_WIDTH, align: 'right' },
@@ -109,10 +112,25 @@ const TABLE_COLUMNS: readonly TableColumn[] = [
   { header: 'Difference', width: 62, align: 'right' },
   { header: 'Cur.', width: 28, align: 'left' },
 ];
-const DESCRIPTION_WIDTH = CONTENT_WIDTH - TABLE_COLUMNS.reduce((total, column) => total + column.width, 0);
-const COLUMN_WIDTHS = TABLE_COLUMNS.map((column) => (column.width === 0 ? DESCRIPTION_WIDTH : column.width));
-const COLUMN_X = COLUMN_WIDTHS.map((_, index) => MARGIN.left + COLUMN_WIDTHS.slice(0, index).reduce((a, b) => a + b, 0));
 const CELL_PAD_X = 3;
+// An invoice number too long for the widest column is set down to this size before it is cut.
+const MIN_NUMBER_FONT_SIZE = 6;
+// "Kind regards," and the sender's name: kept on the page of the block before them.
+const CLOSING_HEIGHT = 44;
+
+interface TableLayout {
+  widths: number[];
+  xs: number[];
+}
+
+// The columns for one letter: the invoice column takes what its longest number needs from the
+// description column.
+function tableLayout(invoiceWidth: number): TableLayout {
+  const fixed = TABLE_COLUMNS.reduce((total, column, index) => total + (index === 0 ? invoiceWidth : column.width), 0);
+  const widths = TABLE_COLUMNS.map((column, index) => (index === 0 ? invoiceWidth : column.width === 0 ? CONTENT_WIDTH - fixed : column.width));
+  const xs = widths.map((_, index) => MARGIN.left + widths.slice(0, index).reduce((a, b) => a + b, 0));
+  return { widths, xs };
+}
 const CELL_PAD_Y = 3.5;
 const TABLE_FONT_SIZE = 8;
 const DETAIL_FONT_SIZE = 6.8;
@@ -123,6 +141,8 @@ interface Cell {
   font: LetterFont;
   size: number;
   color: string;
+  /** Printed on one line (an invoice number): never wrapped. */
+  oneLine?: boolean;
 }
 
 interface StackedLine {
@@ -146,11 +166,14 @@ interface PreparedRow {
 
 class LetterWriter {
   private y: number = MARGIN.top;
+  private readonly table: TableLayout;
 
   constructor(
     private readonly doc: PdfDoc,
     private readonly letter: ClaimLetter,
-  ) {}
+  ) {
+    this.table = tableLayout(this.invoiceColumnWidth());
+  }
 
   write(): void {
     this.writeParties();
@@ -158,10 +181,62 @@ class LetterWriter {
     this.writeOpening();
     this.writeLinesTable();
     this.writeTotals();
-    this.writeRefunds();
-    this.writeHowToRespond();
-    this.writeNote();
+    // The closing stays with the last table rows: the refunds' last row keeps room on its page for
+    // everything after it (how to respond, the note, the closing) when that fits one page. Past
+    // that (a long note), each block keeps room for the closing, so a page never holds "Kind
+    // regards" alone.
+    const hasNote = Boolean(this.letter.note && this.letter.note.trim() !== '');
+    const answers = this.letter.status !== 'cancelled' && this.letter.status !== 'completed';
+    const tail = this.tailHeight(hasNote, answers);
+    this.writeRefunds(tail <= (CONTENT_BOTTOM - MARGIN.top) / 2 ? tail : !hasNote && !answers ? CLOSING_HEIGHT : 0);
+    this.writeHowToRespond(!hasNote ? CLOSING_HEIGHT : 0);
+    this.writeNote(CLOSING_HEIGHT);
     this.writeClosing();
+  }
+
+  /** The height of what follows the refunds: how to respond, the note, the closing. */
+  private tailHeight(hasNote: boolean, answers: boolean): number {
+    const paragraph = (text: string) => {
+      this.use('regular', 9.5);
+      return this.doc.heightOfString(text, { width: CONTENT_WIDTH, lineGap: 1.5 }) + 8;
+    };
+    const heading = 22;
+    let height = CLOSING_HEIGHT + 6;
+    if (answers) height += heading + this.respondParagraphs().reduce((total, text) => total + paragraph(text), 0);
+    if (hasNote) height += heading + paragraph(clip(this.letter.note!.trim(), MAX_NOTE_CHARS));
+    return height;
+  }
+
+  private respondParagraphs(): [string, string] {
+    const { letter } = this;
+    const outstanding = letter.totals.filter((t) => !isZero(t.outstanding) && !t.outstanding.startsWith('-'));
+    const amount = outstanding.length > 0 ? amountsInWords(outstanding.map((t) => ({ amount: t.outstanding, currencyCode: t.currencyCode }))) : 'the outstanding amount';
+    return [
+      `Please issue a credit note for ${amount} and quote the reference ${letter.reference} on it, or refund the amount quoting the same reference. ` +
+        'One credit note per currency is easiest for both of us to match.',
+      `If you disagree with a line, reply to ${clip(letter.organization.name, MAX_FIELD_CHARS)} with the reference, the invoice number and the line, and tell us why; ` +
+        'we will review it and adjust the claim where you are right.',
+    ];
+  }
+
+  private invoiceColumnWidth(): number {
+    this.use('condensedBold', TABLE_FONT_SIZE);
+    let widest = 0;
+    for (const line of this.letter.lines) widest = Math.max(widest, this.doc.widthOfString(clip(line.invoiceNumber, MAX_FIELD_CHARS)));
+    return Math.min(INVOICE_WIDTH.max, Math.max(INVOICE_WIDTH.min, Math.ceil(widest) + 2 * CELL_PAD_X + 1));
+  }
+
+  /** The size (down to MIN_NUMBER_FONT_SIZE) at which `text` fits `width` on one line, cut with an ellipsis if even that is too wide. */
+  private fitOneLine(text: string, font: LetterFont, size: number, width: number): { text: string; size: number } {
+    this.use(font, size);
+    const natural = this.doc.widthOfString(text);
+    if (natural <= width) return { text, size };
+    const smaller = Math.max(MIN_NUMBER_FONT_SIZE, Math.floor((size * width * 10) / natural) / 10);
+    this.use(font, smaller);
+    if (this.doc.widthOfString(text) <= width) return { text, size: smaller };
+    let kept = text;
+    while (kept.length > 1 && this.doc.widthOfString(`${kept}…`) > width) kept = kept.slice(0, -1);
+    return { text: `${kept}…`, size: smaller };
   }
 
   // --- text primitives ---
@@ -182,9 +257,14 @@ class LetterWriter {
     return Math.min(measured, height ?? measured);
   }
 
-  /** A paragraph at the cursor over the full width; it may continue on the next page. */
-  private paragraph(text: string, font: LetterFont = 'regular', size = 9.5, color: string = COLOR.text, gapAfter = 8): void {
-    this.ensureSpace(Math.min(this.height(text, font, size, CONTENT_WIDTH), 3 * size * 1.3));
+  /**
+   * A paragraph at the cursor over the full width; it may continue on the next page. `keepAfter`:
+   * room the next block needs on the same page (the closing), so a short paragraph moves with it.
+   */
+  private paragraph(text: string, font: LetterFont = 'regular', size = 9.5, color: string = COLOR.text, gapAfter = 8, keepAfter = 0): void {
+    const height = this.height(text, font, size, CONTENT_WIDTH);
+    const whole = height + gapAfter + keepAfter;
+    this.ensureSpace(keepAfter > 0 && whole <= CONTENT_BOTTOM - MARGIN.top ? whole : Math.min(height, 3 * size * 1.3));
     this.use(font, size, color).text(text, MARGIN.left, this.y, { width: CONTENT_WIDTH, lineGap: 1.5 });
     this.y = this.doc.y + gapAfter;
   }
@@ -329,14 +409,14 @@ class LetterWriter {
   }
 
   private tableHeaderHeight(): number {
-    return Math.max(...TABLE_COLUMNS.map((column, index) => this.height(column.header, 'condensedBold', HEADER_FONT_SIZE, COLUMN_WIDTHS[index]! - 2 * CELL_PAD_X))) + 2 * CELL_PAD_Y;
+    return Math.max(...TABLE_COLUMNS.map((column, index) => this.height(column.header, 'condensedBold', HEADER_FONT_SIZE, this.table.widths[index]! - 2 * CELL_PAD_X))) + 2 * CELL_PAD_Y;
   }
 
   private drawTableHeader(): void {
     const height = this.tableHeaderHeight();
     this.doc.save().rect(MARGIN.left, this.y, CONTENT_WIDTH, height).fill(COLOR.accent).restore();
     TABLE_COLUMNS.forEach((column, index) => {
-      this.place(column.header, COLUMN_X[index]! + CELL_PAD_X, this.y + CELL_PAD_Y, COLUMN_WIDTHS[index]! - 2 * CELL_PAD_X, 'condensedBold', HEADER_FONT_SIZE, COLOR.white, column.align);
+      this.place(column.header, this.table.xs[index]! + CELL_PAD_X, this.y + CELL_PAD_Y, this.table.widths[index]! - 2 * CELL_PAD_X, 'condensedBold', HEADER_FONT_SIZE, COLOR.white, column.align);
     });
     this.y += height;
   }
@@ -344,8 +424,9 @@ class LetterWriter {
   private prepareRow(line: ClaimLetterLine, showInvoice: boolean, pageRoom: number): PreparedRow {
     const cell = (text: string, font: LetterFont = 'condensed', size = TABLE_FONT_SIZE, color: string = COLOR.text): Cell => ({ text, font, size, color });
     const description = clip(line.lineReference ? `Line ${line.lineReference}: ${line.description ?? line.title}` : (line.description ?? line.title), MAX_CELL_CHARS);
+    const number = this.fitOneLine(clip(line.invoiceNumber, MAX_FIELD_CHARS), 'condensedBold', TABLE_FONT_SIZE, this.table.widths[0]! - 2 * CELL_PAD_X);
     const cells: Cell[][] = [
-      showInvoice ? [cell(line.invoiceNumber, 'condensedBold'), cell(line.issueDate ?? '', 'condensed', 7, COLOR.muted)] : [],
+      showInvoice ? [{ ...cell(number.text, 'condensedBold', number.size), oneLine: true }, cell(line.issueDate ?? '', 'condensed', 7, COLOR.muted)] : [],
       [cell(description)],
       [cell(showQuantity(line.quantity, line.unit))],
       [cell(showMoney(line.chargedUnitPrice))],
@@ -354,9 +435,9 @@ class LetterWriter {
       [cell(line.currencyCode)],
     ];
     const cellHeight = (parts: Cell[], index: number) =>
-      parts.reduce((total, part) => total + (part.text === '' ? 0 : this.height(part.text, part.font, part.size, COLUMN_WIDTHS[index]! - 2 * CELL_PAD_X)), 0);
+      parts.reduce((total, part) => total + (part.text === '' ? 0 : part.oneLine ? part.size * 1.2 : this.height(part.text, part.font, part.size, this.table.widths[index]! - 2 * CELL_PAD_X)), 0);
     const detail = rowDetail(line);
-    const detailWidth = CONTENT_WIDTH - COLUMN_WIDTHS[0]! - 2 * CELL_PAD_X;
+    const detailWidth = CONTENT_WIDTH - this.table.widths[0]! - 2 * CELL_PAD_X;
     // A row and its detail always fit one page: the detail first gives way, then the description.
     const detailHeight = detail === null ? 0 : Math.min(this.height(detail, 'regular', DETAIL_FONT_SIZE, detailWidth) + 2, pageRoom / 3);
     const rowHeight = Math.min(Math.max(...cells.map(cellHeight)) + 2 * CELL_PAD_Y, pageRoom - detailHeight - 4);
@@ -369,16 +450,23 @@ class LetterWriter {
     this.doc.save().moveTo(MARGIN.left, top).lineTo(MARGIN.left + CONTENT_WIDTH, top).lineWidth(invoiceBoundary ? 0.8 : 0.4).strokeColor(ruleColor).stroke().restore();
     row.cells.forEach((parts, index) => {
       let y = top + CELL_PAD_Y;
-      const width = COLUMN_WIDTHS[index]! - 2 * CELL_PAD_X;
+      const width = this.table.widths[index]! - 2 * CELL_PAD_X;
+      const x = this.table.xs[index]! + CELL_PAD_X;
       for (const part of parts) {
         if (part.text === '') continue;
+        if (part.oneLine) {
+          // Fitted to the column beforehand (fitOneLine): printed whole, without a line break.
+          this.use(part.font, part.size, part.color).text(part.text, x, y, { lineBreak: false, lineGap: 0 });
+          y += part.size * 1.2;
+          continue;
+        }
         const room = top + row.rowHeight - CELL_PAD_Y - y;
-        y += this.place(part.text, COLUMN_X[index]! + CELL_PAD_X, y, width, part.font, part.size, part.color, TABLE_COLUMNS[index]!.align, room);
+        y += this.place(part.text, x, y, width, part.font, part.size, part.color, TABLE_COLUMNS[index]!.align, room);
       }
     });
     this.y = top + row.rowHeight;
     if (row.detail !== null) {
-      const x = COLUMN_X[1]! + CELL_PAD_X;
+      const x = this.table.xs[1]! + CELL_PAD_X;
       this.place(row.detail, x, this.y - 1.5, MARGIN.left + CONTENT_WIDTH - x - CELL_PAD_X, 'regular', DETAIL_FONT_SIZE, COLOR.muted, 'left', row.detailHeight);
       this.y += row.detailHeight + 1;
     }
@@ -398,10 +486,13 @@ class LetterWriter {
     this.simpleTable(columns, rows, 3);
   }
 
-  private writeRefunds(): void {
-    this.heading('Refunds received');
+  private writeRefunds(keepAfter: number): void {
+    // A short list of refunds stays with its heading (and with what must follow it).
+    const rows = this.letter.refunds.length;
+    const block = rows === 0 ? 20 : rows <= 5 ? 15 + rows * 17 + 8 : 40;
+    this.heading('Refunds received', Math.min(block + keepAfter, CONTENT_BOTTOM - MARGIN.top - 40));
     if (this.letter.refunds.length === 0) {
-      this.paragraph('We have not received any refund for this claim so far.', 'regular', 9.5, COLOR.muted);
+      this.paragraph('We have not received any refund for this claim so far.', 'regular', 9.5, COLOR.muted, 8, keepAfter);
       return;
     }
     const columns = [
@@ -410,12 +501,12 @@ class LetterWriter {
       { header: 'Amount', width: 130, align: 'right' as const },
       { header: 'Currency', width: 70, align: 'right' as const },
     ];
-    const rows = this.letter.refunds.map((refund) => [refund.date, clip(refund.reference ?? '–', MAX_FIELD_CHARS), showMoney(refund.amount), refund.currencyCode]);
-    this.simpleTable(columns, rows, 2);
+    const cells = this.letter.refunds.map((refund) => [refund.date, clip(refund.reference ?? '–', MAX_FIELD_CHARS), showMoney(refund.amount), refund.currencyCode]);
+    this.simpleTable(columns, cells, 2, keepAfter);
   }
 
   /** A small table (totals, refunds) whose rows do not break across pages. */
-  private simpleTable(columns: { header: string; width: number; align: 'left' | 'right' }[], rows: string[][], boldColumn: number): void {
+  private simpleTable(columns: { header: string; width: number; align: 'left' | 'right' }[], rows: string[][], boldColumn: number, keepAfter = 0): void {
     const drawHeader = () => {
       let x = MARGIN.left;
       for (const column of columns) {
@@ -427,9 +518,11 @@ class LetterWriter {
       this.y += 3;
     };
     drawHeader();
-    for (const row of rows) {
+    rows.forEach((row, rowIndex) => {
       const height = Math.max(...row.map((text, index) => this.height(text, 'regular', 9, columns[index]!.width - 2 * CELL_PAD_X))) + 5;
-      if (this.ensureSpace(height)) drawHeader();
+      // The last row keeps room for what must stay with it (the closing).
+      const last = rowIndex === rows.length - 1;
+      if (this.ensureSpace(height + (last ? 8 + keepAfter : 0))) drawHeader();
       let x = MARGIN.left;
       row.forEach((text, index) => {
         const column = columns[index]!;
@@ -438,34 +531,29 @@ class LetterWriter {
       });
       this.y += height;
       this.doc.save().moveTo(MARGIN.left, this.y).lineTo(MARGIN.left + CONTENT_WIDTH, this.y).lineWidth(0.4).strokeColor(COLOR.faintRule).stroke().restore();
-    }
+    });
     this.y += 8;
   }
 
-  private writeHowToRespond(): void {
+  private writeHowToRespond(keepAfter: number): void {
     const { letter } = this;
     if (letter.status === 'cancelled' || letter.status === 'completed') return;
     this.heading('How to respond');
-    const outstanding = letter.totals.filter((t) => !isZero(t.outstanding) && !t.outstanding.startsWith('-'));
-    const amount = outstanding.length > 0 ? amountsInWords(outstanding.map((t) => ({ amount: t.outstanding, currencyCode: t.currencyCode }))) : 'the outstanding amount';
-    this.paragraph(
-      `Please issue a credit note for ${amount} and quote the reference ${letter.reference} on it, or refund the amount quoting the same reference. ` +
-        'One credit note per currency is easiest for both of us to match.',
-    );
-    this.paragraph(
-      `If you disagree with a line, reply to ${clip(letter.organization.name, MAX_FIELD_CHARS)} with the reference, the invoice number and the line, and tell us why; ` +
-        'we will review it and adjust the claim where you are right.',
-    );
+    const [ask, dispute] = this.respondParagraphs();
+    this.paragraph(ask);
+    this.paragraph(dispute, 'regular', 9.5, COLOR.text, 8, keepAfter);
   }
 
-  private writeNote(): void {
+  private writeNote(keepAfter: number): void {
     if (!this.letter.note || this.letter.note.trim() === '') return;
-    this.heading('Note', 30);
-    this.paragraph(clip(this.letter.note.trim(), MAX_NOTE_CHARS));
+    const note = clip(this.letter.note.trim(), MAX_NOTE_CHARS);
+    // The heading stays with its note (and the note with the closing) when they fit one page.
+    this.heading('Note', Math.min(this.height(note, 'regular', 9.5, CONTENT_WIDTH) + 8 + keepAfter, CONTENT_BOTTOM - MARGIN.top - 40));
+    this.paragraph(note, 'regular', 9.5, COLOR.text, 8, keepAfter);
   }
 
   private writeClosing(): void {
-    this.ensureSpace(44);
+    this.ensureSpace(CLOSING_HEIGHT);
     this.y += 6;
     this.place('Kind regards,', MARGIN.left, this.y, CONTENT_WIDTH, 'regular', 9.5);
     this.y += 16;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { labelsOf } from '../labels.js';
 import { definePage } from '../page.js';
-import { filledQuery, listUrl } from '../query.js';
+import { pickedSuppliers, withoutKey } from '../pickers.js';
+import { filledQuery, limitOf, listUrl, pageSizeOf, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
 
 // Agreements: the list with the API's filters (GET /v1/agreements), and one agreement with its
 // terms, parties, price items (paged), documents (with a download link), alerts by topic and
@@ -10,8 +11,13 @@ import { filledQuery, listUrl } from '../query.js';
 type Row = Record<string, any>;
 type Page<T = Row> = { data: T[]; next_cursor: string | null };
 
-const LIST_FILTERS = ['search', 'statuses', 'supplier_ids', 'renewal_action_kinds', 'sort', 'cursor'] as const;
-const SUPPLIER_CHOICES = 200;
+const LIST_FILTERS = ['search', 'statuses', 'supplier_ids', 'renewal_action_kinds', 'sort', 'direction', 'cursor'] as const;
+// Newest first (the API's default), or by renewal deadline (soonest first); both ways.
+const AGREEMENT_SORTS: SortOption[] = [
+  { value: 'created_at', label: 'Added', first: 'desc' },
+  { value: 'renewal_deadline', label: 'Renewal deadline', first: 'asc' },
+];
+const DEFAULT_SORT: ListState = { sort: 'created_at', direction: 'desc' };
 const PRICE_PAGE = '50';
 const DOCUMENTS_SHOWN = '100';
 
@@ -32,22 +38,28 @@ export const agreementPages = [
     nav: 'agreements',
     title: 'Agreements',
     view: 'agreements',
-    load: async ({ ctx, call, deps, credential }) => {
+    load: async (input) => {
+      const { ctx, call, deps, credential } = input;
       const query = filledQuery(ctx.query, LIST_FILTERS);
-      const [page, suppliers] = await Promise.all([
-        call<Page>('listAgreements', { query: { limit: '50', ...query } }),
-        call<Page<{ id: string; name: string }>>('listSuppliers', { query: { limit: String(SUPPLIER_CHOICES) } }),
-      ]);
+      const pageSize = pageSizeOf(ctx.query);
+      const supplier = await pickedSuppliers(input, query);
+      const state = sortState(query, AGREEMENT_SORTS, DEFAULT_SORT);
+      const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
+      const { cursor, ...filter } = listed;
+      const page = supplier.none ? { data: [], next_cursor: null } : await call<Page>('listAgreements', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } });
       const labels = await labelsOf(deps, credential.organizationId, { suppliers: page.data.flatMap((a) => a.supplier_ids as string[]) });
-      const { cursor: _cursor, ...filters } = query;
+      const filters = { ...(supplier.text ? { ...withoutKey(filter, 'supplier_ids'), supplier: supplier.text } : filter), ...limitOf(pageSize) };
       return {
         agreements: page.data,
         labels,
         filters,
-        suppliers: suppliers.data,
-        nextUrl: page.next_cursor ? listUrl('/app/agreements', filters, { cursor: page.next_cursor }) : null,
-        firstUrl: query.cursor ? listUrl('/app/agreements', filters) : null,
-        filtered: Object.keys(filters).some((key) => key !== 'sort'),
+        supplier,
+        supplierIds: query.supplier_ids,
+        sort: state,
+        sorts: AGREEMENT_SORTS,
+        headers: Object.fromEntries(AGREEMENT_SORTS.map((option) => [option.value, sortHeader('/app/agreements', filters, state, option)])),
+        pager: pager('/app/agreements', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
+        filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
       };
     },
   }),

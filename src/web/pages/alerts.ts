@@ -3,7 +3,8 @@ import { ApiError, errors } from '../../http/errors.js';
 import { labelsOf } from '../labels.js';
 import { mayCall } from '../operations.js';
 import { defineAction, definePage, type ActionResult, type WebInput } from '../page.js';
-import { filledQuery, listUrl } from '../query.js';
+import { agreementSuggestions, firstText, pickedAgreements, pickedSuppliers, withoutKey } from '../pickers.js';
+import { filledQuery, limitOf, pageSizeOf, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 
 // Alerts: triage (GET /v1/alerts with its filters, newest open alerts first) and one alert with
@@ -17,6 +18,13 @@ type Page<T = Row> = { data: T[]; next_cursor: string | null };
 
 const LIST_FILTERS = ['statuses', 'agreement_ids', 'supplier_ids', 'topic_ids', 'search', 'sort', 'direction', 'cursor'] as const;
 const CHOICES = '200';
+// Newest first (the API's default), or by the time of the last change, or by impact; both ways.
+export const ALERT_SORTS: SortOption[] = [
+  { value: 'created_at', label: 'Found', first: 'desc' },
+  { value: 'updated_at', label: 'Last changed', first: 'desc' },
+  { value: 'impact_amount', label: 'Impact', first: 'desc' },
+];
+const DEFAULT_SORT: ListState = { sort: 'created_at', direction: 'desc' };
 // Triage starts with what needs a decision; "any" shows every status.
 const DEFAULT_STATUS = 'pending';
 const ANY_STATUS = 'any';
@@ -100,19 +108,24 @@ export const alertPages = [
     nav: 'alerts',
     title: 'Alerts',
     view: 'alerts',
-    load: async ({ ctx, call, deps, credential }) => {
+    load: async (input) => {
+      const { ctx, call, deps, credential } = input;
       const query = filledQuery(ctx.query, LIST_FILTERS);
+      const pageSize = pageSizeOf(ctx.query);
       query.statuses ??= DEFAULT_STATUS;
-      const { statuses, cursor: _cursor, ...rest } = query;
+      const [agreement, supplier] = await Promise.all([pickedAgreements(input, query), pickedSuppliers(input, query)]);
+      const state = sortState(query, ALERT_SORTS, DEFAULT_SORT);
+      const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
+      const { statuses, cursor, ...rest } = listed;
       const filter: Record<string, string> = { ...rest, ...(statuses === ANY_STATUS ? {} : { statuses }) };
       const { sort: _sort, direction: _direction, ...metricsFilter } = filter;
-      const [page, metrics, agreements, suppliers, topics] = await Promise.all([
-        call<Page>('listAlerts', { query: { limit: '50', ...filter, ...(query.cursor ? { cursor: query.cursor } : {}) } }),
-        call<Row>('getAlertMetrics', { query: metricsFilter }),
-        call<Page>('listAgreements', { query: { limit: CHOICES } }),
-        call<Page>('listSuppliers', { query: { limit: CHOICES } }),
+      const nothing = agreement.none || supplier.none;
+      const singleAgreement = query.agreement_ids && !query.agreement_ids.includes(',') ? query.agreement_ids : null;
+      const [page, metrics, topics] = await Promise.all([
+        nothing ? Promise.resolve({ data: [], next_cursor: null }) : call<Page>('listAlerts', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
+        nothing ? Promise.resolve({ counts: { total: 0 }, impact: [] }) : call<Row>('getAlertMetrics', { query: metricsFilter }),
         // Topics belong to one agreement: offered once an agreement is chosen.
-        query.agreement_ids && !query.agreement_ids.includes(',') ? call<Page>('listAlertTopics', { query: { agreement_ids: query.agreement_ids, limit: CHOICES } }) : Promise.resolve({ data: [], next_cursor: null }),
+        singleAgreement ? call<Page>('listAlertTopics', { query: { agreement_ids: singleAgreement, limit: CHOICES } }) : Promise.resolve({ data: [], next_cursor: null }),
       ]);
       const labels = await labelsOf(deps, credential.organizationId, {
         agreements: page.data.map((a) => a.agreement_id),
@@ -120,20 +133,35 @@ export const alertPages = [
         suppliers: page.data.map((a) => a.supplier_id),
         topics: page.data.map((a) => a.topic_id),
       });
-      const { cursor: _c, ...filters } = query;
+      // The URL names the picked agreement and supplier by the text typed, as the form does.
+      let filters: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
+      delete filters.cursor;
+      if (agreement.text) filters = { ...withoutKey(filters, 'agreement_ids'), agreement: agreement.text };
+      if (supplier.text) filters = { ...withoutKey(filters, 'supplier_ids'), supplier: supplier.text };
+      filters = { ...filters, ...limitOf(pageSize) };
       return {
         alerts: page.data,
         metrics,
         labels,
         filters,
-        agreements: agreements.data,
-        suppliers: suppliers.data,
+        ids: { agreement_ids: query.agreement_ids, supplier_ids: query.supplier_ids },
+        agreement,
+        supplier,
         topics: topics.data,
-        nextUrl: page.next_cursor ? listUrl('/app/alerts', filters, { cursor: page.next_cursor }) : null,
-        firstUrl: query.cursor ? listUrl('/app/alerts', filters) : null,
-        filtered: Object.keys(filters).some((key) => !['sort', 'direction'].includes(key) && !(key === 'statuses' && filters.statuses === DEFAULT_STATUS)),
+        sort: state,
+        sorts: ALERT_SORTS,
+        headers: Object.fromEntries(ALERT_SORTS.map((option) => [option.value, sortHeader('/app/alerts', filters, state, option)])),
+        pager: pager('/app/alerts', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
+        filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key) && !(key === 'statuses' && filters.statuses === DEFAULT_STATUS)),
       };
     },
+  }),
+  definePage({
+    path: '/suggest/agreements',
+    nav: null,
+    title: 'Agreements',
+    view: 'suggestions',
+    load: async ({ ctx, call }) => ({ options: await agreementSuggestions(call, firstText(ctx.query.agreement)) }),
   }),
   definePage({
     path: '/alerts/:id',

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { CLAIM_STATUSES, type ClaimStatus } from '../../claims/schemas.js';
 import { changeStatus } from '../../claims/state-machine.js';
+import { errors } from '../../http/errors.js';
+import { readAmount } from '../format.js';
 import { labelsOf } from '../labels.js';
 import { callOperation, mayCall } from '../operations.js';
 import { defineAction, defineDownload, definePage, type WebInput } from '../page.js';
-import { filledQuery, listUrl } from '../query.js';
+import { pickedAgreements, withoutKey } from '../pickers.js';
+import { filledQuery, limitOf, pageSizeOf, listUrl, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 
 // Claims: the list (GET /v1/claims with its filters) and one claim with its alerts, totals per
@@ -16,6 +19,14 @@ type Page<T = Row> = { data: T[]; next_cursor: string | null };
 
 const LIST_FILTERS = ['search', 'statuses', 'agreement_ids', 'sort', 'direction', 'cursor'] as const;
 const ALERT_PAGE = '100';
+// The list's sorts, both ways: newest first by default (the API's).
+const CLAIM_LIST_SORTS: SortOption[] = [
+  { value: 'created_at', label: 'Created', first: 'desc' },
+  { value: 'updated_at', label: 'Last changed', first: 'desc' },
+  { value: 'reference', label: 'Reference', first: 'desc' },
+  { value: 'title', label: 'Title', first: 'asc' },
+];
+const DEFAULT_SORT: ListState = { sort: 'created_at', direction: 'desc' };
 
 // The buttons for each status change, in the words of someone working a claim.
 const STATUS_ACTIONS: Record<ClaimStatus, { label: string; style: string }> = {
@@ -50,7 +61,7 @@ async function claimPage({ params, ctx, call, deps, credential }: Pick<WebInput<
   });
   const self = `/app/claims/${params.id}`;
   const canWrite = mayCall(credential, 'updateClaim');
-  const claimedCurrency = (claim.summary.claimed as { currency_code: string | null }[])[0]?.currency_code ?? 'EUR';
+  const currencies = claimCurrencies(claim);
   return {
     title: `${claim.reference} · ${claim.title}`,
     claim,
@@ -61,10 +72,39 @@ async function claimPage({ params, ctx, call, deps, credential }: Pick<WebInput<
     canWrite,
     statusChanges: canWrite ? allowedChanges(claim.status) : [],
     open: claim.status === 'pending' || claim.status === 'in_progress',
-    refundCurrency: claimedCurrency,
+    // A refund is in a currency the claim claims (the API refuses others): the form offers those.
+    currencies,
+    refundCurrency: currencies[0] ?? null,
     today: new Date().toISOString().slice(0, 10),
   };
 }
+
+// The currencies of the claim's alerts (claimed first), from the claim's own summary.
+function claimCurrencies(claim: Row): string[] {
+  const found: string[] = [];
+  for (const key of ['claimed', 'pending', 'credited', 'dismissed']) {
+    for (const money of (claim.summary[key] as { currency_code: string | null }[]) ?? []) {
+      if (money.currency_code && !found.includes(money.currency_code)) found.push(money.currency_code);
+    }
+  }
+  return found;
+}
+
+// The form's amount as the API's decimal string; a text that is no amount is refused like the API does.
+function amountOf(text: string): string {
+  const read = readAmount(text);
+  if (!read.ok) throw errors.validation(`The amount ${read.message}.`, [{ field: 'amount', message: read.message }]);
+  return read.value;
+}
+
+const refundForm = z.object({
+  amount: z.string().trim().max(40),
+  currency_code: z.string().trim().toUpperCase().max(3),
+  date: formText(10),
+  reference: formText(200),
+  note: formText(5000),
+});
+const refundParams = z.object({ id: z.string().uuid(), refund_id: z.string().uuid() });
 
 function onClaim(input: WebInput<{ id: string }, never>, act: () => Promise<string>) {
   return actOrShowRefusal({ view: 'claim', nav: 'claims', load: () => claimPage(input) }, async () => ({ redirect: `/app/claims/${input.params.id}`, notice: await act() }));
@@ -76,22 +116,33 @@ export const claimPages = [
     nav: 'claims',
     title: 'Claims',
     view: 'claims',
-    load: async ({ ctx, call, deps, credential }) => {
+    load: async (input) => {
+      const { ctx, call, deps, credential } = input;
       const query = filledQuery(ctx.query, LIST_FILTERS);
-      const [page, agreements] = await Promise.all([
-        call<Page>('listClaims', { query: { limit: '50', ...query } }),
-        call<Page>('listAgreements', { query: { limit: '200' } }),
+      const pageSize = pageSizeOf(ctx.query);
+      const agreement = await pickedAgreements(input, query);
+      const state = sortState(query, CLAIM_LIST_SORTS, DEFAULT_SORT);
+      const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
+      const { cursor, ...filter } = listed;
+      const { sort: _sort, direction: _direction, ...metricsFilter } = filter;
+      const [page, metrics] = await Promise.all([
+        agreement.none ? Promise.resolve({ data: [], next_cursor: null }) : call<Page>('listClaims', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
+        agreement.none ? Promise.resolve({ counts: { total: 0 } }) : call<Row>('getClaimMetrics', { query: metricsFilter }),
       ]);
       const labels = await labelsOf(deps, credential.organizationId, { agreements: page.data.map((c) => c.agreement_id), suppliers: page.data.map((c) => c.supplier_id) });
-      const { cursor: _cursor, ...filters } = query;
+      const filters = { ...(agreement.text ? { ...withoutKey(filter, 'agreement_ids'), agreement: agreement.text } : filter), ...limitOf(pageSize) };
       return {
         claims: page.data,
         labels,
         filters,
-        agreements: agreements.data,
-        nextUrl: page.next_cursor ? listUrl('/app/claims', filters, { cursor: page.next_cursor }) : null,
-        firstUrl: query.cursor ? listUrl('/app/claims', filters) : null,
-        filtered: Object.keys(filters).some((key) => !['sort', 'direction'].includes(key)),
+        agreementIds: query.agreement_ids,
+        agreement,
+        total: metrics.counts.total as number,
+        sort: state,
+        sorts: CLAIM_LIST_SORTS,
+        headers: Object.fromEntries(CLAIM_LIST_SORTS.map((option) => [option.value, sortHeader('/app/claims', filters, state, option)])),
+        pager: pager('/app/claims', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
+        filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
       };
     },
   }),
@@ -129,12 +180,38 @@ export const claimPages = [
     path: '/claims/:id/refunds',
     level: 'write',
     params: claimParams,
-    body: z.object({ amount: z.string().trim().max(40), currency_code: z.string().trim().toUpperCase().max(3), date: formText(10), reference: formText(200), note: formText(5000) }),
+    body: refundForm,
     handle: (input) =>
       onClaim(input, async () => {
         const { amount, currency_code, date, reference, note } = input.body;
-        await input.call('createClaimRefund', { params: { id: input.params.id }, body: { amount, currency_code, ...(date ? { date } : {}), reference: reference ?? null, note: note ?? null } });
+        await input.call('createClaimRefund', { params: { id: input.params.id }, body: { amount: amountOf(amount), currency_code, ...(date ? { date } : {}), reference: reference ?? null, note: note ?? null } });
         return 'Refund recorded.';
+      }),
+  }),
+  // Correct a refund (the API's updateClaimRefund): the form sends every field it shows.
+  defineAction({
+    path: '/claims/:id/refunds/:refund_id',
+    level: 'write',
+    params: refundParams,
+    body: refundForm,
+    handle: (input) =>
+      onClaim(input, async () => {
+        const { amount, currency_code, date, reference, note } = input.body;
+        await input.call('updateClaimRefund', {
+          params: { id: input.params.id, refund_id: input.params.refund_id },
+          body: { amount: amountOf(amount), currency_code, ...(date ? { date } : {}), reference: reference ?? null, ...(note !== undefined ? { note } : {}) },
+        });
+        return 'Refund corrected.';
+      }),
+  }),
+  defineAction({
+    path: '/claims/:id/refunds/:refund_id/delete',
+    level: 'write',
+    params: refundParams,
+    handle: (input) =>
+      onClaim(input, async () => {
+        await input.call('deleteClaimRefund', { params: { id: input.params.id, refund_id: input.params.refund_id } });
+        return 'Refund deleted.';
       }),
   }),
   defineAction({

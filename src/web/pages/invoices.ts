@@ -2,18 +2,35 @@ import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { findDocuments } from '../../documents/service.js';
 import { errors } from '../../http/errors.js';
+import { latestImportIdOf } from '../../invoices/imports.js';
 import { mayCall } from '../operations.js';
-import { definePage, type WebRoute } from '../page.js';
-import { filledQuery, listUrl } from '../query.js';
+import { defineAction, definePage, type WebInput, type WebRoute } from '../page.js';
+import { firstText, pickedSuppliers, supplierSuggestions, withoutKey } from '../pickers.js';
+import { filledQuery, limitOf, pageSizeOf, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
+import { actOrShowRefusal } from '../refusal.js';
 
 // Invoices: the list with the API's filters (GET /v1/invoices through listInvoices), and one
 // invoice with everything a finance person acts on (header, parties, lines with their alerts,
 // impact, citations, matches and checks, the original file).
 
-const LIST_FILTERS = ['search', 'supplier_ids', 'processing_statuses', 'check_statuses', 'document_types', 'issued_from', 'issued_through', 'sort', 'direction', 'limit', 'cursor'] as const;
-const SUPPLIER_CHOICES = 200;
+const LIST_FILTERS = ['search', 'supplier_ids', 'processing_statuses', 'check_statuses', 'document_types', 'issued_from', 'issued_through', 'sort', 'direction', 'cursor'] as const;
+// The filters GET /v1/invoices/metrics also takes: the count above the list.
+const METRIC_FILTERS = ['search', 'supplier_ids', 'processing_statuses', 'check_statuses', 'document_types', 'issued_from', 'issued_through'] as const;
 // A malformed id reads as an id that matches nothing: the page is the API's 404, not a 400.
 const invoiceIdParams = z.object({ id: z.string().uuid() });
+
+type Json = Record<string, any>;
+type Page<T = Json> = { data: T[]; next_cursor: string | null };
+
+// The list's sorts: newest (the API's default), and every sortable column, both ways.
+export const INVOICE_SORTS: SortOption[] = [
+  { value: 'created_at', label: 'Added', first: 'desc' },
+  { value: 'invoice_number', label: 'Number', first: 'asc' },
+  { value: 'issue_date', label: 'Issue date', first: 'desc' },
+  { value: 'due_date', label: 'Due date', first: 'asc' },
+  { value: 'amounts.including_vat', label: 'Amount', first: 'desc' },
+];
+const DEFAULT_SORT: ListState = { sort: 'created_at', direction: 'desc' };
 
 export const invoicePages: WebRoute[] = [
   definePage({
@@ -21,29 +38,42 @@ export const invoicePages: WebRoute[] = [
     nav: 'invoices',
     title: 'Invoices',
     view: 'invoices',
-    load: async ({ ctx, call }) => {
+    load: async (input) => {
+      const { ctx, call } = input;
       const query = filledQuery(ctx.query, LIST_FILTERS);
-      const [page, suppliers] = await Promise.all([
-        call<{ data: Record<string, any>[]; next_cursor: string | null }>('listInvoices', { query: { limit: '50', ...query } }),
-        call<{ data: { id: string; name: string | null }[]; next_cursor: string | null }>('listSuppliers', { query: { limit: String(SUPPLIER_CHOICES) } }),
+      const pageSize = pageSizeOf(ctx.query);
+      const supplier = await pickedSuppliers(input, query);
+      const state = sortState(query, INVOICE_SORTS, DEFAULT_SORT);
+      const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
+      const { cursor, ...filters } = listed;
+      const [page, metrics] = await Promise.all([
+        supplier.none ? Promise.resolve({ data: [], next_cursor: null }) : call<Page>('listInvoices', { query: { limit: String(pageSize), ...filters, ...(cursor ? { cursor } : {}) } }),
+        supplier.none ? Promise.resolve(null) : call<Json>('getInvoiceMetrics', { query: filledQuery(filters, METRIC_FILTERS) }),
       ]);
-      const { cursor: _cursor, ...filters } = query;
+      const urlFilters = { ...(supplier.text ? { ...withoutKey(filters, 'supplier_ids'), supplier: supplier.text } : filters), ...limitOf(pageSize) };
       return {
         invoices: page.data,
-        filters,
-        suppliers: suppliers.data,
-        moreSuppliers: suppliers.next_cursor !== null,
-        nextUrl: page.next_cursor ? listUrl('/app/invoices', filters, { cursor: page.next_cursor }) : null,
-        firstUrl: query.cursor ? listUrl('/app/invoices', filters) : null,
-        filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
+        filters: urlFilters,
+        supplier,
+        sort: state,
+        sorts: INVOICE_SORTS,
+        headers: Object.fromEntries(INVOICE_SORTS.map((option) => [option.value, sortHeader('/app/invoices', urlFilters, state, option)])),
+        total: metrics ? (metrics.counts.total as number) : 0,
+        pager: pager('/app/invoices', urlFilters, ctx.query, page.data.length, pageSize, page.next_cursor),
+        filtered: Object.keys(urlFilters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
       };
     },
   }),
+  // Type-ahead for the supplier filter (htmx fills a <datalist>): the API's own supplier search.
+  definePage({
+    path: '/suggest/suppliers',
+    nav: null,
+    title: 'Suppliers',
+    view: 'suggestions',
+    load: async ({ ctx, call }) => ({ options: await supplierSuggestions(call, firstText(ctx.query.supplier)) }),
+  }),
 ];
 
-
-type Json = Record<string, any>;
-type Page<T = Json> = { data: T[]; next_cursor: string | null };
 
 // Every alert of one invoice (an invoice has few; the API's list maximum is a safe bound).
 const ALERTS_PER_INVOICE = '1000';
@@ -76,35 +106,69 @@ invoicePages.push(
     title: 'Invoice',
     view: 'invoice',
     params: invoiceIdParams.catch({ id: '00000000-0000-0000-0000-000000000000' }),
-    load: async ({ params, call, credential, ctx }) => {
-      // Read first: another organization's invoice (or a malformed id) is the API's 404.
-      const invoice = await call<Json>('getInvoice', { params });
-      const [alerts, matches, checks] = await Promise.all([
-        call<Page>('listAlerts', { query: { invoice_ids: invoice.id, limit: ALERTS_PER_INVOICE } }),
-        call<Page>('listInvoiceAgreements', { params, query: { limit: '1000' } }),
-        call<Page>('listComplianceChecks', { query: { invoice_ids: invoice.id, limit: '100' } }),
-      ]);
-      const byLine = new Map<string, Json[]>();
-      const wholeInvoice: Json[] = [];
-      for (const alert of alerts.data) {
-        if (alert.invoice_item_id) byLine.set(alert.invoice_item_id, [...(byLine.get(alert.invoice_item_id) ?? []), alert]);
-        else wholeInvoice.push(alert);
-      }
-      const agreementNames = new Map(matches.data.map((m) => [m.id, m.agreement.title ?? m.agreement.name ?? m.id]));
-      return {
-        title: `Invoice ${invoice.invoice_number ?? ''}`.trim(),
-        invoice,
-        ...shownLines(invoice.line_items, byLine, ctx.query.lines === 'all'),
-        wholeInvoiceAlerts: wholeInvoice,
-        alertCount: alerts.data.length,
-        impact: openImpact(alerts.data),
-        matches: matches.data,
-        checks: checks.data,
-        agreementNames: Object.fromEntries(agreementNames),
-        canCheck: mayCall(credential, 'checkInvoice'),
-      };
-    },
+    load: async (input) => invoicePage(input),
   }),
+  // A failed import again (the API's retry of its run: a new run), from the invoice's page.
+  defineAction({
+    path: '/invoices/:id/retry',
+    level: 'write',
+    params: invoiceIdParams,
+    body: z.object({ run_id: z.string().uuid() }),
+    handle: (input) =>
+      actOrShowRefusal({ view: 'invoice', nav: 'invoices', load: () => invoicePage({ ...input, ctx: input.ctx }) }, async () => {
+        // The run must be this invoice's import run: read through the same lookup as the page.
+        const run = await importRunOf(input, input.params.id);
+        if (!run || run.id !== input.body.run_id) throw errors.notFound('run');
+        await input.call('retryWorkflowRun', { params: { id: run.id } });
+        return { redirect: `/app/invoices/${input.params.id}`, notice: 'The import runs again; this page shows its result when it is done.' };
+      }),
+  }),
+);
+
+// The run of the invoice's import (the newest, a retry included), through the API's run list.
+async function importRunOf({ deps, credential, call }: Pick<WebInput<unknown, unknown>, 'deps' | 'credential' | 'call'>, invoiceId: string): Promise<Json | null> {
+  const importId = await latestImportIdOf(deps, credential.organizationId, invoiceId);
+  if (!importId) return null;
+  const runs = await call<Page>('listWorkflowRuns', { query: { owner_type: 'invoice_import', owner_ids: importId, limit: '1' } });
+  return runs.data[0] ?? null;
+}
+
+async function invoicePage({ params, call, credential, ctx, deps }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'credential' | 'ctx' | 'deps'>) {
+  // Read first: another organization's invoice (or a malformed id) is the API's 404.
+  const invoice = await call<Json>('getInvoice', { params });
+  const failed = invoice.processing.status === 'failed';
+  const [alerts, matches, checks, importRun] = await Promise.all([
+    call<Page>('listAlerts', { query: { invoice_ids: invoice.id, limit: ALERTS_PER_INVOICE } }),
+    call<Page>('listInvoiceAgreements', { params, query: { limit: '1000' } }),
+    call<Page>('listComplianceChecks', { query: { invoice_ids: invoice.id, limit: '100' } }),
+    // Why it failed is the invoice's own failure; the run links to the details and the retry.
+    failed ? importRunOf({ deps, credential, call }, invoice.id) : Promise.resolve(null),
+  ]);
+  const byLine = new Map<string, Json[]>();
+  const wholeInvoice: Json[] = [];
+  for (const alert of alerts.data) {
+    if (alert.invoice_item_id) byLine.set(alert.invoice_item_id, [...(byLine.get(alert.invoice_item_id) ?? []), alert]);
+    else wholeInvoice.push(alert);
+  }
+  const agreementNames = new Map(matches.data.map((m) => [m.id, m.agreement.title ?? m.agreement.name ?? m.id]));
+  return {
+    title: `Invoice ${invoice.invoice_number ?? ''}`.trim(),
+    invoice,
+    ...shownLines(invoice.line_items, byLine, ctx.query.lines === 'all'),
+    wholeInvoiceAlerts: wholeInvoice,
+    alertCount: alerts.data.length,
+    impact: openImpact(alerts.data),
+    matches: matches.data,
+    checks: checks.data,
+    agreementNames: Object.fromEntries(agreementNames),
+    canCheck: mayCall(credential, 'checkInvoice'),
+    importRun,
+    // The API retries a failed import run (retryWorkflowRun); only then is the button shown.
+    canRetry: importRun !== null && importRun.status === 'failed' && mayCall(credential, 'retryWorkflowRun'),
+  };
+}
+
+invoicePages.push(
   // The original file: a short-lived presigned link, after the same read as the page (tenancy).
   definePage({
     path: '/invoices/:id/original',

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { RUN_STATUSES, ITEM_STATUSES } from '../../runs/schemas.js';
 import { findRun, workflowIdOf } from '../../runs/service.js';
+import { codeLabel } from '../labels.js';
 import { definePage } from '../page.js';
-import { filledQuery, listUrl } from '../query.js';
+import { filledQuery, limitOf, listUrl, pageSizeOf, pager, sortHeader, sortState, type SortOption } from '../query.js';
 
 // Runs: background work (GET /v1/workflow-runs), newest first, and one run with its progress, its
 // items (paged, with failures in their public form) and a link to its workflow in Temporal UI.
@@ -12,7 +13,9 @@ import { filledQuery, listUrl } from '../query.js';
 type Row = Record<string, any>;
 type Page<T = Row> = { data: T[]; next_cursor: string | null };
 
-const LIST_FILTERS = ['statuses', 'types', 'cursor'] as const;
+const LIST_FILTERS = ['statuses', 'types', 'sort', 'direction', 'cursor'] as const;
+// Newest first (the API's default) or oldest first.
+const RUN_SORTS: SortOption[] = [{ value: 'created_at', label: 'Started', first: 'desc' }];
 const RUN_TYPES = ['import', 'check', 'refresh', 'price_import', 'document_import', 'document_index', 'topic_reconcile', 'sync', 'supplier_refresh'] as const;
 const ITEM_PAGE = '100';
 
@@ -27,19 +30,25 @@ const RECORD_PAGES: Record<string, string> = {
 
 export const recordUrl = (record: { type: string; id: string } | null): string | null => (record && RECORD_PAGES[record.type] ? `${RECORD_PAGES[record.type]}${record.id}` : null);
 
+const CODE = /^[a-z]+(_[a-z]+)+$/;
+
 // An item's result in words: a flat object as "matches 1 · invoices 1", anything else as short JSON.
 export function resultText(result: unknown): string {
   if (result && typeof result === 'object' && !Array.isArray(result)) {
     const entries = Object.entries(result as Record<string, unknown>);
     if (entries.every(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
-      return entries.map(([key, value]) => `${key.replaceAll('_', ' ')} ${String(value)}`).join(' · ').slice(0, 300);
+      // A code among the values ("outcome not_invoice") reads in words, as everywhere else.
+      const shown = (value: unknown) => (typeof value === 'string' && CODE.test(value) ? codeLabel(value) : String(value));
+      return entries.map(([key, value]) => `${key.replaceAll('_', ' ')} ${shown(value)}`).join(' · ').slice(0, 300);
     }
   }
   return JSON.stringify(result).slice(0, 200);
 }
 
-// The workflow in Temporal UI: <TEMPORAL_UI_URL>/namespaces/<namespace>/workflows/<workflow id>.
-export function temporalUiUrl(config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, workflowId: string): string {
+// The workflow in Temporal UI: <TEMPORAL_UI_URL>/namespaces/<namespace>/workflows/<workflow id>;
+// null (no link) when TEMPORAL_UI_URL is not set.
+export function temporalUiUrl(config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, workflowId: string): string | null {
+  if (!config.TEMPORAL_UI_URL) return null;
   return `${config.TEMPORAL_UI_URL.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
 }
 
@@ -53,17 +62,21 @@ export const runPages = [
     view: 'runs',
     load: async ({ ctx, call }) => {
       const query = filledQuery(ctx.query, LIST_FILTERS);
-      const page = await call<Page>('listWorkflowRuns', { query: { limit: '50', ...query } });
-      const { cursor: _cursor, ...filters } = query;
+      const pageSize = pageSizeOf(ctx.query);
+      const state = sortState(query, RUN_SORTS, { sort: 'created_at', direction: 'desc' });
+      const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
+      const { cursor, ...filter } = listed;
+      const page = await call<Page>('listWorkflowRuns', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } });
+      const filters = { ...filter, ...limitOf(pageSize) };
       return {
         runs: page.data,
         filters,
         statuses: RUN_STATUSES,
         types: RUN_TYPES,
         recordUrl,
-        nextUrl: page.next_cursor ? listUrl('/app/runs', filters, { cursor: page.next_cursor }) : null,
-        firstUrl: query.cursor ? listUrl('/app/runs', filters) : null,
-        filtered: Object.keys(filters).length > 0,
+        headers: { created_at: sortHeader('/app/runs', filters, state, RUN_SORTS[0]!) },
+        pager: pager('/app/runs', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
+        filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
       };
     },
   }),

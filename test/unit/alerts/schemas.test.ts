@@ -13,7 +13,7 @@ describe('alert filters', () => {
   });
 
   it('turn topic ids and null into one OR condition', () => {
-    const where = alertWhere('org', filterOf(listQuery.parse({ topic_ids: `${A},null`, has_claim: 'false' })));
+    const where = alertWhere('org', filterOf(listQuery.parse({ topic_ids: `${A},null`, has_claim: 'false' })), []);
     // Relation filters are one group, combined by join_operator (and by default).
     expect(where.AND).toContainEqual({ AND: [{ OR: [{ topicId: { in: [A] } }, { topicId: null }] }] });
     expect(where.AND).toContainEqual({ claimId: null });
@@ -21,7 +21,7 @@ describe('alert filters', () => {
   });
 
   it('combine the relation filters with join_operator=or, and narrow by the others', () => {
-    const where = alertWhere('org', filterOf(listQuery.parse({ agreement_ids: A, invoice_ids: A, join_operator: 'or', statuses: 'pending' })));
+    const where = alertWhere('org', filterOf(listQuery.parse({ agreement_ids: A, invoice_ids: A, join_operator: 'or', statuses: 'pending' })), []);
     expect(where.AND).toContainEqual({ OR: [{ invoiceId: { in: [A] } }, { agreementId: { in: [A] } }] });
     expect(where.AND).toContainEqual({ status: { in: ['pending'] } });
     expect(listQuery.safeParse({ join_operator: 'xor' }).success).toBe(false);

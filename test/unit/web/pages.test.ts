@@ -50,10 +50,13 @@ describe('web pages: pure helpers', () => {
 
   it('links a run to Temporal UI and its records to their pages, and says its results in words', () => {
     expect(temporalUiUrl({ TEMPORAL_UI_URL: 'https://temporal.example/', TEMPORAL_NAMESPACE: 'prod eu' }, 'sync-1')).toBe('https://temporal.example/namespaces/prod%20eu/workflows/sync-1');
+    // Not set: no link at all (finance users have no Temporal UI).
+    expect(temporalUiUrl({ TEMPORAL_UI_URL: undefined, TEMPORAL_NAMESPACE: 'default' }, 'sync-1')).toBeNull();
     expect(recordUrl({ type: 'invoice', id: 'abc' })).toBe('/app/invoices/abc');
     expect(recordUrl({ type: 'price_import', id: 'abc' })).toBeNull();
     expect(recordUrl(null)).toBeNull();
     expect(resultText({ matches: 1, ended_total: 0, note: null })).toBe('matches 1 · ended total 0 · note null');
+    expect(resultText({ outcome: 'not_invoice', checker: 'duplicate_charge' })).toBe('outcome Not an invoice · checker Charged twice');
     expect(resultText({ nested: { a: 1 } })).toBe('{"nested":{"a":1}}');
     expect(resultText([1, 2])).toBe('[1,2]');
   });

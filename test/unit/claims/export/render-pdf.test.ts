@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { showMoney } from '../../../../src/claims/export/format.js';
 import type { ClaimLetter } from '../../../../src/claims/export/letter.js';
 import { renderClaimPdf } from '../../../../src/claims/export/render-pdf.js';
-import { FORMULA_DESCRIPTION, letter, line, longLetter, SPECIAL_LETTERS, SUPPLIER_NAME } from './letters.js';
+import { FORMULA_DESCRIPTION, letter, line, longLetter, SPECIAL_LETTERS, SUPPLIER_NAME, totalsOf } from './letters.js';
 import { readPdf, type ReadPdf } from './poppler.js';
 
 // The letter is read back the way a person and a machine read it: pages drawn as PNG by poppler's
@@ -93,6 +94,38 @@ describe('claim letter PDF', () => {
     expect(text).toContain('Senior consulting on the migration of the warehouse');
     expectWithinMargins(pdf);
   });
+
+  it('keeps invoice numbers whole in the invoice column', async () => {
+    const numbers = ['KPTYLUD-2602/3', 'NORDLYS-FAKTURA-2026-000123/7', 'INV-2026-0141'];
+    const claim = letter({ lines: numbers.map((invoiceNumber, index) => line({ alertId: `a${index}`, invoiceId: `inv-${index}`, invoiceNumber })) });
+    const pdf = await readPdf(await renderClaimPdf(claim));
+    // One word each: printed on one line, never broken at its hyphens or slashes.
+    const words = new Set(pdf.words.map((w) => w.text));
+    for (const number of numbers) expect(words.has(number), number).toBe(true);
+    expectWithinMargins(pdf);
+  });
+
+  it('keeps the closing with the last table rows: a page never holds "Kind regards" alone', async () => {
+    const lastBlock: Record<'in_progress' | 'completed', string> = {
+      // An open claim ends with how to respond; a settled one with its refunds.
+      in_progress: 'adjust the claim where you are right',
+      completed: 'CN-5521',
+    };
+    for (const status of ['in_progress', 'completed'] as const) {
+      for (let count = 1; count <= 30; count++) {
+        const lines = Array.from({ length: count }, (_, index) => line({ alertId: `a${index}`, lineReference: String(index + 1) }));
+        const refunds = [{ date: '2026-05-20', amount: '500.00', currencyCode: 'NOK', reference: 'CN-5521' }];
+        const claim = letter({ status, lines, refunds, totals: totalsOf(lines, refunds), note: null });
+        // pdftotext alone (pages end with a form feed): cheap enough for 60 letters.
+        const pages = execFileSync('pdftotext', ['-', '-'], { input: await renderClaimPdf(claim) }).toString('utf8').split('\f').map((text) => text.replace(/\s+/g, ' '));
+        const closingPage = pages.findIndex((text) => text.includes('Kind regards'));
+        expect(closingPage, `${status}, ${count} lines`).toBeGreaterThanOrEqual(0);
+        expect(pages[closingPage], `${status}, ${count} lines: page ${closingPage + 1}`).toContain(lastBlock[status]);
+        // And with the last table rows: the refunds' last row shares the closing's page.
+        expect(pages[closingPage], `${status}, ${count} lines: page ${closingPage + 1}`).toContain('2026-05-20 CN-5521');
+      }
+    }
+  }, 180_000);
 
   it('keeps absurdly long texts on the page', async () => {
     const huge = 'Lang beskrivelse med æøå og ÄÖÜ '.repeat(3_000);

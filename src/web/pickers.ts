@@ -1,0 +1,90 @@
+import { labelsOf } from './labels.js';
+import type { WebInput } from './page.js';
+
+// Searchable pickers for the list filters (supplier, agreement) instead of a <select> of the first
+// 200 names: a text field with a <datalist> that htmx fills from the API's own search as one types
+// (GET /app/suggest/...), and that works without script too. The name typed (or picked) is resolved
+// through the same search: its exact matches, else every supplier whose name contains it (at most
+// MAX_PICKED, and the page says so), else nothing matches and the list is empty.
+
+type Row = Record<string, any>;
+type Page = { data: Row[]; next_cursor: string | null };
+type Caller = WebInput<unknown, unknown>['call'];
+
+const MAX_PICKED = 100;
+const SUGGESTIONS = 20;
+const MAX_TEXT = 200;
+
+export interface Picked {
+  // The text shown in the field (the name typed, or the names of the ids in the URL).
+  text: string;
+  // True when the text names nothing: the list is empty without asking the API.
+  none: boolean;
+  // Said under the filters when the text was not one exact name.
+  note: string | null;
+}
+
+export function firstText(value: unknown): string {
+  const text = Array.isArray(value) ? value[0] : value;
+  return typeof text === 'string' ? text.trim().slice(0, MAX_TEXT) : '';
+}
+
+export function withoutKey<T extends Record<string, string>>(record: T, key: string): Record<string, string> {
+  const { [key]: _removed, ...rest } = record;
+  return rest;
+}
+
+interface Kind {
+  operationId: 'listSuppliers' | 'listAgreements';
+  // The representation's name field.
+  name: (row: Row) => string;
+  plural: string;
+}
+
+const SUPPLIER: Kind = { operationId: 'listSuppliers', name: (row) => row.name ?? '', plural: 'suppliers' };
+const AGREEMENT: Kind = { operationId: 'listAgreements', name: (row) => row.title ?? '', plural: 'agreements' };
+
+// Resolves the picker's text into `query[idsKey]` (the API's filter); keeps ids given in the URL.
+async function picked(kind: Kind, input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential'>, text: string, query: Record<string, string>, idsKey: string): Promise<Picked> {
+  if (text === '') {
+    const ids = query[idsKey]?.split(',') ?? [];
+    if (ids.length === 0) return { text: '', none: false, note: null };
+    // Ids from a link: show their names in the field.
+    const labels = await labelsOf(input.deps, input.credential.organizationId, kind === SUPPLIER ? { suppliers: ids } : { agreements: ids });
+    const names = ids.map((id) => (kind === SUPPLIER ? labels.suppliers : labels.agreements).get(id)).filter((name): name is string => Boolean(name));
+    return { text: names.length === 1 ? names[0]! : '', none: false, note: names.length > 1 ? `${names.length} ${kind.plural} chosen.` : null };
+  }
+  const found = await input.call<Page>(kind.operationId, { query: { search: text, limit: String(MAX_PICKED) } });
+  const exact = found.data.filter((row) => kind.name(row).toLowerCase() === text.toLowerCase());
+  const chosen = exact.length > 0 ? exact : found.data;
+  if (chosen.length === 0) {
+    delete query[idsKey];
+    return { text, none: true, note: `No ${kind.plural.slice(0, -1)} has a name containing “${text}”.` };
+  }
+  query[idsKey] = chosen.map((row) => row.id as string).join(',');
+  if (exact.length > 0) return { text, none: false, note: null };
+  const more = found.next_cursor !== null;
+  return {
+    text,
+    none: false,
+    note: more
+      ? `The first ${chosen.length} ${kind.plural} whose name contains “${text}”; type more of the name to narrow it.`
+      : `${chosen.length} ${chosen.length === 1 ? kind.plural.slice(0, -1) : kind.plural} whose name contains “${text}”.`,
+  };
+}
+
+export function pickedSuppliers(input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential' | 'ctx'>, query: Record<string, string>): Promise<Picked> {
+  return picked(SUPPLIER, input, firstText(input.ctx.query.supplier), query, 'supplier_ids');
+}
+
+export function pickedAgreements(input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential' | 'ctx'>, query: Record<string, string>): Promise<Picked> {
+  return picked(AGREEMENT, input, firstText(input.ctx.query.agreement), query, 'agreement_ids');
+}
+
+async function suggestions(kind: Kind, call: Caller, text: string): Promise<string[]> {
+  const page = await call<Page>(kind.operationId, { query: { limit: String(SUGGESTIONS), ...(text ? { search: text } : {}) } });
+  return [...new Set(page.data.map(kind.name).filter((name) => name !== ''))];
+}
+
+export const supplierSuggestions = (call: Caller, text: string) => suggestions(SUPPLIER, call, text);
+export const agreementSuggestions = (call: Caller, text: string) => suggestions(AGREEMENT, call, text);
