@@ -84,6 +84,9 @@ const configSchema = z.object({
   // endpoint): set by an Admin, so never loopback, private or metadata addresses unless allowed.
   INTEGRATION_ALLOW_PRIVATE: booleanFromEnv.default(false),
   INTEGRATION_ALLOWED_HOSTS: z.string().default(''),
+  // One webhook delivery attempt ends after this long, answered or not (connecting, sending and
+  // reading the whole answer); then it is retried like a 5xx.
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   // Delivery retries: exponential from the first interval, capped, over at least 24 hours by default.
   NOTIFICATION_RETRY_INITIAL_SECONDS: z.coerce.number().positive().default(60),
   NOTIFICATION_RETRY_MAX_SECONDS: z.coerce.number().positive().default(7200),

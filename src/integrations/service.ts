@@ -60,6 +60,21 @@ function validCredentials(provider: Provider, credentials: Record<string, unknow
   return parsed.data;
 }
 
+// Saved secrets go only to the address they were saved for: a PATCH that changes an address field
+// must send every secret field again, or an Admin could point the integration at a host of theirs
+// and have the next test or sync hand it the tokens.
+function assertSecretsSentWithNewAddress(provider: Provider, saved: Record<string, unknown>, merged: Record<string, unknown>, sent: Record<string, unknown>): void {
+  const moved = provider.addressFields.filter((field) => merged[field] !== saved[field]);
+  if (moved.length === 0) return;
+  const missing = provider.secretFields.filter((field) => sent[field] === undefined);
+  if (missing.length === 0) return;
+  const changed = moved.join(', ');
+  throw errors.validation(
+    `Changing ${changed} needs the secrets again: send ${missing.join(', ')} in the same request.`,
+    missing.map((field) => ({ field: `credentials.${field}`, message: `must be sent again when ${changed} changes` })),
+  );
+}
+
 export function decryptCredentials(keyring: Keyring, integration: Pick<Integration, 'id' | 'organizationId' | 'credentialsKeyId' | 'credentialsCiphertext'>) {
   return openCredentials(keyring, { organizationId: integration.organizationId, integrationId: integration.id }, { keyId: integration.credentialsKeyId, ciphertext: integration.credentialsCiphertext });
 }
@@ -132,7 +147,10 @@ export async function patchIntegration(
   if (body.credentials !== undefined) {
     const keyring = keyringOf(deps.config.INTEGRATION_KEYS);
     // Fields not sent keep their saved value; new credentials need a new test before a sync.
-    const merged = validCredentials(providerOf(integration.provider), { ...decryptCredentials(keyring, integration), ...body.credentials }, integrationAddressPolicyOf(deps.config));
+    const provider = providerOf(integration.provider);
+    const saved = decryptCredentials(keyring, integration);
+    const merged = validCredentials(provider, { ...saved, ...body.credentials }, integrationAddressPolicyOf(deps.config));
+    assertSecretsSentWithNewAddress(provider, saved, merged, body.credentials);
     Object.assign(data, sealed(keyring, integration.organizationId, integration.id, merged), { testStatus: 'untested', testSteps: Prisma.DbNull, testedAt: null });
   }
   if (body.auto_sync !== undefined && body.auto_sync !== integration.autoSync) data.autoSync = body.auto_sync;

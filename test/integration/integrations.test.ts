@@ -91,6 +91,48 @@ describe('integrations', () => {
     expect((await admin.call(`/v1/integrations/${created.body.id}`)).body.updated_at).toBe(created.body.updated_at);
   });
 
+  it('sends saved secrets only to the address they were saved for: a new base_url or endpoint needs them sent again', async () => {
+    // A host of the Admin's own, logging what reaches it (Tripletex takes the tokens in the query).
+    const elsewhere = await new TripletexStandin().start();
+    try {
+      const created = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 'tripletex', name: 'Moved', credentials: tripletexCredentials() } });
+      expect(created.status).toBe(201);
+      const id = created.body.id;
+      const moved = await admin.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { credentials: { base_url: elsewhere.baseUrl } } });
+      expectError(moved, 400, 'validation_error');
+      expect(moved.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['credentials.consumer_token', 'credentials.employee_token']);
+      expect(moved.body.error.message).toContain('base_url');
+      expect((await admin.call(`/v1/integrations/${id}`)).body.updated_at).toBe(created.body.updated_at);
+      // The test still goes to the saved address, and the other host heard nothing.
+      expect((await admin.call(`/v1/integrations/${id}/test`, { method: 'POST' })).body.result).toBe('passed');
+      expect(elsewhere.requests).toEqual([]);
+      // One secret is not enough; the same address sent back needs none.
+      const half = await admin.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { credentials: { base_url: elsewhere.baseUrl, employee_token: 'mine' } } });
+      expectError(half, 400, 'validation_error');
+      expect(half.body.error.details.map((d: { field: string }) => d.field)).toEqual(['credentials.consumer_token']);
+      expect((await admin.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { credentials: { base_url: standin.baseUrl } } })).status).toBe(200);
+      // With new secrets the address changes, and only they go there.
+      const withSecrets = await admin.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { credentials: { base_url: elsewhere.baseUrl, consumer_token: 'their-consumer', employee_token: 'their-employee' } } });
+      expect(withSecrets.status).toBe(200);
+      expect((await admin.call(`/v1/integrations/${id}/test`, { method: 'POST' })).body.result).toBe('failed');
+      const sent = JSON.stringify(elsewhere.requests);
+      expect(sent).toContain('their-employee');
+      expect(sent).not.toContain(standin.employeeToken);
+      expect(sent).not.toContain(standin.consumerToken);
+
+      // An inbox's endpoint likewise; its bucket is no address.
+      const inbox = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 's3_inbox', name: 'Inbox', credentials: { endpoint: 'http://127.0.0.1:9', bucket: 'some-bucket', access_key: 'a', secret_key: 's' } } });
+      expect(inbox.status).toBe(201);
+      const endpoint = await admin.call(`/v1/integrations/${inbox.body.id}`, { method: 'PATCH', body: { credentials: { endpoint: 'http://127.0.0.1:10' } } });
+      expectError(endpoint, 400, 'validation_error');
+      expect(endpoint.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['credentials.access_key', 'credentials.secret_key']);
+      expect((await admin.call(`/v1/integrations/${inbox.body.id}`, { method: 'PATCH', body: { credentials: { bucket: 'other-bucket' } } })).status).toBe(200);
+      expect((await admin.call(`/v1/integrations/${inbox.body.id}`, { method: 'PATCH', body: { credentials: { endpoint: 'http://127.0.0.1:10', access_key: 'b', secret_key: 't' } } })).status).toBe(200);
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+
   it('lists both providers with a JSON schema of their credentials', async () => {
     const reader = await keyFor(admin, 'read');
     const response = await admin.call('/v1/integration-providers', { token: reader });
@@ -215,6 +257,11 @@ describe('integrations', () => {
     expect(failedSync.pages_done).toBe(1);
     expect(failedSync.progress).toMatchObject({ found: 2, duplicate: 2 });
     standin.dropConnectionWhen = null;
+    // Resuming needs the level starting needs: this sync covers every supplier, so Write may not
+    // resume it (nothing changes); a scoped one passes the level check (and is not failed: 409).
+    expectError(await tenant.call(`/v1/workflow-runs/${broken.body.id}/retry`, { method: 'POST', token: writer }), 403, 'insufficient_level');
+    expect((await tenant.call(`/v1/workflow-runs/${broken.body.id}`)).body).toMatchObject({ status: 'failed' });
+    expectError(await tenant.call(`/v1/workflow-runs/${scoped.body.id}/retry`, { method: 'POST', token: writer }), 409, 'run_not_retryable');
     const resumedAt = Date.now();
     const retry = await tenant.call(`/v1/workflow-runs/${broken.body.id}/retry`, { method: 'POST' });
     expect(retry.status).toBe(202);

@@ -102,6 +102,8 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       NOTIFICATION_RETRY_MAX_SECONDS: '2',
       NOTIFICATION_RETRY_ATTEMPTS: '4',
       NOTIFICATION_DISPATCH_INTERVAL_SECONDS: '2',
+      // A webhook attempt's deadline, short so a test sees a trickling receiver cut off.
+      WEBHOOK_TIMEOUT_SECONDS: '3',
       ...overrides,
     };
     execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {

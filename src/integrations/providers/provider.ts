@@ -74,6 +74,9 @@ export interface Provider<Credentials extends Record<string, unknown> = Record<s
   // Credential fields holding an address the service connects to, checked against the policy
   // when saved (400) and again when connecting.
   addressFields: readonly string[];
+  // Credential fields that prove who the service is to that address (tokens, keys). When an
+  // address field changes, these must be sent again: saved secrets never follow a new address.
+  secretFields: readonly string[];
   open(credentials: Credentials, context: ProviderContext): ProviderConnection;
 }
 

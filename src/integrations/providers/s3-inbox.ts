@@ -186,5 +186,6 @@ export const s3InboxProvider: Provider<S3InboxCredentials> = {
   scopeDescription: 'An inbox knows no suppliers: scope cannot narrow its syncs (every invoice file of the period is imported).',
   credentialsSchema,
   addressFields: ['endpoint'],
+  secretFields: ['access_key', 'secret_key'],
   open: (credentials, context) => new S3InboxConnection(credentials, context),
 };

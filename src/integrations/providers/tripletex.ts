@@ -320,5 +320,6 @@ export const tripletexProvider: Provider<TripletexCredentials> = {
   scopeDescription: 'scope.supplier_ids lists suppliers of GET /v1/integrations/{id}/suppliers (their id): a sync imports only their supplier invoices.',
   credentialsSchema,
   addressFields: ['base_url'],
+  secretFields: ['consumer_token', 'employee_token'],
   open: (credentials, context) => new TripletexConnection(credentials, context),
 };
