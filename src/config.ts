@@ -84,6 +84,9 @@ const configSchema = z.object({
   // endpoint): set by an Admin, so never loopback, private or metadata addresses unless allowed.
   INTEGRATION_ALLOW_PRIVATE: booleanFromEnv.default(false),
   INTEGRATION_ALLOWED_HOSTS: z.string().default(''),
+  // Each request to an integration's provider (Tripletex, an S3 inbox) ends within this long,
+  // answered or not, including reading the answer; then it fails as unreachable and is retried.
+  INTEGRATION_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
   // One webhook delivery attempt ends after this long, answered or not (connecting, sending and
   // reading the whole answer); then it is retried like a 5xx.
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),

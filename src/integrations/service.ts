@@ -198,7 +198,8 @@ export async function runningSync(db: Db, integrationId: string) {
 }
 
 // Signs in and reads a few invoices; the outcome is kept on the integration. Runs in the API with
-// the provider's own timeouts (30 s a request), like any request that waits for a third party.
+// the provider's request timeout (INTEGRATION_REQUEST_TIMEOUT_SECONDS, 30 s a request), like any
+// request that waits for a third party.
 export async function testIntegration(deps: Deps, integration: Integration): Promise<{ result: 'passed' | 'failed'; steps: TestStep[]; tested_at: string }> {
   const keyring = keyringOf(deps.config.INTEGRATION_KEYS);
   const provider = providerOf(integration.provider);
@@ -206,7 +207,7 @@ export async function testIntegration(deps: Deps, integration: Integration): Pro
   const addressPolicy = integrationAddressPolicyOf(deps.config);
   let steps: TestStep[];
   try {
-    steps = await provider.open(validCredentials(provider, decryptCredentials(keyring, integration), addressPolicy), { heartbeat: () => undefined, signal, addressPolicy }).test();
+    steps = await provider.open(validCredentials(provider, decryptCredentials(keyring, integration), addressPolicy), { heartbeat: () => undefined, signal, addressPolicy, requestTimeoutMs: deps.config.INTEGRATION_REQUEST_TIMEOUT_SECONDS * 1000 }).test();
   } catch (error) {
     deps.logger.warn({ err: error, integration_id: integration.id }, 'integration test failed unexpectedly');
     steps = [{ name: 'sign_in', status: 'failed', message: 'The provider could not be reached.' }];

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { Client as MinioClient } from 'minio';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -8,6 +9,7 @@ import { rotateIntegrationKeys } from '../../src/integrations/key-rotation.js';
 import { reconcileSchedules, scheduleIdOf } from '../../src/integrations/schedules.js';
 import { createLogger } from '../../src/logger.js';
 import { eventually, expectError } from '../support/api.js';
+import { startOwnApi } from '../support/own-api.js';
 import { ingestionUpload, sample, settledIngestionInvoice } from '../support/invoices.js';
 import { testTemporal } from '../support/runs.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
@@ -130,6 +132,35 @@ describe('integrations', () => {
       expect((await admin.call(`/v1/integrations/${inbox.body.id}`, { method: 'PATCH', body: { credentials: { endpoint: 'http://127.0.0.1:10', access_key: 'b', secret_key: 't' } } })).status).toBe(200);
     } finally {
       await elsewhere.stop();
+    }
+  });
+
+  it('ends a call to an inbox that never answers at the request timeout (INTEGRATION_REQUEST_TIMEOUT_SECONDS)', async () => {
+    // A storage endpoint that accepts the connection and then says nothing.
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const api = await startOwnApi({ INTEGRATION_REQUEST_TIMEOUT_SECONDS: '1' });
+    try {
+      const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const created = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 's3_inbox', name: 'Silent', credentials: { endpoint, bucket: 'silent-inbox', access_key: 'a', secret_key: 's' } } });
+      expect(created.status).toBe(201);
+      const started = Date.now();
+      const response = await fetch(`${api.url}/v1/integrations/${created.body.id}/test`, { method: 'POST', headers: { Authorization: `Bearer ${admin.apiKey}`, 'X-Organization-Id': admin.organizationId } });
+      expect(response.status).toBe(200);
+      const tested = (await response.json()) as { steps: { name: string; status: string; message: string }[] };
+      expect(tested.steps[0]).toMatchObject({ name: 'sign_in', status: 'failed', message: 'The storage did not answer in time.' });
+      // One second's timeout, not the minutes a hung connection would hold the request.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      // The connection was closed by the service.
+      await eventually(async () => sockets.size, (open) => open === 0, 10_000);
+    } finally {
+      await api.stop();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 

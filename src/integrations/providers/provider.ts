@@ -51,7 +51,12 @@ export interface ProviderContext {
   // Where the connection may go (src/notifications/address-policy.ts): the provider's address is
   // an Admin's choice, so loopback, private and metadata addresses are refused unless allowed.
   addressPolicy: AddressPolicy;
+  // Each request to the provider ends within this long, answered or not (the whole answer read):
+  // INTEGRATION_REQUEST_TIMEOUT_SECONDS; DEFAULT_REQUEST_TIMEOUT_MS when not given.
+  requestTimeoutMs?: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface ProviderConnection {
   // Signs in and reads a few invoices; never throws for a provider's answer, only reports steps.
