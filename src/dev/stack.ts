@@ -165,6 +165,8 @@ async function main(): Promise<void> {
     CURSOR_SECRET: process.env.CURSOR_SECRET ?? secrets.cursorSecret,
     INTEGRATION_KEYS: process.env.INTEGRATION_KEYS ?? secrets.integrationKeys!,
     PORT: process.env.PORT ?? '3500',
+    // Prometheus metrics on a port of their own, on loopback (never on the public port).
+    METRICS_PORT: process.env.METRICS_PORT ?? '9464',
   };
   env.APP_BASE_URL = process.env.APP_BASE_URL ?? `http://localhost:${env.PORT}/app`;
   // On one's own machine an S3 inbox in the local MinIO, or a local webhook receiver, is the point.
@@ -188,7 +190,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown(children, 0));
   process.once('SIGTERM', () => void shutdown(children, 0));
   await waitFor('API', async () => (await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).ok, 60_000);
-  log(`API on http://localhost:${env.PORT} (contract: /v1/openapi.json, readiness: /readyz)`);
+  log(`API on http://localhost:${env.PORT} (contract: /v1/openapi.json, readiness: /readyz; metrics: http://127.0.0.1:${env.METRICS_PORT}/metrics)`);
   printCredentials(dev.credentials, dev.organizationId, dev.userId);
   printSignIn(dev.passwordLink, env.APP_BASE_URL);
   log('running; Ctrl-C stops everything');

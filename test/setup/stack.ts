@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { createApp } from '../../src/app.js';
 import { closeAppDeps, createAppDeps } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
+import { metricsApp } from '../../src/http/metrics.js';
 import { listenApi } from '../../src/http/server.js';
 import type { AppDeps } from '../../src/deps.js';
 import { repoRoot } from '../../src/dev/defaults.js';
@@ -134,6 +135,10 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
     stoppers.push(() => closeAppDeps(deps));
     const api = await listenApi(createApp(deps), apiPort, '127.0.0.1');
     stoppers.push(() => api.close());
+    // Metrics on a port of their own, as the API process serves them with METRICS_PORT.
+    const metrics = await listenApi(metricsApp(), 0, '127.0.0.1');
+    stoppers.push(() => metrics.close());
+    env.METRICS_URL = `${metrics.url}/metrics`;
     return { env, apiUrl: api.url, stop };
   } catch (error) {
     await stop();

@@ -3,7 +3,7 @@ import { CLAIM_STATUSES, type ClaimStatus } from '../../claims/schemas.js';
 import { changeStatus } from '../../claims/state-machine.js';
 import { labelsOf } from '../labels.js';
 import { callOperation, mayCall } from '../operations.js';
-import { defineAction, defineDownload, definePage, type WebInput } from '../page.js';
+import { defineAction, defineDownload, definePage, type WebFile, type WebInput } from '../page.js';
 import { filledQuery, listUrl } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 
@@ -111,7 +111,7 @@ export const claimPages = [
     file: async ({ params, query, deps, ctx, credential }) => {
       const result = await callOperation(deps, ctx, credential, 'exportClaim', { params: { id: params.id }, query: { format: query.format } });
       const fileName = /filename="([^"]+)"/.exec(result.headers['Content-Disposition'] ?? '')?.[1] ?? `claim.${query.format}`;
-      return { body: result.body as Buffer | string, contentType: result.headers['Content-Type'] ?? 'application/octet-stream', fileName };
+      return { body: result.body as WebFile['body'], contentType: result.headers['Content-Type'] ?? 'application/octet-stream', fileName };
     },
   }),
   defineAction({
