@@ -136,9 +136,10 @@ describe('integrations', () => {
   });
 
   it('ends a call to an inbox that never answers at the request timeout (INTEGRATION_REQUEST_TIMEOUT_SECONDS)', async () => {
-    // A storage endpoint that accepts the connection and then says nothing.
+    // A storage endpoint that accepts the connection, reads what comes, and says nothing.
     const sockets = new Set<Socket>();
     const silent = createNetServer((socket) => {
+      socket.resume();
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
