@@ -7,7 +7,7 @@ import { md5Of, storageKeyFor } from '../src/documents/service.js';
 import type { Integration } from '../src/generated/prisma/client.js';
 import { IntegrationKeyError } from '../src/integrations/crypto.js';
 import { providerById } from '../src/integrations/providers/index.js';
-import { ProviderError, type InvoicePage, type ProviderConnection } from '../src/integrations/providers/provider.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, ProviderError, type InvoicePage, type ProviderConnection } from '../src/integrations/providers/provider.js';
 import { decryptCredentials, keyringOf } from '../src/integrations/service.js';
 import { insertSyncRun, syncWorkflowIdOf, type SyncCheckpoint, type SyncInput } from '../src/integrations/syncs.js';
 import { reserveProcessingCapacity } from '../src/invoices/capacity.js';
@@ -66,6 +66,7 @@ const SYNC_IMPORT_POLL_MS = 500;
 export function createIntegrationActivities(deps: { db: Db; storage: ObjectStorage; logger: Logger; integrationKeys?: string; config?: Config }) {
   const { db, storage } = deps;
   const addressPolicy = integrationAddressPolicyOf(deps.config);
+  const requestTimeoutMs = (deps.config?.INTEGRATION_REQUEST_TIMEOUT_SECONDS ?? DEFAULT_REQUEST_TIMEOUT_MS / 1000) * 1000;
 
   async function integrationOf(integrationId: string): Promise<Integration> {
     const integration = await db.integration.findUnique({ where: { id: integrationId } });
@@ -78,7 +79,7 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
     if (!provider) throw ApplicationFailure.nonRetryable(`The provider ${integration.provider} is not supported any more.`, 'provider_unknown');
     try {
       const credentials = provider.credentialsSchema.parse(decryptCredentials(keyringOf(deps.integrationKeys), integration));
-      return provider.open(credentials, { heartbeat, signal: cancellationSignal(), addressPolicy });
+      return provider.open(credentials, { heartbeat, signal: cancellationSignal(), addressPolicy, requestTimeoutMs });
     } catch (error) {
       if (error instanceof IntegrationKeyError) failureOf(error);
       throw ApplicationFailure.nonRetryable('The saved credentials cannot be read.', 'integration_credentials');

@@ -2,6 +2,7 @@ import { createApp } from './app.js';
 import { closeAppDeps, createAppDeps } from './bootstrap.js';
 import { loadConfig } from './config.js';
 import { purgeExpiredIdempotencyRecords } from './http/idempotency.js';
+import { metricsApp } from './http/metrics.js';
 import { listenApi } from './http/server.js';
 import { testRunTypes } from './runs/test-run-types.js';
 
@@ -15,6 +16,9 @@ async function main(): Promise<void> {
   const app = createApp(deps);
   const api = await listenApi(app, config.PORT, config.HOST);
   deps.logger.info({ port: config.PORT }, `API listening on http://localhost:${config.PORT}`);
+  // Prometheus metrics on a port of their own, when configured (never on the public port).
+  const metrics = config.METRICS_PORT === undefined ? null : await listenApi(metricsApp(), config.METRICS_PORT, config.METRICS_HOST);
+  if (metrics) deps.logger.info({ url: `${metrics.url}/metrics` }, 'metrics listening');
   const purge = setInterval(() => {
     purgeExpiredIdempotencyRecords(deps.db, config.IDEMPOTENCY_RETENTION_HOURS).catch((err) => deps.logger.warn({ err }, 'idempotency purge failed'));
   }, 3_600_000);
@@ -23,7 +27,7 @@ async function main(): Promise<void> {
     deps.logger.info({ signal }, 'API shutting down');
     clearInterval(purge);
     // Requests under way (an upload, an export) get a moment to finish.
-    await api.close(SHUTDOWN_GRACE_MS);
+    await Promise.all([api.close(SHUTDOWN_GRACE_MS), metrics?.close()]);
     await closeAppDeps(deps);
     process.exit(0);
   };

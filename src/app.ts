@@ -4,7 +4,6 @@ import type { AppDeps } from './deps.js';
 import { bodyLimitOf, bodyParser, bodySizeGuard, MAX_JSON_BODY_BYTES } from './http/body-limit.js';
 import { errorMiddleware } from './http/errors.js';
 import { healthz, readyz } from './http/health.js';
-import { metricsRegistry } from './http/metrics.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { requestContext } from './http/request-context.js';
 import type { RouteDefinition } from './http/route.js';
@@ -22,10 +21,6 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes):
 
   router.get('/healthz', healthz);
   router.get('/readyz', (ctx) => readyz(deps, ctx));
-  router.get('/metrics', async (ctx) => {
-    ctx.type = metricsRegistry.contentType;
-    ctx.body = await metricsRegistry.metrics();
-  });
   router.get('/v1/openapi.json', (ctx) => {
     ctx.state.routePattern = '/v1/openapi.json';
     ctx.body = openApi;

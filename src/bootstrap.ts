@@ -23,7 +23,7 @@ export async function createAppDeps(config: Config, extraRunTypes: RunType[] = [
   const storage = createStorage(config);
   await storage.ensureBucket();
   const logger = createLogger(config.LOG_LEVEL, 'api');
-  const { db, pool } = createDbWithPool(config.DATABASE_URL, 10, (err) => logger.warn({ err }, 'database connection lost'));
+  const { db, pool } = createDbWithPool(config.DATABASE_URL, 10, (err) => logger.warn({ err }, 'database connection lost'), { statementTimeoutSeconds: config.DATABASE_STATEMENT_TIMEOUT_SECONDS });
   return {
     config,
     db,

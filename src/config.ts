@@ -7,6 +7,12 @@ const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v ==
 
 const configSchema = z.object({
   DATABASE_URL: z.string().url({ message: 'must be a postgresql:// URL' }),
+  // PostgreSQL's statement_timeout on the API's connections (a request's statements, lock waits
+  // included) and on the worker's (background work, whose statements may be longer); 0: none.
+  // Beyond it the statement is cancelled: the API answers 503 service_unavailable, an activity is
+  // retried. Migrations run on their own connections without it.
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
+  WORKER_DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).default(300),
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('invoice-compliance'),
@@ -46,6 +52,11 @@ const configSchema = z.object({
   UPLOAD_TEMP_DIR: z.string().min(1).default(os.tmpdir()),
   // Uploads one API process reads at once (each up to 200 MiB on disk); more are 503 with Retry-After.
   UPLOAD_MAX_CONCURRENT: z.coerce.number().int().positive().default(16),
+  // Prometheus metrics (GET /metrics) are served on this port only, on METRICS_HOST (loopback by
+  // default: open it to your scraper's network deliberately). Unset: no metrics listener; the
+  // public API port never serves them.
+  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Workflows only tests use (see workflows/testing.ts); never on in production.
   ENABLE_TEST_WORKFLOWS: booleanFromEnv.default(false),
@@ -70,6 +81,9 @@ const configSchema = z.object({
   // (Temporal down at that time) still starts.
   SYNC_SCHEDULE_TIME_UTC: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)').default('02:00'),
   SYNC_SCHEDULE_CATCHUP_MINUTES: z.coerce.number().int().positive().default(360),
+  // The most lines a claim's XLSX or CSV export holds (its alerts, one row each); a larger claim
+  // is 409 claim_too_large_for_export. The letter is built in memory before it is streamed out.
+  CLAIM_EXPORT_MAX_LINES: z.coerce.number().int().positive().default(50_000),
   // Outgoing mail (support contact): smtp://user:pass@host:port or smtps://...; unset sends none.
   SMTP_URL: z.string().url({ message: 'must be an smtp:// or smtps:// URL' }).optional(),
   // A bare address or a display form (`Name <address>`).
@@ -85,6 +99,12 @@ const configSchema = z.object({
   // endpoint): set by an Admin, so never loopback, private or metadata addresses unless allowed.
   INTEGRATION_ALLOW_PRIVATE: booleanFromEnv.default(false),
   INTEGRATION_ALLOWED_HOSTS: z.string().default(''),
+  // Each request to an integration's provider (Tripletex, an S3 inbox) ends within this long,
+  // answered or not, including reading the answer; then it fails as unreachable and is retried.
+  INTEGRATION_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
+  // One webhook delivery attempt ends after this long, answered or not (connecting, sending and
+  // reading the whole answer); then it is retried like a 5xx.
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   // Delivery retries: exponential from the first interval, capped, over at least 24 hours by default.
   NOTIFICATION_RETRY_INITIAL_SECONDS: z.coerce.number().positive().default(60),
   NOTIFICATION_RETRY_MAX_SECONDS: z.coerce.number().positive().default(7200),

@@ -43,7 +43,7 @@ export async function createWorker(config: Config) {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   installRuntimeLogger(logger);
   configureIsolation({ helpers: config.PARSER_HELPERS });
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, 10, { statementTimeoutSeconds: config.WORKER_DATABASE_STATEMENT_TIMEOUT_SECONDS });
   const storage = createStorage(config);
   await storage.ensureBucket();
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });

@@ -4,6 +4,7 @@ import { createPasswordLink } from '../auth/passwords.js';
 import { generateToken } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import { errors } from '../http/errors.js';
+import { endMemberNotifications } from '../notifications/channels.js';
 
 // Administration the spec leaves to "the application": organizations, users, memberships, API keys
 // and ingestion tokens. Used by the admin CLI (src/admin/cli.ts), the dev stack and the tests.
@@ -201,12 +202,14 @@ export async function changeMemberRole(db: Db, organizationId: string, userId: s
 }
 
 // Removing a member ends what they could do here: their keys of this organization are disabled
-// (authentication also checks the membership on every request).
+// (authentication also checks the membership on every request), and their personal notification
+// channels of this organization are removed (docs/notifications.md, "Members who leave").
 export async function removeMember(db: Db, organizationId: string, userId: string) {
   await db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`memberships:${organizationId}`}))`;
     await assertKeepsAnAdmin(tx, organizationId, userId, null);
     await tx.membership.delete({ where: { organizationId_userId: { organizationId, userId } } });
     await tx.apiKey.updateMany({ where: { organizationId, userId, disabledAt: null }, data: { disabledAt: new Date() } });
+    await endMemberNotifications(tx, organizationId, userId);
   });
 }

@@ -5,7 +5,7 @@ import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
-import { buildClaimLetter, renderClaimCsv, renderClaimPdf, renderClaimXlsx } from './export/index.js';
+import { buildClaimLetter, renderClaimPdf, streamClaimCsv, streamClaimXlsx, TooManyLetterLines } from './export/index.js';
 import { attachCreditNote, createRefund, deleteRefund, detachCreditNote, patchRefund } from './refunds.js';
 import { claimDocuments, claimMetrics } from './reports.js';
 import {
@@ -320,17 +320,25 @@ export const claimRoutes = [
     query: exportQuery,
     responses: {
       200: { description: 'PDF (format=pdf), XLSX (format=xlsx) or CSV (format=csv)', contentType: 'application/pdf', schema: z.string() },
-      409: { description: 'claim_too_large_for_pdf: more lines than a PDF letter holds (2,000); export xlsx or csv' },
+      409: {
+        description:
+          'claim_too_large_for_pdf: more lines than a PDF letter holds (2,000); export xlsx or csv. claim_too_large_for_export: more lines than an export holds (CLAIM_EXPORT_MAX_LINES, 50,000 by default); split the claim',
+      },
     },
     handler: async ({ params, query, credential, deps }) => {
-      const letter = await buildClaimLetter(deps.db, organizationOf(credential), params.id, { includePending: query.include_pending, includeCredited: query.include_credited });
-      if (query.format === 'pdf' && letter.lines.length > PDF_LETTER_MAX_LINES) {
-        throw errors.conflict(
-          'claim_too_large_for_pdf',
-          `This claim has ${letter.lines.length} lines; a PDF letter holds at most ${PDF_LETTER_MAX_LINES}. Export it as xlsx or csv.`,
-        );
+      const maxLines = query.format === 'pdf' ? PDF_LETTER_MAX_LINES : deps.config.CLAIM_EXPORT_MAX_LINES;
+      let letter;
+      try {
+        letter = await buildClaimLetter(deps.db, organizationOf(credential), params.id, { includePending: query.include_pending, includeCredited: query.include_credited, maxLines });
+      } catch (error) {
+        if (!(error instanceof TooManyLetterLines)) throw error;
+        if (query.format === 'pdf') {
+          throw errors.conflict('claim_too_large_for_pdf', `This claim has more than ${PDF_LETTER_MAX_LINES} lines, the most a PDF letter holds. Export it as xlsx or csv.`);
+        }
+        throw errors.conflict('claim_too_large_for_export', `This claim has more than ${maxLines} lines, the most an export holds. Split it into smaller claims (by invoice period, say).`);
       }
-      const body = query.format === 'pdf' ? await renderClaimPdf(letter) : query.format === 'xlsx' ? await renderClaimXlsx(letter) : renderClaimCsv(letter);
+      // XLSX and CSV are streamed to the client as they are written (src/claims/export/render-table.ts).
+      const body = query.format === 'pdf' ? await renderClaimPdf(letter) : query.format === 'xlsx' ? streamClaimXlsx(letter) : streamClaimCsv(letter);
       return { body, headers: { 'Content-Type': EXPORT_TYPES[query.format], 'Content-Disposition': `attachment; filename="${letter.reference}.${query.format}"` } };
     },
   }),

@@ -12,15 +12,29 @@ function clientOn(adapter: PrismaPg): Db {
   return retryInteractiveTransactions(new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }));
 }
 
+// PostgreSQL's statement_timeout for every connection of a pool: a statement running (or waiting
+// for a lock) longer is cancelled by the server (SQLSTATE 57014), so one runaway query cannot hold
+// a connection and its locks without end. The API and the worker set theirs from config
+// (DATABASE_STATEMENT_TIMEOUT_SECONDS, WORKER_DATABASE_STATEMENT_TIMEOUT_SECONDS); 0 or unset: none
+// (command-line tools, and migrations, which run on a pool of their own: scripts/migrate.mjs).
+export interface PoolLimits {
+  statementTimeoutSeconds?: number;
+}
+
+function poolConfig(databaseUrl: string, poolSize: number, limits: PoolLimits): pg.PoolConfig {
+  const seconds = limits.statementTimeoutSeconds ?? 0;
+  return { connectionString: databaseUrl, max: poolSize, ...(seconds > 0 ? { statement_timeout: Math.round(seconds * 1000) } : {}) };
+}
+
 // Prisma 7 with the pg driver adapter: no native query engine is needed.
-export function createDb(databaseUrl: string, poolSize = 10): Db {
-  return clientOn(new PrismaPg({ connectionString: databaseUrl, max: poolSize }));
+export function createDb(databaseUrl: string, poolSize = 10, limits: PoolLimits = {}): Db {
+  return clientOn(new PrismaPg(poolConfig(databaseUrl, poolSize, limits)));
 }
 
 // The same, on a pg pool the caller also uses for plain SQL (the shared rate-limit store); the
 // caller ends the pool after disconnecting Prisma.
-export function createDbWithPool(databaseUrl: string, poolSize = 10, onPoolError: (error: Error) => void = () => undefined): { db: Db; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+export function createDbWithPool(databaseUrl: string, poolSize = 10, onPoolError: (error: Error) => void = () => undefined, limits: PoolLimits = {}): { db: Db; pool: pg.Pool } {
+  const pool = new pg.Pool(poolConfig(databaseUrl, poolSize, limits));
   // An idle connection that the server drops must not crash the process: the next query fails
   // (and is answered 503) instead.
   pool.on('error', onPoolError);

@@ -176,6 +176,8 @@ async function main(): Promise<void> {
     CURSOR_SECRET: process.env.CURSOR_SECRET ?? secrets.cursorSecret,
     INTEGRATION_KEYS: process.env.INTEGRATION_KEYS ?? secrets.integrationKeys!,
     PORT: process.env.PORT ?? '3500',
+    // Prometheus metrics on a port of their own, on loopback (never on the public port).
+    METRICS_PORT: process.env.METRICS_PORT ?? '9464',
   };
   env.APP_BASE_URL = process.env.APP_BASE_URL ?? `http://localhost:${env.PORT}/app`;
   // The development Temporal server's own Web UI: a run page links its workflow there.
@@ -200,7 +202,7 @@ async function main(): Promise<void> {
     });
   }
   await waitFor('API', async () => (await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).ok, 60_000);
-  log(`API on http://localhost:${env.PORT} (contract: /v1/openapi.json, readiness: /readyz)`);
+  log(`API on http://localhost:${env.PORT} (contract: /v1/openapi.json, readiness: /readyz; metrics: http://127.0.0.1:${env.METRICS_PORT}/metrics)`);
   printCredentials(dev.credentials, dev.organizationId, dev.userId);
   printSignIn(dev.passwordLink, env.APP_BASE_URL);
   log('running; Ctrl-C stops everything');

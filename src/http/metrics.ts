@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-// Prometheus metrics of the API process, served at GET /metrics.
+// Prometheus metrics of the API process, served at GET /metrics on a port of their own
+// (METRICS_PORT on METRICS_HOST, 127.0.0.1 by default), never on the public API port: they name
+// every route and its traffic, which is nobody's business outside the operator's network.
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 
@@ -36,4 +40,19 @@ export function countRunStarted(type: string): void {
 
 export function countRunFinished(type: string, status: string): void {
   runsFinished.inc({ type, status });
+}
+
+// The metrics listener's whole application: GET /metrics, and 404 for anything else.
+export function metricsApp(): Koa {
+  const app = new Koa();
+  app.use(async (ctx) => {
+    if (ctx.method === 'GET' && ctx.path === '/metrics') {
+      ctx.type = metricsRegistry.contentType;
+      ctx.body = await metricsRegistry.metrics();
+      return;
+    }
+    ctx.status = 404;
+    ctx.body = { error: { code: 'not_found', message: 'This port serves GET /metrics only.', request_id: randomUUID() } };
+  });
+  return app;
 }

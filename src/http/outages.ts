@@ -16,8 +16,9 @@ const ADAPTER_OUTAGE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed'
 // PostgreSQL: connection exceptions (class 08) except a protocol violation (08P01: what the server
 // says to too many bind parameters, a bug of the statement and not an outage), shutting down or starting (57P01-57P03),
 // too many connections (53300), out of resources (53000, 53100, 53200), serialization failure
-// (40001), deadlock (40P01), lock not available (55P03).
-const POSTGRES_OUTAGE_CODES = new Set(['57P01', '57P02', '57P03', '53000', '53100', '53200', '53300', '40001', '40P01', '55P03']);
+// (40001), deadlock (40P01), lock not available (55P03), a statement cancelled at the
+// statement_timeout (57014: the database too busy to answer in time; src/db/client.ts).
+const POSTGRES_OUTAGE_CODES = new Set(['57014', '57P01', '57P02', '57P03', '53000', '53100', '53200', '53300', '40001', '40P01', '55P03']);
 const PROTOCOL_VIOLATION = '08P01';
 // Node and undici socket errors.
 const NETWORK_ERROR_CODES = new Set([

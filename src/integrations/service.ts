@@ -60,6 +60,21 @@ function validCredentials(provider: Provider, credentials: Record<string, unknow
   return parsed.data;
 }
 
+// Saved secrets go only to the address they were saved for: a PATCH that changes an address field
+// must send every secret field again, or an Admin could point the integration at a host of theirs
+// and have the next test or sync hand it the tokens.
+function assertSecretsSentWithNewAddress(provider: Provider, saved: Record<string, unknown>, merged: Record<string, unknown>, sent: Record<string, unknown>): void {
+  const moved = provider.addressFields.filter((field) => merged[field] !== saved[field]);
+  if (moved.length === 0) return;
+  const missing = provider.secretFields.filter((field) => sent[field] === undefined);
+  if (missing.length === 0) return;
+  const changed = moved.join(', ');
+  throw errors.validation(
+    `Changing ${changed} needs the secrets again: send ${missing.join(', ')} in the same request.`,
+    missing.map((field) => ({ field: `credentials.${field}`, message: `must be sent again when ${changed} changes` })),
+  );
+}
+
 export function decryptCredentials(keyring: Keyring, integration: Pick<Integration, 'id' | 'organizationId' | 'credentialsKeyId' | 'credentialsCiphertext'>) {
   return openCredentials(keyring, { organizationId: integration.organizationId, integrationId: integration.id }, { keyId: integration.credentialsKeyId, ciphertext: integration.credentialsCiphertext });
 }
@@ -132,7 +147,10 @@ export async function patchIntegration(
   if (body.credentials !== undefined) {
     const keyring = keyringOf(deps.config.INTEGRATION_KEYS);
     // Fields not sent keep their saved value; new credentials need a new test before a sync.
-    const merged = validCredentials(providerOf(integration.provider), { ...decryptCredentials(keyring, integration), ...body.credentials }, integrationAddressPolicyOf(deps.config));
+    const provider = providerOf(integration.provider);
+    const saved = decryptCredentials(keyring, integration);
+    const merged = validCredentials(provider, { ...saved, ...body.credentials }, integrationAddressPolicyOf(deps.config));
+    assertSecretsSentWithNewAddress(provider, saved, merged, body.credentials);
     Object.assign(data, sealed(keyring, integration.organizationId, integration.id, merged), { testStatus: 'untested', testSteps: Prisma.DbNull, testedAt: null });
   }
   if (body.auto_sync !== undefined && body.auto_sync !== integration.autoSync) data.autoSync = body.auto_sync;
@@ -180,7 +198,8 @@ export async function runningSync(db: Db, integrationId: string) {
 }
 
 // Signs in and reads a few invoices; the outcome is kept on the integration. Runs in the API with
-// the provider's own timeouts (30 s a request), like any request that waits for a third party.
+// the provider's request timeout (INTEGRATION_REQUEST_TIMEOUT_SECONDS, 30 s a request), like any
+// request that waits for a third party.
 export async function testIntegration(deps: Deps, integration: Integration): Promise<{ result: 'passed' | 'failed'; steps: TestStep[]; tested_at: string }> {
   const keyring = keyringOf(deps.config.INTEGRATION_KEYS);
   const provider = providerOf(integration.provider);
@@ -188,7 +207,7 @@ export async function testIntegration(deps: Deps, integration: Integration): Pro
   const addressPolicy = integrationAddressPolicyOf(deps.config);
   let steps: TestStep[];
   try {
-    steps = await provider.open(validCredentials(provider, decryptCredentials(keyring, integration), addressPolicy), { heartbeat: () => undefined, signal, addressPolicy }).test();
+    steps = await provider.open(validCredentials(provider, decryptCredentials(keyring, integration), addressPolicy), { heartbeat: () => undefined, signal, addressPolicy, requestTimeoutMs: deps.config.INTEGRATION_REQUEST_TIMEOUT_SECONDS * 1000 }).test();
   } catch (error) {
     deps.logger.warn({ err: error, integration_id: integration.id }, 'integration test failed unexpectedly');
     steps = [{ name: 'sign_in', status: 'failed', message: 'The provider could not be reached.' }];

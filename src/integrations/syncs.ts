@@ -114,6 +114,20 @@ async function effectiveScope(deps: Deps, credential: Credential, integration: I
   return supplierIds;
 }
 
+// Resuming a sync (POST /v1/workflow-runs/{id}/retry) needs the level starting it would need
+// now: Write only when it names suppliers that are all within the integration's saved scope (which
+// an Admin may have narrowed since); an unscoped sync, or one beyond the saved scope, is Admin's.
+export async function assertMayResumeSync(deps: Pick<AppDeps, 'db'>, credential: Credential, run: WorkflowRun): Promise<void> {
+  if (isAdmin(credential)) return;
+  const input = run.input as unknown as SyncInput | null;
+  const named = input?.supplierIds ?? null;
+  const integration = input ? await deps.db.integration.findFirst({ where: { id: input.integrationId, organizationId: run.organizationId }, select: { scope: true } }) : null;
+  const saved = integration ? (scopeOf(integration)?.supplier_ids ?? null) : null;
+  if (!named || (saved && named.some((id) => !saved.includes(id)))) {
+    throw new ApiError(403, 'insufficient_level', 'Resuming this sync needs the Admin level: it syncs every supplier, or suppliers beyond the integration\'s saved scope, which only an Admin may start.');
+  }
+}
+
 export async function startSync(
   deps: Deps,
   credential: Credential,

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { scopeCondition, scopeOfMember } from '../teams/scope.js';
+import { memberOwnersOf } from './channels.js';
 import { channelReadiness, usableSources, type StoredPreference } from './preferences.js';
 import type { SourceFilter } from './schemas.js';
 
@@ -38,9 +39,15 @@ async function subscribersOf(db: Db, organizationId: string, kind: EventKind) {
     include: { sources: { orderBy: { position: 'asc' } }, channels: { orderBy: { position: 'asc' } } },
   });
   const userIds = preferences.flatMap((p) => (p.userId ? [p.userId] : []));
-  const users = await inBatches(userIds, (ids) => db.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }));
+  const [users, members] = await Promise.all([
+    inBatches(userIds, (ids) => db.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })),
+    memberOwnersOf(db, organizationId, userIds),
+  ]);
   const emails = new Map(users.map((u) => [u.id, u.email]));
-  return preferences.map((preference) => ({ preference, ownerEmail: preference.userId ? (emails.get(preference.userId) ?? null) : null }));
+  // Only members hear of the organization: a personal preference whose owner left sends nothing.
+  return preferences
+    .filter((preference) => preference.owner === 'organization' || (preference.userId !== null && members.has(preference.userId)))
+    .map((preference) => ({ preference, ownerEmail: preference.userId ? (emails.get(preference.userId) ?? null) : null }));
 }
 
 function readyChannels(config: Config, preference: StoredPreference, ownerEmail: string | null, kind: EventKind) {

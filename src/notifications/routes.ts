@@ -6,10 +6,25 @@ import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { commaList, createdRangeParams, createdRangeWhere, listResponse, uuidList } from '../http/schemas.js';
+import { assertSentAsRead, booleanParam, commaList, createdRangeParams, createdRangeWhere, listResponse, uuidList } from '../http/schemas.js';
+import { assertIfMatch } from '../http/etag.js';
+import type { Prisma } from '../db/client.js';
+import { CHANNEL_INCLUDE, serializeChannels } from './channels.js';
 import { loadPreference, newWebhookSecret, ORGANIZATION_OWNER_KEY, replacePreference, serializePreference, type Owner } from './preferences.js';
 import { deliveryWorkflowId } from './workflow-ids.js';
-import { DELIVERY_STATUSES, deliveryRead, NOTIFICATION_EVENTS, ownerQuery, preferencesBodySchema, preferencesDocument, secretResponse } from './schemas.js';
+import {
+  CHANNEL_FIXED_FIELDS,
+  CHANNEL_OWNERS,
+  channelPatchSchema,
+  DELIVERY_STATUSES,
+  deliveryRead,
+  NOTIFICATION_EVENTS,
+  organizationChannelRead,
+  ownerQuery,
+  preferencesBodySchema,
+  preferencesDocument,
+  secretResponse,
+} from './schemas.js';
 
 const tag = 'Notifications';
 const CREATED: SortColumn = { field: 'createdAt', kind: 'date' };
@@ -32,6 +47,23 @@ async function visibleChannelIds(deps: AppDeps, credential: ApiKeyCredential, ch
   });
   return new Map(channels.map((c) => [c.id, c.preference.owner as Owner]));
 }
+
+// One channel as an Admin, or its owner, sees it. An Admin sees every channel of the organization;
+// anyone else only their own and the organization's (another person's is not found).
+async function channelFor(deps: AppDeps, credential: ApiKeyCredential, id: string) {
+  const channel = await deps.db.notificationChannel.findFirst({ where: { id, organizationId: credential.organizationId }, include: CHANNEL_INCLUDE });
+  const visible = channel && (atLeast(credential.level, 'admin') || channel.preference.owner === 'organization' || channel.preference.ownerKey === credential.userId);
+  if (!channel || !visible) throw errors.notFound('notification channel');
+  return channel;
+}
+
+const channelListQuery = z.object({
+  ...pageParams(['created_at'] as const),
+  owner: z.enum(CHANNEL_OWNERS).optional(),
+  user_ids: uuidList.optional(),
+  types: commaList(z.enum(['email', 'webhook'])).optional(),
+  enabled: booleanParam.optional(),
+});
 
 function serializeDelivery(row: { id: string; eventId: string; kind: string; channelId: string; channelType: string; status: string; attempts: number; replays: number; lastError: string | null; lastStatusCode: number | null; createdAt: Date; updatedAt: Date; deliveredAt: Date | null; event: { payload: unknown } }) {
   return {
@@ -117,6 +149,82 @@ export const notificationRoutes = [
       const secret = newWebhookSecret();
       await deps.db.notificationChannel.update({ where: { id: params.id }, data: { secret } });
       return { body: { id: params.id, secret } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/notification-channels',
+    operationId: 'listNotificationChannels',
+    summary: "Every notification channel of the organization, each person's and the organization's, oldest first (Admin)",
+    tag,
+    access: { level: 'admin' },
+    query: channelListQuery,
+    fieldsOf: organizationChannelRead,
+    responses: { 200: { description: 'Channels', schema: listResponse(organizationChannelRead) } },
+    handler: async ({ credential, deps, query }) => {
+      const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
+      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'asc' }, filters);
+      const window = keyset(page, CREATED);
+      const preference: Prisma.NotificationPreferenceWhereInput = {
+        ...(filters.owner ? { owner: filters.owner } : {}),
+        ...(filters.user_ids ? { owner: 'personal', userId: { in: filters.user_ids } } : {}),
+      };
+      const rows = await deps.db.notificationChannel.findMany({
+        where: {
+          AND: [
+            window.where,
+            { organizationId: credential.organizationId! },
+            Object.keys(preference).length > 0 ? { preference } : {},
+            filters.types ? { type: { in: filters.types } } : {},
+            filters.enabled !== undefined ? { enabled: filters.enabled } : {},
+          ],
+        },
+        orderBy: window.orderBy,
+        take: window.take,
+        include: CHANNEL_INCLUDE,
+      });
+      const { rows: shown, nextCursor } = pageOf(deps.cursors, page, CREATED, rows);
+      return { body: { data: await serializeChannels(deps.db, deps.config, shown), next_cursor: nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/notification-channels/{id}',
+    operationId: 'getNotificationChannel',
+    summary: "One channel: the caller's own or the organization's, or any of the organization's for an Admin",
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    fieldsOf: organizationChannelRead,
+    etag: true,
+    responses: { 200: { description: 'The channel', schema: organizationChannelRead } },
+    handler: async ({ credential, deps, params }) => {
+      const channel = await channelFor(deps, credential as ApiKeyCredential, params.id);
+      return { body: (await serializeChannels(deps.db, deps.config, [channel]))[0]! };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/notification-channels/{id}',
+    operationId: 'patchNotificationChannel',
+    summary: "Turn a channel on or off: one's own (Read), the organization's or another person's (Admin); optional If-Match",
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    body: channelPatchSchema,
+    responses: { 200: { description: 'The channel', schema: organizationChannelRead } },
+    handler: async ({ credential, deps, params, body, ctx }) => {
+      const key = credential as ApiKeyCredential;
+      const channel = await channelFor(deps, key, params.id);
+      const own = channel.preference.owner === 'personal' && channel.preference.ownerKey === key.userId;
+      if (!own) requireOwnerLevel(key, 'organization', true);
+      const [current] = await serializeChannels(deps.db, deps.config, [channel]);
+      assertIfMatch(ctx, current);
+      assertSentAsRead(ctx.request.body, current, CHANNEL_FIXED_FIELDS);
+      if (body.enabled === undefined || body.enabled === channel.enabled) return { body: current! };
+      // Conditional on the state read, so a PUT of the preference in between is not overwritten.
+      await deps.db.notificationChannel.updateMany({ where: { id: channel.id, enabled: channel.enabled }, data: { enabled: body.enabled } });
+      return { body: (await serializeChannels(deps.db, deps.config, [await channelFor(deps, key, params.id)]))[0]! };
     },
   }),
   defineRoute({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { acceptingReadShape } from '../http/schemas.js';
 
 export const NOTIFICATION_EVENTS = ['new_alert', 'agreement_expiring'] as const;
 export const READINESS = ['ready', 'disabled', 'no_events', 'no_sources', 'invalid_destination'] as const;
@@ -106,3 +107,28 @@ export const deliveryRead = z.object({
   updated_at: z.string(),
   delivered_at: z.string().nullable(),
 });
+
+// A channel as the organization's channel list shows it (GET /v1/notification-channels): whose
+// it is and where it sends; never its secret.
+export const CHANNEL_OWNERS = ['personal', 'organization'] as const;
+export const organizationChannelRead = z
+  .object({
+    id: z.string().uuid(),
+    owner: z.enum(CHANNEL_OWNERS),
+    user_id: z.string().uuid().nullable().describe('personal channels: the person whose channel it is'),
+    type: z.enum(['email', 'webhook']),
+    enabled: z.boolean(),
+    events: z.array(z.enum(NOTIFICATION_EVENTS)),
+    readiness: z.enum(READINESS),
+    address: z.string().nullable().optional().describe('email: the address; null sends to the owner'),
+    url: z.string().optional().describe('webhook: where events are POSTed'),
+    secret_set: z.boolean().optional(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'NotificationChannel' });
+
+// Only `enabled` changes here; where a channel sends and what it follows change with PUT
+// /v1/notification-preferences by its owner. The rest of the read shape may be sent back as read.
+export const CHANNEL_FIXED_FIELDS = ['owner', 'user_id', 'type', 'events', 'address', 'url'] as const;
+const channelPatchInput = z.object({ enabled: z.boolean().optional() }).strict();
+export const channelPatchSchema = acceptingReadShape(channelPatchInput, organizationChannelRead).meta({ id: 'NotificationChannelPatch' });

@@ -5,6 +5,7 @@ import nodemailer from 'nodemailer';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
+import { memberOwnersOf } from './channels.js';
 import { addressPolicyOf, DestinationRefused, destinationHost, guardedLookup, isBlockedAddress, staticDestinationProblem } from './address-policy.js';
 
 // One attempt at one delivery. Delivered once: a delivered row is never sent again, and the
@@ -18,20 +19,30 @@ export class PermanentDeliveryFailure extends Error {
   }
 }
 
-const TIMEOUT_MS = 10_000;
+// A receiver that does not finish its answer by WEBHOOK_TIMEOUT_SECONDS after the attempt began
+// (connecting, sending, and reading the whole answer; a trickle of bytes does not extend it).
+export class DeliveryDeadlineExceeded extends Error {
+  constructor(seconds: number) {
+    super(`the receiver did not answer within ${seconds} s`);
+    this.name = 'DeliveryDeadlineExceeded';
+  }
+}
 // Only the start of a receiver's answer is kept, for the delivery log.
 const MAX_ERROR_LENGTH = 300;
 
 export async function attemptDelivery(db: Db, config: Config, deliveryId: string): Promise<'delivered' | 'skipped'> {
   const delivery = await db.notificationDelivery.findUnique({ where: { id: deliveryId }, include: { event: true } });
   if (!delivery || delivery.status !== 'pending') return 'skipped';
-  const channel = await db.notificationChannel.findUnique({ where: { id: delivery.channelId }, include: { preference: { select: { userId: true } } } });
+  const channel = await db.notificationChannel.findUnique({ where: { id: delivery.channelId }, include: { preference: { select: { userId: true, owner: true } } } });
   await db.notificationDelivery.update({ where: { id: deliveryId }, data: { attempts: { increment: 1 } } });
   const fail = async (message: string, statusCode: number | null, permanent: boolean): Promise<never> => {
     await db.notificationDelivery.update({ where: { id: deliveryId }, data: { lastError: message.slice(0, MAX_ERROR_LENGTH), lastStatusCode: statusCode } });
     throw permanent ? new PermanentDeliveryFailure(message) : new Error(message);
   };
   if (!channel) return fail('the channel was removed', null, true);
+  if (channel.preference.owner === 'personal' && !(channel.preference.userId && (await memberOwnersOf(db, channel.organizationId, [channel.preference.userId])).size > 0)) {
+    return fail("the channel's owner is no longer a member of the organization", null, true);
+  }
   const body = JSON.stringify(delivery.event.payload);
   try {
     if (channel.type === 'webhook') {
@@ -47,6 +58,7 @@ export async function attemptDelivery(db: Db, config: Config, deliveryId: string
   } catch (error) {
     if (error instanceof PermanentDeliveryFailure || (error instanceof Error && error.message.startsWith('the receiver answered'))) throw error;
     if (error instanceof DestinationRefused) return fail(error.message, null, true);
+    if (error instanceof DeliveryDeadlineExceeded) return fail(error.message, null, false);
     // Network errors are retried; the log shows their code only (ECONNREFUSED, ETIMEDOUT, ...), never
     // a library's text.
     const code = (error as { code?: unknown } | null)?.code;
@@ -72,14 +84,31 @@ async function postWebhook(config: Config, rawUrl: string, secret: string, event
   if (isIP(host) && !open && isBlockedAddress(host)) throw new DestinationRefused('the address is in a range that is not delivered to');
   const headers = { 'content-type': 'application/json', 'user-agent': 'invoice-compliance-webhooks/1', ...signWebhook(secret, eventId, body) };
   const client = url.protocol === 'https:' ? https : http;
+  const seconds = config.WEBHOOK_TIMEOUT_SECONDS;
   return new Promise<number>((resolve, reject) => {
-    const request = client.request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, lookup: guardedLookup(policy, host) as never, timeout: TIMEOUT_MS }, (response) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      outcome();
+    };
+    const request = client.request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, lookup: guardedLookup(policy, host) as never, timeout: seconds * 1000 }, (response) => {
       response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-      response.on('error', reject);
+      response.on('end', () => settle(() => resolve(response.statusCode ?? 0)));
+      response.on('error', (error) => settle(() => reject(error)));
     });
-    request.on('timeout', () => request.destroy(new Error('the receiver did not answer in time')));
-    request.on('error', reject);
+    // One deadline for the whole attempt, so a slow receiver cannot hold a worker's activity slot;
+    // the socket's idle timeout alone would let a receiver trickling a byte now and then hold it.
+    const deadline = setTimeout(() => {
+      settle(() => reject(new DeliveryDeadlineExceeded(seconds)));
+      request.destroy();
+    }, seconds * 1000);
+    request.on('timeout', () => {
+      settle(() => reject(new DeliveryDeadlineExceeded(seconds)));
+      request.destroy();
+    });
+    request.on('error', (error) => settle(() => reject(error)));
     request.end(body);
   });
 }

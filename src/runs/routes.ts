@@ -4,6 +4,7 @@ import { defineRoute, idParams } from '../http/route.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { commaList, createdRangeParams, createdRangeWhere, listResponse, uuidList } from '../http/schemas.js';
 import { ITEM_STATUSES, RUN_STATUSES, workflowRunItemSchema, workflowRunSchema } from './schemas.js';
+import { assertMayResumeSync } from '../integrations/syncs.js';
 import { cancelRun, findRun, reconcileRuns, retryRun, viewRun, viewRuns } from './service.js';
 import { serializeItem } from './serialize.js';
 
@@ -141,6 +142,9 @@ export const runRoutes = [
       409: { description: 'run_not_retryable: the run is not failed; run_type_not_retryable: only import, check and sync runs can be retried' },
     },
     handler: async ({ params, credential, deps }) => {
+      // Retrying needs the level starting the work needs: a sync's depends on its scope.
+      const failed = await findRun(deps, credential.organizationId!, params.id);
+      if (failed.type === 'sync') await assertMayResumeSync(deps, credential, failed);
       const run = await retryRun(deps, credential.organizationId!, params.id);
       return { status: 202, body: { ...(await viewRun(deps, run)), workflow_run_id: run.id }, headers: { Location: `/v1/workflow-runs/${run.id}` } };
     },

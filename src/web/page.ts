@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { ZodType } from 'zod';
 import type { ApiKeyCredential } from '../auth/credential.js';
@@ -8,7 +9,7 @@ import { outageSourceOf } from '../http/outages.js';
 import { parsePart } from '../http/route.js';
 import { operationCaller, type OperationCaller } from './operations.js';
 import { appView, layoutUser, renderView, sendHtml, setNotice, takeNotice, type NavSection } from './render.js';
-import { credentialOf, csrfValid, sessionOf, type WebSession } from './session.js';
+import { credentialOf, csrfValid, sessionOf, spendSessionBudget, type WebSession } from './session.js';
 
 // The application's equivalent of defineRoute: a page (GET, renders a view in the layout) or an
 // action (POST form: CSRF checked, level checked, then redirect or a rendered result). Both need
@@ -63,7 +64,8 @@ export interface WebAction<P = unknown, B = unknown> {
 // A file answered as it is (e.g. a claim's PDF letter from the API's export): GET, session and
 // level as a page, no layout. Failures render as the error page.
 export interface WebFile {
-  body: Buffer | string;
+  // A stream is answered as it is read (a claim's XLSX or CSV export).
+  body: Buffer | string | Readable;
   contentType: string;
   fileName: string;
 }
@@ -194,6 +196,7 @@ export function webHandler(deps: AppDeps, route: WebRoute) {
     try {
       session = await sessionOf(ctx, deps);
       if (!session) return signInRedirect(ctx);
+      await spendSessionBudget(ctx, deps);
       ctx.state.credential = credentialOf(session);
       if ('download' in route) await runDownload(deps, route, ctx, session);
       else if (route.method === 'get') await runPage(deps, route, ctx, session);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { ApiKeyCredential } from '../auth/credential.js';
 import { findActiveSession, firstOrganizationOf, revokeSession, sessionCredential, switchOrganization, type ActiveSession } from '../auth/sessions.js';
-import { SESSION_TOKEN_PREFIX, sameSecret } from '../auth/tokens.js';
+import { digestToken, SESSION_TOKEN_PREFIX, sameSecret } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
 import { clearCookie, readCookie, setCookie } from './cookies.js';
 
@@ -45,6 +45,18 @@ export async function sessionOf(ctx: Context, deps: Pick<AppDeps, 'db' | 'config
   }
   const moved = await findActiveSession(deps.db, deps.config, token);
   return moved?.role ? (moved as WebSession) : null;
+}
+
+// A signed-in browser spends its session's request budget (RATE_LIMIT_REQUESTS per
+// RATE_LIMIT_WINDOW_SECONDS), the very budget the session's bearer spends on the API: both are
+// named by the token's digest, so the application is no way around the per-credential limit.
+// Past it: 429 rate_limit_exceeded with Retry-After, as an error page.
+export async function spendSessionBudget(ctx: Context, deps: Pick<AppDeps, 'rateLimiter'>): Promise<void> {
+  const token = readCookie(ctx, SESSION_COOKIE);
+  if (!token) return;
+  const budgetKey = digestToken(token);
+  deps.rateLimiter.refuseKnownExhaustedBudget(budgetKey);
+  await deps.rateLimiter.consume(budgetKey);
 }
 
 // The credential the API's services see for a page or action (the session bearer's, too).

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { call, expectError } from '../support/api.js';
 import { createTenant } from '../support/tenants.js';
 
@@ -51,11 +51,12 @@ describe('errors', () => {
     expect(response.body.error.details.valid_fields).toEqual(expect.arrayContaining(['id', 'status', 'progress.total']));
   });
 
-  it('serves health, readiness and Prometheus metrics', async () => {
+  it('serves health and readiness, and Prometheus metrics on their own port only', async () => {
     expect((await call('/healthz')).status).toBe(200);
-    const metrics = await call('/metrics');
+    expectError(await call('/metrics'), 404, 'not_found');
+    const metrics = await fetch(inject('stackEnv').METRICS_URL!);
     expect(metrics.status).toBe(200);
-    expect(metrics.body).toContain('http_request_duration_seconds_bucket');
+    expect(await metrics.text()).toContain('http_request_duration_seconds_bucket');
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { Client as MinioClient } from 'minio';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -8,6 +9,7 @@ import { rotateIntegrationKeys } from '../../src/integrations/key-rotation.js';
 import { reconcileSchedules, scheduleIdOf } from '../../src/integrations/schedules.js';
 import { createLogger } from '../../src/logger.js';
 import { eventually, expectError } from '../support/api.js';
+import { startOwnApi } from '../support/own-api.js';
 import { ingestionUpload, sample, settledIngestionInvoice } from '../support/invoices.js';
 import { testTemporal } from '../support/runs.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
@@ -89,6 +91,78 @@ describe('integrations', () => {
     const moved = await admin.call(`/v1/integrations/${created.body.id}`, { method: 'PATCH', body: { credentials: { base_url: 'http://169.254.169.254' } } });
     expectError(moved, 400, 'validation_error');
     expect((await admin.call(`/v1/integrations/${created.body.id}`)).body.updated_at).toBe(created.body.updated_at);
+  });
+
+  it('sends saved secrets only to the address they were saved for: a new base_url or endpoint needs them sent again', async () => {
+    // A host of the Admin's own, logging what reaches it (Tripletex takes the tokens in the query).
+    const elsewhere = await new TripletexStandin().start();
+    try {
+      const created = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 'tripletex', name: 'Moved', credentials: tripletexCredentials() } });
+      expect(created.status).toBe(201);
+      const id = created.body.id;
+      const moved = await admin.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { credentials: { base_url: elsewhere.baseUrl } } });
+      expectError(moved, 400, 'validation_error');
+      expect(moved.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['credentials.consumer_token', 'credentials.employee_token']);
+      expect(moved.body.error.message).toContain('base_url');
+      expect((await admin.call(`/v1/integrations/${id}`)).body.updated_at).toBe(created.body.updated_at);
+      // The test still goes to the saved address, and the other host heard nothing.
+      expect((await admin.call(`/v1/integrations/${id}/test`, { method: 'POST' })).body.result).toBe('passed');
+      expect(elsewhere.requests).toEqual([]);
+      // One secret is not enough; the same address sent back needs none.
+      const half = await admin.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { credentials: { base_url: elsewhere.baseUrl, employee_token: 'mine' } } });
+      expectError(half, 400, 'validation_error');
+      expect(half.body.error.details.map((d: { field: string }) => d.field)).toEqual(['credentials.consumer_token']);
+      expect((await admin.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { credentials: { base_url: standin.baseUrl } } })).status).toBe(200);
+      // With new secrets the address changes, and only they go there.
+      const withSecrets = await admin.call(`/v1/integrations/${id}`, { method: 'PATCH', body: { credentials: { base_url: elsewhere.baseUrl, consumer_token: 'their-consumer', employee_token: 'their-employee' } } });
+      expect(withSecrets.status).toBe(200);
+      expect((await admin.call(`/v1/integrations/${id}/test`, { method: 'POST' })).body.result).toBe('failed');
+      const sent = JSON.stringify(elsewhere.requests);
+      expect(sent).toContain('their-employee');
+      expect(sent).not.toContain(standin.employeeToken);
+      expect(sent).not.toContain(standin.consumerToken);
+
+      // An inbox's endpoint likewise; its bucket is no address.
+      const inbox = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 's3_inbox', name: 'Inbox', credentials: { endpoint: 'http://127.0.0.1:9', bucket: 'some-bucket', access_key: 'a', secret_key: 's' } } });
+      expect(inbox.status).toBe(201);
+      const endpoint = await admin.call(`/v1/integrations/${inbox.body.id}`, { method: 'PATCH', body: { credentials: { endpoint: 'http://127.0.0.1:10' } } });
+      expectError(endpoint, 400, 'validation_error');
+      expect(endpoint.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['credentials.access_key', 'credentials.secret_key']);
+      expect((await admin.call(`/v1/integrations/${inbox.body.id}`, { method: 'PATCH', body: { credentials: { bucket: 'other-bucket' } } })).status).toBe(200);
+      expect((await admin.call(`/v1/integrations/${inbox.body.id}`, { method: 'PATCH', body: { credentials: { endpoint: 'http://127.0.0.1:10', access_key: 'b', secret_key: 't' } } })).status).toBe(200);
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+
+  it('ends a call to an inbox that never answers at the request timeout (INTEGRATION_REQUEST_TIMEOUT_SECONDS)', async () => {
+    // A storage endpoint that accepts the connection, reads what comes, and says nothing.
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((socket) => {
+      socket.resume();
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const api = await startOwnApi({ INTEGRATION_REQUEST_TIMEOUT_SECONDS: '1' });
+    try {
+      const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const created = await admin.call('/v1/integrations', { method: 'POST', body: { provider: 's3_inbox', name: 'Silent', credentials: { endpoint, bucket: 'silent-inbox', access_key: 'a', secret_key: 's' } } });
+      expect(created.status).toBe(201);
+      const started = Date.now();
+      const response = await fetch(`${api.url}/v1/integrations/${created.body.id}/test`, { method: 'POST', headers: { Authorization: `Bearer ${admin.apiKey}`, 'X-Organization-Id': admin.organizationId } });
+      expect(response.status).toBe(200);
+      const tested = (await response.json()) as { steps: { name: string; status: string; message: string }[] };
+      expect(tested.steps[0]).toMatchObject({ name: 'sign_in', status: 'failed', message: 'The storage did not answer in time.' });
+      // One second's timeout, not the minutes a hung connection would hold the request.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      // The connection was closed by the service.
+      await eventually(async () => sockets.size, (open) => open === 0, 10_000);
+    } finally {
+      await api.stop();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('lists both providers with a JSON schema of their credentials', async () => {
@@ -215,6 +289,11 @@ describe('integrations', () => {
     expect(failedSync.pages_done).toBe(1);
     expect(failedSync.progress).toMatchObject({ found: 2, duplicate: 2 });
     standin.dropConnectionWhen = null;
+    // Resuming needs the level starting needs: this sync covers every supplier, so Write may not
+    // resume it (nothing changes); a scoped one passes the level check (and is not failed: 409).
+    expectError(await tenant.call(`/v1/workflow-runs/${broken.body.id}/retry`, { method: 'POST', token: writer }), 403, 'insufficient_level');
+    expect((await tenant.call(`/v1/workflow-runs/${broken.body.id}`)).body).toMatchObject({ status: 'failed' });
+    expectError(await tenant.call(`/v1/workflow-runs/${scoped.body.id}/retry`, { method: 'POST', token: writer }), 409, 'run_not_retryable');
     const resumedAt = Date.now();
     const retry = await tenant.call(`/v1/workflow-runs/${broken.body.id}/retry`, { method: 'POST' });
     expect(retry.status).toBe(202);

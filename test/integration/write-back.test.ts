@@ -292,6 +292,16 @@ const CASES: Record<string, WriteBackCase> = {
 };
 
 Object.assign(CASES, {
+  'PATCH /v1/notification-channels/{id}': {
+    async setUp(tenant) {
+      const put = await tenant.call('/v1/notification-preferences', {
+        method: 'PUT',
+        body: { preferences: [{ owner: 'personal', scope: 'organization', sources: [], channels: [{ type: 'webhook', enabled: true, events: ['new_alert'], url: 'https://hooks.example.test/in' }] }] },
+      });
+      const channelId = put.body.preferences[0].channels[0].id;
+      return { read: async () => (await tenant.call(`/v1/notification-channels/${channelId}`)).body, send: (body) => tenant.call(`/v1/notification-channels/${channelId}`, { method: 'PATCH', body }) };
+    },
+  },
   'POST /v1/teams': {
     differs: ['id', 'created_at', 'updated_at'],
     async setUp(tenant) {

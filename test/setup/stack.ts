@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { createApp } from '../../src/app.js';
 import { closeAppDeps, createAppDeps } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
+import { metricsApp } from '../../src/http/metrics.js';
 import { listenApi } from '../../src/http/server.js';
 import type { AppDeps } from '../../src/deps.js';
 import { repoRoot } from '../../src/dev/defaults.js';
@@ -102,6 +103,8 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       NOTIFICATION_RETRY_MAX_SECONDS: '2',
       NOTIFICATION_RETRY_ATTEMPTS: '4',
       NOTIFICATION_DISPATCH_INTERVAL_SECONDS: '2',
+      // A webhook attempt's deadline, short so a test sees a trickling receiver cut off.
+      WEBHOOK_TIMEOUT_SECONDS: '3',
       ...overrides,
     };
     execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {
@@ -132,6 +135,10 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
     stoppers.push(() => closeAppDeps(deps));
     const api = await listenApi(createApp(deps), apiPort, '127.0.0.1');
     stoppers.push(() => api.close());
+    // Metrics on a port of their own, as the API process serves them with METRICS_PORT.
+    const metrics = await listenApi(metricsApp(), 0, '127.0.0.1');
+    stoppers.push(() => metrics.close());
+    env.METRICS_URL = `${metrics.url}/metrics`;
     return { env, apiUrl: api.url, stop };
   } catch (error) {
     await stop();

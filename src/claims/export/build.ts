@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { inBatches } from '../../shared/batches.js';
+import { batchesOf, inBatches } from '../../shared/batches.js';
 import type { Db } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
@@ -16,6 +16,16 @@ export interface LetterOptions {
   includePending: boolean;
   includeCredited: boolean;
   now?: Date;
+  // The most lines the letter may have; beyond it TooManyLetterLines is thrown before any line
+  // is loaded (only alert ids, at most maxLines + 1 of them, are read to tell).
+  maxLines?: number;
+}
+
+export class TooManyLetterLines extends Error {
+  constructor(readonly maxLines: number) {
+    super(`the claim's letter has more than ${maxLines} lines`);
+    this.name = 'TooManyLetterLines';
+  }
 }
 
 const isoDate = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
@@ -90,27 +100,43 @@ export async function buildClaimLetter(db: Db, organizationId: string, claimId: 
   const statuses: ('claimed' | 'credited')[] = options.includeCredited ? ['claimed', 'credited'] : ['claimed'];
   // Ids first, then the lines with their invoices in batches: Prisma loads a relation with one
   // bind parameter per parent row, past PostgreSQL's 65,535 on a claim of many invoices.
-  const ownIds = (await db.alert.findMany({ where: { claimId: claim.id, status: { in: statuses }, ...countedAlertsWhere }, select: { id: true }, orderBy: { id: 'asc' } })).map((a) => a.id);
-  const own = await inBatches(ownIds, (ids) => db.alert.findMany({ where: { id: { in: ids } }, select: LINE_SELECT, orderBy: { id: 'asc' } }));
-  const invoiceIds = [...new Set(own.map((a) => a.invoiceId))];
+  const limit = options.maxLines ?? Number.MAX_SAFE_INTEGER;
+  const tooMany = (count: number) => {
+    if (count > limit) throw new TooManyLetterLines(limit);
+  };
+  const ownRows = await db.alert.findMany({
+    where: { claimId: claim.id, status: { in: statuses }, ...countedAlertsWhere },
+    select: { id: true, invoiceId: true },
+    orderBy: { id: 'asc' },
+    ...(options.maxLines !== undefined ? { take: limit + 1 } : {}),
+  });
+  tooMany(ownRows.length);
+  const ownIds = ownRows.map((a) => a.id);
+  const invoiceIds = [...new Set(ownRows.map((a) => a.invoiceId))];
   const otherStatuses = [...(options.includePending ? ['pending' as const] : []), ...(options.includeCredited ? ['credited' as const] : [])];
-  // Alerts of the same invoices no (live) claim holds: open findings and earlier credits.
-  const others =
-    otherStatuses.length > 0 && invoiceIds.length > 0
-      ? await inBatches(invoiceIds, (ids) =>
-          db.alert.findMany({
-            where: {
-              organizationId,
-              agreementId: claim.agreementId,
-              invoiceId: { in: ids },
-              status: { in: otherStatuses },
-              OR: [{ claimId: null }, { claim: { status: 'cancelled' } }],
-              ...countedAlertsWhere,
-            },
-            select: LINE_SELECT,
-          }),
-        )
-      : [];
+  // Alerts of the same invoices no (live) claim holds: open findings and earlier credits. Their
+  // ids first, counted against the limit batch by batch, then their lines.
+  const otherIds: string[] = [];
+  if (otherStatuses.length > 0) {
+    for (const ids of batchesOf(invoiceIds)) {
+      const found = await db.alert.findMany({
+        where: {
+          organizationId,
+          agreementId: claim.agreementId,
+          invoiceId: { in: ids },
+          status: { in: otherStatuses },
+          OR: [{ claimId: null }, { claim: { status: 'cancelled' } }],
+          ...countedAlertsWhere,
+        },
+        select: { id: true },
+        ...(options.maxLines !== undefined ? { take: limit - ownIds.length - otherIds.length + 1 } : {}),
+      });
+      otherIds.push(...found.map((a) => a.id));
+      tooMany(ownIds.length + otherIds.length);
+    }
+  }
+  const own = await inBatches(ownIds, (ids) => db.alert.findMany({ where: { id: { in: ids } }, select: LINE_SELECT, orderBy: { id: 'asc' } }));
+  const others = await inBatches(otherIds, (ids) => db.alert.findMany({ where: { id: { in: ids } }, select: LINE_SELECT }));
   const alerts = [...own, ...others];
   const lineIds = alerts.map((a) => a.invoiceLineId).filter((id): id is string => id !== null);
   const invoiceLines = new Map((await inBatches(lineIds, (ids) => db.invoiceLine.findMany({ where: { id: { in: ids } } }))).map((l) => [l.id, l]));

@@ -1,3 +1,6 @@
+import { buffer } from 'node:stream/consumers';
+import { PassThrough, Readable } from 'node:stream';
+import { stringify as csvStream } from 'csv-stringify';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { CLAIM_COLUMNS, neutraliseFormula, type ClaimColumn } from './columns.js';
@@ -7,12 +10,19 @@ import type { ClaimLetter } from './letter.js';
 // The claim as a table for the supplier's spreadsheet or system: XLSX with typed cells (amounts
 // are numbers a spreadsheet can add up, dates are dates) and CSV with exact decimal strings. Both
 // have the columns of `columns.ts`, one row per alert, in the letter's order.
+//
+// Both are streamed to the client as they are written (the API answers with the stream): each
+// XLSX row is committed to the zip stream as soon as it is set, and CSV rows go through
+// csv-stringify's stream, so the file is never held whole in memory beside the letter. The letter
+// itself is bounded (CLAIM_EXPORT_MAX_LINES, docs/claims.md).
 
 const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
 const HEADER_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EDF3' } };
 
-export async function renderClaimXlsx(letter: ClaimLetter): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+export function streamClaimXlsx(letter: ClaimLetter): Readable {
+  const output = new PassThrough();
+  // Shared strings: text cells are never formulas (setTypedCell); styles for the typed formats.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: true, useStyles: true });
   workbook.creator = letter.organization.name;
   workbook.title = `Claim ${letter.reference}`;
   // The same letter gives the same workbook contents (the zip container still stamps its entries).
@@ -23,14 +33,32 @@ export async function renderClaimXlsx(letter: ClaimLetter): Promise<Buffer> {
   addTotalsSheet(workbook, letter);
   addRefundsSheet(workbook, letter);
   addClaimSheet(workbook, letter);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  workbook.commit().catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
+  return output;
+}
+
+export async function renderClaimXlsx(letter: ClaimLetter): Promise<Buffer> {
+  return buffer(streamClaimXlsx(letter));
+}
+
+const CSV_OPTIONS = { bom: true, header: true, columns: CLAIM_COLUMNS.map((column) => column.header), record_delimiter: 'windows' } as const;
+
+function csvRow(line: ClaimLetter['lines'][number]): string[] {
+  return CLAIM_COLUMNS.map((column) => csvCell(column, column.value(line)));
 }
 
 export function renderClaimCsv(letter: ClaimLetter): string {
-  const rows = letter.lines.map((line) => CLAIM_COLUMNS.map((column) => csvCell(column, column.value(line))));
   // The byte order mark makes spreadsheet programs read the file as UTF-8 (ÆØÅ, äöüß) instead of
   // the local code page; CSV readers that know UTF-8 skip it.
-  return stringify(rows, { bom: true, header: true, columns: CLAIM_COLUMNS.map((column) => column.header), record_delimiter: 'windows' });
+  return stringify(letter.lines.map(csvRow), CSV_OPTIONS);
+}
+
+// The same bytes as renderClaimCsv, row by row as the client reads them.
+export function streamClaimCsv(letter: ClaimLetter): Readable {
+  const rows = Readable.from((function* () {
+    for (const line of letter.lines) yield csvRow(line);
+  })());
+  return rows.pipe(csvStream(CSV_OPTIONS));
 }
 
 function csvCell(column: ClaimColumn, value: string | null): string {
@@ -47,6 +75,7 @@ function addLinesSheet(workbook: ExcelJS.Workbook, letter: ClaimLetter): void {
   for (const line of letter.lines) {
     const row = sheet.addRow([]);
     CLAIM_COLUMNS.forEach((column, index) => setTypedCell(row.getCell(index + 1), column, column.value(line)));
+    row.commit();
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: CLAIM_COLUMNS.length } };
 }
@@ -94,6 +123,7 @@ function addClaimSheet(workbook: ExcelJS.Workbook, letter: ClaimLetter): void {
     const row = sheet.addRow([label, value ?? '']);
     row.getCell(1).font = HEADER_FONT;
     row.getCell(2).alignment = { wrapText: true, vertical: 'top' };
+    row.commit();
   }
 }
 
@@ -103,12 +133,15 @@ function addPlainRows(sheet: ExcelJS.Worksheet, columns: ClaimColumn[], rows: (s
   for (const values of rows) {
     const row = sheet.addRow([]);
     columns.forEach((column, index) => setTypedCell(row.getCell(index + 1), column, values[index] ?? null));
+    row.commit();
   }
 }
 
+// The header row is written (committed) once styled; rows after it follow in order.
 function styleHeader(row: ExcelJS.Row): void {
   row.font = HEADER_FONT;
   row.eachCell((cell) => (cell.fill = HEADER_FILL));
+  row.commit();
 }
 
 /**

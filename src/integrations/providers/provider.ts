@@ -51,7 +51,12 @@ export interface ProviderContext {
   // Where the connection may go (src/notifications/address-policy.ts): the provider's address is
   // an Admin's choice, so loopback, private and metadata addresses are refused unless allowed.
   addressPolicy: AddressPolicy;
+  // Each request to the provider ends within this long, answered or not (the whole answer read):
+  // INTEGRATION_REQUEST_TIMEOUT_SECONDS; DEFAULT_REQUEST_TIMEOUT_MS when not given.
+  requestTimeoutMs?: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface ProviderConnection {
   // Signs in and reads a few invoices; never throws for a provider's answer, only reports steps.
@@ -74,6 +79,9 @@ export interface Provider<Credentials extends Record<string, unknown> = Record<s
   // Credential fields holding an address the service connects to, checked against the policy
   // when saved (400) and again when connecting.
   addressFields: readonly string[];
+  // Credential fields that prove who the service is to that address (tokens, keys). When an
+  // address field changes, these must be sent again: saved secrets never follow a new address.
+  secretFields: readonly string[];
   open(credentials: Credentials, context: ProviderContext): ProviderConnection;
 }
 

@@ -1,7 +1,9 @@
-import { agentWithinPolicy, DestinationRefused, type AddressPolicy } from '../../notifications/address-policy.js';
+import type http from 'node:http';
+import { agentWithinPolicy, DestinationRefused } from '../../notifications/address-policy.js';
 import { Client } from 'minio';
 import { z } from 'zod';
 import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
   MAX_INVOICE_FILE_BYTES,
   ProviderError,
   type InvoiceFile,
@@ -37,10 +39,10 @@ export type S3InboxCredentials = z.infer<typeof credentialsSchema>;
 const LIST_BATCH = 200;
 const INVOICE_EXTENSION = /\.(xml|pdf)$/i;
 
-function clientFor(credentials: S3InboxCredentials, policy: AddressPolicy): Client {
+function clientFor(credentials: S3InboxCredentials, agent: http.Agent): Client {
   const url = new URL(credentials.endpoint);
   return new Client({
-    transportAgent: agentWithinPolicy(credentials.endpoint, policy),
+    transportAgent: agent,
     endPoint: url.hostname,
     port: url.port ? Number(url.port) : undefined,
     useSSL: url.protocol === 'https:',
@@ -82,18 +84,45 @@ function mimeTypeOf(name: string): string {
 }
 
 class S3InboxConnection implements ProviderConnection {
+  private readonly agent: http.Agent;
   private readonly client: Client;
 
   constructor(
     private readonly credentials: S3InboxCredentials,
     private readonly context: ProviderContext,
   ) {
-    this.client = clientFor(credentials, context.addressPolicy);
+    this.agent = agentWithinPolicy(credentials.endpoint, context.addressPolicy);
+    this.client = clientFor(credentials, this.agent);
+  }
+
+  // One storage call, ended after the request timeout (answered or not, its body read) or when
+  // the activity is cancelled. The minio client takes neither a timeout nor a signal, so the call
+  // is ended by destroying the connection's sockets (the agent is this connection's own), which
+  // fails the request underneath; the caller gets `unavailable`, which the activity retries.
+  private async bounded<T>(work: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const ended = new Promise<never>((_resolve, reject) => {
+      const end = (error: ProviderError) => {
+        reject(error);
+        this.agent.destroy();
+      };
+      timer = setTimeout(() => end(new ProviderError('unavailable', 'The storage did not answer in time.')), this.context.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+      onAbort = () => end(new ProviderError('unavailable', 'The storage call was cancelled.'));
+      if (this.context.signal?.aborted) onAbort();
+      else this.context.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([work(), ended]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) this.context.signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   private async exists(name: string): Promise<boolean> {
     try {
-      await this.client.statObject(this.credentials.bucket, name);
+      await this.bounded(() => this.client.statObject(this.credentials.bucket, name));
       return true;
     } catch (error) {
       const failure = providerErrorOf(error);
@@ -104,18 +133,20 @@ class S3InboxConnection implements ProviderConnection {
 
   private async read(name: string): Promise<Buffer> {
     try {
-      const stream = await this.client.getObject(this.credentials.bucket, name);
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of stream) {
-        total += (chunk as Buffer).length;
-        if (total > MAX_INVOICE_FILE_BYTES) {
-          stream.destroy();
-          throw new ProviderError('invalid_response', `The file ${fileNameOf(name)} is larger than 20 MiB.`);
+      return await this.bounded(async () => {
+        const stream = await this.client.getObject(this.credentials.bucket, name);
+        const chunks: Buffer[] = [];
+        let total = 0;
+        for await (const chunk of stream) {
+          total += (chunk as Buffer).length;
+          if (total > MAX_INVOICE_FILE_BYTES) {
+            stream.destroy();
+            throw new ProviderError('invalid_response', `The file ${fileNameOf(name)} is larger than 20 MiB.`);
+          }
+          chunks.push(chunk as Buffer);
         }
-        chunks.push(chunk as Buffer);
-      }
-      return Buffer.concat(chunks);
+        return Buffer.concat(chunks);
+      });
     } catch (error) {
       throw providerErrorOf(error);
     }
@@ -124,7 +155,7 @@ class S3InboxConnection implements ProviderConnection {
   async test(): Promise<TestStep[]> {
     const steps: TestStep[] = [];
     try {
-      if (!(await this.client.bucketExists(this.credentials.bucket))) {
+      if (!(await this.bounded(() => this.client.bucketExists(this.credentials.bucket)))) {
         return [{ name: 'sign_in', status: 'failed', message: 'The bucket does not exist.' }, { name: 'read_invoices', status: 'skipped', message: 'Needs a working sign-in.' }];
       }
       steps.push({ name: 'sign_in', status: 'passed', message: 'The storage accepted the access key; the bucket exists.' });
@@ -132,7 +163,7 @@ class S3InboxConnection implements ProviderConnection {
       return [{ name: 'sign_in', status: 'failed', message: providerErrorOf(error).message }, { name: 'read_invoices', status: 'skipped', message: 'Needs a working sign-in.' }];
     }
     try {
-      const listed = await this.client.listObjectsV2Query(this.credentials.bucket, this.credentials.prefix, '', '', 20, '');
+      const listed = await this.bounded(() => this.client.listObjectsV2Query(this.credentials.bucket, this.credentials.prefix, '', '', 20, ''));
       const invoices = listed.objects.filter((object) => object.name && INVOICE_EXTENSION.test(object.name));
       if (invoices[0]?.name) await this.read(invoices[0].name);
       steps.push({
@@ -153,7 +184,7 @@ class S3InboxConnection implements ProviderConnection {
   async listInvoices(period: Period, page: string | null): Promise<InvoicePage> {
     let listed;
     try {
-      listed = await this.client.listObjectsV2Query(this.credentials.bucket, this.credentials.prefix, '', '', LIST_BATCH, page ?? '');
+      listed = await this.bounded(() => this.client.listObjectsV2Query(this.credentials.bucket, this.credentials.prefix, '', '', LIST_BATCH, page ?? ''));
     } catch (error) {
       throw providerErrorOf(error);
     }
@@ -186,5 +217,6 @@ export const s3InboxProvider: Provider<S3InboxCredentials> = {
   scopeDescription: 'An inbox knows no suppliers: scope cannot narrow its syncs (every invoice file of the period is imported).',
   credentialsSchema,
   addressFields: ['endpoint'],
+  secretFields: ['access_key', 'secret_key'],
   open: (credentials, context) => new S3InboxConnection(credentials, context),
 };

@@ -2,6 +2,7 @@ import { DestinationRefused, fetchWithinPolicy } from '../../notifications/addre
 import { z } from 'zod';
 import { trimCharsEnd } from '../../shared/text-scan.js';
 import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
   MAX_INVOICE_FILE_BYTES,
   PAGE_SIZE,
   ProviderError,
@@ -46,7 +47,6 @@ const credentialsSchema = z
 
 export type TripletexCredentials = z.infer<typeof credentialsSchema>;
 
-const REQUEST_TIMEOUT_MS = 30_000;
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
 // A rate-limit wait longer than this ends the activity (Temporal retries it later).
 const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
@@ -143,7 +143,7 @@ class TripletexConnection implements ProviderConnection {
           {
             method,
             headers: { Accept: 'application/json', ...(authorization ? { Authorization: authorization } : {}) },
-            signal: AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...(this.context.signal ? [this.context.signal] : [])]),
+            signal: AbortSignal.any([AbortSignal.timeout(this.context.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS), ...(this.context.signal ? [this.context.signal] : [])]),
           },
           this.context.addressPolicy,
         );
@@ -320,5 +320,6 @@ export const tripletexProvider: Provider<TripletexCredentials> = {
   scopeDescription: 'scope.supplier_ids lists suppliers of GET /v1/integrations/{id}/suppliers (their id): a sync imports only their supplier invoices.',
   credentialsSchema,
   addressFields: ['base_url'],
+  secretFields: ['consumer_token', 'employee_token'],
   open: (credentials, context) => new TripletexConnection(credentials, context),
 };

@@ -5,7 +5,7 @@ import { errors } from '../../http/errors.js';
 import { readAmount } from '../format.js';
 import { labelsOf } from '../labels.js';
 import { callOperation, mayCall } from '../operations.js';
-import { defineAction, defineDownload, definePage, type WebInput } from '../page.js';
+import { defineAction, defineDownload, definePage, type WebFile, type WebInput } from '../page.js';
 import { pickedAgreements, withoutKey } from '../pickers.js';
 import { filledQuery, limitOf, pageSizeOf, listUrl, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
@@ -162,7 +162,7 @@ export const claimPages = [
     file: async ({ params, query, deps, ctx, credential }) => {
       const result = await callOperation(deps, ctx, credential, 'exportClaim', { params: { id: params.id }, query: { format: query.format } });
       const fileName = /filename="([^"]+)"/.exec(result.headers['Content-Disposition'] ?? '')?.[1] ?? `claim.${query.format}`;
-      return { body: result.body as Buffer | string, contentType: result.headers['Content-Type'] ?? 'application/octet-stream', fileName };
+      return { body: result.body as WebFile['body'], contentType: result.headers['Content-Type'] ?? 'application/octet-stream', fileName };
     },
   }),
   defineAction({

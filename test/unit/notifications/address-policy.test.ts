@@ -12,6 +12,29 @@ describe('webhook address policy', () => {
     }
   });
 
+  it('refuses translation and tunnel prefixes that lead to IPv4 addresses, and the old site-local range', () => {
+    for (const address of [
+      '2002:7f00:1::1', // 6to4 of 127.0.0.1
+      '2002:a9fe:a9fe::', // 6to4 of 169.254.169.254
+      '2002:808:808::1', // 6to4 of a public address: still a tunnel, refused whole
+      'fec0::1', 'feff:ffff::1', // site-local fec0::/10
+      '64:ff9b:1::a9fe:a9fe', '64:ff9b:1:ffff::1', // local-use NAT64 64:ff9b:1::/48
+      '64:ff9b::7f00:1', // well-known NAT64
+      '192.88.99.1', '192.88.99.255', // 6to4 relay anycast
+      '::ffff:192.88.99.1',
+    ]) {
+      expect(isBlockedAddress(address), address).toBe(true);
+    }
+    // Just outside each range.
+    for (const address of ['2003::1', '2001:4860::8888', 'fbff::1', '64:ff9b:2::1', '192.88.98.255', '192.88.100.1']) {
+      expect(isBlockedAddress(address), address).toBe(false);
+    }
+    expect(staticDestinationProblem('https://[2002:a9fe:a9fe::1]/latest', strict)).toMatch(/range/);
+    expect(staticDestinationProblem('https://[fec0::1]/x', strict)).toMatch(/range/);
+    expect(staticDestinationProblem('https://[64:ff9b:1::a9fe:a9fe]/x', strict)).toMatch(/range/);
+    expect(staticDestinationProblem('https://192.88.99.1/x', strict)).toMatch(/range/);
+  });
+
   it('allows public addresses', () => {
     for (const address of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
       expect(isBlockedAddress(address), address).toBe(false);

@@ -3,7 +3,8 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { CLAIM_COLUMNS } from '../../../../src/claims/export/columns.js';
 import type { ClaimLetter } from '../../../../src/claims/export/letter.js';
-import { renderClaimCsv, renderClaimXlsx } from '../../../../src/claims/export/render-table.js';
+import { buffer } from 'node:stream/consumers';
+import { renderClaimCsv, renderClaimXlsx, streamClaimCsv } from '../../../../src/claims/export/render-table.js';
 import { FORMULA_DESCRIPTION, letter, line, longLetter, SPECIAL_LETTERS } from './letters.js';
 
 // The spreadsheet exports are read back with the libraries a receiving system would use: exceljs
@@ -119,6 +120,10 @@ describe('claim CSV', () => {
       expect(row[column('invoice_date') - 1]).toBe(l.issueDate);
       expect(row[column('alert_id') - 1]).toBe(l.alertId);
     });
+  });
+
+  it('streams the same bytes it renders whole, with no lines too', async () => {
+    for (const claim of [longLetter(), trickyLetter(), letter({ lines: [] })]) expect((await buffer(streamClaimCsv(claim))).equals(Buffer.from(renderClaimCsv(claim), 'utf8'))).toBe(true);
   });
 
   it('neutralises text a spreadsheet would execute, but not amounts', () => {
