@@ -32,7 +32,7 @@ describe('row outcomes', () => {
     ]);
     expect(result.complete).toBe(true);
     expect(result.failure).toBeUndefined();
-    expect(rowAt(result, 2).item).toEqual({ description: 'Kabel', sellerItemId: '100', unit: 'm', currencyCode: 'NOK', price: { type: 'amount', amount: '12.5' }, validUntil: '2026-12-31' });
+    expect(rowAt(result, 2).item).toEqual({ description: 'Kabel', sellerItemId: '100', unit: 'm', currencyCode: 'NOK', price: { type: 'amount', amount: '12.5' }, validFrom: null, validUntil: '2026-12-31' });
     expect(rowAt(result, 12).item?.validUntil).toBe('2026-06-30');
   });
 
@@ -91,7 +91,7 @@ describe('rate rows', () => {
     const text = ['Description;Fee %;Basis', 'Invoice fee;5;invoice subtotal', 'Freight;2,5 %;freight amount', 'Handling;1;', 'Bad;x;invoice subtotal'].join('\n');
     const result = await readCsvText(text, { defaultCurrency: 'EUR' });
     expect(outcomes(result)).toEqual(['2 accepted', '3 accepted', '4 rejected: a rate needs a basis', "5 rejected: rate 'x' is not a number"]);
-    expect(rowAt(result, 2).item).toEqual({ description: 'Invoice fee', sellerItemId: null, unit: null, currencyCode: 'EUR', price: { type: 'rate', fraction: '0.05', basis: 'invoice subtotal' }, validUntil: null });
+    expect(rowAt(result, 2).item).toEqual({ description: 'Invoice fee', sellerItemId: null, unit: null, currencyCode: 'EUR', price: { type: 'rate', fraction: '0.05', basis: 'invoice subtotal' }, validFrom: null, validUntil: null });
     expect(rowAt(result, 3).item?.price).toEqual({ type: 'rate', fraction: '0.025', basis: 'freight amount' });
   });
 
