@@ -80,9 +80,9 @@ export function unitRelation(lineUnit: string | null, item: CheckPriceItem): Uni
     const words = `1 ${conversion.fromUnit} = ${quantity.toFixed()} ${conversion.toUnit}`;
     // Priced per `fromUnit`, billed per `toUnit`: one line unit is 1/quantity of a priced unit.
     const down = relate(item.unit, conversion.fromUnit, conversion.toUnit, lineUnit);
-    if (down) return { agree: true, factor: ONE.div(quantity), conversion: words, guess: down };
+    if (down !== null) return { agree: true, factor: ONE.div(quantity), conversion: words, guess: down || null };
     const up = relate(item.unit, conversion.toUnit, conversion.fromUnit, lineUnit);
-    if (up) return { agree: true, factor: quantity, conversion: words, guess: up };
+    if (up !== null) return { agree: true, factor: quantity, conversion: words, guess: up || null };
   }
   return direct.agree === null ? UNKNOWN_UNIT : { agree: false, factor: ONE, conversion: null, guess: null };
 }
