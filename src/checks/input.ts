@@ -136,6 +136,7 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
         exchangeRate: invoice.exchangeRate ? { sourceCurrencyCode: invoice.currencyCode, targetCurrencyCode: invoice.taxCurrencyCode, rate: invoice.exchangeRate.toString() } : null,
         lines,
         allowanceCharges: allowanceCharges.map((ac) => ({ isCharge: ac.isCharge, amount: ac.amount, baseAmount: ac.baseAmount, reason: ac.reason, reasonCode: ac.reasonCode })),
+        readFromPdf: (invoice.extraction as { method?: string } | null)?.method === 'pdf_text',
         totals: {
           lineExtension: text(invoice.lineExtensionAmount),
           allowanceTotal: text(invoice.allowanceTotal),

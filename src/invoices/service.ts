@@ -250,9 +250,12 @@ export function normalizedFromInput(input: CreateInvoiceInput): NormalizedInvoic
 
 function problemsOf(invoice: NormalizedInvoice): FieldIssue[] {
   const lineProblems: FieldIssue[] = invoice.lines.flatMap((line, index) => {
-    const expected = toDecimal(line.quantity!).times(line.unitPrice!).dividedBy(line.priceBaseQuantity ?? 1);
+    // Line allowances and charges (BG-27/BG-28) are in the net amount.
+    const adjustments = line.allowanceCharges.reduce((sum, ac) => (ac.isCharge ? sum.plus(ac.amount ?? 0) : sum.minus(ac.amount ?? 0)), toDecimal(0));
+    const expected = toDecimal(line.quantity!).times(line.unitPrice!).dividedBy(line.priceBaseQuantity ?? 1).plus(adjustments);
+    const formula = adjustments.isZero() ? 'quantity x unit_price' : 'quantity x unit_price - line allowances + line charges';
     return expected.minus(line.netAmount!).abs().greaterThanOrEqualTo('0.01')
-      ? [{ field: `line_items.${index}.net_amount`, message: `quantity x unit_price is ${expected.toFixed(2)}, not ${line.netAmount}` }]
+      ? [{ field: `line_items.${index}.net_amount`, message: `${formula} is ${expected.toFixed(2)}, not ${line.netAmount}` }]
       : [];
   });
   const totalProblems = totalsProblems(invoice).map((p) => ({ field: 'amounts', message: `${p.rule}: expected ${p.expected}, got ${p.actual}` }));

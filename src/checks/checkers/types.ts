@@ -72,6 +72,8 @@ export interface CheckInvoice {
   /** Document-level allowances and charges. */
   allowanceCharges: CheckAllowanceCharge[];
   totals: CheckTotals;
+  /** true when the invoice was read from a PDF's text, not from structured data: a reading, not a fact. */
+  readFromPdf?: boolean;
 }
 
 export interface CheckPriceItem {

@@ -98,3 +98,19 @@ describe('valid_from', () => {
     expect(finding!.explanation).toContain('applies from 2026-03-01, after the invoice date 2026-02-10');
   });
 });
+
+describe('an invoice read from a PDF', () => {
+  it('is never certain, and says its figures were read from the PDF text', async () => {
+    const { runCheckers } = await import('../../../../src/checks/checkers/index.js');
+    const overrides = { invoice: { lines: [line({ unitPrice: '11.00', netAmount: '110.00' })], totals: { ...input().invoice.totals, lineExtension: '110.00' } } };
+    const structured = runCheckers(input(overrides)).find((f) => f.checker === 'unit_price_above_agreed')!;
+    expect(structured.confidence).toBe('certain');
+    const read = input(overrides);
+    const fromPdf = runCheckers({ ...read, invoice: { ...read.invoice, readFromPdf: true } });
+    expect(fromPdf.length).toBeGreaterThan(0);
+    for (const finding of fromPdf) {
+      expect(finding.confidence).not.toBe('certain');
+      expect(finding.explanation).toContain('read from the text of its PDF');
+    }
+  });
+});
