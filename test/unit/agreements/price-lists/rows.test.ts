@@ -36,6 +36,14 @@ describe('row outcomes', () => {
     expect(rowAt(result, 12).item?.validUntil).toBe('2026-06-30');
   });
 
+  it('reads a price rise agreed ahead: a "valid from" column, and refuses a start after the end', async () => {
+    const text = ['Art.nr;Varenavn;Enhet;Pris;Gyldig fra;Gyldig til', '100;Kaffe;kg;12,00;01.03.2026;', '101;Te;kg;9,00;2026-07-01;2026-06-30'].join('\n');
+    const result = await readCsvText(text);
+    expect(result.sheets[0]?.columns).toMatchObject({ validFrom: 'Gyldig fra', validUntil: 'Gyldig til' });
+    expect(rowAt(result, 2).item).toMatchObject({ description: 'Kaffe', validFrom: '2026-03-01', validUntil: null });
+    expect(outcomes(result)[1]).toBe('3 rejected: valid from 2026-07-01 is after valid until 2026-06-30');
+  });
+
   it('reports every problem of a row at once', async () => {
     const result = await readCsvText('Item;Price;Valid until\n;abc;someday\n');
     expect(result.rows[0]?.reason).toBe("no description; price 'abc' is not a number; valid until 'someday' is not a date (use YYYY-MM-DD, dd.mm.yyyy or dd/mm/yyyy)");
