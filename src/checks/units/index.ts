@@ -52,10 +52,12 @@ for (const entry of UNIT_TABLE) {
 
 // "per stk", "pr. stk", "à 10 stk" → "stk"; "user/month", "EUR per user per month" → "user" + "month".
 const LEADING_PER = /^\s*(?:per|pr\.?|pro|je|par|à|a)\s+/i;
+// "kr/stk", "EUR per kg", "€/h": a price column's currency written before the unit.
+const LEADING_CURRENCY = /^\s*(?:nok|sek|dkk|eur|usd|gbp|chf|pln|isk|kr\.?|euro?|€|\$|£)\s*(?:\/|\bper\b|\bpr\.?|\bpro\b|\bje\b)\s*/i;
 const PERIOD_SPLIT = /\s*\/\s*|\s+(?:per|pr\.?|pro|je)\s+/i;
 
 function readUncached(written: string): ReadUnit | null {
-  const text = written.trim().replace(LEADING_PER, '');
+  const text = written.trim().replace(LEADING_CURRENCY, '').replace(LEADING_PER, '');
   if (!text) return null;
   const [main = '', ...rest] = text.split(PERIOD_SPLIT).filter((part) => part.trim() !== '');
   const direct = lookup(text);

@@ -50,6 +50,10 @@ describe('reading a unit', () => {
     expect(readUnit('TB/month')).toMatchObject({ code: 'E35', perPeriod: 'month' });
     expect(readUnit('pr. stk')).toMatchObject({ code: 'H87', perPeriod: null });
     expect(readUnit('per kg')).toMatchObject({ code: 'KGM', how: 'symbol' });
+    expect(readUnit('kr/stk')).toMatchObject({ code: 'H87', perPeriod: null });
+    expect(readUnit('EUR per kg')).toMatchObject({ code: 'KGM', how: 'symbol' });
+    expect(readUnit('€/h')).toMatchObject({ code: 'HUR' });
+    expect(readUnit('pce/month')).toMatchObject({ code: 'H87', perPeriod: 'month' });
     expect(canonicalUnit('stk')).toBe('piece');
     expect(canonicalUnit('EA')).toBe('piece');
   });
