@@ -117,5 +117,15 @@ export const DEFAULT_CHECK_SETTINGS: CheckSettings = { lineRoundingMinorUnits: 1
  */
 export function lineRoundingTolerance(settings: CheckSettings | undefined, currencyCode: string | null): Dec {
   const units = Math.max(0, (settings ?? DEFAULT_CHECK_SETTINGS).lineRoundingMinorUnits);
-  return D.max(halfMinorUnit(currencyCode), new D(units).times(new D(10).pow(-minorUnits(currencyCode))));
+  const places = minorUnits(currencyCode);
+  // Asked for every line: computed once per setting and currency precision.
+  const key = `${units}:${places}`;
+  let tolerance = tolerances.get(key);
+  if (!tolerance) {
+    tolerance = D.max(halfMinorUnit(currencyCode), new D(units).times(new D(10).pow(-places)));
+    if (tolerances.size < 1000) tolerances.set(key, tolerance);
+  }
+  return tolerance;
 }
+
+const tolerances = new Map<string, Dec>();
