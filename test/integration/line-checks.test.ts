@@ -139,6 +139,10 @@ describe('units as people write them (issue 29, item 2)', () => {
       body: { entries: [{ description: 'X', price: { type: 'amount', amount: '1' }, unit_conversions: [{ from_unit: 'box', quantity: '0', to_unit: 'EA' }] }] },
     });
     expectError(zero, 400, 'validation_error');
+    // A conversion that does not involve the item's own unit could never be used.
+    const unrelated = await tenant.call(`/v1/agreements/${agreementId}/price-items`, { method: 'PATCH', body: { entries: [{ id: priceItems[0].id, unit_conversions: [{ from_unit: 'box', quantity: '12', to_unit: 'EA' }] }] } });
+    expectError(unrelated, 400, 'validation_error');
+    expect(unrelated.body.error.details).toEqual([expect.objectContaining({ field: 'entries.0.unit_conversions.0' })]);
     const patched = await tenant.call(`/v1/agreements/${agreementId}/price-items`, { method: 'PATCH', body: { entries: [{ id: priceItems[0].id, unit_conversions: null }] } });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.data[0].unit_conversions).toEqual([]);
@@ -196,6 +200,9 @@ describe('price validity start (issue 29, item 8)', () => {
       body: { entries: [{ description: 'X', price: { type: 'amount', amount: '1' }, valid_from: '2026-05-01', valid_until: '2026-04-01' }] },
     });
     expectError(backwards, 400, 'validation_error');
+    // The same through a PATCH of the start alone: the item as it would be is checked.
+    const laterStart = await tenant.call(`/v1/agreements/${agreementId}/price-items`, { method: 'PATCH', body: { entries: [{ id: priceItems[0].id, valid_from: '2026-03-15' }] } });
+    expectError(laterStart, 400, 'validation_error');
 
     // March: the new price applies, 12.00 is agreed. February: the old one, 12.00 is 2.00 too much.
     const line: XmlLine = { name: 'Coffee', sellerItemId: 'COF', quantity: '5', unitCode: 'KGM', price: '12.00' };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compareUnits } from '../../checks/units/index.js';
 import { acceptingReadShape, dateString, decimalString } from '../../http/schemas.js';
 
 const fraction = decimalString.refine((v) => !v.startsWith('-'), 'must not be negative');
@@ -44,8 +45,23 @@ const priceItemBase = z
   .strict();
 
 export const priceItemInput = priceItemBase.superRefine((item, ctx) => {
-  if (item.valid_from && item.valid_until && item.valid_from > item.valid_until) ctx.addIssue({ code: 'custom', path: ['valid_from'], message: 'must not be after valid_until' });
+  for (const issue of priceItemProblems(item)) ctx.addIssue({ code: 'custom', ...issue });
 });
+
+/**
+ * What a price item (as it is after a create or a PATCH) may not say: a start after its end, or
+ * a unit conversion that does not involve the item's own unit (it could never be used).
+ */
+export function priceItemProblems(item: { unit?: string | null; valid_from?: string | null; valid_until?: string | null; unit_conversions?: UnitConversionInput[] | null }) {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  if (item.valid_from && item.valid_until && item.valid_from > item.valid_until) problems.push({ path: ['valid_from'], message: 'must not be after valid_until' });
+  (item.unit ? (item.unit_conversions ?? []) : []).forEach((conversion, index) => {
+    if (compareUnits(conversion.from_unit, item.unit).agree !== true && compareUnits(conversion.to_unit, item.unit).agree !== true) {
+      problems.push({ path: ['unit_conversions', index], message: `one of from_unit and to_unit must be the price item's unit (${item.unit})` });
+    }
+  });
+  return problems;
+}
 
 export const MAX_PATCH_ENTRIES = 100;
 

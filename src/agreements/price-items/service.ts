@@ -8,7 +8,7 @@ import type { PriceItem } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { formatDecimal } from '../../shared/money.js';
 import type { UnitConversion } from '../../checks/checkers/types.js';
-import type { PriceItemInput, UnitConversionInput } from './schemas.js';
+import { priceItemProblems, type PriceItemInput, type UnitConversionInput } from './schemas.js';
 import { lockAgreementTerms, markAgreementTermsChanged } from '../../checks/outdated.js';
 import { insertPriceItems, type PriceItemRow } from '../price-imports/bulk-insert.js';
 
@@ -115,6 +115,12 @@ export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credenti
   const existing = await deps.db.priceItem.findMany({ where: { agreementId, id: { in: ids } } });
   const unknown = ids.filter((id) => !existing.some((item) => item.id === id));
   if (unknown.length) throw errors.validation('Some entries name no price item of this agreement; nothing was changed.', unknown.map((id) => ({ field: 'entries', message: `no price item ${id}` })));
+  // Each item as it would be after its changes: a start after its end, or a conversion without its unit, is refused.
+  const problems = entries.flatMap((entry, index) => {
+    const merged = { ...serializePriceItem(existing.find((item) => item.id === entry.id)!), ...entry };
+    return priceItemProblems(merged).map((problem) => ({ field: ['entries', index, ...problem.path].join('.'), message: problem.message }));
+  });
+  if (problems.length) throw errors.validation('Some entries would make a price item contradict itself; nothing was changed.', problems);
   await deps.db.$transaction(async (tx) => {
     await lockAgreementTerms(tx, agreementId);
     const activity = [];
