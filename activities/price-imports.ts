@@ -15,8 +15,8 @@ import { insertImportRows, insertPriceItems, type ImportRowRecord, type PriceIte
 
 type Counts = { rows: number; added: number; skipped: number; rejected: number };
 
-function keyOf(item: { description: string; sellerItemId: string | null; unit: string | null; currencyCode: string | null; priceType: string; amount: string | null; fraction: string | null; basis: string | null; validUntil: string | null }): string {
-  return JSON.stringify([item.description.toLowerCase(), item.sellerItemId, item.unit, item.currencyCode, item.priceType, item.amount, item.fraction, item.basis, item.validUntil]);
+function keyOf(item: { description: string; sellerItemId: string | null; unit: string | null; currencyCode: string | null; priceType: string; amount: string | null; fraction: string | null; basis: string | null; validFrom?: string | null; validUntil: string | null }): string {
+  return JSON.stringify([item.description.toLowerCase(), item.sellerItemId, item.unit, item.currencyCode, item.priceType, item.amount, item.fraction, item.basis, item.validFrom ?? null, item.validUntil]);
 }
 
 const dec = (value: Prisma.Decimal | null) => (value === null ? null : value.toFixed());
@@ -93,7 +93,7 @@ async function storeRows(
     await recordActivity(tx, priceImport.organizationId, actor, removed.map((item) => priceItemActivity('deleted', item, null)));
   }
   const existing = await tx.priceItem.findMany({ where: { agreementId: priceImport.agreementId } });
-  const known = new Set(existing.map((i) => keyOf({ ...i, amount: dec(i.amount), fraction: dec(i.fraction), validUntil: day(i.validUntil) })));
+  const known = new Set(existing.map((i) => keyOf({ ...i, amount: dec(i.amount), fraction: dec(i.fraction), validFrom: day(i.validFrom), validUntil: day(i.validUntil) })));
   const items: PriceItemRow[] = [];
   const rowRecords: ImportRowRecord[] = rows.map((row, position) => {
     const base = { importId: priceImport.id, position, sheet: row.sheet, rowNumber: row.rowNumber, raw: row.raw, priceItemId: null };
@@ -108,6 +108,7 @@ async function storeRows(
       amount: item.price.type === 'amount' ? item.price.amount : null,
       fraction: item.price.type === 'rate' ? item.price.fraction : null,
       basis: item.price.type === 'rate' ? item.price.basis : null,
+      validFrom: item.validFrom ?? null,
       validUntil: item.validUntil,
     };
     const key = keyOf({ ...columns, amount: columns.amount && new Prisma.Decimal(columns.amount).toFixed(), fraction: columns.fraction && new Prisma.Decimal(columns.fraction).toFixed() });
@@ -125,7 +126,7 @@ async function storeRows(
   });
   await insertPriceItems(tx, items);
   const now = new Date();
-  const added = items.map((item): PriceItem => ({ ...item, amount: item.amount as never, fraction: item.fraction as never, validUntil: item.validUntil ? new Date(`${item.validUntil}T00:00:00Z`) : null, createdAt: now, updatedAt: now }));
+  const added = items.map((item): PriceItem => ({ ...item, amount: item.amount as never, fraction: item.fraction as never, validFrom: item.validFrom ? new Date(`${item.validFrom}T00:00:00Z`) : null, validUntil: item.validUntil ? new Date(`${item.validUntil}T00:00:00Z`) : null, unitConversions: null, createdAt: now, updatedAt: now }));
   await recordActivity(tx, priceImport.organizationId, actor, added.map((item) => priceItemActivity('created', null, item)));
   await tx.priceImportRow.deleteMany({ where: { importId: priceImport.id } });
   await insertImportRows(tx, rowRecords);

@@ -30,6 +30,7 @@ const USAGE = `Usage: npm run admin -- <command> [options]     (prints JSON)
   password-link         --email <email> [--hours 72]   a one-time link to /app/set-password (invitation,
                         first password or reset); signs the user's sessions out once used
   set-organization      --organization <id> [--capacity <n>|none] [--smart-matching true|false] [--currency <code>]
+                        [--line-rounding <n>]  line amounts within n of the currency's smallest unit are rounding (default 1: one cent)
   new-integration-key   --id <key id>    prints an INTEGRATION_KEYS entry (kid:base64key) to put first
   rotate-integration-keys   re-encrypts every integration's credentials with the first key of INTEGRATION_KEYS
 
@@ -62,6 +63,13 @@ function capacity(value: string | undefined): number | null | undefined {
   return n;
 }
 
+function lineRounding(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 100) throw new AdminError('--line-rounding must be a whole number from 0 to 100 (smallest currency units)');
+  return n;
+}
+
 const commands: Record<string, (db: Db, o: Options) => Promise<unknown>> = {
   'create-organization': (db, o) =>
     createOrganization(db, { name: required(o, 'name'), currencyCode: o.currency, invoiceProcessingCapacity: capacity(o.capacity) }),
@@ -90,6 +98,7 @@ const commands: Record<string, (db: Db, o: Options) => Promise<unknown>> = {
       invoiceProcessingCapacity: capacity(o.capacity),
       smartMatching: o['smart-matching'] === undefined ? undefined : o['smart-matching'] === 'true',
       currencyCode: o.currency?.toUpperCase(),
+      lineRoundingMinorUnits: lineRounding(o['line-rounding']),
     }),
   'new-integration-key': async (_db, o) => ({ entry: newKeySetting(required(o, 'id')) }),
   'rotate-integration-keys': async (db) => {

@@ -25,7 +25,7 @@ export async function createOrganization(db: Db, input: { name: string; currency
 export async function updateOrganizationSettings(
   db: Db,
   organizationId: string,
-  settings: { invoiceProcessingCapacity?: number | null; smartMatching?: boolean; currencyCode?: string },
+  settings: { invoiceProcessingCapacity?: number | null; smartMatching?: boolean; currencyCode?: string; lineRoundingMinorUnits?: number },
 ) {
   return db.organization.update({ where: { id: organizationId }, data: settings });
 }

@@ -3,7 +3,8 @@ import type { Agreement, Invoice, Prisma } from '../generated/prisma/client.js';
 import type { AllowanceCharge } from '../invoices/parsing/model.js';
 import { createRateLookup } from '../exchange-rates/index.js';
 import { DUPLICATE_WINDOW_DAYS } from './checkers/index.js';
-import type { CheckInput, CheckLine, CheckPriceItem, PriorCharge } from './checkers/types.js';
+import { DEFAULT_CHECK_SETTINGS } from './checkers/money.js';
+import type { CheckInput, CheckLine, CheckPriceItem, CheckSettings, PriorCharge } from './checkers/types.js';
 
 // Loads everything one check reads: the invoice with its lines, the agreement with its price
 // items, the central bank rates around the invoice date and the supplier's other charges for
@@ -39,6 +40,18 @@ export interface CheckBatch {
   invoices?: Map<string, InvoiceWithLines>;
   // The checks of the batch's pairs that exist already (a retried batch), by check id.
   checks?: Map<string, { status: 'running' | 'completed' | 'failed'; findingsCount: number | null }>;
+  // The organization's check settings, read once per batch.
+  settings?: Promise<CheckSettings>;
+}
+
+// The organization's settings the checkers read (docs/checks.md): the line rounding tolerance.
+function loadSettings(db: Db, organizationId: string, batch?: CheckBatch): Promise<CheckSettings> {
+  if (batch?.settings) return batch.settings;
+  const loading = db.organization
+    .findUnique({ where: { id: organizationId }, select: { lineRoundingMinorUnits: true } })
+    .then((organization) => ({ lineRoundingMinorUnits: organization?.lineRoundingMinorUnits ?? DEFAULT_CHECK_SETTINGS.lineRoundingMinorUnits }));
+  if (batch) batch.settings = loading;
+  return loading;
 }
 
 type InvoiceWithLines = Invoice & { lines: CheckLine[] };
@@ -63,7 +76,8 @@ async function loadCheckLines(db: Db, organizationId: string, invoiceIds: string
     SELECT invoice_id::text AS "invoiceId", id::text AS "id", position AS "position", line_number AS "lineNumber",
            description AS "description", seller_item_id AS "sellerItemId", trim_scale(quantity)::text AS "quantity",
            unit_code AS "unitCode", trim_scale(unit_price)::text AS "unitPrice", trim_scale(price_base_quantity)::text AS "priceBaseQuantity",
-           trim_scale(net_amount)::text AS "netAmount", to_char(period_start, 'YYYY-MM-DD') AS "periodStart", to_char(period_end, 'YYYY-MM-DD') AS "periodEnd"
+           trim_scale(net_amount)::text AS "netAmount", to_char(period_start, 'YYYY-MM-DD') AS "periodStart", to_char(period_end, 'YYYY-MM-DD') AS "periodEnd",
+           allowance_charges AS "allowanceCharges"
       FROM invoice_lines
      WHERE invoice_id = ANY(${invoiceIds}::uuid[]) AND organization_id = ${organizationId}::uuid
      ORDER BY invoice_id, position`;
@@ -96,9 +110,10 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
   if (!invoice || !agreement) return null;
   const { lines } = invoice;
   const priceCurrencies = new Set(priceItems.map((item) => item.currencyCode).filter((code) => code && code !== invoice.currencyCode));
-  const [rates, priorCharges] = await Promise.all([
+  const [rates, priorCharges, settings] = await Promise.all([
     priceCurrencies.size > 0 && invoice.issueDate ? loadRates(db, invoice.issueDate) : Promise.resolve([]),
     batch?.priorCharges.get(invoice.id) ?? loadPriorCharges(db, invoice),
+    loadSettings(db, organizationId, batch),
   ]);
   const allowanceCharges = (invoice.allowanceCharges as AllowanceCharge[] | null) ?? [];
   return {
@@ -121,6 +136,7 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
         exchangeRate: invoice.exchangeRate ? { sourceCurrencyCode: invoice.currencyCode, targetCurrencyCode: invoice.taxCurrencyCode, rate: invoice.exchangeRate.toString() } : null,
         lines,
         allowanceCharges: allowanceCharges.map((ac) => ({ isCharge: ac.isCharge, amount: ac.amount, baseAmount: ac.baseAmount, reason: ac.reason, reasonCode: ac.reasonCode })),
+        readFromPdf: (invoice.extraction as { method?: string } | null)?.method === 'pdf_text',
         totals: {
           lineExtension: text(invoice.lineExtensionAmount),
           allowanceTotal: text(invoice.allowanceTotal),
@@ -142,6 +158,7 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
       },
       rates: createRateLookup(rates),
       priorCharges,
+      settings,
     },
   };
 }
@@ -162,8 +179,8 @@ function loadPriceItems(db: Db, organizationId: string, agreementId: string): Pr
   return db.$queryRaw<CheckPriceItem[]>`
     SELECT id::text AS "id", description AS "description", seller_item_id AS "sellerItemId", unit AS "unit",
            currency_code AS "currencyCode", price_type::text AS "priceType", trim_scale(amount)::text AS "amount",
-           trim_scale(fraction)::text AS "fraction", basis AS "basis", to_char(valid_until, 'YYYY-MM-DD') AS "validUntil",
-           source_document_id::text AS "sourceDocumentId"
+           trim_scale(fraction)::text AS "fraction", basis AS "basis", to_char(valid_from, 'YYYY-MM-DD') AS "validFrom",
+           to_char(valid_until, 'YYYY-MM-DD') AS "validUntil", unit_conversions AS "unitConversions", source_document_id::text AS "sourceDocumentId"
       FROM price_items
      WHERE organization_id = ${organizationId}::uuid AND agreement_id = ${agreementId}::uuid
      ORDER BY id`;

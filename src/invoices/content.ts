@@ -96,6 +96,8 @@ export interface InvoiceLineRow {
   vatPercent: string | null;
   periodStart: string | null;
   periodEnd: string | null;
+  /** The line's allowances and charges (BG-27/BG-28) as JSON text; null when not known. */
+  allowanceCharges: string | null;
 }
 
 
@@ -120,6 +122,7 @@ export function lineRowsOf(lines: NormalizedInvoice['lines'], invoiceId: string,
     vatPercent: line.vatPercent ?? null,
     periodStart: line.period?.start || null,
     periodEnd: line.period?.end || null,
+    allowanceCharges: line.allowanceCharges ? JSON.stringify(line.allowanceCharges) : null,
   }));
 }
 
@@ -133,17 +136,18 @@ export async function insertInvoiceLines(tx: Tx, rows: InvoiceLineRow[]): Promis
     const column = <V>(pick: (row: InvoiceLineRow) => V): V[] => chunk.map(pick);
     await tx.$executeRaw`
       INSERT INTO invoice_lines (id, invoice_id, organization_id, position, line_number, description, seller_item_id, buyer_item_id,
-                                 quantity, unit_code, unit_price, price_base_quantity, net_amount, vat_category, vat_rate, period_start, period_end)
+                                 quantity, unit_code, unit_price, price_base_quantity, net_amount, vat_category, vat_rate, period_start, period_end,
+                                 allowance_charges)
       SELECT id, invoice_id, organization_id, position, line_number, description, seller_item_id, buyer_item_id, quantity, unit_code,
-             unit_price, price_base_quantity, net_amount, vat_category, vat_percent / 100, period_start, period_end
+             unit_price, price_base_quantity, net_amount, vat_category, vat_percent / 100, period_start, period_end, allowance_charges
         FROM unnest(${column((r) => r.id)}::uuid[], ${column((r) => r.invoiceId)}::uuid[], ${column((r) => r.organizationId)}::uuid[],
                            ${column((r) => r.position)}::int[], ${column((r) => r.lineNumber)}::text[], ${column((r) => r.description)}::text[],
                            ${column((r) => r.sellerItemId)}::text[], ${column((r) => r.buyerItemId)}::text[], ${column((r) => r.quantity)}::numeric[],
                            ${column((r) => r.unitCode)}::text[], ${column((r) => r.unitPrice)}::numeric[], ${column((r) => r.priceBaseQuantity)}::numeric[],
                            ${column((r) => r.netAmount)}::numeric[], ${column((r) => r.vatCategory)}::text[], ${column((r) => r.vatPercent)}::numeric[],
-                           ${column((r) => r.periodStart)}::date[], ${column((r) => r.periodEnd)}::date[])
+                           ${column((r) => r.periodStart)}::date[], ${column((r) => r.periodEnd)}::date[], ${column((r) => r.allowanceCharges)}::jsonb[])
              AS t(id, invoice_id, organization_id, position, line_number, description, seller_item_id, buyer_item_id, quantity, unit_code,
-                  unit_price, price_base_quantity, net_amount, vat_category, vat_percent, period_start, period_end)`;
+                  unit_price, price_base_quantity, net_amount, vat_category, vat_percent, period_start, period_end, allowance_charges)`;
   }
 }
 

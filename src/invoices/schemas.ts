@@ -23,6 +23,10 @@ export const lineItemSchema = z
     vat_category: nullableString,
     vat_rate: nullableString.meta({ description: 'A fraction: "0.25" is 25 %' }),
     period: z.object({ start: nullableString, end: nullableString }).nullable(),
+    allowance_charges: z
+      .array(z.object({ is_charge: z.boolean(), amount: nullableString, base_amount: nullableString, reason: nullableString, reason_code: nullableString }))
+      .nullable()
+      .meta({ description: 'Line allowances (discounts) and charges, EN 16931 BG-27/BG-28; already in net_amount. null: not known (stored before they were kept)' }),
   })
   .meta({ id: 'InvoiceLineItem' });
 
@@ -191,7 +195,27 @@ export interface LineItemInput {
   vat_rate?: string;
   period_start?: string;
   period_end?: string;
+  allowance_charges?: LineAllowanceChargeInput[];
 }
+
+export interface LineAllowanceChargeInput {
+  is_charge: boolean;
+  amount: string;
+  base_amount?: string;
+  reason?: string;
+  reason_code?: string;
+}
+
+// A line allowance or charge as written or as read (amounts are positive; is_charge says which way).
+const lineAllowanceChargeInput = z
+  .object({
+    is_charge: z.boolean(),
+    amount: decimalString.refine((v) => !v.startsWith('-'), 'must not be negative'),
+    base_amount: optional(decimalString),
+    reason: optionalText(500),
+    reason_code: optionalText(50),
+  })
+  .strict();
 
 // A line as written (period_start, period_end) or as read (id, period); a read line's id is ignored
 // (the list is replaced as a whole). Creating needs lines that add up (quantity, unit_price and
@@ -215,11 +239,26 @@ function lineInput(required: boolean) {
       period_start: optional(dateString),
       period_end: optional(dateString),
       period: periodInput.nullable().optional(),
+      allowance_charges: z
+        .array(lineAllowanceChargeInput)
+        .max(100)
+        .nullable()
+        .optional()
+        .meta({ description: 'Line allowances (discounts) and charges; net_amount is after them. Omitted or null: none' }),
     })
     .strict()
     .transform((raw): LineItemInput => {
-      const { id: _id, period, ...line } = raw as LineItemInput & { id?: unknown; period?: { start: string | null; end: string | null } | null };
-      return { ...line, period_start: line.period_start ?? period?.start ?? undefined, period_end: line.period_end ?? period?.end ?? undefined };
+      const { id: _id, period, allowance_charges, ...line } = raw as Omit<LineItemInput, 'allowance_charges'> & {
+        id?: unknown;
+        period?: { start: string | null; end: string | null } | null;
+        allowance_charges?: LineAllowanceChargeInput[] | null;
+      };
+      return {
+        ...line,
+        period_start: line.period_start ?? period?.start ?? undefined,
+        period_end: line.period_end ?? period?.end ?? undefined,
+        ...(allowance_charges ? { allowance_charges } : {}),
+      };
     });
 }
 

@@ -82,7 +82,21 @@ export function serializeLine(line: LineFields) {
     vat_category: line.vatCategory,
     vat_rate: formatDecimal(line.vatRate),
     period: line.periodStart || line.periodEnd ? { start: day(line.periodStart), end: day(line.periodEnd) } : null,
+    allowance_charges: lineAllowanceCharges(line.allowanceCharges),
   };
+}
+
+// A line's allowances and charges (BG-27/BG-28), in the shape of the invoice's own; null for
+// lines stored before they were kept (not known, which is not "none").
+function lineAllowanceCharges(value: unknown) {
+  if (!Array.isArray(value)) return null;
+  return (value as AllowanceCharge[]).map((ac) => ({
+    is_charge: ac.isCharge,
+    amount: formatAmount(ac.amount),
+    base_amount: formatAmount(ac.baseAmount),
+    reason: ac.reason,
+    reason_code: ac.reasonCode,
+  }));
 }
 
 function processingOf(invoice: Invoice) {

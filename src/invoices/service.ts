@@ -52,7 +52,7 @@ const LINES_JSON = Prisma.sql`
                           l.buyer_item_id AS "buyerItemId", l.quantity::text AS "quantity", l.unit_code AS "unitCode",
                           l.unit_price::text AS "unitPrice", l.price_base_quantity::text AS "priceBaseQuantity",
                           l.net_amount::text AS "netAmount", l.vat_category AS "vatCategory", l.vat_rate::text AS "vatRate",
-                          l.period_start AS "periodStart", l.period_end AS "periodEnd") line
+                          l.period_start AS "periodStart", l.period_end AS "periodEnd", l.allowance_charges AS "allowanceCharges") line
     WHERE l.invoice_id = i.id)`;
 
 type LineJson = Omit<LineFields, 'periodStart' | 'periodEnd'> & { periodStart: string | null; periodEnd: string | null };
@@ -204,7 +204,16 @@ function linesFromInput(lines: NonNullable<PatchInvoiceInput['line_items']>): No
     vatCategory: line.vat_category ?? null,
     vatPercent: percentFromFraction(line.vat_rate),
     period: line.period_start || line.period_end ? { start: line.period_start ?? null, end: line.period_end ?? null } : null,
-    allowanceCharges: [],
+    // A line sent without allowance_charges has none.
+    allowanceCharges: (line.allowance_charges ?? []).map((ac) => ({
+      isCharge: ac.is_charge,
+      amount: ac.amount,
+      baseAmount: ac.base_amount ?? null,
+      reason: ac.reason ?? null,
+      reasonCode: ac.reason_code ?? null,
+      vatCategory: null,
+      vatPercent: null,
+    })),
   }));
 }
 
@@ -263,9 +272,12 @@ export function normalizedFromInput(input: CreateInvoiceInput): NormalizedInvoic
 
 function problemsOf(invoice: NormalizedInvoice): FieldIssue[] {
   const lineProblems: FieldIssue[] = invoice.lines.flatMap((line, index) => {
-    const expected = toDecimal(line.quantity!).times(line.unitPrice!).dividedBy(line.priceBaseQuantity ?? 1);
+    // Line allowances and charges (BG-27/BG-28) are in the net amount.
+    const adjustments = line.allowanceCharges.reduce((sum, ac) => (ac.isCharge ? sum.plus(ac.amount ?? 0) : sum.minus(ac.amount ?? 0)), toDecimal(0));
+    const expected = toDecimal(line.quantity!).times(line.unitPrice!).dividedBy(line.priceBaseQuantity ?? 1).plus(adjustments);
+    const formula = adjustments.isZero() ? 'quantity x unit_price' : 'quantity x unit_price - line allowances + line charges';
     return expected.minus(line.netAmount!).abs().greaterThanOrEqualTo('0.01')
-      ? [{ field: `line_items.${index}.net_amount`, message: `quantity x unit_price is ${expected.toFixed(2)}, not ${line.netAmount}` }]
+      ? [{ field: `line_items.${index}.net_amount`, message: `${formula} is ${expected.toFixed(2)}, not ${line.netAmount}` }]
       : [];
   });
   const totalProblems = totalsProblems(invoice).map((p) => ({ field: 'amounts', message: `${p.rule}: expected ${p.expected}, got ${p.actual}` }));

@@ -54,6 +54,7 @@ export const organizationRoutes = [
           key_level: key.keyLevel,
           level: key.level,
           can: { read: true, write: atLeast(key.level, 'write'), admin: atLeast(key.level, 'admin') },
+          settings: { line_rounding_minor_units: organization.lineRoundingMinorUnits },
         },
       };
     },

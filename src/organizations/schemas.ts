@@ -14,6 +14,13 @@ export const organizationAccessSchema = z
     key_level: z.enum(LEVELS).meta({ description: 'The level the key was created with' }),
     level: z.enum(LEVELS).meta({ description: 'What the key can do here: the lower of key_level and role' }),
     can: z.object({ read: z.boolean(), write: z.boolean(), admin: z.boolean() }),
+    settings: z
+      .object({
+        line_rounding_minor_units: z.number().int().meta({
+          description: "How far a line's net amount may be from quantity x price (after line allowances and charges) and still be rounding, in the currency's smallest unit: 1 is one cent",
+        }),
+      })
+      .meta({ description: 'Settings of the organization the checks read (changed by an administrator of the service)' }),
   })
   .meta({ id: 'OrganizationAccess' });
 

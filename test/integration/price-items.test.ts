@@ -82,8 +82,8 @@ describe('price items', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(String(csv.body).trim().split('\n')).toEqual([
-      'id,description,seller_item_id,unit,currency_code,price_type,amount,fraction,basis,valid_until',
-      `${created[0].id},Printer paper A4,P-A4,EA,EUR,amount,4.2,,,2026-12-31`,
+      'id,description,seller_item_id,unit,currency_code,price_type,amount,fraction,basis,valid_from,valid_until,unit_conversions',
+      `${created[0].id},Printer paper A4,P-A4,EA,EUR,amount,4.2,,,,2026-12-31,`,
     ]);
     const byFilter = await tenant.call(`/v1/agreements/${agreementId}/price-items/delete`, {
       method: 'POST',

@@ -136,3 +136,6 @@ export function largePeppolInvoice(options: LargeInvoiceOptions): { bytes: Buffe
 export function smallPeppolInvoice(number: string, issueDate = '2026-01-02'): Buffer {
   return largePeppolInvoice({ number, lines: 1, items: 1, issueDate }).bytes;
 }
+
+// The header and parties above, for tests that write their own lines (test/support/line-invoices.ts).
+export { header as peppolInvoiceHeader };

@@ -17,7 +17,10 @@ export interface PriceItemRow {
   amount: string | null;
   fraction: string | null;
   basis: string | null;
+  validFrom?: string | null;
   validUntil: string | null;
+  /** JSON text of [{fromUnit, quantity, toUnit}], or null. */
+  unitConversions?: string | null;
   sourceDocumentId: string | null;
 }
 
@@ -44,18 +47,19 @@ export async function insertPriceItems(tx: Prisma.TransactionClient, items: Pric
   for (const rows of chunks(items)) {
     await tx.$executeRaw`
       INSERT INTO price_items (id, organization_id, agreement_id, description, seller_item_id, unit, currency_code,
-                               price_type, amount, fraction, basis, valid_until, source_document_id, updated_at)
+                               price_type, amount, fraction, basis, valid_from, valid_until, unit_conversions, source_document_id, updated_at)
       SELECT id, organization_id, agreement_id, description, seller_item_id, unit, currency_code,
-             price_type::"PriceType", amount, fraction, basis, valid_until, source_document_id, now()
+             price_type::"PriceType", amount, fraction, basis, valid_from, valid_until, unit_conversions, source_document_id, now()
         FROM unnest(${column(rows, (r) => r.id)}::uuid[], ${column(rows, (r) => r.organizationId)}::uuid[],
                     ${column(rows, (r) => r.agreementId)}::uuid[], ${column(rows, (r) => r.description)}::text[],
                     ${column(rows, (r) => r.sellerItemId)}::text[], ${column(rows, (r) => r.unit)}::text[],
                     ${column(rows, (r) => r.currencyCode)}::text[], ${column(rows, (r) => r.priceType)}::text[],
                     ${column(rows, (r) => r.amount)}::numeric[], ${column(rows, (r) => r.fraction)}::numeric[],
-                    ${column(rows, (r) => r.basis)}::text[], ${column(rows, (r) => r.validUntil)}::date[],
+                    ${column(rows, (r) => r.basis)}::text[], ${column(rows, (r) => r.validFrom ?? null)}::date[],
+                    ${column(rows, (r) => r.validUntil)}::date[], ${column(rows, (r) => r.unitConversions ?? null)}::jsonb[],
                     ${column(rows, (r) => r.sourceDocumentId)}::uuid[])
              AS t(id, organization_id, agreement_id, description, seller_item_id, unit, currency_code,
-                  price_type, amount, fraction, basis, valid_until, source_document_id)`;
+                  price_type, amount, fraction, basis, valid_from, valid_until, unit_conversions, source_document_id)`;
   }
 }
 

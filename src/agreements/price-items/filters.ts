@@ -11,6 +11,7 @@ const COLUMNS = {
   seller_item_id: { column: 'sellerItemId', kind: 'text' },
   unit: { column: 'unit', kind: 'text' },
   currency_code: { column: 'currencyCode', kind: 'text' },
+  valid_from: { column: 'validFrom', kind: 'date' },
   valid_until: { column: 'validUntil', kind: 'date' },
   'price.type': { column: 'priceType', kind: 'enum', required: true },
   'price.amount': { column: 'amount', kind: 'decimal' },

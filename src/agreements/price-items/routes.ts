@@ -12,6 +12,7 @@ import { createPriceItems, deletePriceItems, patchPriceItems, serializePriceItem
 const tag = 'Price items';
 const SORTS: Record<string, SortColumn> = {
   description: { field: 'description', kind: 'string' },
+  valid_from: { field: 'validFrom', kind: 'date', nullable: true },
   valid_until: { field: 'validUntil', kind: 'date', nullable: true },
   created_at: { field: 'createdAt', kind: 'date' },
 };
@@ -19,8 +20,8 @@ const SORTS: Record<string, SortColumn> = {
 const MAX_EXPORT_ROWS = 100_000;
 
 const selection = { search: z.string().min(1).max(200).optional(), filters: filtersParam.optional() };
-const listQuery = z.object({ ...pageParams(['description', 'valid_until', 'created_at']), ...selection });
-const exportQuery = z.object({ sort: z.enum(['description', 'valid_until', 'created_at']).optional(), direction: z.enum(['asc', 'desc']).optional(), ...selection });
+const listQuery = z.object({ ...pageParams(['description', 'valid_from', 'valid_until', 'created_at']), ...selection });
+const exportQuery = z.object({ sort: z.enum(['description', 'valid_from', 'valid_until', 'created_at']).optional(), direction: z.enum(['asc', 'desc']).optional(), ...selection });
 const deleteBody = z.union([
   z.object({ ids: z.array(z.string().uuid()).min(1).max(10_000) }).strict(),
   // What the list shows with the same search and filters (spec: the same filter parameters remove
@@ -121,10 +122,12 @@ export const priceItemRoutes = [
           amount: item.price.type === 'amount' ? item.price.amount : '',
           fraction: item.price.type === 'rate' ? item.price.fraction : '',
           basis: item.price.type === 'rate' ? item.price.basis : '',
+          valid_from: item.valid_from ?? '',
           valid_until: item.valid_until ?? '',
+          unit_conversions: item.unit_conversions.map((c) => `1 ${c.from_unit} = ${c.quantity} ${c.to_unit}`).join('; '),
         })),
         {
-          columns: ['id', 'description', 'seller_item_id', 'unit', 'currency_code', 'price_type', 'amount', 'fraction', 'basis', 'valid_until'],
+          columns: ['id', 'description', 'seller_item_id', 'unit', 'currency_code', 'price_type', 'amount', 'fraction', 'basis', 'valid_from', 'valid_until', 'unit_conversions'],
           numberColumns: ['amount', 'fraction'],
         },
       );

@@ -7,7 +7,8 @@ import { Prisma } from '../../db/client.js';
 import type { PriceItem } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { formatDecimal } from '../../shared/money.js';
-import type { PriceItemInput } from './schemas.js';
+import type { UnitConversion } from '../../checks/checkers/types.js';
+import { priceItemProblems, type PriceItemInput, type UnitConversionInput } from './schemas.js';
 import { lockAgreementTerms, markAgreementTermsChanged } from '../../checks/outdated.js';
 import { insertPriceItems, type PriceItemRow } from '../price-imports/bulk-insert.js';
 
@@ -25,15 +26,28 @@ export function serializePriceItem(item: PriceItem) {
       item.priceType === 'amount'
         ? { type: 'amount' as const, amount: formatDecimal(item.amount)! }
         : { type: 'rate' as const, fraction: formatDecimal(item.fraction)!, basis: item.basis ?? '' },
+    valid_from: day(item.validFrom),
     valid_until: day(item.validUntil),
+    unit_conversions: unitConversionsOf(item.unitConversions),
     source_document_id: item.sourceDocumentId,
     created_at: item.createdAt.toISOString(),
     updated_at: item.updatedAt.toISOString(),
   };
 }
 
+// Stored as the checks read them ({fromUnit, quantity, toUnit}); shown in the API's words.
+function unitConversionsOf(value: unknown) {
+  if (!Array.isArray(value)) return [];
+  return (value as UnitConversion[]).map((c) => ({ from_unit: c.fromUnit, quantity: String(c.quantity), to_unit: c.toUnit }));
+}
+
+function storedConversions(input: UnitConversionInput[] | null | undefined): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  if (!input || input.length === 0) return Prisma.DbNull;
+  return input.map((c) => ({ fromUnit: c.from_unit, quantity: new Prisma.Decimal(c.quantity).toFixed(), toUnit: c.to_unit }));
+}
+
 // A price item's fields as the API shows them, without ids and timestamps: what its activity entries compare.
-const PRICE_ITEM_FIELDS = ['agreement_id', 'description', 'seller_item_id', 'unit', 'currency_code', 'price', 'valid_until', 'source_document_id'] as const;
+const PRICE_ITEM_FIELDS = ['agreement_id', 'description', 'seller_item_id', 'unit', 'currency_code', 'price', 'valid_from', 'valid_until', 'unit_conversions', 'source_document_id'] as const;
 
 export function priceItemActivity(action: string, before: PriceItem | null, after: PriceItem | null) {
   const view = (item: PriceItem | null) => (item ? (serializePriceItem(item) as Record<string, unknown>) : {});
@@ -46,7 +60,9 @@ export function priceColumns(input: Partial<PriceItemInput>): Prisma.PriceItemUn
   if (input.seller_item_id !== undefined) data.sellerItemId = input.seller_item_id;
   if (input.unit !== undefined) data.unit = input.unit;
   if (input.currency_code !== undefined) data.currencyCode = input.currency_code;
+  if (input.valid_from !== undefined) data.validFrom = input.valid_from ? new Date(`${input.valid_from}T00:00:00Z`) : null;
   if (input.valid_until !== undefined) data.validUntil = input.valid_until ? new Date(`${input.valid_until}T00:00:00Z`) : null;
+  if (input.unit_conversions !== undefined) data.unitConversions = storedConversions(input.unit_conversions);
   if (input.price) {
     data.priceType = input.price.type;
     data.amount = input.price.type === 'amount' ? new Prisma.Decimal(input.price.amount) : null;
@@ -72,7 +88,9 @@ export async function createPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credent
     amount: entry.price.type === 'amount' ? entry.price.amount : null,
     fraction: entry.price.type === 'rate' ? entry.price.fraction : null,
     basis: entry.price.type === 'rate' ? entry.price.basis : null,
+    validFrom: entry.valid_from ?? null,
     validUntil: entry.valid_until ?? null,
+    unitConversions: entry.unit_conversions?.length ? JSON.stringify(storedConversions(entry.unit_conversions)) : null,
     sourceDocumentId,
   }));
   return deps.db.$transaction(
@@ -97,6 +115,12 @@ export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credenti
   const existing = await deps.db.priceItem.findMany({ where: { agreementId, id: { in: ids } } });
   const unknown = ids.filter((id) => !existing.some((item) => item.id === id));
   if (unknown.length) throw errors.validation('Some entries name no price item of this agreement; nothing was changed.', unknown.map((id) => ({ field: 'entries', message: `no price item ${id}` })));
+  // Each item as it would be after its changes: a start after its end, or a conversion without its unit, is refused.
+  const problems = entries.flatMap((entry, index) => {
+    const merged = { ...serializePriceItem(existing.find((item) => item.id === entry.id)!), ...entry };
+    return priceItemProblems(merged).map((problem) => ({ field: ['entries', index, ...problem.path].join('.'), message: problem.message }));
+  });
+  if (problems.length) throw errors.validation('Some entries would make a price item contradict itself; nothing was changed.', problems);
   await deps.db.$transaction(async (tx) => {
     await lockAgreementTerms(tx, agreementId);
     const activity = [];

@@ -54,6 +54,15 @@ export const COLUMN_ALIASES: Readonly<Record<PriceListField | 'notUsed', ColumnA
   currency: {
     names: ['currency', 'currency code', 'ccy', 'valuta', 'valutakode', 'valutakod', 'valuutta', 'Währung'],
   },
+  validFrom: {
+    names: [
+      'valid from', 'effective from', 'effective date', 'start date', 'from date', 'price from', 'applies from',
+      'gyldig fra', 'gyldig fra og med', 'gyldig fom', 'gäller från', 'gäller fr o m', 'giltig från', 'giltig fr o m', 'startdato', 'fra dato', 'från datum', // no, sv, da
+      'voimassa alkaen', 'alkaen', 'alkupäivä', // fi
+      'Gültig ab', 'Gültig von', 'Preis ab', // de
+      'valable à partir de', 'date de début', 'geldig vanaf', 'ingangsdatum', 'startdatum', // fr, nl
+    ],
+  },
   validUntil: {
     names: [
       'valid until', 'valid to', 'valid through', 'valid thru', 'expires', 'expiry', 'expiry date', 'expiration date', 'end date',

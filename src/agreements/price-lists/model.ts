@@ -20,7 +20,7 @@ export interface PriceListFailure {
 }
 
 /** Our field names; `columns` maps each one found to the header as written in the file. */
-export type PriceListField = 'description' | 'sellerItemId' | 'unit' | 'price' | 'currency' | 'validUntil' | 'rate' | 'basis';
+export type PriceListField = 'description' | 'sellerItemId' | 'unit' | 'price' | 'currency' | 'validFrom' | 'validUntil' | 'rate' | 'basis';
 
 export interface PriceListSheet {
   name: string;
@@ -36,6 +36,7 @@ export interface PriceItem {
   unit: string | null;
   currencyCode: string;
   price: PriceItemPrice;
+  validFrom: string | null;
   validUntil: string | null;
 }
 

@@ -47,16 +47,18 @@ export function interpretRow(row: SourceRow, context: RowContext): RowVerdict {
   if (description === '') problems.push('no description');
   const price = unlessProblem(readPrice(cellOf('price'), cellOf('rate')) ?? { problem: noPriceReason(row, description) });
   const currency = unlessProblem(readCurrency(price?.kind === 'amount' ? price.currencyToken : null, textOf('currency'), context));
-  const validUntil = unlessProblem(readValidUntil(cellOf('validUntil')));
+  const validUntil = unlessProblem(readDate(cellOf('validUntil'), 'valid until'));
+  const validFrom = unlessProblem(readDate(cellOf('validFrom'), 'valid from'));
+  if (validFrom && validUntil && validFrom > validUntil) problems.push(`valid from ${validFrom} is after valid until ${validUntil}`);
   const basis = textOf('basis');
   if (price?.kind === 'rate' && basis === '') problems.push('a rate needs a basis');
-  if (problems.length > 0 || price === undefined || currency === undefined || validUntil === undefined) return rejected(problems.join('; '));
+  if (problems.length > 0 || price === undefined || currency === undefined || validUntil === undefined || validFrom === undefined) return rejected(problems.join('; '));
 
   const itemPrice: PriceItemPrice = price.kind === 'amount' ? { type: 'amount', amount: price.amount.toFixed() } : { type: 'rate', fraction: price.fraction.toFixed(), basis };
   return {
     outcome: 'accepted',
     reason: null,
-    item: { description, sellerItemId, unit: textOf('unit') || null, currencyCode: currency.code, price: itemPrice, validUntil },
+    item: { description, sellerItemId, unit: textOf('unit') || null, currencyCode: currency.code, price: itemPrice, validFrom, validUntil },
   };
 }
 
@@ -172,12 +174,12 @@ function readCurrency(priceToken: string | null, columnText: string, context: Ro
   return { code: claims[0]?.code ?? context.defaultCurrency };
 }
 
-/** YYYY-MM-DD, null when the row has none. */
-function readValidUntil(cell: SourceCell | undefined): string | null | Problem {
+/** YYYY-MM-DD, null when the row has none. `label` names the column in problems ("valid until"). */
+function readDate(cell: SourceCell | undefined, label: string): string | null | Problem {
   if (!isFilled(cell)) return null;
   if (cell.date !== undefined) return cell.date;
-  if (cell.formulaWithoutResult) return { problem: `valid until '${cell.text}' is a formula with no saved result` };
-  if (cell.number !== undefined) return { problem: `valid until '${cell.text}' is a number, not a date` };
+  if (cell.formulaWithoutResult) return { problem: `${label} '${cell.text}' is a formula with no saved result` };
+  if (cell.number !== undefined) return { problem: `${label} '${cell.text}' is a number, not a date` };
   const parsed = parseDateText(cell.text);
-  return parsed.ok ? parsed.date : { problem: `valid until ${parsed.problem}` };
+  return parsed.ok ? parsed.date : { problem: `${label} ${parsed.problem}` };
 }

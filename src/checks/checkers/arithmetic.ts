@@ -1,8 +1,9 @@
 // 6. Arithmetic: each line, then the totals (EN 16931 BR-CO-10 .. BR-CO-16).
 //
-// Line: quantity * unit price / base quantity (+ line charges - line allowances, when the caller
-// has them) should be the line net amount, to within half the currency's minor unit (0.005 for
-// cents: a price with more decimals may be rounded either way).
+// Line: quantity * unit price / base quantity + line charges - line allowances (BG-27/BG-28, when
+// the caller has them) should be the line net amount, to within the organization's line rounding
+// tolerance (one cent by default: 7 x 145.00 billed as 1015.01 is rounding, not an error; a
+// supplier's system that rounds each unit or each step can land a cent off). docs/checks.md.
 //
 // Totals: each rule is checked on the invoice's own stated figures (the line total as stated, not
 // as we would compute it), so one wrong figure gives one finding, not a cascade.
@@ -11,7 +12,7 @@
 // computed - stated for subtractions). On a credit note (amounts usually positive, money coming
 // back) a smaller credit than computed is against the buyer, so the sign flips; when a credit
 // note's amounts are negative it does not. In practice credit notes are not checked.
-import { decOrNull, halfMinorUnit, lineFigures, money, priceString, showMoney, sumOf, ZERO, type Dec } from './money.js';
+import { decOrNull, halfMinorUnit, lineFigures, lineRoundingTolerance, money, priceString, showMoney, sumOf, ZERO, type Dec } from './money.js';
 import { capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, quoteLine } from './findings.js';
 import type { CheckInput, CheckInvoice, CheckLine, Checker, Confidence, Finding } from './types.js';
 
@@ -50,7 +51,8 @@ function lineFinding(input: CheckInput, line: CheckLine): Finding | null {
   );
   const computed = gross.plus(adjustments);
   const difference = net.minus(computed);
-  if (difference.abs().lte(halfMinorUnit(currency))) return null;
+  const tolerance = lineRoundingTolerance(input.settings, currency);
+  if (difference.abs().lte(tolerance)) return null;
 
   let impact = againstBuyer(invoice, difference, computed);
   let confidence: Confidence = known ? 'certain' : 'high';
@@ -71,7 +73,7 @@ function lineFinding(input: CheckInput, line: CheckLine): Finding | null {
     title: `Line amount does not add up: ${line.description ?? `line ${line.lineNumber ?? line.position + 1}`}`,
     explanation:
       `${capitalize(lineLabel(line))} [1]: ${formula} = ${showMoney(computed, currency)}, but the line states ${showMoney(net, currency)} ` +
-      `(${difference.gt(0) ? '+' : '-'}${money(difference.abs(), currency)}).${note}`,
+      `(${difference.gt(0) ? '+' : '-'}${money(difference.abs(), currency)}; up to ${money(tolerance, currency)} a line is taken as rounding).${note}`,
     citations: numbered([{ source: invoiceSource(), quote: quoteLine(invoice, line) }]),
     impactAmount: money(impact, currency),
     expected: null,

@@ -71,7 +71,8 @@ export function quotePriceItem(item: CheckPriceItem): string {
     item.priceType === 'amount'
       ? `${amountText(decOrNull(item.amount), item.currencyCode)}${item.unit ? ` per ${item.unit}` : ''}`
       : `${percent(decOrNull(item.fraction))} of ${item.basis ?? '(no basis)'}`;
-  return `${head}: ${price}${item.validUntil ? `, valid until ${item.validUntil}` : ''}`;
+  const conversions = (item.unitConversions ?? []).map((c) => `1 ${c.fromUnit} = ${c.quantity.toString()} ${c.toUnit}`);
+  return `${head}: ${price}${conversions.length > 0 ? ` (${conversions.join(', ')})` : ''}${item.validFrom ? `, valid from ${item.validFrom}` : ''}${item.validUntil ? `, valid until ${item.validUntil}` : ''}`;
 }
 
 function amountText(amount: Dec | null, currencyCode: string | null): string {

@@ -7,6 +7,7 @@ import { notInPriceListChecker } from './not-in-list.js';
 import { periodChecker } from './period.js';
 import { discountChecker, feeChecker } from './rate-terms.js';
 import { unitPriceChecker } from './unit-price.js';
+import { lowerOf } from './match.js';
 import type { CheckInput, Checker, Finding } from './types.js';
 
 export type * from './types.js';
@@ -51,8 +52,17 @@ export function runCheckers(input: CheckInput, checkers: readonly Checker[] = de
     for (const finding of checker.run(ordered)) {
       if (seen.has(finding.fingerprint)) continue;
       seen.add(finding.fingerprint);
-      findings.push(finding);
+      findings.push(input.invoice.readFromPdf ? asPdfReading(finding) : finding);
     }
   }
   return findings;
+}
+
+// Figures read from a PDF's text may be misread: a finding on them is never certain, and says so.
+function asPdfReading(finding: Finding): Finding {
+  return {
+    ...finding,
+    confidence: lowerOf(finding.confidence, 'high'),
+    explanation: `${finding.explanation} The invoice's figures were read from the text of its PDF, not from structured data, and may be misread.`,
+  };
 }

@@ -2,7 +2,7 @@
 // so that divisions (base quantities, inverted exchange rates) lose nothing that could show in a
 // cent; the shared default constructor is left alone. Rounding happens once, at the end.
 import { Decimal } from 'decimal.js';
-import type { DecimalInput } from './types.js';
+import type { CheckSettings, DecimalInput } from './types.js';
 
 export const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 export type Dec = Decimal;
@@ -107,3 +107,25 @@ export function priceString(value: Dec): string {
 export function showMoney(value: Dec, currencyCode: string | null): string {
   return `${priceString(value)}${currencyCode ? ` ${currencyCode}` : ''}`;
 }
+
+/** What the checks assume when the organization's settings are not given. */
+export const DEFAULT_CHECK_SETTINGS: CheckSettings = { lineRoundingMinorUnits: 1 };
+
+/**
+ * How far a line amount may be from its arithmetic and still be rounding: the organization's
+ * setting in the currency's smallest unit (one cent by default), and never less than half of it.
+ */
+export function lineRoundingTolerance(settings: CheckSettings | undefined, currencyCode: string | null): Dec {
+  const units = Math.max(0, (settings ?? DEFAULT_CHECK_SETTINGS).lineRoundingMinorUnits);
+  const places = minorUnits(currencyCode);
+  // Asked for every line: computed once per setting and currency precision.
+  const key = `${units}:${places}`;
+  let tolerance = tolerances.get(key);
+  if (!tolerance) {
+    tolerance = D.max(halfMinorUnit(currencyCode), new D(units).times(new D(10).pow(-places)));
+    if (tolerances.size < 1000) tolerances.set(key, tolerance);
+  }
+  return tolerance;
+}
+
+const tolerances = new Map<string, Dec>();

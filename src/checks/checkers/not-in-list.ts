@@ -5,7 +5,7 @@
 // only rate terms such as a discount) have no price list to speak of and are not checked.
 // Confidence: no match low (the supplier may word the item differently), expired price medium,
 // other unit low. Correction: modify_invoice (the line exists; nothing is to be added).
-import { lowerOf, matchPriceItem, type PriceItemMatch } from './match.js';
+import { lowerOf, matchPriceItem, notApplyingReason, type PriceItemMatch } from './match.js';
 import { lineFigures } from './money.js';
 import { agreementPricesSource, capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, priceItemSource, quoteLine, quotePriceItem } from './findings.js';
 import type { CheckInput, CheckLine, Checker, Finding } from './types.js';
@@ -53,12 +53,14 @@ function unpriced(input: CheckInput, line: CheckLine, match: PriceItemMatch): Fi
   const item = match.priceItem;
   const expired = !match.applies;
   const why = expired
-    ? `the agreed price was valid until ${item.validUntil}, and the invoice is dated ${input.invoice.issueDate}; no agreed price applies on that date`
+    ? notYetValid(item, input.invoice.issueDate)
+      ? `${notApplyingReason(item, input.invoice.issueDate)}; no agreed price applies on that date`
+      : `the agreed price was valid until ${item.validUntil}, and the invoice is dated ${input.invoice.issueDate}; no agreed price applies on that date`
     : `the agreement prices it per ${item.unit}, the invoice bills it per ${line.unitCode}; there is no agreed price for that unit`;
   return {
     checker: CODE,
     fingerprint: fingerprint(CODE, lineKey(line), expired ? 'expired' : 'other_unit', item.id),
-    title: `${expired ? 'Agreed price expired' : 'Item billed in a unit the agreement does not price'}: ${item.description}`,
+    title: `${expired ? (notYetValid(item, input.invoice.issueDate) ? 'Agreed price not yet valid' : 'Agreed price expired') : 'Item billed in a unit the agreement does not price'}: ${item.description}`,
     explanation: `${capitalize(lineLabel(line))} [1] is price item "${item.description}" [2], but ${why}. No amount is claimed.`,
     citations: numbered([
       { source: invoiceSource(), quote: quoteLine(input.invoice, line) },
@@ -71,3 +73,5 @@ function unpriced(input: CheckInput, line: CheckLine, match: PriceItemMatch): Fi
     correctionType: 'modify_invoice',
   };
 }
+
+const notYetValid = (item: PriceItemMatch['priceItem'], date: string | null) => item.validFrom != null && date !== null && item.validFrom > date;

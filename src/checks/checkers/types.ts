@@ -72,6 +72,8 @@ export interface CheckInvoice {
   /** Document-level allowances and charges. */
   allowanceCharges: CheckAllowanceCharge[];
   totals: CheckTotals;
+  /** true when the invoice was read from a PDF's text, not from structured data: a reading, not a fact. */
+  readFromPdf?: boolean;
 }
 
 export interface CheckPriceItem {
@@ -88,8 +90,19 @@ export interface CheckPriceItem {
   fraction: DecimalInput | null;
   /** What the rate applies to (type rate); see `rate-terms.ts` for the words understood. */
   basis: string | null;
+  /** The first day the price applies (null: from the agreement's start). */
+  validFrom?: IsoDate | null;
   validUntil: IsoDate | null;
+  /** Other units the price converts to: one `fromUnit` is `quantity` `toUnit` (one side is `unit`). */
+  unitConversions?: UnitConversion[] | null;
   sourceDocumentId: string | null;
+}
+
+/** "1 förp = 10 EA": { fromUnit: 'förp', quantity: '10', toUnit: 'EA' }. */
+export interface UnitConversion {
+  fromUnit: string;
+  quantity: DecimalInput;
+  toUnit: string;
 }
 
 export interface CheckAgreement {
@@ -131,11 +144,22 @@ export interface PriorCharge {
   issueDate: IsoDate | null;
 }
 
+/** The organization's settings the checks read. */
+export interface CheckSettings {
+  /**
+   * How far a line's net amount may be from its quantity x price (after line allowances and
+   * charges) and still be rounding, in the currency's smallest unit: 1 is one cent. Default 1.
+   */
+  lineRoundingMinorUnits: number;
+}
+
 export interface CheckInput {
   invoice: CheckInvoice;
   agreement: CheckAgreement;
   rates: RateLookup;
   priorCharges: PriorCharge[];
+  /** Absent: the defaults (DEFAULT_CHECK_SETTINGS). */
+  settings?: CheckSettings;
 }
 
 export type Confidence = 'certain' | 'high' | 'medium' | 'low';

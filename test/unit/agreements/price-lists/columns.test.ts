@@ -29,7 +29,8 @@ describe('matchHeaderCell', () => {
     ['Voimassa', 'validUntil'], ['Alennus', 'rate'], ['Peruste', 'basis'],
     // German
     ['Artikelbezeichnung', 'description'], ['Artikel-Nr.', 'sellerItemId'], ['Einheit', 'unit'], ['Einzelpreis', 'price'], ['Währung', 'currency'],
-    ['Gültig bis', 'validUntil'],
+    ['Gültig bis', 'validUntil'], ['Gültig ab', 'validFrom'], ['Voimassa alkaen', 'validFrom'], ['Gäller från', 'validFrom'],
+    ['Gyldig fra', 'validFrom'], ['Valid from', 'validFrom'], ['Geldig vanaf', 'validFrom'],
   ])('recognises %s as %s', (header, field) => {
     expect(fieldOf(header)).toBe(field);
   });

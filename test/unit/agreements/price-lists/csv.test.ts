@@ -33,7 +33,7 @@ describe('CSV reading', () => {
       raw: { 'Art.nr': '100', Varenavn: 'Kabel; 3x2,5', Enhet: 'm', Pris: '1 234,50' },
       outcome: 'accepted',
       reason: null,
-      item: { description: 'Kabel; 3x2,5', sellerItemId: '100', unit: 'm', currencyCode: 'NOK', price: { type: 'amount', amount: '1234.5' }, validUntil: null },
+      item: { description: 'Kabel; 3x2,5', sellerItemId: '100', unit: 'm', currencyCode: 'NOK', price: { type: 'amount', amount: '1234.5' }, validFrom: null, validUntil: null },
     });
     expect(rowAt(result, 6).item?.description).toBe('Rør "ekstra"');
   });
@@ -68,7 +68,7 @@ describe('CSV reading', () => {
     const text = '\ufeffBenämning\tPris\tValuta\nSkruv\t3,50\tSEK\n';
     const bytes = new Uint8Array(Buffer.from(text, 'utf16le'));
     const result = await readPriceList({ bytes, fileName: 'prices.txt', defaultCurrency: 'NOK' });
-    expect(result.rows[0]?.item).toEqual({ description: 'Skruv', sellerItemId: null, unit: null, currencyCode: 'SEK', price: { type: 'amount', amount: '3.5' }, validUntil: null });
+    expect(result.rows[0]?.item).toEqual({ description: 'Skruv', sellerItemId: null, unit: null, currencyCode: 'SEK', price: { type: 'amount', amount: '3.5' }, validFrom: null, validUntil: null });
   });
 
   it('keeps cells right of the header and names blank or repeated headers by column', async () => {

@@ -32,8 +32,16 @@ describe('row outcomes', () => {
     ]);
     expect(result.complete).toBe(true);
     expect(result.failure).toBeUndefined();
-    expect(rowAt(result, 2).item).toEqual({ description: 'Kabel', sellerItemId: '100', unit: 'm', currencyCode: 'NOK', price: { type: 'amount', amount: '12.5' }, validUntil: '2026-12-31' });
+    expect(rowAt(result, 2).item).toEqual({ description: 'Kabel', sellerItemId: '100', unit: 'm', currencyCode: 'NOK', price: { type: 'amount', amount: '12.5' }, validFrom: null, validUntil: '2026-12-31' });
     expect(rowAt(result, 12).item?.validUntil).toBe('2026-06-30');
+  });
+
+  it('reads a price rise agreed ahead: a "valid from" column, and refuses a start after the end', async () => {
+    const text = ['Art.nr;Varenavn;Enhet;Pris;Gyldig fra;Gyldig til', '100;Kaffe;kg;12,00;01.03.2026;', '101;Te;kg;9,00;2026-07-01;2026-06-30'].join('\n');
+    const result = await readCsvText(text);
+    expect(result.sheets[0]?.columns).toMatchObject({ validFrom: 'Gyldig fra', validUntil: 'Gyldig til' });
+    expect(rowAt(result, 2).item).toMatchObject({ description: 'Kaffe', validFrom: '2026-03-01', validUntil: null });
+    expect(outcomes(result)[1]).toBe('3 rejected: valid from 2026-07-01 is after valid until 2026-06-30');
   });
 
   it('reports every problem of a row at once', async () => {
@@ -91,7 +99,7 @@ describe('rate rows', () => {
     const text = ['Description;Fee %;Basis', 'Invoice fee;5;invoice subtotal', 'Freight;2,5 %;freight amount', 'Handling;1;', 'Bad;x;invoice subtotal'].join('\n');
     const result = await readCsvText(text, { defaultCurrency: 'EUR' });
     expect(outcomes(result)).toEqual(['2 accepted', '3 accepted', '4 rejected: a rate needs a basis', "5 rejected: rate 'x' is not a number"]);
-    expect(rowAt(result, 2).item).toEqual({ description: 'Invoice fee', sellerItemId: null, unit: null, currencyCode: 'EUR', price: { type: 'rate', fraction: '0.05', basis: 'invoice subtotal' }, validUntil: null });
+    expect(rowAt(result, 2).item).toEqual({ description: 'Invoice fee', sellerItemId: null, unit: null, currencyCode: 'EUR', price: { type: 'rate', fraction: '0.05', basis: 'invoice subtotal' }, validFrom: null, validUntil: null });
     expect(rowAt(result, 3).item?.price).toEqual({ type: 'rate', fraction: '0.025', basis: 'freight amount' });
   });
 

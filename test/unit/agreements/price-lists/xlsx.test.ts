@@ -46,10 +46,10 @@ describe('XLSX cells', () => {
       raw: { Artikelnummer: '1001', Benämning: 'Skruv M8', Enhet: 'st', Pris: '0.3', 'Gäller till': '2026-12-31' },
       outcome: 'accepted',
       reason: null,
-      item: { description: 'Skruv M8', sellerItemId: '1001', unit: 'st', currencyCode: 'SEK', price: { type: 'amount', amount: '0.3' }, validUntil: '2026-12-31' },
+      item: { description: 'Skruv M8', sellerItemId: '1001', unit: 'st', currencyCode: 'SEK', price: { type: 'amount', amount: '0.3' }, validFrom: null, validUntil: '2026-12-31' },
     });
-    expect(rowAt(result, 7).item).toMatchObject({ description: 'Mutter M8', price: { type: 'amount', amount: '0.6' }, validUntil: '2026-12-31' });
-    expect(rowAt(result, 8).item).toMatchObject({ description: 'Bricka', price: { type: 'amount', amount: '1234.56' }, validUntil: '2026-06-30' });
+    expect(rowAt(result, 7).item).toMatchObject({ description: 'Mutter M8', price: { type: 'amount', amount: '0.6' }, validFrom: null, validUntil: '2026-12-31' });
+    expect(rowAt(result, 8).item).toMatchObject({ description: 'Bricka', price: { type: 'amount', amount: '1234.56' }, validFrom: null, validUntil: '2026-06-30' });
     expect(rowAt(result, 13).item?.price).toEqual({ type: 'amount', amount: '12.5' });
   });
 

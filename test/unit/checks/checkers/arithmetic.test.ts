@@ -23,7 +23,7 @@ describe('line arithmetic', () => {
   it('reports a line that nets more than quantity x price, with the difference as impact', () => {
     const [finding] = run({ quantity: '3', unitPrice: '0.1', netAmount: '0.40' });
     expect(finding).toMatchObject({ checker: 'line_arithmetic', impactAmount: '0.10', confidence: 'high', invoiceItemId: 'line-1', correctionType: 'modify_item' });
-    expect(finding!.explanation).toContain('Line 1 "Copy paper A4" [1]: 3 x 0.10 = 0.30 NOK, but the line states 0.40 NOK (+0.10).');
+    expect(finding!.explanation).toContain('Line 1 "Copy paper A4" [1]: 3 x 0.10 = 0.30 NOK, but the line states 0.40 NOK (+0.10; up to 0.01 a line is taken as rounding).');
     expect(finding!.explanation).toContain('The line allowances and charges are not known');
   });
 
@@ -61,8 +61,10 @@ describe('line arithmetic', () => {
   it('uses the minor unit of the currency (JPY has none)', () => {
     const yen = { currencyCode: 'JPY' };
     expect(run({ quantity: '3', unitPrice: '333.4', netAmount: '1000' }, yen)).toEqual([]);
-    const [finding] = run({ quantity: '3', unitPrice: '333', netAmount: '1000' }, yen);
-    expect(finding!.impactAmount).toBe('1.00');
+    // One yen off is rounding by default (the organization's line rounding tolerance); two is not.
+    expect(run({ quantity: '3', unitPrice: '333', netAmount: '1000' }, yen)).toEqual([]);
+    const [finding] = run({ quantity: '3', unitPrice: '333', netAmount: '1001' }, yen);
+    expect(finding!.impactAmount).toBe('2.00');
   });
 });
 

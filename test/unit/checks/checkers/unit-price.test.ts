@@ -74,7 +74,7 @@ describe('unit price above the agreed price', () => {
 
   it('skips a price that ran out before the invoice date, and one in another unit', () => {
     expect(run({ invoice: oneLine({ unitPrice: '11' }), agreement: { priceItems: [priceItem({ validUntil: '2026-02-28' })] } })).toEqual([]);
-    expect(run({ invoice: oneLine({ unitPrice: '11' }), agreement: { priceItems: [priceItem({ validUntil: '2026-03-01' })] } })).toHaveLength(1);
+    expect(run({ invoice: oneLine({ unitPrice: '11', netAmount: '110.00' }), agreement: { priceItems: [priceItem({ validUntil: '2026-03-01' })] } })).toHaveLength(1);
     expect(run({ invoice: oneLine({ unitCode: 'C62', unitPrice: '11' }), agreement: { priceItems: [priceItem({ unit: 'box' })] } })).toEqual([]);
   });
 
