@@ -103,7 +103,9 @@ export function label(value: string | null | undefined): string {
 // than guessed. Answers the API's decimal string ("1234.50"), or why the text is not an amount.
 export type AmountInput = { ok: true; value: string } | { ok: false; message: string };
 
-const GROUPED = (separator: string) => new RegExp(`^[1-9]\\d{0,2}(\\${separator}\\d{3})+$`);
+// Digits grouped by threes with the given separator: "1.234.567" or "1,234,567".
+const GROUPED_BY: Record<'.' | ',', RegExp> = { '.': /^[1-9]\d{0,2}(?:\.\d{3})+$/, ',': /^[1-9]\d{0,2}(?:,\d{3})+$/ };
+const GROUPED = (separator: '.' | ',') => GROUPED_BY[separator];
 
 export function readAmount(text: string): AmountInput {
   const compact = text.trim().replace(/[\s\u00a0\u202f']/g, '');

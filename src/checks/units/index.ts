@@ -54,12 +54,13 @@ for (const entry of UNIT_TABLE) {
 const LEADING_PER = /^\s*(?:per|pr\.?|pro|je|par|à|a)\s+/i;
 // "kr/stk", "EUR per kg", "€/h": a price column's currency written before the unit.
 const LEADING_CURRENCY = /^\s*(?:nok|sek|dkk|eur|usd|gbp|chf|pln|isk|kr\.?|euro?|€|\$|£)\s*(?:\/|\bper\b|\bpr\.?|\bpro\b|\bje\b)\s*/i;
-const PERIOD_SPLIT = /\s*\/\s*|\s+(?:per|pr\.?|pro|je)\s+/i;
+// Applied to text whose white space is already one space each (linear: no \s* around the slash).
+const PERIOD_SPLIT = / ?\/ ?| (?:per|pr\.?|pro|je) /i;
 
 function readUncached(written: string): ReadUnit | null {
   const text = written.trim().replace(LEADING_CURRENCY, '').replace(LEADING_PER, '');
   if (!text) return null;
-  const [main = '', ...rest] = text.split(PERIOD_SPLIT).filter((part) => part.trim() !== '');
+  const [main = '', ...rest] = text.replace(/\s+/g, ' ').split(PERIOD_SPLIT).filter((part) => part.trim() !== '');
   const direct = lookup(text);
   // "m/s"-like units of the table itself are read whole; otherwise the last part is a period.
   if (direct || rest.length === 0) return readPart(written, direct ? text : main, null);
