@@ -3,7 +3,7 @@
 import { lineArithmeticChecker, totalsArithmeticChecker } from './arithmetic.js';
 import { duplicateChargeChecker } from './duplicates.js';
 import { exchangeRateMissingChecker } from './exchange-rate.js';
-import { notInPriceListChecker } from './not-in-list.js';
+import { feeNotAgreedChecker, notInPriceListChecker } from './not-in-list.js';
 import { periodChecker } from './period.js';
 import { discountChecker, feeChecker } from './rate-terms.js';
 import { unitPriceChecker } from './unit-price.js';
@@ -13,12 +13,14 @@ export type * from './types.js';
 export { matchPriceItem, type MatchOptions, type MatchedBy, type PriceItemMatch } from './match.js';
 export { convertToInvoiceCurrency, type Conversion } from './currency.js';
 export { rateBasis, rateTermKind, type RateBasis, type RateTermKind } from './rate-terms.js';
+export { chargeConcepts, namesCharge, type ChargeConcept } from './vocabulary.js';
 export { DUPLICATE_WINDOW_DAYS } from './duplicates.js';
 export {
   discountChecker,
   duplicateChargeChecker,
   exchangeRateMissingChecker,
   feeChecker,
+  feeNotAgreedChecker,
   lineArithmeticChecker,
   notInPriceListChecker,
   periodChecker,
@@ -34,6 +36,7 @@ export const defaultCheckers: Checker[] = [
   feeChecker,
   periodChecker,
   notInPriceListChecker,
+  feeNotAgreedChecker,
   lineArithmeticChecker,
   totalsArithmeticChecker,
   duplicateChargeChecker,

@@ -49,6 +49,7 @@ describe('runCheckers', () => {
       'fee_above_agreed',
       'charge_outside_agreement_period',
       'item_not_in_agreement',
+      'fee_not_agreed',
       'line_arithmetic',
       'totals_arithmetic',
       'duplicate_charge',
