@@ -118,6 +118,8 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
         periodStart: day(invoice.invoicePeriodStart),
         periodEnd: day(invoice.invoicePeriodEnd),
         supplierId: invoice.supplierId,
+        orderReference: invoice.orderReference,
+        deliveryDate: day(invoice.deliveryDate),
         exchangeRate: invoice.exchangeRate ? { sourceCurrencyCode: invoice.currencyCode, targetCurrencyCode: invoice.taxCurrencyCode, rate: invoice.exchangeRate.toString() } : null,
         lines,
         allowanceCharges: allowanceCharges.map((ac) => ({ isCharge: ac.isCharge, amount: ac.amount, baseAmount: ac.baseAmount, reason: ac.reason, reasonCode: ac.reasonCode })),
@@ -285,7 +287,8 @@ function priorChargeRows(db: Db, organizationId: string, supplierId: string, inv
            to_char(COALESCE(l.period_start, i.invoice_period_start), 'YYYY-MM-DD') AS "periodStart",
            to_char(COALESCE(l.period_end, i.invoice_period_end), 'YYYY-MM-DD') AS "periodEnd",
            trim_scale(l.quantity)::text AS "quantity", trim_scale(l.net_amount)::text AS "netAmount",
-           to_char(i.issue_date, 'YYYY-MM-DD') AS "issueDate"
+           to_char(i.issue_date, 'YYYY-MM-DD') AS "issueDate",
+           i.order_reference AS "orderReference", to_char(i.delivery_date, 'YYYY-MM-DD') AS "deliveryDate"
       FROM invoices i
       JOIN invoice_lines l ON l.invoice_id = i.id
      WHERE i.organization_id = ${organizationId}::uuid AND i.supplier_id = ${supplierId}::uuid

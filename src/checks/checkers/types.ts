@@ -67,6 +67,10 @@ export interface CheckInvoice {
   periodStart: IsoDate | null;
   periodEnd: IsoDate | null;
   supplierId: string | null;
+  /** The buyer's order number (BT-13); absent means unknown. */
+  orderReference?: string | null;
+  /** The actual delivery date (BT-72); absent means unknown. */
+  deliveryDate?: IsoDate | null;
   exchangeRate: CheckExchangeRate | null;
   lines: CheckLine[];
   /** Document-level allowances and charges. */
@@ -129,6 +133,9 @@ export interface PriorCharge {
   quantity: DecimalInput | null;
   netAmount: DecimalInput | null;
   issueDate: IsoDate | null;
+  /** Its invoice's order reference and delivery date, when known. */
+  orderReference?: string | null;
+  deliveryDate?: IsoDate | null;
 }
 
 export interface CheckInput {

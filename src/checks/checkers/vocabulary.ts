@@ -118,7 +118,7 @@ export const NOT_PER_INVOICE_WORDS = [
 /** A rate applied line by line. */
 export const LINE_BASIS_WORDS = [
   'line total', 'line amount', 'line net', 'each line', 'per line', 'every line', // en
-  'linjebelop', 'linjesum', 'per linje', 'pr linje', 'hver linje', // no, da
+  'linjebelop', 'linjebelob', 'linjesum', 'per linje', 'pr linje', 'hver linje', // no, da
   'radbelopp', 'per rad', 'varje rad', // sv
   'rivisumma', 'riveittain', 'rivikohtai', // fi
   'positionsbetrag', 'zeilenbetrag', 'je position', 'pro position', 'pro zeile', // de
@@ -130,7 +130,8 @@ export const LINE_BASIS_WORDS = [
 export const SUBTOTAL_BASIS_WORDS = [
   'subtotal', 'sub total', 'invoice total', 'invoice amount', 'invoice value', 'net total', 'total excl', 'total excluding', 'order value', 'order total', 'goods value', // en
   'delsum', 'nettosum', 'fakturabelop', 'fakturasum', 'fakturatotal', 'ordresum', 'ordreverdi', 'varebelop', 'nettobelop', // no, da
-  'fakturabelopp', 'ordervarde', 'nettobelopp', 'varuvarde', 'ordrevaerdi', 'varevaerdi', // sv, da
+  'fakturabelopp', 'ordervarde', 'nettobelopp', 'varuvarde', // sv
+  'fakturabelob', 'nettobelob', 'ordrevaerdi', 'varevaerdi', 'varebelob', // da
   'valisumma', 'laskun summa', 'laskun loppusumma', 'veroton', 'tilauksen arvo', 'nettosumma', // fi
   'zwischensumme', 'nettobetrag', 'rechnungsbetrag', 'warenwert', 'auftragswert', 'bestellwert', 'rechnungssumme', // de
   'sous total', 'total ht', 'montant ht', 'montant de la facture', 'montant facture', 'valeur de la commande', 'hors taxe', // fr
