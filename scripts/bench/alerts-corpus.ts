@@ -195,7 +195,7 @@ const SUPPLIERS: SupplierStyle[] = [
       { id: 'DK-SRV', description: 'Serviceaftale printer', listUnit: 'md', invoiceUnit: 'MON', price: '395.00', monthly: true, unknownWord: true },
     ],
     discount: null,
-    freight: { description: 'Fragttillæg', fraction: '0.02', basis: null, invoiceAs: [{ reason: 'Fragt' }, { reason: 'Fragt og forsendelse' }, { code: 'FC' }] },
+    freight: { description: 'Fragttillæg', fraction: '0.02', basis: 'af varebeløb', invoiceAs: [{ reason: 'Fragt' }, { reason: 'Fragt og forsendelse' }, { code: 'FC' }] },
     agreedFee: null,
     unagreedLineFees: ['Gebyr for papirfaktura', 'Miljøtillæg'],
     unagreedDocumentCharges: [{ reason: 'Emballage' }, { reason: 'Ekspeditionsgebyr' }],

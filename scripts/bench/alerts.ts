@@ -80,7 +80,8 @@ async function main() {
     for (const [index, supplier] of corpus.suppliers.entries()) {
       const agreement = corpus.agreements[index]!;
       const first = await client.upload(peppolDocument({ number: `ONBOARD-${index}`, issueDate: '2025-11-03', currency: agreement.currency, supplier, lines: [pricedLine('Onboarding', 'ONB-1', '1', 'EA', '1.00')] }), 'first.xml');
-      const supplierId = (await client.settled(first)).supplier?.id;
+      await client.settled(first);
+      const supplierId = (await must(tenant, `/v1/invoices/${first}`, 'GET', undefined, 200)).supplier?.id;
       if (!supplierId) throw new Error(`supplier ${supplier.name} was not created`);
       const created = await must(tenant, '/v1/agreements', 'POST', { title: agreement.title, status: 'active', supplier_ids: [supplierId], effective_date: '2026-01-01', expiration_date: '2026-06-30' }, 201);
       await must(tenant, `/v1/agreements/${created.id}/price-items`, 'POST', { entries: agreement.entries }, 201);
@@ -89,7 +90,8 @@ async function main() {
     const started = performance.now();
     const checkOne = async (document: CorpusDocument): Promise<Checked> => {
       const invoiceId = await client.upload(document.bytes, `${document.key}.xml`);
-      const invoice = await client.settled(invoiceId);
+      await client.settled(invoiceId);
+      const invoice = await must(tenant, `/v1/invoices/${invoiceId}`, 'GET', undefined, 200);
       const alerts = (await must(tenant, `/v1/alerts?invoice_ids=${invoiceId}&limit=100`, 'GET', undefined, 200)).data as Alert[];
       return { document, invoiceId, lineIds: (invoice.line_items ?? []).map((line: { id: string }) => line.id), alerts };
     };
@@ -128,7 +130,12 @@ function report(results: Checked[]) {
     }
     for (const alert of checked.alerts) {
       if (used.has(alert.id)) continue;
-      const category = categories.find((name) => CATEGORY_CHECKERS[name].checker === alert.provenance.checker && CATEGORY_CHECKERS[name].onLine === (alert.invoice_item_id !== null || name === 'rate_above_agreed')) ?? 'other';
+      // A false alarm counts against the category its checker finds (fee_not_agreed: on a line or not).
+      const category =
+        categories.find((name) => {
+          const { checker, onLine } = CATEGORY_CHECKERS[name];
+          return checker === alert.provenance.checker && (checker !== 'fee_not_agreed' || onLine === (alert.invoice_item_id !== null));
+        }) ?? 'other';
       falseAlarms.push({ checked, alert, category });
     }
   }
