@@ -60,8 +60,12 @@ export const CHARGE_CONCEPTS: Record<ChargeConcept, ConceptWords> = {
     withFeeWord: ['invoice', 'invoicing', 'billing', 'faktura', 'fakturer', 'laskutus', '=lasku', 'rechnung', 'facturation', '=facture', 'factuur', 'facturatie'],
   },
   handling: {
-    alone: ['handling', 'ekspedisjon', 'expeditionsavgift', 'ekspeditionsgebyr', 'kasittelymaksu', 'kasittelykulu', 'kasittelylisa', 'bearbeitungsgebuhr', 'manutention', 'frais de dossier', 'behandelingskosten', 'orderkosten', 'ordergebyr', 'orderavgift'],
-    withFeeWord: ['kasittely', 'bearbeitung', 'behandeling', 'order', 'ordre', 'tilaus', 'auftrag', 'commande'],
+    alone: [
+      'handling', 'ekspedisjon', 'expeditionsavgift', 'ekspeditionsgebyr', 'kasittelymaksu', 'kasittelykulu', 'kasittelylisa', 'bearbeitungsgebuhr', 'manutention',
+      'frais de dossier', 'behandelingskosten', 'orderkosten', 'ordergebyr', 'orderavgift', 'ordregebyr', 'ordreavgift', 'auftragspauschale',
+    ],
+    // "Order fee" is handling; "Småordretillegg" (small order) is not, so order words count only whole.
+    withFeeWord: ['kasittely', 'bearbeitung', 'behandeling', '=order', '=ordre', '=tilaus', '=auftrag', '=commande'],
   },
   administration: {
     alone: ['administratiekosten', 'verwaltungsgebuhr'],

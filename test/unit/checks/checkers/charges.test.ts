@@ -16,6 +16,12 @@ describe('charge vocabulary in eight languages', () => {
     expect(chargeConcepts(null, 'FC').has('freight')).toBe(true);
   });
 
+  it('tells a small-order surcharge from an order handling fee', () => {
+    expect([...chargeConcepts('Småordretillegg')]).toEqual(['small_order']);
+    expect([...chargeConcepts('Order fee')]).toEqual(['handling']);
+    expect([...chargeConcepts('Ekspedisjonsgebyr')]).toEqual(['handling']);
+  });
+
   it('reads invoice fees only with a fee word beside the invoice', () => {
     for (const text of ['Invoice fee', 'Fakturagebyr', 'Fakturaavgift', 'Faktureringsavgift', 'Laskutuslisä', 'Laskutusmaksu', 'Rechnungsgebühr', 'Frais de facturation', 'Factuurkosten']) {
       expect(chargeConcepts(text).has('invoice_fee'), text).toBe(true);
