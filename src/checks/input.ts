@@ -120,6 +120,7 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
         supplierId: invoice.supplierId,
         orderReference: invoice.orderReference,
         deliveryDate: day(invoice.deliveryDate),
+        readFrom: (invoice.extraction as { method?: string } | null)?.method === 'pdf_text' ? 'pdf_text' : 'structured',
         exchangeRate: invoice.exchangeRate ? { sourceCurrencyCode: invoice.currencyCode, targetCurrencyCode: invoice.taxCurrencyCode, rate: invoice.exchangeRate.toString() } : null,
         lines,
         allowanceCharges: allowanceCharges.map((ac) => ({ isCharge: ac.isCharge, amount: ac.amount, baseAmount: ac.baseAmount, reason: ac.reason, reasonCode: ac.reasonCode })),

@@ -54,8 +54,18 @@ export function runCheckers(input: CheckInput, checkers: readonly Checker[] = de
     for (const finding of checker.run(ordered)) {
       if (seen.has(finding.fingerprint)) continue;
       seen.add(finding.fingerprint);
-      findings.push(finding);
+      findings.push(input.invoice.readFrom === 'pdf_text' ? readFromPdf(finding) : finding);
     }
   }
   return findings;
+}
+
+// Figures read from a PDF's text are a reading, not the supplier's structured data: nothing found
+// on them is certain, and the explanation says what it rests on.
+function readFromPdf(finding: Finding): Finding {
+  return {
+    ...finding,
+    confidence: finding.confidence === 'certain' ? 'high' : finding.confidence,
+    explanation: `${finding.explanation} The invoice's figures were read from its PDF, not from structured data.`,
+  };
 }

@@ -71,6 +71,8 @@ export interface CheckInvoice {
   orderReference?: string | null;
   /** The actual delivery date (BT-72); absent means unknown. */
   deliveryDate?: IsoDate | null;
+  /** How the figures were read: from structured data (UBL, CII...) or from a PDF's text. */
+  readFrom?: 'structured' | 'pdf_text';
   exchangeRate: CheckExchangeRate | null;
   lines: CheckLine[];
   /** Document-level allowances and charges. */

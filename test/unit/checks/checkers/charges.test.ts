@@ -112,3 +112,14 @@ describe('charges the agreement does not allow', () => {
     expect(findings.map((finding) => finding.checker)).not.toContain('agreed_discount_missing');
   });
 });
+
+describe('certainty', () => {
+  it('is never certain on figures read from a PDF, and says so', () => {
+    const overpriced = line({ quantity: '4', unitPrice: '12.50', netAmount: '50.00' });
+    const [structured] = runCheckers(input({ invoice: { lines: [overpriced] } }));
+    const [fromPdf] = runCheckers(input({ invoice: { lines: [overpriced], readFrom: 'pdf_text' } }));
+    expect(structured).toMatchObject({ checker: 'unit_price_above_agreed', confidence: 'certain' });
+    expect(fromPdf).toMatchObject({ checker: 'unit_price_above_agreed', confidence: 'high', impactAmount: structured!.impactAmount });
+    expect(fromPdf!.explanation).toContain('read from its PDF');
+  });
+});
