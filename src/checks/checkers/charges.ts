@@ -68,12 +68,13 @@ export function chargeLines(input: CheckInput): InvoiceCharge[] {
   const { invoice, agreement } = input;
   const feeRates = agreement.priceItems.filter(isFeeRate);
   const found = invoice.lines.flatMap((line): InvoiceCharge[] => {
+    const toRate = feeRates.length > 0 ? matchPriceItem(line, feeRates, { invoiceDate: invoice.issueDate }) : null;
+    // The name first: it is looked up once per distinct text, and most lines are goods.
+    if (!toRate && !namesCharge(line.description)) return [];
     const { netAmount: net, quantity } = lineFigures(line);
     if (net === null || net.lte(0)) return [];
-    const toRate = feeRates.length > 0 ? matchPriceItem(line, feeRates, { invoiceDate: invoice.issueDate }) : null;
     if (!toRate) {
       if (quantity !== null && !quantity.eq(1)) return [];
-      if (!namesCharge(line.description)) return [];
       const asGoods = matchPriceItem(line, agreement.priceItems, { invoiceDate: invoice.issueDate, priceType: 'amount' });
       if (asGoods) return [];
     }

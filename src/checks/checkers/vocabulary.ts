@@ -155,11 +155,17 @@ export const CHARGE_REASON_CODES: Record<string, ChargeConcept> = {
   ABK: 'administration',
 };
 
-function wordsOf(text: string): string[] {
-  return foldText(text).split(' ').filter(Boolean);
+interface Folded {
+  words: string[];
+  padded: string;
 }
 
-function matchesWord(words: string[], padded: string, term: string): boolean {
+function folded(text: string): Folded {
+  const words = foldText(text).split(' ').filter(Boolean);
+  return { words, padded: ` ${words.join(' ')} ` };
+}
+
+function matchesWord({ words, padded }: Folded, term: string): boolean {
   if (term.startsWith('=')) return words.includes(term.slice(1));
   if (term.includes(' ')) return padded.includes(` ${term} `);
   if (term.length >= 5) return words.some((word) => word.includes(term));
@@ -167,30 +173,47 @@ function matchesWord(words: string[], padded: string, term: string): boolean {
   return words.includes(term);
 }
 
+const mentionsFolded = (text: Folded, terms: readonly string[]) => terms.some((term) => matchesWord(text, term));
+
 /** Whether a text mentions any of the (folded) vocabulary words, by the rules above. */
 export function mentions(text: string | null | undefined, terms: readonly string[]): boolean {
-  if (!text) return false;
-  const words = wordsOf(text);
-  const padded = ` ${words.join(' ')} `;
-  return terms.some((term) => matchesWord(words, padded, term));
+  return text ? mentionsFolded(folded(text), terms) : false;
 }
+
+// Asked for every line of every check, of a few distinct texts (descriptions repeat): each text
+// is read once. Bounded, as the texts come from invoices.
+const conceptsByText = new Map<string, ReadonlySet<ChargeConcept>>();
+const TEXTS_KEPT = 20_000;
+
+function conceptsOfText(text: string): ReadonlySet<ChargeConcept> {
+  const known = conceptsByText.get(text);
+  if (known) return known;
+  const words = folded(text);
+  const feeWord = mentionsFolded(words, FEE_WORDS);
+  const found = new Set<ChargeConcept>();
+  for (const [concept, terms] of Object.entries(CHARGE_CONCEPTS) as [ChargeConcept, ConceptWords][]) {
+    if (mentionsFolded(words, terms.alone) || (feeWord && mentionsFolded(words, terms.withFeeWord))) found.add(concept);
+  }
+  if (feeWord) found.add(FEE_WORD_MARK);
+  if (conceptsByText.size < TEXTS_KEPT) conceptsByText.set(text, found);
+  return found;
+}
+
+// Kept among a text's concepts to say it has a fee word; never returned as a concept.
+const FEE_WORD_MARK = 'fee_word' as ChargeConcept;
 
 /** What the text says a charge is for (several when it names several, none when it does not say). */
 export function chargeConcepts(text: string | null | undefined, reasonCode?: string | null): Set<ChargeConcept> {
   const found = new Set<ChargeConcept>();
   const coded = reasonCode ? CHARGE_REASON_CODES[reasonCode.trim().toUpperCase()] : undefined;
   if (coded) found.add(coded);
-  if (!text) return found;
-  const feeWord = mentions(text, FEE_WORDS);
-  for (const [concept, words] of Object.entries(CHARGE_CONCEPTS) as [ChargeConcept, ConceptWords][]) {
-    if (mentions(text, words.alone) || (feeWord && mentions(text, words.withFeeWord))) found.add(concept);
-  }
+  if (text) for (const concept of conceptsOfText(text)) if (concept !== FEE_WORD_MARK) found.add(concept);
   return found;
 }
 
 /** Whether the text names a charge: a known kind of charge, or a fee word ("Service fee"). */
 export function namesCharge(text: string | null | undefined): boolean {
-  return chargeConcepts(text).size > 0 || mentions(text, FEE_WORDS);
+  return text ? conceptsOfText(text).size > 0 : false;
 }
 
 export function sharesConcept(a: Set<ChargeConcept>, b: Set<ChargeConcept>): ChargeConcept | null {
