@@ -13,10 +13,9 @@
 // charge without reason or code is left alone when the agreement has two fees or more (it could
 // be either). Confidence: high for a charge that names itself, medium for one that does not.
 import { agreedFees, assignFee, chargeLineIds, invoiceCharges, type InvoiceCharge } from './charges.js';
-import { money } from './money.js';
 import { quoteCharge } from './rate-terms.js';
 import { lowerOf, matchPriceItem, type PriceItemMatch } from './match.js';
-import { lineFigures } from './money.js';
+import { lineFigures, money } from './money.js';
 import { agreementPricesSource, capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, priceItemSource, quoteLine, quotePriceItem } from './findings.js';
 import type { CheckInput, CheckLine, Checker, Finding } from './types.js';
 
@@ -92,16 +91,21 @@ export const feeNotAgreedChecker: Checker = {
     if (input.invoice.documentType === 'credit_note' || input.agreement.priceItems.length === 0) return [];
     const fees = agreedFees(input);
     const rateFees = fees.filter((item) => item.priceType === 'rate').length;
-    return invoiceCharges(input).flatMap((charge, index) => {
+    // Document charges are told apart by their reason (or code) and how often it came before.
+    const seen = new Map<string, number>();
+    return invoiceCharges(input).flatMap((charge) => {
+      const name = charge.charge ? (charge.charge.reason ?? charge.charge.reasonCode ?? '') : '';
+      const occurrence = seen.get(name) ?? 0;
+      if (charge.charge) seen.set(name, occurrence + 1);
       if (assignFee(input, charge, fees)) return [];
       const unnamed = charge.charge !== null && !charge.charge.reason && !charge.charge.reasonCode;
       if (unnamed && rateFees >= 2) return [];
-      return [chargeNotAgreed(input, charge, index, unnamed)];
+      return [chargeNotAgreed(input, charge, `${name}#${occurrence}`, unnamed)];
     });
   },
 };
 
-function chargeNotAgreed(input: CheckInput, charge: InvoiceCharge, index: number, unnamed: boolean): Finding {
+function chargeNotAgreed(input: CheckInput, charge: InvoiceCharge, documentKey: string, unnamed: boolean): Finding {
   const { invoice, agreement } = input;
   const currency = invoice.currencyCode;
   const name = charge.text ?? charge.charge?.reasonCode ?? 'charge';
@@ -110,8 +114,8 @@ function chargeNotAgreed(input: CheckInput, charge: InvoiceCharge, index: number
   const amount = money(charge.amount, currency);
   return {
     checker: FEE_CODE,
-    // A document charge has no line: its reason (or code, or place among the charges) names it.
-    fingerprint: charge.line ? fingerprint(FEE_CODE, lineKey(charge.line)) : fingerprint(FEE_CODE, 'document', charge.charge!.reason ?? charge.charge!.reasonCode ?? `#${index}`),
+    // A document charge has no line: its reason (or code) and occurrence name it.
+    fingerprint: charge.line ? fingerprint(FEE_CODE, lineKey(charge.line)) : fingerprint(FEE_CODE, 'document', documentKey),
     title: `Charge not in the agreement: ${name}`,
     explanation:
       `${where} [1] charges ${amount}${currency ? ` ${currency}` : ''}, and the agreement [2] allows no such fee or charge` +

@@ -88,6 +88,8 @@ describe('charges the agreement does not allow', () => {
   it('claims a document charge the agreement does not allow', () => {
     const [finding] = feeNotAgreedChecker.run(input({ invoice: { lines: [goods], allowanceCharges: [charge('Frakt', '149.00')] } }));
     expect(finding).toMatchObject({ impactAmount: '149.00', invoiceItemId: null, correctionType: 'modify_invoice', title: 'Charge not in the agreement: Frakt' });
+    const twice = runCheckers(input({ invoice: { lines: [goods], allowanceCharges: [charge('Frakt', '149.00'), charge('Frakt', '99.00')] } }));
+    expect(twice.filter((entry) => entry.checker === 'fee_not_agreed').map((entry) => entry.impactAmount)).toEqual(['149.00', '99.00']);
   });
 
   it('leaves charges the agreement allows to the fee check, and agreements without prices alone', () => {
