@@ -133,10 +133,12 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
         periodStart: day(invoice.invoicePeriodStart),
         periodEnd: day(invoice.invoicePeriodEnd),
         supplierId: invoice.supplierId,
+        orderReference: invoice.orderReference,
+        deliveryDate: day(invoice.deliveryDate),
+        readFrom: readFromOf(invoice.extraction),
         exchangeRate: invoice.exchangeRate ? { sourceCurrencyCode: invoice.currencyCode, targetCurrencyCode: invoice.taxCurrencyCode, rate: invoice.exchangeRate.toString() } : null,
         lines,
         allowanceCharges: allowanceCharges.map((ac) => ({ isCharge: ac.isCharge, amount: ac.amount, baseAmount: ac.baseAmount, reason: ac.reason, reasonCode: ac.reasonCode })),
-        readFromPdf: (invoice.extraction as { method?: string } | null)?.method === 'pdf_text',
         totals: {
           lineExtension: text(invoice.lineExtensionAmount),
           allowanceTotal: text(invoice.allowanceTotal),
@@ -302,7 +304,8 @@ function priorChargeRows(db: Db, organizationId: string, supplierId: string, inv
            to_char(COALESCE(l.period_start, i.invoice_period_start), 'YYYY-MM-DD') AS "periodStart",
            to_char(COALESCE(l.period_end, i.invoice_period_end), 'YYYY-MM-DD') AS "periodEnd",
            trim_scale(l.quantity)::text AS "quantity", trim_scale(l.net_amount)::text AS "netAmount",
-           to_char(i.issue_date, 'YYYY-MM-DD') AS "issueDate"
+           to_char(i.issue_date, 'YYYY-MM-DD') AS "issueDate",
+           i.order_reference AS "orderReference", to_char(i.delivery_date, 'YYYY-MM-DD') AS "deliveryDate"
       FROM invoices i
       JOIN invoice_lines l ON l.invoice_id = i.id
      WHERE i.organization_id = ${organizationId}::uuid AND i.supplier_id = ${supplierId}::uuid
@@ -320,3 +323,9 @@ function priorChargeRows(db: Db, organizationId: string, supplierId: string, inv
 }
 
 const shiftDay = (date: string, days: number) => day(shiftDays(new Date(`${date}T00:00:00Z`), days))!;
+
+// Anything not read from structured data (a PDF's text layer, OCR) is a reading, not a fact.
+function readFromOf(extraction: unknown): 'structured' | 'pdf_text' {
+  const method = (extraction as { method?: string } | null)?.method;
+  return method === undefined || method === 'structured' ? 'structured' : 'pdf_text';
+}

@@ -54,6 +54,7 @@ function headerOf(invoice: NormalizedInvoice) {
     deliveryAddress: invoice.deliveryAddress ? (invoice.deliveryAddress as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
     invoicePeriodStart: dateOrNull(invoice.invoicePeriod?.start),
     invoicePeriodEnd: dateOrNull(invoice.invoicePeriod?.end),
+    deliveryDate: dateOrNull(invoice.deliveryDate),
     lineExtensionAmount: decimalOrNull(t.lineExtension),
     taxExclusiveAmount: decimalOrNull(t.taxExclusive),
     vatAmount: decimalOrNull(t.vatTotal),

@@ -6,13 +6,15 @@
 //   way): the prior charges' periods overlap this line's. Impact = the net amount times the share
 //   of the line's days already billed (all of it when fully covered).
 // - Without periods on either side: the same quantity and the same net amount, issued within
-//   DUPLICATE_WINDOW_DAYS days of each other. Impact = the net amount. Two weeks catches a
-//   re-sent invoice under a new number while leaving monthly repeat orders alone; weekly
-//   identical deliveries do show, at medium confidence at most.
+//   DUPLICATE_WINDOW_DAYS days of each other, and evidence that it is the same delivery: the same
+//   order reference, a near-equal invoice number, or the same delivery date (two different order
+//   references rule it out unless the numbers are near-equal). Equal lines alone are no evidence:
+//   weekly and fortnightly repeat orders buy the same items. Impact = the net amount.
 // - A line with a period and one without are not compared (nothing tells them apart or together).
 // Confidence: by article number high when the period is fully covered with the same quantity,
 // one step less for a partial cover or another quantity; by description one step less again;
-// no-period matches medium by article number, low by description.
+// no-period matches high by article number with the same order or a near-equal number, medium
+// with the same delivery date only, one step less by description.
 import { dayNumber, daysBetween, periodDays, periodOf, showPeriod, type Period } from './dates.js';
 import { lessSure } from './match.js';
 import { type Dec, decOrNull, isMaterial, lineFigures, money } from './money.js';
@@ -163,10 +165,60 @@ function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
         equalDecimals(net, prepared.net),
     ),
   );
-  if (repeats.length === 0) return null;
-  const confidence: Confidence = repeats.every((candidate) => candidate.by === 'seller_item_id') ? 'medium' : 'low';
-  const text = `the same quantity for the same amount was billed within ${DUPLICATE_WINDOW_DAYS} days of this invoice, and neither line names a period`;
-  return finding(input, line, repeats, net, confidence, text);
+  // Equal lines alone are a repeat order as often as a double billing: a duplicate needs evidence.
+  const evidenced = repeats.flatMap((candidate) => {
+    const found = evidenceOf(invoice, candidate.prior);
+    return found ? [{ candidate, found }] : [];
+  });
+  if (evidenced.length === 0) return null;
+  const strongest = evidenced.find(({ found }) => found.strong) ?? evidenced[0]!;
+  let confidence: Confidence = strongest.found.strong ? 'high' : 'medium';
+  if (evidenced.some(({ candidate }) => candidate.by === 'description')) confidence = lessSure(confidence);
+  const text = `the same quantity for the same amount was billed within ${DUPLICATE_WINDOW_DAYS} days of this invoice, ${strongest.found.text}`;
+  return finding(input, line, evidenced.map(({ candidate }) => candidate), net, confidence, text);
+}
+
+interface Evidence {
+  /** The same order or a near-equal invoice number (a re-sent invoice); a delivery date is weaker. */
+  strong: boolean;
+  text: string;
+}
+
+const normalizedReference = (reference: string | null | undefined): string | null => (reference ? reference.toLowerCase().replace(/[^a-z0-9]+/g, '') || null : null);
+
+// What says two equal charges without a period are one delivery billed twice, not two orders:
+// the same order reference, the same delivery date, or a near-equal invoice number. Two different
+// order references say they are two orders, unless the invoice numbers say otherwise.
+function evidenceOf(invoice: CheckInput['invoice'], prior: PriorCharge): Evidence | null {
+  const number = nearEqualNumbers(invoice.invoiceNumber, prior.invoiceNumber);
+  if (number) return { strong: true, text: `under a near-equal invoice number (${invoice.invoiceNumber} and ${prior.invoiceNumber})` };
+  const order = normalizedReference(invoice.orderReference);
+  const priorOrder = normalizedReference(prior.orderReference);
+  if (order !== null && priorOrder !== null) {
+    if (order === priorOrder) return { strong: true, text: `for the same order reference ${invoice.orderReference}` };
+    return null;
+  }
+  if (invoice.deliveryDate && invoice.deliveryDate === prior.deliveryDate) return { strong: false, text: `for the same delivery date ${invoice.deliveryDate}` };
+  return null;
+}
+
+/**
+ * A re-sent invoice under a slightly changed number: the same number but for case and
+ * punctuation ("INV-1001" / "inv 1001"), or one number with a short suffix or prefix added
+ * ("1001" / "1001-2", "1001B", "R1001"). Two plain numbers ("1001" / "10012") are a sequence.
+ */
+export function nearEqualNumbers(a: string | null | undefined, b: string | null | undefined): boolean {
+  const left = normalizedReference(a);
+  const right = normalizedReference(b);
+  if (left === null || right === null) return false;
+  if (left === right) return true;
+  const [short, long] = left.length <= right.length ? [a!.trim().toLowerCase(), b!.trim().toLowerCase()] : [b!.trim().toLowerCase(), a!.trim().toLowerCase()];
+  if (short.length < 3 || !long.includes(short)) return false;
+  const extra = long.startsWith(short) ? long.slice(short.length) : long.endsWith(short) ? long.slice(0, long.length - short.length) : null;
+  if (extra === null) return false;
+  if (/^\d+$/.test(short) && /^\d+$/.test(long)) return false;
+  // A suffix after a separator ("-2", "/b") or of letters ("B"); a prefix of letters ("R", "K-").
+  return long.startsWith(short) ? /^[-_/ .][a-z0-9]{1,2}$|^[a-z]{1,2}$/.test(extra) : /^[a-z]{1,2}[-_/ .]?$/.test(extra);
 }
 
 // Days of `period` inside at least one of `others` (overlaps counted once).

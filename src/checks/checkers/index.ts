@@ -3,7 +3,7 @@
 import { lineArithmeticChecker, totalsArithmeticChecker } from './arithmetic.js';
 import { duplicateChargeChecker } from './duplicates.js';
 import { exchangeRateMissingChecker } from './exchange-rate.js';
-import { notInPriceListChecker } from './not-in-list.js';
+import { feeNotAgreedChecker, notInPriceListChecker } from './not-in-list.js';
 import { periodChecker } from './period.js';
 import { discountChecker, feeChecker } from './rate-terms.js';
 import { unitPriceChecker } from './unit-price.js';
@@ -14,12 +14,14 @@ export type * from './types.js';
 export { matchPriceItem, type MatchOptions, type MatchedBy, type PriceItemMatch } from './match.js';
 export { convertToInvoiceCurrency, type Conversion } from './currency.js';
 export { rateBasis, rateTermKind, type RateBasis, type RateTermKind } from './rate-terms.js';
+export { chargeConcepts, namesCharge, type ChargeConcept } from './vocabulary.js';
 export { DUPLICATE_WINDOW_DAYS } from './duplicates.js';
 export {
   discountChecker,
   duplicateChargeChecker,
   exchangeRateMissingChecker,
   feeChecker,
+  feeNotAgreedChecker,
   lineArithmeticChecker,
   notInPriceListChecker,
   periodChecker,
@@ -35,6 +37,7 @@ export const defaultCheckers: Checker[] = [
   feeChecker,
   periodChecker,
   notInPriceListChecker,
+  feeNotAgreedChecker,
   lineArithmeticChecker,
   totalsArithmeticChecker,
   duplicateChargeChecker,
@@ -52,7 +55,7 @@ export function runCheckers(input: CheckInput, checkers: readonly Checker[] = de
     for (const finding of checker.run(ordered)) {
       if (seen.has(finding.fingerprint)) continue;
       seen.add(finding.fingerprint);
-      findings.push(input.invoice.readFromPdf ? asPdfReading(finding) : finding);
+      findings.push(input.invoice.readFrom === 'pdf_text' ? asPdfReading(finding) : finding);
     }
   }
   return findings;

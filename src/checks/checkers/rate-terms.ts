@@ -1,12 +1,16 @@
 // 3. Rate terms: price items of type rate (a fraction of a basis).
 //
-// Kind of term, read from the price item's description and basis (folded, any language we know):
-// - discount: mentions discount, rebate, rabatt/rabat, alennus, Nachlass. Not per invoice, and so
-//   skipped: bonuses, annual/yearly terms, cash or early-payment discounts (skonto, kontantrabatt),
-//   which are settled outside the invoice.
-// - fee: mentions fee, charge, surcharge, gebyr, avgift, tillegg/tillägg, maksu, lisä-, Gebühr,
-//   Zuschlag, freight/frakt/rahti/Fracht, shipping, handling.
+// Kind of term, read from the price item's description and basis (folded; the words of all eight
+// languages we read are in `vocabulary.ts`):
+// - not per invoice, and so skipped: bonuses, annual terms, cash or early-payment discounts
+//   (skonto, kontantrabatt, escompte), which are settled outside the invoice;
+// - discount: discount, rebate, rabatt/rabat, alennus, Nachlass, remise, korting...;
+// - fee: a kind of charge (freight: Frakt, Fragttillæg, rahti, Fracht, frais de port, vracht...;
+//   invoice fee, handling, packing, small order, fuel, environmental, insurance...) or a fee word
+//   (fee, gebyr, avgift, tillæg, maksu, Gebühr, frais, toeslag...);
 // - anything else: not checked (what the rate means would be a guess).
+// Which charges a fee term covers (document charges and charge lines, by kind of charge) is
+// `charges.ts`; a fee term without any basis is taken of the invoice subtotal, at medium.
 //
 // Basis vocabulary (what the fraction applies to):
 // - `invoice_subtotal`: the goods and services on the invoice before document-level allowances
@@ -25,7 +29,8 @@ import { foldText } from '../../agreements/price-lists/normalize.js';
 import { appliesOn, lessSure, lowerOf, matchPriceItem } from './match.js';
 import { D, decOrNull, halfMinorUnit, lineFigures, money, showMoney, sumOf, ZERO, type Dec } from './money.js';
 import { pricedLines } from './pricing.js';
-import { mentionsAny } from './text.js';
+import { agreedFees, assignFee, chargeLineIds, invoiceCharges, type FeeAssignment, type InvoiceCharge } from './charges.js';
+import { DISCOUNT_WORDS, LINE_BASIS_WORDS, mentions, namesCharge, NOT_PER_INVOICE_WORDS, SUBTOTAL_BASIS_WORDS } from './vocabulary.js';
 import {
   fingerprint,
   invoiceSource,
@@ -41,21 +46,11 @@ import type { CheckAllowanceCharge, CheckInput, CheckLine, CheckPriceItem, Check
 export type RateBasis = 'invoice_subtotal' | 'line_total';
 export type RateTermKind = 'discount' | 'fee' | 'not_per_invoice' | 'unknown';
 
-const DISCOUNT_WORDS = ['discount', 'rebate', 'rabatt', 'rabat', 'alennus', 'nachlass'];
-const NOT_PER_INVOICE_WORDS = ['bonus', 'annual', 'yearly', 'arlig', 'vuosi', 'jahres', 'skonto', 'cash discount', 'early payment', 'prompt payment', 'kontant', 'kateis'];
-const FEE_WORDS = ['fee', 'charge', 'surcharge', 'gebyr', 'avgift', 'tillegg', 'tillagg', 'maksu', 'lisa', 'gebuhr', 'zuschlag', 'freight', 'frakt', 'rahti', 'fracht', 'shipping', 'handling'];
-const LINE_BASIS_WORDS = ['line total', 'line amount', 'line net', 'each line', 'per line', 'every line', 'linjebelop', 'linjesum', 'radbelopp', 'rivisumma', 'positionsbetrag', 'zeilenbetrag'];
-const SUBTOTAL_BASIS_WORDS = [
-  'subtotal', 'sub total', 'invoice total', 'invoice amount', 'invoice value', 'net total', 'total excl', 'total excluding', 'order value', 'order total',
-  'delsum', 'nettosum', 'fakturabelop', 'fakturasum', 'fakturatotal', 'ordresum', 'valisumma', 'laskun summa', 'zwischensumme', 'nettobetrag',
-  'rechnungsbetrag', 'warenwert', 'goods value',
-];
-
 export function rateTermKind(item: Pick<CheckPriceItem, 'description' | 'basis'>): RateTermKind {
   const text = `${item.description} ${item.basis ?? ''}`;
-  if (mentionsAny(text, NOT_PER_INVOICE_WORDS)) return 'not_per_invoice';
-  if (mentionsAny(text, DISCOUNT_WORDS)) return 'discount';
-  if (mentionsAny(text, FEE_WORDS)) return 'fee';
+  if (mentions(text, NOT_PER_INVOICE_WORDS)) return 'not_per_invoice';
+  if (mentions(text, DISCOUNT_WORDS)) return 'discount';
+  if (namesCharge(item.description)) return 'fee';
   return 'unknown';
 }
 
@@ -64,8 +59,8 @@ export function rateBasis(basis: string | null): { basis: RateBasis; confidence:
   const folded = foldText(basis);
   if (folded === 'invoice subtotal' || folded === 'subtotal') return { basis: 'invoice_subtotal', confidence: 'high' };
   if (folded === 'line total') return { basis: 'line_total', confidence: 'high' };
-  if (LINE_BASIS_WORDS.some((word) => folded.includes(word))) return { basis: 'line_total', confidence: 'medium' };
-  if (SUBTOTAL_BASIS_WORDS.some((word) => folded.includes(word))) return { basis: 'invoice_subtotal', confidence: 'medium' };
+  if (mentions(basis, LINE_BASIS_WORDS)) return { basis: 'line_total', confidence: 'medium' };
+  if (mentions(basis, SUBTOTAL_BASIS_WORDS)) return { basis: 'invoice_subtotal', confidence: 'medium' };
   return null;
 }
 
@@ -74,34 +69,29 @@ interface RateTerm {
   fraction: Dec;
   basis: RateBasis;
   confidence: Confidence;
+  /** The agreement names no basis: a fee is then taken of the invoice subtotal (said so). */
+  basisAssumed: boolean;
 }
 
 function rateTerms(input: CheckInput, kind: RateTermKind): RateTerm[] {
-  return input.agreement.priceItems.flatMap((item) => {
+  return input.agreement.priceItems.flatMap((item): RateTerm[] => {
     if (item.priceType !== 'rate' || rateTermKind(item) !== kind || !appliesOn(item, input.invoice.issueDate)) return [];
     const fraction = decOrNull(item.fraction);
+    if (fraction === null || fraction.lt(0)) return [];
     const basis = rateBasis(item.basis);
-    if (fraction === null || fraction.lt(0) || basis === null) return [];
-    return [{ item, fraction, basis: basis.basis, confidence: basis.confidence }];
+    // "Fragttillæg 2 %" with no basis: suppliers mean the goods on the invoice; a guess, so medium.
+    if (basis === null && kind === 'fee' && !item.basis?.trim()) return [{ item, fraction, basis: 'invoice_subtotal', confidence: 'medium', basisAssumed: true }];
+    if (basis === null) return [];
+    return [{ item, fraction, basis: basis.basis, confidence: basis.confidence, basisAssumed: false }];
   });
 }
 
-/** Lines that are the agreement's fees (matched to a fee rate item), by line id. */
-function feeLines(input: CheckInput): Map<string, CheckPriceItem> {
-  const fees = input.agreement.priceItems.filter((item) => item.priceType === 'rate' && rateTermKind(item) === 'fee');
-  const result = new Map<string, CheckPriceItem>();
-  for (const line of input.invoice.lines) {
-    const match = matchPriceItem(line, fees, { invoiceDate: input.invoice.issueDate });
-    if (match) result.set(line.id, match.priceItem);
-  }
-  return result;
-}
-
-/** The goods and services the basis is taken of: positive lines that are not fees. */
-function chargedLines(input: CheckInput, fees: Map<string, CheckPriceItem>): { line: CheckLine; net: Dec }[] {
+/** The goods and services the basis is taken of: positive lines that are not charges. */
+function chargedLines(input: CheckInput): { line: CheckLine; net: Dec }[] {
+  const charges = chargeLineIds(input);
   return input.invoice.lines.flatMap((line) => {
     const net = lineFigures(line).netAmount;
-    return net !== null && net.gt(0) && !fees.has(line.id) ? [{ line, net }] : [];
+    return net !== null && net.gt(0) && !charges.has(line.id) ? [{ line, net }] : [];
   });
 }
 
@@ -130,7 +120,7 @@ export const discountChecker: Checker = {
 function discountShortfall(input: CheckInput, terms: RateTerm[]): Finding | null {
   const { invoice } = input;
   const currency = invoice.currencyCode;
-  const charged = chargedLines(input, feeLines(input));
+  const charged = chargedLines(input);
   if (charged.length === 0) return null;
   const netTotal = sumOf(charged.map((entry) => entry.net));
   const listValue = agreedValueOfAll(input, charged.map((entry) => entry.line));
@@ -214,59 +204,56 @@ export const feeChecker: Checker = {
   title: 'Fee above the agreed rate',
   run(input) {
     if (input.invoice.documentType === 'credit_note') return [];
+    const fees = agreedFees(input);
+    if (fees.length === 0) return [];
+    const assigned = invoiceCharges(input).flatMap((charge) => {
+      const assignment = assignFee(input, charge, fees);
+      return assignment ? [{ charge, assignment }] : [];
+    });
     const terms = rateTerms(input, 'fee');
-    if (terms.length === 0) return [];
-    const fees = feeLines(input);
-    const basisAmount = sumOf(chargedLines(input, fees).map((entry) => entry.net));
-    return terms.flatMap((term) => {
-      const finding = feeExcess(input, term, terms.length, fees, basisAmount);
+    const basisAmount = sumOf(chargedLines(input).map((entry) => entry.net));
+    const byRate = terms.flatMap((term) => {
+      const finding = rateFeeExcess(input, term, assigned.filter((entry) => entry.assignment.item.id === term.item.id), basisAmount);
       return finding ? [finding] : [];
     });
+    const byAmount = fees
+      .filter((item) => item.priceType === 'amount')
+      .flatMap((item) => amountFeeExcess(input, item, assigned.filter((entry) => entry.assignment.item.id === item.id)));
+    return [...byRate, ...byAmount];
   },
 };
 
-// UNCL 7161 charge reason codes that name what a fee is for.
-const CHARGE_REASON_CODES: Record<string, string> = { FC: 'freight', PC: 'packing', ABW: 'handling' };
-const GENERIC_FEE_WORDS = new Set(['fee', 'fees', 'charge', 'charges', 'surcharge', 'gebyr', 'avgift', 'tillegg', 'tillagg', 'maksu', 'lisa', 'gebuhr', 'zuschlag', 'of', 'on', 'the', 'and', 'per', 'pa', 'av', 'for', 'til', 'og', 'percent', '%']);
-
-function stems(text: string | null): string[] {
-  return text ? foldText(text).split(' ').filter((word) => word.length >= 4 && !GENERIC_FEE_WORDS.has(word)) : [];
+interface AssignedCharge {
+  charge: InvoiceCharge;
+  assignment: FeeAssignment;
 }
 
-// Two words are about the same thing when they start alike ("invoice"/"invoicing",
-// "fakturagebyr"/"faktura").
-function related(a: string, b: string): boolean {
-  const length = Math.min(5, a.length, b.length);
-  return length >= 4 && a.slice(0, length) === b.slice(0, length);
+const GUESSES: FeeAssignment['how'][] = ['similar_name', 'only_fee'];
+
+function readingsOf(assigned: AssignedCharge[]): { text: string; confidence: Confidence } {
+  const readings = assigned.filter((entry) => entry.assignment.how !== 'price_item').map((entry) => entry.assignment.reading);
+  const guessed = assigned.some((entry) => GUESSES.includes(entry.assignment.how));
+  const unique = [...new Set(readings)];
+  return { text: unique.length > 0 ? ` (${unique.join('; ')})` : '', confidence: guessed ? 'medium' : 'high' };
 }
 
-function chargeIsFor(charge: CheckAllowanceCharge, item: CheckPriceItem): boolean {
-  const itemWords = stems(item.description);
-  const chargeWords = stems(`${charge.reason ?? ''} ${CHARGE_REASON_CODES[charge.reasonCode?.toUpperCase() ?? ''] ?? ''}`);
-  return itemWords.some((a) => chargeWords.some((b) => related(a, b)));
+function chargeCitations(input: CheckInput, assigned: AssignedCharge[]) {
+  return assigned.map(({ charge }) => ({ source: invoiceSource(), quote: charge.line ? quoteLine(input.invoice, charge.line) : quoteCharge(input, charge.charge!) }));
 }
 
-function feeExcess(input: CheckInput, term: RateTerm, termCount: number, fees: Map<string, CheckPriceItem>, basisAmount: Dec): Finding | null {
+function rateFeeExcess(input: CheckInput, term: RateTerm, assigned: AssignedCharge[], basisAmount: Dec): Finding | null {
   const { invoice } = input;
   const currency = invoice.currencyCode;
-  const charges = invoice.allowanceCharges.filter((entry) => entry.isCharge);
-  const named = charges.filter((charge) => chargeIsFor(charge, term.item));
-  // A charge that says nothing about itself is this fee only when the agreement has one fee.
-  const unnamed = termCount === 1 ? charges.filter((charge) => !charge.reason && !charge.reasonCode) : [];
-  const lines = invoice.lines.filter((line) => fees.get(line.id)?.id === term.item.id);
-  const chargedAmount = sumOf([...named, ...unnamed].map(amountOf)).plus(sumOf(lines.map((line) => lineFigures(line).netAmount ?? ZERO)));
+  const chargedAmount = sumOf(assigned.map((entry) => entry.charge.amount));
   if (chargedAmount.isZero()) return null;
   const allowed = basisAmount.times(term.fraction);
   const excess = chargedAmount.minus(allowed);
   if (excess.lte(halfMinorUnit(currency))) return null;
 
-  const citations = [
-    { source: priceItemSource(term.item), quote: quotePriceItem(term.item) },
-    ...lines.map((line) => ({ source: invoiceSource(), quote: quoteLine(invoice, line) })),
-    ...[...named, ...unnamed].map((charge) => ({ source: invoiceSource(), quote: quoteCharge(input, charge) })),
-  ];
+  const citations = [{ source: priceItemSource(term.item), quote: quotePriceItem(term.item) }, ...chargeCitations(input, assigned)];
   const whereRefs = citations.slice(1).map((_, index) => `[${index + 2}]`).join(' ');
-  const onlyLine = lines.length === 1 && named.length + unnamed.length === 0 ? lines[0]! : null;
+  const onlyLine = assigned.length === 1 && assigned[0]!.charge.line ? assigned[0]!.charge.line : null;
+  const readings = readingsOf(assigned);
   return {
     checker: FEE_CODE,
     fingerprint: fingerprint(FEE_CODE, term.item.id),
@@ -274,18 +261,53 @@ function feeExcess(input: CheckInput, term: RateTerm, termCount: number, fees: M
     explanation:
       `The agreement allows ${percent(term.fraction)} "${term.item.description}" [1] of the invoice subtotal of ${showMoney(basisAmount, currency)}: ` +
       `${showMoney(allowed, currency)}. The invoice charges ${showMoney(chargedAmount, currency)} for it ${whereRefs}` +
-      `${onlyLine ? ` (${lineLabel(onlyLine)})` : ''}, ${money(excess, currency)}${currency ? ` ${currency}` : ''} more.` +
-      (unnamed.length > 0 ? ' A charge without a reason is taken to be this fee, the only one the agreement has.' : ''),
+      `${onlyLine ? ` (${lineLabel(onlyLine)})` : ''}${readings.text}, ${money(excess, currency)}${currency ? ` ${currency}` : ''} more.` +
+      (term.basisAssumed ? ' The agreement names no basis for the rate; it is taken of the invoice subtotal (a guess).' : ''),
     citations: numbered(citations),
     impactAmount: money(excess, currency),
     expected: [{ description: term.item.description, unit: null, currency_code: currency, price: { type: 'rate', fraction: term.fraction.toFixed(), basis: term.item.basis ?? term.basis } }],
-    confidence: unnamed.length > 0 ? lowerOf(term.confidence, 'medium') : term.confidence,
+    confidence: lowerOf(term.confidence, readings.confidence),
     invoiceItemId: onlyLine?.id ?? null,
     correctionType: onlyLine ? 'modify_item' : 'modify_invoice',
   };
 }
 
-function quoteCharge(input: CheckInput, charge: CheckAllowanceCharge): string {
+// A fee agreed as an amount ("Fakturagebyr 29.00"), charged under another name or as a document
+// charge (a line with the agreed name is the unit price check's). Each charge may be the agreed
+// amount (times the line's quantity, one when it gives none).
+function amountFeeExcess(input: CheckInput, item: CheckPriceItem, assigned: AssignedCharge[]): Finding[] {
+  const { invoice } = input;
+  const currency = invoice.currencyCode;
+  const agreed = decOrNull(item.amount);
+  // Only an agreed amount in the invoice currency (or none named) is compared here.
+  if (agreed === null || assigned.length === 0 || (item.currencyCode && currency && item.currencyCode !== currency)) return [];
+  const allowed = sumOf(assigned.map(({ charge }) => agreed.times(charge.line ? (lineFigures(charge.line).quantity ?? new D(1)) : new D(1))));
+  const chargedAmount = sumOf(assigned.map((entry) => entry.charge.amount));
+  const excess = chargedAmount.minus(allowed);
+  if (excess.lte(halfMinorUnit(currency))) return [];
+  const citations = [{ source: priceItemSource(item), quote: quotePriceItem(item) }, ...chargeCitations(input, assigned)];
+  const whereRefs = citations.slice(1).map((_, index) => `[${index + 2}]`).join(' ');
+  const onlyLine = assigned.length === 1 && assigned[0]!.charge.line ? assigned[0]!.charge.line : null;
+  const readings = readingsOf(assigned);
+  return [
+    {
+      checker: FEE_CODE,
+      fingerprint: fingerprint(FEE_CODE, item.id),
+      title: `Fee above the agreed amount: ${item.description}`,
+      explanation:
+        `The agreement allows "${item.description}" [1] at ${showMoney(allowed, currency)}. The invoice charges ${showMoney(chargedAmount, currency)} for it ${whereRefs}` +
+        `${readings.text}, ${money(excess, currency)}${currency ? ` ${currency}` : ''} more.`,
+      citations: numbered(citations),
+      impactAmount: money(excess, currency),
+      expected: [{ description: item.description, unit: item.unit, currency_code: item.currencyCode ?? currency, price: { type: 'amount', amount: agreed.toFixed() } }],
+      confidence: lowerOf(item.currencyCode ? 'high' : 'medium', readings.confidence),
+      invoiceItemId: onlyLine?.id ?? null,
+      correctionType: onlyLine ? 'modify_item' : 'modify_invoice',
+    },
+  ];
+}
+
+export function quoteCharge(input: CheckInput, charge: CheckAllowanceCharge): string {
   const base = decOrNull(charge.baseAmount);
   return (
     `Invoice ${input.invoice.invoiceNumber ?? input.invoice.id}, document charge: ${charge.reason ?? charge.reasonCode ?? '(no reason)'} ` +

@@ -67,13 +67,17 @@ export interface CheckInvoice {
   periodStart: IsoDate | null;
   periodEnd: IsoDate | null;
   supplierId: string | null;
+  /** The buyer's order number (BT-13); absent means unknown. */
+  orderReference?: string | null;
+  /** The actual delivery date (BT-72); absent means unknown. */
+  deliveryDate?: IsoDate | null;
+  /** How the figures were read: from structured data (UBL, CII...) or from a PDF's text. */
+  readFrom?: 'structured' | 'pdf_text';
   exchangeRate: CheckExchangeRate | null;
   lines: CheckLine[];
   /** Document-level allowances and charges. */
   allowanceCharges: CheckAllowanceCharge[];
   totals: CheckTotals;
-  /** true when the invoice was read from a PDF's text, not from structured data: a reading, not a fact. */
-  readFromPdf?: boolean;
 }
 
 export interface CheckPriceItem {
@@ -142,6 +146,9 @@ export interface PriorCharge {
   quantity: DecimalInput | null;
   netAmount: DecimalInput | null;
   issueDate: IsoDate | null;
+  /** Its invoice's order reference and delivery date, when known. */
+  orderReference?: string | null;
+  deliveryDate?: IsoDate | null;
 }
 
 /** The organization's settings the checks read. */

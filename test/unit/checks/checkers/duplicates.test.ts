@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DUPLICATE_WINDOW_DAYS, duplicateChargeChecker } from '../../../../src/checks/checkers/index.js';
+import { nearEqualNumbers } from '../../../../src/checks/checkers/duplicates.js';
 import { input, line, prior, type InputOverrides } from './fixtures.js';
 
 const monthly = line({ id: 'sub', sellerItemId: 'LIC-1', description: 'Licence', unitCode: 'MON', quantity: '10', unitPrice: '31.00', netAmount: '310.00', periodStart: '2026-03-01', periodEnd: '2026-03-31' });
@@ -47,20 +48,53 @@ describe('duplicate charges', () => {
     expect(run([line({ ...monthly, sellerItemId: null })], [priorMonthly({ sellerItemId: null, unitCode: 'DAY' })])).toEqual([]);
   });
 
-  it(`without periods: same quantity and amount within ${DUPLICATE_WINDOW_DAYS} days`, () => {
+  it(`without periods: same quantity and amount within ${DUPLICATE_WINDOW_DAYS} days, with evidence of one delivery`, () => {
     const delivery = line();
-    const [finding] = run([delivery], [prior({ issueDate: '2026-02-15' })]);
-    expect(finding).toMatchObject({ impactAmount: '100.00', confidence: 'medium' });
-    expect(finding!.explanation).toContain('the same quantity for the same amount was billed within 14 days of this invoice');
-    expect(run([delivery], [prior({ issueDate: '2026-02-14' })])).toEqual([]);
-    expect(run([delivery], [prior({ quantity: '10.5' })])).toEqual([]);
-    expect(run([delivery], [prior({ netAmount: '100.01' })])).toEqual([]);
-    expect(run([delivery], [prior({ sellerItemId: null })])[0]!.confidence).toBe('low');
-    expect(run([line({ sellerItemId: null })], [prior({ sellerItemId: null })])[0]!.confidence).toBe('low');
+    const sameOrder = { orderReference: 'PO-77' };
+    const [finding] = run([delivery], [prior({ issueDate: '2026-02-15', ...sameOrder })], sameOrder);
+    expect(finding).toMatchObject({ impactAmount: '100.00', confidence: 'high' });
+    expect(finding!.explanation).toContain('the same quantity for the same amount was billed within 14 days of this invoice, for the same order reference PO-77');
+    expect(run([delivery], [prior({ issueDate: '2026-02-14', ...sameOrder })], sameOrder)).toEqual([]);
+    expect(run([delivery], [prior({ quantity: '10.5', ...sameOrder })], sameOrder)).toEqual([]);
+    expect(run([delivery], [prior({ netAmount: '100.01', ...sameOrder })], sameOrder)).toEqual([]);
+    expect(run([delivery], [prior({ sellerItemId: null, ...sameOrder })], sameOrder)[0]!.confidence).toBe('medium');
+    expect(run([line({ sellerItemId: null })], [prior({ sellerItemId: null, ...sameOrder })], sameOrder)[0]!.confidence).toBe('medium');
+  });
+
+  it('leaves repeat orders alone: the same items 7 or 14 days later under another order number', () => {
+    const delivery = line();
+    expect(run([delivery], [prior({ issueDate: '2026-02-22' })])).toEqual([]);
+    expect(run([delivery], [prior({ issueDate: '2026-02-15', orderReference: 'PO-76', deliveryDate: '2026-02-14' })], { orderReference: 'PO-77', deliveryDate: '2026-02-28' })).toEqual([]);
+    // Other order numbers: another order, even delivered the same day.
+    expect(run([delivery], [prior({ orderReference: 'PO-76', deliveryDate: '2026-02-28' })], { orderReference: 'PO-77', deliveryDate: '2026-02-28' })).toEqual([]);
+    // Sequential invoice numbers are no evidence.
+    expect(run([delivery], [prior({ invoiceNumber: '1000' })], { invoiceNumber: '1001' })).toEqual([]);
+  });
+
+  it('takes the same delivery date (medium) or a near-equal invoice number (high) as evidence, and says which', () => {
+    const delivery = line();
+    const byDate = run([delivery], [prior({ deliveryDate: '2026-02-20' })], { deliveryDate: '2026-02-20' });
+    expect(byDate[0]).toMatchObject({ confidence: 'medium', impactAmount: '100.00' });
+    expect(byDate[0]!.explanation).toContain('for the same delivery date 2026-02-20');
+    const resent = run([delivery], [prior({ invoiceNumber: 'INV-1001', orderReference: 'PO-1' })], { invoiceNumber: 'INV-1001-2', orderReference: 'PO-2' });
+    expect(resent[0]).toMatchObject({ confidence: 'high' });
+    expect(resent[0]!.explanation).toContain('under a near-equal invoice number (INV-1001-2 and INV-1001)');
+  });
+
+  it('reads near-equal invoice numbers as a re-sent invoice, and sequences as new invoices', () => {
+    expect(nearEqualNumbers('INV-1001', 'inv 1001')).toBe(true);
+    expect(nearEqualNumbers('1001', '1001-2')).toBe(true);
+    expect(nearEqualNumbers('1001', '1001B')).toBe(true);
+    expect(nearEqualNumbers('R1001', '1001')).toBe(true);
+    expect(nearEqualNumbers('1001', '1002')).toBe(false);
+    expect(nearEqualNumbers('1001', '10012')).toBe(false);
+    expect(nearEqualNumbers('INV-1001', 'INV-10012')).toBe(false);
+    expect(nearEqualNumbers('2026-0101', '2026-0102')).toBe(false);
+    expect(nearEqualNumbers(null, '1001')).toBe(false);
   });
 
   it('compares equal decimals, not strings (10 = 10.000, 100 = 100.00)', () => {
-    expect(run([line({ quantity: '10.000', netAmount: '100' })], [prior()])).toHaveLength(1);
+    expect(run([line({ quantity: '10.000', netAmount: '100' })], [prior({ orderReference: 'PO-1' })], { orderReference: 'PO-1' })).toHaveLength(1);
   });
 
   it('does not compare a line with a period to one without', () => {

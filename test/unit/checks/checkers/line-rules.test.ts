@@ -106,7 +106,7 @@ describe('an invoice read from a PDF', () => {
     const structured = runCheckers(input(overrides)).find((f) => f.checker === 'unit_price_above_agreed')!;
     expect(structured.confidence).toBe('certain');
     const read = input(overrides);
-    const fromPdf = runCheckers({ ...read, invoice: { ...read.invoice, readFromPdf: true } });
+    const fromPdf = runCheckers({ ...read, invoice: { ...read.invoice, readFrom: 'pdf_text' as const } });
     expect(fromPdf.length).toBeGreaterThan(0);
     for (const finding of fromPdf) {
       expect(finding.confidence).not.toBe('certain');

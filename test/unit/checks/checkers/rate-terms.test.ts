@@ -128,7 +128,7 @@ describe('agreed fees', () => {
   it('takes an unnamed charge for the only fee of the agreement, with medium confidence', () => {
     const [finding] = run({ lines: [goods], allowanceCharges: [charge('5.00', null)] });
     expect(finding).toMatchObject({ impactAmount: '3.00', confidence: 'medium' });
-    expect(finding!.explanation).toContain('A charge without a reason is taken to be this fee');
+    expect(finding!.explanation).toContain('a charge without a reason is taken to be "Invoice fee", the only fee the agreement has (a guess)');
   });
 
   it('knows the freight charge reason code, and compound words', () => {

@@ -13,6 +13,7 @@ function eventful() {
         line({ id: 'service', position: 2, lineNumber: '3', sellerItemId: 'SRV', description: 'Service', unitCode: 'MON', quantity: '1', unitPrice: '100.00', netAmount: '100.00', periodStart: '2025-12-01', periodEnd: '2025-12-31' }),
         line({ id: 'toner', position: 3, lineNumber: '4', sellerItemId: 'T-1', description: 'Toner', unitCode: 'C62', quantity: '2', unitPrice: '50.00', netAmount: '110.00' }),
       ],
+      orderReference: 'PO-9',
       allowanceCharges: [{ isCharge: true, amount: '20.00', baseAmount: null, reason: 'Invoice fee', reasonCode: null }],
       totals: { lineExtension: '460.00', allowanceTotal: null, chargeTotal: '20.00', taxExclusive: '480.00', vatTotal: '120.00', taxInclusive: '600.00', prepaid: null, payableRounding: null, payable: '600.00' },
     },
@@ -25,7 +26,7 @@ function eventful() {
         rateItem({ id: 'fee', description: 'Invoice fee', fraction: '0.01' }),
       ],
     },
-    priorCharges: [prior({ sellerItemId: 'T-1', description: 'Toner', unitCode: 'C62', quantity: '2', netAmount: '110.00', issueDate: '2026-02-27' })],
+    priorCharges: [prior({ sellerItemId: 'T-1', description: 'Toner', unitCode: 'C62', quantity: '2', netAmount: '110.00', issueDate: '2026-02-27', orderReference: 'PO-9' })],
   });
 }
 
@@ -49,6 +50,7 @@ describe('runCheckers', () => {
       'fee_above_agreed',
       'charge_outside_agreement_period',
       'item_not_in_agreement',
+      'fee_not_agreed',
       'line_arithmetic',
       'totals_arithmetic',
       'duplicate_charge',
