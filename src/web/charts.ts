@@ -103,7 +103,8 @@ export function totalsByCurrency(rows: { currency_code: string | null; total: st
 
 // ---- Pictures ----
 
-const WIDTH = 640;
+// Drawn at a phone-friendly width; the SVG scales to its container (viewBox).
+const WIDTH = 520;
 const PALETTE = ['#0b5cad', '#1d6b35', '#8a4b00', '#6f42c1'];
 const TEXT = '#1b1f24';
 const FONT = { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', fontSize: 12, color: TEXT };
@@ -114,14 +115,13 @@ interface BarPicture {
   series: { name: string; values: string[] }[];
   // Horizontal bars: long names on the left (agreements, topics).
   horizontal?: boolean;
-  valueName?: string;
 }
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-const shorten = (text: string, max = 28) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const shorten = (text: string, max = 24) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 // ECharts SSR renders an SVG string; the instance is disposed at once (else it keeps the process
 // alive). The SVG gets role="img", an aria-label and a <title>, and scales to its container.
@@ -130,13 +130,13 @@ export function barChartSvg(picture: BarPicture): string {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height });
   try {
     const categoryAxis = { type: 'category' as const, data: picture.categories.map((c) => shorten(c)), axisLabel: { ...FONT, interval: 0 }, inverse: picture.horizontal };
-    const valueAxis = { type: 'value' as const, axisLabel: FONT, name: picture.valueName, nameTextStyle: FONT };
+    const valueAxis = { type: 'value' as const, axisLabel: FONT };
     chart.setOption({
       animation: false,
       color: PALETTE,
       textStyle: FONT,
       legend: picture.series.length > 1 ? { top: 0, textStyle: FONT } : undefined,
-      grid: { left: picture.horizontal ? 190 : 60, right: 24, top: picture.series.length > 1 ? 36 : 16, bottom: 32 },
+      grid: { left: picture.horizontal ? 170 : 56, right: 24, top: picture.series.length > 1 ? 36 : 16, bottom: 32 },
       xAxis: picture.horizontal ? valueAxis : categoryAxis,
       yAxis: picture.horizontal ? categoryAxis : valueAxis,
       series: picture.series.map((s) => ({ type: 'bar', name: s.name, data: s.values.map((v) => Number(v)), barMaxWidth: 28 })),
@@ -162,7 +162,7 @@ export function foundVsRecoveredCharts(months: MonthFigures[]): Chart[] {
       return {
         title,
         currency,
-        svg: barChartSvg({ label: title, categories: s.months, series: [{ name: t.found, values: s.found }, { name: t.recovered, values: s.recovered }], valueName: currency }),
+        svg: barChartSvg({ label: title, categories: s.months, series: [{ name: t.found, values: s.found }, { name: t.recovered, values: s.recovered }] }),
         table: { columns: [t.month, t.found, t.recovered], rows: s.months.map((month, i) => [month, money(s.found[i], code), money(s.recovered[i], code)]) },
       };
     });
@@ -176,7 +176,7 @@ export function groupCharts(title: string, groupColumn: string, groups: Group[],
     return {
       title: label,
       currency,
-      svg: barChartSvg({ label, categories: g.bars.map((b) => b.label), series: [{ name: texts.overview.openImpact, values: g.bars.map((b) => b.amount) }], horizontal: true, valueName: currency }),
+      svg: barChartSvg({ label, categories: g.bars.map((b) => b.label), series: [{ name: texts.overview.openImpact, values: g.bars.map((b) => b.amount) }], horizontal: true }),
       table: { columns: [groupColumn, texts.overview.openImpact], rows: g.bars.map((b) => [b.label, money(b.amount, code)]) },
     };
   });
@@ -196,7 +196,7 @@ export function expiringChart(agreements: ExpiringAgreement[], today: Date): Cha
   return {
     title: t.agreementsExpiring,
     currency: null,
-    svg: barChartSvg({ label: t.agreementsExpiring, categories: agreements.map((a) => a.title), series: [{ name: t.daysLeft, values: days }], horizontal: true, valueName: t.daysLeft }),
+    svg: barChartSvg({ label: t.agreementsExpiring, categories: agreements.map((a) => a.title), series: [{ name: t.daysLeft, values: days }], horizontal: true }),
     table: { columns: [t.agreement, t.expires, t.daysLeft], rows: agreements.map((a, i) => [a.title, a.expiration_date, days[i]!]) },
   };
 }
