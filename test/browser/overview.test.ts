@@ -23,6 +23,9 @@ beforeAll(async () => {
   const claim = await createClaim(tenant, { agreement_id: setup.agreementId, alerts: { alert_ids: [eurAlert] } });
   const refund = await tenant.call(`/v1/claims/${claim.id}/refunds`, { method: 'POST', body: { amount: '5.00', currency_code: 'EUR' } });
   expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+  const expires = new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10);
+  const cleaning = await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Office cleaning', status: 'active', supplier_ids: [setup.supplierId], instructions: 'Hourly rate 50 EUR.', expiration_date: expires } });
+  expect(cleaning.status, JSON.stringify(cleaning.body)).toBe(201);
   user = await createWebUser({ role: 'write', organizationId: tenant.organizationId, name: 'Ingrid Hansen' });
 });
 
@@ -71,6 +74,11 @@ describe('overview and search', () => {
     expect(await dataTable(page, 'Open impact by agreement (SEK)').textContent()).toContain('Supplies');
     expect(await chart(page, 'Open impact by topic (SEK)').count()).toBe(1);
     expect(await dataTable(page, 'Open impact by topic (SEK)').textContent()).toContain('Uncategorized');
+
+    // Agreements expiring: days left, not money.
+    expect(await chart(page, 'Agreements expiring in the next 90 days').count()).toBe(1);
+    const expiring = dataTable(page, 'Agreements expiring in the next 90 days');
+    expect(await expiring.getByRole('row', { includeHidden: true }).nth(1).textContent()).toMatch(/^Office cleaning\d{4}-\d{2}-\d{2}45$/);
 
     // The data table opens from the keyboard.
     const summary = page.locator('#found-vs-recovered summary').first();
