@@ -135,7 +135,7 @@ export function barChartSvg(picture: BarPicture): string {
       animation: false,
       color: PALETTE,
       textStyle: FONT,
-      legend: picture.series.length > 1 ? { top: 0, textStyle: FONT } : undefined,
+      legend: picture.series.length > 1 ? { top: 0, itemGap: 28, textStyle: FONT } : undefined,
       grid: { left: picture.horizontal ? 170 : 56, right: 24, top: picture.series.length > 1 ? 36 : 16, bottom: 32 },
       xAxis: picture.horizontal ? valueAxis : categoryAxis,
       yAxis: picture.horizontal ? categoryAxis : valueAxis,
