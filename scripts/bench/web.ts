@@ -323,6 +323,8 @@ async function measure(url: string, headers: Record<string, string>): Promise<Fi
 
 function pages(f: Fixtures): { name: string; path: string }[] {
   return [
+    { name: 'overview', path: '/app' },
+    { name: 'search', path: '/app/search?query=Supplier+17' },
     { name: 'invoices', path: '/app/invoices' },
     { name: 'invoices: supplier filter', path: `/app/invoices?supplier_ids=${f.frequentSupplier}` },
     { name: 'invoices: search', path: '/app/invoices?search=Supplier+17' },

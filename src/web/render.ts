@@ -16,6 +16,7 @@ const eta = new Eta({ views: fileURLToPath(new URL('./views', import.meta.url)),
 
 // The header's sections, in order; a page names the one it belongs to.
 export const NAV = [
+  { id: 'overview', label: 'Overview', path: '/app' },
   { id: 'invoices', label: 'Invoices', path: '/app/invoices' },
   { id: 'agreements', label: 'Agreements', path: '/app/agreements' },
   { id: 'alerts', label: 'Alerts', path: '/app/alerts' },

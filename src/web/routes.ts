@@ -5,11 +5,15 @@ import { claimPages } from './pages/claims.js';
 import { documentPages } from './pages/documents.js';
 import { integrationPages } from './pages/integrations.js';
 import { invoicePages } from './pages/invoices.js';
+import { overviewPages } from './pages/overview.js';
 import { runPages } from './pages/runs.js';
+import { searchPages } from './pages/search.js';
 import { settingsPages } from './pages/settings.js';
 
 // Every page and action of the web application (the session routes are in pages/auth.ts).
 export const webRoutes: WebRoute[] = [
+  ...overviewPages,
+  ...searchPages,
   ...invoicePages,
   ...agreementPages,
   ...alertPages,

@@ -68,7 +68,7 @@ describe('personal settings', () => {
     await invitedPage.getByLabel('Password', { exact: true }).fill('a long enough password');
     await invitedPage.getByLabel('Repeat the password').fill('a long enough password');
     await submit(invitedPage, invitedPage.getByRole('button', { name: 'Join and sign in' }));
-    expect(new URL(invitedPage.url()).pathname).toBe('/app/invoices');
+    expect(new URL(invitedPage.url()).pathname).toBe('/app');
     // The link works once.
     await invitedPage.goto(link);
     expect(await invitedPage.getByRole('alert').textContent()).toContain('not valid any more');

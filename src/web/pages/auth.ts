@@ -13,7 +13,7 @@ import { anonymousCsrfToken, anonymousCsrfValid, clearSessionCookie, csrfValid, 
 // Signing in and out, setting a password from a one-time link, switching organization. These are
 // the application's only routes outside definePage/defineAction: they run before a session exists.
 
-const HOME = '/app/invoices';
+const HOME = '/app';
 // Same words whatever was wrong: no telling whether an address has an account.
 const SIGN_IN_FAILED = 'The e-mail address or the password is not right.';
 const FORM_EXPIRED = 'The form has expired. Try again.';
@@ -176,7 +176,6 @@ function guarded(deps: AppDeps, pattern: string, handler: (ctx: Context, deps: A
 }
 
 export function mountSessionRoutes(router: Router, deps: AppDeps): void {
-  router.get('/app', (ctx) => ctx.redirect(HOME));
   router.get('/app/sign-in', guarded(deps, '/app/sign-in', async (ctx) => {
     if (await sessionOf(ctx, deps)) return ctx.redirect(safeNext(ctx.query.next));
     renderSignIn(ctx, deps, { next: safeNext(ctx.query.next) });

@@ -1,0 +1,213 @@
+import { Decimal } from 'decimal.js';
+import * as echarts from 'echarts';
+import { money } from './format.js';
+import { texts } from './texts.js';
+
+// The overview's charts: server-side SVG (Apache ECharts' SSR renderer), so they work without
+// JavaScript. Money is never added across currencies: every money chart is one currency's, and
+// amounts are summed with decimal.js. The bars are drawn from numbers (the picture only); the data
+// table beside each chart carries the exact amounts (for screen readers and for reading).
+
+export interface Money {
+  currency_code: string | null;
+  amount: string;
+}
+
+export interface ChartTable {
+  columns: string[];
+  rows: string[][];
+}
+
+export interface Chart {
+  title: string;
+  // Null for charts that are not money (agreements expiring).
+  currency: string | null;
+  svg: string;
+  table: ChartTable;
+}
+
+const NO_CURRENCY = '';
+const currencyKey = (code: string | null) => code ?? NO_CURRENCY;
+const currencyName = (key: string) => (key === NO_CURRENCY ? texts.overview.noCurrency : key);
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+// ---- Data: per currency, exact ----
+
+export interface MonthFigures {
+  // 'YYYY-MM'
+  month: string;
+  found: Money[];
+  recovered: Money[];
+}
+
+export interface MonthSeries {
+  currency: string;
+  months: string[];
+  found: string[];
+  recovered: string[];
+}
+
+// One series pair per currency seen in any month; a month without that currency shows 0.
+export function foundVsRecoveredByCurrency(months: MonthFigures[]): MonthSeries[] {
+  const currencies = new Set<string>();
+  for (const month of months) for (const entry of [...month.found, ...month.recovered]) currencies.add(currencyKey(entry.currency_code));
+  const sumOf = (entries: Money[], currency: string) =>
+    entries.filter((e) => currencyKey(e.currency_code) === currency).reduce((sum, e) => sum.plus(e.amount), new Decimal(0)).toString();
+  return [...currencies].sort(byKey).map((currency) => ({
+    currency,
+    months: months.map((m) => m.month),
+    found: months.map((m) => sumOf(m.found, currency)),
+    recovered: months.map((m) => sumOf(m.recovered, currency)),
+  }));
+}
+
+export interface Group {
+  label: string | null;
+  impact: Money[];
+}
+
+export interface GroupBars {
+  currency: string;
+  bars: { label: string; amount: string }[];
+}
+
+// Each group's impact split by currency: one bar list per currency, largest first, at most `top`.
+export function groupsByCurrency(groups: Group[], top = 10, unnamed: string = texts.overview.uncategorized): GroupBars[] {
+  const perCurrency = new Map<string, { label: string; amount: Decimal }[]>();
+  for (const group of groups) {
+    for (const entry of group.impact) {
+      const key = currencyKey(entry.currency_code);
+      const amount = new Decimal(entry.amount);
+      if (amount.isZero()) continue;
+      const bars = perCurrency.get(key) ?? [];
+      bars.push({ label: group.label ?? unnamed, amount });
+      perCurrency.set(key, bars);
+    }
+  }
+  return [...perCurrency.keys()].sort(byKey).map((currency) => ({
+    currency,
+    bars: perCurrency
+      .get(currency)!
+      .sort((a, b) => b.amount.comparedTo(a.amount) || byKey(a.label, b.label))
+      .slice(0, top)
+      .map((bar) => ({ label: bar.label, amount: bar.amount.toString() })),
+  }));
+}
+
+// Sums a list of per-status money rows (claim metrics) into one amount per currency.
+export function totalsByCurrency(rows: { currency_code: string | null; total: string }[]): Money[] {
+  const sums = new Map<string, Decimal>();
+  for (const row of rows) sums.set(currencyKey(row.currency_code), (sums.get(currencyKey(row.currency_code)) ?? new Decimal(0)).plus(row.total));
+  return [...sums.entries()].sort(([a], [b]) => byKey(a, b)).map(([key, sum]) => ({ currency_code: key === NO_CURRENCY ? null : key, amount: sum.toString() }));
+}
+
+// ---- Pictures ----
+
+// Drawn at a phone-friendly width; the SVG scales to its container (viewBox).
+const WIDTH = 520;
+const PALETTE = ['#0b5cad', '#1d6b35', '#8a4b00', '#6f42c1'];
+const TEXT = '#1b1f24';
+const FONT = { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', fontSize: 12, color: TEXT };
+
+interface BarPicture {
+  label: string;
+  categories: string[];
+  series: { name: string; values: string[] }[];
+  // Horizontal bars: long names on the left (agreements, topics).
+  horizontal?: boolean;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const shorten = (text: string, max = 24) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+// ECharts SSR renders an SVG string; the instance is disposed at once (else it keeps the process
+// alive). The SVG gets role="img", an aria-label and a <title>, and scales to its container.
+export function barChartSvg(picture: BarPicture): string {
+  const height = picture.horizontal ? Math.max(160, 60 + picture.categories.length * 34) : 280;
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height });
+  try {
+    const categoryAxis = { type: 'category' as const, data: picture.categories.map((c) => shorten(c)), axisLabel: { ...FONT, interval: 0 }, inverse: picture.horizontal };
+    const valueAxis = { type: 'value' as const, axisLabel: FONT };
+    chart.setOption({
+      animation: false,
+      color: PALETTE,
+      textStyle: FONT,
+      legend: picture.series.length > 1 ? { top: 0, itemGap: 28, textStyle: FONT } : undefined,
+      grid: { left: picture.horizontal ? 170 : 56, right: 24, top: picture.series.length > 1 ? 36 : 16, bottom: 32 },
+      xAxis: picture.horizontal ? valueAxis : categoryAxis,
+      yAxis: picture.horizontal ? categoryAxis : valueAxis,
+      series: picture.series.map((s) => ({ type: 'bar', name: s.name, data: s.values.map((v) => Number(v)), barMaxWidth: 28 })),
+    });
+    const svg = chart.renderToSVGString();
+    const label = escapeXml(picture.label);
+    return svg.replace(/^<svg /, `<svg role="img" aria-label="${label}" class="chart-svg" preserveAspectRatio="xMinYMin meet" `).replace(/^(<svg[^>]*>)/, `$1<title>${label}</title>`);
+  } finally {
+    chart.dispose();
+  }
+}
+
+// ---- The overview's charts ----
+
+export function foundVsRecoveredCharts(months: MonthFigures[]): Chart[] {
+  const t = texts.overview;
+  return foundVsRecoveredByCurrency(months)
+    .filter((s) => [...s.found, ...s.recovered].some((v) => !new Decimal(v).isZero()))
+    .map((s) => {
+      const currency = currencyName(s.currency);
+      const title = `${t.foundVsRecovered} (${currency})`;
+      const code = s.currency === NO_CURRENCY ? null : s.currency;
+      return {
+        title,
+        currency,
+        svg: barChartSvg({ label: title, categories: s.months, series: [{ name: t.found, values: s.found }, { name: t.recovered, values: s.recovered }] }),
+        table: { columns: [t.month, t.found, t.recovered], rows: s.months.map((month, i) => [month, money(s.found[i], code), money(s.recovered[i], code)]) },
+      };
+    });
+}
+
+export function groupCharts(title: string, groupColumn: string, groups: Group[], unnamed?: string): Chart[] {
+  return groupsByCurrency(groups, 10, unnamed).map((g) => {
+    const currency = currencyName(g.currency);
+    const label = `${title} (${currency})`;
+    const code = g.currency === NO_CURRENCY ? null : g.currency;
+    return {
+      title: label,
+      currency,
+      svg: barChartSvg({ label, categories: g.bars.map((b) => b.label), series: [{ name: texts.overview.openImpact, values: g.bars.map((b) => b.amount) }], horizontal: true }),
+      table: { columns: [groupColumn, texts.overview.openImpact], rows: g.bars.map((b) => [b.label, money(b.amount, code)]) },
+    };
+  });
+}
+
+export interface ExpiringAgreement {
+  title: string;
+  expiration_date: string;
+}
+
+// Days from today (UTC) to each expiration date.
+export function expiringChart(agreements: ExpiringAgreement[], today: Date): Chart | null {
+  if (agreements.length === 0) return null;
+  const t = texts.overview;
+  const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  const days = agreements.map((a) => String(Math.round((Date.parse(`${a.expiration_date}T00:00:00Z`) - start) / 86_400_000)));
+  return {
+    title: t.agreementsExpiring,
+    currency: null,
+    svg: barChartSvg({ label: t.agreementsExpiring, categories: agreements.map((a) => a.title), series: [{ name: t.daysLeft, values: days }], horizontal: true }),
+    table: { columns: [t.agreement, t.expires, t.daysLeft], rows: agreements.map((a, i) => [a.title, a.expiration_date, days[i]!]) },
+  };
+}
+
+// The first days of the last `count` months (UTC), oldest first, and the first day after each.
+export function lastMonths(today: Date, count: number): { month: string; from: string; before: string }[] {
+  const months = [];
+  for (let back = count - 1; back >= 0; back--) {
+    const from = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 1));
+    const next = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1));
+    months.push({ month: from.toISOString().slice(0, 7), from: from.toISOString(), before: next.toISOString() });
+  }
+  return months;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { expiringChart, foundVsRecoveredCharts, groupCharts, lastMonths, totalsByCurrency, type Chart, type Group, type Money } from '../charts.js';
+import { definePage } from '../page.js';
+import { texts } from '../texts.js';
+
+// The home page (/app): the API's overview (GET /v1/overview: spend, open alerts, claims,
+// agreements, next steps) and charts drawn on the server from the API's own reads: alert and claim
+// metrics per month (found vs recovered), open alerts grouped by agreement and by topic, and the
+// overview's agreements expiring soonest. Every money chart is one currency's.
+
+type Row = Record<string, any>;
+
+// Months in the found-vs-recovered chart (this month and the ones before it).
+const MONTHS = 6;
+const GROUPS = '10';
+
+// An API link of a next step (`/v1/invoices?check_statuses=…`) as the application's page.
+export function appLink(apiLink: string): string {
+  return apiLink.startsWith('/v1/') ? `/app/${apiLink.slice('/v1/'.length)}` : apiLink;
+}
+
+export const overviewPages = [
+  definePage({
+    path: '',
+    nav: 'overview',
+    title: texts.overview.title,
+    view: 'overview',
+    query: z.object({}).passthrough(),
+    load: async ({ call }) => {
+      const t = texts.overview;
+      const today = new Date();
+      const months = lastMonths(today, MONTHS);
+      const [overview, byAgreement, byTopic, found, recovered] = await Promise.all([
+        call<Row>('getOverview'),
+        call<{ data: Group[] }>('getAlertGroups', { query: { group_by: 'agreement', statuses: 'pending', limit: GROUPS } }),
+        call<{ data: Group[] }>('getAlertGroups', { query: { group_by: 'topic', statuses: 'pending', limit: GROUPS } }),
+        // Found: the impact of the alerts recorded in the month (whatever became of them since).
+        Promise.all(months.map((m) => call<Row>('getAlertMetrics', { query: { created_from: m.from, created_before: m.before } }))),
+        // Recovered: the refunds dated in the month, of claims in any status.
+        Promise.all(months.map((m) => call<Row>('getClaimMetrics', { query: { refunded_from: m.from.slice(0, 10), refunded_through: dayBefore(m.before) } }))),
+      ]);
+      const perMonth = months.map((m, i) => ({
+        month: m.month,
+        found: (found[i]!.impact as { currency_code: string | null; total: string }[]).map((r): Money => ({ currency_code: r.currency_code, amount: r.total })),
+        recovered: totalsByCurrency(recovered[i]!.refund_summary),
+      }));
+      const expiring = expiringChart(overview.agreements.expiring_soon.soonest, today);
+      const sections: { id: string; heading: string; charts: Chart[] }[] = [
+        { id: 'found-vs-recovered', heading: t.foundVsRecovered, charts: foundVsRecoveredCharts(perMonth) },
+        { id: 'impact-by-agreement', heading: t.impactByAgreement, charts: groupCharts(t.impactByAgreement, t.agreement, byAgreement.data, t.noAgreement) },
+        { id: 'impact-by-topic', heading: t.impactByTopic, charts: groupCharts(t.impactByTopic, t.topic, byTopic.data) },
+        { id: 'agreements-expiring', heading: t.agreementsExpiring, charts: expiring ? [expiring] : [] },
+      ];
+      const nextSteps = (overview.next_steps as Row[]).map((step) => ({ ...step, href: appLink(step.link) }));
+      return { overview, sections, nextSteps, t };
+    },
+  }),
+];
+
+function dayBefore(isoTimestamp: string): string {
+  return new Date(Date.parse(isoTimestamp) - 86_400_000).toISOString().slice(0, 10);
+}
