@@ -1,4 +1,4 @@
-import type { MemberActor, RequestActor } from '../auth/actor.js';
+import type { RequestActor } from '../auth/actor.js';
 import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MemberActor, RequestActor } from '../auth/actor.js';
+import type { RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import { assertIfMatch } from '../http/etag.js';
 import { pageOfRanked, resolvePage } from '../http/pagination.js';

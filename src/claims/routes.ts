@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { MemberActor, RequestActor } from '../auth/actor.js';
 import { errors } from '../http/errors.js';
 import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { MemberActor } from '../auth/actor.js';
 import { atLeast } from '../auth/levels.js';
 import { keyset, pageOf, pageOfRanked, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute } from '../http/route.js';

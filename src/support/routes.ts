@@ -1,4 +1,3 @@
-import type { MemberActor } from '../auth/actor.js';
 import { defineRoute } from '../http/route.js';
 import { MAX_SUPPORT_BODY_BYTES, supportContactSchema, supportReceiptSchema } from './schemas.js';
 import { contactSupport } from './service.js';

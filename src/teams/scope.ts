@@ -38,10 +38,12 @@ export async function resolveTeamScope(db: Db, actor: RequestActor, query: TeamS
   }
   if (!mine && !query.team_ids) return null;
   const organizationId = actor.organizationId;
-  if (mine && actor.kind !== 'member') {
-    throw errors.validation('mine=true needs a personal API key: an ingestion token belongs to no one.', [{ field: 'query.mine', message: 'needs an API key' }]);
+  if (mine) {
+    if (actor.kind !== 'member') {
+      throw errors.validation('mine=true needs a personal API key: an ingestion token belongs to no one.', [{ field: 'query.mine', message: 'needs an API key' }]);
+    }
+    return scopeOfMember(db, organizationId, actor.userId);
   }
-  if (mine) return scopeOfMember(db, organizationId, (actor as { userId: string }).userId);
   const teams = await db.team.findMany({ where: { organizationId, id: { in: query.team_ids! } }, select: { id: true, filter: true } });
   // Another organization's team is as unknown as a team that never existed.
   const known = new Set(teams.map((t) => t.id));
