@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiKeyCredential } from '../auth/credential.js';
+import type { MemberActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import type { Comment } from '../generated/prisma/client.js';
 import { ApiError, errors } from '../http/errors.js';
@@ -32,8 +32,8 @@ export async function findComment(deps: Deps, organizationId: string, id: string
   return comment;
 }
 
-export async function createComment(deps: Deps, credential: ApiKeyCredential, input: CreateCommentInput): Promise<Comment> {
-  const organizationId = credential.organizationId;
+export async function createComment(deps: Deps, actor: MemberActor, input: CreateCommentInput): Promise<Comment> {
+  const organizationId = actor.organizationId;
   const entityType = input.entity_type as CommentableEntityType;
   // A record of another organization (or none) is not found, as for every read of it.
   await assertRecordExists(deps, organizationId, entityType, input.entity_id);
@@ -52,8 +52,8 @@ export async function createComment(deps: Deps, credential: ApiKeyCredential, in
       parentCommentId: input.parent_comment_id ?? null,
       body: input.body,
       mentions: await memberMentions(deps, organizationId, input.body),
-      authorUserId: credential.userId,
-      authorApiKeyId: credential.keyId,
+      authorUserId: actor.userId,
+      authorApiKeyId: actor.apiKeyId,
     },
   });
 }
@@ -72,21 +72,21 @@ async function assertRecordExists(deps: Deps, organizationId: string, entityType
   if (found === 0) throw errors.notFound(entityType);
 }
 
-function assertAuthor(credential: ApiKeyCredential, comment: Comment): void {
-  if (comment.authorUserId !== credential.userId) throw new ApiError(403, 'not_comment_author', 'Only the author of a comment can change or delete it.');
+function assertAuthor(actor: MemberActor, comment: Comment): void {
+  if (comment.authorUserId !== actor.userId) throw new ApiError(403, 'not_comment_author', 'Only the author of a comment can change or delete it.');
 }
 
 // Editing to the same body changes nothing (no edited_at).
-export async function editComment(deps: Deps, credential: ApiKeyCredential, comment: Comment, body: string): Promise<Comment> {
-  assertAuthor(credential, comment);
+export async function editComment(deps: Deps, actor: MemberActor, comment: Comment, body: string): Promise<Comment> {
+  assertAuthor(actor, comment);
   if (body === comment.body) return comment;
   const now = new Date();
   return deps.db.comment.update({ where: { id: comment.id }, data: { body, mentions: await memberMentions(deps, comment.organizationId, body), updatedAt: now, editedAt: now } });
 }
 
 // Its replies go with it (foreign key ON DELETE CASCADE).
-export async function deleteComment(deps: Deps, credential: ApiKeyCredential, comment: Comment): Promise<void> {
-  assertAuthor(credential, comment);
+export async function deleteComment(deps: Deps, actor: MemberActor, comment: Comment): Promise<void> {
+  assertAuthor(actor, comment);
   await deps.db.comment.deleteMany({ where: { id: comment.id } });
 }
 

@@ -1,4 +1,4 @@
-import type { ApiKeyCredential, Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import { Prisma } from '../db/client.js';
 import { canonicalJson } from '../shared/canonical-json.js';
 
@@ -18,14 +18,14 @@ export type Actor =
   | { type: 'user'; userId: string }
   | { type: 'system'; runId: string | null };
 
-export function actorOf(credential: Credential | Actor): Actor {
-  if ('type' in credential) return credential;
-  if (credential.kind === 'api_key' || credential.kind === 'api_key_unscoped') {
+export function actorOf(actor: RequestActor | Actor): Actor {
+  if ('type' in actor) return actor;
+  if (actor.kind === 'member') {
     // A session of the web application is the person themself, through no key.
-    return credential.keyId ? { type: 'api_key', userId: credential.userId, apiKeyId: credential.keyId } : { type: 'user', userId: credential.userId };
+    return actor.apiKeyId ? { type: 'api_key', userId: actor.userId, apiKeyId: actor.apiKeyId } : { type: 'user', userId: actor.userId };
   }
   // Ingestion tokens only upload and read invoices: they never change money-relevant state.
-  throw new Error(`a ${credential.kind} cannot be the actor of a recorded change`);
+  throw new Error(`a ${actor.kind} cannot be the actor of a recorded change`);
 }
 
 export const systemActor = (runId: string | null): Actor => ({ type: 'system', runId });
@@ -44,7 +44,7 @@ export interface ActivityEntryInput {
 
 // Records the entries as done by `actor` now (the transaction's time). One statement whatever
 // the count: the rows travel as one array per column (PostgreSQL allows 65,535 bind parameters).
-export async function recordActivity(tx: Tx, organizationId: string, actor: Credential | ApiKeyCredential | Actor, entries: ActivityEntryInput[]): Promise<void> {
+export async function recordActivity(tx: Tx, organizationId: string, actor: RequestActor | Actor, entries: ActivityEntryInput[]): Promise<void> {
   if (entries.length === 0) return;
   const who = actorOf(actor);
   const userId = who.type === 'system' ? null : who.userId;

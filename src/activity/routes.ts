@@ -1,4 +1,4 @@
-import type { ApiKeyCredential, Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
@@ -9,12 +9,11 @@ import { serializeComments, serializeTimeline } from './serialize.js';
 import { assertTimelineExists, timelinePage } from './timeline.js';
 
 const tag = 'Activity and comments';
-const organizationOf = (credential: Credential) => credential.organizationId!;
 const CREATED_AT: SortColumn = { field: 'created_at', kind: 'date' };
 const REPLY_ORDER: SortColumn = { field: 'createdAt', kind: 'date' };
 
-async function commentResponse(deps: Parameters<typeof serializeComments>[0], credential: Credential, comment: Parameters<typeof serializeComments>[2][number]) {
-  return (await serializeComments(deps, organizationOf(credential), [comment]))[0]!;
+async function commentResponse(deps: Parameters<typeof serializeComments>[0], actor: RequestActor, comment: Parameters<typeof serializeComments>[2][number]) {
+  return (await serializeComments(deps, actor.organizationId, [comment]))[0]!;
 }
 
 export const activityRoutes = [
@@ -28,8 +27,8 @@ export const activityRoutes = [
     query: activityQuery,
     fieldsOf: activityEntrySchema,
     responses: { 200: { description: 'A page of entries', schema: listResponse(activityEntrySchema) }, 404: { description: 'The record does not exist and has no history' } },
-    handler: async ({ query, credential, deps }) => {
-      const organizationId = organizationOf(credential);
+    handler: async ({ query, actor, deps }) => {
+      const organizationId = actor.organizationId;
       if (query.entity_type && query.entity_id) await assertTimelineExists(deps, organizationId, query.entity_type, query.entity_id);
       const { entity_type, entity_id, entry_type, include_related_alerts } = query;
       const page = resolvePage(deps.cursors, query, { sort: 'created_at', direction: 'desc' }, { entity_type, entity_id, entry_type, include_related_alerts });
@@ -48,9 +47,9 @@ export const activityRoutes = [
     idempotent: true,
     body: createCommentSchema,
     responses: { 201: { description: 'The comment; Location points to it', schema: commentSchema }, 404: { description: 'The record does not exist' } },
-    handler: async ({ body, credential, deps }) => {
-      const comment = await createComment(deps, credential as ApiKeyCredential, body);
-      return { status: 201, body: await commentResponse(deps, credential, comment), headers: { Location: `/v1/comments/${comment.id}` } };
+    handler: async ({ body, actor, deps }) => {
+      const comment = await createComment(deps, actor, body);
+      return { status: 201, body: await commentResponse(deps, actor, comment), headers: { Location: `/v1/comments/${comment.id}` } };
     },
   }),
   defineRoute({
@@ -64,7 +63,7 @@ export const activityRoutes = [
     etag: true,
     fieldsOf: commentSchema,
     responses: { 200: { description: 'The comment', schema: commentSchema } },
-    handler: async ({ params, credential, deps }) => ({ body: await commentResponse(deps, credential, await findComment(deps, organizationOf(credential), params.id)) }),
+    handler: async ({ params, actor, deps }) => ({ body: await commentResponse(deps, actor, await findComment(deps, actor.organizationId, params.id)) }),
   }),
   defineRoute({
     method: 'get',
@@ -77,8 +76,8 @@ export const activityRoutes = [
     query: repliesQuery,
     fieldsOf: commentSchema,
     responses: { 200: { description: 'A page of replies', schema: listResponse(commentSchema) } },
-    handler: async ({ params, query, credential, deps }) => {
-      const parent = await findComment(deps, organizationOf(credential), params.id);
+    handler: async ({ params, query, actor, deps }) => {
+      const parent = await findComment(deps, actor.organizationId, params.id);
       const page = resolvePage(deps.cursors, query, { sort: 'created_at', direction: 'asc' }, { parent: parent.id });
       const { where, orderBy, take } = keyset(page, REPLY_ORDER);
       const rows = await deps.db.comment.findMany({ where: { AND: [{ parentCommentId: parent.id, organizationId: parent.organizationId }, where] }, orderBy, take });
@@ -97,12 +96,12 @@ export const activityRoutes = [
     body: patchCommentSchema,
     etag: true,
     responses: { 200: { description: 'The comment', schema: commentSchema }, 403: { description: 'not_comment_author' }, 412: { description: 'precondition_failed: If-Match does not match' } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const comment = await findComment(deps, organizationOf(credential), params.id);
-      const current = await commentResponse(deps, credential, comment);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const comment = await findComment(deps, actor.organizationId, params.id);
+      const current = await commentResponse(deps, actor, comment);
       assertIfMatch(ctx, current);
       assertSentAsRead(ctx.request.body, current, COMMENT_FIXED_FIELDS);
-      return { body: await commentResponse(deps, credential, await editComment(deps, credential as ApiKeyCredential, comment, body.body)) };
+      return { body: await commentResponse(deps, actor, await editComment(deps, actor, comment, body.body)) };
     },
   }),
   defineRoute({
@@ -114,10 +113,10 @@ export const activityRoutes = [
     access: { level: 'write' },
     params: idParams,
     responses: { 204: { description: 'Deleted' }, 403: { description: 'not_comment_author' }, 412: { description: 'precondition_failed: If-Match does not match' } },
-    handler: async ({ params, credential, deps, ctx }) => {
-      const comment = await findComment(deps, organizationOf(credential), params.id);
-      assertIfMatch(ctx, await commentResponse(deps, credential, comment));
-      await deleteComment(deps, credential as ApiKeyCredential, comment);
+    handler: async ({ params, actor, deps, ctx }) => {
+      const comment = await findComment(deps, actor.organizationId, params.id);
+      assertIfMatch(ctx, await commentResponse(deps, actor, comment));
+      await deleteComment(deps, actor, comment);
       return { status: 204 };
     },
   }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import { Prisma } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { pageParams, resolvePage } from '../http/pagination.js';
@@ -55,15 +55,15 @@ function filterSql(organizationId: string, filters: Filters): Prisma.Sql {
   ]);
 }
 
-export async function listAgreements(deps: AppDeps, credential: Credential, query: z.infer<typeof agreementListQuery>) {
+export async function listAgreements(deps: AppDeps, actor: RequestActor, query: z.infer<typeof agreementListQuery>) {
   const { limit, cursor, sort, direction, fields, ...filters } = query;
   const defaults = sort === 'renewal_deadline' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
   const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, defaults, filters);
   const { rows, nextCursor } = await sqlListPage(deps, AGREEMENT_LIST, {
-    credential,
+    actor,
     page,
     teams: filters,
-    filters: filterSql(credential.organizationId!, filters),
+    filters: filterSql(actor.organizationId, filters),
     read: (where, orderBy, count) => readAgreementsWithLinks(deps.reader, where, orderBy, count),
   });
   return { data: rows.map(serializeAgreement), next_cursor: nextCursor };

@@ -20,7 +20,7 @@ export const agreementRoutes = [
     query: agreementListQuery,
     fieldsOf: agreementSchema,
     responses: { 200: { description: 'A page of agreements', schema: listResponse(agreementSchema) } },
-    handler: async ({ query, credential, deps }) => ({ body: await listAgreements(deps, credential, query) }),
+    handler: async ({ query, actor, deps }) => ({ body: await listAgreements(deps, actor, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -32,9 +32,9 @@ export const agreementRoutes = [
     idempotent: true,
     body: createAgreementSchema,
     responses: { 201: { description: 'The agreement', schema: agreementSchema } },
-    handler: async ({ body, credential, deps }) => {
-      const id = await createAgreement(deps, credential, credential.organizationId!, body);
-      return { status: 201, body: serializeAgreement(await findAgreement(deps, credential.organizationId!, id)), headers: { Location: `/v1/agreements/${id}` } };
+    handler: async ({ body, actor, deps }) => {
+      const id = await createAgreement(deps, actor, actor.organizationId, body);
+      return { status: 201, body: serializeAgreement(await findAgreement(deps, actor.organizationId, id)), headers: { Location: `/v1/agreements/${id}` } };
     },
   }),
   defineRoute({
@@ -47,7 +47,7 @@ export const agreementRoutes = [
     query: z.object({ ...pageParams(['name']) }),
     fieldsOf: tagSchema,
     responses: { 200: { description: 'A page of tags', schema: listResponse(tagSchema) } },
-    handler: async ({ query, credential, deps }) => ({ body: await listTags(deps, credential.organizationId!, query) }),
+    handler: async ({ query, actor, deps }) => ({ body: await listTags(deps, actor.organizationId, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -59,7 +59,7 @@ export const agreementRoutes = [
     idempotent: true,
     body: createTagSchema,
     responses: { 201: { description: 'The tag', schema: tagSchema }, 409: { description: 'A tag with this name exists (existing_tag_id)' } },
-    handler: async ({ body, credential, deps }) => ({ status: 201, body: await createTag(deps, credential.organizationId!, body.name) }),
+    handler: async ({ body, actor, deps }) => ({ status: 201, body: await createTag(deps, actor.organizationId, body.name) }),
   }),
   defineRoute({
     method: 'get',
@@ -73,7 +73,7 @@ export const agreementRoutes = [
     etag: true,
     fieldsOf: agreementSchema,
     responses: { 200: { description: 'The agreement', schema: agreementSchema } },
-    handler: async ({ params, credential, deps }) => ({ body: serializeAgreement(await findAgreement(deps, credential.organizationId!, params.id)) }),
+    handler: async ({ params, actor, deps }) => ({ body: serializeAgreement(await findAgreement(deps, actor.organizationId, params.id)) }),
   }),
   defineRoute({
     method: 'patch',
@@ -85,12 +85,12 @@ export const agreementRoutes = [
     params: idParams,
     body: patchAgreementSchema,
     responses: { 200: { description: 'The agreement', schema: agreementSchema } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const current = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const current = await findAgreement(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeAgreement(current));
       assertSentAsRead(ctx.request.body, serializeAgreement(current), ['id']);
-      await updateAgreement(deps, credential, current, body);
-      return { body: serializeAgreement(await findAgreement(deps, credential.organizationId!, params.id)) };
+      await updateAgreement(deps, actor, current, body);
+      return { body: serializeAgreement(await findAgreement(deps, actor.organizationId, params.id)) };
     },
   }),
   defineRoute({
@@ -102,10 +102,10 @@ export const agreementRoutes = [
     access: { level: 'write' },
     params: idParams,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'agreement_busy, with the runs still working on it' } },
-    handler: async ({ params, credential, deps, ctx }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, actor, deps, ctx }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeAgreement(agreement));
-      await deleteAgreement(deps, credential, agreement);
+      await deleteAgreement(deps, actor, agreement);
       return { status: 204 };
     },
   }),

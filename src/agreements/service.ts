@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { changedFields, recordActivity, type Actor } from '../activity/record.js';
 import { canonicalJson } from '../shared/canonical-json.js';
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import { jsonColumn, modelAndExtras, Prisma } from '../db/client.js';
 import type { RawReader } from '../db/client.js';
@@ -231,7 +231,7 @@ function repeatsCurrent(current: AgreementWithLinks, input: AgreementInput): boo
   });
 }
 
-async function saveAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, organizationId: string, input: AgreementInput, current: AgreementWithLinks | null): Promise<string> {
+async function saveAgreement(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, organizationId: string, input: AgreementInput, current: AgreementWithLinks | null): Promise<string> {
   if (current && repeatsCurrent(current, input)) return current.id;
   const data = columnsOf(input, current);
   const merged = {
@@ -256,16 +256,16 @@ async function saveAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Acto
   });
 }
 
-export function createAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, organizationId: string, input: AgreementInput): Promise<string> {
+export function createAgreement(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, organizationId: string, input: AgreementInput): Promise<string> {
   return saveAgreement(deps, actor, organizationId, input, null);
 }
 
-export function updateAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, current: AgreementWithLinks, input: AgreementInput): Promise<string> {
+export function updateAgreement(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, current: AgreementWithLinks, input: AgreementInput): Promise<string> {
   return saveAgreement(deps, actor, current.organizationId, input, current);
 }
 
 // Permanent. Refused while a run still works on the agreement (refresh, check, price import, ...).
-export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, agreement: AgreementWithLinks): Promise<void> {
+export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, agreement: AgreementWithLinks): Promise<void> {
   const runs = await deps.db.workflowRun.findMany({
     where: { organizationId: agreement.organizationId, ownerType: 'agreement', ownerId: agreement.id },
     select: { id: true, status: true },

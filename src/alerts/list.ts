@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import { resolvePage, type SqlSortColumn } from '../http/pagination.js';
 import { sqlListPage, type SqlList } from '../teams/scoped-page.js';
@@ -18,15 +18,15 @@ export const ALERT_LIST_SORTS: Record<string, SqlSortColumn> = {
 
 const ALERT_LIST: SqlList = { table: 'alerts', alias: 'a', target: 'alert', sorts: ALERT_LIST_SORTS };
 
-export async function listAlerts(deps: AppDeps, credential: Credential, query: z.infer<typeof listQuery>) {
+export async function listAlerts(deps: AppDeps, actor: RequestActor, query: z.infer<typeof listQuery>) {
   const { limit, cursor, sort, direction } = query;
   const filter = filterOf(query);
   const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
   const { rows, nextCursor } = await sqlListPage(deps, ALERT_LIST, {
-    credential,
+    actor,
     page,
     teams: filter,
-    filters: alertFilterSql(credential.organizationId!, filter),
+    filters: alertFilterSql(actor.organizationId, filter),
     read: (where, orderBy, count) => readAlertsWithMatches(deps.reader, where, orderBy, count),
   });
   return { data: rows.map(serializeAlert), next_cursor: nextCursor };

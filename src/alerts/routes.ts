@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiKeyCredential, Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import { assertIfMatch } from '../http/etag.js';
 import { pageOfRanked, resolvePage } from '../http/pagination.js';
@@ -14,8 +14,6 @@ import type { AlertCommand } from './state-machine.js';
 import { resolveTeamScope } from '../teams/scope.js';
 
 const tag = 'Alerts';
-const organizationOf = (credential: Credential) => credential.organizationId!;
-
 function commandRoute(command: Exclude<AlertCommand, 'dismiss'>, summary: string) {
   return defineRoute({
     method: 'post',
@@ -26,14 +24,14 @@ function commandRoute(command: Exclude<AlertCommand, 'dismiss'>, summary: string
     access: { level: 'write' },
     body: bulkSchema,
     responses: { 200: { description: 'Which alerts changed, which already were so, which were skipped and why', schema: bulkResultSchema } },
-    handler: async ({ body, credential, deps }) => ({ body: await runCommand(deps, credential, organizationOf(credential), command, body as BulkSelection) }),
+    handler: async ({ body, actor, deps }) => ({ body: await runCommand(deps, actor, actor.organizationId, command, body as BulkSelection) }),
   });
 }
 
-async function dismiss(deps: AppDeps, credential: Credential, body: z.infer<typeof dismissSchema>) {
-  const organizationId = organizationOf(credential);
+async function dismiss(deps: AppDeps, actor: RequestActor, body: z.infer<typeof dismissSchema>) {
+  const organizationId = actor.organizationId;
   const input = { category: body.category ?? null, note: body.note ?? null };
-  const result = await runCommand(deps, credential, organizationId, 'dismiss', body as BulkSelection, input);
+  const result = await runCommand(deps, actor, organizationId, 'dismiss', body as BulkSelection, input);
   if (body.suggest_instructions) await suggestAfterDismissal(deps, organizationId, result.updated, input);
   return result;
 }
@@ -49,7 +47,7 @@ export const alertRoutes = [
     query: listQuery,
     fieldsOf: alertSchema,
     responses: { 200: { description: 'A page of alerts', schema: listResponse(alertSchema) } },
-    handler: async ({ query, credential, deps }) => ({ body: await listAlerts(deps, credential, query) }),
+    handler: async ({ query, actor, deps }) => ({ body: await listAlerts(deps, actor, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -60,9 +58,9 @@ export const alertRoutes = [
     access: { level: 'read' },
     query: metricsQuery,
     responses: { 200: { description: 'Counts and impact', schema: metricsSchema } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const filter = filterOf(query);
-      return { body: await alertMetrics(deps, organizationOf(credential), filter, await resolveTeamScope(deps.db, credential, filter)) };
+      return { body: await alertMetrics(deps, actor.organizationId, filter, await resolveTeamScope(deps.db, actor, filter)) };
     },
   }),
   defineRoute({
@@ -75,10 +73,10 @@ export const alertRoutes = [
     query: groupsQuery,
     fieldsOf: groupSchema,
     responses: { 200: { description: 'A page of groups', schema: listResponse(groupSchema) } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const filter = filterOf(query);
       const page = resolvePage(deps.cursors, query, { sort: 'count', direction: 'desc' }, { ...filter, group_by: query.group_by });
-      const groups = await alertGroups(deps, organizationOf(credential), query.group_by, filter, await resolveTeamScope(deps.db, credential, filter));
+      const groups = await alertGroups(deps, actor.organizationId, query.group_by, filter, await resolveTeamScope(deps.db, actor, filter));
       // Most alerts first unless direction=asc; ties by key ascending either way (null, the
       // uncategorized, as '' first).
       const sign = page.direction === 'desc' ? -1 : 1;
@@ -95,11 +93,11 @@ export const alertRoutes = [
     access: { level: 'read' },
     query: exportQuery,
     responses: { 200: { description: 'CSV (format=csv) or an XLSX workbook (format=xlsx)', contentType: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], schema: z.string() } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const column = ALERT_LIST_SORTS[query.sort ?? 'created_at']!;
       const filter = filterOf(query);
-      const scope = await resolveTeamScope(deps.db, credential, filter);
-      const file = await exportAlerts(deps, organizationOf(credential), filter, { format: query.format, sort: { field: column.field, direction: query.direction ?? 'desc' } }, scope);
+      const scope = await resolveTeamScope(deps.db, actor, filter);
+      const file = await exportAlerts(deps, actor.organizationId, filter, { format: query.format, sort: { field: column.field, direction: query.direction ?? 'desc' } }, scope);
       return { body: file.body, headers: { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"` } };
     },
   }),
@@ -113,8 +111,8 @@ export const alertRoutes = [
     idempotent: true,
     body: createAlertSchema,
     responses: { 201: { description: 'The alert; Location points to it', schema: alertSchema } },
-    handler: async ({ body, credential, deps }) => {
-      const alert = await createAlert(deps, credential as ApiKeyCredential, body);
+    handler: async ({ body, actor, deps }) => {
+      const alert = await createAlert(deps, actor, body);
       return { status: 201, body: serializeAlert(alert), headers: { Location: `/v1/alerts/${alert.id}` } };
     },
   }),
@@ -130,7 +128,7 @@ export const alertRoutes = [
     etag: true,
     fieldsOf: alertSchema,
     responses: { 200: { description: 'The alert, with ETag', schema: alertSchema } },
-    handler: async ({ params, credential, deps }) => ({ body: serializeAlert(await findAlert(deps, organizationOf(credential), params.id)) }),
+    handler: async ({ params, actor, deps }) => ({ body: serializeAlert(await findAlert(deps, actor.organizationId, params.id)) }),
   }),
   defineRoute({
     method: 'patch',
@@ -142,11 +140,11 @@ export const alertRoutes = [
     params: idParams,
     body: patchAlertSchema,
     responses: { 200: { description: 'The alert', schema: alertSchema }, 412: { description: 'precondition_failed' } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const alert = await findAlert(deps, organizationOf(credential), params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const alert = await findAlert(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeAlert(alert));
       assertSentAsRead(ctx.request.body, serializeAlert(alert), ALERT_FIXED_FIELDS);
-      return { body: serializeAlert(await patchAlert(deps, credential, alert, body)) };
+      return { body: serializeAlert(await patchAlert(deps, actor, alert, body)) };
     },
   }),
   defineRoute({
@@ -158,10 +156,10 @@ export const alertRoutes = [
     access: { level: 'write' },
     params: idParams,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'alert_in_claim' }, 412: { description: 'precondition_failed' } },
-    handler: async ({ params, credential, deps, ctx }) => {
-      const alert = await findAlert(deps, organizationOf(credential), params.id);
+    handler: async ({ params, actor, deps, ctx }) => {
+      const alert = await findAlert(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeAlert(alert));
-      await deleteAlert(deps, credential, alert);
+      await deleteAlert(deps, actor, alert);
       return { status: 204 };
     },
   }),
@@ -174,7 +172,7 @@ export const alertRoutes = [
     access: { level: 'write' },
     body: dismissSchema,
     responses: { 200: { description: 'Which alerts changed, which already were so, which were skipped and why', schema: bulkResultSchema } },
-    handler: async ({ body, credential, deps }) => ({ body: await dismiss(deps, credential, body) }),
+    handler: async ({ body, actor, deps }) => ({ body: await dismiss(deps, actor, body) }),
   }),
   commandRoute('credit', 'Mark pending alerts credited'),
   commandRoute('uncredit', 'Undo credits recorded by users; the alert returns to its status before'),
@@ -188,6 +186,6 @@ export const alertRoutes = [
     access: { level: 'write' },
     body: bulkSchema,
     responses: { 200: { description: 'Which alerts were deleted, already gone, or skipped and why', schema: bulkDeleteResultSchema } },
-    handler: async ({ body, credential, deps }) => ({ body: await bulkDelete(deps, credential, organizationOf(credential), body as BulkSelection) }),
+    handler: async ({ body, actor, deps }) => ({ body: await bulkDelete(deps, actor, actor.organizationId, body as BulkSelection) }),
   }),
 ];

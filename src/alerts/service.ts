@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { changedFields, NothingChanged, orUnchanged, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
-import type { ApiKeyCredential, Credential } from '../auth/credential.js';
+import type { MemberActor, RequestActor } from '../auth/actor.js';
 import { suggestInstructionEdit } from '../agreements/context-suggestions/service.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
@@ -15,7 +15,7 @@ import { claimHold, transition, type AlertChanges, type AlertCommand, type Alert
 type Deps = Pick<AppDeps, 'db'>;
 type Tx = Prisma.TransactionClient;
 // Who a change is recorded as done by (docs/audit.md).
-type ActingAs = Credential | Actor;
+type ActingAs = RequestActor | Actor;
 
 // The money-relevant fields of an alert as the API shows them: what its activity entries compare.
 const AUDITED_FIELDS = ['status', 'title', 'explanation', 'impact_amount', 'currency_code', 'expected', 'confidence', 'citations', 'invoice_item_id', 'correction_type', 'topic_id', 'claim_id', 'dismissal', 'credit'] as const;
@@ -72,8 +72,8 @@ async function matchedPair(deps: Deps, organizationId: string, invoiceId: string
   return invoice!;
 }
 
-export async function createAlert(deps: Deps, credential: ApiKeyCredential, input: CreateAlertInput): Promise<AlertWithMatch> {
-  const organizationId = credential.organizationId;
+export async function createAlert(deps: Deps, actor: MemberActor, input: CreateAlertInput): Promise<AlertWithMatch> {
+  const organizationId = actor.organizationId;
   const invoice = await matchedPair(deps, organizationId, input.invoice_id, input.agreement_id);
   const line = input.invoice_item_id ? await lineOfInvoice(deps, invoice.id, input.invoice_item_id) : null;
   if (input.topic_id) await assertTopicOfAgreement(deps, organizationId, input.topic_id, input.agreement_id);
@@ -96,13 +96,13 @@ export async function createAlert(deps: Deps, credential: ApiKeyCredential, inpu
         correctionType: input.correction_type,
         topicId: input.topic_id ?? null,
         // API keys belong to users: the alert records both; a session is the user themself.
-        origin: credential.keyId ? 'api_key' : 'user',
-        createdByUserId: credential.userId,
-        createdByApiKeyId: credential.keyId,
+        origin: actor.apiKeyId ? 'api_key' : 'user',
+        createdByUserId: actor.userId,
+        createdByApiKeyId: actor.apiKeyId,
       },
       include: ALERT_INCLUDE,
     });
-    await recordActivity(tx, organizationId, credential, [alertActivity('created', null, alert)]);
+    await recordActivity(tx, organizationId, actor, [alertActivity('created', null, alert)]);
     return alert;
   });
 }

@@ -16,7 +16,7 @@ export const checkSelectionRoutes = [
     access: { level: 'read' },
     body: selectionSchema,
     responses: { 200: { description: 'The preview', schema: selectionPreviewSchema } },
-    handler: async ({ body, credential, deps }) => ({ body: await previewSelection(deps.db, credential.organizationId!, body) }),
+    handler: async ({ body, actor, deps }) => ({ body: await previewSelection(deps.db, actor.organizationId, body) }),
   }),
   defineRoute({
     method: 'post',
@@ -27,7 +27,7 @@ export const checkSelectionRoutes = [
     access: { level: 'read' },
     body: candidateInvoicesBody,
     responses: { 200: { description: 'A page of candidate invoices', schema: listResponse(candidateInvoiceSchema) } },
-    handler: async ({ body, credential, deps }) => ({ body: await candidateInvoicesPage(deps, credential.organizationId!, body) }),
+    handler: async ({ body, actor, deps }) => ({ body: await candidateInvoicesPage(deps, actor.organizationId, body) }),
   }),
   defineRoute({
     method: 'post',
@@ -43,7 +43,7 @@ export const checkSelectionRoutes = [
       400: { description: 'validation_error; description selection_too_large when over 5,000 checks or 50 agreements' },
       409: { description: 'selection_changed (the body carries the new fingerprint and preview) or nothing_eligible; nothing was started' },
     },
-    handler: async ({ body, credential, deps, idempotencyKey }) => startSelection(deps, credential, body, idempotencyKey),
+    handler: async ({ body, actor, deps, idempotencyKey }) => startSelection(deps, actor, body, idempotencyKey),
   }),
   defineRoute({
     method: 'get',
@@ -54,6 +54,6 @@ export const checkSelectionRoutes = [
     access: { level: 'read' },
     params: z.object({ receipt_key: z.string().uuid() }),
     responses: { 200: { description: 'The runs the selection started', schema: selectionStartedSchema } },
-    handler: async ({ params, credential, deps }) => ({ body: await readReceipt(deps.db, credential.organizationId!, params.receipt_key) }),
+    handler: async ({ params, actor, deps }) => ({ body: await readReceipt(deps.db, actor.organizationId, params.receipt_key) }),
   }),
 ];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import { Prisma, type Db } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { candidatePairs, type CandidateQuery } from '../checks/candidates.js';
@@ -303,11 +303,11 @@ function receiptKeyFor(organizationId: string, idempotencyKey: string | null): s
 
 export async function startSelection(
   deps: AppDeps,
-  credential: Credential,
+  actor: RequestActor,
   input: SelectionInput & { fingerprint: string },
   idempotencyKey: string | null,
 ): Promise<RouteResponse> {
-  const organizationId = credential.organizationId!;
+  const organizationId = actor.organizationId;
   const { fingerprint, ...selectionInput } = input;
   const selection = await computeSelection(deps.db, organizationId, selectionInput);
   const described = await describeSelection(deps.db, organizationId, selection);
@@ -328,7 +328,7 @@ export async function startSelection(
   const runIds: string[] = [];
   for (const batch of runBatches(selection.pairs, MAX_CHECKS_PER_RUN)) {
     const runKey = `selection:${receiptKey}:${batch.agreementId}:${batch.part}`;
-    runIds.push(await startCheckRun(deps, credential, { type: 'agreement', id: batch.agreementId }, batch.pairs, runKey));
+    runIds.push(await startCheckRun(deps, actor, { type: 'agreement', id: batch.agreementId }, batch.pairs, runKey));
   }
   const body = {
     receipt_key: receiptKey,

@@ -6,7 +6,7 @@ import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../htt
 import { defineRoute, idParams } from '../http/route.js';
 import { booleanParam, commaList, listResponse, uuidList } from '../http/schemas.js';
 import { findInvoiceId } from '../invoices/service.js';
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import { candidatePairs } from './candidates.js';
 import { agreementExclusion, pairEligibility } from './eligibility.js';
 import { checkSchema, findingSchema, startedChecksSchema } from './schemas.js';
@@ -27,15 +27,15 @@ async function assertTopicOfAgreement(deps: AppDeps, organizationId: string, agr
 }
 
 // One agreement's outstanding (or, with include_checked, all) matched invoices as one run.
-async function checkAgreement(deps: AppDeps, credential: Credential, agreementId: string, options: { topicId?: string; includeChecked: boolean }, runKey: string | null) {
+async function checkAgreement(deps: AppDeps, actor: RequestActor, agreementId: string, options: { topicId?: string; includeChecked: boolean }, runKey: string | null) {
   const page = await candidatePairs(
     deps.db,
-    credential.organizationId!,
+    actor.organizationId,
     { agreementIds: [agreementId], mode: options.includeChecked ? 'again' : 'outstanding', topicId: options.topicId },
     MAX_CHECKS_PER_RUN,
   );
   if (page.eligible.length === 0) return { workflowRunId: null, page };
-  const workflowRunId = await startCheckRun(deps, credential, { type: 'agreement', id: agreementId }, page.eligible, runKey);
+  const workflowRunId = await startCheckRun(deps, actor, { type: 'agreement', id: agreementId }, page.eligible, runKey);
   return { workflowRunId, page };
 }
 
@@ -61,8 +61,8 @@ export const checkRoutes = [
       202: { description: 'The check run; Location points to it', schema: startedChecksSchema },
       409: { description: 'Nothing is eligible: no run was started (code nothing_eligible, with the exclusions)' },
     },
-    handler: async ({ params, body, credential, deps, idempotencyKey }) => {
-      const organizationId = credential.organizationId!;
+    handler: async ({ params, body, actor, deps, idempotencyKey }) => {
+      const organizationId = actor.organizationId;
       const invoice = await findInvoiceId(deps, organizationId, params.id);
       const eligibility = await pairEligibility(deps.db, organizationId, [invoice.id], body.agreement_ids);
       const matched = new Set([...eligibility.eligible, ...eligibility.excluded].map((pair) => pair.agreementId));
@@ -73,7 +73,7 @@ export const checkRoutes = [
       if (eligibility.eligible.length === 0) {
         throw errors.conflict('nothing_eligible', 'Nothing is eligible for a check; no run was started.', { exclusions: exclusionsOf(eligibility.excluded) });
       }
-      const runId = await startCheckRun(deps, credential, { type: 'invoice', id: invoice.id }, eligibility.eligible, idempotencyKey && `invoice:${invoice.id}:${idempotencyKey}`);
+      const runId = await startCheckRun(deps, actor, { type: 'invoice', id: invoice.id }, eligibility.eligible, idempotencyKey && `invoice:${invoice.id}:${idempotencyKey}`);
       return {
         status: 202,
         body: { workflow_run_id: runId, checks: eligibility.eligible.length, has_more: false, exclusions: exclusionsOf(eligibility.excluded) },
@@ -95,13 +95,13 @@ export const checkRoutes = [
       202: { description: 'The check run; Location points to it', schema: startedChecksSchema },
       200: { description: 'Nothing eligible: workflow_run_id is null', schema: startedChecksSchema },
     },
-    handler: async ({ params, body, credential, deps, idempotencyKey }) => {
-      const organizationId = credential.organizationId!;
+    handler: async ({ params, body, actor, deps, idempotencyKey }) => {
+      const organizationId = actor.organizationId;
       const agreement = await findAgreement(deps, organizationId, params.id);
       await assertTopicOfAgreement(deps, organizationId, agreement.id, body.topic_id);
       const notReady = agreementExclusion(agreement);
       if (notReady) return { status: 200, body: { workflow_run_id: null, checks: 0, has_more: false, exclusions: [], not_ready: notReady.missing } };
-      const { workflowRunId, page } = await checkAgreement(deps, credential, agreement.id, { topicId: body.topic_id, includeChecked: body.include_checked }, idempotencyKey && `agreement:${agreement.id}:${idempotencyKey}`);
+      const { workflowRunId, page } = await checkAgreement(deps, actor, agreement.id, { topicId: body.topic_id, includeChecked: body.include_checked }, idempotencyKey && `agreement:${agreement.id}:${idempotencyKey}`);
       const responseBody = { workflow_run_id: workflowRunId, checks: page.eligible.length, has_more: page.hasMore, exclusions: exclusionsOf(page.excluded) };
       if (!workflowRunId) return { status: 200, body: responseBody };
       return { status: 202, body: responseBody, headers: { Location: `/v1/workflow-runs/${workflowRunId}` } };
@@ -123,8 +123,8 @@ export const checkRoutes = [
       .default({ include_checked: false }),
     idempotent: true,
     responses: { 202: { description: 'The runs started; Location points to the first', schema: startedChecksSchema }, 200: { description: 'Nothing eligible' } },
-    handler: async ({ body, credential, deps, idempotencyKey }) => {
-      const organizationId = credential.organizationId!;
+    handler: async ({ body, actor, deps, idempotencyKey }) => {
+      const organizationId = actor.organizationId;
       const agreements = await withLinks(
         deps.db,
         await deps.db.agreement.findMany({
@@ -141,7 +141,7 @@ export const checkRoutes = [
       let hasMore = false;
       let checks = 0;
       for (const agreement of agreements.filter((a) => !agreementExclusion(a))) {
-        const { workflowRunId, page } = await checkAgreement(deps, credential, agreement.id, { includeChecked: body.include_checked }, idempotencyKey && `agreements:${agreement.id}:${idempotencyKey}`);
+        const { workflowRunId, page } = await checkAgreement(deps, actor, agreement.id, { includeChecked: body.include_checked }, idempotencyKey && `agreements:${agreement.id}:${idempotencyKey}`);
         if (workflowRunId) runIds.push(workflowRunId);
         hasMore ||= page.hasMore;
         checks += page.eligible.length;
@@ -167,7 +167,7 @@ export const checkRoutes = [
     }),
     fieldsOf: checkSchema,
     responses: { 200: { description: 'A page of checks', schema: listResponse(checkSchema) } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction, fields, ...filters } = query;
       const page = resolvePage(deps.cursors, query, { sort: 'started_at', direction: 'desc' }, filters);
       const { where, orderBy, take } = keyset(page, STARTED_AT);
@@ -175,7 +175,7 @@ export const checkRoutes = [
         where: {
           AND: [
             {
-              organizationId: credential.organizationId!,
+              organizationId: actor.organizationId,
               ...(filters.invoice_ids ? { invoiceId: { in: filters.invoice_ids } } : {}),
               ...(filters.agreement_ids ? { agreementId: { in: filters.agreement_ids } } : {}),
               ...(filters.workflow_run_ids ? { workflowRunId: { in: filters.workflow_run_ids } } : {}),
@@ -202,9 +202,9 @@ export const checkRoutes = [
     params: idParams,
     fieldsOf: checkSchema,
     responses: { 200: { description: 'The check', schema: checkSchema } },
-    handler: async ({ params, credential, deps }) => {
+    handler: async ({ params, actor, deps }) => {
       const check = await deps.db.complianceCheck.findFirst({
-        where: { id: params.id, organizationId: credential.organizationId! },
+        where: { id: params.id, organizationId: actor.organizationId },
         include: { invoice: { select: { contentChangedAt: true } }, agreement: { select: { termsChangedAt: true } } },
       });
       if (!check) throw errors.notFound('compliance check');
@@ -222,8 +222,8 @@ export const checkRoutes = [
     query: z.object({ ...pageParams(['position']) }),
     fieldsOf: findingSchema,
     responses: { 200: { description: 'A page of findings', schema: listResponse(findingSchema) } },
-    handler: async ({ params, query, credential, deps }) => {
-      const check = await deps.db.complianceCheck.findFirst({ where: { id: params.id, organizationId: credential.organizationId! }, select: { id: true } });
+    handler: async ({ params, query, actor, deps }) => {
+      const check = await deps.db.complianceCheck.findFirst({ where: { id: params.id, organizationId: actor.organizationId }, select: { id: true } });
       if (!check) throw errors.notFound('compliance check');
       const page = resolvePage(deps.cursors, query, { sort: 'position', direction: 'asc' }, { check: check.id });
       const { where, orderBy, take } = keyset(page, POSITION);

@@ -1,4 +1,4 @@
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import type { ComplianceCheck } from '../generated/prisma/client.js';
 import { startRun } from '../runs/service.js';
@@ -14,14 +14,14 @@ export interface CheckRunOwner {
   id: string;
 }
 
-export async function startCheckRun(deps: AppDeps, credential: Credential, owner: CheckRunOwner, pairs: CheckPair[], runKey: string | null): Promise<string> {
+export async function startCheckRun(deps: AppDeps, actor: RequestActor, owner: CheckRunOwner, pairs: CheckPair[], runKey: string | null): Promise<string> {
   const run = await startRun(deps, {
-    organizationId: credential.organizationId!,
+    organizationId: actor.organizationId,
     type: 'check',
     owner,
     input: { pairs },
-    runId: runKey ? deterministicUuid(`check:${credential.organizationId}:${runKey}`) : undefined,
-    createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+    runId: runKey ? deterministicUuid(`check:${actor.organizationId}:${runKey}`) : undefined,
+    createdByUserId: actor.userId,
   });
   return run.id;
 }

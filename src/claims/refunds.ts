@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NothingChanged, orUnchanged, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
 import { formatAmount } from '../shared/money.js';
-import type { ApiKeyCredential, Credential } from '../auth/credential.js';
+import type { MemberActor, RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import { errors } from '../http/errors.js';
@@ -51,7 +51,7 @@ async function assertClaimedCurrency(deps: Deps, claim: ClaimRecord, currency: s
 }
 const dateValue = (date: string) => new Date(`${date}T00:00:00Z`);
 
-export async function createRefund(deps: Deps, credential: ApiKeyCredential, claim: ClaimRecord, input: CreateRefundInput): Promise<string> {
+export async function createRefund(deps: Deps, actor: MemberActor, claim: ClaimRecord, input: CreateRefundInput): Promise<string> {
   await assertClaimedCurrency(deps, claim, input.currency_code);
   const id = randomUUID();
   await deps.db.$transaction(async (tx) => {
@@ -65,12 +65,12 @@ export async function createRefund(deps: Deps, credential: ApiKeyCredential, cla
         date: dateValue(input.date ?? today()),
         reference: input.reference ?? null,
         note: input.note ?? null,
-        recordedByUserId: credential.userId,
-        recordedByApiKeyId: credential.keyId,
+        recordedByUserId: actor.userId,
+        recordedByApiKeyId: actor.apiKeyId,
       },
     });
     await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
-    await recordActivity(tx, claim.organizationId, credential, [{ entityType: 'claim', entityId: claim.id, action: 'refund_added', changes: { refund: { before: null, after: refundFields(refund) } } }]);
+    await recordActivity(tx, claim.organizationId, actor, [{ entityType: 'claim', entityId: claim.id, action: 'refund_added', changes: { refund: { before: null, after: refundFields(refund) } } }]);
   });
   return id;
 }
@@ -83,12 +83,12 @@ function refundOf(claim: ClaimRecord, refundId: string) {
 
 // A correction: only the sent fields change; who corrected it is recorded as the recorder. A
 // refund sent back as read changes nothing (not even its recorder or updated_at).
-export async function patchRefund(deps: Deps, credential: ApiKeyCredential, claim: ClaimRecord, refundId: string, input: PatchRefundInput): Promise<void> {
+export async function patchRefund(deps: Deps, actor: MemberActor, claim: ClaimRecord, refundId: string, input: PatchRefundInput): Promise<void> {
   const current = refundOf(claim, refundId);
   // A correction to another currency follows the same rule; one that leaves the currency as it was
   // is accepted, so a refund recorded before the rule can still be corrected or deleted.
   if (input.currency_code !== undefined && input.currency_code !== current.currencyCode) await assertClaimedCurrency(deps, claim, input.currency_code);
-  const data: Prisma.ClaimRefundUncheckedUpdateInput = { recordedByUserId: credential.userId, recordedByApiKeyId: credential.keyId };
+  const data: Prisma.ClaimRefundUncheckedUpdateInput = { recordedByUserId: actor.userId, recordedByApiKeyId: actor.apiKeyId };
   if (input.amount !== undefined) data.amount = new Prisma.Decimal(input.amount);
   if (input.currency_code !== undefined) data.currencyCode = input.currency_code;
   if (input.date !== undefined) data.date = dateValue(input.date);
@@ -99,13 +99,13 @@ export async function patchRefund(deps: Deps, credential: ApiKeyCredential, clai
     const [before, after] = [refundFields(current), refundFields(saved)];
     if (JSON.stringify(before) === JSON.stringify(after)) throw new NothingChanged();
     await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
-    await recordActivity(tx, claim.organizationId, credential, [{ entityType: 'claim', entityId: claim.id, action: 'refund_corrected', changes: { refund: { before, after } } }]);
+    await recordActivity(tx, claim.organizationId, actor, [{ entityType: 'claim', entityId: claim.id, action: 'refund_corrected', changes: { refund: { before, after } } }]);
   });
   await orUnchanged(corrected, () => undefined);
 }
 
 // Removing a refund already gone changes nothing (the claim itself must exist: 404 otherwise).
-export async function deleteRefund(deps: Deps, who: Credential | Actor, claim: ClaimRecord, refundId: string): Promise<void> {
+export async function deleteRefund(deps: Deps, who: RequestActor | Actor, claim: ClaimRecord, refundId: string): Promise<void> {
   const refund = claim.refunds.find((r) => r.id === refundId);
   if (!refund) return;
   await deps.db.$transaction(async (tx) => {
@@ -122,7 +122,7 @@ function invalid(field: string, message: string) {
 
 // Attaches an imported credit note of the claim's supplier. Attaching it again changes nothing
 // (and records no second refund). Answers whether it was newly attached.
-export async function attachCreditNote(deps: Deps, credential: ApiKeyCredential, claim: ClaimRecord, invoiceId: string, createRefund: boolean): Promise<boolean> {
+export async function attachCreditNote(deps: Deps, actor: MemberActor, claim: ClaimRecord, invoiceId: string, createRefund: boolean): Promise<boolean> {
   const invoice = await deps.db.invoice.findFirst({ where: { id: invoiceId, organizationId: claim.organizationId, deletedAt: null } });
   if (!invoice) throw invalid('invoice_id', 'names no invoice');
   if (invoice.documentType !== 'credit_note') throw invalid('invoice_id', 'is not a credit note');
@@ -136,7 +136,7 @@ export async function attachCreditNote(deps: Deps, credential: ApiKeyCredential,
   if (createRefund) await assertClaimedCurrency(deps, claim, invoice.currencyCode!, 'create_refund');
   return deps.db.$transaction(async (tx) => {
     const inserted = await tx.claimCreditNote.createMany({
-      data: [{ claimId: claim.id, invoiceId, organizationId: claim.organizationId, attachedByUserId: credential.userId, attachedByApiKeyId: credential.keyId }],
+      data: [{ claimId: claim.id, invoiceId, organizationId: claim.organizationId, attachedByUserId: actor.userId, attachedByApiKeyId: actor.apiKeyId }],
       skipDuplicates: true,
     });
     // A concurrent attach won the race: it recorded the refund, if one was asked for.
@@ -153,21 +153,21 @@ export async function attachCreditNote(deps: Deps, credential: ApiKeyCredential,
           date: invoice.issueDate ?? dateValue(today()),
           reference: invoice.invoiceNumber,
           creditNoteInvoiceId: invoice.id,
-          recordedByUserId: credential.userId,
-          recordedByApiKeyId: credential.keyId,
+          recordedByUserId: actor.userId,
+          recordedByApiKeyId: actor.apiKeyId,
         },
       });
       entries.push({ entityType: 'claim', entityId: claim.id, action: 'refund_added', changes: { refund: { before: null, after: refundFields(refund) } } });
     }
     await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
-    await recordActivity(tx, claim.organizationId, credential, entries);
+    await recordActivity(tx, claim.organizationId, actor, entries);
     return true;
   });
 }
 
 // Detaching keeps refunds recorded from the credit note: money received stays received until a
 // person deletes the refund.
-export async function detachCreditNote(deps: Deps, who: Credential | Actor, claim: ClaimRecord, invoiceId: string): Promise<void> {
+export async function detachCreditNote(deps: Deps, who: RequestActor | Actor, claim: ClaimRecord, invoiceId: string): Promise<void> {
   if (!claim.creditNotes.some((link) => link.invoiceId === invoiceId)) return;
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.claimCreditNote.deleteMany({ where: { claimId: claim.id, invoiceId } });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ApiKeyCredential, Credential } from '../auth/credential.js';
 import { errors } from '../http/errors.js';
 import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
@@ -45,7 +44,6 @@ const SORTS: Record<string, SortColumn> = {
   reference: { field: 'reference', kind: 'string' },
 };
 
-const organizationOf = (credential: Credential) => credential.organizationId!;
 const claimLocation = (id: string) => ({ Location: `/v1/claims/${id}` });
 
 const EXPORT_TYPES = {
@@ -73,13 +71,13 @@ export const claimRoutes = [
     query: listQuery,
     fieldsOf: claimSchema,
     responses: { 200: { description: 'A page of claims', schema: listResponse(claimSchema) } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction } = query;
       const filter = filterOf(query);
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
       const column = SORTS[page.sort]!;
-      const scope = await resolveTeamScope(deps.db, credential, filter);
-      const base = claimWhere(organizationOf(credential), filter);
+      const scope = await resolveTeamScope(deps.db, actor, filter);
+      const base = claimWhere(actor.organizationId, filter);
       const { rows: visible, nextCursor } = scope
         ? await scopedPage(deps, {
             page,
@@ -108,10 +106,10 @@ export const claimRoutes = [
     access: { level: 'read' },
     query: metricsQuery,
     responses: { 200: { description: 'Counts and amounts', schema: metricsSchema } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const filter = filterOf(query);
-      const scope = await resolveTeamScope(deps.db, credential, filter);
-      return { body: await claimMetrics(deps, organizationOf(credential), filter, { from: query.refunded_from, through: query.refunded_through }, scope) };
+      const scope = await resolveTeamScope(deps.db, actor, filter);
+      return { body: await claimMetrics(deps, actor.organizationId, filter, { from: query.refunded_from, through: query.refunded_through }, scope) };
     },
   }),
   defineRoute({
@@ -127,8 +125,8 @@ export const claimRoutes = [
       201: { description: 'The claim; Location points to it', schema: claimSchema },
       409: { description: 'alerts_not_claimable: details say why per alert' },
     },
-    handler: async ({ body, credential, deps }) => {
-      const { claimId } = await createClaim(deps, credential as ApiKeyCredential, body);
+    handler: async ({ body, actor, deps }) => {
+      const { claimId } = await createClaim(deps, actor, body);
       return { status: 201, body: await claimView(deps, claimId), headers: claimLocation(claimId) };
     },
   }),
@@ -144,8 +142,8 @@ export const claimRoutes = [
     etag: true,
     fieldsOf: claimSchema,
     responses: { 200: { description: 'The claim, with ETag', schema: claimSchema } },
-    handler: async ({ params, credential, deps }) => {
-      const claim = await findClaim(deps, organizationOf(credential), params.id);
+    handler: async ({ params, actor, deps }) => {
+      const claim = await findClaim(deps, actor.organizationId, params.id);
       return { body: (await serializeClaims(deps, [claim]))[0] };
     },
   }),
@@ -163,9 +161,9 @@ export const claimRoutes = [
       409: { description: 'invalid_transition' },
       412: { description: 'precondition_failed' },
     },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      assertSentAsRead(ctx.request.body, (await serializeClaims(deps, [await findClaim(deps, organizationOf(credential), params.id)]))[0], CLAIM_FIXED_FIELDS);
-      await patchClaim(deps, organizationOf(credential), credential, params.id, body, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      assertSentAsRead(ctx.request.body, (await serializeClaims(deps, [await findClaim(deps, actor.organizationId, params.id)]))[0], CLAIM_FIXED_FIELDS);
+      await patchClaim(deps, actor.organizationId, actor, params.id, body, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
       return { body: await claimView(deps, params.id) };
     },
   }),
@@ -179,8 +177,8 @@ export const claimRoutes = [
     params: idParams,
     query: deleteClaimQuery,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'claim_completed: reopen it first' }, 412: { description: 'precondition_failed' } },
-    handler: async ({ params, query, credential, deps, ctx }) => {
-      await deleteClaim(deps, organizationOf(credential), credential, params.id, query.alert_outcome, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
+    handler: async ({ params, query, actor, deps, ctx }) => {
+      await deleteClaim(deps, actor.organizationId, actor, params.id, query.alert_outcome, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
       return { status: 204 };
     },
   }),
@@ -197,7 +195,7 @@ export const claimRoutes = [
       200: { description: 'The claim and what happened to each alert', schema: alertChangeSchema },
       409: { description: 'alerts_not_claimable (details per alert), claim_completed, claim_cancelled' },
     },
-    handler: async ({ params, body, credential, deps }) => changeResponse(deps, params.id, await addAlerts(deps, organizationOf(credential), credential, params.id, body)),
+    handler: async ({ params, body, actor, deps }) => changeResponse(deps, params.id, await addAlerts(deps, actor.organizationId, actor, params.id, body)),
   }),
   defineRoute({
     method: 'post',
@@ -212,7 +210,7 @@ export const claimRoutes = [
       200: { description: 'The claim and what happened to each alert', schema: alertChangeSchema },
       409: { description: 'claim_completed, claim_cancelled' },
     },
-    handler: async ({ params, body, credential, deps }) => changeResponse(deps, params.id, await removeAlerts(deps, organizationOf(credential), credential, params.id, body as AlertSelection)),
+    handler: async ({ params, body, actor, deps }) => changeResponse(deps, params.id, await removeAlerts(deps, actor.organizationId, actor, params.id, body as AlertSelection)),
   }),
   defineRoute({
     method: 'post',
@@ -225,9 +223,9 @@ export const claimRoutes = [
     params: idParams,
     body: createRefundSchema,
     responses: { 201: { description: 'The claim with the refund', schema: claimSchema } },
-    handler: async ({ params, body, credential, deps }) => {
-      const claim = await findClaim(deps, organizationOf(credential), params.id);
-      await createRefund(deps, credential as ApiKeyCredential, claim, body);
+    handler: async ({ params, body, actor, deps }) => {
+      const claim = await findClaim(deps, actor.organizationId, params.id);
+      await createRefund(deps, actor, claim, body);
       return { status: 201, body: await claimView(deps, claim.id), headers: claimLocation(claim.id) };
     },
   }),
@@ -241,11 +239,11 @@ export const claimRoutes = [
     params: refundParams,
     body: patchRefundSchema,
     responses: { 200: { description: 'The claim', schema: claimSchema } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const claim = await findClaim(deps, organizationOf(credential), params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const claim = await findClaim(deps, actor.organizationId, params.id);
       const refund = claim.refunds.find((r) => r.id === params.refund_id);
       if (refund) assertSentAsRead(ctx.request.body, serializeRefund(refund), REFUND_FIXED_FIELDS);
-      await patchRefund(deps, credential as ApiKeyCredential, claim, params.refund_id, body);
+      await patchRefund(deps, actor, claim, params.refund_id, body);
       return { body: await claimView(deps, claim.id) };
     },
   }),
@@ -258,8 +256,8 @@ export const claimRoutes = [
     access: { level: 'write' },
     params: refundParams,
     responses: { 204: { description: 'Deleted' } },
-    handler: async ({ params, credential, deps }) => {
-      await deleteRefund(deps, credential, await findClaim(deps, organizationOf(credential), params.id), params.refund_id);
+    handler: async ({ params, actor, deps }) => {
+      await deleteRefund(deps, actor, await findClaim(deps, actor.organizationId, params.id), params.refund_id);
       return { status: 204 };
     },
   }),
@@ -274,9 +272,9 @@ export const claimRoutes = [
     params: idParams,
     body: attachCreditNoteSchema,
     responses: { 201: { description: 'Attached; the claim', schema: claimSchema }, 200: { description: 'Already attached; the claim', schema: claimSchema } },
-    handler: async ({ params, body, credential, deps }) => {
-      const claim = await findClaim(deps, organizationOf(credential), params.id);
-      const attached = await attachCreditNote(deps, credential as ApiKeyCredential, claim, body.invoice_id, body.create_refund);
+    handler: async ({ params, body, actor, deps }) => {
+      const claim = await findClaim(deps, actor.organizationId, params.id);
+      const attached = await attachCreditNote(deps, actor, claim, body.invoice_id, body.create_refund);
       return { status: attached ? 201 : 200, body: await claimView(deps, claim.id) };
     },
   }),
@@ -289,8 +287,8 @@ export const claimRoutes = [
     access: { level: 'write' },
     params: creditNoteParams,
     responses: { 204: { description: 'Detached' } },
-    handler: async ({ params, credential, deps }) => {
-      await detachCreditNote(deps, credential, await findClaim(deps, organizationOf(credential), params.id), params.invoice_id);
+    handler: async ({ params, actor, deps }) => {
+      await detachCreditNote(deps, actor, await findClaim(deps, actor.organizationId, params.id), params.invoice_id);
       return { status: 204 };
     },
   }),
@@ -304,8 +302,8 @@ export const claimRoutes = [
     params: idParams,
     query: z.object({ ...pageParams(['letter']), direction: z.enum(['asc']).optional().meta({ description: "The letter's order only" }) }),
     responses: { 200: { description: "A page of files, in the letter's order (sort=letter)", schema: listResponse(claimDocumentSchema) } },
-    handler: async ({ params, query, credential, deps }) => {
-      const claim = await findClaim(deps, organizationOf(credential), params.id);
+    handler: async ({ params, query, actor, deps }) => {
+      const claim = await findClaim(deps, actor.organizationId, params.id);
       return { body: await claimDocuments(deps, claim, resolvePage(deps.cursors, query, { sort: 'letter', direction: 'asc' }, { claim_id: claim.id })) };
     },
   }),
@@ -325,11 +323,11 @@ export const claimRoutes = [
           'claim_too_large_for_pdf: more lines than a PDF letter holds (2,000); export xlsx or csv. claim_too_large_for_export: more lines than an export holds (CLAIM_EXPORT_MAX_LINES, 50,000 by default); split the claim',
       },
     },
-    handler: async ({ params, query, credential, deps }) => {
+    handler: async ({ params, query, actor, deps }) => {
       const maxLines = query.format === 'pdf' ? PDF_LETTER_MAX_LINES : deps.config.CLAIM_EXPORT_MAX_LINES;
       let letter;
       try {
-        letter = await buildClaimLetter(deps.db, organizationOf(credential), params.id, { includePending: query.include_pending, includeCredited: query.include_credited, maxLines });
+        letter = await buildClaimLetter(deps.db, actor.organizationId, params.id, { includePending: query.include_pending, includeCredited: query.include_credited, maxLines });
       } catch (error) {
         if (!(error instanceof TooManyLetterLines)) throw error;
         if (query.format === 'pdf') {

@@ -4,7 +4,7 @@ import { changedFields, recordActivity, type ActivityEntryInput, type Actor } fr
 import { alertWhereOf } from '../alerts/filters.js';
 import { MAX_BULK_ALERTS } from '../alerts/schemas.js';
 import type { AlertStatus } from '../alerts/state-machine.js';
-import type { ApiKeyCredential, Credential } from '../auth/credential.js';
+import type { MemberActor, RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { ApiError, errors } from '../http/errors.js';
@@ -26,7 +26,7 @@ import { containsText } from '../http/schemas.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 type Tx = Prisma.TransactionClient;
-type Who = Credential | Actor;
+type Who = RequestActor | Actor;
 
 // ---- Activity (docs/activity.md) ----
 
@@ -295,8 +295,8 @@ function contactColumns(contact: PatchClaimInput['supplier_contact']) {
   return { supplierContactName: contact?.name ?? null, supplierContactEmail: contact?.email ?? null };
 }
 
-export async function createClaim(deps: Deps, credential: ApiKeyCredential, input: CreateClaimInput): Promise<{ claimId: string; alerts: AlertChangeResult }> {
-  const organizationId = credential.organizationId;
+export async function createClaim(deps: Deps, actor: MemberActor, input: CreateClaimInput): Promise<{ claimId: string; alerts: AlertChangeResult }> {
+  const organizationId = actor.organizationId;
   const agreement = await deps.db.agreement.findFirst({ where: { id: input.agreement_id, organizationId }, select: { id: true, suppliers: { select: { supplierId: true } } } });
   if (!agreement) throw invalid('agreement_id', 'names no agreement');
   const alertIds = input.alerts ? await selectAlertIds(deps, organizationId, input.alerts) : [];
@@ -313,12 +313,12 @@ export async function createClaim(deps: Deps, credential: ApiKeyCredential, inpu
         title: input.title,
         note: input.note ?? null,
         ...contactColumns(input.supplier_contact),
-        createdByUserId: credential.userId,
-        createdByApiKeyId: credential.keyId,
+        createdByUserId: actor.userId,
+        createdByApiKeyId: actor.apiKeyId,
       },
     });
-    await recordActivity(tx, organizationId, credential, [{ entityType: 'claim', entityId: claim.id, action: 'created', changes: changedFields({}, claimFields(claim)) }]);
-    const alerts = await admitAlerts(tx, credential, organizationId, claim, alertIds, input.alerts?.alert_ids !== undefined, false);
+    await recordActivity(tx, organizationId, actor, [{ entityType: 'claim', entityId: claim.id, action: 'created', changes: changedFields({}, claimFields(claim)) }]);
+    const alerts = await admitAlerts(tx, actor, organizationId, claim, alertIds, input.alerts?.alert_ids !== undefined, false);
     return { claimId: claim.id, alerts };
   });
 }

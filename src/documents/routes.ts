@@ -15,8 +15,8 @@ export const documentRoutes = [
     idempotent: true,
     body: documentRegistrationSchema,
     responses: { 201: { description: 'Where and how to upload the bytes', schema: documentUploadResponseSchema } },
-    handler: async ({ body, credential, deps }) => {
-      const { document, upload } = await registerDocument(deps, credential.organizationId!, {
+    handler: async ({ body, actor, deps }) => {
+      const { document, upload } = await registerDocument(deps, actor.organizationId, {
         fileName: body.file_name,
         mimeType: body.mime_type,
         fileSize: body.file_size,
@@ -39,8 +39,8 @@ export const documentRoutes = [
     params: idParams,
     etag: true,
     responses: { 200: { description: 'The document', schema: documentSchema } },
-    handler: async ({ params, credential, deps }) => {
-      const [document] = await findDocuments(deps, credential.organizationId!, [params.id]);
+    handler: async ({ params, actor, deps }) => {
+      const [document] = await findDocuments(deps, actor.organizationId, [params.id]);
       const uploaded = document!.uploadedAt !== null || (await deps.storage.stat(document!.storageKey)) !== null;
       return { body: serializeDocument(document!, uploaded) };
     },

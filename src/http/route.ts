@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { z, type ZodType } from 'zod';
-import type { Credential } from '../auth/credential.js';
+import type { AnyActor, MemberActor, RequestActor, TokenActor, UnscopedActor } from '../auth/actor.js';
+import type { IngestionScope, Level } from '../auth/levels.js';
 import type { AppDeps } from '../deps.js';
 import type { AccessRule } from './auth.js';
 import { errors, zodIssuesToDetails } from './errors.js';
@@ -14,11 +15,25 @@ export interface RouteResponse {
   headers?: Record<string, string>;
 }
 
-export interface RouteInput<P, Q, B> {
+// The actor a route's handler is handed, by its access rule (authorization has already passed):
+// API-key levels only → a member of the organization; an ingestion scope only → the token; both →
+// either; GET /v1/organizations → a member, or the key's user before any organization.
+// (A rule not known literally, as in the route table's erased type, may be any of them.)
+export type ActorFor<R extends AccessRule> = AccessRule extends R
+  ? AnyActor
+  : R extends { withoutOrganization: true }
+  ? MemberActor | UnscopedActor
+  : R extends { ingestionScope: IngestionScope }
+    ? R extends { level: Level }
+      ? RequestActor
+      : TokenActor
+    : MemberActor;
+
+export interface RouteInput<P, Q, B, A extends AnyActor = AnyActor> {
   params: P;
   query: Q;
   body: B;
-  credential: Credential;
+  actor: A;
   deps: AppDeps;
   ctx: Context;
   // Set when the request carried an Idempotency-Key; work-starting handlers derive workflow ids from it.
@@ -34,14 +49,14 @@ export interface ResponseDoc {
 
 // One declaration per operation: it validates the request, checks access, documents the
 // operation in OpenAPI and carries the handler. Nothing about an endpoint lives anywhere else.
-export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
+export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R extends AccessRule = AccessRule> {
   method: HttpMethod;
   // OpenAPI style: /v1/workflow-runs/{id}
   path: string;
   operationId: string;
   summary: string;
   tag: string;
-  access: AccessRule;
+  access: R;
   params?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
@@ -60,10 +75,10 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   // The record an Ingestion token reads, when its shape differs (Ingestion invoice: `invoice_id`).
   ingestionFieldsOf?: ZodType;
   responses: Record<number, ResponseDoc>;
-  handler: (input: RouteInput<P, Q, B>) => Promise<RouteResponse>;
+  handler: (input: RouteInput<P, Q, B, ActorFor<R>>) => Promise<RouteResponse>;
 }
 
-export function defineRoute<P, Q, B>(route: RouteDefinition<P, Q, B>): RouteDefinition {
+export function defineRoute<P, Q, B, const R extends AccessRule>(route: RouteDefinition<P, Q, B, R>): RouteDefinition {
   return route as unknown as RouteDefinition;
 }
 

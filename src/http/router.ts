@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { actorOf } from '../auth/actor.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { admit, settle, unwrap } from './admission.js';
@@ -91,13 +92,14 @@ async function answer(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
   const fields = requestedFields(route, credential, ctx.query.fields);
 
   const idempotencyKey = route.idempotent ? readIdempotencyKey(ctx.get('Idempotency-Key')) : null;
-  const run = () => route.handler({ params, query, body, credential, deps, ctx, idempotencyKey });
+  const actor = actorOf(credential);
+  const run = () => route.handler({ params, query, body, actor, deps, ctx, idempotencyKey });
   const response =
-    idempotencyKey && credential.organizationId
+    idempotencyKey && actor.organizationId
       ? await withIdempotency(
           deps.db,
           {
-            organizationId: credential.organizationId,
+            organizationId: actor.organizationId,
             key: idempotencyKey,
             requestDigest: digestRequest(ctx.method, ctx.path, requestBody),
             retentionHours: deps.config.IDEMPOTENCY_RETENTION_HOURS,

@@ -62,11 +62,11 @@ export const integrationRoutes = [
     query: listQuery,
     fieldsOf: integrationSchema,
     responses: { 200: { description: 'A page of integrations', schema: listResponse(integrationSchema) } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, {});
       const { where, orderBy, take } = keyset(page, CREATED_AT);
-      const rows = await deps.db.integration.findMany({ where: { AND: [{ organizationId: credential.organizationId! }, where] }, orderBy, take });
+      const rows = await deps.db.integration.findMany({ where: { AND: [{ organizationId: actor.organizationId }, where] }, orderBy, take });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
       return { body: { data: await viewIntegrations(deps, visible), next_cursor: nextCursor } };
     },
@@ -81,8 +81,8 @@ export const integrationRoutes = [
     idempotent: true,
     body: createIntegrationSchema,
     responses: { 201: { description: 'The integration (its credentials are never returned)', schema: integrationSchema } },
-    handler: async ({ body, credential, deps }) => {
-      const integration = await createIntegration(deps, credential.organizationId!, body);
+    handler: async ({ body, actor, deps }) => {
+      const integration = await createIntegration(deps, actor.organizationId, body);
       return { status: 201, body: await viewIntegration(deps, integration), headers: { Location: `/v1/integrations/${integration.id}` } };
     },
   }),
@@ -98,7 +98,7 @@ export const integrationRoutes = [
     query: z.object({ fields: z.string().optional() }),
     fieldsOf: integrationSchema,
     responses: { 200: { description: 'The integration', schema: integrationSchema } },
-    handler: async ({ params, credential, deps }) => ({ body: await viewIntegration(deps, await findIntegration(deps, credential.organizationId!, params.id)) }),
+    handler: async ({ params, actor, deps }) => ({ body: await viewIntegration(deps, await findIntegration(deps, actor.organizationId, params.id)) }),
   }),
   defineRoute({
     method: 'patch',
@@ -110,8 +110,8 @@ export const integrationRoutes = [
     params: idParams,
     body: patchIntegrationSchema,
     responses: { 200: { description: 'The integration', schema: integrationSchema }, 412: { description: 'If-Match does not match' } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const integration = await findIntegration(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, await viewIntegration(deps, integration));
       return { body: await viewIntegration(deps, await patchIntegration(deps, integration, body)) };
     },
@@ -125,8 +125,8 @@ export const integrationRoutes = [
     access: { level: 'admin' },
     params: idParams,
     responses: { 204: { description: 'Deleted' }, 412: { description: 'If-Match does not match' } },
-    handler: async ({ params, credential, deps, ctx }) => {
-      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+    handler: async ({ params, actor, deps, ctx }) => {
+      const integration = await findIntegration(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, await viewIntegration(deps, integration));
       await deleteIntegration(deps, integration);
       return { status: 204 };
@@ -141,8 +141,8 @@ export const integrationRoutes = [
     access: { level: 'admin' },
     params: idParams,
     responses: { 200: { description: 'The test result (a failed test is answered with 200 too)', schema: testResultSchema } },
-    handler: async ({ params, credential, deps }) => {
-      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+    handler: async ({ params, actor, deps }) => {
+      const integration = await findIntegration(deps, actor.organizationId, params.id);
       return { body: await testIntegration(deps, integration) };
     },
   }),
@@ -157,8 +157,8 @@ export const integrationRoutes = [
     query: supplierListQuery,
     fieldsOf: integrationSupplierSchema,
     responses: { 200: { description: 'A page of suppliers', schema: listResponse(integrationSupplierSchema) } },
-    handler: async ({ params, query, credential, deps }) => {
-      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+    handler: async ({ params, query, actor, deps }) => {
+      const integration = await findIntegration(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'name', direction: 'asc' }, { integration: integration.id });
       const { where, orderBy, take } = keyset(page, NAME);
@@ -185,8 +185,8 @@ export const integrationRoutes = [
       202: { description: 'The run; Location points to it', schema: workflowRunSchema.extend({ workflow_run_id: z.string().uuid() }) },
       409: { description: 'The integration has not passed its test' },
     },
-    handler: async ({ params, credential, deps }) => {
-      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+    handler: async ({ params, actor, deps }) => {
+      const integration = await findIntegration(deps, actor.organizationId, params.id);
       if (integration.testStatus !== 'passed') {
         throw errors.conflict('integration_not_tested', 'The integration must pass its test before its suppliers can be fetched.');
       }
@@ -195,7 +195,7 @@ export const integrationRoutes = [
         type: 'supplier_refresh',
         owner: { type: 'integration', id: integration.id },
         input: { integrationId: integration.id },
-        createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+        createdByUserId: actor.userId,
       });
       return { status: 202, body: { ...(await viewRun(deps, run)), workflow_run_id: run.id }, headers: { Location: `/v1/workflow-runs/${run.id}` } };
     },
@@ -215,9 +215,9 @@ export const integrationRoutes = [
       403: { description: 'Write level without a scope naming the suppliers' },
       409: { description: 'A sync is running (running_sync_id names it), or the integration has not passed its test' },
     },
-    handler: async ({ params, body, credential, deps, idempotencyKey }) => {
-      const integration = await findIntegration(deps, credential.organizationId!, params.id);
-      const run = await startSync(deps, credential, integration, body, idempotencyKey);
+    handler: async ({ params, body, actor, deps, idempotencyKey }) => {
+      const integration = await findIntegration(deps, actor.organizationId, params.id);
+      const run = await startSync(deps, actor, integration, body, idempotencyKey);
       const [view] = await viewSyncs(deps, [run]);
       return { status: 202, body: view, headers: { Location: `/v1/workflow-runs/${run.id}` } };
     },
@@ -233,8 +233,8 @@ export const integrationRoutes = [
     query: listQuery,
     fieldsOf: syncSchema,
     responses: { 200: { description: 'A page of syncs', schema: listResponse(syncSchema) } },
-    handler: async ({ params, query, credential, deps }) => {
-      const integration = await findIntegration(deps, credential.organizationId!, params.id);
+    handler: async ({ params, query, actor, deps }) => {
+      const integration = await findIntegration(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, { integration: integration.id });
       const { where, orderBy, take } = keyset(page, CREATED_AT);
@@ -259,9 +259,9 @@ export const integrationRoutes = [
     query: z.object({ fields: z.string().optional() }),
     fieldsOf: syncSchema,
     responses: { 200: { description: 'The sync (a failed sync is read with 200 too)', schema: syncSchema } },
-    handler: async ({ params, credential, deps }) => {
+    handler: async ({ params, actor, deps }) => {
       const run = await deps.db.workflowRun.findFirst({
-        where: { id: params.sync_id, organizationId: credential.organizationId!, type: 'sync', ownerType: 'integration', ownerId: params.id },
+        where: { id: params.sync_id, organizationId: actor.organizationId, type: 'sync', ownerType: 'integration', ownerId: params.id },
       });
       if (!run) throw errors.notFound('sync');
       const [reconciled] = await reconcileRuns(deps, [run]);

@@ -34,7 +34,7 @@ export const integrationSchema = z
     name: z.string(),
     scope: scopeSchema.nullable().meta({ description: 'null: every supplier' }),
     auto_sync: z.boolean().meta({ description: 'A nightly sync (a Temporal Schedule) when on' }),
-    credentials_set: z.array(z.string()).meta({ description: 'Names of the saved credential fields; their values are never returned' }),
+    credentials_set: z.array(z.string()).meta({ description: 'Names of the saved actor fields; their values are never returned' }),
     test_status: z.enum(['untested', 'passed', 'failed']).meta({ description: 'Must be passed before a sync; new credentials make it untested' }),
     tested_at: z.string().datetime().nullable(),
     test_steps: z.array(testStepSchema).nullable(),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import { Prisma, type Db } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import type { Integration, WorkflowRun } from '../generated/prisma/client.js';
@@ -92,13 +92,13 @@ export async function insertSyncRun(db: Db, integration: Integration, input: Syn
   }
 }
 
-function isAdmin(credential: Credential): boolean {
-  return credential.kind === 'api_key' && credential.level === 'admin';
+function isAdmin(actor: RequestActor): boolean {
+  return actor.kind === 'member' && actor.level === 'admin';
 }
 
 // Write may sync only named suppliers: the request's scope or the saved one must list them. A
 // request's scope stays within the saved scope.
-async function effectiveScope(deps: Deps, credential: Credential, integration: Integration, requested: IntegrationScope | undefined): Promise<string[] | null> {
+async function effectiveScope(deps: Deps, actor: RequestActor, integration: Integration, requested: IntegrationScope | undefined): Promise<string[] | null> {
   const saved = scopeOf(integration)?.supplier_ids ?? null;
   if (requested) {
     const outside = saved ? requested.supplier_ids.filter((id) => !saved.includes(id)) : [];
@@ -108,7 +108,7 @@ async function effectiveScope(deps: Deps, credential: Credential, integration: I
     await assertKnownSuppliers(deps.db, integration.id, requested.supplier_ids, 'scope.supplier_ids');
   }
   const supplierIds = requested ? [...new Set(requested.supplier_ids)] : saved;
-  if (!supplierIds && !isAdmin(credential)) {
+  if (!supplierIds && !isAdmin(actor)) {
     throw new ApiError(403, 'insufficient_level', 'With the Write level a sync must name its suppliers: send scope.supplier_ids, or have an Admin save a scope on the integration.');
   }
   return supplierIds;
@@ -117,8 +117,8 @@ async function effectiveScope(deps: Deps, credential: Credential, integration: I
 // Resuming a sync (POST /v1/workflow-runs/{id}/retry) needs the level starting it would need
 // now: Write only when it names suppliers that are all within the integration's saved scope (which
 // an Admin may have narrowed since); an unscoped sync, or one beyond the saved scope, is Admin's.
-export async function assertMayResumeSync(deps: Pick<AppDeps, 'db'>, credential: Credential, run: WorkflowRun): Promise<void> {
-  if (isAdmin(credential)) return;
+export async function assertMayResumeSync(deps: Pick<AppDeps, 'db'>, actor: RequestActor, run: WorkflowRun): Promise<void> {
+  if (isAdmin(actor)) return;
   const input = run.input as unknown as SyncInput | null;
   const named = input?.supplierIds ?? null;
   const integration = input ? await deps.db.integration.findFirst({ where: { id: input.integrationId, organizationId: run.organizationId }, select: { scope: true } }) : null;
@@ -130,13 +130,13 @@ export async function assertMayResumeSync(deps: Pick<AppDeps, 'db'>, credential:
 
 export async function startSync(
   deps: Deps,
-  credential: Credential,
+  actor: RequestActor,
   integration: Integration,
   body: { date_from?: string; date_through?: string; scope?: IntegrationScope } | undefined,
   idempotencyKey: string | null,
 ): Promise<WorkflowRun> {
   const period = syncPeriod(body ?? {});
-  const supplierIds = await effectiveScope(deps, credential, integration, body?.scope);
+  const supplierIds = await effectiveScope(deps, actor, integration, body?.scope);
   if (integration.testStatus !== 'passed') {
     throw errors.conflict('integration_not_tested', 'The integration must pass its test (POST /v1/integrations/{id}/test) before it can sync.');
   }
@@ -147,7 +147,7 @@ export async function startSync(
     if (current && (current.status === 'queued' || current.status === 'running')) throw syncAlreadyRunning(current.id);
   }
   const input: SyncInput = { integrationId: integration.id, dateFrom: period.from, dateThrough: period.through, supplierIds, trigger: 'manual' };
-  const userId = credential.kind === 'api_key' ? credential.userId : null;
+  const userId = actor.userId;
   const runId = idempotencyKey ? undefined : randomUUID();
   const run = await insertSyncRun(deps.db, integration, input, userId, runId);
   try {

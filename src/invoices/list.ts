@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isIngestion, type Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import { CHECK_STATUSES } from '../checks/check-status.js';
 import { Prisma, type RawReader } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
@@ -126,9 +126,9 @@ async function withLinesWithinBudget(deps: AppDeps, organizationId: string, page
   return { rows, nextCursor };
 }
 
-export async function listInvoices(deps: AppDeps, credential: Credential, query: z.infer<typeof invoiceListQuery>) {
+export async function listInvoices(deps: AppDeps, actor: RequestActor, query: z.infer<typeof invoiceListQuery>) {
   const { limit, cursor, sort, direction, fields, ...filters } = query;
-  const ingestion = isIngestion(credential);
+  const ingestion = actor.kind === 'ingestion_token';
   if (ingestion && limit > INGESTION_MAX_PAGE_SIZE) {
     throw errors.validation(`limit must be 1 to ${INGESTION_MAX_PAGE_SIZE}.`, [{ field: 'query.limit', message: `at most ${INGESTION_MAX_PAGE_SIZE}` }]);
   }
@@ -137,10 +137,10 @@ export async function listInvoices(deps: AppDeps, credential: Credential, query:
   // Newest first by default; the other sorts ascend unless told otherwise.
   const sortOrDefault = sort ?? 'created_at';
   const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sortOrDefault, direction: sortOrDefault === 'created_at' ? 'desc' : 'asc' }, filters);
-  const organizationId = credential.organizationId!;
+  const organizationId = actor.organizationId;
   const withLines = !ingestion && showsLines(fields);
   const listed = await sqlListPage(deps, INVOICE_LIST, {
-    credential,
+    actor,
     page,
     teams: filters,
     filters: allOf([filterSql(organizationId, filters), page.sort === 'created_at' ? await createdBoundsOfIssueRange(deps.reader, organizationId, filters) : null]),

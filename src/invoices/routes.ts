@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isIngestion } from '../auth/credential.js';
+
 import { assertIfMatch } from '../http/etag.js';
 import { errors } from '../http/errors.js';
 import { withMultipartFiles, type ReceivedFile } from '../http/multipart.js';
@@ -71,14 +71,14 @@ export const invoiceRoutes = [
       400: { description: 'validation_error; upload_size_mismatch when the bytes in storage are not the registered size' },
       429: { description: 'invoice_processing_capacity_exhausted' },
     },
-    handler: async ({ body, credential, deps, idempotencyKey }) => {
+    handler: async ({ body, actor, deps, idempotencyKey }) => {
       const invoiceImport = await createImport(deps, {
-        organizationId: credential.organizationId!,
+        organizationId: actor.organizationId,
         primaryDocumentId: body.primary_document_id,
         attachmentDocumentIds: body.attachment_document_ids,
         source: 'api',
         idempotencyKey,
-        createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+        createdByUserId: actor.userId,
       });
       return { status: 202, body: await viewImport(deps, invoiceImport), headers: { Location: `/v1/invoices/imports/${invoiceImport.id}` } };
     },
@@ -93,7 +93,7 @@ export const invoiceRoutes = [
     params: idParams,
     etag: true,
     responses: { 200: { description: 'The import', schema: importSchema } },
-    handler: async ({ params, credential, deps }) => ({ body: await viewImport(deps, await findImport(deps, credential.organizationId!, params.id)) }),
+    handler: async ({ params, actor, deps }) => ({ body: await viewImport(deps, await findImport(deps, actor.organizationId, params.id)) }),
   }),
   defineRoute({
     method: 'post',
@@ -108,12 +108,12 @@ export const invoiceRoutes = [
       409: { description: 'conflict or primary_md5_locked_by_deleted_invoice, with existing_invoice_id' },
       413: { description: `payload_too_large: over ${MAX_INVOICE_FILE_BYTES / MiB} MiB per file, ${MAX_UPLOAD_FILES} files or ${MAX_UPLOAD_TOTAL_BYTES / MiB} MiB in all` },
     },
-    handler: async ({ credential, deps, ctx }) => {
+    handler: async ({ actor, deps, ctx }) => {
       if (!ctx.is('multipart')) throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
-      // Read only here, after the credential and its scope were checked; the files are gone when this returns.
+      // Read only here, after the actor and its scope were checked; the files are gone when this returns.
       const invoice = await withMultipartFiles(ctx, uploadLimits(deps.config), async (files) => {
         const { primary, attachments } = uploadedFiles(files);
-        return uploadInvoice(deps, credential.organizationId!, primary, attachments, credential.kind === 'api_key' ? credential.userId : null);
+        return uploadInvoice(deps, actor.organizationId, primary, attachments, actor.userId);
       });
       return { status: 201, body: (await viewIngestionInvoices(deps, [invoice]))[0], headers: { Location: `/v1/invoices/${invoice.id}` } };
     },
@@ -129,7 +129,7 @@ export const invoiceRoutes = [
     fieldsOf: invoiceSchema,
     ingestionFieldsOf: ingestionInvoiceSchema,
     responses: { 200: { description: 'A page of invoices', schema: listResponse(invoiceSchema) } },
-    handler: async ({ query, credential, deps }) => ({ body: await listInvoices(deps, credential, query) }),
+    handler: async ({ query, actor, deps }) => ({ body: await listInvoices(deps, actor, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -144,9 +144,9 @@ export const invoiceRoutes = [
       201: { description: 'The invoice', schema: invoiceSchema },
       409: { description: 'conflict: the invoice already exists (existing_invoice_id)' },
     },
-    handler: async ({ body, credential, deps }) => {
-      const id = await createInvoiceFromData(deps, credential.organizationId!, credential, body);
-      const invoice = await findInvoice(deps, credential.organizationId!, id);
+    handler: async ({ body, actor, deps }) => {
+      const id = await createInvoiceFromData(deps, actor.organizationId, actor, body);
+      const invoice = await findInvoice(deps, actor.organizationId, id);
       return { status: 201, body: await viewInvoice(deps, invoice), headers: { Location: `/v1/invoices/${id}` } };
     },
   }),
@@ -159,7 +159,7 @@ export const invoiceRoutes = [
     access: { level: 'read' },
     query: metricsQuery,
     responses: { 200: { description: 'Counts and spend', schema: invoiceMetricsSchema } },
-    handler: async ({ query, credential, deps }) => ({ body: await invoiceMetrics(deps, credential.organizationId!, query, await resolveTeamScope(deps.db, credential, query)) }),
+    handler: async ({ query, actor, deps }) => ({ body: await invoiceMetrics(deps, actor.organizationId, query, await resolveTeamScope(deps.db, actor, query)) }),
   }),
   defineRoute({
     method: 'get',
@@ -174,10 +174,10 @@ export const invoiceRoutes = [
     fieldsOf: invoiceSchema,
     ingestionFieldsOf: ingestionInvoiceSchema,
     responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
-    handler: async ({ params, credential, deps }) => {
+    handler: async ({ params, actor, deps }) => {
       // An invoice still pending or processing follows its import's run when that has ended.
-      if (!isIngestion(credential)) return { body: await viewInvoice(deps, await reconcileInvoiceProcessing(deps, await findInvoice(deps, credential.organizationId!, params.id))) };
-      const invoice = await reconcileInvoiceProcessing(deps, await findIngestionInvoice(deps, credential.organizationId!, params.id));
+      if (actor.kind !== 'ingestion_token') return { body: await viewInvoice(deps, await reconcileInvoiceProcessing(deps, await findInvoice(deps, actor.organizationId, params.id))) };
+      const invoice = await reconcileInvoiceProcessing(deps, await findIngestionInvoice(deps, actor.organizationId, params.id));
       return {
         body: (await viewIngestionInvoices(deps, [invoice]))[0],
         headers: isTerminalForIngestion(invoice) ? undefined : { 'Retry-After': POLL_AFTER_SECONDS },
@@ -194,13 +194,13 @@ export const invoiceRoutes = [
     params: idParams,
     body: patchInvoiceSchema,
     responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const invoice = await findInvoice(deps, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const invoice = await findInvoice(deps, actor.organizationId, params.id);
       const current = await viewInvoice(deps, invoice);
       assertIfMatch(ctx, current);
       assertSentAsRead(ctx.request.body, current, INVOICE_FIXED_FIELDS);
-      await patchInvoice(deps, credential, invoice, body);
-      return { body: await viewInvoice(deps, await findInvoice(deps, credential.organizationId!, params.id)) };
+      await patchInvoice(deps, actor, invoice, body);
+      return { body: await viewInvoice(deps, await findInvoice(deps, actor.organizationId, params.id)) };
     },
   }),
   defineRoute({
@@ -213,11 +213,11 @@ export const invoiceRoutes = [
     params: idParams,
     query: z.object({ permanent: booleanParam.default(false) }),
     responses: { 204: { description: 'Deleted' } },
-    handler: async ({ params, query, credential, deps, ctx }) => {
-      if (query.permanent && !(credential.kind === 'api_key' && credential.level === 'admin')) throw errors.insufficientLevel('admin');
-      const invoice = await findInvoice(deps, credential.organizationId!, params.id, { includeDeleted: true });
+    handler: async ({ params, query, actor, deps, ctx }) => {
+      if (query.permanent && !(actor.kind === 'member' && actor.level === 'admin')) throw errors.insufficientLevel('admin');
+      const invoice = await findInvoice(deps, actor.organizationId, params.id, { includeDeleted: true });
       if (!invoice.deletedAt) assertIfMatch(ctx, await viewInvoice(deps, invoice));
-      await deleteInvoice(deps, credential, invoice, query.permanent);
+      await deleteInvoice(deps, actor, invoice, query.permanent);
       return { status: 204 };
     },
   }),

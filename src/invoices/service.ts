@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { changedFields, NothingChanged, orUnchanged, recordActivity, type Actor } from '../activity/record.js';
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import type { Invoice } from '../generated/prisma/client.js';
 import { jsonColumn, modelAndExtras, Prisma } from '../db/client.js';
@@ -295,7 +295,7 @@ async function existingWithNumber(tx: Prisma.TransactionClient, organizationId: 
 }
 
 // POST /v1/invoices: the lines must add up to the totals, or nothing is created.
-export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizationId: string, actor: Credential | Actor, input: CreateInvoiceInput): Promise<string> {
+export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizationId: string, actor: RequestActor | Actor, input: CreateInvoiceInput): Promise<string> {
   const invoice = normalizedFromInput(input);
   const problems = problemsOf(invoice);
   if (problems.length > 0) throw errors.validation('The line items do not add up to the totals; nothing was created.', problems);
@@ -336,7 +336,7 @@ function patchedView(invoice: InvoiceWithLines): Record<string, unknown> {
 
 // PATCH: only sent fields change; line_items replaces the list; checks are not re-run, but the
 // change marks earlier checks outdated (contentChangedAt).
-export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, invoice: InvoiceWithLines, input: PatchInvoiceInput): Promise<void> {
+export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, invoice: InvoiceWithLines, input: PatchInvoiceInput): Promise<void> {
   if (invoice.processingStatus !== 'completed') {
     throw errors.conflict('invoice_not_processed', 'The invoice is not processed yet (or could not be); it cannot be edited.');
   }
@@ -401,7 +401,7 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: Credential 
 
 // Soft delete keeps the record (and its file's fingerprint, which blocks re-uploads); permanent
 // removal deletes the invoice, its imports and its files.
-export async function deleteInvoice(deps: Pick<AppDeps, 'db' | 'storage'>, actor: Credential | Actor, invoice: InvoiceWithLines, permanent: boolean): Promise<void> {
+export async function deleteInvoice(deps: Pick<AppDeps, 'db' | 'storage'>, actor: RequestActor | Actor, invoice: InvoiceWithLines, permanent: boolean): Promise<void> {
   const deleted = (tx: Prisma.TransactionClient, action: string) =>
     recordActivity(tx, invoice.organizationId, actor, [{ entityType: 'invoice', entityId: invoice.id, action, changes: changedFields(patchedView(invoice), {}, ['invoice_number', 'amounts']) }]);
   if (!permanent) {

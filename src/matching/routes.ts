@@ -8,7 +8,7 @@ import { agreementSchema } from '../agreements/schemas.js';
 import { findInvoiceId } from '../invoices/service.js';
 import { startRun } from '../runs/service.js';
 import { deterministicUuid } from '../shared/ids.js';
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 
 const tag = 'Matching';
 const MATCHED_AT: SortColumn = { field: 'matchedAt', kind: 'date' };
@@ -26,18 +26,18 @@ const matchSchema = z
 
 async function startRefresh(
   deps: AppDeps,
-  credential: Credential,
+  actor: RequestActor,
   owner: { type: 'invoice' | 'agreement'; id: string },
   invoiceIds: string[] | undefined,
   idempotencyKey: string | null,
 ): Promise<RouteResponse> {
   const run = await startRun(deps, {
-    organizationId: credential.organizationId!,
+    organizationId: actor.organizationId,
     type: 'refresh',
     owner,
     input: invoiceIds ? { invoiceIds } : {},
-    runId: idempotencyKey ? deterministicUuid(`refresh:${credential.organizationId}:${idempotencyKey}`) : undefined,
-    createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+    runId: idempotencyKey ? deterministicUuid(`refresh:${actor.organizationId}:${idempotencyKey}`) : undefined,
+    createdByUserId: actor.userId,
   });
   return { status: 202, body: { workflow_run_id: run.id }, headers: { Location: `/v1/workflow-runs/${run.id}` } };
 }
@@ -53,9 +53,9 @@ export const matchingRoutes = [
     params: idParams,
     idempotent: true,
     responses: { 202: { description: 'The matching run; Location points to it', schema: startedSchema } },
-    handler: async ({ params, credential, deps, idempotencyKey }) => {
-      const invoice = await findInvoiceId(deps, credential.organizationId!, params.id);
-      return startRefresh(deps, credential, { type: 'invoice', id: invoice.id }, [invoice.id], idempotencyKey);
+    handler: async ({ params, actor, deps, idempotencyKey }) => {
+      const invoice = await findInvoiceId(deps, actor.organizationId, params.id);
+      return startRefresh(deps, actor, { type: 'invoice', id: invoice.id }, [invoice.id], idempotencyKey);
     },
   }),
   defineRoute({
@@ -68,9 +68,9 @@ export const matchingRoutes = [
     params: idParams,
     idempotent: true,
     responses: { 202: { description: 'The matching run; Location points to it', schema: startedSchema } },
-    handler: async ({ params, credential, deps, idempotencyKey }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
-      return startRefresh(deps, credential, { type: 'agreement', id: agreement.id }, undefined, idempotencyKey);
+    handler: async ({ params, actor, deps, idempotencyKey }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
+      return startRefresh(deps, actor, { type: 'agreement', id: agreement.id }, undefined, idempotencyKey);
     },
   }),
   defineRoute({
@@ -84,8 +84,8 @@ export const matchingRoutes = [
     query: z.object({ ...pageParams(['matched_at']) }),
     fieldsOf: matchSchema,
     responses: { 200: { description: 'A page of matches', schema: listResponse(matchSchema) } },
-    handler: async ({ params, query, credential, deps }) => {
-      const invoice = await findInvoiceId(deps, credential.organizationId!, params.id);
+    handler: async ({ params, query, actor, deps }) => {
+      const invoice = await findInvoiceId(deps, actor.organizationId, params.id);
       const page = resolvePage(deps.cursors, query, { sort: 'matched_at', direction: 'asc' }, {});
       const { where, orderBy, take } = keyset(page, MATCHED_AT, 'agreementId');
       const rows = await deps.db.invoiceAgreementMatch.findMany({

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { z } from 'zod';
-import type { ApiKeyCredential } from '../auth/credential.js';
+import type { MemberActor } from '../auth/actor.js';
 import { atLeast } from '../auth/levels.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
@@ -31,16 +31,16 @@ const CREATED: SortColumn = { field: 'createdAt', kind: 'date' };
 
 // Personal preferences change nothing of the organization's data, so Read suffices to read and
 // change one's own; the organization's preference is read with Read and changed with Admin.
-function requireOwnerLevel(credential: ApiKeyCredential, owner: Owner, change: boolean) {
-  if (owner === 'organization' && change && !atLeast(credential.level, 'admin')) throw errors.insufficientLevel('admin');
+function requireOwnerLevel(actor: MemberActor, owner: Owner, change: boolean) {
+  if (owner === 'organization' && change && !atLeast(actor.level, 'admin')) throw errors.insufficientLevel('admin');
 }
 
 // The channels a caller may see: their own personal ones and the organization's.
-async function visibleChannelIds(deps: AppDeps, credential: ApiKeyCredential, channelIds?: string[]): Promise<Map<string, Owner>> {
+async function visibleChannelIds(deps: AppDeps, actor: MemberActor, channelIds?: string[]): Promise<Map<string, Owner>> {
   const channels = await deps.db.notificationChannel.findMany({
     where: {
-      organizationId: credential.organizationId,
-      preference: { ownerKey: { in: [credential.userId, ORGANIZATION_OWNER_KEY] } },
+      organizationId: actor.organizationId,
+      preference: { ownerKey: { in: [actor.userId, ORGANIZATION_OWNER_KEY] } },
       ...(channelIds ? { id: { in: channelIds } } : {}),
     },
     select: { id: true, preference: { select: { owner: true } } },
@@ -50,9 +50,9 @@ async function visibleChannelIds(deps: AppDeps, credential: ApiKeyCredential, ch
 
 // One channel as an Admin, or its owner, sees it. An Admin sees every channel of the organization;
 // anyone else only their own and the organization's (another person's is not found).
-async function channelFor(deps: AppDeps, credential: ApiKeyCredential, id: string) {
-  const channel = await deps.db.notificationChannel.findFirst({ where: { id, organizationId: credential.organizationId }, include: CHANNEL_INCLUDE });
-  const visible = channel && (atLeast(credential.level, 'admin') || channel.preference.owner === 'organization' || channel.preference.ownerKey === credential.userId);
+async function channelFor(deps: AppDeps, actor: MemberActor, id: string) {
+  const channel = await deps.db.notificationChannel.findFirst({ where: { id, organizationId: actor.organizationId }, include: CHANNEL_INCLUDE });
+  const visible = channel && (atLeast(actor.level, 'admin') || channel.preference.owner === 'organization' || channel.preference.ownerKey === actor.userId);
   if (!channel || !visible) throw errors.notFound('notification channel');
   return channel;
 }
@@ -103,10 +103,9 @@ export const notificationRoutes = [
     access: { level: 'read' },
     query: ownerQuery,
     responses: { 200: { description: 'The preferences document', schema: preferencesDocument } },
-    handler: async ({ credential, deps, query }) => {
-      const key = credential as ApiKeyCredential;
-      const stored = await loadPreference(deps.db, key.organizationId, query.owner, key.userId);
-      return { body: { preferences: [await serializePreference(deps.db, deps.config, key.organizationId, query.owner, key.userId, stored)] } };
+    handler: async ({ actor, deps, query }) => {
+      const stored = await loadPreference(deps.db, actor.organizationId, query.owner, actor.userId);
+      return { body: { preferences: [await serializePreference(deps.db, deps.config, actor.organizationId, query.owner, actor.userId, stored)] } };
     },
   }),
   defineRoute({
@@ -119,15 +118,14 @@ export const notificationRoutes = [
     query: ownerQuery,
     body: preferencesBodySchema,
     responses: { 200: { description: 'The preferences document; a new webhook channel carries its secret, this once', schema: preferencesDocument } },
-    handler: async ({ credential, deps, query, body }) => {
-      const key = credential as ApiKeyCredential;
-      requireOwnerLevel(key, query.owner, true);
+    handler: async ({ actor, deps, query, body }) => {
+      requireOwnerLevel(actor, query.owner, true);
       const input = body.preferences[0]!;
       if (input.owner !== query.owner) {
         throw errors.validation('The preference sent is not the one named by owner.', [{ field: 'preferences.0.owner', message: `must be ${query.owner} (the owner query parameter)` }]);
       }
-      const { stored, newSecrets } = await replacePreference(deps.db, key.organizationId, key.userId, input);
-      return { body: { preferences: [await serializePreference(deps.db, deps.config, key.organizationId, query.owner, key.userId, stored, newSecrets)] } };
+      const { stored, newSecrets } = await replacePreference(deps.db, actor.organizationId, actor.userId, input);
+      return { body: { preferences: [await serializePreference(deps.db, deps.config, actor.organizationId, query.owner, actor.userId, stored, newSecrets)] } };
     },
   }),
   defineRoute({
@@ -139,11 +137,10 @@ export const notificationRoutes = [
     access: { level: 'read' },
     params: idParams,
     responses: { 200: { description: 'The new secret', schema: secretResponse } },
-    handler: async ({ credential, deps, params }) => {
-      const key = credential as ApiKeyCredential;
-      const owner = (await visibleChannelIds(deps, key, [params.id])).get(params.id);
+    handler: async ({ actor, deps, params }) => {
+      const owner = (await visibleChannelIds(deps, actor, [params.id])).get(params.id);
       if (!owner) throw errors.notFound('notification channel');
-      requireOwnerLevel(key, owner, true);
+      requireOwnerLevel(actor, owner, true);
       const channel = await deps.db.notificationChannel.findUniqueOrThrow({ where: { id: params.id } });
       if (channel.type !== 'webhook') throw errors.validation('Only webhook channels have a secret.', [{ field: 'id', message: 'not a webhook channel' }]);
       const secret = newWebhookSecret();
@@ -161,7 +158,7 @@ export const notificationRoutes = [
     query: channelListQuery,
     fieldsOf: organizationChannelRead,
     responses: { 200: { description: 'Channels', schema: listResponse(organizationChannelRead) } },
-    handler: async ({ credential, deps, query }) => {
+    handler: async ({ actor, deps, query }) => {
       const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'asc' }, filters);
       const window = keyset(page, CREATED);
@@ -173,7 +170,7 @@ export const notificationRoutes = [
         where: {
           AND: [
             window.where,
-            { organizationId: credential.organizationId! },
+            { organizationId: actor.organizationId },
             Object.keys(preference).length > 0 ? { preference } : {},
             filters.types ? { type: { in: filters.types } } : {},
             filters.enabled !== undefined ? { enabled: filters.enabled } : {},
@@ -198,8 +195,8 @@ export const notificationRoutes = [
     fieldsOf: organizationChannelRead,
     etag: true,
     responses: { 200: { description: 'The channel', schema: organizationChannelRead } },
-    handler: async ({ credential, deps, params }) => {
-      const channel = await channelFor(deps, credential as ApiKeyCredential, params.id);
+    handler: async ({ actor, deps, params }) => {
+      const channel = await channelFor(deps, actor, params.id);
       return { body: (await serializeChannels(deps.db, deps.config, [channel]))[0]! };
     },
   }),
@@ -213,18 +210,17 @@ export const notificationRoutes = [
     params: idParams,
     body: channelPatchSchema,
     responses: { 200: { description: 'The channel', schema: organizationChannelRead } },
-    handler: async ({ credential, deps, params, body, ctx }) => {
-      const key = credential as ApiKeyCredential;
-      const channel = await channelFor(deps, key, params.id);
-      const own = channel.preference.owner === 'personal' && channel.preference.ownerKey === key.userId;
-      if (!own) requireOwnerLevel(key, 'organization', true);
+    handler: async ({ actor, deps, params, body, ctx }) => {
+      const channel = await channelFor(deps, actor, params.id);
+      const own = channel.preference.owner === 'personal' && channel.preference.ownerKey === actor.userId;
+      if (!own) requireOwnerLevel(actor, 'organization', true);
       const [current] = await serializeChannels(deps.db, deps.config, [channel]);
       assertIfMatch(ctx, current);
       assertSentAsRead(ctx.request.body, current, CHANNEL_FIXED_FIELDS);
       if (body.enabled === undefined || body.enabled === channel.enabled) return { body: current! };
       // Conditional on the state read, so a PUT of the preference in between is not overwritten.
       await deps.db.notificationChannel.updateMany({ where: { id: channel.id, enabled: channel.enabled }, data: { enabled: body.enabled } });
-      return { body: (await serializeChannels(deps.db, deps.config, [await channelFor(deps, key, params.id)]))[0]! };
+      return { body: (await serializeChannels(deps.db, deps.config, [await channelFor(deps, actor, params.id)]))[0]! };
     },
   }),
   defineRoute({
@@ -237,17 +233,16 @@ export const notificationRoutes = [
     query: deliveryListQuery,
     fieldsOf: deliveryRead,
     responses: { 200: { description: 'Deliveries', schema: listResponse(deliveryRead) } },
-    handler: async ({ credential, deps, query }) => {
-      const key = credential as ApiKeyCredential;
+    handler: async ({ actor, deps, query }) => {
       const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
-      const visible = [...(await visibleChannelIds(deps, key, filters.channel_ids)).keys()];
+      const visible = [...(await visibleChannelIds(deps, actor, filters.channel_ids)).keys()];
       const window = keyset(page, CREATED);
       const rows = await deps.db.notificationDelivery.findMany({
         where: {
           AND: [
             window.where,
-            { organizationId: key.organizationId, channelId: { in: visible } },
+            { organizationId: actor.organizationId, channelId: { in: visible } },
             filters.statuses ? { status: { in: filters.statuses } } : {},
             filters.events ? { kind: { in: filters.events } } : {},
             filters.event_ids ? { eventId: { in: filters.event_ids } } : {},
@@ -272,10 +267,9 @@ export const notificationRoutes = [
     params: idParams,
     fieldsOf: deliveryRead,
     responses: { 200: { description: 'The delivery', schema: deliveryRead } },
-    handler: async ({ credential, deps, params }) => {
-      const key = credential as ApiKeyCredential;
-      const row = await deps.db.notificationDelivery.findFirst({ where: { id: params.id, organizationId: key.organizationId }, include: { event: { select: { payload: true } } } });
-      if (!row || !(await visibleChannelIds(deps, key, [row.channelId])).has(row.channelId)) throw errors.notFound('notification delivery');
+    handler: async ({ actor, deps, params }) => {
+      const row = await deps.db.notificationDelivery.findFirst({ where: { id: params.id, organizationId: actor.organizationId }, include: { event: { select: { payload: true } } } });
+      if (!row || !(await visibleChannelIds(deps, actor, [row.channelId])).has(row.channelId)) throw errors.notFound('notification delivery');
       return { body: serializeDelivery(row) };
     },
   }),
@@ -288,13 +282,12 @@ export const notificationRoutes = [
     access: { level: 'read' },
     params: idParams,
     responses: { 202: { description: 'The delivery, pending again', schema: deliveryRead } },
-    handler: async ({ credential, deps, params }) => {
-      const key = credential as ApiKeyCredential;
-      const row = await deps.db.notificationDelivery.findFirst({ where: { id: params.id, organizationId: key.organizationId } });
-      const owner = row ? (await visibleChannelIds(deps, key, [row.channelId])).get(row.channelId) : undefined;
+    handler: async ({ actor, deps, params }) => {
+      const row = await deps.db.notificationDelivery.findFirst({ where: { id: params.id, organizationId: actor.organizationId } });
+      const owner = row ? (await visibleChannelIds(deps, actor, [row.channelId])).get(row.channelId) : undefined;
       if (!row || !owner) throw errors.notFound('notification delivery');
       // Replaying the organization's deliveries starts work for everyone: Write.
-      if (owner === 'organization' && !atLeast(key.level, 'write')) throw errors.insufficientLevel('write');
+      if (owner === 'organization' && !atLeast(actor.level, 'write')) throw errors.insufficientLevel('write');
       const updated = await deps.db.notificationDelivery.updateMany({ where: { id: row.id, status: 'failed' }, data: { status: 'pending', replays: { increment: 1 }, attempts: 0, lastError: null, lastStatusCode: null } });
       if (updated.count === 0) throw errors.conflict('delivery_not_failed', 'Only a failed delivery can be replayed.', { status: row.status });
       const replays = row.replays + 1;

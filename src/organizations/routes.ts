@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ApiKeyCredential } from '../auth/credential.js';
 import { atLeast } from '../auth/levels.js';
 import { keyset, pageOf, pageOfRanked, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute } from '../http/route.js';
@@ -21,8 +20,8 @@ export const organizationRoutes = [
     query: z.object(pageParams(['name'])),
     fieldsOf: organizationSummarySchema,
     responses: { 200: { description: 'Organizations of the key owner, by name', schema: listResponse(organizationSummarySchema) } },
-    handler: async ({ query, credential, deps }) => {
-      const userId = credential.kind === 'ingestion_token' ? '' : credential.userId;
+    handler: async ({ query, actor, deps }) => {
+      const { userId } = actor;
       const memberships = await deps.db.membership.findMany({ where: { userId }, include: { organization: true } });
       const data = memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role, currency_code: m.organization.currencyCode }));
       // A person's few organizations, paged like every list: by name, then id.
@@ -42,18 +41,17 @@ export const organizationRoutes = [
     etag: true,
     fieldsOf: organizationAccessSchema,
     responses: { 200: { description: 'The organization', schema: organizationAccessSchema } },
-    handler: async ({ credential, deps }) => {
-      const key = credential as ApiKeyCredential;
-      const organization = await deps.db.organization.findUniqueOrThrow({ where: { id: key.organizationId } });
+    handler: async ({ actor, deps }) => {
+      const organization = await deps.db.organization.findUniqueOrThrow({ where: { id: actor.organizationId } });
       return {
         body: {
           id: organization.id,
           name: organization.name,
           currency_code: organization.currencyCode,
-          role: key.role,
-          key_level: key.keyLevel,
-          level: key.level,
-          can: { read: true, write: atLeast(key.level, 'write'), admin: atLeast(key.level, 'admin') },
+          role: actor.role,
+          key_level: actor.keyLevel,
+          level: actor.level,
+          can: { read: true, write: atLeast(actor.level, 'write'), admin: atLeast(actor.level, 'admin') },
           settings: { line_rounding_minor_units: organization.lineRoundingMinorUnits },
         },
       };
@@ -70,12 +68,11 @@ export const organizationRoutes = [
     etag: true,
     fieldsOf: meSchema,
     responses: { 200: { description: 'The current user', schema: meSchema } },
-    handler: async ({ credential, deps }) => {
-      const key = credential as ApiKeyCredential;
+    handler: async ({ actor, deps }) => {
       const [user, apiKey] = await Promise.all([
-        deps.db.user.findUniqueOrThrow({ where: { id: key.userId } }),
+        deps.db.user.findUniqueOrThrow({ where: { id: actor.userId } }),
         // A session bearer has no key.
-        key.keyId ? deps.db.apiKey.findUniqueOrThrow({ where: { id: key.keyId } }) : null,
+        actor.apiKeyId ? deps.db.apiKey.findUniqueOrThrow({ where: { id: actor.apiKeyId } }) : null,
       ]);
       return {
         body: {
@@ -83,8 +80,8 @@ export const organizationRoutes = [
           user_id: user.id,
           email: user.email,
           name: user.name,
-          organization_id: key.organizationId,
-          role: key.role,
+          organization_id: actor.organizationId,
+          role: actor.role,
           api_key: apiKey ? { id: apiKey.id, name: apiKey.name, level: apiKey.level } : null,
         },
       };
@@ -100,13 +97,13 @@ export const organizationRoutes = [
     query: z.object({ ...pageParams(['joined_at']) }),
     fieldsOf: memberSchema,
     responses: { 200: { description: 'A page of members', schema: listResponse(memberSchema) } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'joined_at', direction: 'asc' }, {});
       // Memberships have a composite key; the user id is the tie-breaker and the member's id.
       const { where, orderBy, take } = keyset(page, JOINED, 'userId');
       const rows = await deps.db.membership.findMany({
-        where: { AND: [{ organizationId: credential.organizationId! }, where] },
+        where: { AND: [{ organizationId: actor.organizationId }, where] },
         orderBy,
         take,
         include: { user: true },

@@ -15,9 +15,9 @@ export const overviewRoutes = [
     query: z.object({ fields: z.string().optional(), ...teamScopeParams }),
     fieldsOf: overviewSchema,
     responses: { 200: { description: 'The overview', schema: overviewSchema } },
-    handler: async ({ query, credential, deps }) => {
-      const scope = await resolveTeamScope(deps.db, credential, query);
-      return { body: await overview(deps, credential.organizationId!, scope, query) };
+    handler: async ({ query, actor, deps }) => {
+      const scope = await resolveTeamScope(deps.db, actor, query);
+      return { body: await overview(deps, actor.organizationId, scope, query) };
     },
   }),
 ];

@@ -42,14 +42,14 @@ export const runRoutes = [
     query: listRunsQuery,
     fieldsOf: workflowRunSchema,
     responses: { 200: { description: 'A page of runs', schema: listResponse(workflowRunSchema) } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction, fields, ...filters } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
       const { where, orderBy, take } = keyset(page, CREATED_AT);
       const rows = await deps.db.workflowRun.findMany({
         where: {
           AND: [
-            { organizationId: credential.organizationId! },
+            { organizationId: actor.organizationId },
             filters.statuses ? { status: { in: filters.statuses } } : {},
             filters.types ? { type: { in: filters.types } } : {},
             filters.owner_type ? { ownerType: filters.owner_type } : {},
@@ -78,8 +78,8 @@ export const runRoutes = [
     fieldsOf: workflowRunSchema,
     query: z.object({ fields: z.string().optional() }),
     responses: { 200: { description: 'The run (a failed run is read with 200 too)', schema: workflowRunSchema } },
-    handler: async ({ params, credential, deps }) => {
-      const run = await findRun(deps, credential.organizationId!, params.id);
+    handler: async ({ params, actor, deps }) => {
+      const run = await findRun(deps, actor.organizationId, params.id);
       return { body: await viewRun(deps, run) };
     },
   }),
@@ -94,8 +94,8 @@ export const runRoutes = [
     query: listItemsQuery,
     fieldsOf: workflowRunItemSchema,
     responses: { 200: { description: 'A page of items', schema: listResponse(workflowRunItemSchema) } },
-    handler: async ({ params, query, credential, deps }) => {
-      const run = await findRun(deps, credential.organizationId!, params.id);
+    handler: async ({ params, query, actor, deps }) => {
+      const run = await findRun(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction, fields, ...filters } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'position', direction: 'asc' }, filters);
       const { where, orderBy, take } = keyset(page, POSITION);
@@ -121,10 +121,10 @@ export const runRoutes = [
       200: { description: 'The run, cancelled (finished items keep their results); with item_ids, the run with those items cancelled', schema: workflowRunSchema },
       409: { description: 'run_already_finished: the run ended (completed, failed, cancelled) before the cancel; the message names its status' },
     },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const current = await findRun(deps, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const current = await findRun(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, await viewRun(deps, current));
-      const run = await cancelRun(deps, credential.organizationId!, params.id, body?.item_ids);
+      const run = await cancelRun(deps, actor.organizationId, params.id, body?.item_ids);
       return { body: await viewRun(deps, run) };
     },
   }),
@@ -141,11 +141,11 @@ export const runRoutes = [
       202: { description: 'The retrying run; Location points to it', schema: workflowRunSchema.extend({ workflow_run_id: z.string().uuid() }) },
       409: { description: 'run_not_retryable: the run is not failed; run_type_not_retryable: only import, check and sync runs can be retried' },
     },
-    handler: async ({ params, credential, deps }) => {
+    handler: async ({ params, actor, deps }) => {
       // Retrying needs the level starting the work needs: a sync's depends on its scope.
-      const failed = await findRun(deps, credential.organizationId!, params.id);
-      if (failed.type === 'sync') await assertMayResumeSync(deps, credential, failed);
-      const run = await retryRun(deps, credential.organizationId!, params.id);
+      const failed = await findRun(deps, actor.organizationId, params.id);
+      if (failed.type === 'sync') await assertMayResumeSync(deps, actor, failed);
+      const run = await retryRun(deps, actor.organizationId, params.id);
       return { status: 202, body: { ...(await viewRun(deps, run)), workflow_run_id: run.id }, headers: { Location: `/v1/workflow-runs/${run.id}` } };
     },
   }),

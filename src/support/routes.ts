@@ -1,4 +1,3 @@
-import type { ApiKeyCredential } from '../auth/credential.js';
 import { defineRoute } from '../http/route.js';
 import { MAX_SUPPORT_BODY_BYTES, supportContactSchema, supportReceiptSchema } from './schemas.js';
 import { contactSupport } from './service.js';
@@ -15,6 +14,6 @@ export const supportRoutes = [
     idempotent: true,
     body: supportContactSchema,
     responses: { 202: { description: 'Received; the support request id', schema: supportReceiptSchema }, 413: { description: 'payload_too_large: over 32 MiB' } },
-    handler: async ({ body, credential, deps }) => ({ status: 202, body: await contactSupport(deps, credential as ApiKeyCredential, body) }),
+    handler: async ({ body, actor, deps }) => ({ status: 202, body: await contactSupport(deps, actor, body) }),
   }),
 ];

@@ -26,13 +26,13 @@ export const teamRoutes = [
     query: listQuery,
     fieldsOf: teamSchema,
     responses: { 200: { description: 'A page of teams', schema: listResponse(teamSchema) } },
-    handler: async ({ query, credential, deps }) => {
+    handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction } = query;
       const defaults = sort === 'name' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, defaults, {});
       const column = SORTS[page.sort]!;
       const { where, orderBy, take } = keyset(page, column);
-      const rows = await deps.db.team.findMany({ where: { AND: [{ organizationId: credential.organizationId! }, where] }, orderBy, take, include: TEAM_INCLUDE });
+      const rows = await deps.db.team.findMany({ where: { AND: [{ organizationId: actor.organizationId }, where] }, orderBy, take, include: TEAM_INCLUDE });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
       return { body: { data: visible.map(serializeTeam), next_cursor: nextCursor } };
     },
@@ -47,8 +47,8 @@ export const teamRoutes = [
     idempotent: true,
     body: createTeamSchema,
     responses: { 201: { description: 'The team', schema: teamSchema } },
-    handler: async ({ body, credential, deps }) => {
-      const team = await createTeam(deps.db, credential.organizationId!, body);
+    handler: async ({ body, actor, deps }) => {
+      const team = await createTeam(deps.db, actor.organizationId, body);
       return { status: 201, body: serializeTeam(team), headers: { Location: `/v1/teams/${team.id}` } };
     },
   }),
@@ -64,7 +64,7 @@ export const teamRoutes = [
     etag: true,
     fieldsOf: teamSchema,
     responses: { 200: { description: 'The team', schema: teamSchema } },
-    handler: async ({ params, credential, deps }) => ({ body: serializeTeam(await findTeam(deps.db, credential.organizationId!, params.id)) }),
+    handler: async ({ params, actor, deps }) => ({ body: serializeTeam(await findTeam(deps.db, actor.organizationId, params.id)) }),
   }),
   defineRoute({
     method: 'patch',
@@ -77,8 +77,8 @@ export const teamRoutes = [
     body: patchTeamSchema,
     etag: true,
     responses: { 200: { description: 'The team', schema: teamSchema } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const team = await findTeam(deps.db, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const team = await findTeam(deps.db, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeTeam(team));
       return { body: serializeTeam(await patchTeam(deps.db, team, body)) };
     },
@@ -92,10 +92,10 @@ export const teamRoutes = [
     access: { level: 'write' },
     params: idParams,
     responses: { 204: { description: 'Deleted' } },
-    handler: async ({ params, credential, deps, ctx }) => {
-      const team = await findTeam(deps.db, credential.organizationId!, params.id);
+    handler: async ({ params, actor, deps, ctx }) => {
+      const team = await findTeam(deps.db, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeTeam(team));
-      await deps.db.team.deleteMany({ where: { id: team.id, organizationId: credential.organizationId! } });
+      await deps.db.team.deleteMany({ where: { id: team.id, organizationId: actor.organizationId } });
       return { status: 204 };
     },
   }),
@@ -110,8 +110,8 @@ export const teamRoutes = [
     body: addMembersSchema,
     etag: true,
     responses: { 200: { description: 'The team', schema: teamSchema }, 412: { description: 'precondition_failed: If-Match does not match' } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const team = await findTeam(deps.db, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const team = await findTeam(deps.db, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeTeam(team));
       return { body: serializeTeam(await addMembers(deps.db, team, body.user_ids)) };
     },
@@ -126,8 +126,8 @@ export const teamRoutes = [
     params: memberParams,
     etag: true,
     responses: { 200: { description: 'The team', schema: teamSchema }, 412: { description: 'precondition_failed: If-Match does not match' } },
-    handler: async ({ params, credential, deps, ctx }) => {
-      const team = await findTeam(deps.db, credential.organizationId!, params.id);
+    handler: async ({ params, actor, deps, ctx }) => {
+      const team = await findTeam(deps.db, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeTeam(team));
       return { body: serializeTeam(await removeMember(deps.db, team, params.user_id)) };
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
 import { errors } from '../http/errors.js';
@@ -28,7 +28,7 @@ export interface TeamScope {
 
 export const teamScopeQuerySchema = z.object(teamScopeParams);
 
-export async function resolveTeamScope(db: Db, credential: Credential, query: TeamScopeQuery): Promise<TeamScope | null> {
+export async function resolveTeamScope(db: Db, actor: RequestActor, query: TeamScopeQuery): Promise<TeamScope | null> {
   const mine = query.mine === true;
   if (mine && query.team_ids) {
     throw errors.validation('Send mine=true or team_ids, not both.', [
@@ -37,11 +37,13 @@ export async function resolveTeamScope(db: Db, credential: Credential, query: Te
     ]);
   }
   if (!mine && !query.team_ids) return null;
-  const organizationId = credential.organizationId!;
-  if (mine && credential.kind !== 'api_key') {
-    throw errors.validation('mine=true needs a personal API key: an ingestion token belongs to no one.', [{ field: 'query.mine', message: 'needs an API key' }]);
+  const organizationId = actor.organizationId;
+  if (mine) {
+    if (actor.kind !== 'member') {
+      throw errors.validation('mine=true needs a personal API key: an ingestion token belongs to no one.', [{ field: 'query.mine', message: 'needs an API key' }]);
+    }
+    return scopeOfMember(db, organizationId, actor.userId);
   }
-  if (mine) return scopeOfMember(db, organizationId, (credential as { userId: string }).userId);
   const teams = await db.team.findMany({ where: { organizationId, id: { in: query.team_ids! } }, select: { id: true, filter: true } });
   // Another organization's team is as unknown as a team that never existed.
   const known = new Set(teams.map((t) => t.id));

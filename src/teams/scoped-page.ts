@@ -1,4 +1,4 @@
-import type { Credential } from '../auth/credential.js';
+import type { RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import { asModel, Prisma, type RawReader } from '../db/client.js';
 import { keysetSql, pageOf, recordSortValue, type PageRequest, type SortColumn, type SqlSortColumn } from '../http/pagination.js';
@@ -84,7 +84,7 @@ export async function sqlListPage<R extends { id: string }>(
   deps: Pick<AppDeps, 'db' | 'cursors' | 'reader'>,
   list: SqlList,
   request: {
-    credential: Credential;
+    actor: RequestActor;
     page: PageRequest;
     teams: TeamScopeQuery;
     filters: Prisma.Sql;
@@ -93,7 +93,7 @@ export async function sqlListPage<R extends { id: string }>(
 ): Promise<{ rows: R[]; nextCursor: string | null }> {
   const { page, filters, read } = request;
   const column = list.sorts[page.sort]!;
-  const scope = await resolveTeamScope(deps.db, request.credential, request.teams);
+  const scope = await resolveTeamScope(deps.db, request.actor, request.teams);
   const { where: afterCursor, orderBy, limit } = keysetSql(page, column, list.alias);
   if (!scope) return pageOf(deps.cursors, page, column, await read(Prisma.sql`${filters} AND ${afterCursor}`, orderBy, limit));
   return scopedPage(deps, {

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { actorOf } from '../auth/actor.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { authorize } from '../http/auth.js';
@@ -39,7 +40,7 @@ export async function callOperation(deps: AppDeps, ctx: Context, credential: Cre
   assertKnownQueryKeys(queryKeysOf(route), rawQuery);
   const query = parsePart(route.query, rawQuery, 'query');
   const body = parsePart(route.body, input.body ?? {}, 'body');
-  const response = await route.handler({ params, query, body, credential, deps, ctx, idempotencyKey: null });
+  const response = await route.handler({ params, query, body, actor: actorOf(credential), deps, ctx, idempotencyKey: null });
   return { status: response.status ?? 200, body: response.body, headers: response.headers ?? {} };
 }
 

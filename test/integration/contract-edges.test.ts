@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import type { ApiKeyCredential } from '../../src/auth/credential.js';
+import type { MemberActor } from '../../src/auth/actor.js';
 import { poolReader, Prisma, type RawReader } from '../../src/db/client.js';
 import type { AppDeps } from '../../src/deps.js';
 import { CursorCodec } from '../../src/http/pagination.js';
@@ -300,7 +300,7 @@ function recordingDeps(pool: pg.Pool, statements: string[]): AppDeps {
   return { reader: recording, db: testDb(), cursors: new CursorCodec(randomUUID()), config: { APP_BASE_URL: 'http://app.test' } } as unknown as AppDeps;
 }
 
-const credentialOf = (tenant: Tenant): ApiKeyCredential => ({ kind: 'api_key', keyId: tenant.apiKeyId, sessionId: null, userId: tenant.userId, keyLevel: 'admin', organizationId: tenant.organizationId, role: 'admin', level: 'admin' });
+const actorOf = (tenant: Tenant): MemberActor => ({ kind: 'member', organizationId: tenant.organizationId, userId: tenant.userId, apiKeyId: tenant.apiKeyId, level: 'admin', keyLevel: 'admin', role: 'admin' });
 
 // Lines of an invoice sent as data: `count` lines of 1.00.
 const linesOf = (count: number) => Array.from({ length: count }, (_, i) => ({ description: `Item ${i}`, quantity: '1', unit_price: '1.00', net_amount: '1.00' }));
@@ -317,14 +317,14 @@ describe('invoice list pages and their lines', () => {
     const pool = new pg.Pool({ connectionString: inject('stackEnv').DATABASE_URL!, max: 2 });
     const deps = recordingDeps(pool, statements);
     const readsLines = () => statements.some((text) => text.includes('invoice_lines l,'));
-    const narrow = await listInvoices(deps, credentialOf(tenant), invoiceListQuery.parse({ fields: 'id,invoice_number' }));
+    const narrow = await listInvoices(deps, actorOf(tenant), invoiceListQuery.parse({ fields: 'id,invoice_number' }));
     expect((narrow.data ?? []).map((invoice) => invoice.id)).toEqual([newer.id, older.id]);
     expect(statements.length).toBeGreaterThan(0);
     expect(readsLines()).toBe(false);
     expect(statements.some((text) => text.includes('invoice_lines'))).toBe(false);
 
     statements.length = 0;
-    const whole = await listInvoices(deps, credentialOf(tenant), invoiceListQuery.parse({}));
+    const whole = await listInvoices(deps, actorOf(tenant), invoiceListQuery.parse({}));
     expect(readsLines()).toBe(true);
     expect((whole.data ?? []).map((invoice) => [invoice.id, invoice.line_items.length])).toEqual([[newer.id, 6_000]]);
     await pool.end();

@@ -39,8 +39,8 @@ export const contextSuggestionRoutes = [
     query: listQuery,
     fieldsOf: contextSuggestionSchema,
     responses: { 200: { description: 'A page of suggestions', schema: listResponse(contextSuggestionSchema) } },
-    handler: async ({ params: p, query, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, p.id);
+    handler: async ({ params: p, query, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, p.id);
       const { limit, cursor, sort, direction, fields, ...filters } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
       const { where, orderBy, take } = keyset(page, CREATED_AT);
@@ -65,9 +65,9 @@ export const contextSuggestionRoutes = [
       200: { description: 'The accepted suggestion', schema: contextSuggestionSchema },
       409: { description: 'suggestion_rejected: a rejected suggestion cannot be accepted; instructions_too_long' },
     },
-    handler: async ({ params: p, credential, deps }) => {
-      const suggestion = await findSuggestion(deps, credential.organizationId!, p.id, p.suggestion_id);
-      return { body: serializeSuggestion(await acceptSuggestion(deps, credential, suggestion)) };
+    handler: async ({ params: p, actor, deps }) => {
+      const suggestion = await findSuggestion(deps, actor.organizationId, p.id, p.suggestion_id);
+      return { body: serializeSuggestion(await acceptSuggestion(deps, actor, suggestion)) };
     },
   }),
   defineRoute({
@@ -82,9 +82,9 @@ export const contextSuggestionRoutes = [
       200: { description: 'The rejected suggestion', schema: contextSuggestionSchema },
       409: { description: 'suggestion_accepted: an accepted suggestion is in the instructions; edit them instead' },
     },
-    handler: async ({ params: p, credential, deps }) => {
-      const suggestion = await findSuggestion(deps, credential.organizationId!, p.id, p.suggestion_id);
-      return { body: serializeSuggestion(await rejectSuggestion(deps, credential, suggestion)) };
+    handler: async ({ params: p, actor, deps }) => {
+      const suggestion = await findSuggestion(deps, actor.organizationId, p.id, p.suggestion_id);
+      return { body: serializeSuggestion(await rejectSuggestion(deps, actor, suggestion)) };
     },
   }),
 ];

@@ -1,5 +1,5 @@
 import { recordActivity, type Actor } from '../../activity/record.js';
-import type { Credential } from '../../auth/credential.js';
+import type { RequestActor } from '../../auth/actor.js';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../db/client.js';
@@ -88,7 +88,7 @@ function appended(instructions: string | null, line: string): string {
 }
 
 // Appends the line under a row lock on the agreement, so two accepts at once cannot lose a line.
-async function appendInstruction(tx: Prisma.TransactionClient, actor: Credential | Actor, agreementId: string, line: string): Promise<void> {
+async function appendInstruction(tx: Prisma.TransactionClient, actor: RequestActor | Actor, agreementId: string, line: string): Promise<void> {
   await tx.$executeRaw`SELECT 1 FROM agreements WHERE id = ${agreementId}::uuid FOR UPDATE`;
   const agreement = await tx.agreement.findUniqueOrThrow({ where: { id: agreementId }, select: { instructions: true, organizationId: true } });
   if (instructionPresent(agreement.instructions, line)) return;
@@ -111,7 +111,7 @@ function alreadyDecided(wanted: 'accepted' | 'rejected') {
   return errors.conflict('suggestion_accepted', 'This suggestion was accepted and its line is in the instructions; edit the instructions to remove it.');
 }
 
-async function decide(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, suggestion: ContextSuggestion, wanted: 'accepted' | 'rejected'): Promise<ContextSuggestion> {
+async function decide(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, suggestion: ContextSuggestion, wanted: 'accepted' | 'rejected'): Promise<ContextSuggestion> {
   if (suggestion.status === wanted) return suggestion;
   if (suggestion.status !== 'pending') throw alreadyDecided(wanted);
   return deps.db.$transaction(async (tx) => {
@@ -125,10 +125,10 @@ async function decide(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, sugg
   });
 }
 
-export function acceptSuggestion(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, suggestion: ContextSuggestion): Promise<ContextSuggestion> {
+export function acceptSuggestion(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, suggestion: ContextSuggestion): Promise<ContextSuggestion> {
   return decide(deps, actor, suggestion, 'accepted');
 }
 
-export function rejectSuggestion(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, suggestion: ContextSuggestion): Promise<ContextSuggestion> {
+export function rejectSuggestion(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, suggestion: ContextSuggestion): Promise<ContextSuggestion> {
   return decide(deps, actor, suggestion, 'rejected');
 }

@@ -26,10 +26,10 @@ export const agreementDocumentRoutes = [
       202: { description: 'The run and every entry\'s document; Location points to the run', schema: documentImportResponseSchema },
       200: { description: 'Every document was already on the agreement (reused); nothing was started', schema: documentImportResponseSchema },
     },
-    handler: async ({ params, body, credential, deps, idempotencyKey }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, idempotencyKey }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const { runId, documents } = await importAgreementDocuments(deps, agreement, body.entries, {
-        createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+        createdByUserId: actor.userId,
         idempotencyKey,
       });
       const data = documents.map((d) => ({ ...serializeAgreementDocument(d.record), reused: d.reused }));
@@ -52,8 +52,8 @@ export const agreementDocumentRoutes = [
     }),
     fieldsOf: agreementDocumentSchema,
     responses: { 200: { description: 'A page of agreement documents', schema: listResponse(agreementDocumentSchema) } },
-    handler: async ({ params, query, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, query, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'asc' }, filters);
       const { where, orderBy, take } = keyset(page, CREATED_AT);
@@ -86,8 +86,8 @@ export const agreementDocumentRoutes = [
     fieldsOf: agreementDocumentSchema,
     query: z.object({ fields: z.string().optional() }),
     responses: { 200: { description: 'The agreement document', schema: agreementDocumentSchema } },
-    handler: async ({ params, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       return { body: serializeAgreementDocument(await findAgreementDocument(deps, agreement, params.document_id)) };
     },
   }),
@@ -101,8 +101,8 @@ export const agreementDocumentRoutes = [
     params: documentParams,
     body: classificationPatchSchema,
     responses: { 200: { description: 'The agreement document', schema: agreementDocumentSchema } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const record = await findAgreementDocument(deps, agreement, params.document_id);
       assertIfMatch(ctx, serializeAgreementDocument(record));
       assertSentAsRead(ctx.request.body, serializeAgreementDocument(record), ['id', 'agreement_id', 'document_id', 'file_name', 'mime_type']);

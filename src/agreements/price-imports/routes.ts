@@ -59,9 +59,9 @@ export const priceImportRoutes = [
         schema: importsStartedSchema,
       },
     },
-    handler: async ({ params: { id }, body, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, id);
-      const { runId, imports } = await startPriceImports(deps, agreement, body.entries, credential.kind === 'api_key' ? credential.userId : null);
+    handler: async ({ params: { id }, body, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, id);
+      const { runId, imports } = await startPriceImports(deps, agreement, body.entries, actor.userId);
       const data = await Promise.all(imports.map((i) => viewPriceImport(deps, i.record, i.reused)));
       if (!runId) return { status: 200, body: { workflow_run_id: null, data }, headers: { Location: `/v1/agreements/${agreement.id}/price-imports/${data[0]!.id}` } };
       return { status: 202, body: { workflow_run_id: runId, data }, headers: { Location: `/v1/workflow-runs/${runId}` } };
@@ -77,8 +77,8 @@ export const priceImportRoutes = [
     params,
     etag: true,
     responses: { 200: { description: 'The import', schema: priceImportSchema } },
-    handler: async ({ params: p, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, p.id);
+    handler: async ({ params: p, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, p.id);
       return { body: await viewPriceImport(deps, await findPriceImport(deps, agreement.id, p.import_id)) };
     },
   }),
@@ -91,8 +91,8 @@ export const priceImportRoutes = [
     access: { level: 'read' },
     params,
     responses: { 200: { description: 'CSV', contentType: 'text/csv', schema: z.string() } },
-    handler: async ({ params: p, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, p.id);
+    handler: async ({ params: p, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, p.id);
       const priceImport = await findPriceImport(deps, agreement.id, p.import_id);
       const rows = await deps.db.priceImportRow.findMany({ where: { importId: priceImport.id }, orderBy: { position: 'asc' } });
       const csv = toSafeCsv(

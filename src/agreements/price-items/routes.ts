@@ -41,9 +41,9 @@ export const priceItemRoutes = [
     idempotent: true,
     body: createPriceItemsSchema,
     responses: { 201: { description: 'The created items', schema: z.object({ data: z.array(priceItemSchema) }) } },
-    handler: async ({ params, body, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
-      const items = await createPriceItems(deps, credential, agreement.organizationId, agreement.id, body.entries);
+    handler: async ({ params, body, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
+      const items = await createPriceItems(deps, actor, agreement.organizationId, agreement.id, body.entries);
       return { status: 201, body: { data: items.map(serializePriceItem) } };
     },
   }),
@@ -57,8 +57,8 @@ export const priceItemRoutes = [
     params: idParams,
     body: patchPriceItemsSchema,
     responses: { 200: { description: 'The changed items', schema: z.object({ data: z.array(priceItemSchema) }) } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       // An item stays on its agreement and keeps its source: those are accepted only as read.
       const current = await deps.db.priceItem.findMany({ where: { agreementId: agreement.id, id: { in: body.entries.map((e) => e.id) } } });
       const sent = (ctx.request.body as { entries: unknown[] }).entries;
@@ -66,7 +66,7 @@ export const priceItemRoutes = [
         const item = current.find((c) => c.id === entry.id);
         if (item) assertSentAsRead(sent[index], serializePriceItem(item), ['agreement_id', 'source_document_id'], `entries.${index}.`);
       });
-      const items = await patchPriceItems(deps, credential, agreement.id, body.entries);
+      const items = await patchPriceItems(deps, actor, agreement.id, body.entries);
       return { body: { data: items.map(serializePriceItem) } };
     },
   }),
@@ -81,8 +81,8 @@ export const priceItemRoutes = [
     query: listQuery,
     fieldsOf: priceItemSchema,
     responses: { 200: { description: 'A page of price items', schema: listResponse(priceItemSchema) } },
-    handler: async ({ params, query, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, query, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction, fields, ...filters } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'description', direction: 'asc' }, filters);
       const column = SORTS[page.sort]!;
@@ -102,8 +102,8 @@ export const priceItemRoutes = [
     params: idParams,
     query: exportQuery,
     responses: { 200: { description: 'CSV', contentType: 'text/csv', schema: z.string() } },
-    handler: async ({ params, query, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, query, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const column = SORTS[query.sort ?? 'description']!;
       const rows = await deps.db.priceItem.findMany({
         where: priceItemWhere(agreement.id, query.search, query.filters),
@@ -147,10 +147,10 @@ export const priceItemRoutes = [
     params: idParams,
     body: deleteBody,
     responses: { 200: { description: 'How many were removed', schema: z.object({ deleted: z.number().int() }) } },
-    handler: async ({ params, body, credential, deps }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const where = 'ids' in body ? { agreementId: agreement.id, id: { in: body.ids } } : priceItemWhere(agreement.id, body.search, body.filters);
-      return { body: { deleted: await deletePriceItems(deps, credential, agreement.organizationId, agreement.id, where) } };
+      return { body: { deleted: await deletePriceItems(deps, actor, agreement.organizationId, agreement.id, where) } };
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { countInBatches } from '../../shared/batches.js';
 import { changedFields, recordActivity, type Actor } from '../../activity/record.js';
-import type { Credential } from '../../auth/credential.js';
+import type { RequestActor } from '../../auth/actor.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../db/client.js';
 import type { PriceItem } from '../../generated/prisma/client.js';
@@ -75,7 +75,7 @@ export function priceColumns(input: Partial<PriceItemInput>): Prisma.PriceItemUn
 // All or nothing: one transaction for every entry. Up to 5,000 entries a request: written with
 // one array parameter per column (insertPriceItems), as a price list's rows are; Prisma's
 // createMany took over a second per 1,000 rows, past the transaction's time limit.
-export async function createPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, organizationId: string, agreementId: string, entries: PriceItemInput[], sourceDocumentId: string | null = null) {
+export async function createPriceItems(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, organizationId: string, agreementId: string, entries: PriceItemInput[], sourceDocumentId: string | null = null) {
   const rows: PriceItemRow[] = entries.map((entry) => ({
     id: randomUUID(),
     organizationId,
@@ -108,7 +108,7 @@ export async function createPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credent
   );
 }
 
-export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, agreementId: string, entries: (Partial<PriceItemInput> & { id: string })[]) {
+export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, agreementId: string, entries: (Partial<PriceItemInput> & { id: string })[]) {
   const ids = entries.map((e) => e.id);
   const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (duplicates.length) throw errors.validation('Each price item may appear once per request.', duplicates.map((id) => ({ field: 'entries', message: `${id} appears twice` })));
@@ -141,7 +141,7 @@ export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: Credenti
 }
 
 // Removes the matching price items of the agreement, recording each removal.
-export async function deletePriceItems(deps: Pick<AppDeps, 'db'>, actor: Credential | Actor, organizationId: string, agreementId: string, where: Prisma.PriceItemWhereInput): Promise<number> {
+export async function deletePriceItems(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, organizationId: string, agreementId: string, where: Prisma.PriceItemWhereInput): Promise<number> {
   return deps.db.$transaction(async (tx) => {
     await lockAgreementTerms(tx, agreementId);
     const doomed = await tx.priceItem.findMany({ where: { AND: [where, { agreementId }] } });

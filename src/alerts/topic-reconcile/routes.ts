@@ -17,15 +17,15 @@ export const topicReconcileRoutes = [
     params: idParams,
     idempotent: true,
     responses: { 202: { description: 'The reconcile run; Location points to it', schema: startedSchema } },
-    handler: async ({ params, credential, deps, idempotencyKey }) => {
-      const agreement = await findAgreement(deps, credential.organizationId!, params.id);
+    handler: async ({ params, actor, deps, idempotencyKey }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const run = await startRun(deps, {
         organizationId: agreement.organizationId,
         type: 'topic_reconcile',
         owner: { type: 'agreement', id: agreement.id },
         input: { agreementId: agreement.id },
         runId: idempotencyKey ? deterministicUuid(`topic_reconcile:${agreement.organizationId}:${idempotencyKey}`) : undefined,
-        createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+        createdByUserId: actor.userId,
       });
       return { status: 202, body: { workflow_run_id: run.id }, headers: { Location: `/v1/workflow-runs/${run.id}` } };
     },

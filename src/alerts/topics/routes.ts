@@ -24,8 +24,8 @@ export const alertTopicRoutes = [
     query: topicListQuery,
     fieldsOf: topicSchema,
     responses: { 200: { description: 'A page of topics', schema: listResponse(topicSchema) } },
-    handler: async ({ query, credential, deps }) => {
-      const organizationId = credential.organizationId!;
+    handler: async ({ query, actor, deps }) => {
+      const organizationId = actor.organizationId;
       const { limit, cursor, sort, direction, fields, ...filters } = query;
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
       const column = SORTS[page.sort]!;
@@ -50,7 +50,7 @@ export const alertTopicRoutes = [
     idempotent: true,
     body: createTopicSchema,
     responses: { 201: { description: 'The topic', schema: topicSchema } },
-    handler: async ({ body, credential, deps }) => ({ status: 201, body: serializeTopic(await createTopic(deps, credential, credential.organizationId!, body)) }),
+    handler: async ({ body, actor, deps }) => ({ status: 201, body: serializeTopic(await createTopic(deps, actor, actor.organizationId, body)) }),
   }),
   defineRoute({
     method: 'patch',
@@ -62,11 +62,11 @@ export const alertTopicRoutes = [
     params: idParams,
     body: patchTopicSchema,
     responses: { 200: { description: 'The topic', schema: topicSchema } },
-    handler: async ({ params, body, credential, deps, ctx }) => {
-      const topic = await findTopic(deps, credential.organizationId!, params.id);
+    handler: async ({ params, body, actor, deps, ctx }) => {
+      const topic = await findTopic(deps, actor.organizationId, params.id);
       // A topic stays on its agreement: agreement_id is accepted only as read.
       assertSentAsRead(ctx.request.body, serializeTopic(topic), ['id', 'agreement_id']);
-      return { body: serializeTopic(await patchTopic(deps, credential, topic, body)) };
+      return { body: serializeTopic(await patchTopic(deps, actor, topic, body)) };
     },
   }),
   defineRoute({
@@ -78,8 +78,8 @@ export const alertTopicRoutes = [
     access: { level: 'write' },
     params: idParams,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'alert_in_completed_claim: the topic holds alerts of a completed claim' } },
-    handler: async ({ params, credential, deps }) => {
-      await deleteTopic(deps, credential, await findTopic(deps, credential.organizationId!, params.id));
+    handler: async ({ params, actor, deps }) => {
+      await deleteTopic(deps, actor, await findTopic(deps, actor.organizationId, params.id));
       return { status: 204 };
     },
   }),
@@ -93,9 +93,9 @@ export const alertTopicRoutes = [
     params: idParams,
     body: moveAlertsSchema,
     responses: { 200: { description: 'The topic', schema: topicSchema } },
-    handler: async ({ params, body, credential, deps }) => {
-      const topic = await findTopic(deps, credential.organizationId!, params.id);
-      return { body: serializeTopic(await moveAlerts(deps, credential, topic, body.alert_ids)) };
+    handler: async ({ params, body, actor, deps }) => {
+      const topic = await findTopic(deps, actor.organizationId, params.id);
+      return { body: serializeTopic(await moveAlerts(deps, actor, topic, body.alert_ids)) };
     },
   }),
 ];

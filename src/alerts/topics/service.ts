@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { changedFields, recordActivity, type Actor } from '../../activity/record.js';
-import type { Credential } from '../../auth/credential.js';
+import type { RequestActor } from '../../auth/actor.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { AlertTopic } from '../../generated/prisma/client.js';
@@ -11,7 +11,7 @@ import type { CreateTopicInput, PatchTopicInput } from './schemas.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 type TopicWithCount = AlertTopic & { _count: { alerts: number } };
-type ActingAs = Credential | Actor;
+type ActingAs = RequestActor | Actor;
 
 // What a topic's activity entries compare (alert_count is derived, not a change of the topic).
 const topicFields = (topic: AlertTopic | null): Record<string, unknown> =>

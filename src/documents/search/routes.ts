@@ -14,7 +14,7 @@ export const documentSearchRoutes = [
     access: { level: 'read' },
     body: searchRequestSchema,
     responses: { 200: { description: 'Matching passages, documents not searched, and whether the result is partial', schema: searchResponseSchema } },
-    handler: async ({ body, credential, deps }) => ({ body: await searchDocuments(deps, credential.organizationId!, body) }),
+    handler: async ({ body, actor, deps }) => ({ body: await searchDocuments(deps, actor.organizationId, body) }),
   }),
   defineRoute({
     method: 'post',
@@ -26,9 +26,9 @@ export const documentSearchRoutes = [
     params: idParams,
     idempotent: true,
     responses: { 202: { description: 'The indexing run; Location points to it', schema: indexStartedSchema } },
-    handler: async ({ params, credential, deps, idempotencyKey }) => {
-      const started = await startDocumentIndex(deps, credential.organizationId!, params.id, {
-        createdByUserId: credential.kind === 'api_key' ? credential.userId : null,
+    handler: async ({ params, actor, deps, idempotencyKey }) => {
+      const started = await startDocumentIndex(deps, actor.organizationId, params.id, {
+        createdByUserId: actor.userId,
         idempotencyKey,
       });
       return { status: 202, body: started, headers: { Location: `/v1/workflow-runs/${started.workflow_run_id}` } };
