@@ -1,0 +1,120 @@
+/**
+ * Labels and their values on the page. A value is where a reader looks for it: after the label
+ * in the same cell ("Invoice no: 123"), in the next cell to its right, or under it (a caption
+ * printed above its value, as Swedish invoices do).
+ */
+import { TermIndex } from './label-match.js';
+import { HEADER_LABELS, TOTAL_LABELS, type HeaderField, type Language, type TotalField } from './labels.js';
+import type { Line, Segment } from './lines.js';
+import type { Word } from './words.js';
+
+export type LabelKey = HeaderField | TotalField;
+
+const LABEL_TERMS = new TermIndex<LabelKey>({ ...HEADER_LABELS, ...TOTAL_LABELS });
+
+/** Words that separate items printed on one line ("Acme AS · Org.nr 123 · Bank 1234"). */
+const SEPARATOR_WORDS = new Set(['·', '|', '•', '–', '—', '-', '/']);
+
+export interface LabelHit {
+  keys: LabelKey[];
+  languages: Language[];
+  wordCount: number;
+  line: Line;
+  segmentIndex: number;
+  /** The label's own words and where they are. */
+  x0: number;
+  x1: number;
+  /** Words after the label in its cell. */
+  rest: Word[];
+}
+
+export interface ValueCandidate {
+  text: string;
+  words: Word[];
+  where: 'inline' | 'right' | 'below';
+  line: Line;
+}
+
+/** Every label that starts a cell (or an item of a separated cell) on the given lines. */
+export function findLabels(lines: readonly Line[], skip: ReadonlySet<number>): LabelHit[] {
+  const hits: LabelHit[] = [];
+  for (const line of lines) {
+    if (skip.has(line.index)) continue;
+    for (const [segmentIndex, segment] of line.segments.entries()) {
+      for (const start of itemStarts(segment)) {
+        const match = LABEL_TERMS.matchStart(segment.words.slice(start));
+        if (!match) continue;
+        const first = match.used[0];
+        const last = match.used.at(-1);
+        if (!first || !last) continue;
+        hits.push({ keys: match.keys, languages: match.languages, wordCount: match.wordCount, line, segmentIndex, x0: first.x, x1: last.x + last.width, rest: untilSeparator(match.rest) });
+      }
+    }
+  }
+  return hits;
+}
+
+function itemStarts(segment: Segment): number[] {
+  const starts = [0];
+  for (const [index, word] of segment.words.entries()) {
+    if (SEPARATOR_WORDS.has(word.text) && index + 1 < segment.words.length) starts.push(index + 1);
+    else if (/[·|•,;]$/u.test(word.text) && index + 1 < segment.words.length && index > 0) starts.push(index + 1);
+  }
+  return starts;
+}
+
+function untilSeparator(words: readonly Word[]): Word[] {
+  const end = words.findIndex((word) => SEPARATOR_WORDS.has(word.text));
+  return end === -1 ? [...words] : words.slice(0, end);
+}
+
+/** Leading punctuation and filler between a label and its value: ":", "#", "no.", "nr". */
+const FILLER = /^(?:[:#.\-–=]+|no\.?:?|nr\.?:?|n[°º]:?|nummer:?|number:?)$/iu;
+
+/** The value candidates of a label, nearest first. */
+export function valuesOf(hit: LabelHit, lines: readonly Line[], labelled: ReadonlySet<string>): ValueCandidate[] {
+  const candidates: ValueCandidate[] = [];
+  const inline = dropFiller(hit.rest);
+  if (inline.length > 0) candidates.push({ text: textOf(inline), words: inline, where: 'inline', line: hit.line });
+  const right = hit.line.segments[hit.segmentIndex + 1];
+  if (right && !labelled.has(`${hit.line.index}:${hit.segmentIndex + 1}`)) {
+    const words = dropFiller(right.words);
+    if (words.length > 0) candidates.push({ text: textOf(words), words, where: 'right', line: hit.line });
+  }
+  const below = segmentBelow(hit, lines);
+  if (below && !labelled.has(`${below.line.index}:${below.segmentIndex}`)) {
+    candidates.push({ text: below.segment.text, words: below.segment.words, where: 'below', line: below.line });
+  }
+  return candidates;
+}
+
+function dropFiller(words: readonly Word[]): Word[] {
+  let start = 0;
+  while (start < words.length && FILLER.test(words[start]?.text ?? '')) start += 1;
+  return words.slice(start);
+}
+
+export function textOf(words: readonly Word[]): string {
+  return words
+    .map((word) => word.text)
+    .join(' ')
+    .trim();
+}
+
+/** The cell right under the label (overlapping it horizontally) on the next line or the one after. */
+function segmentBelow(hit: LabelHit, lines: readonly Line[]): { line: Line; segment: Segment; segmentIndex: number } | null {
+  for (let index = hit.line.index + 1; index < lines.length && index <= hit.line.index + 2; index += 1) {
+    const line = lines[index];
+    if (!line || line.page !== hit.line.page || line.y - hit.line.y > 3 * hit.line.height) return null;
+    for (const [segmentIndex, segment] of line.segments.entries()) {
+      const overlap = Math.min(segment.x1, Math.max(hit.x1, hit.x0 + 1)) - Math.max(segment.x0, hit.x0);
+      const aligned = Math.abs(segment.x0 - hit.x0) < 2 * hit.line.height || Math.abs(segment.x1 - hit.x1) < 2 * hit.line.height;
+      if (overlap > 0 || aligned) {
+        // Only directly beneath: a cell further left or right belongs to another label.
+        if (segment.x0 > hit.x1 + hit.line.height * 2 || segment.x1 < hit.x0 - hit.line.height * 2) continue;
+        return { line, segment, segmentIndex };
+      }
+    }
+  }
+  return null;
+}
