@@ -207,10 +207,11 @@ function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles
     let ended = false;
     for (const line of body) {
       if (ended) break;
-      const leading = TOTAL_TERMS.matchStart(line.segments[0]?.words ?? []);
+      const leading = totalsLabel(line);
       const cells = cellsOf(line, bands);
       const amount = cells.amount === undefined ? null : parseNumber(lastToken(cells.amount), mark);
-      if (leading && !cells.quantity && !cells.unitPrice) {
+      const itemNumbers = (cells.quantity !== undefined && quantityOf(cells.quantity, mark).quantity !== null) || (cells.unitPrice !== undefined && lenientNumber(cells.unitPrice, mark) !== null);
+      if (leading && !itemNumbers) {
         tableLines.add(line.index);
         if (leading.keys.includes('carryForward')) {
           skippedRows += 1;
@@ -242,6 +243,15 @@ function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles
     }
   }
   return { header, roles: [...roles], rows, tableLines, skippedRows };
+}
+
+/** A cell of the line that starts with a totals word ("Net total", "Übertrag", "MVA 25 %"). */
+function totalsLabel(line: Line): { keys: string[] } | null {
+  for (const segment of line.segments) {
+    const match = TOTAL_TERMS.matchStart(segment.words);
+    if (match) return match;
+  }
+  return null;
 }
 
 function lastToken(text: string): string {

@@ -30,6 +30,30 @@ export interface TextItemLike {
 export const MAX_WORDS_PER_PAGE = 6000;
 
 const SPACES = /[\s\u00a0\u2007\u2009\u202f]+/u;
+const LEADING_GROUP = /^[-−(]?\d{1,3}$/u;
+const FOLLOWING_GROUP = /^\d{3}(?:[.,]\d{1,4})?[-)]?$/u;
+const FOLLOWING_INNER_GROUP = /^\d{3}$/u;
+/** Stands for a thousands space inside a word while the item is split at its other spaces. */
+const GROUP_MARK = '\u0001';
+
+/** "1 234,56" printed as one item keeps its thousands spaces (one space between digit groups). */
+function markDigitGroups(text: string): string {
+  const parts = text.split(/([\s\u00a0\u2007\u2009\u202f]+)/u);
+  let out = parts[0] ?? '';
+  let grouping = LEADING_GROUP.test(out);
+  for (let index = 1; index + 1 < parts.length; index += 2) {
+    const separator = parts[index] ?? '';
+    const next = parts[index + 1] ?? '';
+    if (grouping && separator.length === 1 && FOLLOWING_GROUP.test(next)) {
+      out += GROUP_MARK + next;
+      grouping = FOLLOWING_INNER_GROUP.test(next);
+    } else {
+      out += separator + next;
+      grouping = LEADING_GROUP.test(next);
+    }
+  }
+  return out;
+}
 
 /**
  * Splits each text item at its spaces into words, sharing the item's width out by character
@@ -42,7 +66,8 @@ export function wordsFromTextItems(items: readonly TextItemLike[], page: number,
     if (words.length >= MAX_WORDS_PER_PAGE) break;
     const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = item.transform;
     const height = Math.hypot(c, d) || Math.hypot(a, b) || 10;
-    const text = item.str;
+    // "1 234,56" printed as one item keeps its thousands space: the digit groups are one word.
+    const text = markDigitGroups(item.str);
     if (text.trim() === '') continue;
     const charWidth = text.length > 0 ? item.width / text.length : 0;
     let offset = 0;
@@ -50,7 +75,7 @@ export function wordsFromTextItems(items: readonly TextItemLike[], page: number,
       const start = text.indexOf(part, offset);
       offset = start + part.length;
       if (part === '') continue;
-      words.push({ text: part, x: x + start * charWidth, y: pageHeight - y, width: part.length * charWidth, height, page });
+      words.push({ text: part.replaceAll(GROUP_MARK, ' '), x: x + start * charWidth, y: pageHeight - y, width: part.length * charWidth, height, page });
     }
   }
   return joinSplitWords(words);
