@@ -362,7 +362,7 @@ function standardColumns(invoice: Invoice, keys: Column['key'][], size = 9): Col
     pos: invoice.pick(v.pos), item: invoice.pick(v.item), description: invoice.pick(v.description), quantity: invoice.pick(v.quantity), unit: invoice.pick(v.unit), qtyunit: invoice.pick(v.quantity),
     price: invoice.pick(v.price), discount: invoice.pick(v.discount), amount: invoice.pick(v.amount), rate: invoice.pick(v.vatRate),
   };
-  const widths: Record<Column['key'], number> = { pos: 24, item: 60, description: 0, quantity: 48, unit: 36, qtyunit: 60, price: 70, discount: 46, amount: 76, rate: 44 };
+  const widths: Record<Column['key'], number> = { pos: 32, item: 72, description: 0, quantity: 48, unit: 36, qtyunit: 60, price: 70, discount: 46, amount: 76, rate: 44 };
   const fixed = keys.filter((key) => key !== 'description').reduce((total, key) => total + widths[key], 0);
   const descriptionWidth = PAGE_W - 80 - fixed - 10;
   const columns: Column[] = [];

@@ -257,7 +257,7 @@ function orgNumberValue(candidate: ValueCandidate): string | null {
   const parts: string[] = [];
   for (const word of candidate.words.slice(0, 5)) {
     const text = word.text.replace(/[:,;]$/u, '');
-    if (/^[\d\-./]+$/u.test(text) || (parts.length === 0 && /^[A-Z]{2,4}$/u.test(text) && text !== 'MVA')) parts.push(text);
+    if (/^[\d\-./ ]+$/u.test(text) || (parts.length === 0 && /^[A-Z]{2,4}$/u.test(text) && text !== 'MVA')) parts.push(text);
     else break;
   }
   const joined = parts.join(' ').replace(/^(?:NO|SE|DK|FI|DE|FR|NL)\s/u, '');
@@ -340,7 +340,7 @@ function supplierFromLayout(lines: readonly Line[], buyerLines: ReadonlySet<numb
   return biggest && biggest.height > largest * 0.99 ? biggest.segment.text : null;
 }
 
-const LEGAL_FORM_SET = new Set(LEGAL_FORMS);
+const LEGAL_FORM_SET = new Set(LEGAL_FORMS.map(normalizeLabel));
 
 /** Company names in a cell: the words up to a legal form ("Nordlys Data AS", "Bäckström AB"). */
 function companyNames(text: string): string[] {

@@ -168,7 +168,14 @@ export function discountOf(cell: string, gross: Decimal, mark: DecimalMark): Dec
 
 /** "12", "12 stk", "2,5 h", "12pcs": the quantity and the unit written with it. */
 export function quantityOf(cell: string, mark: DecimalMark): { quantity: DecimalString | null; unit: string | null } {
+  const whole = lenientNumber(cell.trim(), mark);
+  if (whole !== null) return { quantity: whole, unit: null };
   const words = cell.split(' ').filter((word) => word !== '');
+  // "1 171 stk": the longest run of leading words that is one number.
+  for (let end = words.length - 1; end >= 2; end -= 1) {
+    const grouped = lenientNumber(words.slice(0, end).join(' '), mark);
+    if (grouped !== null) return { quantity: grouped, unit: words.slice(end).join(' ') || null };
+  }
   const first = words[0] ?? '';
   const direct = lenientNumber(first, mark);
   if (direct !== null) return { quantity: direct, unit: words.slice(1).join(' ') || null };
@@ -212,8 +219,8 @@ function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles
       const amount = cells.amount === undefined ? null : parseNumber(lastToken(cells.amount), mark);
       const itemNumbers = (cells.quantity !== undefined && quantityOf(cells.quantity, mark).quantity !== null) || (cells.unitPrice !== undefined && lenientNumber(cells.unitPrice, mark) !== null);
       if (leading && !itemNumbers) {
-        tableLines.add(line.index);
         if (leading.keys.includes('carryForward')) {
+          tableLines.add(line.index);
           skippedRows += 1;
           continue;
         }

@@ -92,7 +92,10 @@ export function joinSplitWords(words: readonly Word[]): Word[] {
     const previous = joined.at(-1);
     if (previous && previous.page === word.page && Math.abs(previous.y - word.y) < 0.2 * word.height) {
       const gap = word.x - (previous.x + previous.width);
-      if (gap < 0.08 * word.height && gap > -0.5 * word.height) {
+      // Touching fragments are one word, unless one word ends and a capitalised one starts
+      // ("Artikelnummer" "Beschreibung" printed edge to edge in a narrow header).
+      const newWord = /\p{Ll}$/u.test(previous.text) && /^\p{Lu}\p{Ll}/u.test(word.text);
+      if (gap < 0.08 * word.height && gap > -0.5 * word.height && !newWord) {
         joined[joined.length - 1] = { ...previous, text: previous.text + word.text, width: word.x + word.width - previous.x };
         continue;
       }
