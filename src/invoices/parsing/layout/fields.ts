@@ -41,17 +41,48 @@ export function findLabels(lines: readonly Line[], skip: ReadonlySet<number>): L
   for (const line of lines) {
     if (skip.has(line.index)) continue;
     for (const [segmentIndex, segment] of line.segments.entries()) {
-      for (const start of itemStarts(segment)) {
+      const found: Array<{ start: number; restStart: number; hit: LabelHit }> = [];
+      const colonEnds = colonLabelEnds(segment);
+      for (const start of candidateStarts(segment, colonEnds)) {
         const match = LABEL_TERMS.matchStart(segment.words.slice(start));
         if (!match) continue;
+        // Inside a cell, a label must end in its colon ("... Due: 03.05.2025 Order: 4711").
+        const end = start + match.used.length - 1;
+        if (!isItemStart(segment, start) && !colonEnds.has(end)) continue;
         const first = match.used[0];
         const last = match.used.at(-1);
         if (!first || !last) continue;
-        hits.push({ keys: match.keys, languages: match.languages, wordCount: match.wordCount, line, segmentIndex, x0: first.x, x1: last.x + last.width, rest: untilSeparator(match.rest) });
+        found.push({ start, restStart: end + 1, hit: { keys: match.keys, languages: match.languages, wordCount: match.wordCount, line, segmentIndex, x0: first.x, x1: last.x + last.width, rest: untilSeparator(match.rest) } });
       }
+      found.forEach(({ restStart, hit }, index) => {
+        const next = found.slice(index + 1).find((entry) => entry.start >= restStart);
+        // The value ends where the next label starts.
+        if (next) hit.rest = hit.rest.slice(0, Math.max(0, next.start - restStart));
+        hits.push(hit);
+      });
     }
   }
   return hits;
+}
+
+/** Indexes of the words that end in a colon. */
+function colonLabelEnds(segment: Segment): Set<number> {
+  const ends = new Set<number>();
+  segment.words.forEach((word, index) => {
+    if (word.text.endsWith(':') && word.text.length > 1) ends.add(index);
+  });
+  return ends;
+}
+
+function isItemStart(segment: Segment, start: number): boolean {
+  return itemStarts(segment).includes(start);
+}
+
+/** Where a label may start: a cell's start, after a separator, or up to four words before a colon. */
+function candidateStarts(segment: Segment, colonEnds: ReadonlySet<number>): number[] {
+  const starts = new Set(itemStarts(segment));
+  for (const end of colonEnds) for (let start = Math.max(0, end - 3); start <= end; start += 1) starts.add(start);
+  return [...starts].sort((a, b) => a - b);
 }
 
 function itemStarts(segment: Segment): number[] {
@@ -101,20 +132,26 @@ export function textOf(words: readonly Word[]): string {
     .trim();
 }
 
-/** The cell right under the label (overlapping it horizontally) on the next line or the one after. */
+/**
+ * The cell under the label on the next line or the one after: the one that overlaps most the
+ * span from the label to the next cell of the label's line (a caption box's value may be
+ * right-aligned in the box, well right of its caption).
+ */
 function segmentBelow(hit: LabelHit, lines: readonly Line[]): { line: Line; segment: Segment; segmentIndex: number } | null {
+  const h = hit.line.height;
+  const previous = hit.line.segments[hit.segmentIndex - 1];
+  const next = hit.line.segments[hit.segmentIndex + 1];
+  const left = Math.max(hit.x0 - 2 * h, previous ? previous.x1 + h : Number.NEGATIVE_INFINITY);
+  const right = next ? next.x0 - h : Math.max(hit.x1 + 6 * h, hit.x1);
   for (let index = hit.line.index + 1; index < lines.length && index <= hit.line.index + 2; index += 1) {
     const line = lines[index];
-    if (!line || line.page !== hit.line.page || line.y - hit.line.y > 3 * hit.line.height) return null;
+    if (!line || line.page !== hit.line.page || line.y - hit.line.y > 3.2 * h) return null;
+    let best: { segment: Segment; segmentIndex: number; overlap: number } | null = null;
     for (const [segmentIndex, segment] of line.segments.entries()) {
-      const overlap = Math.min(segment.x1, Math.max(hit.x1, hit.x0 + 1)) - Math.max(segment.x0, hit.x0);
-      const aligned = Math.abs(segment.x0 - hit.x0) < 2 * hit.line.height || Math.abs(segment.x1 - hit.x1) < 2 * hit.line.height;
-      if (overlap > 0 || aligned) {
-        // Only directly beneath: a cell further left or right belongs to another label.
-        if (segment.x0 > hit.x1 + hit.line.height * 2 || segment.x1 < hit.x0 - hit.line.height * 2) continue;
-        return { line, segment, segmentIndex };
-      }
+      const overlap = Math.min(segment.x1, right) - Math.max(segment.x0, left);
+      if (overlap > 0 && (!best || overlap > best.overlap)) best = { segment, segmentIndex, overlap };
     }
+    if (best) return { line, segment: best.segment, segmentIndex: best.segmentIndex };
   }
   return null;
 }

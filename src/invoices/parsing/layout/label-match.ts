@@ -52,10 +52,10 @@ export class TermIndex<K extends string> {
     // A term must end at a word end: "nr" must not match the start of "nr123" split as "nr" "123"
     // only because punctuation was removed inside one word.
     const nextLabel = indexed[top.words.length];
-    if (nextLabel && nextLabel.from === lastUsed && !/^[\d]/u.test(nextLabel.label)) return null;
+    if (nextLabel && nextLabel.from === lastUsed && !/^[\d#]/u.test(nextLabel.label)) return null;
     const rest = words.slice(lastUsed + 1);
     const glued = words[lastUsed];
-    if (nextLabel && nextLabel.from === lastUsed && glued) {
+    if (nextLabel && nextLabel.from === lastUsed && glued && /\d/u.test(glued.text)) {
       // "No:123": the value is glued to the label.
       const digitAt = glued.text.search(/\d/u);
       rest.unshift({ ...glued, text: glued.text.slice(digitAt), x: glued.x + (glued.width * digitAt) / glued.text.length });

@@ -60,9 +60,9 @@ export const HEADER_LABELS: Dictionary<HeaderField> = {
     nl: ['vervaldatum', 'uiterste betaaldatum', 'te betalen voor', 'vervaldag'],
   },
   orderReference: {
-    en: ['order number', 'order no', 'order nr', 'order ref', 'order reference', 'purchase order', 'purchase order no', 'po number', 'po no', 'po', 'your order', 'your order no', 'your reference', 'your ref', 'order'],
+    en: ['order number', 'order no', 'order nr', 'order ref', 'order reference', 'purchase order', 'purchase order no', 'po number', 'po no', 'po', 'p o', 'p o no', 'p o number', 'your order', 'your order no', 'your reference', 'your ref', 'order'],
     no: ['ordrenummer', 'ordrenr', 'ordre nr', 'bestillingsnummer', 'bestillingsnr', 'innkjøpsordre', 'deres ref', 'deres referanse', 'deres bestilling', 'ordre', 'bestilling'],
-    sv: ['ordernummer', 'ordernr', 'order nr', 'beställningsnummer', 'beställning', 'er referens', 'er ref', 'ert ordernr', 'inköpsorder', 'order'],
+    sv: ['ordernummer', 'ordernr', 'order nr', 'beställningsnummer', 'beställningsnr', 'beställning', 'er referens', 'er ref', 'ert ordernr', 'inköpsorder', 'order'],
     da: ['ordrenummer', 'ordrenr', 'ordre nr', 'rekvisitionsnummer', 'rekvisition', 'jeres ref', 'deres ref', 'bestillingsnummer', 'ordre'],
     fi: ['tilausnumero', 'tilaus nro', 'tilausnro', 'ostotilaus', 'viitteenne', 'tilauksenne', 'tilaus'],
     de: ['bestellnummer', 'bestell nr', 'bestellnr', 'auftragsnummer', 'auftrag nr', 'auftragsnr', 'ihre bestellung', 'ihre bestellnummer', 'ihre referenz', 'ihr zeichen', 'bestellung', 'auftrag'],
@@ -100,7 +100,7 @@ export const HEADER_LABELS: Dictionary<HeaderField> = {
     nl: ['valuta', 'munteenheid'],
   },
   orgNumber: {
-    en: ['org no', 'organisation number', 'organization number', 'company number', 'company no', 'company reg no', 'company registration no', 'registration number', 'reg no', 'business id', 'crn'],
+    en: ['ein', 'employer id', 'tax id number', 'org no', 'organisation number', 'organization number', 'company number', 'company no', 'company reg no', 'company registration no', 'registration number', 'reg no', 'business id', 'crn'],
     no: ['org nr', 'orgnr', 'org nummer', 'organisasjonsnummer', 'organisasjonsnr', 'foretaksregisteret', 'org'],
     sv: ['org nr', 'orgnr', 'organisationsnummer', 'organisationsnr', 'org'],
     da: ['cvr nr', 'cvr', 'cvr nummer', 'se nr'],

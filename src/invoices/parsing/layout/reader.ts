@@ -80,11 +80,12 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
   const orderReference = fields.first('orderReference', referenceValue);
   const contractReference = fields.first('contractReference', referenceValue);
   const buyerReference = fields.first('buyerReference', referenceValue);
-  const buyer = fields.first('buyer', nameValue);
-  const buyerLines = buyer ? blockLines(lines, buyer.candidate) : new Set<number>();
+  const labelledBuyer = fields.first('buyer', nameValue);
+  const buyerLines = labelledBuyer ? blockLines(lines, labelledBuyer.candidate) : new Set<number>();
   const orgNumber = fields.firstOutside('orgNumber', orgNumberValue, buyerLines);
   const vatId = fields.firstOutside('vatId', vatIdValue, buyerLines) ?? vatIdFromOrg(orgNumber?.value ?? null, orgNumber?.candidate);
   const supplierName = fields.first('supplier', nameValue)?.value ?? supplierFromLayout(lines, buyerLines, orgNumber?.candidate.line ?? null);
+  const buyer = labelledBuyer ?? buyerFromAddressBlock(lines, supplierName);
 
   const order = dateOrder(lines, language, currencyLabel?.value ?? null);
   let issueDate = issue ? dateIn(issue.value, order) : null;
@@ -262,7 +263,8 @@ function orgNumberValue(candidate: ValueCandidate): string | null {
   }
   const joined = parts.join(' ').replace(/^(?:NO|SE|DK|FI|DE|FR|NL)\s/u, '');
   const digits = joined.replace(/\D/gu, '');
-  if (digits.length < 5 || digits.length > 14) return null;
+  const prefixed = /^[A-Z]/u.test(joined);
+  if (digits.length < (prefixed ? 3 : 5) || digits.length > 14) return null;
   return joined.replace(/[ .]/gu, '');
 }
 
@@ -303,6 +305,37 @@ function blockLines(lines: readonly Line[], candidate: ValueCandidate): Set<numb
   }
   if (candidate.line.index > 0) block.add(candidate.line.index - 1);
   return block;
+}
+
+/** "0155 Oslo", "111 51 Stockholm", "D-80331 München", "1015 AA Amsterdam", "Leeds LS1 6DT", "Austin, TX 78701". */
+const POSTAL_LINE = /^(?:[A-Z]{1,2}-)?\d{4,5}(?: [A-Z]{2})? \p{L}|^\d{3} \d{2} \p{L}|^\p{L}[\p{L} ]*,? (?:[A-Z]{2} \d{5}|[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})$/u;
+
+/**
+ * Without a buyer label: the address window. The first line of an address block (ending in a
+ * postal code and city) near the top of page one that is not the supplier's own address.
+ */
+function buyerFromAddressBlock(lines: readonly Line[], supplierName: string | null): Found<string> | null {
+  const firstPage = lines.filter((line) => line.page === 1);
+  const limit = Math.max(...firstPage.map((line) => line.y), 1) * 0.4;
+  for (const line of firstPage) {
+    if (line.y > limit) break;
+    for (const segment of line.segments) {
+      if (!POSTAL_LINE.test(segment.text)) continue;
+      let top: { line: Line; segment: typeof segment } = { line, segment };
+      for (let index = line.index - 1; index >= 0 && index >= line.index - 4; index -= 1) {
+        const above = lines[index];
+        const aligned = above?.segments.find((candidate) => Math.abs(candidate.x0 - segment.x0) < 2);
+        if (!above || !aligned || top.line.y - above.y > 2 * above.height) break;
+        top = { line: above, segment: aligned };
+      }
+      const name = top.segment.text;
+      if (top.line === line || name === supplierName || (supplierName !== null && name.includes(supplierName))) continue;
+      if (top.line.height < 7.5 && /[·•|]/u.test(name)) continue;
+      const words = top.segment.words;
+      return { value: name, hit: undefined as unknown as LabelHit, candidate: { text: name, words, where: 'below', line: top.line } };
+    }
+  }
+  return null;
 }
 
 /**

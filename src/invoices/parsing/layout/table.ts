@@ -112,7 +112,7 @@ export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable 
   if (!first) return null;
   const sameTable = headers.filter((entry) => entry.header && sameColumns(entry.header, first)).map((entry) => entry.header as TableHeader);
   let best: ReadTable | null = null;
-  let bestScore = -1;
+  let bestScore = Number.NEGATIVE_INFINITY;
   for (const roles of assignRoles(first.columns)) {
     const table = readRows(lines, sameTable, roles, mark);
     const score = tableScore(table, mark);
@@ -151,7 +151,8 @@ export function rowArithmetic(cells: TableRow['cells'], mark: DecimalMark): bool
   const discount = cells.discount === undefined ? null : discountOf(cells.discount, gross, mark);
   const expected = discount === null ? gross : gross.minus(discount);
   const tolerance = Decimal.max(new Decimal('0.011'), new Decimal(quantity).abs().times('0.005'));
-  return expected.minus(amount).abs().lte(tolerance);
+  // Credit notes print negative amounts beside positive quantities and prices.
+  return expected.abs().minus(new Decimal(amount).abs()).abs().lte(tolerance);
 }
 
 /** A discount cell: a percent of the gross line, or an amount. */
