@@ -43,7 +43,10 @@ export function findLabels(lines: readonly Line[], skip: ReadonlySet<number>): L
     for (const [segmentIndex, segment] of line.segments.entries()) {
       const found: Array<{ start: number; restStart: number; hit: LabelHit }> = [];
       const colonEnds = colonLabelEnds(segment);
+      let labelEnd = -1;
       for (const start of candidateStarts(segment, colonEnds)) {
+        // Not inside the label found before ("PO number:" is no "number:").
+        if (start <= labelEnd) continue;
         const match = LABEL_TERMS.matchStart(segment.words.slice(start));
         if (!match) continue;
         // Inside a cell, a label must end in its colon ("... Due: 03.05.2025 Order: 4711").
@@ -52,6 +55,7 @@ export function findLabels(lines: readonly Line[], skip: ReadonlySet<number>): L
         const first = match.used[0];
         const last = match.used.at(-1);
         if (!first || !last) continue;
+        labelEnd = end;
         found.push({ start, restStart: end + 1, hit: { keys: match.keys, languages: match.languages, wordCount: match.wordCount, line, segmentIndex, x0: first.x, x1: last.x + last.width, rest: untilSeparator(match.rest) } });
       }
       found.forEach(({ restStart, hit }, index) => {

@@ -30,7 +30,7 @@ type Dictionary<K extends string> = Record<K, Partial<Record<Language, readonly 
 
 export const HEADER_LABELS: Dictionary<HeaderField> = {
   invoiceNumber: {
-    en: ['invoice number', 'invoice no', 'invoice nr', 'invoice num', 'invoice id', 'inv no', 'invoice', 'credit note number', 'credit note no', 'credit note', 'credit memo no', 'document number', 'document no', 'number', 'no'],
+    en: ['tax invoice', 'invoice number', 'invoice no', 'invoice nr', 'invoice num', 'invoice id', 'inv no', 'invoice', 'credit note number', 'credit note no', 'credit note', 'credit memo no', 'document number', 'document no', 'number', 'no'],
     no: ['fakturanummer', 'fakturanr', 'faktura nr', 'faktura', 'kreditnotanummer', 'kreditnota nr', 'kreditnotanr', 'kreditnota', 'nummer'],
     sv: ['fakturanummer', 'fakturanr', 'faktura nr', 'fakturanr', 'kreditfakturanummer', 'kreditfaktura nr', 'faktura', 'nummer'],
     da: ['fakturanummer', 'fakturanr', 'faktura nr', 'kreditnotanummer', 'kreditnota nr', 'faktura', 'nummer', 'nr'],
@@ -375,6 +375,7 @@ export function normalizeLabel(text: string): string {
     .toLowerCase()
     .replace(/[.:()[\]*/\\'’"«»_=|;,]/gu, ' ')
     .replace(/(?<=\p{L})-(?=\p{L})/gu, ' ')
+    .replace(/(?<=^|\s)-+|-+(?=\s|$)/gu, ' ')
     .replace(/\s+/gu, ' ')
     .trim();
 }

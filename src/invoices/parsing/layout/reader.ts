@@ -316,9 +316,17 @@ const POSTAL_LINE = /^(?:[A-Z]{1,2}-)?\d{4,5}(?: [A-Z]{2})? \p{L}|^\d{3} \d{2} \
  */
 function buyerFromAddressBlock(lines: readonly Line[], supplierName: string | null): Found<string> | null {
   const firstPage = lines.filter((line) => line.page === 1);
-  const limit = Math.max(...firstPage.map((line) => line.y), 1) * 0.4;
+  // Pages are at least A5 high: a short page of text does not pull the window up.
+  const limit = Math.max(...firstPage.map((line) => line.y), 700) * 0.4;
   for (const line of firstPage) {
     if (line.y > limit) break;
+    // The sender line printed small above the address window: the next line under it is the buyer.
+    const sender = line.segments.find((segment) => line.height < 8 && (segment.text.match(/ [·•|] /gu) ?? []).length >= 2);
+    const under = sender ? lines[line.index + 1]?.segments.find((segment) => Math.abs(segment.x0 - sender.x0) < 2) : undefined;
+    const underLine = lines[line.index + 1];
+    if (under && underLine && underLine.y - line.y < 3 * underLine.height && /\p{L}{2}/u.test(under.text)) {
+      return { value: under.text, hit: undefined as unknown as LabelHit, candidate: { text: under.text, words: under.words, where: 'below', line: underLine } };
+    }
     for (const segment of line.segments) {
       if (!POSTAL_LINE.test(segment.text)) continue;
       let top: { line: Line; segment: typeof segment } = { line, segment };

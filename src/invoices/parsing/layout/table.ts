@@ -345,7 +345,9 @@ function roleAt(bands: readonly Band[], x: number): ColumnRole {
 function cellsOf(line: Line, bands: readonly Band[]): TableRow['cells'] {
   const cells: TableRow['cells'] = {};
   for (const word of line.words) {
-    const role = roleAt(bands, word.x);
+    // Numbers are right-aligned: a wide one reaches left into the column before its own.
+    const right = roleAt(bands, word.x + word.width - 0.5);
+    const role = NUMERIC_ROLES.has(right) && numberShape(word.text) !== null ? right : roleAt(bands, word.x);
     cells[role] = cells[role] ? `${cells[role]} ${word.text}` : word.text;
   }
   return cells;
