@@ -4,7 +4,7 @@
  * printed above its value, as Swedish invoices do).
  */
 import { TermIndex } from './label-match.js';
-import { HEADER_LABELS, TOTAL_LABELS, type HeaderField, type Language, type TotalField } from './labels.js';
+import { HEADER_LABELS, TOTAL_LABELS, normalizeLabel, type HeaderField, type Language, type TotalField } from './labels.js';
 import type { Line, Segment } from './lines.js';
 import type { Word } from './words.js';
 
@@ -19,6 +19,8 @@ export interface LabelHit {
   keys: LabelKey[];
   languages: Language[];
   wordCount: number;
+  /** The label as matched, normalized ("invoice no", "nummer"). */
+  term: string;
   line: Line;
   segmentIndex: number;
   /** The label's own words and where they are. */
@@ -56,7 +58,7 @@ export function findLabels(lines: readonly Line[], skip: ReadonlySet<number>): L
         const last = match.used.at(-1);
         if (!first || !last) continue;
         labelEnd = end;
-        found.push({ start, restStart: end + 1, hit: { keys: match.keys, languages: match.languages, wordCount: match.wordCount, line, segmentIndex, x0: first.x, x1: last.x + last.width, rest: untilSeparator(match.rest) } });
+        found.push({ start, restStart: end + 1, hit: { keys: match.keys, languages: match.languages, wordCount: match.wordCount, term: normalizeLabel(textOf(match.used)), line, segmentIndex, x0: first.x, x1: last.x + last.width, rest: untilSeparator(match.rest) } });
       }
       found.forEach(({ restStart, hit }, index) => {
         const next = found.slice(index + 1).find((entry) => entry.start >= restStart);

@@ -73,8 +73,12 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
   const labelled = new Set(hits.map((hit) => `${hit.line.index}:${hit.segmentIndex}`));
   const fields = new FieldReader(hits, lines, labelled);
 
-  const invoiceNumber = fields.first('invoiceNumber', invoiceNumberValue);
-  const issue = fields.first('issueDate', dateValue);
+  const title = titleNumber(lines);
+  const labelledNumber = fields.first('invoiceNumber', invoiceNumberValue);
+  // "Handelsrechnung (380) Nr. 471102 vom 05.03.2018": the title's number beats a bare "Nummer:".
+  const invoiceNumber = title && (!labelledNumber || isWeak(labelledNumber.hit)) ? { value: title.number, hit: title.hit, candidate: title.candidate } : labelledNumber;
+  const labelledIssue = fields.first('issueDate', dateValue);
+  const issue = title?.date && (!labelledIssue || isWeak(labelledIssue.hit)) ? { value: title.date, hit: title.hit, candidate: title.candidate } : labelledIssue;
   const due = fields.first('dueDate', dateValue);
   const currencyLabel = fields.first('currency', currencyValue);
   const orderReference = fields.first('orderReference', referenceValue);
@@ -205,10 +209,7 @@ function rank(hit: LabelHit): number {
 }
 
 function isWeak(hit: LabelHit): boolean {
-  if (hit.wordCount > 1) return false;
-  const first = hit.line.segments[hit.segmentIndex]?.words ?? [];
-  const labelText = normalizeLabel(first.map((word) => word.text).join(' ')).split(' ')[0] ?? '';
-  return WEAK_TERMS.has(labelText);
+  return WEAK_TERMS.has(hit.term);
 }
 
 function strength(hit: LabelHit): number {
@@ -216,6 +217,43 @@ function strength(hit: LabelHit): number {
 }
 
 const DOCUMENT_NUMBER = /^[\p{L}\d][\p{L}\d\-/._]{0,39}$/u;
+
+const TITLE_WORDS: readonly string[] = [...TITLES.invoice, ...TITLES.creditNote].filter((title) => !title.includes(' '));
+const NUMBER_WORDS = new Set(['nr', 'no', 'n°', '#', 'nummer', 'number', 'numero', 'numéro', 'nro']);
+const DATE_WORDS = new Set(['vom', 'von', 'dated', 'date', 'du', 'van', 'av', 'af', 'den', 'of', 'dd', 'päivätty']);
+
+/**
+ * A number printed in the document's title: "Rechnung Nr. 471102 vom 05.03.2018",
+ * "Handelsrechnung (380) Nr. 471102", "INVOICE 2025-0042", "Faktura 1234 av 8. juli 2025".
+ */
+function titleNumber(lines: readonly Line[]): { number: string; date: FoundDate | null; hit: LabelHit; candidate: ValueCandidate } | null {
+  for (const line of lines.slice(0, 40)) {
+    if (line.page !== 1) break;
+    const words = line.words;
+    for (let index = 0; index < words.length; index += 1) {
+      const word = normalizeLabel(words[index]?.text ?? '');
+      if (!TITLE_WORDS.some((title) => word === title || (word.length > title.length + 2 && word.endsWith(title)))) continue;
+      let next = index + 1;
+      while (next < words.length && next <= index + 3 && (/^\(.*\)$/u.test(words[next]?.text ?? '') || NUMBER_WORDS.has(normalizeLabel(words[next]?.text ?? '')) || words[next]?.text === ':')) next += 1;
+      const valueWord = words[next];
+      if (!valueWord) continue;
+      const candidate: ValueCandidate = { text: valueWord.text, words: words.slice(next), where: 'inline', line };
+      const number = invoiceNumberValue(candidate);
+      if (!number) continue;
+      let date: FoundDate | null = null;
+      for (let at = next + 1; at < words.length && at <= next + 3; at += 1) {
+        if (DATE_WORDS.has(normalizeLabel(words[at]?.text ?? ''))) {
+          const found = findDate(words.slice(at + 1, at + 5).map((entry) => entry.text));
+          if (found && found.start === 0) date = found;
+        }
+      }
+      const first = words[index] as Word;
+      const hit: LabelHit = { keys: ['invoiceNumber'], languages: [], wordCount: 2, term: 'title', line, segmentIndex: 0, x0: first.x, x1: first.x + first.width, rest: words.slice(next) };
+      return { number, date, hit, candidate };
+    }
+  }
+  return null;
+}
 
 function invoiceNumberValue(candidate: ValueCandidate): string | null {
   const word = (candidate.words[0]?.text ?? '').replace(/[:,;]$/u, '');

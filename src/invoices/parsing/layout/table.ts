@@ -228,17 +228,30 @@ function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles
         ended = true;
         continue;
       }
-      if (amount !== null) {
+      const numbers = numericRoles(cells, mark);
+      // A row printed over two lines with its amount on the second ("9,90  20 Stk" / "198,00"):
+      // numbers in columns the row has not filled yet complete it.
+      if (current && numbers.length > 0 && !hasAmount(current, mark) && numbers.every((role) => current?.cells[role] === undefined) && isNear(line, current)) {
+        for (const [role, value] of Object.entries(cells) as Array<[ColumnRole, string]>) {
+          if (role === 'description') current.cells.description = current.cells.description ? `${current.cells.description} ${value}` : value;
+          else current.cells[role] ??= role === 'amount' ? lastToken(value) : value;
+        }
+        current.lines.push(line);
+        tableLines.add(line.index);
+        if (amount !== null) runningSum = runningSum.plus(amount);
+        continue;
+      }
+      if (amount !== null || numbers.includes('quantity') || numbers.includes('unitPrice')) {
         // A row without quantity or price whose amount is the sum so far is a page subtotal.
-        if (!cells.quantity && !cells.unitPrice && rows.length > 0 && runningSum.equals(amount)) {
+        if (amount !== null && !cells.quantity && !cells.unitPrice && rows.length > 0 && runningSum.equals(amount)) {
           tableLines.add(line.index);
           skippedRows += 1;
           current = null;
           continue;
         }
-        current = { cells: { ...cells, amount: lastToken(cells.amount ?? '') }, lines: [line] };
+        current = { cells: { ...cells, ...(cells.amount === undefined ? {} : { amount: lastToken(cells.amount) }) }, lines: [line] };
         rows.push(current);
-        runningSum = runningSum.plus(amount);
+        if (amount !== null) runningSum = runningSum.plus(amount);
         tableLines.add(line.index);
         continue;
       }
@@ -250,7 +263,23 @@ function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles
       }
     }
   }
-  return { header, roles: [...roles], rows, tableLines, skippedRows };
+  // Rows that never got an amount nor a price are headings, not lines.
+  const priced = rows.filter((row) => hasAmount(row, mark) || (row.cells.unitPrice !== undefined && lenientNumber(row.cells.unitPrice, mark) !== null));
+  return { header, roles: [...roles], rows: priced, tableLines, skippedRows };
+}
+
+function hasAmount(row: TableRow, mark: DecimalMark): boolean {
+  return row.cells.amount !== undefined && parseNumber(lastToken(row.cells.amount), mark) !== null;
+}
+
+/** The numeric columns of a line that hold a number. */
+function numericRoles(cells: TableRow['cells'], mark: DecimalMark): ColumnRole[] {
+  return (Object.entries(cells) as Array<[ColumnRole, string]>).filter(([role, value]) => NUMERIC_ROLES.has(role) && (role === 'quantity' ? quantityOf(value, mark).quantity !== null : lenientNumber(lastToken(value), mark) !== null || numberShape(value)?.percent === true)).map(([role]) => role);
+}
+
+function isNear(line: Line, row: TableRow): boolean {
+  const last = row.lines.at(-1);
+  return last !== undefined && last.page === line.page && line.y - last.y <= 2.5 * Math.max(line.height, last.height);
 }
 
 /** A cell of the line that starts with a totals word ("Net total", "Übertrag", "MVA 25 %"). */
