@@ -163,13 +163,13 @@ export const TOTAL_LABELS: Dictionary<TotalField> = {
     nl: ['subtotaal', 'totaal excl btw', 'totaal exclusief btw', 'bedrag excl btw', 'netto bedrag', 'netto', 'totaal excl'],
   },
   vat: {
-    en: ['total vat', 'vat total', 'vat amount', 'total tax', 'tax total', 'sales tax', 'vat', 'tax'],
+    en: ['total vat', 'vat total', 'vat amount', 'total tax', 'total taxes', 'tax total', 'sales tax', 'vat', 'tax'],
     no: ['sum mva', 'totalt mva', 'mva totalt', 'merverdiavgift', 'mva beløp', 'mva'],
     sv: ['summa moms', 'totalt moms', 'moms totalt', 'momsbelopp', 'mervärdesskatt', 'moms'],
     da: ['moms i alt', 'momsbeløb', 'total moms', 'moms'],
     fi: ['alv yhteensä', 'arvonlisävero yhteensä', 'arvonlisävero', 'alv'],
     de: ['umsatzsteuer gesamt', 'steuerbetrag', 'ust betrag', 'mwst betrag', 'summe mwst', 'summe ust', 'mwst gesamt', 'ust gesamt', 'umsatzsteuer', 'mehrwertsteuer', 'zzgl ust', 'zzgl mwst', 'zzgl', 'mwst', 'ust'],
-    fr: ['total tva', 'montant tva', 'montant de la tva', 'tva'],
+    fr: ['total tva', 'total taxes', 'montant tva', 'montant de la tva', 'tva'],
     nl: ['totaal btw', 'btw bedrag', 'btw totaal', 'btw'],
   },
   gross: {

@@ -106,8 +106,37 @@ export function assignRoles(columns: readonly HeaderColumn[]): ColumnRole[][] {
   });
 }
 
+/**
+ * A header printed over two or three lines ("Prix" / "unitaire" around "Description  Quantité"):
+ * words just above and below the header line that stand over or under no other header word
+ * join the cell they overlap, or form a cell of their own.
+ */
+function withStackedHeaderWords(lines: readonly Line[], header: TableHeader): TableHeader {
+  const { line } = header;
+  const near = lines.filter((other) => other !== line && other.page === line.page && Math.abs(other.y - line.y) < 1.1 * line.height);
+  if (near.length === 0) return header;
+  const stacked = [...line.words, ...near.flatMap((other) => other.words)];
+  const cells: Word[][] = [];
+  for (const word of [...stacked].sort((a, b) => a.x - b.x)) {
+    const cell = cells.find((existing) => existing.some((other) => other.x < word.x + word.width && word.x < other.x + other.width));
+    if (cell) cell.push(word);
+    else cells.push([word]);
+  }
+  const segments = cells.map((cell) => {
+    const ordered = [...cell].sort((a, b) => a.y - b.y || a.x - b.x);
+    return { words: ordered, text: ordered.map((word) => word.text).join(' '), x0: Math.min(...cell.map((word) => word.x)), x1: Math.max(...cell.map((word) => word.x + word.width)) };
+  });
+  const merged = parseHeaderLine({ ...line, segments });
+  return merged && merged.columns.length > header.columns.length ? { line, columns: merged.columns } : header;
+}
+
 export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable | null {
-  const headers = lines.map((line) => ({ line, header: parseHeaderLine(line) })).filter((entry) => entry.header !== null);
+  const headers = lines
+    .map((line) => {
+      const header = parseHeaderLine(line);
+      return { line, header: header ? withStackedHeaderWords(lines, header) : null };
+    })
+    .filter((entry) => entry.header !== null);
   const first = headers[0]?.header;
   if (!first) return null;
   const sameTable = headers.filter((entry) => entry.header && sameColumns(entry.header, first)).map((entry) => entry.header as TableHeader);
