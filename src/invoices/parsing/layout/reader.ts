@@ -79,7 +79,7 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
   const invoiceNumber = title && (!labelledNumber || isWeak(labelledNumber.hit)) ? { value: title.number, hit: title.hit, candidate: title.candidate } : labelledNumber;
   const labelledIssue = fields.first('issueDate', dateValue);
   const issue = title?.date && (!labelledIssue || isWeak(labelledIssue.hit)) ? { value: title.date, hit: title.hit, candidate: title.candidate } : labelledIssue;
-  const due = fields.first('dueDate', dateValue);
+  const due = fields.first('dueDate', dateValue) ?? duePhrase(lines);
   const currencyLabel = fields.first('currency', currencyValue);
   const orderReference = fields.first('orderReference', referenceValue);
   const contractReference = fields.first('contractReference', referenceValue);
@@ -220,7 +220,7 @@ const DOCUMENT_NUMBER = /^[\p{L}\d][\p{L}\d\-/._]{0,39}$/u;
 
 const TITLE_WORDS: readonly string[] = [...TITLES.invoice, ...TITLES.creditNote].filter((title) => !title.includes(' '));
 const NUMBER_WORDS = new Set(['nr', 'no', 'n°', '#', 'nummer', 'number', 'numero', 'numéro', 'nro']);
-const DATE_WORDS = new Set(['vom', 'von', 'dated', 'date', 'du', 'van', 'av', 'af', 'den', 'of', 'dd', 'päivätty']);
+const DATE_WORDS = new Set(['vom', 'von', 'dated', 'date', 'du', 'van', 'av', 'af', 'den', 'of', 'dd', 'päivätty', 'at', 'on', 'am', 'le', 'issued']);
 
 /**
  * A number printed in the document's title: "Rechnung Nr. 471102 vom 05.03.2018",
@@ -326,6 +326,28 @@ function vatIdFromOrg(org: string | null, candidate: ValueCandidate | undefined)
   if (!registered) return null;
   const digits = org.replace(/\D/gu, '');
   return digits.length === 9 ? { value: `NO${digits}MVA`, hit: undefined as unknown as LabelHit, candidate } : null;
+}
+
+const PAYMENT_WORDS = new Set(['zahlbar', 'remit', 'payable', 'pay', 'payment', 'due', 'fällig', 'betales', 'betalas', 'betalbar', 'maksettava', 'maksetaan', 'payer', 'payable', 'betalen', 'betaling', 'betalning', 'überweisen']);
+const UNTIL_WORDS = new Set(['bis', 'until', 'by', 'before', 'zum', 'senest', 'senast', 'viimeistään', 'avant', 'voor', 'uiterlijk', 'innen', 'on']);
+
+/** "Zahlbar innerhalb 21 Tagen bis 30.05.2017", "Please remit until 2020-12-12": a due date inside a sentence. */
+function duePhrase(lines: readonly Line[]): Found<FoundDate> | null {
+  for (const line of lines) {
+    const words = line.words.map((word) => normalizeLabel(word.text));
+    const trigger = words.findIndex((word) => PAYMENT_WORDS.has(word));
+    if (trigger === -1) continue;
+    for (let at = trigger + 1; at < words.length && at <= trigger + 8; at += 1) {
+      if (!UNTIL_WORDS.has(words[at] ?? '')) continue;
+      const found = findDate(line.words.slice(at + 1, at + 5).map((word) => word.text.replace(/\.$/u, '')));
+      if (found && found.start === 0) {
+        const candidate: ValueCandidate = { text: line.text, words: line.words.slice(at + 1), where: 'inline', line };
+        const hit: LabelHit = { keys: ['dueDate'], languages: [], wordCount: 1, term: 'due', line, segmentIndex: 0, x0: line.words[0]?.x ?? 0, x1: line.words[0]?.x ?? 0, rest: [] };
+        return { value: found, hit, candidate };
+      }
+    }
+  }
+  return null;
 }
 
 /** The lines of the block a buyer label introduces (its value and the address lines under it). */

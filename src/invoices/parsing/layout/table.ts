@@ -142,15 +142,42 @@ export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable 
   const sameTable = headers.filter((entry) => entry.header && sameColumns(entry.header, first)).map((entry) => entry.header as TableHeader);
   let best: ReadTable | null = null;
   let bestScore = Number.NEGATIVE_INFINITY;
-  for (const roles of assignRoles(first.columns)) {
+  const tryRoles = (roles: ColumnRole[]) => {
     const table = readRows(lines, sameTable, roles, mark);
     const score = tableScore(table, mark);
     if (score > bestScore) {
       best = table;
       bestScore = score;
     }
-  }
+  };
+  const assignments = assignRoles(first.columns);
+  for (const roles of assignments) tryRoles(roles);
+  // The header words may lie ("Amount" over the quantities): when the rows' arithmetic does not
+  // hold, the other readings of the numeric columns compete on it.
+  const rows = (best as ReadTable | null)?.rows.length ?? 0;
+  if (assignments[0] && rows > 0 && bestScore < rows * 0.8) for (const roles of numericPermutations(assignments[0])) tryRoles(roles);
   return best;
+}
+
+const PERMUTED_ROLES: readonly ColumnRole[] = ['quantity', 'unitPrice', 'amount', 'grossAmount'];
+
+/** Every assignment of quantity, unit price and amount to the columns that hold one of them. */
+function numericPermutations(roles: readonly ColumnRole[]): ColumnRole[][] {
+  const slots = roles.flatMap((role, index) => (PERMUTED_ROLES.includes(role) ? [index] : []));
+  if (slots.length < 3 || slots.length > 4) return [];
+  const variants: ColumnRole[][] = [];
+  const pool = slots.length === 3 ? ['quantity', 'unitPrice', 'amount'] : ['quantity', 'unitPrice', 'amount', 'grossAmount'];
+  const permute = (remaining: ColumnRole[], chosen: ColumnRole[]) => {
+    if (remaining.length === 0) {
+      const variant = [...roles];
+      slots.forEach((slot, index) => (variant[slot] = chosen[index] as ColumnRole));
+      variants.push(variant);
+      return;
+    }
+    remaining.forEach((role, index) => permute([...remaining.slice(0, index), ...remaining.slice(index + 1)], [...chosen, role]));
+  };
+  permute(pool as ColumnRole[], []);
+  return variants;
 }
 
 function sameColumns(a: TableHeader, b: TableHeader): boolean {

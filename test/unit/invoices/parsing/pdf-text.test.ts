@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readInvoiceFromText } from '../../../../src/invoices/parsing/pdf-text.js';
 import { buildPdf } from './pdf-builder.js';
 import { parseChecked, parseInvoiceSample, sampleBytes } from './samples.js';
+
+/** A PDF of these lines, one under the other, read as an upload is. */
+const readInvoiceFromText = (lines: string[]) => parseChecked(buildPdf({ lines }));
 
 describe('plain PDF invoices read from their text layer', () => {
   it('Hetzner: number, dates, supplier, net / VAT / gross as printed', async () => {
@@ -117,25 +119,25 @@ describe('text heuristics on generated PDFs', () => {
     });
   });
 
-  it('warns when printed totals do not add up', () => {
-    const outcome = readInvoiceFromText(['Rechnungsnummer: 77', 'Netto 100,00 €', 'USt. gesamt 19,00 €', 'Brutto 120,00 €']);
+  it('warns when printed totals do not add up', async () => {
+    const outcome = await readInvoiceFromText(['Rechnungsnummer: 77', 'Netto 100,00 €', 'USt. gesamt 19,00 €', 'Brutto 120,00 €']);
     expect(outcome.kind).toBe('invoice');
     if (outcome.kind === 'invoice') expect(outcome.warnings.join('\n')).toContain('do not add up');
   });
 
-  it('does not take an amount due as the gross total when net + VAT contradict it', () => {
-    const outcome = readInvoiceFromText(['Invoice number: 5', 'Net total 100.00', 'VAT total 20.00', 'Amount due 70.00']);
+  it('does not take an amount due as the gross total when net + VAT contradict it', async () => {
+    const outcome = await readInvoiceFromText(['Invoice number: 5', 'Net total 100.00', 'VAT total 20.00', 'Amount due 70.00']);
     expect(outcome).toMatchObject({ kind: 'invoice', invoice: { totals: { taxInclusive: null, payable: '70.00' } } });
   });
 
-  it('ignores dates and amounts that only look like labelled values', () => {
-    const outcome = readInvoiceFromText(['Rechnung vom 19.01.2016', 'Gesamtbetrag', 'Menge Preis Gesamtbetrag']);
+  it('ignores dates and amounts that only look like labelled values', async () => {
+    const outcome = await readInvoiceFromText(['Rechnung vom 19.01.2016', 'Gesamtbetrag', 'Menge Preis Gesamtbetrag']);
     expect(outcome.kind).toBe('not_invoice');
   });
 
-  it('needs both an invoice number and a total', () => {
-    expect(readInvoiceFromText(['Invoice number: 12345'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice total') });
-    expect(readInvoiceFromText(['Total 12.00'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice number') });
+  it('needs both an invoice number and a total', async () => {
+    expect(await readInvoiceFromText(['Invoice number: 12345'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice total') });
+    expect(await readInvoiceFromText(['Total 12.00'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice number') });
   });
 
   it('fails a PDF without a text layer with no_text_layer', async () => {
