@@ -306,12 +306,12 @@ export const COLUMN_LABELS: Dictionary<ColumnRole> = {
     nl: ['korting'],
   },
   amount: {
-    en: ['amount', 'line total', 'net amount', 'total', 'sum', 'net', 'value', 'amount excl vat', 'total excl vat', 'extension'],
+    en: ['amount', 'line total', 'line amount', 'net amount', 'total', 'sum', 'net', 'value', 'amount excl vat', 'total excl vat', 'extension'],
     no: ['beløp', 'sum', 'totalt', 'total', 'netto', 'beløp eks mva', 'linjesum'],
     sv: ['belopp', 'summa', 'totalt', 'total', 'netto', 'radsumma'],
     da: ['beløb', 'i alt', 'total', 'sum', 'netto', 'linjetotal'],
     fi: ['yhteensä', 'summa', 'veroton', 'hinta yht', 'rivisumma', 'netto', 'yht'],
-    de: ['gesamtpreis', 'betrag', 'gesamt', 'summe', 'netto', 'gesamt netto', 'nettobetrag', 'positionswert'],
+    de: ['gesamtpreis', 'gesamtbetrag', 'betrag', 'gesamt', 'summe', 'netto', 'gesamt netto', 'nettobetrag', 'positionswert', 'positionsbetrag', 'zeilenbetrag'],
     fr: ['montant', 'total', 'montant ht', 'total ht', 'prix total'],
     nl: ['bedrag', 'totaal', 'subtotaal', 'regeltotaal', 'netto'],
   },
@@ -369,15 +369,26 @@ export const LEGAL_FORMS = [
   'sa', 'sas', 'sarl', 'sasu', 'eurl', 'snc', 'bv', 'nv', 'vof', 'b v', 'n v', 'ab oy', 'da', 'ans', 'ks', 'enk', 'hb', 'kb', 'ek för', 'tmi', 'srl', 'spa', 's a', 'ltda',
 ];
 
+/** `text` without `char` at its start and end (a loop: an end-anchored pattern backtracks). */
+function trimChars(text: string, char: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === char) start += 1;
+  while (end > start && text[end - 1] === char) end -= 1;
+  return text.slice(start, end);
+}
+
 /** Lower case, punctuation as spaces, one space between words. */
 export function normalizeLabel(text: string): string {
   return text
     .toLowerCase()
     .replace(/[.:()[\]*/\\'’"«»_=|;,]/gu, ' ')
     .replace(/(?<=\p{L})-(?=\p{L})/gu, ' ')
-    .replace(/(?<=^|\s)-+|-+(?=\s|$)/gu, ' ')
-    .replace(/\s+/gu, ' ')
-    .trim();
+    .split(/\s+/u)
+    // Hyphens at a word's edge ("Art.-Nr." → "art -nr") join nothing.
+    .map((word) => trimChars(word, '-'))
+    .filter((word) => word !== '')
+    .join(' ');
 }
 
 export interface LabelTerm<K extends string> {

@@ -484,7 +484,7 @@ function tableLines(table: ReadTable, mark: DecimalMark): InvoiceLine[] {
   return table.rows.map((row, index) => {
     const { cells } = row;
     const quantity = cells.quantity === undefined ? null : quantityOf(cells.quantity, mark);
-    const unitPrice = cells.unitPrice === undefined ? null : lenientNumber(cells.unitPrice.replace(/\s*(?:[A-Z]{3}|[€$£]|kr\.?)$/u, ''), mark);
+    const unitPrice = cells.unitPrice === undefined ? null : lenientNumber(withoutCurrency(cells.unitPrice), mark);
     const netAmount = cells.amount === undefined ? null : parseNumber(cells.amount, mark);
     const allowanceCharges: AllowanceCharge[] = [];
     if (cells.discount !== undefined && quantity?.quantity && unitPrice) {
@@ -511,6 +511,13 @@ function tableLines(table: ReadTable, mark: DecimalMark): InvoiceLine[] {
       allowanceCharges,
     };
   });
+}
+
+/** "160,00 €" / "9.90 EUR": the price without its currency word. */
+function withoutCurrency(cell: string): string {
+  const words = cell.split(' ');
+  const last = words.at(-1) ?? '';
+  return words.length > 1 && (/^[A-Z]{3}$/u.test(last) || ['€', '$', '£', 'kr', 'kr.'].includes(last)) ? words.slice(0, -1).join(' ') : cell;
 }
 
 function detectLanguage(lines: readonly Line[]): Language {

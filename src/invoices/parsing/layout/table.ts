@@ -142,10 +142,10 @@ export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable 
   const sameTable = headers.filter((entry) => entry.header && sameColumns(entry.header, first)).map((entry) => entry.header as TableHeader);
   let best: ReadTable | null = null;
   let bestScore = Number.NEGATIVE_INFINITY;
-  const tryRoles = (roles: ColumnRole[]) => {
+  const tryRoles = (roles: ColumnRole[], minimum = Number.NEGATIVE_INFINITY) => {
     const table = readRows(lines, sameTable, roles, mark);
     const score = tableScore(table, mark);
-    if (score > bestScore) {
+    if (score > bestScore && score >= minimum) {
       best = table;
       bestScore = score;
     }
@@ -155,7 +155,8 @@ export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable 
   // The header words may lie ("Amount" over the quantities): when the rows' arithmetic does not
   // hold, the other readings of the numeric columns compete on it.
   const rows = (best as ReadTable | null)?.rows.length ?? 0;
-  if (assignments[0] && rows > 0 && bestScore < rows * 0.8) for (const roles of numericPermutations(assignments[0])) tryRoles(roles);
+  // Another reading wins only when most of its rows verify: "cannot tell" never beats "wrong".
+  if (assignments[0] && rows > 0 && bestScore < rows * 0.8) for (const roles of numericPermutations(assignments[0])) tryRoles(roles, rows * 0.5);
   return best;
 }
 

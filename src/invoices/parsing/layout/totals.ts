@@ -9,6 +9,7 @@ import type { TotalField } from './labels.js';
 import type { Line } from './lines.js';
 import { numberShape, parseAmount, parseRate, type DecimalMark } from './numbers.js';
 import type { Word } from './words.js';
+import { trimCharsEnd } from '../../../shared/text-scan.js';
 
 export interface TotalsReading {
   net: DecimalString | null;
@@ -29,7 +30,6 @@ export interface TotalsReading {
 }
 
 const CURRENCY_WORD = /^(?:[A-Z]{3}|[€$£]|kr\.?|Kr\.?)$/u;
-const TRAILING = /[:;]+$/u;
 
 /** The amounts printed after a label: in its cell, then the cells to its right, else under it. */
 export function amountsOf(hit: LabelHit, lines: readonly Line[], labelled: ReadonlySet<string>, mark: DecimalMark): { amounts: DecimalString[]; currency: string | null } {
@@ -55,7 +55,7 @@ function amountRun(words: readonly Word[], mark: DecimalMark): { amounts: Decima
   let currency: string | null = null;
   let skipped = 0;
   for (const word of words) {
-    const text = word.text.replace(TRAILING, '');
+    const text = trimCharsEnd(word.text, ':;');
     if (CURRENCY_WORD.test(text)) {
       if (/^[A-Z]{3}$/u.test(text)) currency ??= text;
       else if (text === '€') currency ??= 'EUR';

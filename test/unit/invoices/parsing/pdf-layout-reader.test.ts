@@ -16,11 +16,14 @@ describe('plain PDF invoices read from their text layer', () => {
       dueDate: '2016-01-22',
       currencyCode: 'EUR',
       supplier: { name: 'Hetzner Online GmbH' },
-      totals: { taxExclusive: '87.39', vatTotal: '16.61', taxInclusive: '104.00', payable: null },
+      totals: { lineExtension: '87.40', taxExclusive: '87.39', vatTotal: '16.61', taxInclusive: '104.00', payable: '104.00' },
       vatBreakdown: [{ category: null, vatPercent: '19', taxableAmount: '87.39', taxAmount: '16.61' }],
-      lines: [],
-      extraction: { method: 'pdf_text', linesReliable: false, missing: ['totals.payable', 'lines'] },
+      extraction: { method: 'pdf_text', linesReliable: true, needsReview: false, missing: [] },
     });
+    // Eight server and IP lines, each quantity × price = amount, summing to the net total (87.40: rounded lines).
+    expect(invoice.lines).toHaveLength(8);
+    expect(invoice.lines[0]).toMatchObject({ quantity: '1', unitPrice: '41.1765', netAmount: '41.18' });
+    expect(invoice.extraction.confidence?.lines).toBe(1);
     expect(warnings[0]).toMatch(/PDF text layer/);
   });
 
@@ -40,8 +43,14 @@ describe('plain PDF invoices read from their text layer', () => {
         { category: null, vatPercent: '7', taxableAmount: '160.00', taxAmount: '11.20' },
         { category: null, vatPercent: '19', taxableAmount: '336.00', taxAmount: '63.84' },
       ],
-      extraction: { linesReliable: false, missing: ['lines'] },
+      extraction: { method: 'pdf_text', needsReview: false, linesReliable: true },
     });
+    // Three lines (quantity, product, VAT rate, price, amount), the description wrapped on 505.
+    expect(invoice.lines.map((line) => [line.quantity, line.unitPrice, line.netAmount, line.vatPercent])).toEqual([
+      ['1.00', '160.00', '160.00', '7'],
+      ['400.00', '0.79', '316.00', '19'],
+      [file.includes('505') ? '200.00' : '800.00', file.includes('505') ? '0.10' : '0.025', '20.00', '19'],
+    ]);
   });
 });
 
@@ -127,7 +136,9 @@ describe('text heuristics on generated PDFs', () => {
 
   it('does not take an amount due as the gross total when net + VAT contradict it', async () => {
     const outcome = await readInvoiceFromText(['Invoice number: 5', 'Net total 100.00', 'VAT total 20.00', 'Amount due 70.00']);
-    expect(outcome).toMatchObject({ kind: 'invoice', invoice: { totals: { taxInclusive: null, payable: '70.00' } } });
+    // The gross is net + VAT, computed and so less certain; the amount due stays as printed.
+    expect(outcome).toMatchObject({ kind: 'invoice', invoice: { totals: { taxInclusive: '120.00', payable: '70.00' } } });
+    if (outcome.kind === 'invoice') expect(outcome.invoice.extraction.confidence?.fields['totals.taxInclusive']).toBeLessThanOrEqual(0.6);
   });
 
   it('ignores dates and amounts that only look like labelled values', async () => {
