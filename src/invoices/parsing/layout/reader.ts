@@ -381,10 +381,10 @@ function buyerFromAddressBlock(lines: readonly Line[], supplierName: string | nu
   for (const line of firstPage) {
     if (line.y > limit) break;
     // The sender line printed small above the address window: the next line under it is the buyer.
-    const sender = line.segments.find((segment) => line.height < 8 && (segment.text.match(/ [·•|] /gu) ?? []).length >= 2);
+    const sender = line.segments.find((segment) => (segment.words[0]?.height ?? line.height) < 8 && (segment.text.match(/ [·•|] /gu) ?? []).length >= 2);
     const under = sender ? lines[line.index + 1]?.segments.find((segment) => Math.abs(segment.x0 - sender.x0) < 2) : undefined;
     const underLine = lines[line.index + 1];
-    if (under && underLine && underLine.y - line.y < 3 * underLine.height && /\p{L}{2}/u.test(under.text)) {
+    if (under && underLine && underLine.y - line.y < 3 * (under.words[0]?.height ?? underLine.height) && /\p{L}{2}/u.test(under.text)) {
       return { value: under.text, hit: undefined as unknown as LabelHit, candidate: { text: under.text, words: under.words, where: 'below', line: underLine } };
     }
     for (const segment of line.segments) {
