@@ -1,10 +1,10 @@
 import type { Db } from '../db/client.js';
 import type { Agreement, Invoice, Prisma } from '../generated/prisma/client.js';
-import type { AllowanceCharge } from '../invoices/parsing/model.js';
+import type { AllowanceCharge, ExtractionInfo } from '../invoices/parsing/model.js';
 import { createRateLookup } from '../exchange-rates/index.js';
 import { DUPLICATE_WINDOW_DAYS } from './checkers/index.js';
 import { DEFAULT_CHECK_SETTINGS } from './checkers/money.js';
-import type { CheckInput, CheckLine, CheckPriceItem, CheckSettings, PriorCharge } from './checkers/types.js';
+import type { CheckExtraction, CheckInput, CheckLine, CheckPriceItem, CheckSettings, PriorCharge } from './checkers/types.js';
 
 // Loads everything one check reads: the invoice with its lines, the agreement with its price
 // items, the central bank rates around the invoice date and the supplier's other charges for
@@ -23,6 +23,16 @@ export interface LoadedCheck {
   agreementVersionAt: Date;
   instructions: string | null;
   lines: { id: string; sellerItemId: string | null; description: string | null; unitPrice: string | null }[];
+}
+
+// The extraction's review flag and line confidence as the checkers read them (docs/invoice-parsing.md).
+function checkExtraction(raw: Prisma.JsonValue | null): CheckExtraction {
+  const extraction = (raw ?? null) as Partial<ExtractionInfo> | null;
+  return {
+    method: extraction?.method ?? 'structured',
+    needsReview: extraction?.needsReview ?? false,
+    linesConfidence: extraction?.confidence?.lines ?? null,
+  };
 }
 
 const day = (date: Date | null): string | null => (date ? date.toISOString().slice(0, 10) : null);
@@ -138,6 +148,7 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
         readFrom: readFromOf(invoice.extraction),
         exchangeRate: invoice.exchangeRate ? { sourceCurrencyCode: invoice.currencyCode, targetCurrencyCode: invoice.taxCurrencyCode, rate: invoice.exchangeRate.toString() } : null,
         lines,
+        extraction: checkExtraction(invoice.extraction),
         allowanceCharges: allowanceCharges.map((ac) => ({ isCharge: ac.isCharge, amount: ac.amount, baseAmount: ac.baseAmount, reason: ac.reason, reasonCode: ac.reasonCode })),
         totals: {
           lineExtension: text(invoice.lineExtensionAmount),

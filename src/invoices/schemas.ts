@@ -70,6 +70,17 @@ export const invoiceSchema = z
       valid: z.boolean().nullable().meta({ description: 'Only says whether the lines add up to the totals' }),
     }),
     line_items: z.array(lineItemSchema),
+    extraction: z
+      .object({
+        method: z.enum(['structured', 'pdf_text']).nullable().meta({ description: 'structured: read from e-invoice XML (exact); pdf_text: read from a PDF text layer by the layout reader' }),
+        needs_review: z.boolean().meta({ description: 'The reading does not add up (totals, lines, line arithmetic) or lacks a key field; alerts from it are never certain' }),
+        review_reasons: z.array(z.string()),
+        confidence: z
+          .object({ overall: z.number(), lines: z.number(), fields: z.record(z.string(), z.number()) })
+          .nullable()
+          .meta({ description: 'How sure the reader is, 0..1, per field and for the lines; null for structured readings' }),
+      })
+      .meta({ description: 'How the invoice was read from its document' }),
     allowance_charges: z.array(z.object({ is_charge: z.boolean(), amount: nullableString, reason: nullableString, reason_code: nullableString, vat_category: nullableString, vat_rate: nullableString })),
     duplicate_of_invoice_id: z.string().uuid().nullable(),
     credited_invoice_reference: nullableString,

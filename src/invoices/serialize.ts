@@ -1,6 +1,6 @@
 import type { Invoice, InvoiceLine } from '../generated/prisma/client.js';
 import { formatAmount, formatDecimal, toDecimal, type DecimalLike } from '../shared/money.js';
-import type { AllowanceCharge, Party } from './parsing/model.js';
+import type { AllowanceCharge, ExtractionInfo, Party } from './parsing/model.js';
 
 // The two shapes of an invoice: the Organization API's (personal API keys) and the Ingestion
 // API's (ingestion tokens). Both are built from the same record and the same check state.
@@ -99,6 +99,18 @@ function lineAllowanceCharges(value: unknown) {
   }));
 }
 
+// How the document was read (src/invoices/parsing/model.ts, ExtractionInfo); invoices stored
+// before the layout reader carry no review flag and read as not needing review.
+function extractionOf(invoice: Invoice) {
+  const extraction = (invoice.extraction ?? null) as Partial<ExtractionInfo> | null;
+  return {
+    method: extraction?.method ?? null,
+    needs_review: extraction?.needsReview ?? false,
+    review_reasons: extraction?.reviewReasons ?? [],
+    confidence: extraction?.confidence ?? null,
+  };
+}
+
 function processingOf(invoice: Invoice) {
   return {
     status: invoice.processingStatus,
@@ -158,6 +170,7 @@ export function serializeInvoice(invoice: Invoice, extras: InvoiceExtras, appBas
       valid: invoice.amountsValid,
     },
     line_items: extras.lines.map(serializeLine),
+    extraction: extractionOf(invoice),
     allowance_charges: ((invoice.allowanceCharges as AllowanceCharge[] | null) ?? []).map((ac) => ({
       is_charge: ac.isCharge,
       amount: formatAmount(ac.amount),

@@ -55,13 +55,25 @@ export function runCheckers(input: CheckInput, checkers: readonly Checker[] = de
     for (const finding of checker.run(ordered)) {
       if (seen.has(finding.fingerprint)) continue;
       seen.add(finding.fingerprint);
-      findings.push(input.invoice.readFrom === 'pdf_text' ? asPdfReading(finding) : finding);
+      findings.push(asReadingOf(input, finding));
     }
   }
   return findings;
 }
 
-// Figures read from a PDF's text may be misread: a finding on them is never certain, and says so.
+// Figures read from a PDF may be misread: a finding on them is never certain, and says so; a
+// reading that did not add up (held for review) gives nothing above medium.
+function asReadingOf(input: CheckInput, finding: Finding): Finding {
+  if (input.invoice.extraction?.needsReview) {
+    return {
+      ...finding,
+      confidence: lowerOf(finding.confidence, 'medium'),
+      explanation: `${finding.explanation} The invoice was read from its PDF and the reading does not add up (it awaits review), so its figures may be misread.`,
+    };
+  }
+  return input.invoice.readFrom === 'pdf_text' ? asPdfReading(finding) : finding;
+}
+
 function asPdfReading(finding: Finding): Finding {
   return {
     ...finding,

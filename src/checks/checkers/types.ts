@@ -78,6 +78,18 @@ export interface CheckInvoice {
   /** Document-level allowances and charges. */
   allowanceCharges: CheckAllowanceCharge[];
   totals: CheckTotals;
+  /**
+   * How the invoice was read. `needsReview` true: the reading of a PDF did not add up, so no
+   * finding from its lines may claim certainty. Absent for invoices read from e-invoice XML.
+   */
+  extraction?: CheckExtraction;
+}
+
+export interface CheckExtraction {
+  method: 'structured' | 'pdf_text';
+  needsReview: boolean;
+  /** 0..1 for the lines as a whole; null when the reading is exact (XML). */
+  linesConfidence: number | null;
 }
 
 export interface CheckPriceItem {

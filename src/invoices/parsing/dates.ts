@@ -20,22 +20,6 @@ export function parseCompactDate(raw: string | null, format?: string | null): Is
   return match ? calendarDate(match[1], match[2], match[3]) : null;
 }
 
-/**
- * Dates printed on a page: "19.01.2016", "16/11/2017", "2020-11-21", "9.5.2017".
- * Day-first for the dotted and slashed forms (European invoices); US month-first dates are
- * not recognized.
- */
-export function parsePrintedDate(raw: string): IsoDate | null {
-  const iso = raw.match(/^(\d{4})-(\d{2})-(\d{2})$/);
-  if (iso) return calendarDate(iso[1], iso[2], iso[3]);
-  const dayFirst = raw.match(/^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/);
-  if (dayFirst) return calendarDate(dayFirst[3], dayFirst[2], dayFirst[1]);
-  return null;
-}
-
-/** A regex fragment matching the printed date forms `parsePrintedDate` understands. */
-export const PRINTED_DATE_PATTERN = String.raw`\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{4}`;
-
 function calendarDate(year?: string, month?: string, day?: string): IsoDate | null {
   if (year === undefined || month === undefined || day === undefined) return null;
   const y = Number(year);

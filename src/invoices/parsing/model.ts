@@ -114,12 +114,31 @@ export interface ExchangeRate {
 }
 
 export interface ExtractionInfo {
-  /** 'structured' = read from e-invoice XML; 'pdf_text' = heuristics on the PDF text layer. */
+  /** 'structured' = read from e-invoice XML; 'pdf_text' = the layout reader on the PDF text layer. */
   method: 'structured' | 'pdf_text';
-  /** false when `lines` is empty because the lines could not be read reliably. */
+  /** false when `lines` is empty or the lines did not pass their arithmetic checks. */
   linesReliable: boolean;
   /** Key fields that could not be read (e.g. "issueDate", "totals.payable", "lines"). */
   missing: string[];
+  /**
+   * true when the reading does not add up (totals, lines, line arithmetic) or lacks a key field:
+   * a person should look at it, and no finding from it may claim certainty. Absent = false
+   * (structured readings and invoices stored before the layout reader).
+   */
+  needsReview?: boolean;
+  /** Why it needs review, in words. */
+  reviewReasons?: string[];
+  /** How sure the reader is, 0..1; absent or null for structured (XML) readings, which are exact. */
+  confidence?: ExtractionConfidence | null;
+}
+
+export interface ExtractionConfidence {
+  /** The lowest of the key fields' and the lines' confidence. */
+  overall: number;
+  /** The lines as a whole: share of rows whose arithmetic holds, lowered when they do not sum to the net total. */
+  lines: number;
+  /** Per field read, named as in `missing` ("invoiceNumber", "totals.taxInclusive", "supplier.vatId"). */
+  fields: Record<string, number>;
 }
 
 export interface NormalizedInvoice {

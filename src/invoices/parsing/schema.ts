@@ -105,6 +105,12 @@ export const normalizedInvoiceSchema: z.ZodType<NormalizedInvoice> = z.object({
     method: z.enum(['structured', 'pdf_text']),
     linesReliable: z.boolean(),
     missing: z.array(z.string()),
+    needsReview: z.boolean().optional(),
+    reviewReasons: z.array(z.string()).optional(),
+    confidence: z
+      .object({ overall: z.number().min(0).max(1), lines: z.number().min(0).max(1), fields: z.record(z.string(), z.number().min(0).max(1)) })
+      .nullable()
+      .optional(),
   }),
 });
 

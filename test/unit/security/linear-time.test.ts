@@ -11,7 +11,8 @@ import { currencyInHeader, currencyInNumberFormat } from '../../../src/agreement
 import { parseNumberText } from '../../../src/agreements/price-lists/numbers.js';
 import { phraseMatches, phrasePattern } from '../../../src/documents/search/text.js';
 import { unwrapFramedFinvoice } from '../../../src/invoices/parsing/detect.js';
-import { readInvoiceFromText } from '../../../src/invoices/parsing/pdf-text.js';
+import { readInvoiceFromWords } from '../../../src/invoices/parsing/layout/reader.js';
+import type { Word } from '../../../src/invoices/parsing/layout/words.js';
 import { parseXmlInvoice } from '../../../src/invoices/parsing/xml-invoice.js';
 import { loadXml } from '../../../src/invoices/parsing/xml.js';
 
@@ -71,11 +72,22 @@ const CASES: Case[] = [
   },
   { name: 'XML, an unclosed value after many lines', input: (n) => encoder.encode(`<a>${repeat('<b>x</b>\n', n)}<c x="`), run: (bytes: Uint8Array) => loadXml(bytes) },
   { name: 'XML, unclosed comments', input: (n) => encoder.encode(`<a>${repeat('<!--', n)}`), run: (bytes: Uint8Array) => loadXml(bytes) },
-  { name: 'PDF text, lines of labels without values', input: (n) => Array.from({ length: n / 100 }, () => repeat('Rechnungsnr/ ', 100)), run: (lines: string[]) => readInvoiceFromText(lines) },
-  { name: 'PDF text, whitespace after labels', input: (n) => Array.from({ length: n / 400 }, () => `Total amount${' \t'.repeat(200)}x`), run: (lines: string[]) => readInvoiceFromText(lines) },
-  { name: 'PDF text, one very long line', input: (n) => [`Net amount (${'s'.repeat(n)}`], run: (lines: string[]) => readInvoiceFromText(lines) },
+  { name: 'PDF layout, lines of labels without values', input: (n) => wordGrid(n / 20, 20, () => 'Rechnungsnr/'), run: (words: Word[]) => readInvoiceFromWords(words) },
+  { name: 'PDF layout, a table of numbers under a header', input: (n) => [...wordGrid(1, 4, (column) => ['Description', 'Qty', 'Price', 'Amount'][column] ?? ''), ...wordGrid(n / 4, 4, (column, row) => (column === 0 ? `Item${row}` : '1 234,56'), 1)], run: (words: Word[]) => readInvoiceFromWords(words) },
+  { name: 'PDF layout, one very long word', input: (n) => [{ text: `Net amount (${'s'.repeat(n)}`, x: 10, y: 10, width: 100, height: 10, page: 1 }], run: (words: Word[]) => readInvoiceFromWords(words) },
+  { name: 'PDF layout, every word on one line', input: (n) => wordGrid(1, n / 10, (column) => (column % 2 === 0 ? 'Total:' : '1.234,56')), run: (words: Word[]) => readInvoiceFromWords(words) },
   { name: 'search phrase highlighting', input: (n) => repeat('a ', n), run: (text: string) => phraseMatches(text, phrasePattern('a a a a b')) },
 ];
+
+/** Words on a grid: `rows` lines of `columns` words, 12 units apart, pages of 60 lines. */
+function wordGrid(rows: number, columns: number, text: (column: number, row: number) => string, firstRow = 0): Word[] {
+  const words: Word[] = [];
+  for (let row = 0; row < rows; row += 1) {
+    const line = firstRow + row;
+    for (let column = 0; column < columns; column += 1) words.push({ text: text(column, row), x: 20 + column * 90, y: 40 + (line % 60) * 12, width: 60, height: 9, page: 1 + Math.floor(line / 60) });
+  }
+  return words;
+}
 
 function minimumMs(run: () => void, iterations: number): number {
   let best = Infinity;

@@ -10,8 +10,6 @@ import { checkSync } from 'recheck';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { phrasePattern } from '../../../src/documents/search/text.js';
-import * as pdfTextPatterns from '../../../src/invoices/parsing/pdf-text-patterns.js';
-import { LabelledValuePattern } from '../../../src/invoices/parsing/pdf-text-patterns.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const sourceRoot = path.join(repoRoot, 'src');
@@ -55,23 +53,11 @@ function scanSources(): { literals: FoundPattern[]; constructedIn: Set<string> }
   return { literals, constructedIn };
 }
 
-/** RegExps among a module's exports, in arrays and LabelledValuePatterns too. */
-function exportedPatterns(moduleName: string, exports: Record<string, unknown>): FoundPattern[] {
-  const found: FoundPattern[] = [];
-  const collect = (value: unknown, where: string) => {
-    if (value instanceof RegExp) found.push({ where, source: value.source, flags: value.flags });
-    else if (value instanceof LabelledValuePattern) value.patterns.forEach((pattern, index) => collect(pattern, `${where}.patterns[${index}]`));
-    else if (Array.isArray(value)) value.forEach((item, index) => collect(item, `${where}[${index}]`));
-  };
-  for (const [name, value] of Object.entries(exports)) collect(value, `${moduleName} ${name}`);
-  return found;
-}
-
 // Where src/ builds patterns at run time, and how each is covered here. A new `new RegExp` in
 // another file fails the first test until it is added.
 const CONSTRUCTED_PATTERNS: Record<string, () => FoundPattern[]> = {
-  // Label and value patterns of the PDF text reader: all exported.
-  'src/invoices/parsing/pdf-text-patterns.ts': () => exportedPatterns('pdf-text-patterns', pdfTextPatterns),
+  // (The PDF layout reader builds none: its labels are word lists matched word by word,
+  // src/invoices/parsing/layout/label-match.ts, and its few patterns are literals.)
   // `new RegExp(CURRENCY.source, 'g')`: the literal CURRENCY (vocabulary.ts) is checked as a literal.
   'src/agreements/documents/extraction/classify.ts': () => [],
   // A search phrase, every special character escaped: checked with hostile phrases.
@@ -107,7 +93,7 @@ describe('regular expressions in src/ (recheck)', () => {
 
   it('finds no constructed pattern that backtracks catastrophically', () => {
     const constructed = Object.values(CONSTRUCTED_PATTERNS).flatMap((collect) => collect());
-    expect(constructed.length).toBeGreaterThan(100);
+    expect(constructed.length).toBeGreaterThan(0);
     expect(problems(constructed)).toEqual([]);
   }, 600_000);
 

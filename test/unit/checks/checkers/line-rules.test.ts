@@ -100,6 +100,17 @@ describe('valid_from', () => {
 });
 
 describe('an invoice read from a PDF', () => {
+  it('held for review (its reading does not add up), gives nothing above medium, and says why', async () => {
+    const { runCheckers } = await import('../../../../src/checks/checkers/index.js');
+    const overrides = { invoice: { lines: [line({ unitPrice: '11.00', netAmount: '110.00' })], totals: { ...input().invoice.totals, lineExtension: '110.00' } } };
+    const read = input(overrides);
+    const held = runCheckers({ ...read, invoice: { ...read.invoice, readFrom: 'pdf_text' as const, extraction: { method: 'pdf_text' as const, needsReview: true, linesConfidence: 0.4 } } });
+    expect(held.length).toBeGreaterThan(0);
+    for (const finding of held) {
+      expect(['medium', 'low']).toContain(finding.confidence);
+      expect(finding.explanation).toContain('awaits review');
+    }
+  });
   it('is never certain, and says its figures were read from the PDF text', async () => {
     const { runCheckers } = await import('../../../../src/checks/checkers/index.js');
     const overrides = { invoice: { lines: [line({ unitPrice: '11.00', netAmount: '110.00' })], totals: { ...input().invoice.totals, lineExtension: '110.00' } } };

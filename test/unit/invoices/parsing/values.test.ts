@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCompactDate, parseIsoDate, parsePrintedDate } from '../../../../src/invoices/parsing/dates.js';
+import { parseCompactDate, parseIsoDate } from '../../../../src/invoices/parsing/dates.js';
 import { normalizeDecimal, sumDecimals } from '../../../../src/invoices/parsing/decimal.js';
-import { parsePrintedAmount } from '../../../../src/invoices/parsing/pdf-text-patterns.js';
 
 describe('normalizeDecimal', () => {
   it.each([
@@ -45,30 +44,4 @@ describe('dates', () => {
     expect(parseCompactDate('20181305', '102')).toBeNull();
   });
 
-  it('reads printed dates day-first', () => {
-    expect(parsePrintedDate('19.01.2016')).toBe('2016-01-19');
-    expect(parsePrintedDate('9.5.2017')).toBe('2017-05-09');
-    expect(parsePrintedDate('16/11/2017')).toBe('2017-11-16');
-    expect(parsePrintedDate('2020-11-21')).toBe('2020-11-21');
-    expect(parsePrintedDate('29.02.2023')).toBeNull();
-  });
-});
-
-describe('printed amounts', () => {
-  it.each([
-    ['104,00', '104.00'],
-    ['571.04', '571.04'],
-    ['1.234,56', '1234.56'],
-    ['1,234.56', '1234.56'],
-    ['1 234,56', '1234.56'],
-    ["1'234.56", '1234.56'],
-    ['−233,47', '-233.47'],
-  ])('%s → %s', (raw, expected) => {
-    expect(parsePrintedAmount(raw)).toBe(expected);
-  });
-
-  it('refuses grouping that collides with the decimal separator', () => {
-    expect(parsePrintedAmount('1.234.56')).toBeNull();
-    expect(parsePrintedAmount('1,234,56')).toBeNull();
-  });
 });

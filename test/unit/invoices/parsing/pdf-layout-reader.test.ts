@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readInvoiceFromText } from '../../../../src/invoices/parsing/pdf-text.js';
 import { buildPdf } from './pdf-builder.js';
 import { parseChecked, parseInvoiceSample, sampleBytes } from './samples.js';
+
+/** A PDF of these lines, one under the other, read as an upload is. */
+const readInvoiceFromText = (lines: string[]) => parseChecked(buildPdf({ lines }));
 
 describe('plain PDF invoices read from their text layer', () => {
   it('Hetzner: number, dates, supplier, net / VAT / gross as printed', async () => {
@@ -14,11 +16,14 @@ describe('plain PDF invoices read from their text layer', () => {
       dueDate: '2016-01-22',
       currencyCode: 'EUR',
       supplier: { name: 'Hetzner Online GmbH' },
-      totals: { taxExclusive: '87.39', vatTotal: '16.61', taxInclusive: '104.00', payable: null },
+      totals: { lineExtension: '87.40', taxExclusive: '87.39', vatTotal: '16.61', taxInclusive: '104.00', payable: '104.00' },
       vatBreakdown: [{ category: null, vatPercent: '19', taxableAmount: '87.39', taxAmount: '16.61' }],
-      lines: [],
-      extraction: { method: 'pdf_text', linesReliable: false, missing: ['totals.payable', 'lines'] },
+      extraction: { method: 'pdf_text', linesReliable: true, needsReview: false, missing: [] },
     });
+    // Eight server and IP lines, each quantity × price = amount, summing to the net total (87.40: rounded lines).
+    expect(invoice.lines).toHaveLength(8);
+    expect(invoice.lines[0]).toMatchObject({ quantity: '1', unitPrice: '41.1765', netAmount: '41.18' });
+    expect(invoice.extraction.confidence?.lines).toBe(1);
     expect(warnings[0]).toMatch(/PDF text layer/);
   });
 
@@ -38,8 +43,14 @@ describe('plain PDF invoices read from their text layer', () => {
         { category: null, vatPercent: '7', taxableAmount: '160.00', taxAmount: '11.20' },
         { category: null, vatPercent: '19', taxableAmount: '336.00', taxAmount: '63.84' },
       ],
-      extraction: { linesReliable: false, missing: ['lines'] },
+      extraction: { method: 'pdf_text', needsReview: false, linesReliable: true },
     });
+    // Three lines (quantity, product, VAT rate, price, amount), the description wrapped on 505.
+    expect(invoice.lines.map((line) => [line.quantity, line.unitPrice, line.netAmount, line.vatPercent])).toEqual([
+      ['1.00', '160.00', '160.00', '7'],
+      ['400.00', '0.79', '316.00', '19'],
+      [file.includes('505') ? '200.00' : '800.00', file.includes('505') ? '0.10' : '0.025', '20.00', '19'],
+    ]);
   });
 });
 
@@ -117,25 +128,27 @@ describe('text heuristics on generated PDFs', () => {
     });
   });
 
-  it('warns when printed totals do not add up', () => {
-    const outcome = readInvoiceFromText(['Rechnungsnummer: 77', 'Netto 100,00 €', 'USt. gesamt 19,00 €', 'Brutto 120,00 €']);
+  it('warns when printed totals do not add up', async () => {
+    const outcome = await readInvoiceFromText(['Rechnungsnummer: 77', 'Netto 100,00 €', 'USt. gesamt 19,00 €', 'Brutto 120,00 €']);
     expect(outcome.kind).toBe('invoice');
     if (outcome.kind === 'invoice') expect(outcome.warnings.join('\n')).toContain('do not add up');
   });
 
-  it('does not take an amount due as the gross total when net + VAT contradict it', () => {
-    const outcome = readInvoiceFromText(['Invoice number: 5', 'Net total 100.00', 'VAT total 20.00', 'Amount due 70.00']);
-    expect(outcome).toMatchObject({ kind: 'invoice', invoice: { totals: { taxInclusive: null, payable: '70.00' } } });
+  it('does not take an amount due as the gross total when net + VAT contradict it', async () => {
+    const outcome = await readInvoiceFromText(['Invoice number: 5', 'Net total 100.00', 'VAT total 20.00', 'Amount due 70.00']);
+    // The gross is net + VAT, computed and so less certain; the amount due stays as printed.
+    expect(outcome).toMatchObject({ kind: 'invoice', invoice: { totals: { taxInclusive: '120.00', payable: '70.00' } } });
+    if (outcome.kind === 'invoice') expect(outcome.invoice.extraction.confidence?.fields['totals.taxInclusive']).toBeLessThanOrEqual(0.6);
   });
 
-  it('ignores dates and amounts that only look like labelled values', () => {
-    const outcome = readInvoiceFromText(['Rechnung vom 19.01.2016', 'Gesamtbetrag', 'Menge Preis Gesamtbetrag']);
+  it('ignores dates and amounts that only look like labelled values', async () => {
+    const outcome = await readInvoiceFromText(['Rechnung vom 19.01.2016', 'Gesamtbetrag', 'Menge Preis Gesamtbetrag']);
     expect(outcome.kind).toBe('not_invoice');
   });
 
-  it('needs both an invoice number and a total', () => {
-    expect(readInvoiceFromText(['Invoice number: 12345'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice total') });
-    expect(readInvoiceFromText(['Total 12.00'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice number') });
+  it('needs both an invoice number and a total', async () => {
+    expect(await readInvoiceFromText(['Invoice number: 12345'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice total') });
+    expect(await readInvoiceFromText(['Total 12.00'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice number') });
   });
 
   it('fails a PDF without a text layer with no_text_layer', async () => {
