@@ -44,7 +44,7 @@ export const priceImportRoutes = [
     method: 'post',
     path: '/v1/agreements/{id}/price-imports',
     operationId: 'createPriceImports',
-    summary: 'Import price lists (CSV, XLSX) into price items, all in one workflow run',
+    summary: 'Import price lists (CSV, XLSX, PDF with a text layer, DOCX) into price items, all in one workflow run',
     tag,
     access: { level: 'write' },
     params: z.object({ id: z.string().uuid() }),
