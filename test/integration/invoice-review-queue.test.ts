@@ -64,6 +64,13 @@ describe('the invoice review queue', () => {
     // Combined with other filters, and refused when it is no boolean.
     expect((await tenant.call('/v1/invoices?needs_review=true&search=INV-7001')).body.data).toEqual([]);
     expect((await tenant.call('/v1/invoices?needs_review=yes')).status).toBe(400);
+    // A person's correction takes it out of the queue; a PATCH that changes nothing does not.
+    expect((await tenant.call(`/v1/invoices/${doesNot}`, { method: 'PATCH', body: { invoice_number: 'INV-7002' } })).status).toBe(200);
+    expect((await tenant.call('/v1/invoices?needs_review=true')).body.data.map((invoice: any) => invoice.id)).toEqual([doesNot]);
+    const corrected = await tenant.call(`/v1/invoices/${doesNot}`, { method: 'PATCH', body: { amounts: { including_vat: '30.00', payable: '30.00' } } });
+    expect(corrected.status).toBe(200);
+    expect((await tenant.call('/v1/invoices?needs_review=true')).body.data).toEqual([]);
+    expect((await tenant.call('/v1/invoices?needs_review=false')).body.data).toHaveLength(2);
     // Another organization's queue does not show them.
     const other = await createTenant();
     expect((await other.call('/v1/invoices?needs_review=true')).body.data).toEqual([]);
