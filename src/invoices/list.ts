@@ -5,7 +5,7 @@ import { Prisma, type RawReader } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
 import { cursorAfter, pageParams, resolvePage, type PageRequest } from '../http/pagination.js';
-import { commaList, createdRangeParams, dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
+import { booleanParam, commaList, createdRangeParams, dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
 import { allOf, containsSql, createdRangeSql, joinRelationsSql } from '../http/sql-filters.js';
 import { teamScopeParams } from '../teams/scope.js';
 import { sqlListPage, type SqlList } from '../teams/scoped-page.js';
@@ -48,6 +48,9 @@ export const invoiceListQuery = z.object({
   check_statuses: commaList(z.enum(CHECK_STATUSES))
     .optional()
     .meta({ description: 'not_checked, checked (every matched agreement), incomplete (some, or a check failed), outdated (invoice or agreement changed since)' }),
+  needs_review: booleanParam.optional().meta({
+    description: 'true: invoices whose reading is uncertain (read from a PDF\'s layout and it does not add up or lacks a key field: the extraction\'s needsReview), the review queue; false: the others',
+  }),
   ...createdRangeParams,
   ...teamScopeParams,
 });
@@ -72,9 +75,18 @@ function filterSql(organizationId: string, filters: Filters): Prisma.Sql {
     filters.processing_statuses ? Prisma.sql`i.processing_status = ANY(${filters.processing_statuses}::"ProcessingStatus"[])` : null,
     filters.check_statuses ? Prisma.sql`i.check_status = ANY(${filters.check_statuses}::text[])` : null,
     createdRangeSql(filters, 'i'),
+    needsReviewSql(filters.needs_review),
     // The supplier's invoiced name has a trigram index on this very expression.
     filters.search ? Prisma.sql`(${containsSql('i.invoice_number', filters.search)} OR ${containsSql(`(i.supplier_party #>> '{name}')`, filters.search)})` : null,
   ]);
+}
+
+// The layout reader marks a reading that does not add up (extraction.needsReview); structured
+// readings and invoices sent as data never carry the mark.
+function needsReviewSql(needsReview: boolean | undefined): Prisma.Sql | null {
+  if (needsReview === undefined) return null;
+  const marked = Prisma.sql`(i.extraction->>'needsReview') = 'true'`;
+  return needsReview ? marked : Prisma.sql`NOT COALESCE(${marked}, false)`;
 }
 
 // Invoices arrive soon after they are issued, so issue date and creation time move together. Asked

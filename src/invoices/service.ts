@@ -393,10 +393,20 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: RequestActo
     const saved = await tx.invoice.findUniqueOrThrow({ where: { id: invoice.id }, include: INVOICE_INCLUDE });
     const changes = changedFields(patchedView(invoice), patchedView(saved), PATCHED_FIELDS);
     if (Object.keys(changes).length === 0) throw new NothingChanged();
+    // A person's correction is the review the layout reader asked for: the invoice leaves the
+    // review queue (GET /v1/invoices?needs_review=true); the reasons stay for the record.
+    const reviewed = reviewedExtraction(invoice.extraction);
+    if (reviewed) await tx.invoice.update({ where: { id: invoice.id }, data: { extraction: reviewed } });
     await refreshCheckStatus(tx, { invoiceIds: [invoice.id] });
     await recordActivity(tx, invoice.organizationId, actor, [{ entityType: 'invoice', entityId: invoice.id, action: 'updated', changes }]);
   });
   await orUnchanged(patched, () => undefined);
+}
+
+function reviewedExtraction(extraction: Prisma.JsonValue | null): Prisma.InputJsonObject | null {
+  if (typeof extraction !== 'object' || extraction === null || Array.isArray(extraction)) return null;
+  if (extraction.needsReview !== true) return null;
+  return { ...(extraction as Prisma.InputJsonObject), needsReview: false, reviewedAt: new Date().toISOString() };
 }
 
 // Soft delete keeps the record (and its file's fingerprint, which blocks re-uploads); permanent

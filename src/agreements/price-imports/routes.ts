@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { toSafeCsv } from '../../shared/spreadsheet-cells.js';
 import { defineRoute } from '../../http/route.js';
 import { findAgreement } from '../service.js';
-import { findPriceImport, startPriceImports, viewPriceImport } from './service.js';
+import { findPriceImport, listPriceImports, priceImportListQuery, startPriceImports, viewPriceImport } from './service.js';
+import { listResponse } from '../../http/schemas.js';
 import { isIsoCurrencyCode } from '../price-lists/currency.js';
 
 const tag = 'Price imports';
@@ -21,6 +22,9 @@ const priceImportSchema = z
     reused: z.boolean().meta({ description: 'The same file with the same settings was imported before; this is that import' }),
     rows: z.object({ found: z.number().int(), added: z.number().int(), skipped: z.number().int(), rejected: z.number().int() }).nullable(),
     failure: z.object({ code: z.string(), message: z.string() }).nullable().meta({ description: 'extraction_incomplete when the list could not be read completely' }),
+    needs_review: z.boolean().meta({
+      description: 'The import has finished and a person should look at it: the list could not be read completely (failure), or some rows were rejected (see the download)',
+    }),
     workflow_run_id: z.string().uuid(),
     created_at: z.string().datetime(),
     finished_at: z.string().datetime().nullable(),
@@ -46,7 +50,7 @@ export const priceImportRoutes = [
     method: 'post',
     path: '/v1/agreements/{id}/price-imports',
     operationId: 'createPriceImports',
-    summary: 'Import price lists (CSV, XLSX) into price items, all in one workflow run',
+    summary: 'Import price lists (CSV, XLSX, PDF with a text layer, DOCX) into price items, all in one workflow run',
     tag,
     access: { level: 'write' },
     params: z.object({ id: z.string().uuid() }),
@@ -65,6 +69,22 @@ export const priceImportRoutes = [
       const data = await Promise.all(imports.map((i) => viewPriceImport(deps, i.record, i.reused)));
       if (!runId) return { status: 200, body: { workflow_run_id: null, data }, headers: { Location: `/v1/agreements/${agreement.id}/price-imports/${data[0]!.id}` } };
       return { status: 202, body: { workflow_run_id: runId, data }, headers: { Location: `/v1/workflow-runs/${runId}` } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/agreements/{id}/price-imports',
+    operationId: 'listPriceImports',
+    summary: "The agreement's price imports, newest first; needs_review=true lists those a person should look at",
+    tag,
+    access: { level: 'read' },
+    params: z.object({ id: z.string().uuid() }),
+    query: priceImportListQuery,
+    fieldsOf: priceImportSchema,
+    responses: { 200: { description: 'A page of price imports', schema: listResponse(priceImportSchema) } },
+    handler: async ({ params: { id }, query, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, id);
+      return { body: await listPriceImports(deps, agreement.id, query) };
     },
   }),
   defineRoute({

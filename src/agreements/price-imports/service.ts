@@ -2,12 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
 import { findDocuments, sealDocument } from '../../documents/service.js';
 import type { PriceImport } from '../../generated/prisma/client.js';
+import { z } from 'zod';
+import { Prisma } from '../../db/client.js';
 import { errors } from '../../http/errors.js';
+import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../http/pagination.js';
+import { booleanParam } from '../../http/schemas.js';
 import { workStatusOf } from '../../runs/read-model.js';
 import { findRun, startRun } from '../../runs/service.js';
 import type { AgreementWithLinks } from '../service.js';
 
-type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' | 'storage'>;
+type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' | 'storage' | 'cursors'>;
 
 export interface PriceImportEntry {
   document_id: string;
@@ -94,8 +98,39 @@ export async function viewPriceImport(deps: Deps, priceImport: PriceImport, reus
       ? { found: priceImport.rowsFound ?? 0, added: priceImport.rowsAdded ?? 0, skipped: priceImport.rowsSkipped ?? 0, rejected: priceImport.rowsRejected ?? 0 }
       : null,
     failure: status === 'failed' ? ((priceImport.failure ?? run.failure) as { code: string; message: string } | null) : null,
+    needs_review: needsReview(priceImport),
     workflow_run_id: priceImport.workflowRunId,
     created_at: priceImport.createdAt.toISOString(),
     finished_at: priceImport.finishedAt?.toISOString() ?? null,
   };
+}
+
+// A finished import a person should look at: it could not be read completely, or rows of it
+// were rejected. The same rule as a Prisma filter (the list) and on one record (the view).
+const NEEDS_REVIEW: Prisma.PriceImportWhereInput = {
+  finishedAt: { not: null },
+  OR: [{ failure: { not: Prisma.DbNull } }, { rowsRejected: { gt: 0 } }],
+};
+
+function needsReview(priceImport: PriceImport): boolean {
+  return priceImport.finishedAt !== null && (priceImport.failure !== null || (priceImport.rowsRejected ?? 0) > 0);
+}
+
+const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
+
+export const priceImportListQuery = z.object({
+  ...pageParams(['created_at']),
+  needs_review: booleanParam.optional().meta({
+    description: 'true: finished imports a person should look at (not read completely, or rows rejected); false: the others',
+  }),
+});
+
+export async function listPriceImports(deps: Deps, agreementId: string, query: z.infer<typeof priceImportListQuery>) {
+  const { limit, cursor, sort, direction, needs_review } = query;
+  const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, { needs_review });
+  const { where, orderBy, take } = keyset(page, CREATED_AT);
+  const review = needs_review === undefined ? {} : needs_review ? NEEDS_REVIEW : { NOT: NEEDS_REVIEW };
+  const rows = await deps.db.priceImport.findMany({ where: { AND: [{ agreementId }, review, where] }, orderBy, take });
+  const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
+  return { data: await Promise.all(visible.map((record) => viewPriceImport(deps, record))), next_cursor: nextCursor };
 }

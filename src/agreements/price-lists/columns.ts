@@ -24,8 +24,10 @@ export const COLUMN_ALIASES: Readonly<Record<PriceListField | 'notUsed', ColumnA
       'benämning', 'beskrivning', 'artikel', 'artikelnamn', 'produktnamn', // sv (and de "Artikel")
       'kuvaus', 'tuote', 'nimike', 'tuotenimi', 'nimi', // fi
       'Bezeichnung', 'Artikelbezeichnung', 'Produktbezeichnung', 'Beschreibung', 'Artikelname', // de
+      'désignation', 'libellé', 'article', 'produit', 'description article', // fr
+      'omschrijving', 'artikelomschrijving', 'productomschrijving', 'productnaam', 'artikelnaam', // nl
     ],
-    endings: ['beskrivelse', 'beskrivning', 'betegnelse', 'benämning', 'navn', 'namn', 'nimi', 'kuvaus', 'bezeichnung', 'beschreibung'],
+    endings: ['beskrivelse', 'beskrivning', 'betegnelse', 'benämning', 'navn', 'namn', 'nimi', 'kuvaus', 'bezeichnung', 'beschreibung', 'omschrijving'],
   },
   sellerItemId: {
     names: [
@@ -35,12 +37,14 @@ export const COLUMN_ALIASES: Readonly<Record<PriceListField | 'notUsed', ColumnA
       'artikelnummer', 'artikelnr', 'art nummer', // sv, de
       'tuotenumero', 'tuotenro', 'tuotekoodi', 'nimikekoodi', // fi
       'Artikel-Nr.', 'Art.-Nr.', 'Materialnummer', // de
+      'référence', 'réf', 'réf article', 'code article', 'n° article', 'no article', 'numéro d\'article', 'code produit', // fr
+      'artikelcode', 'art nr', 'productcode', 'bestelnummer', // nl
     ],
     endings: ['nummer', 'nr', 'numero', 'nro', 'koodi', 'kode', 'kod'],
   },
   unit: {
-    names: ['unit', 'uom', 'unit of measure', 'enhet', 'enhed', 'måleenhet', 'yksikkö', 'Einheit', 'Mengeneinheit', 'ME'],
-    endings: ['enhet', 'enhed', 'einheit', 'yksikkö'],
+    names: ['unit', 'uom', 'unit of measure', 'enhet', 'enhed', 'måleenhet', 'yksikkö', 'Einheit', 'Mengeneinheit', 'ME', 'unité', 'eenheid'],
+    endings: ['enhet', 'enhed', 'einheit', 'yksikkö', 'eenheid'],
   },
   price: {
     names: [
@@ -48,11 +52,13 @@ export const COLUMN_ALIASES: Readonly<Record<PriceListField | 'notUsed', ColumnA
       'pris', 'enhetspris', 'nettopris', 'stykpris', 'styckpris', 'enhedspris', 'a pris', 'timepris', 'timpris', // no, sv, da
       'hinta', 'yksikköhinta', 'nettohinta', // fi
       'Preis', 'Einzelpreis', 'Nettopreis', 'Stückpreis', // de
+      'prix', 'prix unitaire', 'prix net', 'tarif', 'prix ht', // fr
+      'prijs', 'stukprijs', 'eenheidsprijs', 'nettoprijs', // nl
     ],
-    endings: ['pris', 'preis', 'hinta'],
+    endings: ['pris', 'preis', 'hinta', 'prijs'],
   },
   currency: {
-    names: ['currency', 'currency code', 'ccy', 'valuta', 'valutakode', 'valutakod', 'valuutta', 'Währung'],
+    names: ['currency', 'currency code', 'ccy', 'valuta', 'valutakode', 'valutakod', 'valuutta', 'Währung', 'devise', 'monnaie'],
   },
   validFrom: {
     names: [
@@ -67,7 +73,7 @@ export const COLUMN_ALIASES: Readonly<Record<PriceListField | 'notUsed', ColumnA
     names: [
       'valid until', 'valid to', 'valid through', 'valid thru', 'expires', 'expiry', 'expiry date', 'expiration date', 'end date',
       'gyldig til', 'gyldig til og med', 'gyldig tom', 'gäller till', 'gäller tom', 'giltig till', 'giltig tom', 'sluttdato', 'slutdato',
-      'voimassa', 'voimassa asti', 'Gültig bis',
+      'voimassa', 'voimassa asti', 'Gültig bis', 'valable jusqu\'au', 'geldig tot', 'geldig tot en met',
     ],
   },
   rate: {
@@ -76,16 +82,17 @@ export const COLUMN_ALIASES: Readonly<Record<PriceListField | 'notUsed', ColumnA
       'rabatt', 'sats', 'prosent', 'procent', 'rabat', // no, sv, da
       'alennus', 'prosentti', // fi
       'Prozent', 'Prozentsatz', // de
+      'remise', 'pourcentage', 'korting', // fr, nl
     ],
-    endings: ['rabatt', 'rabat', 'alennus', 'prosent', 'procent', 'prozent'],
+    endings: ['rabatt', 'rabat', 'alennus', 'prosent', 'procent', 'prozent', 'korting'],
   },
   basis: {
-    names: ['basis', 'applies to', 'applied to', 'rate basis', 'grunnlag', 'underlag', 'grundlag', 'peruste', 'Grundlage', 'Bemessungsgrundlage'],
+    names: ['basis', 'applies to', 'applied to', 'rate basis', 'grunnlag', 'underlag', 'grundlag', 'peruste', 'Grundlage', 'Bemessungsgrundlage', 'assiette', 'grondslag'],
     endings: ['grunnlag', 'underlag', 'grundlag', 'grundlage', 'peruste'],
   },
   notUsed: {
     names: [
-      'vat', 'mva', 'moms', 'mwst', 'ust', 'alv', 'tax', 'Mehrwertsteuer', 'Umsatzsteuer', 'arvonlisävero',
+      'vat', 'mva', 'moms', 'mwst', 'ust', 'alv', 'tax', 'Mehrwertsteuer', 'Umsatzsteuer', 'arvonlisävero', 'tva', 'btw', 'ttc',
       'group', 'category', 'kategori', 'kategorie', 'ean', 'gtin',
     ],
     endings: ['gruppe', 'grupp', 'ryhmä', 'kategori', 'kategorie'],
@@ -93,7 +100,7 @@ export const COLUMN_ALIASES: Readonly<Record<PriceListField | 'notUsed', ColumnA
 };
 
 // Price headers often say what the price excludes; "VAT" there must not make the column unused.
-const PRICE_QUALIFIERS = ['excl vat', 'ex vat', 'excluding vat', 'excl tax', 'ex tax', 'before tax', 'eks mva', 'ekskl mva', 'ex mva', 'exkl moms', 'ex moms', 'ekskl moms', 'exkl mwst', 'ohne mwst', 'zzgl mwst', 'veroton', 'alv 0'];
+const PRICE_QUALIFIERS = ['excl vat', 'ex vat', 'excluding vat', 'excl tax', 'ex tax', 'before tax', 'eks mva', 'ekskl mva', 'ex mva', 'exkl moms', 'ex moms', 'ekskl moms', 'exkl mwst', 'ohne mwst', 'zzgl mwst', 'veroton', 'alv 0', 'ht', 'hors tva', 'excl btw', 'exclusief btw', 'ex btw'];
 
 // A preposition ends the head of the header: "Pris per enhet" is a price, not a unit.
 const HEAD_ENDING_WORDS = new Set(['per', 'pr', 'pro', 'je']);

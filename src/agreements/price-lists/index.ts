@@ -6,6 +6,7 @@ import { detectFormat } from './format.js';
 import { LIMITS, type PriceListFailure, type PriceListReadInput, type PriceListReadResult, type SourceSheet } from './model.js';
 import { readSheet, type RowBudget, type SheetReading } from './sheet.js';
 import { readXlsx } from './xlsx.js';
+import { readDocxPriceList, readPdfPriceList } from './documents/read.js';
 
 export type {
   PriceItem,
@@ -20,6 +21,7 @@ export type {
 } from './model.js';
 export { COLUMN_ALIASES } from './columns.js';
 export { LIMITS } from './model.js';
+export { readPriceListWords } from './documents/read.js';
 
 /**
  * Reads a supplier's price list (CSV or XLSX) into price items, one outcome per data row.
@@ -34,6 +36,8 @@ export async function readPriceList(input: PriceListReadInput): Promise<PriceLis
   }
   const detected = detectFormat(input.bytes, input.fileName);
   if ('failure' in detected) return failed(detected.failure);
+  if (detected.format === 'pdf') return readPdfPriceList(input.bytes, defaultCurrency);
+  if (detected.format === 'docx') return readDocxPriceList(input.bytes, defaultCurrency, input.worksheets);
   const source = detected.format === 'csv' ? { sheets: [readCsv(input.bytes, input.fileName).sheet], problems: [] } : await readXlsx(input.bytes, input.worksheets);
   if ('failure' in source) return failed(source.failure);
   return assemble(source.sheets, source.problems, defaultCurrency);

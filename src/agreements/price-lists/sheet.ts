@@ -3,6 +3,7 @@ import { currencyInHeader } from './currency.js';
 import { LIMITS, type PriceListField, type PriceListRow, type PriceListSheet, type SourceRow, type SourceSheet } from './model.js';
 import { foldText } from './normalize.js';
 import { interpretRow, type RowContext } from './rows.js';
+import { readTiers } from './tiers.js';
 
 // One sheet (a worksheet, or the whole CSV): find its header, then judge every data row below it.
 
@@ -38,7 +39,7 @@ export function readSheet(source: SourceSheet, defaultCurrency: string, budget: 
       break;
     }
     budget.remaining--;
-    rows.push({ sheet: source.name, rowNumber: row.rowNumber, raw: rawCells(row, keys), ...interpretRow(row, context) });
+    rows.push(...readRow(source.name, row, keys, context));
   }
   return {
     sheet: { name: source.name, headerRowNumber: headerRow.rowNumber, columns: columnsAsWritten(header.mapping.indexes, headerTexts) },
@@ -47,6 +48,23 @@ export function readSheet(source: SourceSheet, defaultCurrency: string, budget: 
     hitRowLimit,
   };
 }
+
+/** One data row; a price cell with quantity tiers gives one row per tier (tiers.ts). */
+function readRow(sheet: string, row: SourceRow, keys: string[], context: RowContext): PriceListRow[] {
+  const raw = rawCells(row, keys);
+  const priceIndex = context.indexes.price;
+  const priceCell = priceIndex === undefined ? undefined : row.cells[priceIndex];
+  const tiers = priceCell && priceCell.number === undefined ? readTiers(priceCell.text) : null;
+  if (priceIndex === undefined || !priceCell || tiers === null) return [{ sheet, rowNumber: row.rowNumber, raw, ...interpretRow(row, context) }];
+  return tiers.map((tier) => {
+    const cells = [...row.cells];
+    cells[priceIndex] = { text: tier.price };
+    return { sheet, rowNumber: row.rowNumber, raw: { ...raw, [TIER_KEY]: tier.range }, ...interpretRow({ rowNumber: row.rowNumber, cells }, context) };
+  });
+}
+
+/** The cell the download shows a tier's quantity range under. */
+export const TIER_KEY = 'quantity tier';
 
 // A sheet with nothing on it lost nothing; one with content but no header could not be read.
 function withoutHeader(source: SourceSheet, hasContent: boolean): SheetReading {
