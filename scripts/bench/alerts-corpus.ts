@@ -33,7 +33,7 @@ export const CATEGORY_CHECKERS: Record<Category, { checker: string; onLine: bool
 
 /** Categories and decoys that only the other branch of issue 29 (line allowances, units, rounding) handles. */
 export const NEEDS_LINES_BRANCH: Category[] = ['unit_hidden_overcharge'];
-export type Decoy = 'line_discount' | 'unit_word' | 'unit_word_unknown' | 'one_cent_rounding' | 'repeat_order' | 'freight_within_rate' | 'agreed_fee' | 'discount_given' | 'credit_note';
+export type Decoy = 'pack_per_piece' | 'line_discount' | 'unit_word' | 'unit_word_unknown' | 'one_cent_rounding' | 'repeat_order' | 'freight_within_rate' | 'agreed_fee' | 'discount_given' | 'credit_note';
 export const DECOYS_NEEDING_LINES_BRANCH: Decoy[] = ['line_discount', 'unit_word_unknown', 'one_cent_rounding'];
 
 export interface Truth {
@@ -239,6 +239,8 @@ function agreementOf(style: SupplierStyle, index: number): CorpusAgreement {
     unit: article.listUnit,
     currency_code: style.currency,
     price: { type: 'amount', amount: article.price },
+    // A pack priced whole, billed per piece: the list says how many pieces a pack holds.
+    ...(article.packOf ? { unit_conversions: [{ from_unit: article.listUnit, quantity: String(article.packOf), to_unit: article.invoiceUnit }] } : {}),
   }));
   if (style.discount) entries.push({ description: style.discount.description, price: { type: 'rate', fraction: style.discount.fraction, ...(style.discount.basis ? { basis: style.discount.basis } : {}) } });
   if (style.freight) entries.push({ description: style.freight.description, price: { type: 'rate', fraction: style.freight.fraction, ...(style.freight.basis ? { basis: style.freight.basis } : {}) } });
@@ -384,6 +386,17 @@ export function generateCorpus(seed: number): Corpus {
           break;
       }
     }
+
+    // A pack billed per piece at the pack price's share (the price item's unit conversion says
+    // how many pieces a pack holds): honest, on every fifth unplanted invoice.
+    const pack = style.articles.find((entry) => entry.packOf);
+    drafts.forEach((draft, position) => {
+      if (!pack || planted.has(draft) || draft === last || position % 5 !== 2) return;
+      const perPiece = cents(d(pack.price).div(pack.packOf!));
+      draft.doc.lines.push(goodsLine(pack, pack.packOf! * 2, perPiece.toFixed(2)));
+      draft.decoys.add('pack_per_piece');
+      draft.plain = false;
+    });
 
     // Line discounts netting to the agreed price, and one-cent rounding (decoys for the other branch).
     for (const draft of drafts) {
