@@ -31,10 +31,7 @@ export const CATEGORY_CHECKERS: Record<Category, { checker: string; onLine: bool
   unit_hidden_overcharge: { checker: 'unit_price_above_agreed', onLine: true },
 };
 
-/** Categories and decoys that only the other branch of issue 29 (line allowances, units, rounding) handles. */
-export const NEEDS_LINES_BRANCH: Category[] = ['unit_hidden_overcharge'];
-export type Decoy = 'line_discount' | 'unit_word' | 'unit_word_unknown' | 'one_cent_rounding' | 'repeat_order' | 'freight_within_rate' | 'agreed_fee' | 'discount_given' | 'credit_note';
-export const DECOYS_NEEDING_LINES_BRANCH: Decoy[] = ['line_discount', 'unit_word_unknown', 'one_cent_rounding'];
+export type Decoy = 'pack_per_piece' | 'line_discount' | 'unit_word' | 'unit_word_unknown' | 'one_cent_rounding' | 'repeat_order' | 'freight_within_rate' | 'agreed_fee' | 'discount_given' | 'credit_note';
 
 export interface Truth {
   category: Category;
@@ -77,7 +74,7 @@ interface Article {
   price: string;
   /** Units per list unit when the list prices a pack and invoices bill pieces. */
   packOf?: number;
-  /** The list's unit word is one only the other branch's unit table knows. */
+  /** The list writes the unit as a local word or abbreviation (read through the unit table's words). */
   unknownWord?: boolean;
   monthly?: boolean;
 }
@@ -239,6 +236,8 @@ function agreementOf(style: SupplierStyle, index: number): CorpusAgreement {
     unit: article.listUnit,
     currency_code: style.currency,
     price: { type: 'amount', amount: article.price },
+    // A pack priced whole, billed per piece: the list says how many pieces a pack holds.
+    ...(article.packOf ? { unit_conversions: [{ from_unit: article.listUnit, quantity: String(article.packOf), to_unit: article.invoiceUnit }] } : {}),
   }));
   if (style.discount) entries.push({ description: style.discount.description, price: { type: 'rate', fraction: style.discount.fraction, ...(style.discount.basis ? { basis: style.discount.basis } : {}) } });
   if (style.freight) entries.push({ description: style.freight.description, price: { type: 'rate', fraction: style.freight.fraction, ...(style.freight.basis ? { basis: style.freight.basis } : {}) } });
@@ -266,7 +265,7 @@ export function generateCorpus(seed: number): Corpus {
     let number = 1;
     const nextNumber = () => style.prefix(number++);
     const goods = style.articles.filter((article) => !article.monthly && !article.packOf);
-    // Articles whose units every branch reads, for lines that carry a planted problem.
+    // Articles billed in the list's own unit code, for lines that carry a planted problem.
     const safeGoods = goods.filter((article) => !article.unknownWord);
 
     const goodsLine = (article: Article, quantity: number, price = article.price): PeppolLine => ({
@@ -290,7 +289,7 @@ export function generateCorpus(seed: number): Corpus {
       const count = 3 + Math.floor(random() * 4);
       const chosen = [...safeGoods].sort(() => random() - 0.5).slice(0, count);
       for (const article of chosen) draft.doc.lines.push(goodsLine(article, 1 + Math.floor(random() * 12)));
-      // Units people write that only the other branch maps (förp, stuk, doos, Rolle, æske...).
+      // Units people write as local words (förp, stuk, doos, Rolle, æske...).
       const unknown = goods.filter((article) => article.unknownWord);
       if (unknown.length > 0 && chance(0.2)) {
         draft.doc.lines.push(goodsLine(pick(unknown), 1 + Math.floor(random() * 5)));
@@ -385,7 +384,18 @@ export function generateCorpus(seed: number): Corpus {
       }
     }
 
-    // Line discounts netting to the agreed price, and one-cent rounding (decoys for the other branch).
+    // A pack billed per piece at the pack price's share (the price item's unit conversion says
+    // how many pieces a pack holds): honest, on every fifth unplanted invoice.
+    const pack = style.articles.find((entry) => entry.packOf);
+    drafts.forEach((draft, position) => {
+      if (!pack || planted.has(draft) || draft === last || position % 5 !== 2) return;
+      const perPiece = cents(d(pack.price).div(pack.packOf!));
+      draft.doc.lines.push(goodsLine(pack, pack.packOf! * 2, perPiece.toFixed(2)));
+      draft.decoys.add('pack_per_piece');
+      draft.plain = false;
+    });
+
+    // Line discounts netting to the agreed price, and one-cent rounding (decoys).
     for (const draft of drafts) {
       if (planted.has(draft) || draft === last) continue;
       if (chance(0.15)) {

@@ -124,6 +124,8 @@ function compareUncached(a: string, b: string): UnitComparison {
   if (fold(a) === fold(b)) return { agree: true, guess: null };
   const guesses: string[] = [];
   for (const side of [left, right]) if (side.how === 'word') guesses.push(`"${side.written.trim()}" read as ${side.code} (${side.name})`);
+  const periodBilled = billedPerPeriod(left, right) ?? billedPerPeriod(right, left);
+  if (periodBilled) return { agree: true, guess: [...guesses, periodBilled].join('; ') };
   if (left.code === null || right.code === null) {
     if (left.compact !== right.compact) return { agree: false, guess: null };
   } else if (left.code !== right.code) {
@@ -136,4 +138,13 @@ function compareUncached(a: string, b: string): UnitComparison {
     guesses.push(`the price per ${priced.perPeriod} in "${priced.written.trim()}" taken to be per the invoice's billing period`);
   }
   return { agree: true, guess: guesses.length > 0 ? guesses.join('; ') : null };
+}
+
+// A price per unit and period ("user/month") and a line billed in that period ("MON"): suppliers
+// of subscriptions send the period as the unit and count unit-periods in the quantity. Named as a
+// guess: the line's quantity is taken to count users (or TB...) times months.
+function billedPerPeriod(priced: ReadUnit, billed: ReadUnit): string | null {
+  if (priced.perPeriod === null || billed.perPeriod !== null || billed.code === null || billed.name !== priced.perPeriod) return null;
+  const what = priced.written.trim().replace(LEADING_CURRENCY, '').replace(LEADING_PER, '').replace(/\s+/g, ' ').split(PERIOD_SPLIT)[0];
+  return `the line billed per ${billed.name} against the price per ${what} per ${priced.perPeriod} in "${priced.written.trim()}": its quantity taken to count ${what}-${priced.perPeriod}s`;
 }

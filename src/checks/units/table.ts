@@ -82,7 +82,7 @@ export const UNIT_TABLE: readonly UnitEntry[] = [
   {
     code: 'BX',
     name: 'box',
-    words: { en: ['box', 'boxes'], no: ['eske', 'esker'], sv: ['ask', 'askar', 'lada'], da: ['aeske', 'aesker'], fi: ['laatikko', 'rasia'], de: ['schachtel', 'kiste'], fr: ['boite', 'boites'], nl: ['doos', 'dozen'] },
+    words: { en: ['box', 'boxes'], no: ['eske', 'esker'], sv: ['ask', 'askar', 'lada'], da: ['aeske', 'aesker'], fi: ['laatikko', 'ltk', 'rasia', 'rs'], de: ['schachtel', 'kiste'], fr: ['boite', 'boites'], nl: ['doos', 'dozen'] },
   },
   {
     code: 'CT',

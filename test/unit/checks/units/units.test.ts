@@ -76,6 +76,16 @@ describe('comparing units', () => {
     const perMonth = compareUnits('E35', 'TB/month');
     expect(perMonth.agree).toBe(true);
     expect(perMonth.guess).toContain('per month');
+    expect(compareUnits('ltk', 'BX')).toEqual({ agree: true, guess: '"ltk" read as BX (box)' });
+  });
+
+  it('agrees when a price per unit and period is billed in that period, and names the guess', () => {
+    const billedMonthly = compareUnits('MON', 'user/month');
+    expect(billedMonthly.agree).toBe(true);
+    expect(billedMonthly.guess).toContain('its quantity taken to count user-months');
+    expect(compareUnits('EUR per TB per month', 'mnd').guess).toContain('TB-months');
+    expect(compareUnits('user/month', 'ANN').agree).toBe(false);
+    expect(compareUnits('user/month', 'MON/year').agree).toBe(false);
   });
 
   it('disagrees on other units, and says nothing when a side gives none', () => {
