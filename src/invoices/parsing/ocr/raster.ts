@@ -41,7 +41,7 @@ export function parsePgm(bytes: Uint8Array): GrayImage {
   }
   if (width * height > MAX_PIXELS) throw new Error(`the page image has ${width}×${height} pixels, more than ${MAX_PIXELS}`);
   if (bytes.length - offset < width * height) throw new Error('the PGM image is truncated');
-  return { width, height, pixels: bytes.slice(offset, offset + width * height) };
+  return { width, height, pixels: new Uint8Array(bytes.subarray(offset, offset + width * height)) };
 }
 
 function isSpace(byte: number): boolean {
