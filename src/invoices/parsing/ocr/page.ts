@@ -7,7 +7,7 @@
 import type { Word } from '../layout/words.js';
 import type { Language } from '../layout/labels.js';
 import { detectLanguage, tesseractLanguagesFor } from './languages.js';
-import { binarizeAndDenoise, encodePgm, estimateSkew, halve, MAX_PIXELS, parsePgm, removeSpecks, rotate, SPECKS_AT_300_DPI, type GrayImage } from './raster.js';
+import { binarizeAndDenoise, encodePgm, estimateSkew, halve, MAX_PIXELS, parsePgm, removeBrokenRules, removeRules, removeSpecks, rotate, specksAt, type GrayImage } from './raster.js';
 import { ProgramFailed, ProgramMissing, runProgram, type ProgramLimits } from './programs.js';
 import { parseTesseractTsv, wordsFromTesseractTsv } from './tesseract-tsv.js';
 
@@ -18,6 +18,8 @@ export const OCR_PAGE_MODULE = new URL(import.meta.url);
 export const OCR_DPI = 300;
 /** Straightening an image costs a pass over it; below this angle tesseract does as well without. */
 const MIN_ROTATION_DEGREES = 0.1;
+/** A run of ink this long (10 mm at 300 dpi) is a ruling line, not a glyph. */
+const RULE_AT_300_DPI = 120;
 
 const PDFINFO_LIMITS: ProgramLimits = { cpuSeconds: 10, addressSpaceBytes: 1024 * 2 ** 20, maxOutputBytes: 1 * 2 ** 20 };
 const PDFTOPPM_LIMITS: ProgramLimits = { cpuSeconds: 20, addressSpaceBytes: 2048 * 2 ** 20, maxOutputBytes: MAX_PIXELS + 1024 };
@@ -76,7 +78,9 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
   const skew = estimateSkew(image);
   if (Math.abs(skew) >= MIN_ROTATION_DEGREES) image = rotate(image, skew);
   const scale = dpi / OCR_DPI;
-  image = removeSpecks(binarizeAndDenoise(image), { maxSize: Math.max(2, Math.round(SPECKS_AT_300_DPI.maxSize * scale)), clearance: Math.round(SPECKS_AT_300_DPI.clearance * scale) });
+  image = removeSpecks(binarizeAndDenoise(image), specksAt(dpi));
+  image = removeRules(image, Math.round(RULE_AT_300_DPI * scale));
+  image = removeBrokenRules(image, { minRun: Math.round(RULE_AT_300_DPI * scale), maxThickness: Math.max(2, Math.round(6 * scale)), maxGap: Math.round(14 * scale) });
   const preparedAt = performance.now();
 
   const language = languages === 'detect' ? await detectPageLanguage(image, dpi) : null;

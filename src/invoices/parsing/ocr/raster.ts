@@ -227,14 +227,31 @@ export interface SpeckOptions {
   maxSize: number;
   /** ...and is dirt when no other ink is within this many pixels of it. */
   clearance: number;
+  /**
+   * A blot at most this thick and at least ruleLength long is a piece of a ruling line (a thin
+   * rule breaks into dashes when scanned); 0 keeps them.
+   */
+  ruleThickness: number;
+  ruleLength: number;
 }
 
-/** At 300 dpi: blots up to 0.5 mm with 1 mm of blank paper around them (a full stop sits by its digits). */
-export const SPECKS_AT_300_DPI: SpeckOptions = { maxSize: 6, clearance: 12 };
+/**
+ * At 300 dpi: blots up to 0.5 mm with 1 mm of blank paper around them (a full stop sits by its
+ * digits), and pieces of rules up to 0.4 mm thick and 3.4 mm long (an en dash of 10 pt is 2 mm).
+ */
+export const SPECKS_AT_300_DPI: SpeckOptions = { maxSize: 6, clearance: 12, ruleThickness: 5, ruleLength: 40 };
+
+/** The options for another resolution. */
+export function specksAt(dpi: number): SpeckOptions {
+  const scale = dpi / 300;
+  const { maxSize, clearance, ruleThickness, ruleLength } = SPECKS_AT_300_DPI;
+  return { maxSize: Math.max(2, Math.round(maxSize * scale)), clearance: Math.round(clearance * scale), ruleThickness: Math.max(2, Math.round(ruleThickness * scale)), ruleLength: Math.round(ruleLength * scale) };
+}
 
 /**
  * Removes specks from a black and white page: small connected blots of ink with only paper around
- * them. Full stops, commas and the dots of an i are as small, but sit next to other ink.
+ * them (full stops, commas and the dots of an i are as small, but sit next to other ink), and the
+ * thin long pieces a scanned ruling line breaks into.
  */
 export function removeSpecks(image: GrayImage, options: SpeckOptions = SPECKS_AT_300_DPI): GrayImage {
   const { width, height } = image;
@@ -294,7 +311,13 @@ export function removeSpecks(image: GrayImage, options: SpeckOptions = SPECKS_AT
         }
       }
     }
-    if (maxX - minX >= options.maxSize || maxY - minY >= options.maxSize) continue;
+    const blotWidth = maxX - minX + 1;
+    const blotHeight = maxY - minY + 1;
+    if (options.ruleThickness > 0 && Math.min(blotWidth, blotHeight) <= options.ruleThickness && Math.max(blotWidth, blotHeight) >= options.ruleLength) {
+      for (const index of blot) pixels[index] = 255;
+      continue;
+    }
+    if (blotWidth > options.maxSize || blotHeight > options.maxSize) continue;
     const c = options.clearance;
     if (inkIn(minX - c, minY - c, maxX + c, maxY + c) === blot.length) for (const index of blot) pixels[index] = 255;
   }
@@ -314,6 +337,108 @@ export function halve(image: GrayImage): GrayImage {
       const sum = (source[top + 2 * x] as number) + (source[top + 2 * x + 1] as number) + (source[bottom + 2 * x] as number) + (source[bottom + 2 * x + 1] as number);
       pixels[y * width + x] = sum <= 2 * 255 ? 0 : 255;
     }
+  }
+  return { width, height, pixels };
+}
+
+/**
+ * Erases ruling lines from a black and white page: runs of ink at least `minRun` pixels long,
+ * across or down the page. Tesseract reads a table's rules as rows of dashes and letters ("ee
+ * eee") and merges the rows they touch; no glyph has such a run (a dash is a fraction of it).
+ */
+export function removeRules(image: GrayImage, minRun: number): GrayImage {
+  const { width, height } = image;
+  const pixels = new Uint8Array(image.pixels);
+  const rule = new Uint8Array(width * height);
+  for (let y = 0; y < height; y += 1) {
+    const row = y * width;
+    let start = -1;
+    for (let x = 0; x <= width; x += 1) {
+      const ink = x < width && image.pixels[row + x] === 0;
+      if (ink && start < 0) start = x;
+      if (!ink && start >= 0) {
+        if (x - start >= minRun) rule.fill(1, row + start, row + x);
+        start = -1;
+      }
+    }
+  }
+  for (let x = 0; x < width; x += 1) {
+    let start = -1;
+    for (let y = 0; y <= height; y += 1) {
+      const ink = y < height && image.pixels[y * width + x] === 0;
+      if (ink && start < 0) start = y;
+      if (!ink && start >= 0) {
+        if (y - start >= minRun) for (let index = start; index < y; index += 1) rule[index * width + x] = 1;
+        start = -1;
+      }
+    }
+  }
+  for (let index = 0; index < pixels.length; index += 1) if (rule[index]) pixels[index] = 255;
+  return { width, height, pixels };
+}
+
+/**
+ * Erases horizontal rules that scanning broke into dashes: in each pixel row, thin ink (at most
+ * `maxThickness` pixels tall where it is) that runs, with gaps up to `maxGap`, for at least
+ * `minRun` pixels, covers at least half of that run, and has blank paper just above and below it.
+ * The top or bottom of a line of text is thin too, but has the rest of its glyphs beside it.
+ */
+export function removeBrokenRules(image: GrayImage, options: { minRun: number; maxThickness: number; maxGap: number }): GrayImage {
+  const { width, height } = image;
+  const source = image.pixels;
+  const pixels = new Uint8Array(source);
+  const thin = new Uint8Array(width * height);
+  for (let x = 0; x < width; x += 1) {
+    let start = -1;
+    for (let y = 0; y <= height; y += 1) {
+      const ink = y < height && source[y * width + x] === 0;
+      if (ink && start < 0) start = y;
+      if (!ink && start >= 0) {
+        if (y - start <= options.maxThickness) for (let row = start; row < y; row += 1) thin[row * width + x] = 1;
+        start = -1;
+      }
+    }
+  }
+  const away = options.maxThickness + 2;
+  const inkBetween = (y: number, x0: number, x1: number) => {
+    if (y < 0 || y >= height) return 0;
+    let count = 0;
+    for (let x = x0; x < x1; x += 1) if (source[y * width + x] === 0) count += 1;
+    return count;
+  };
+  for (let y = 0; y < height; y += 1) {
+    const row = y * width;
+    let start = -1;
+    let last = -1;
+    let covered = 0;
+    const close = () => {
+      const length = last - start + 1;
+      if (length >= options.minRun && covered * 2 >= length) {
+        const above = Math.min(inkBetween(y - away, start, last + 1), inkBetween(y - away - 1, start, last + 1));
+        const below = Math.min(inkBetween(y + away, start, last + 1), inkBetween(y + away + 1, start, last + 1));
+        if (above < 0.15 * length && below < 0.15 * length) {
+          for (let band = Math.max(0, y - 1); band <= Math.min(height - 1, y + 1); band += 1) {
+            for (let x = start; x <= last; x += 1) if (thin[band * width + x]) pixels[band * width + x] = 255;
+          }
+        }
+      }
+    };
+    // A scanned rule wanders a pixel up or down along the page: three rows are looked at together.
+    const thinAt = (x: number) => thin[row + x] === 1 || (y > 0 && thin[row - width + x] === 1) || (y + 1 < height && thin[row + width + x] === 1);
+    for (let x = 0; x < width; x += 1) {
+      if (!thinAt(x)) continue;
+      if (start >= 0 && x - last > options.maxGap + 1) {
+        close();
+        start = -1;
+      }
+      if (start < 0) {
+        start = x;
+        covered = 0;
+      }
+      last = x;
+      covered += 1;
+    }
+    if (start >= 0) close();
   }
   return { width, height, pixels };
 }

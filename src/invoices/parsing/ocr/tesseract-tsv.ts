@@ -87,10 +87,13 @@ export function wordsFromTesseractTsv(tsv: string, options: WordsFromTsvOptions)
     const baseline = lineBaseline(line, fontSize);
     for (const box of joinDigitGroups(line, fontSize)) {
       if (words.length >= MAX_WORDS_PER_PAGE) break;
+      // Tesseract now and then puts words of two printed rows on one line: a word far from the
+      // line's baseline keeps its own.
+      const own = box.top + box.height - (DESCENDERS.test(box.text) ? DESCENDER * fontSize : 0);
       words.push({
         text: repairNumber(box.text),
         x: box.left * scale,
-        y: baseline * scale,
+        y: (Math.abs(own - baseline) > 0.35 * fontSize ? own : baseline) * scale,
         width: box.width * scale,
         height: fontSize * scale,
         page: options.page,
