@@ -319,7 +319,11 @@ export function removeSpecks(image: GrayImage, options: SpeckOptions = SPECKS_AT
     }
     if (blotWidth > options.maxSize || blotHeight > options.maxSize) continue;
     const c = options.clearance;
-    if (inkIn(minX - c, minY - c, maxX + c, maxY + c) === blot.length) for (const index of blot) pixels[index] = 255;
+    if (inkIn(minX - c, minY - c, maxX + c, maxY + c) !== blot.length) continue;
+    // A dot between two words of a line ("Acme AS · Org.nr 123") is a separator, not dirt.
+    const reach = 2 * c;
+    const between = inkIn(minX - reach, minY - c / 2, minX - 1, maxY + c / 2) > 0 && inkIn(maxX + 1, minY - c / 2, maxX + reach, maxY + c / 2) > 0;
+    if (!between) for (const index of blot) pixels[index] = 255;
   }
   return { width, height, pixels };
 }

@@ -77,7 +77,10 @@ export function parseTesseractTsv(tsv: string): TsvPage {
 
 /** Words of one OCR'd page in the reader's coordinates. */
 export function wordsFromTesseractTsv(tsv: string, options: WordsFromTsvOptions): OcrPageWords {
-  const page = parseTesseractTsv(tsv);
+  return wordsFromTsvPage(parseTesseractTsv(tsv), options);
+}
+
+export function wordsFromTsvPage(page: TsvPage, options: WordsFromTsvOptions): OcrPageWords {
   const residualSkew = baselineSkew(page.words);
   const boxes = Math.abs(residualSkew) >= 0.05 ? rotateBoxes(page.words, residualSkew, page.width, page.height) : page.words;
   const scale = POINTS_PER_INCH / options.dpi;
@@ -102,6 +105,46 @@ export function wordsFromTesseractTsv(tsv: string, options: WordsFromTsvOptions)
     }
   }
   return { words, residualSkew };
+}
+
+/**
+ * Tesseract drops the small marks that separate items on one line ("Acme AS · Org.nr 123 · VAT
+ * no NO123MVA"), and the reader splits such lines at them. Where the page shows a small blot of
+ * ink alone in the gap between two words of a line, a "·" is put back (a "|" for a thin upright
+ * stroke). `inkAt(x, y)` tells whether a pixel of the page image is ink.
+ */
+export function restoreSeparators(page: TsvPage, inkAt: (x: number, y: number) => boolean): TsvPage {
+  const restored: OcrWordBox[] = [...page.words];
+  for (const line of groupLines(page.words)) {
+    const em = lineFontSize(line);
+    for (let index = 1; index < line.length; index += 1) {
+      const previous = line[index - 1] as OcrWordBox;
+      const next = line[index] as OcrWordBox;
+      const x0 = Math.ceil(previous.left + previous.width + 2);
+      const x1 = Math.floor(next.left - 2);
+      if (x1 - x0 < 0.25 * em) continue;
+      const y0 = Math.round(Math.min(previous.top, next.top));
+      const y1 = Math.round(Math.max(previous.top + previous.height, next.top + next.height));
+      let [minX, minY, maxX, maxY, count] = [Infinity, Infinity, -1, -1, 0];
+      for (let y = y0; y <= y1; y += 1) {
+        for (let x = x0; x <= x1; x += 1) {
+          if (!inkAt(x, y)) continue;
+          count += 1;
+          minX = Math.min(minX, x);
+          maxX = Math.max(maxX, x);
+          minY = Math.min(minY, y);
+          maxY = Math.max(maxY, y);
+        }
+      }
+      if (count === 0) continue;
+      const [blotWidth, blotHeight] = [maxX - minX + 1, maxY - minY + 1];
+      const dot = blotWidth <= 0.3 * em && blotHeight <= 0.3 * em && maxY < y1 - 0.05 * em && minY > y0;
+      const bar = blotWidth <= 0.15 * em && blotHeight >= 0.6 * em;
+      if (!dot && !bar) continue;
+      restored.push({ text: dot ? '·' : '|', left: minX, top: minY, width: blotWidth, height: blotHeight, conf: 60, lineKey: previous.lineKey });
+    }
+  }
+  return { ...page, words: restored };
 }
 
 function groupLines(boxes: readonly OcrWordBox[]): OcrWordBox[][] {
