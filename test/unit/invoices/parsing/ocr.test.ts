@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLines } from '../../../../src/invoices/parsing/layout/lines.js';
 import { detectLanguage } from '../../../../src/invoices/parsing/ocr/languages.js';
 import { binarizeAndDenoise, encodePgm, estimateSkew, parsePgm, removeSpecks, rotate, type GrayImage } from '../../../../src/invoices/parsing/ocr/raster.js';
-import { baselineSkew, parseTesseractTsv, repairNumber, wordsFromTesseractTsv } from '../../../../src/invoices/parsing/ocr/tesseract-tsv.js';
+import { baselineSkew, parseTesseractTsv, repairNumber, restoreSeparators, wordsFromTesseractTsv } from '../../../../src/invoices/parsing/ocr/tesseract-tsv.js';
 
 const HEADER = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
 
@@ -71,6 +71,20 @@ describe('tesseract TSV to layout words', () => {
       { page: 1, dpi: 300 },
     );
     expect(words.map((word) => word.text)).toEqual(['Dokkingstasjon', '·', 'Org.nr.']);
+  });
+
+  it('puts back the separator dot tesseract dropped between two items of a line, from the page ink', () => {
+    const page = parseTesseractTsv(
+      tsv([
+        { text: 'Oslo', left: 600, top: 1000, width: 60, height: 30 },
+        { text: 'Org.nr.', left: 700, top: 1000, width: 90, height: 30 },
+        { text: '912345678', left: 800, top: 1000, width: 130, height: 30 },
+      ]),
+    );
+    // A 4×4 dot at mid-height in the first gap; nothing in the second.
+    const inkAt = (x: number, y: number) => x >= 678 && x < 682 && y >= 1012 && y < 1016;
+    const words = restoreSeparators(page, inkAt).words.sort((a, b) => a.left - b.left);
+    expect(words.map((word) => word.text)).toEqual(['Oslo', '·', 'Org.nr.', '912345678']);
   });
 
   it('puts back digits OCR confuses with letters, in numbers and codes only', () => {
