@@ -9,7 +9,7 @@ import type { Language } from '../layout/labels.js';
 import { detectLanguage, tesseractLanguagesFor } from './languages.js';
 import { binarizeAndDenoise, encodePgm, estimateSkew, halve, MAX_PIXELS, parsePgm, removeBrokenRules, removeRules, removeSpecks, rotate, specksAt, type GrayImage } from './raster.js';
 import { ProgramFailed, ProgramMissing, runProgram, type ProgramLimits } from './programs.js';
-import { parseTesseractTsv, wordsFromTesseractTsv } from './tesseract-tsv.js';
+import { parseTesseractTsv, restoreSeparators, wordsFromTsvPage } from './tesseract-tsv.js';
 
 /** This module, for runIsolated (scan.ts). */
 export const OCR_PAGE_MODULE = new URL(import.meta.url);
@@ -88,7 +88,9 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
   const detectedAt = performance.now();
 
   const tsv = await tesseract(image, dpi, chosen);
-  const { words, residualSkew } = wordsFromTesseractTsv(tsv, { page, dpi });
+  const ink = image;
+  const inkAt = (x: number, y: number) => x >= 0 && y >= 0 && x < ink.width && y < ink.height && ink.pixels[y * ink.width + x] === 0;
+  const { words, residualSkew } = wordsFromTsvPage(restoreSeparators(parseTesseractTsv(tsv), inkAt), { page, dpi });
   return {
     kind: 'page',
     page,

@@ -233,7 +233,10 @@ export function repairNumber(text: string): string {
 const PUNCTUATION_ONLY = /^[.,:;'`‘’"“”_~^¸°*«»]+$/u;
 
 export function isNoise(text: string, conf: number): boolean {
-  return PUNCTUATION_ONLY.test(text) || (conf < 50 && /^\p{L}$/u.test(text));
+  if (PUNCTUATION_ONLY.test(text) || (conf < 50 && /^\p{L}$/u.test(text))) return true;
+  // What is left of a rule or a blot reads as "ee", "—s_—s", "7" with next to no confidence; a
+  // real word that tesseract doubts as much has a run of three letters or digits ("Net").
+  return conf < 30 && !/[\p{L}\p{N}]{3}/u.test(text);
 }
 
 /** A speck before a word is read as a mark glued to it (".Dokkingstasjon"). */
