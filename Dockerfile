@@ -14,6 +14,14 @@ WORKDIR /app
 ENV CHECKPOINT_DISABLE=1 \
     PRISMA_HIDE_UPDATE_MESSAGE=1
 
+# OCR of scanned PDF invoices (the worker's parser pool runs them): poppler-utils renders a page,
+# tesseract reads it, with the language packs of the eight invoice languages (scripts/install-deps
+# installs the same for npm start and npm test).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends poppler-utils tesseract-ocr tesseract-ocr-eng tesseract-ocr-nor tesseract-ocr-swe \
+      tesseract-ocr-dan tesseract-ocr-fin tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-nld \
+ && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first, so this layer is rebuilt only when package.json or the lock change.
 # - `npm install --no-save`, not `npm ci`: the same command as scripts/install-deps, which says
 #   why (`npm ci` refuses this lock as the project's npm writes it); it still installs the locked

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 
@@ -181,30 +181,82 @@ function alive(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 
-// Ends a helper; the next call starts a new one rather than find this one still dying.
+// Ends a helper; the next call starts a new one rather than find this one still dying. The
+// processes it started for its call (pdftoppm, tesseract) end with it: they are the call's work.
 function retire(helper: Helper, signal: NodeJS.Signals = 'SIGTERM'): void {
   helpers.delete(helper);
   clearTimeout(helper.idleTimer);
+  for (const pid of descendants(helper.child.pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
   helper.child.kill(signal);
 }
 
-// CPU milliseconds the process has used (user + system), or null where /proc does not tell.
+// The processes a helper started, and theirs, from /proc/<pid>/task/<tid>/children (empty where
+// /proc does not tell; then the limits cover the helper alone).
+function descendants(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  const found: number[] = [];
+  const pending = [pid];
+  while (pending.length > 0 && found.length < 256) {
+    const parent = pending.pop() as number;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${parent}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        for (const child of readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').split(' ')) {
+          if (child.trim() === '') continue;
+          found.push(Number(child));
+          pending.push(Number(child));
+        }
+      } catch {
+        // The thread ended, or the kernel does not list children.
+      }
+    }
+  }
+  return found;
+}
+
+// CPU milliseconds the helper's call has used (user + system), or null where /proc does not
+// tell: the helper's own, its ended children's (cutime, cstime) and its running children's, so
+// work handed to a program (OCR) counts as the call's.
 function cpuMs(pid: number | undefined): number | null {
   if (pid === undefined) return null;
+  const own = processCpuMs(pid);
+  if (own === null) return null;
+  return descendants(pid).reduce((total, child) => total + (processCpuMs(child) ?? 0), own);
+}
+
+function processCpuMs(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name (which may hold spaces, in parentheses): utime and stime
-    // are the 12th and 13th of them.
+    // The fields after the command name (which may hold spaces, in parentheses): utime, stime,
+    // cutime and cstime are the 12th to 15th of them.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
   } catch {
     return null;
   }
 }
 
-// Resident bytes of the process, or null where /proc does not tell (then only time is limited).
+// Resident bytes of the helper and the processes it started, or null where /proc does not tell
+// (then only time is limited).
 function residentBytes(pid: number | undefined): number | null {
   if (pid === undefined) return null;
+  const own = processResidentBytes(pid);
+  if (own === null) return null;
+  return descendants(pid).reduce((total, child) => total + (processResidentBytes(child) ?? 0), own);
+}
+
+function processResidentBytes(pid: number): number | null {
   try {
     return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES;
   } catch {

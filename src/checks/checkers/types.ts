@@ -86,7 +86,7 @@ export interface CheckInvoice {
 }
 
 export interface CheckExtraction {
-  method: 'structured' | 'pdf_text';
+  method: 'structured' | 'pdf_text' | 'ocr';
   needsReview: boolean;
   /** 0..1 for the lines as a whole; null when the reading is exact (XML). */
   linesConfidence: number | null;

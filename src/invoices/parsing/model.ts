@@ -18,7 +18,9 @@ export type InvoiceFormat =
   | 'finvoice_3'
   /** UN/CEFACT Cross Industry Invoice: Factur-X, ZUGFeRD 1.0/2.x, XRechnung CII. */
   | 'cii'
-  | 'pdf_text';
+  | 'pdf_text'
+  /** A scanned (image-only) PDF read by OCR and the layout reader. */
+  | 'pdf_ocr';
 
 export type DocumentType = 'invoice' | 'credit_note';
 
@@ -114,8 +116,11 @@ export interface ExchangeRate {
 }
 
 export interface ExtractionInfo {
-  /** 'structured' = read from e-invoice XML; 'pdf_text' = the layout reader on the PDF text layer. */
-  method: 'structured' | 'pdf_text';
+  /**
+   * 'structured' = read from e-invoice XML; 'pdf_text' = the layout reader on the PDF text layer;
+   * 'ocr' = the layout reader on the words OCR found in a scanned PDF.
+   */
+  method: 'structured' | 'pdf_text' | 'ocr';
   /** false when `lines` is empty or the lines did not pass their arithmetic checks. */
   linesReliable: boolean;
   /** Key fields that could not be read (e.g. "issueDate", "totals.payable", "lines"). */

@@ -10,6 +10,7 @@ import { wordsFromTextItems, type TextItemLike, type Word } from './layout/words
 import { IsolationCancelled, runIsolated } from '../../shared/isolated.js';
 import { hasEndOfFileMarker, openPdf, PDF_MEMORY_LIMIT_BYTES } from '../../shared/pdfjs.js';
 import { parseXmlInvoice } from './xml-invoice.js';
+import { readScannedPdf } from './ocr/scan.js';
 
 /** Invoices are a few dozen pages at most; reading more only costs time on long manuals. */
 const MAX_TEXT_PAGES = 60;
@@ -25,7 +26,10 @@ export async function parsePdfIsolated(bytes: Uint8Array): Promise<ParseOutcome>
   if (!hasEndOfFileMarker(bytes)) {
     return failed('truncated_pdf', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged.');
   }
+  const startedAt = Date.now();
   const result = await runIsolated<ParseOutcome>(new URL(import.meta.url), 'parsePdf', [bytes], { timeMs: PDF_TIME_LIMIT_MS, memoryBytes: PDF_MEMORY_LIMIT_BYTES });
+  // A scan: OCR page by page, each page a call of its own (ocr/scan.ts).
+  if (result.ok && result.value.kind === 'failed' && result.value.code === 'no_text_layer') return readScannedPdf(bytes, { startedAt });
   if (result.ok) return result.value;
   switch (result.reason) {
     case 'time_limit':

@@ -102,7 +102,7 @@ export const normalizedInvoiceSchema: z.ZodType<NormalizedInvoice> = z.object({
   totals,
   notes: z.array(z.string()),
   extraction: z.object({
-    method: z.enum(['structured', 'pdf_text']),
+    method: z.enum(['structured', 'pdf_text', 'ocr']),
     linesReliable: z.boolean(),
     missing: z.array(z.string()),
     needsReview: z.boolean().optional(),
@@ -139,7 +139,7 @@ export const parseOutcomeSchema: z.ZodType<ParseOutcome> = z.discriminatedUnion(
   z.object({
     kind: z.literal('invoice'),
     invoice: normalizedInvoiceSchema,
-    format: z.enum(['peppol_bis_3', 'ehf_2', 'finvoice_3', 'cii', 'pdf_text']),
+    format: z.enum(['peppol_bis_3', 'ehf_2', 'finvoice_3', 'cii', 'pdf_text', 'pdf_ocr']),
     warnings: z.array(z.string()),
   }),
   z.object({ kind: z.literal('not_invoice'), reason: z.string() }),

@@ -1,0 +1,142 @@
+/**
+ * One page of a scanned PDF, OCR'd in a parser pool helper (shared/isolated.ts): pdftoppm renders
+ * it in grayscale at up to 300 dpi, the page is straightened (its skew measured from the text
+ * lines) and thresholded with the specks removed, tesseract reads it, and its TSV becomes the
+ * layout reader's words. Runs only in the helper: see scan.ts for the caller.
+ */
+import type { Word } from '../layout/words.js';
+import type { Language } from '../layout/labels.js';
+import { detectLanguage, tesseractLanguagesFor } from './languages.js';
+import { binarizeAndDenoise, encodePgm, estimateSkew, halve, MAX_PIXELS, parsePgm, removeBrokenRules, removeRules, removeSpecks, rotate, specksAt, type GrayImage } from './raster.js';
+import { ProgramFailed, ProgramMissing, runProgram, type ProgramLimits } from './programs.js';
+import { parseTesseractTsv, restoreSeparators, wordsFromTsvPage } from './tesseract-tsv.js';
+
+/** This module, for runIsolated (scan.ts). */
+export const OCR_PAGE_MODULE = new URL(import.meta.url);
+
+/** Tesseract reads 8-10 pt print best at about 300 dpi (capitals some 30 pixels tall). */
+export const OCR_DPI = 300;
+/** Straightening an image costs a pass over it; below this angle tesseract does as well without. */
+const MIN_ROTATION_DEGREES = 0.1;
+/** A run of ink this long (10 mm at 300 dpi) is a ruling line, not a glyph. */
+const RULE_AT_300_DPI = 120;
+
+const PDFINFO_LIMITS: ProgramLimits = { cpuSeconds: 10, addressSpaceBytes: 1024 * 2 ** 20, maxOutputBytes: 1 * 2 ** 20 };
+const PDFTOPPM_LIMITS: ProgramLimits = { cpuSeconds: 20, addressSpaceBytes: 2048 * 2 ** 20, maxOutputBytes: MAX_PIXELS + 1024 };
+const TESSERACT_LIMITS: ProgramLimits = { cpuSeconds: 30, addressSpaceBytes: 2048 * 2 ** 20, maxOutputBytes: 16 * 2 ** 20 };
+
+export interface OcrPageRequest {
+  bytes: Uint8Array;
+  /** 1-based. */
+  page: number;
+  /**
+   * Tesseract language codes ("nor", "eng"), or 'detect': a quick English pass at half the
+   * resolution finds the page's language first (the first page of a document).
+   */
+  languages: readonly string[] | 'detect';
+}
+
+export type OcrPageResult =
+  | {
+      kind: 'page';
+      page: number;
+      pageCount: number;
+      words: Word[];
+      /** The language found by 'detect' (null: none found, or not asked). */
+      language: Language | null;
+      /** The tesseract languages the page was read with. */
+      languages: string[];
+      /** The skew found on the image and straightened, degrees. */
+      skew: number;
+      /** The skew left in the word boxes after that, degrees. */
+      residualSkew: number;
+      dpi: number;
+      /** CPU-light wall-clock times of the steps, ms. */
+      timings: { render: number; prepare: number; detect: number; ocr: number };
+    }
+  | { kind: 'unavailable'; message: string };
+
+export async function ocrPdfPage(request: OcrPageRequest): Promise<OcrPageResult> {
+  try {
+    return await readPage(request);
+  } catch (error) {
+    if (error instanceof ProgramMissing) return { kind: 'unavailable', message: `${error.program} is not installed on this server` };
+    throw error;
+  }
+}
+
+async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<OcrPageResult> {
+  const started = performance.now();
+  const info = await pageInfo(bytes, page);
+  // A page larger than A3 is rendered at a lower resolution, so its image stays within MAX_PIXELS.
+  const squareInches = (info.width / 72) * (info.height / 72);
+  const dpi = Math.max(72, Math.min(OCR_DPI, Math.floor(Math.sqrt((MAX_PIXELS * 0.9) / Math.max(squareInches, 1)))));
+  const rendered = await runProgram('pdftoppm', ['-r', String(dpi), '-gray', '-f', String(page), '-l', String(page), '-singlefile', '-'], bytes, PDFTOPPM_LIMITS);
+  const renderedAt = performance.now();
+
+  let image = parsePgm(rendered);
+  const skew = estimateSkew(image);
+  if (Math.abs(skew) >= MIN_ROTATION_DEGREES) image = rotate(image, skew);
+  const scale = dpi / OCR_DPI;
+  image = removeSpecks(binarizeAndDenoise(image), specksAt(dpi));
+  image = removeRules(image, Math.round(RULE_AT_300_DPI * scale));
+  image = removeBrokenRules(image, { minRun: Math.round(RULE_AT_300_DPI * scale), maxThickness: Math.max(2, Math.round(6 * scale)), maxGap: Math.round(14 * scale) });
+  const preparedAt = performance.now();
+
+  const language = languages === 'detect' ? await detectPageLanguage(image, dpi) : null;
+  const chosen = languages === 'detect' ? tesseractLanguagesFor(language ?? 'en') : [...languages];
+  const detectedAt = performance.now();
+
+  const tsv = await tesseract(image, dpi, chosen);
+  const ink = image;
+  const inkAt = (x: number, y: number) => x >= 0 && y >= 0 && x < ink.width && y < ink.height && ink.pixels[y * ink.width + x] === 0;
+  const { words, residualSkew } = wordsFromTsvPage(restoreSeparators(parseTesseractTsv(tsv), inkAt), { page, dpi });
+  return {
+    kind: 'page',
+    page,
+    pageCount: info.pageCount,
+    words,
+    language,
+    languages: chosen,
+    skew,
+    residualSkew,
+    dpi,
+    timings: {
+      render: Math.round(renderedAt - started),
+      prepare: Math.round(preparedAt - renderedAt),
+      detect: Math.round(detectedAt - preparedAt),
+      ocr: Math.round(performance.now() - detectedAt),
+    },
+  };
+}
+
+async function tesseract(image: GrayImage, dpi: number, languages: readonly string[]): Promise<string> {
+  const tsv = await runProgram('tesseract', ['stdin', 'stdout', '--dpi', String(dpi), '--psm', '3', '-l', languages.join('+'), 'tsv'], encodePgm(image), TESSERACT_LIMITS, {
+    // One thread: the pool gives each helper one core, and tesseract's threads only add overhead there.
+    OMP_THREAD_LIMIT: '1',
+  });
+  return tsv.toString('utf8');
+}
+
+/** English OCR of the page at half resolution (a third of the time), enough to read its labels. */
+async function detectPageLanguage(image: GrayImage, dpi: number): Promise<Language | null> {
+  const { words } = parseTesseractTsv(await tesseract(halve(image), Math.round(dpi / 2), ['eng']));
+  const lines = new Map<string, string[]>();
+  for (const word of words) lines.set(word.lineKey, [...(lines.get(word.lineKey) ?? []), word.text]);
+  return detectLanguage([...lines.values()].map((line) => line.join(' ')));
+}
+
+interface PageInfo {
+  pageCount: number;
+  /** The page's size in points (0 when it is not there). */
+  width: number;
+  height: number;
+}
+
+async function pageInfo(bytes: Uint8Array, page: number): Promise<PageInfo> {
+  const output = (await runProgram('pdfinfo', ['-f', String(page), '-l', String(page), '-'], bytes, PDFINFO_LIMITS)).toString('utf8');
+  const pages = /^Pages:\s+(\d+)/mu.exec(output);
+  if (!pages) throw new ProgramFailed('pdfinfo', 'no page count');
+  const size = new RegExp(`^Page\\s+${page} size:\\s+([\\d.]+) x ([\\d.]+)`, 'mu').exec(output) ?? /^Page size:\s+([\d.]+) x ([\d.]+)/mu.exec(output);
+  return { pageCount: Number(pages[1]), width: Number(size?.[1] ?? 0), height: Number(size?.[2] ?? 0) };
+}
