@@ -3,6 +3,7 @@ import { agreementPages } from './pages/agreements.js';
 import { alertPages } from './pages/alerts.js';
 import { claimPages } from './pages/claims.js';
 import { documentPages } from './pages/documents.js';
+import { invoiceUploadPages } from './pages/invoice-upload.js';
 import { integrationPages } from './pages/integrations.js';
 import { invoicePages } from './pages/invoices.js';
 import { runPages } from './pages/runs.js';
@@ -10,6 +11,7 @@ import { settingsPages } from './pages/settings.js';
 
 // Every page and action of the web application (the session routes are in pages/auth.ts).
 export const webRoutes: WebRoute[] = [
+  ...invoiceUploadPages,
   ...invoicePages,
   ...agreementPages,
   ...alertPages,
