@@ -166,4 +166,5 @@ export const UPLOAD_TEXTS = {
   noFiles: 'Choose at least one file to upload.',
   progress: 'Upload progress of',
   backToInvoices: 'Back to invoices',
+  showInList: 'Show the new invoices in the list',
 } as const;

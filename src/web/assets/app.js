@@ -90,8 +90,11 @@ document.addEventListener('click', (event) => {
     request.send(body);
   };
 
+  // The list below was read before these files: a link reads it again.
+  const refresh = document.querySelector('[data-upload-refresh]');
   const sendAll = (files) => {
     for (const file of files) send(file);
+    if (refresh) refresh.hidden = false;
   };
 
   form.addEventListener('submit', (event) => {
