@@ -141,3 +141,30 @@ export function alertSummary(alert: { impact_amount: string; provenance?: { chec
   if (checker && CHECKER_SUMMARY[checker]) return CHECKER_SUMMARY[checker];
   return alert.impact_amount.startsWith('-') ? 'charged less than agreed' : 'charged more than agreed';
 }
+
+// The texts of the invoice upload (views/invoice-upload.eta, upload-row.eta, assets/app.js reads
+// the ones it needs from the form's data attributes): one place for a second language.
+export const UPLOAD_TEXTS = {
+  heading: 'Upload invoices',
+  hint: 'PDF or XML (Peppol BIS Billing 3.0, EHF). Drop files here, or choose them.',
+  choose: 'Choose files',
+  submit: 'Upload',
+  dropHere: 'Drop invoice files here',
+  results: 'Uploads',
+  uploading: 'Uploading',
+  queued: 'Waiting to be read',
+  running: 'Reading',
+  imported: 'Imported',
+  duplicate: 'Already imported',
+  notInvoice: 'Not an invoice',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  refused: 'Refused',
+  openInvoice: 'Open the invoice',
+  openExisting: 'Open the existing invoice',
+  checkAgain: 'Check again',
+  noFiles: 'Choose at least one file to upload.',
+  progress: 'Upload progress of',
+  backToInvoices: 'Back to invoices',
+  showInList: 'Show the new invoices in the list',
+} as const;

@@ -5,6 +5,7 @@ import type { ApiKeyCredential } from '../auth/credential.js';
 import { atLeast, type Level } from '../auth/levels.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
+import { withMultipartFiles, type MultipartLimits, type ReceivedFile } from '../http/multipart.js';
 import { outageSourceOf } from '../http/outages.js';
 import { parsePart } from '../http/route.js';
 import { operationCaller, type OperationCaller } from './operations.js';
@@ -58,7 +59,11 @@ export interface WebAction<P = unknown, B = unknown> {
   level: Level;
   params?: ZodType<P>;
   body?: ZodType<B>;
-  handle: (input: WebInput<P, never> & { body: B }) => Promise<ActionResult>;
+  // A multipart/form-data form (file uploads): read, within these limits, only after the session
+  // and the level were checked; its fields are the body (CSRF included), its files last until
+  // `handle` returns.
+  multipart?: (config: AppDeps['config']) => MultipartLimits;
+  handle: (input: WebInput<P, never> & { body: B; files: ReceivedFile[] }) => Promise<ActionResult>;
 }
 
 // A file answered as it is (e.g. a claim's PDF letter from the API's export): GET, session and
@@ -140,13 +145,33 @@ async function runDownload(deps: AppDeps, route: WebDownload<any, any>, ctx: Con
   ctx.body = file.body;
 }
 
+const csrfFailed = () => new ApiError(403, 'csrf_failed', 'The form has expired or did not come from this application. Reload the page and try again.');
+
 async function runAction(deps: AppDeps, action: WebAction<any, any>, ctx: Context, session: WebSession): Promise<void> {
-  if (!csrfValid(ctx, session)) throw new ApiError(403, 'csrf_failed', 'The form has expired or did not come from this application. Reload the page and try again.');
-  if (!atLeast(session.role, action.level)) throw forbidden(action.level);
+  let result: ActionResult;
+  if (action.multipart) {
+    // The level first, so a Read member's upload is refused before a byte is read to disk.
+    if (!atLeast(session.role, action.level)) throw forbidden(action.level);
+    result = await withMultipartFiles(ctx, action.multipart(deps.config), async (files) => {
+      if (!csrfValid(ctx, session)) throw csrfFailed();
+      return handleAction(deps, action, ctx, session, files);
+    });
+  } else {
+    if (!csrfValid(ctx, session)) throw csrfFailed();
+    if (!atLeast(session.role, action.level)) throw forbidden(action.level);
+    result = await handleAction(deps, action, ctx, session, []);
+  }
+  await sendActionResult(deps, ctx, session, result);
+}
+
+async function handleAction(deps: AppDeps, action: WebAction<any, any>, ctx: Context, session: WebSession, files: ReceivedFile[]): Promise<ActionResult> {
   const params = parsePart(action.params, ctx.params, 'path');
   const body = parsePart(action.body, (ctx.request as { body?: unknown }).body ?? {}, 'body');
   const credential = credentialOf(session);
-  const result = await action.handle({ params, query: undefined as never, body, deps, ctx, session, credential, call: operationCaller(deps, ctx, credential) });
+  return action.handle({ params, query: undefined as never, body, files, deps, ctx, session, credential, call: operationCaller(deps, ctx, credential) });
+}
+
+async function sendActionResult(deps: AppDeps, ctx: Context, session: WebSession, result: ActionResult): Promise<void> {
   if ('redirect' in result) {
     if (result.notice) setNotice(ctx, deps, result.notice);
     // htmx follows HX-Redirect; a plain form follows 303 (GET after POST).

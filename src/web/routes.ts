@@ -3,6 +3,7 @@ import { agreementPages } from './pages/agreements.js';
 import { alertPages } from './pages/alerts.js';
 import { claimPages } from './pages/claims.js';
 import { documentPages } from './pages/documents.js';
+import { invoiceUploadPages } from './pages/invoice-upload.js';
 import { integrationPages } from './pages/integrations.js';
 import { invoicePages } from './pages/invoices.js';
 import { overviewPages } from './pages/overview.js';
@@ -14,6 +15,7 @@ import { settingsPages } from './pages/settings.js';
 export const webRoutes: WebRoute[] = [
   ...overviewPages,
   ...searchPages,
+  ...invoiceUploadPages,
   ...invoicePages,
   ...agreementPages,
   ...alertPages,

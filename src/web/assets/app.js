@@ -16,3 +16,107 @@ document.addEventListener('click', (event) => {
   const source = document.getElementById(button.getAttribute('data-copy'));
   if (source && navigator.clipboard) navigator.clipboard.writeText(source.textContent.trim()).then(() => { button.textContent = 'Copied'; });
 });
+// Invoice upload: drag and drop onto the form, one request per file with its byte progress, and
+// each file's line (answered by the server) in place; htmx then polls a running import's line.
+// Without this the form posts all files at once and the answer is a page of results.
+(() => {
+  const form = document.querySelector('form[data-upload]');
+  const list = document.querySelector('[data-upload-results]');
+  if (!form || !list || !window.FormData || !window.XMLHttpRequest) return;
+  const input = form.querySelector('input[type="file"]');
+  const zone = form.querySelector('[data-drop-zone]');
+  const csrf = form.querySelector('input[name="_csrf"]').value;
+  const text = form.dataset;
+
+  const line = (file) => {
+    const item = document.createElement('li');
+    item.className = 'upload-row';
+    item.dataset.uploadState = 'uploading';
+    const name = document.createElement('span');
+    name.className = 'upload-name';
+    name.textContent = file.name;
+    const progress = document.createElement('progress');
+    progress.max = 100;
+    progress.value = 0;
+    progress.setAttribute('aria-label', `${text.textProgress} ${file.name}`);
+    const state = document.createElement('span');
+    state.className = 'status status-running';
+    state.textContent = text.textUploading;
+    item.append(name, state, progress);
+    list.prepend(item);
+    return { item, progress };
+  };
+
+  const refused = (item, message) => {
+    item.dataset.uploadState = 'refused';
+    item.querySelector('progress')?.remove();
+    const state = item.querySelector('.status');
+    state.className = 'status status-failed';
+    state.textContent = text.textRefused;
+    const reason = document.createElement('span');
+    reason.className = 'upload-reason';
+    reason.textContent = message;
+    item.append(reason);
+  };
+
+  // The error page's own message (the API's words), else the status.
+  const messageOf = (request) => {
+    const page = new DOMParser().parseFromString(request.responseText || '', 'text/html');
+    return page.querySelector('main .card p')?.textContent?.trim() || `${request.status} ${request.statusText}`;
+  };
+
+  const send = (file) => {
+    const { item, progress } = line(file);
+    const body = new FormData();
+    body.append('_csrf', csrf);
+    body.append('files', file, file.name);
+    const request = new XMLHttpRequest();
+    request.open('POST', form.action);
+    request.setRequestHeader('HX-Request', 'true');
+    request.setRequestHeader('X-CSRF-Token', csrf);
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) progress.value = Math.round((event.loaded / event.total) * 100);
+    });
+    request.addEventListener('load', () => {
+      if (request.status !== 200) return refused(item, messageOf(request));
+      const holder = document.createElement('ul');
+      holder.innerHTML = request.responseText;
+      const answered = holder.querySelector('li');
+      if (!answered) return refused(item, `${request.status}`);
+      item.replaceWith(answered);
+      if (window.htmx) window.htmx.process(answered);
+    });
+    request.addEventListener('error', () => refused(item, `${request.status || ''} ${request.statusText || ''}`.trim() || 'network error'));
+    request.send(body);
+  };
+
+  // The list below was read before these files: a link reads it again.
+  const refresh = document.querySelector('[data-upload-refresh]');
+  const sendAll = (files) => {
+    for (const file of files) send(file);
+    if (refresh) refresh.hidden = false;
+  };
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!input.files || input.files.length === 0) {
+      input.setCustomValidity(text.textNoFiles);
+      input.reportValidity();
+      return;
+    }
+    sendAll([...input.files]);
+    form.reset();
+  });
+  input.addEventListener('change', () => input.setCustomValidity(''));
+  for (const type of ['dragenter', 'dragover']) {
+    zone.addEventListener(type, (event) => {
+      event.preventDefault();
+      zone.classList.add('dragging');
+    });
+  }
+  for (const type of ['dragleave', 'drop']) zone.addEventListener(type, () => zone.classList.remove('dragging'));
+  zone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    if (event.dataTransfer?.files?.length) sendAll([...event.dataTransfer.files]);
+  });
+})();

@@ -8,6 +8,8 @@ import { defineAction, definePage, type WebInput, type WebRoute } from '../page.
 import { firstText, pickedSuppliers, supplierSuggestions, withoutKey } from '../pickers.js';
 import { filledQuery, limitOf, pageSizeOf, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
+import { UPLOAD_TEXTS } from '../labels.js';
+import { mayUpload } from './invoice-upload.js';
 
 // Invoices: the list with the API's filters (GET /v1/invoices through listInvoices), and one
 // invoice with everything a finance person acts on (header, parties, lines with their alerts,
@@ -39,7 +41,7 @@ export const invoicePages: WebRoute[] = [
     title: 'Invoices',
     view: 'invoices',
     load: async (input) => {
-      const { ctx, call } = input;
+      const { ctx, call, credential } = input;
       const query = filledQuery(ctx.query, LIST_FILTERS);
       const pageSize = pageSizeOf(ctx.query);
       const supplier = await pickedSuppliers(input, query);
@@ -61,6 +63,8 @@ export const invoicePages: WebRoute[] = [
         total: metrics ? (metrics.counts.total as number) : 0,
         pager: pager('/app/invoices', urlFilters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(urlFilters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
+        canUpload: mayUpload(credential),
+        uploadTexts: UPLOAD_TEXTS,
       };
     },
   }),
