@@ -12,12 +12,14 @@ export interface PriceTier {
 
 // A tier's quantity range, at the start of the text or after a separator: "1-99", "1 – 99",
 // "100+", ">= 100", "≥100", "from 100" (and the same in our languages), followed by ":" or "=".
-const RANGE = /(?:^|[\s,;/|])((?:\d+\s*[-–—]\s*\d+)|(?:\d+\s*\+)|(?:(?:>=|≥|>|from|fra|från|ab|vanaf|à partir de|dès|alkaen)\s*\d+))\s*(?:pcs|stk|st|kpl|pce|pc)?\.?\s*[:=]/giu;
+// Read from text whose white space is one space each, so no run of spaces can be split two ways.
+const RANGE = /(?:^|[ ,;/|])((?:\d+ ?[-–—] ?\d+)|(?:\d+ ?\+)|(?:(?:>=|≥|>|from|fra|från|ab|vanaf|à partir de|dès|alkaen) ?\d+)) ?(?:pcs|stk|st|kpl|pce|pc)?\.? ?[:=]/giu;
 
 const MAX_TIERS = 20;
 
 /** The tiers of a price cell; null unless it holds at least two of them, each with a price. */
-export function readTiers(text: string): PriceTier[] | null {
+export function readTiers(written: string): PriceTier[] | null {
+  const text = written.replace(/\s+/gu, ' ');
   const starts = [...text.matchAll(RANGE)].slice(0, MAX_TIERS + 1);
   if (starts.length < 2 || starts.length > MAX_TIERS) return null;
   // Nothing but whitespace may come before the first tier.

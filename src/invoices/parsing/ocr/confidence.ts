@@ -131,8 +131,16 @@ function keepBest(map: Map<string, number>, key: string, confidence: number): vo
   map.set(key, Math.max(map.get(key) ?? 0, confidence));
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+// Punctuation trimmed from both ends by a scan (a pattern anchored at the end backtracks).
 function normalizeToken(text: string): string {
-  return text.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+  const chars = [...text.toLowerCase()];
+  let start = 0;
+  let end = chars.length;
+  while (start < end && !LETTER_OR_DIGIT.test(chars[start]!)) start += 1;
+  while (end > start && !LETTER_OR_DIGIT.test(chars[end - 1]!)) end -= 1;
+  return chars.slice(start, end).join('');
 }
 
 /** Amounts compared by value and without sign (credit notes print signs in many ways). */

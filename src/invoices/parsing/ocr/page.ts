@@ -137,6 +137,15 @@ async function pageInfo(bytes: Uint8Array, page: number): Promise<PageInfo> {
   const output = (await runProgram('pdfinfo', ['-f', String(page), '-l', String(page), '-'], bytes, PDFINFO_LIMITS)).toString('utf8');
   const pages = /^Pages:\s+(\d+)/mu.exec(output);
   if (!pages) throw new ProgramFailed('pdfinfo', 'no page count');
-  const size = new RegExp(`^Page\\s+${page} size:\\s+([\\d.]+) x ([\\d.]+)`, 'mu').exec(output) ?? /^Page size:\s+([\d.]+) x ([\d.]+)/mu.exec(output);
-  return { pageCount: Number(pages[1]), width: Number(size?.[1] ?? 0), height: Number(size?.[2] ?? 0) };
+  const size = pageSizeOf(output, page);
+  return { pageCount: Number(pages[1]), width: size?.width ?? 0, height: size?.height ?? 0 };
+}
+
+// pdfinfo prints "Page    N size: W x H pts" for a range of pages, "Page size: W x H pts" for one.
+function pageSizeOf(output: string, page: number): { width: number; height: number } | null {
+  for (const match of output.matchAll(/^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+)/gmu)) {
+    if (Number(match[1]) === page) return { width: Number(match[2]), height: Number(match[3]) };
+  }
+  const single = /^Page size:\s+([\d.]+) x ([\d.]+)/mu.exec(output);
+  return single ? { width: Number(single[1]), height: Number(single[2]) } : null;
 }
