@@ -308,6 +308,7 @@ const serverSet = {
   duplicate_of_invoice_id: readOnly,
   credited_invoice_id: readOnly,
   processing: readOnly,
+  extraction: readOnly,
   alerts: readOnly,
   alert_summary: readOnly,
   workflows: readOnly,
