@@ -15,10 +15,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Decimal } from 'decimal.js';
 import { parseInvoiceDocument } from '../../src/invoices/parsing/index.js';
 import type { InvoiceLine, NormalizedInvoice, ParseOutcome } from '../../src/invoices/parsing/model.js';
-import { numberShape } from '../../src/invoices/parsing/layout/numbers.js';
+import { headerValue, lineValue, percentile, same } from './extraction-truth.js';
 import { closeIsolation, configureIsolation } from '../../src/shared/isolated.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -36,60 +35,6 @@ interface Truth {
   scan?: { source: string; dpi: number; rotation: number; noise: number; bilevel: boolean };
 }
 
-// The comparison is bench:extraction's (scripts/bench/extraction.ts), so the two sections agree.
-const DECIMAL_FIELDS = new Set(['totals.taxExclusive', 'totals.vatTotal', 'totals.taxInclusive', 'totals.payable', 'quantity', 'unitPrice', 'netAmount', 'vatPercent', 'discountPercent']);
-const ID_FIELDS = new Set(['supplier.orgNumber', 'supplier.vatId']);
-
-function headerValue(invoice: NormalizedInvoice, key: string): string | null {
-  switch (key) {
-    case 'supplier.name':
-      return invoice.supplier.name;
-    case 'supplier.orgNumber':
-      return invoice.supplier.orgNumber;
-    case 'supplier.vatId':
-      return invoice.supplier.vatId;
-    case 'recipient.name':
-      return invoice.recipient.name;
-    case 'totals.taxExclusive':
-      return invoice.totals.taxExclusive;
-    case 'totals.vatTotal':
-      return invoice.totals.vatTotal;
-    case 'totals.taxInclusive':
-      return invoice.totals.taxInclusive;
-    case 'totals.payable':
-      return invoice.totals.payable;
-    default:
-      return (invoice as unknown as Record<string, string | null>)[key] ?? null;
-  }
-}
-
-function lineValue(line: InvoiceLine, key: string): string | null {
-  if (key === 'discountPercent') {
-    const reason = line.allowanceCharges.find((charge) => !charge.isCharge)?.reason ?? null;
-    const shape = reason ? numberShape(reason) : null;
-    return shape ? shape.body.replace(',', '.') : null;
-  }
-  return (line as unknown as Record<string, string | null>)[key] ?? null;
-}
-
-function same(key: string, expected: string | null, actual: string | null): boolean {
-  if (expected === null) return actual === null;
-  if (actual === null) return false;
-  if (DECIMAL_FIELDS.has(key)) {
-    try {
-      return new Decimal(expected).equals(new Decimal(actual));
-    } catch {
-      return false;
-    }
-  }
-  if (ID_FIELDS.has(key)) return expected.replace(/[^0-9A-Za-z]/g, '').toUpperCase() === actual.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
-  return expected.replace(/\s+/g, ' ').trim() === actual.replace(/\s+/g, ' ').trim();
-}
-
-function percentile(sample: number[], p: number): number {
-  const sorted = [...sample].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0;
-}
 
 /** CPU ms of this process and every process under it (the pool's helpers, their pdftoppm and tesseract). */
 function treeCpuMs(pid = process.pid): number {

@@ -6,7 +6,7 @@ import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy
 import { MAX_INPUT_BYTES } from './limits.js';
 import { failed, notInvoice, type NotInvoiceOutcome, type ParseOutcome } from './model.js';
 import { readInvoiceFromWords } from './layout/reader.js';
-import { wordsFromTextItems, type TextItemLike, type Word } from './layout/words.js';
+import { wordsOfPdf } from './layout/pdf-words.js';
 import { IsolationCancelled, runIsolated } from '../../shared/isolated.js';
 import { hasEndOfFileMarker, openPdf, PDF_MEMORY_LIMIT_BYTES } from '../../shared/pdfjs.js';
 import { parseXmlInvoice } from './xml-invoice.js';
@@ -64,7 +64,7 @@ async function readDocument(task: PDFDocumentLoadingTask, options: PdfReadOption
   const document = await task.promise;
   const embedded = options.ignoreEmbeddedXml ? { warnings: [] } : await readEmbeddedXml(document);
   if (embedded.outcome) return embedded.outcome;
-  const words = await extractWords(document);
+  const words = await wordsOfPdf(document, MAX_TEXT_PAGES);
   if (words.length === 0) {
     return failed('no_text_layer', 'The PDF has no text layer (a scan or image) and no embedded e-invoice XML; it needs OCR.');
   }
@@ -117,25 +117,6 @@ function xmlAttachments(raw: unknown): Attachment[] {
 function isAttachment(value: unknown): value is Attachment {
   const candidate = value as Partial<Attachment> | null;
   return typeof candidate?.filename === 'string' && candidate.content instanceof Uint8Array;
-}
-
-/** Every page's words, positioned from the top left of its page (the layout reader's input). */
-async function extractWords(document: PDFDocumentProxy): Promise<Word[]> {
-  const words: Word[] = [];
-  const pageCount = Math.min(document.numPages, MAX_TEXT_PAGES);
-  for (let pageNumber = 1; pageNumber <= pageCount; pageNumber += 1) {
-    const page = await document.getPage(pageNumber);
-    const content = await page.getTextContent();
-    const [, , , top = 842] = page.view;
-    words.push(...wordsFromTextItems((content.items as unknown[]).filter(isTextItem), pageNumber, top));
-    page.cleanup();
-  }
-  return words;
-}
-
-function isTextItem(item: unknown): item is TextItemLike {
-  const candidate = item as { str?: unknown; transform?: unknown; width?: unknown } | null;
-  return typeof candidate?.str === 'string' && Array.isArray(candidate.transform) && typeof candidate.width === 'number';
 }
 
 function pdfErrorToFailure(error: unknown): ParseOutcome {
