@@ -78,6 +78,9 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       ENABLE_TEST_WORKFLOWS: 'true',
       RATE_LIMIT_REQUESTS: '300',
       RATE_LIMIT_WINDOW_SECONDS: '60',
+      // large-selections.test.ts exports a claim of 72,600 lines (more ids than PostgreSQL's bind
+      // parameters); the cap itself is tested in bounds.test.ts on an API of its own.
+      CLAIM_EXPORT_MAX_LINES: '100000',
       // Every test calls from 127.0.0.1; the failed-authentication budget per address is tested on
       // an API instance of its own (test/integration/http-hardening.test.ts).
       RATE_LIMIT_AUTH_FAILURES: '100000',
