@@ -173,6 +173,8 @@ describe('a failed invoice', () => {
       expect(await page.getByRole('status').first().textContent()).toContain('The import runs again');
       const runs = await eventually(() => tenant.call(`/v1/workflow-runs?types=import`), (r) => r.body.data.some((x: { retry_of_run_id: string | null }) => x.retry_of_run_id === runId));
       expect(runs.body.data.length).toBeGreaterThan(1);
+      // The retried import fails again (a blank page has nothing to read, not even by OCR).
+      await eventually(() => tenant.call(`/v1/invoices/${invoiceId}`), (r) => r.body.processing.status === 'failed');
     }
     // A Read member sees the reason and the run, and no retry.
     const reader = await createWebUser({ role: 'read', organizationId: tenant.organizationId });

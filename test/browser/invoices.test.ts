@@ -65,7 +65,7 @@ describe('invoice pages', () => {
     await expectAccessible(page, 'invoice list');
     await screenshot(page, 'invoices');
     // The API's filters: search narrows to one.
-    await page.getByLabel('Search').fill('0043');
+    await page.getByLabel('Search', { exact: true }).fill('0043');
     await submit(page, page.getByRole('button', { name: 'Filter' }));
     expect(await page.locator('table.list tbody tr').count()).toBe(1);
 
