@@ -1,34 +1,13 @@
 // How a reading is compared with its ground truth, shared by bench:extraction and bench:ocr so
 // their figures mean the same: amounts by value, ids without separators, text by its words.
 import { Decimal } from 'decimal.js';
-import type { InvoiceLine, NormalizedInvoice } from '../../src/invoices/parsing/model.js';
+import { invoiceFieldValue, type InvoiceLine } from '../../src/invoices/parsing/model.js';
 import { numberShape } from '../../src/invoices/parsing/layout/numbers.js';
 
 const DECIMAL_FIELDS = new Set(['totals.taxExclusive', 'totals.vatTotal', 'totals.taxInclusive', 'totals.payable', 'quantity', 'unitPrice', 'netAmount', 'vatPercent', 'discountPercent']);
 const ID_FIELDS = new Set(['supplier.orgNumber', 'supplier.vatId']);
 
-export function headerValue(invoice: NormalizedInvoice, key: string): string | null {
-  switch (key) {
-    case 'supplier.name':
-      return invoice.supplier.name;
-    case 'supplier.orgNumber':
-      return invoice.supplier.orgNumber;
-    case 'supplier.vatId':
-      return invoice.supplier.vatId;
-    case 'recipient.name':
-      return invoice.recipient.name;
-    case 'totals.taxExclusive':
-      return invoice.totals.taxExclusive;
-    case 'totals.vatTotal':
-      return invoice.totals.vatTotal;
-    case 'totals.taxInclusive':
-      return invoice.totals.taxInclusive;
-    case 'totals.payable':
-      return invoice.totals.payable;
-    default:
-      return (invoice as unknown as Record<string, string | null>)[key] ?? null;
-  }
-}
+export const headerValue = invoiceFieldValue;
 
 export function lineValue(line: InvoiceLine, key: string): string | null {
   if (key === 'discountPercent') {

@@ -106,17 +106,7 @@ export function printTable(title: string, rows: [string, string][]): void {
   for (const [name, value] of rows) console.log(`  ${name.padEnd(56)} ${value}`);
 }
 
-// A small deterministic generator, so every run benchmarks the same data.
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from './seeded-random.js';
 
 // Runs `task` for indexes 0..count-1 with at most `concurrency` in flight; results in index order.
 export async function inParallel<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {

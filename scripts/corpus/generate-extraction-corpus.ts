@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Decimal } from 'decimal.js';
 import PDFDocument from 'pdfkit';
 import { BUYERS, SUPPLIERS, VOCABULARY, type Lang, type Vocabulary } from './vocabulary.js';
+import { seededRandom as random } from '../bench/seeded-random.js';
 
 const OUT = process.argv[2] ?? path.resolve(import.meta.dirname, '../../test/fixtures/extraction-corpus');
 
@@ -53,17 +54,6 @@ interface Invoice {
   pick: <T>(values: readonly T[]) => T;
 }
 
-// A small deterministic generator (mulberry32).
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function formatNumber(value: Decimal, style: NumberStyle, negatives: NegativeStyle, decimals = 2): string {
   const negative = value.isNegative() && !value.isZero();

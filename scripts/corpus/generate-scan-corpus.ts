@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { parsePgm, rotate, type GrayImage } from '../../src/invoices/parsing/ocr/raster.js';
+import { seededRandom as random } from '../bench/seeded-random.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SOURCE = process.argv[2] ?? path.join(root, 'test/fixtures/extraction-corpus');
@@ -42,17 +43,6 @@ export interface ScanSettings {
   bilevel: boolean;
 }
 
-// A small deterministic generator (mulberry32).
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function settingsFor(index: number): ScanSettings {
   const rnd = random(7_000 + index * 131);

@@ -256,3 +256,29 @@ export function missingKeyFields(invoice: Omit<NormalizedInvoice, 'extraction'>)
   ];
   return checks.filter(([, value]) => value === null).map(([name]) => name);
 }
+
+/** A header field of a read invoice by its dotted name ("supplier.vatId", "totals.payable", "invoiceNumber"). */
+export function invoiceFieldValue(invoice: NormalizedInvoice, name: string): string | null {
+  switch (name) {
+    case 'supplier.name':
+      return invoice.supplier.name;
+    case 'supplier.orgNumber':
+      return invoice.supplier.orgNumber;
+    case 'supplier.vatId':
+      return invoice.supplier.vatId;
+    case 'recipient.name':
+      return invoice.recipient.name;
+    case 'totals.taxExclusive':
+      return invoice.totals.taxExclusive;
+    case 'totals.vatTotal':
+      return invoice.totals.vatTotal;
+    case 'totals.taxInclusive':
+      return invoice.totals.taxInclusive;
+    case 'totals.payable':
+      return invoice.totals.payable;
+    default: {
+      const value = (invoice as unknown as Record<string, unknown>)[name];
+      return typeof value === 'string' ? value : null;
+    }
+  }
+}

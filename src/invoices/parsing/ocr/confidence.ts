@@ -6,7 +6,7 @@
  * a value whose words cannot be found takes the page's median word confidence.
  */
 import { Decimal } from 'decimal.js';
-import type { ExtractionConfidence, NormalizedInvoice } from '../model.js';
+import { invoiceFieldValue, type ExtractionConfidence, type NormalizedInvoice } from '../model.js';
 import { findDate } from '../layout/dates.js';
 import { parseNumber } from '../layout/numbers.js';
 import type { Word } from '../layout/words.js';
@@ -84,7 +84,7 @@ export function withOcrConfidence(invoice: NormalizedInvoice, words: WordConfide
   const fields: Record<string, number> = {};
   for (const [name, value] of Object.entries(confidence.fields)) {
     const kind = FIELD_KINDS[name];
-    const printed = fieldValue(invoice, name);
+    const printed = invoiceFieldValue(invoice, name);
     fields[name] = round(value * (kind && printed !== null ? words.of(printed, kind) : words.typical));
   }
   const lineFactors = invoice.lines.map((line) => Math.min(...[line.netAmount, line.unitPrice, line.quantity].filter((value): value is string => value !== null).map((value) => words.of(value, 'amount')), 1));
@@ -92,29 +92,6 @@ export function withOcrConfidence(invoice: NormalizedInvoice, words: WordConfide
   const keys = KEY_FIELDS.map((name) => fields[name] ?? 0);
   const overall = round(Math.min(confidence.overall, ...keys, invoice.lines.length > 0 ? lines : 1));
   return { overall, lines, fields };
-}
-
-function fieldValue(invoice: NormalizedInvoice, name: string): string | null {
-  switch (name) {
-    case 'supplier.name':
-      return invoice.supplier.name;
-    case 'supplier.orgNumber':
-      return invoice.supplier.orgNumber;
-    case 'supplier.vatId':
-      return invoice.supplier.vatId;
-    case 'totals.taxExclusive':
-      return invoice.totals.taxExclusive;
-    case 'totals.vatTotal':
-      return invoice.totals.vatTotal;
-    case 'totals.taxInclusive':
-      return invoice.totals.taxInclusive;
-    case 'totals.payable':
-      return invoice.totals.payable;
-    default: {
-      const value = (invoice as unknown as Record<string, unknown>)[name];
-      return typeof value === 'string' ? value : null;
-    }
-  }
 }
 
 function linesOf(words: readonly Word[]): Word[][] {
