@@ -37,7 +37,7 @@ async function loadWorkbook(bytes: Uint8Array): Promise<ExcelJS.Workbook | Price
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as Parameters<ExcelJS.Xlsx['load']>[0]);
     return workbook;
   } catch (error) {
-    return { code: 'unreadable', message: `the workbook could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    return { code: 'unreadable', message: 'the workbook could not be read: it may be damaged, or saved in a format other than .xlsx' };
   }
 }
 

@@ -38,7 +38,7 @@ export async function readDocxTables(bytes: Uint8Array): Promise<DocxReading> {
     );
     html = result.value;
   } catch (error) {
-    return { ok: false, failure: { code: 'unreadable', message: `the Word document could not be read: ${error instanceof Error ? error.message : String(error)}` } };
+    return { ok: false, failure: { code: 'unreadable', message: 'the Word document could not be read: it may be damaged, or not a .docx file' } };
   }
   return { ok: true, ...tablesOfHtml(html) };
 }

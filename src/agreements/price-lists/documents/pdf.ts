@@ -22,7 +22,7 @@ export async function pdfWords(bytes: Uint8Array): Promise<PdfWords> {
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     if (name === 'PasswordException') return { ok: false, failure: { code: 'unreadable', message: 'the PDF is password protected' } };
-    return { ok: false, failure: { code: 'unreadable', message: `the PDF could not be read: ${error instanceof Error ? error.message : String(error)}` } };
+    return { ok: false, failure: { code: 'unreadable', message: 'the PDF could not be read: it may be damaged, or not a PDF' } };
   } finally {
     await task.destroy().catch(() => undefined);
   }
