@@ -33,14 +33,22 @@ export function createAgreementDocumentActivities(deps: { db: Db; storage: Objec
     const stat = await storage.stat(document.storageKey);
     if (!stat) return { kind: 'failed', code: 'unreadable', message: 'The file is not in storage; upload it again.' };
     if (stat.size > DEFAULT_LIMITS.maxInputBytes) {
-      return { kind: 'failed', code: 'too_large', message: `The file is ${(stat.size / 2 ** 20).toFixed(1)} MiB; documents up to ${DEFAULT_LIMITS.maxInputBytes / 2 ** 20} MiB are read.` };
+      return {
+        kind: 'failed',
+        code: 'too_large',
+        message: `The file is ${(stat.size / 2 ** 20).toFixed(1)} MiB; documents up to ${DEFAULT_LIMITS.maxInputBytes / 2 ** 20} MiB are read.`,
+      };
     }
     const bytes = await storage.read(document.storageKey, DEFAULT_LIMITS.maxInputBytes);
     return extractDocumentText({ bytes, fileName: document.fileName, mimeType: document.mimeType });
   }
 
   // Extracts and indexes one document for this run; a repeat within the run reuses its result.
-  async function indexOnce(document: Document, runId: string, maxPassages: number): Promise<{ index: IndexSummary; extraction: ExtractionResult | null }> {
+  async function indexOnce(
+    document: Document,
+    runId: string,
+    maxPassages: number,
+  ): Promise<{ index: IndexSummary; extraction: ExtractionResult | null }> {
     const current = await db.documentIndex.findUnique({ where: { documentId: document.id } });
     if (current && current.workflowRunId === runId && (current.status === 'completed' || current.status === 'failed')) {
       return { index: summaryOfRow(current), extraction: null };
@@ -51,17 +59,31 @@ export function createAgreementDocumentActivities(deps: { db: Db; storage: Objec
   }
 
   return {
-    async processAgreementDocument(agreementDocumentId: string, runId: string, maxPassages: number): Promise<AgreementDocumentResult> {
+    async processAgreementDocument(
+      agreementDocumentId: string,
+      runId: string,
+      maxPassages: number,
+    ): Promise<AgreementDocumentResult> {
       const record = await db.agreementDocument.findUniqueOrThrow({ where: { id: agreementDocumentId } });
-      if (record.status === 'completed' || (record.status === 'failed' && record.workflowRunId === runId && record.processedAt)) {
+      if (
+        record.status === 'completed' ||
+        (record.status === 'failed' && record.workflowRunId === runId && record.processedAt)
+      ) {
         const row = await db.documentIndex.findUnique({ where: { documentId: record.documentId } });
         return finished(record, row ? summaryOfRow(row) : null, record.failure as IndexSummary['failure']);
       }
-      await db.agreementDocument.updateMany({ where: { id: record.id, status: { not: 'completed' } }, data: { status: 'processing', workflowRunId: runId } });
+      await db.agreementDocument.updateMany({
+        where: { id: record.id, status: { not: 'completed' } },
+        data: { status: 'processing', workflowRunId: runId },
+      });
       const document = await db.document.findUniqueOrThrow({ where: { id: record.documentId } });
       const { index, extraction } = await indexOnce(document, runId, maxPassages);
       // A repeat of this activity after indexing (the extraction was not kept) reads the file again.
-      const classified = classifyAgreementDocument({ fileName: document.fileName, mimeType: document.mimeType, extraction: extraction ?? (await extract(document)) });
+      const classified = classifyAgreementDocument({
+        fileName: document.fileName,
+        mimeType: document.mimeType,
+        extraction: extraction ?? (await extract(document)),
+      });
       const updated = await storeOutcome(db, record.id, classified, index);
       return finished(updated, index, index.failure);
     },
@@ -93,7 +115,12 @@ async function storeOutcome(db: Db, id: string, classified: AgreementDocumentCla
       where: { id },
       data: {
         ...(automatic
-          ? { classification: classified.classification, classifiedBy: 'automatic', classificationConfidence: classified.confidence, classificationReason: classified.reason }
+          ? {
+              classification: classified.classification,
+              classifiedBy: 'automatic',
+              classificationConfidence: classified.confidence,
+              classificationReason: classified.reason,
+            }
           : {}),
         status: index.status,
         failure: index.failure ?? Prisma.DbNull,
@@ -113,10 +140,23 @@ function finished(
 ): AgreementDocumentResult {
   // The item fails with the document's own reason; the other documents of the run go on.
   if (failure) throw ApplicationFailure.nonRetryable(failure.message, failure.code);
-  return { agreement_document_id: record.id, document_id: record.documentId, classification: record.classification, classified_by: record.classifiedBy, index };
+  return {
+    agreement_document_id: record.id,
+    document_id: record.documentId,
+    classification: record.classification,
+    classified_by: record.classifiedBy,
+    index,
+  };
 }
 
-function summaryOfRow(row: { status: string; format: string | null; passageCount: number; partial: boolean; partialReason: string | null; failure: unknown }): IndexSummary {
+function summaryOfRow(row: {
+  status: string;
+  format: string | null;
+  passageCount: number;
+  partial: boolean;
+  partialReason: string | null;
+  failure: unknown;
+}): IndexSummary {
   return {
     status: row.status === 'completed' ? 'completed' : 'failed',
     format: row.format,

@@ -9,7 +9,12 @@ import { refreshInvoiceMatches } from '../src/matching/service.js';
 // derived from its run and pair; the invoice's settled state is recomputed from the checks).
 export function createCheckActivities(db: Db, logger?: Logger) {
   return {
-    async checkPair(organizationId: string, runId: string, invoiceId: string, agreementId: string): Promise<CheckOutcome> {
+    async checkPair(
+      organizationId: string,
+      runId: string,
+      invoiceId: string,
+      agreementId: string,
+    ): Promise<CheckOutcome> {
       return performCheck(db, organizationId, runId, invoiceId, agreementId, undefined, logger);
     },
     // A batch of a run's pairs: begins, checks and finishes its run items (performCheckBatch).

@@ -45,11 +45,14 @@ type RejectedOutcome = Exclude<ParseOutcome, { kind: 'invoice' }>;
 type ReadFile = { document: Document; md5: string | null };
 
 // What an earlier run of this activity already decided.
-function earlierResult(invoiceImport: Pick<InvoiceImport, 'outcome' | 'invoiceId' | 'classificationReason'>): FileOutcome | null {
+function earlierResult(
+  invoiceImport: Pick<InvoiceImport, 'outcome' | 'invoiceId' | 'classificationReason'>,
+): FileOutcome | null {
   if (invoiceImport.outcome === 'imported' || invoiceImport.outcome === 'duplicate') {
     return { kind: 'stored', outcome: invoiceImport.outcome, invoice_id: invoiceImport.invoiceId! };
   }
-  if (invoiceImport.outcome === 'not_invoice') return { kind: 'not_invoice', reason: invoiceImport.classificationReason ?? '' };
+  if (invoiceImport.outcome === 'not_invoice')
+    return { kind: 'not_invoice', reason: invoiceImport.classificationReason ?? '' };
   return null;
 }
 
@@ -66,7 +69,10 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
   // ended; the first run has nothing to clear.
   async function takeOver(invoiceImport: InvoiceImport, runId: string): Promise<void> {
     if (invoiceImport.workflowRunId === runId && !invoiceImport.failure && !invoiceImport.finishedAt) return;
-    await db.invoiceImport.update({ where: { id: invoiceImport.id }, data: { workflowRunId: runId, failure: Prisma.DbNull, finishedAt: null } });
+    await db.invoiceImport.update({
+      where: { id: invoiceImport.id },
+      data: { workflowRunId: runId, failure: Prisma.DbNull, finishedAt: null },
+    });
     if (invoiceImport.invoiceId) {
       await db.invoice.updateMany({
         where: { id: invoiceImport.invoiceId, processingStatus: { in: ['pending', 'failed'] } },
@@ -79,7 +85,8 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
     try {
       return await storage.read(document.storageKey, MAX_INVOICE_FILE_BYTES);
     } catch (error) {
-      if (isMissingObject(error)) throw ApplicationFailure.nonRetryable('The invoice file is not in storage.', 'document_missing');
+      if (isMissingObject(error))
+        throw ApplicationFailure.nonRetryable('The invoice file is not in storage.', 'document_missing');
       throw error;
     }
   }
@@ -99,18 +106,27 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
   async function store(invoiceImport: InvoiceImport, file: ReadFile, parsed: InvoiceOutcome): Promise<FileOutcome> {
     try {
       const parties = await resolveParties(db, invoiceImport.organizationId, parsed.invoice);
-      return await db.$transaction((tx) => storeInTransaction(tx, invoiceImport, file, parsed, parties), { timeout: 60_000 });
+      return await db.$transaction((tx) => storeInTransaction(tx, invoiceImport, file, parsed, parties), {
+        timeout: 60_000,
+      });
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
         // Another import of the same file won the race; the retry of this activity finds it.
-        throw ApplicationFailure.retryable('the same file was stored concurrently; retrying as a duplicate', 'concurrent_duplicate');
+        throw ApplicationFailure.retryable(
+          'the same file was stored concurrently; retrying as a duplicate',
+          'concurrent_duplicate',
+        );
       }
       throw error;
     }
   }
 
   async function reject(invoiceImport: InvoiceImport, file: ReadFile, result: RejectedOutcome): Promise<FileOutcome> {
-    const failure: Failure = publicFailure(result.kind === 'failed' ? { code: result.code, message: result.message } : { code: 'not_invoice', message: result.reason });
+    const failure: Failure = publicFailure(
+      result.kind === 'failed'
+        ? { code: result.code, message: result.message }
+        : { code: 'not_invoice', message: result.reason },
+    );
     await recordFileFacts(db, file);
     await db.invoiceImport.update({
       where: { id: invoiceImport.id },
@@ -129,7 +145,9 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
         },
       });
     }
-    return result.kind === 'not_invoice' ? { kind: 'not_invoice', reason: result.reason } : { kind: 'failed', ...failure };
+    return result.kind === 'not_invoice'
+      ? { kind: 'not_invoice', reason: result.reason }
+      : { kind: 'failed', ...failure };
   }
 
   async function importFile(importId: string, runId: string): Promise<FileOutcome> {
@@ -158,7 +176,9 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
     // The import as the only item of its run, the run's start and end included: the import
     // workflow's one local activity on the happy path. Returns the run's status.
     async runInvoiceImport(runId: string, item: NewItem, importId: string, organizationId: string): Promise<string> {
-      return runSingleItem(db, runId, item, async () => itemOutcomeOf(await importInvoiceFile(importId, runId, organizationId)));
+      return runSingleItem(db, runId, item, async () =>
+        itemOutcomeOf(await importInvoiceFile(importId, runId, organizationId)),
+      );
     },
 
     async failImport(importId: string, reported: Failure): Promise<void> {
@@ -169,12 +189,19 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
         if (invoiceImport.invoiceId) {
           await db.invoice.updateMany({
             where: { id: invoiceImport.invoiceId, alertCheckStatus: { in: ['pending', 'processing'] } },
-            data: { alertCheckStatus: 'failed', alertCheckSkipReason: null, alertCheckFailure: failure as unknown as Prisma.InputJsonValue },
+            data: {
+              alertCheckStatus: 'failed',
+              alertCheckSkipReason: null,
+              alertCheckFailure: failure as unknown as Prisma.InputJsonValue,
+            },
           });
         }
         return;
       }
-      await db.invoiceImport.update({ where: { id: importId }, data: { failure: failure as unknown as Prisma.InputJsonValue, finishedAt: new Date() } });
+      await db.invoiceImport.update({
+        where: { id: importId },
+        data: { failure: failure as unknown as Prisma.InputJsonValue, finishedAt: new Date() },
+      });
       if (invoiceImport.invoiceId) {
         await db.invoice.updateMany({
           where: { id: invoiceImport.invoiceId, processingStatus: { in: ['pending', 'processing'] } },
@@ -188,8 +215,10 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
 // A file that is no invoice, or could not be read, was recorded as such by the import itself;
 // for the run, a file that could not be read fails its item.
 function itemOutcomeOf(result: ImportResult): ItemOutcome {
-  if (result.kind === 'failed') return { status: 'failed', failure: publicFailure({ code: result.code, message: result.message }) };
-  if (result.kind === 'not_invoice') return { status: 'completed', result: { outcome: 'not_invoice', classification_reason: result.reason } };
+  if (result.kind === 'failed')
+    return { status: 'failed', failure: publicFailure({ code: result.code, message: result.message }) };
+  if (result.kind === 'not_invoice')
+    return { status: 'completed', result: { outcome: 'not_invoice', classification_reason: result.reason } };
   const { kind: _stored, ...summary } = result;
   return { status: 'completed', result: summary };
 }
@@ -199,13 +228,25 @@ function itemOutcomeOf(result: ImportResult): ItemOutcome {
 async function recordFileFacts(client: Prisma.TransactionClient, file: ReadFile): Promise<void> {
   const { document, md5 } = file;
   if ((md5 === null || md5 === document.md5) && document.uploadedAt) return;
-  await client.document.update({ where: { id: document.id }, data: { md5: md5 ?? document.md5, uploadedAt: document.uploadedAt ?? new Date() } });
+  await client.document.update({
+    where: { id: document.id },
+    data: { md5: md5 ?? document.md5, uploadedAt: document.uploadedAt ?? new Date() },
+  });
 }
 
 // Locks the import, so two attempts of this activity cannot both store it, and tells what the
 // other one stored.
 async function lockImport(tx: Prisma.TransactionClient, importId: string) {
-  const rows = await tx.$queryRaw<{ outcome: string | null; invoice_id: string | null; classification_reason: string | null; invoice_created_at: Date | null; has_lines: boolean; run_status: string | null }[]>`
+  const rows = await tx.$queryRaw<
+    {
+      outcome: string | null;
+      invoice_id: string | null;
+      classification_reason: string | null;
+      invoice_created_at: Date | null;
+      has_lines: boolean;
+      run_status: string | null;
+    }[]
+  >`
     SELECT i.outcome::text AS outcome, i.invoice_id, i.classification_reason, v.created_at AS invoice_created_at,
            EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.invoice_id) AS has_lines, r.status::text AS run_status
       FROM invoice_imports i LEFT JOIN invoices v ON v.id = i.invoice_id LEFT JOIN workflow_runs r ON r.id = i.workflow_run_id
@@ -213,19 +254,30 @@ async function lockImport(tx: Prisma.TransactionClient, importId: string) {
        FOR UPDATE OF i`;
   const row = rows[0]!;
   return {
-    earlier: earlierResult({ outcome: row.outcome as InvoiceImport['outcome'], invoiceId: row.invoice_id, classificationReason: row.classification_reason }),
+    earlier: earlierResult({
+      outcome: row.outcome as InvoiceImport['outcome'],
+      invoiceId: row.invoice_id,
+      classificationReason: row.classification_reason,
+    }),
     // An upload's invoice exists, still without content, from the 201 on.
     invoice: row.invoice_id ? { id: row.invoice_id, createdAt: row.invoice_created_at, hasLines: row.has_lines } : null,
     runEnded: row.run_status !== null && isTerminal(row.run_status as RunStatus),
   };
 }
 
-async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: InvoiceImport, file: ReadFile, parsed: InvoiceOutcome, parties: PartyIds): Promise<FileOutcome> {
+async function storeInTransaction(
+  tx: Prisma.TransactionClient,
+  invoiceImport: InvoiceImport,
+  file: ReadFile,
+  parsed: InvoiceOutcome,
+  parties: PartyIds,
+): Promise<FileOutcome> {
   const { earlier, invoice: existingInvoice, runEnded } = await lockImport(tx, invoiceImport.id);
   if (earlier) return earlier;
   // The run ended meanwhile (its workflow terminated in Temporal, and a read reconciled it, which
   // also settled the invoice as failed): a late attempt must not store what nobody waits for.
-  if (runEnded) throw ApplicationFailure.nonRetryable('The import was stopped before the invoice was stored.', 'import_stopped');
+  if (runEnded)
+    throw ApplicationFailure.nonRetryable('The import was stopped before the invoice was stored.', 'import_stopped');
   await recordFileFacts(tx, file);
   const { organizationId } = invoiceImport;
   let invoice = existingInvoice;
@@ -234,11 +286,17 @@ async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: I
     const md5 = file.md5 ?? file.document.md5;
     const existing = await tx.invoice.findFirst({ where: { organizationId, primaryMd5: md5 } });
     if (existing?.deletedAt) {
-      const failure = { code: 'primary_md5_locked_by_deleted_invoice', message: 'This file belongs to a deleted invoice; an administrator must remove that invoice permanently first.' };
+      const failure = {
+        code: 'primary_md5_locked_by_deleted_invoice',
+        message: 'This file belongs to a deleted invoice; an administrator must remove that invoice permanently first.',
+      };
       throw ApplicationFailure.nonRetryable(failure.message, failure.code, { existing_invoice_id: existing.id });
     }
     if (existing) {
-      await tx.invoiceImport.update({ where: { id: invoiceImport.id }, data: { outcome: 'duplicate', invoiceId: existing.id, finishedAt: new Date() } });
+      await tx.invoiceImport.update({
+        where: { id: invoiceImport.id },
+        data: { outcome: 'duplicate', invoiceId: existing.id, finishedAt: new Date() },
+      });
       return { kind: 'stored', outcome: 'duplicate', invoice_id: existing.id };
     }
     const created = await tx.invoice.create({
@@ -254,8 +312,15 @@ async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: I
     });
     invoice = { ...created, hasLines: false };
   }
-  if (!invoice.createdAt) throw ApplicationFailure.nonRetryable('The invoice of this import no longer exists.', 'invoice_missing');
-  await writeParsedInvoice(tx, { id: invoice.id, createdAt: invoice.createdAt, hasLines: invoice.hasLines }, organizationId, parsed, parties);
+  if (!invoice.createdAt)
+    throw ApplicationFailure.nonRetryable('The invoice of this import no longer exists.', 'invoice_missing');
+  await writeParsedInvoice(
+    tx,
+    { id: invoice.id, createdAt: invoice.createdAt, hasLines: invoice.hasLines },
+    organizationId,
+    parsed,
+    parties,
+  );
   // The invoice is the import run's work (an attempt that created it already recorded this).
   if (creating) {
     await recordActivity(tx, organizationId, systemActor(invoiceImport.workflowRunId), [
@@ -263,19 +328,37 @@ async function storeInTransaction(tx: Prisma.TransactionClient, invoiceImport: I
         entityType: 'invoice',
         entityId: invoice.id,
         action: 'created',
-        changes: { source: { before: null, after: invoiceImport.source }, import_id: { before: null, after: invoiceImport.id }, invoice_number: { before: null, after: parsed.invoice.invoiceNumber } },
+        changes: {
+          source: { before: null, after: invoiceImport.source },
+          import_id: { before: null, after: invoiceImport.id },
+          invoice_number: { before: null, after: parsed.invoice.invoiceNumber },
+        },
       },
     ]);
   }
-  await tx.invoiceImport.update({ where: { id: invoiceImport.id }, data: { outcome: 'imported', invoiceId: invoice.id, finishedAt: new Date() } });
+  await tx.invoiceImport.update({
+    where: { id: invoiceImport.id },
+    data: { outcome: 'imported', invoiceId: invoice.id, finishedAt: new Date() },
+  });
   return { kind: 'stored', outcome: 'imported', invoice_id: invoice.id };
 }
 
 // The invoice's content, its completed status and its links to duplicates and credit notes, all
 // known before writing, so the invoice row is written once.
-async function writeParsedInvoice(tx: Prisma.TransactionClient, invoice: { id: string; createdAt: Date; hasLines: boolean }, organizationId: string, parsed: InvoiceOutcome, parties: PartyIds) {
+async function writeParsedInvoice(
+  tx: Prisma.TransactionClient,
+  invoice: { id: string; createdAt: Date; hasLines: boolean },
+  organizationId: string,
+  parsed: InvoiceOutcome,
+  parties: PartyIds,
+) {
   const facts = { ...parsed.invoice, supplierId: parties.supplierId };
-  const duplicateOf = await findSemanticDuplicateOf(tx, invoice.id, organizationId, semanticKeyOf(parsed.invoice, parties.supplierId, invoice.createdAt));
+  const duplicateOf = await findSemanticDuplicateOf(
+    tx,
+    invoice.id,
+    organizationId,
+    semanticKeyOf(parsed.invoice, parties.supplierId, invoice.createdAt),
+  );
   const credited = await findCreditedInvoice(tx, organizationId, facts);
   await writeInvoiceContent(tx, {
     invoiceId: invoice.id,
@@ -283,7 +366,12 @@ async function writeParsedInvoice(tx: Prisma.TransactionClient, invoice: { id: s
     invoice: parsed.invoice,
     format: parsed.format,
     parties,
-    also: { processingStatus: 'completed', processingFailure: Prisma.DbNull, duplicateOfInvoiceId: duplicateOf, ...(credited ? { creditedInvoiceId: credited } : {}) },
+    also: {
+      processingStatus: 'completed',
+      processingFailure: Prisma.DbNull,
+      duplicateOfInvoiceId: duplicateOf,
+      ...(credited ? { creditedInvoiceId: credited } : {}),
+    },
     mayHaveLines: invoice.hasLines,
   });
   await linkCreditNotesTo(tx, invoice.id, organizationId, facts);

@@ -7,7 +7,12 @@ import { md5Of, storageKeyFor } from '../src/documents/service.js';
 import type { Integration } from '../src/generated/prisma/client.js';
 import { IntegrationKeyError } from '../src/integrations/crypto.js';
 import { providerById } from '../src/integrations/providers/index.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, ProviderError, type InvoicePage, type ProviderConnection } from '../src/integrations/providers/provider.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  ProviderError,
+  type InvoicePage,
+  type ProviderConnection,
+} from '../src/integrations/providers/provider.js';
 import { decryptCredentials, keyringOf } from '../src/integrations/service.js';
 import { insertSyncRun, syncWorkflowIdOf, type SyncCheckpoint, type SyncInput } from '../src/integrations/syncs.js';
 import { reserveProcessingCapacity } from '../src/invoices/capacity.js';
@@ -27,7 +32,8 @@ export interface SyncImportResult {
   import_id: string | null;
 }
 
-export type StagedInvoice = { kind: 'duplicate'; invoiceId: string } | { kind: 'import'; importId: string; importRunId: string };
+export type StagedInvoice =
+  { kind: 'duplicate'; invoiceId: string } | { kind: 'import'; importId: string; importRunId: string };
 
 // A run item's key is `<provider prefix>:<the provider's reference>` (see the providers).
 export function referenceOf(itemKey: string): string {
@@ -37,10 +43,15 @@ export function referenceOf(itemKey: string): string {
 function failureOf(error: unknown): never {
   if (error instanceof ProviderError) {
     const type = `provider_${error.kind}`;
-    throw error.retryable ? ApplicationFailure.retryable(error.message, type) : ApplicationFailure.nonRetryable(error.message, type);
+    throw error.retryable
+      ? ApplicationFailure.retryable(error.message, type)
+      : ApplicationFailure.nonRetryable(error.message, type);
   }
   if (error instanceof IntegrationKeyError) {
-    throw ApplicationFailure.nonRetryable('The saved credentials cannot be read with the keys this server holds.', 'integration_keys');
+    throw ApplicationFailure.nonRetryable(
+      'The saved credentials cannot be read with the keys this server holds.',
+      'integration_keys',
+    );
   }
   throw error;
 }
@@ -63,10 +74,17 @@ function cancellationSignal(): AbortSignal | undefined {
 
 const SYNC_IMPORT_POLL_MS = 500;
 
-export function createIntegrationActivities(deps: { db: Db; storage: ObjectStorage; logger: Logger; integrationKeys?: string; config?: Config }) {
+export function createIntegrationActivities(deps: {
+  db: Db;
+  storage: ObjectStorage;
+  logger: Logger;
+  integrationKeys?: string;
+  config?: Config;
+}) {
   const { db, storage } = deps;
   const addressPolicy = integrationAddressPolicyOf(deps.config);
-  const requestTimeoutMs = (deps.config?.INTEGRATION_REQUEST_TIMEOUT_SECONDS ?? DEFAULT_REQUEST_TIMEOUT_MS / 1000) * 1000;
+  const requestTimeoutMs =
+    (deps.config?.INTEGRATION_REQUEST_TIMEOUT_SECONDS ?? DEFAULT_REQUEST_TIMEOUT_MS / 1000) * 1000;
 
   async function integrationOf(integrationId: string): Promise<Integration> {
     const integration = await db.integration.findUnique({ where: { id: integrationId } });
@@ -76,9 +94,15 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
 
   function connect(integration: Integration): ProviderConnection {
     const provider = providerById(integration.provider);
-    if (!provider) throw ApplicationFailure.nonRetryable(`The provider ${integration.provider} is not supported any more.`, 'provider_unknown');
+    if (!provider)
+      throw ApplicationFailure.nonRetryable(
+        `The provider ${integration.provider} is not supported any more.`,
+        'provider_unknown',
+      );
     try {
-      const credentials = provider.credentialsSchema.parse(decryptCredentials(keyringOf(deps.integrationKeys), integration));
+      const credentials = provider.credentialsSchema.parse(
+        decryptCredentials(keyringOf(deps.integrationKeys), integration),
+      );
       return provider.open(credentials, { heartbeat, signal: cancellationSignal(), addressPolicy, requestTimeoutMs });
     } catch (error) {
       if (error instanceof IntegrationKeyError) failureOf(error);
@@ -94,7 +118,10 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
 
   async function externalSupplierIds(integrationId: string, supplierIds: string[] | null): Promise<string[] | null> {
     if (!supplierIds) return null;
-    const rows = await db.integrationSupplier.findMany({ where: { integrationId, id: { in: supplierIds } }, select: { externalId: true } });
+    const rows = await db.integrationSupplier.findMany({
+      where: { integrationId, id: { in: supplierIds } },
+      select: { externalId: true },
+    });
     return rows.map((row) => row.externalId);
   }
 
@@ -104,7 +131,11 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
       const { input, integration } = await syncOf(runId);
       try {
         const suppliers = await externalSupplierIds(integration.id, input.supplierIds);
-        return await connect(integration).listInvoices({ from: input.dateFrom, through: input.dateThrough }, page, suppliers);
+        return await connect(integration).listInvoices(
+          { from: input.dateFrom, through: input.dateThrough },
+          page,
+          suppliers,
+        );
       } catch (error) {
         return failureOf(error);
       }
@@ -112,7 +143,12 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
 
     // Items of the run not finished by an earlier attempt (a resumed sync works them first).
     async unfinishedSyncItems(runId: string): Promise<{ id: string; key: string }[]> {
-      return db.workflowRunItem.findMany({ where: { runId, status: { in: ['queued', 'running'] } }, orderBy: { position: 'asc' }, select: { id: true, key: true }, take: 10_000 });
+      return db.workflowRunItem.findMany({
+        where: { runId, status: { in: ['queued', 'running'] } },
+        orderBy: { position: 'asc' },
+        select: { id: true, key: true },
+        take: 10_000,
+      });
     },
 
     // Fetches one invoice's files and records them as the normal import records them (documents,
@@ -128,13 +164,22 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
       const organizationId = run.organizationId;
       let files;
       try {
-        files = await connect(integration).fetchInvoiceFiles({ key: itemKey, reference: referenceOf(itemKey), label: itemKey, supplierExternalId: null });
+        files = await connect(integration).fetchInvoiceFiles({
+          key: itemKey,
+          reference: referenceOf(itemKey),
+          label: itemKey,
+          supplierExternalId: null,
+        });
       } catch (error) {
         return failureOf(error);
       }
-      if (files.length === 0) throw ApplicationFailure.nonRetryable('The provider has no file for this invoice.', 'invoice_without_file');
+      if (files.length === 0)
+        throw ApplicationFailure.nonRetryable('The provider has no file for this invoice.', 'invoice_without_file');
       const md5 = md5Of(files[0]!.bytes);
-      const existing = await db.invoice.findFirst({ where: { organizationId, primaryMd5: md5, deletedAt: null }, select: { id: true } });
+      const existing = await db.invoice.findFirst({
+        where: { organizationId, primaryMd5: md5, deletedAt: null },
+        select: { id: true },
+      });
       if (existing) return { kind: 'duplicate', invoiceId: existing.id };
       const documents: Prisma.DocumentCreateManyInput[] = [];
       for (const [index, file] of files.entries()) {
@@ -182,10 +227,14 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
           });
         });
       } catch (error) {
-        if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return { kind: 'import', importId, importRunId };
+        if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+          return { kind: 'import', importId, importRunId };
         const code = (error as { code?: string }).code;
         if (code === 'invoice_processing_capacity_exhausted') {
-          throw ApplicationFailure.nonRetryable('The organization has no invoice processing capacity left.', 'invoice_processing_capacity_exhausted');
+          throw ApplicationFailure.nonRetryable(
+            'The organization has no invoice processing capacity left.',
+            'invoice_processing_capacity_exhausted',
+          );
         }
         throw error;
       }
@@ -197,12 +246,22 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
     async awaitSyncImport(importId: string): Promise<SyncImportResult> {
       for (;;) {
         const invoiceImport = await db.invoiceImport.findUniqueOrThrow({ where: { id: importId } });
-        const run = await db.workflowRun.findUniqueOrThrow({ where: { id: invoiceImport.workflowRunId }, select: { status: true, failure: true } });
+        const run = await db.workflowRun.findUniqueOrThrow({
+          where: { id: invoiceImport.workflowRunId },
+          select: { status: true, failure: true },
+        });
         if (isTerminal(run.status)) {
           if (run.status === 'completed' && invoiceImport.outcome) {
-            return { outcome: invoiceImport.outcome, invoice_id: invoiceImport.outcome === 'not_invoice' ? null : invoiceImport.invoiceId, import_id: importId };
+            return {
+              outcome: invoiceImport.outcome,
+              invoice_id: invoiceImport.outcome === 'not_invoice' ? null : invoiceImport.invoiceId,
+              import_id: importId,
+            };
           }
-          const failure = ((invoiceImport.failure ?? run.failure) as RunFailure | null) ?? { code: 'import_failed', message: 'The import failed.' };
+          const failure = ((invoiceImport.failure ?? run.failure) as RunFailure | null) ?? {
+            code: 'import_failed',
+            message: 'The import failed.',
+          };
           throw ApplicationFailure.nonRetryable(failure.message, failure.code);
         }
         heartbeat();
@@ -216,7 +275,10 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
       if (run.status !== 'completed') return;
       const input = run.input as unknown as SyncInput;
       const through = new Date(`${input.dateThrough}T00:00:00Z`);
-      await db.integration.updateMany({ where: { id: input.integrationId }, data: { lastSuccessfulSyncAt: run.finishedAt ?? new Date() } });
+      await db.integration.updateMany({
+        where: { id: input.integrationId },
+        data: { lastSuccessfulSyncAt: run.finishedAt ?? new Date() },
+      });
       await db.integration.updateMany({
         where: { id: input.integrationId, OR: [{ lastSyncedThrough: null }, { lastSyncedThrough: { lt: through } }] },
         data: { lastSyncedThrough: through },
@@ -236,7 +298,15 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
         for (const supplier of suppliers) {
           await tx.integrationSupplier.upsert({
             where: { integrationId_externalId: { integrationId, externalId: supplier.externalId } },
-            create: { id: randomUUID(), integrationId, organizationId: integration.organizationId, externalId: supplier.externalId, name: supplier.name, orgNumber: supplier.orgNumber, refreshedAt },
+            create: {
+              id: randomUUID(),
+              integrationId,
+              organizationId: integration.organizationId,
+              externalId: supplier.externalId,
+              name: supplier.name,
+              orgNumber: supplier.orgNumber,
+              refreshedAt,
+            },
             update: { name: supplier.name, orgNumber: supplier.orgNumber, refreshedAt },
           });
         }
@@ -250,11 +320,15 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
     // A nightly firing of the Schedule: a sync since the last successful one (from its last day,
     // so invoices dated that day but entered after it are found; duplicates are skipped), through
     // today. Nothing when auto_sync is off, the integration has not passed its test, or a sync runs.
-    async prepareScheduledSync(integrationId: string): Promise<{ workflowId: string; args: RunArgs<SyncInput> } | null> {
+    async prepareScheduledSync(
+      integrationId: string,
+    ): Promise<{ workflowId: string; args: RunArgs<SyncInput> } | null> {
       const integration = await db.integration.findUnique({ where: { id: integrationId } });
       if (!integration || !integration.autoSync || integration.testStatus !== 'passed') return null;
       const today = new Date().toISOString().slice(0, 10);
-      const from = integration.lastSyncedThrough?.toISOString().slice(0, 10) ?? new Date(Date.now() - 31 * 86_400_000).toISOString().slice(0, 10);
+      const from =
+        integration.lastSyncedThrough?.toISOString().slice(0, 10) ??
+        new Date(Date.now() - 31 * 86_400_000).toISOString().slice(0, 10);
       const input: SyncInput = {
         integrationId,
         dateFrom: from <= today ? from : today,
@@ -264,7 +338,10 @@ export function createIntegrationActivities(deps: { db: Db; storage: ObjectStora
       };
       try {
         const run = await insertSyncRun(db, integration, input, null);
-        return { workflowId: syncWorkflowIdOf(integrationId), args: { runId: run.id, organizationId: integration.organizationId, input } };
+        return {
+          workflowId: syncWorkflowIdOf(integrationId),
+          args: { runId: run.id, organizationId: integration.organizationId, input },
+        };
       } catch (error) {
         if ((error as { code?: string }).code === 'sync_already_running') return null;
         throw error;

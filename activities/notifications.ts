@@ -20,18 +20,27 @@ export function createNotificationActivities(db: Db, config: Config = loadConfig
       try {
         return await attemptDelivery(db, config, deliveryId);
       } catch (error) {
-        if (error instanceof PermanentDeliveryFailure) throw ApplicationFailure.nonRetryable(error.message, 'PermanentDeliveryFailure');
+        if (error instanceof PermanentDeliveryFailure)
+          throw ApplicationFailure.nonRetryable(error.message, 'PermanentDeliveryFailure');
         // A receiver that failed (5xx, network) is tried again with backoff: said explicitly, since
         // the activity wrapper retries only our own infrastructure's errors (activities/failures.ts).
-        if (error instanceof Error) throw ApplicationFailure.retryable('The delivery failed; it is tried again.', 'delivery_failed');
+        if (error instanceof Error)
+          throw ApplicationFailure.retryable('The delivery failed; it is tried again.', 'delivery_failed');
         throw error;
       }
     },
     async markDeliveryFailed(deliveryId: string): Promise<void> {
-      await db.notificationDelivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { status: 'failed' } });
+      await db.notificationDelivery.updateMany({
+        where: { id: deliveryId, status: 'pending' },
+        data: { status: 'failed' },
+      });
     },
     async notificationRetryPolicy(): Promise<{ initialSeconds: number; maxSeconds: number; attempts: number }> {
-      return { initialSeconds: config.NOTIFICATION_RETRY_INITIAL_SECONDS, maxSeconds: config.NOTIFICATION_RETRY_MAX_SECONDS, attempts: config.NOTIFICATION_RETRY_ATTEMPTS };
+      return {
+        initialSeconds: config.NOTIFICATION_RETRY_INITIAL_SECONDS,
+        maxSeconds: config.NOTIFICATION_RETRY_MAX_SECONDS,
+        attempts: config.NOTIFICATION_RETRY_ATTEMPTS,
+      };
     },
   };
 }

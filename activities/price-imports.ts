@@ -8,15 +8,42 @@ import { lockAgreementTerms, markAgreementTermsChanged } from '../src/checks/out
 import { recordActivity, systemActor } from '../src/activity/record.js';
 import { priceItemActivity } from '../src/agreements/price-items/service.js';
 import type { PriceItem } from '../src/generated/prisma/client.js';
-import { insertImportRows, insertPriceItems, type ImportRowRecord, type PriceItemRow } from '../src/agreements/price-imports/bulk-insert.js';
+import {
+  insertImportRows,
+  insertPriceItems,
+  type ImportRowRecord,
+  type PriceItemRow,
+} from '../src/agreements/price-imports/bulk-insert.js';
 
 // Reads a price list and writes its rows as price items, all or nothing, in one transaction that
 // first checks whether this import already finished (so a retry after a crash changes nothing).
 
 type Counts = { rows: number; added: number; skipped: number; rejected: number };
 
-function keyOf(item: { description: string; sellerItemId: string | null; unit: string | null; currencyCode: string | null; priceType: string; amount: string | null; fraction: string | null; basis: string | null; validFrom?: string | null; validUntil: string | null }): string {
-  return JSON.stringify([item.description.toLowerCase(), item.sellerItemId, item.unit, item.currencyCode, item.priceType, item.amount, item.fraction, item.basis, item.validFrom ?? null, item.validUntil]);
+function keyOf(item: {
+  description: string;
+  sellerItemId: string | null;
+  unit: string | null;
+  currencyCode: string | null;
+  priceType: string;
+  amount: string | null;
+  fraction: string | null;
+  basis: string | null;
+  validFrom?: string | null;
+  validUntil: string | null;
+}): string {
+  return JSON.stringify([
+    item.description.toLowerCase(),
+    item.sellerItemId,
+    item.unit,
+    item.currencyCode,
+    item.priceType,
+    item.amount,
+    item.fraction,
+    item.basis,
+    item.validFrom ?? null,
+    item.validUntil,
+  ]);
 }
 
 const dec = (value: Prisma.Decimal | null) => (value === null ? null : value.toFixed());
@@ -42,7 +69,14 @@ export function createPriceImportActivities(deps: { db: Db; storage: ObjectStora
       }),
       db.priceImport.update({
         where: { id: importId },
-        data: { failure, finishedAt: new Date(), rowsFound: rows.length, rowsAdded: 0, rowsSkipped: 0, rowsRejected: rows.filter((r) => r.outcome === 'rejected').length },
+        data: {
+          failure,
+          finishedAt: new Date(),
+          rowsFound: rows.length,
+          rowsAdded: 0,
+          rowsSkipped: 0,
+          rowsRejected: rows.filter((r) => r.outcome === 'rejected').length,
+        },
       }),
     ]);
   }
@@ -51,7 +85,12 @@ export function createPriceImportActivities(deps: { db: Db; storage: ObjectStora
     async runPriceImport(importId: string): Promise<Counts> {
       const priceImport = await db.priceImport.findUniqueOrThrow({ where: { id: importId } });
       if (priceImport.finishedAt && !priceImport.failure) {
-        return { rows: priceImport.rowsFound ?? 0, added: priceImport.rowsAdded ?? 0, skipped: priceImport.rowsSkipped ?? 0, rejected: priceImport.rowsRejected ?? 0 };
+        return {
+          rows: priceImport.rowsFound ?? 0,
+          added: priceImport.rowsAdded ?? 0,
+          skipped: priceImport.rowsSkipped ?? 0,
+          rejected: priceImport.rowsRejected ?? 0,
+        };
       }
       const document = await db.document.findUniqueOrThrow({ where: { id: priceImport.documentId } });
       const bytes = await storage.read(document.storageKey, LIMITS.maxInputBytes + 1);
@@ -75,7 +114,14 @@ export function createPriceImportActivities(deps: { db: Db; storage: ObjectStora
 
 async function storeRows(
   tx: Prisma.TransactionClient,
-  priceImport: { id: string; organizationId: string; agreementId: string; documentId: string; mode: string; workflowRunId: string },
+  priceImport: {
+    id: string;
+    organizationId: string;
+    agreementId: string;
+    documentId: string;
+    mode: string;
+    workflowRunId: string;
+  },
   rows: PriceListRow[],
 ): Promise<Counts> {
   // The import's changes are the system's, done by the import's run (docs/audit.md).
@@ -90,13 +136,35 @@ async function storeRows(
   if (replaced) {
     const removed = await tx.priceItem.findMany({ where: replaced });
     await tx.priceItem.deleteMany({ where: replaced });
-    await recordActivity(tx, priceImport.organizationId, actor, removed.map((item) => priceItemActivity('deleted', item, null)));
+    await recordActivity(
+      tx,
+      priceImport.organizationId,
+      actor,
+      removed.map((item) => priceItemActivity('deleted', item, null)),
+    );
   }
   const existing = await tx.priceItem.findMany({ where: { agreementId: priceImport.agreementId } });
-  const known = new Set(existing.map((i) => keyOf({ ...i, amount: dec(i.amount), fraction: dec(i.fraction), validFrom: day(i.validFrom), validUntil: day(i.validUntil) })));
+  const known = new Set(
+    existing.map((i) =>
+      keyOf({
+        ...i,
+        amount: dec(i.amount),
+        fraction: dec(i.fraction),
+        validFrom: day(i.validFrom),
+        validUntil: day(i.validUntil),
+      }),
+    ),
+  );
   const items: PriceItemRow[] = [];
   const rowRecords: ImportRowRecord[] = rows.map((row, position) => {
-    const base = { importId: priceImport.id, position, sheet: row.sheet, rowNumber: row.rowNumber, raw: row.raw, priceItemId: null };
+    const base = {
+      importId: priceImport.id,
+      position,
+      sheet: row.sheet,
+      rowNumber: row.rowNumber,
+      raw: row.raw,
+      priceItemId: null,
+    };
     if (row.outcome === 'rejected' || !row.item) return { ...base, outcome: 'rejected', reason: row.reason };
     const { item } = row;
     const columns = {
@@ -111,8 +179,13 @@ async function storeRows(
       validFrom: item.validFrom ?? null,
       validUntil: item.validUntil,
     };
-    const key = keyOf({ ...columns, amount: columns.amount && new Prisma.Decimal(columns.amount).toFixed(), fraction: columns.fraction && new Prisma.Decimal(columns.fraction).toFixed() });
-    if (known.has(key)) return { ...base, outcome: 'skipped', reason: 'the same price item is already on the agreement' };
+    const key = keyOf({
+      ...columns,
+      amount: columns.amount && new Prisma.Decimal(columns.amount).toFixed(),
+      fraction: columns.fraction && new Prisma.Decimal(columns.fraction).toFixed(),
+    });
+    if (known.has(key))
+      return { ...base, outcome: 'skipped', reason: 'the same price item is already on the agreement' };
     known.add(key);
     const id = randomUUID();
     items.push({
@@ -126,8 +199,22 @@ async function storeRows(
   });
   await insertPriceItems(tx, items);
   const now = new Date();
-  const added = items.map((item): PriceItem => ({ ...item, amount: item.amount as never, fraction: item.fraction as never, validFrom: item.validFrom ? new Date(`${item.validFrom}T00:00:00Z`) : null, validUntil: item.validUntil ? new Date(`${item.validUntil}T00:00:00Z`) : null, unitConversions: null, createdAt: now, updatedAt: now }));
-  await recordActivity(tx, priceImport.organizationId, actor, added.map((item) => priceItemActivity('created', null, item)));
+  const added = items.map((item): PriceItem => ({
+    ...item,
+    amount: item.amount as never,
+    fraction: item.fraction as never,
+    validFrom: item.validFrom ? new Date(`${item.validFrom}T00:00:00Z`) : null,
+    validUntil: item.validUntil ? new Date(`${item.validUntil}T00:00:00Z`) : null,
+    unitConversions: null,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await recordActivity(
+    tx,
+    priceImport.organizationId,
+    actor,
+    added.map((item) => priceItemActivity('created', null, item)),
+  );
   await tx.priceImportRow.deleteMany({ where: { importId: priceImport.id } });
   await insertImportRows(tx, rowRecords);
   const counts = {
@@ -138,7 +225,14 @@ async function storeRows(
   };
   await tx.priceImport.update({
     where: { id: priceImport.id },
-    data: { rowsFound: counts.rows, rowsAdded: counts.added, rowsSkipped: counts.skipped, rowsRejected: counts.rejected, failure: Prisma.DbNull, finishedAt: new Date() },
+    data: {
+      rowsFound: counts.rows,
+      rowsAdded: counts.added,
+      rowsSkipped: counts.skipped,
+      rowsRejected: counts.rejected,
+      failure: Prisma.DbNull,
+      finishedAt: new Date(),
+    },
   });
   await markAgreementTermsChanged(tx, priceImport.agreementId);
   return counts;

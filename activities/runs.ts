@@ -25,7 +25,11 @@ export function createRunActivities(db: Db) {
     },
     async registerRunItems(runId: string, items: NewItem[], complete: boolean): Promise<Record<string, string>> {
       await registerItems(db, runId, items, complete);
-      return itemIdsByKey(db, runId, items.map((item) => item.key));
+      return itemIdsByKey(
+        db,
+        runId,
+        items.map((item) => item.key),
+      );
     },
     async beginRunItem(itemId: string): Promise<boolean> {
       return beginItem(db, itemId);
@@ -54,7 +58,10 @@ export function createRunActivities(db: Db) {
       await closeRun(db, runId, 'cancelled', null, 'cancelled');
     },
     async loadRunState(runId: string): Promise<{ attempt: number; checkpoint: unknown }> {
-      const run = await db.workflowRun.findUniqueOrThrow({ where: { id: runId }, select: { attempt: true, checkpoint: true } });
+      const run = await db.workflowRun.findUniqueOrThrow({
+        where: { id: runId },
+        select: { attempt: true, checkpoint: true },
+      });
       return { attempt: run.attempt, checkpoint: run.checkpoint };
     },
     async saveRunCheckpoint(runId: string, checkpoint: unknown): Promise<void> {

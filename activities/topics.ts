@@ -8,7 +8,9 @@ export function createTopicActivities(db: Db) {
     async reconcileAlertTopics(organizationId: string, agreementId: string): Promise<ReconcileResult> {
       // A run's id is its workflow's id: the changes are recorded as done by that run.
       const workflowId = Context.current().info.workflowExecution?.workflowId ?? '';
-      const runId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(workflowId) ? workflowId : null;
+      const runId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(workflowId)
+        ? workflowId
+        : null;
       return reconcileAgreementTopics(db, organizationId, agreementId, runId);
     },
   };

@@ -32,7 +32,10 @@ async function loadMigrations() {
   const lockPath = path.join(migrationsDir, 'migration_lock.toml');
   const lockContent = existsSync(lockPath) ? await readFile(lockPath, 'utf8') : 'provider = "postgresql"\n';
   const names = existsSync(migrationsDir)
-    ? (await readdir(migrationsDir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? (await readdir(migrationsDir, { withFileTypes: true }))
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
   const migrationDirectories = await Promise.all(
     names.map(async (name) => ({

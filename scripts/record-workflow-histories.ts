@@ -21,7 +21,12 @@ import { scheduleIdOf } from '../src/integrations/schedules.js';
 import { deliveryWorkflowId } from '../src/notifications/workflow-ids.js';
 import { startTestStack } from '../test/setup/stack.js';
 import { TripletexStandin } from '../test/support/tripletex-standin.js';
-import { HISTORIES_DIR, HISTORY_JSON, HistoryMessage, productionWorkflowTypes } from '../test/support/workflow-histories.js';
+import {
+  HISTORIES_DIR,
+  HISTORY_JSON,
+  HistoryMessage,
+  productionWorkflowTypes,
+} from '../test/support/workflow-histories.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const only = values.only ? new Set(values.only.split(',')) : null;
@@ -33,11 +38,18 @@ function peppolInvoice(): Buffer {
   return Buffer.from(
     peppolTemplate
       .replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>REC-${randomUUID().slice(0, 8)}</cbc:ID>`)
-      .replace('<cbc:Name>item name</cbc:Name>', '<cbc:Name>item name</cbc:Name><cac:SellersItemIdentification><cbc:ID>SKU-1</cbc:ID></cac:SellersItemIdentification>'),
+      .replace(
+        '<cbc:Name>item name</cbc:Name>',
+        '<cbc:Name>item name</cbc:Name><cac:SellersItemIdentification><cbc:ID>SKU-1</cbc:ID></cac:SellersItemIdentification>',
+      ),
   );
 }
 
-const PRICE_LIST = ['Artikkelnummer;Beskrivelse;Enhet;Pris', 'P-A4;Kopipapir A4;pk;42,50', 'T-1;Toner sort;stk;615,00'].join('\n');
+const PRICE_LIST = [
+  'Artikkelnummer;Beskrivelse;Enhet;Pris',
+  'P-A4;Kopipapir A4;pk;42,50',
+  'T-1;Toner sort;stk;615,00',
+].join('\n');
 const TERMS = 'Leveransevilkår. Alle priser er oppgitt eksklusive merverdiavgift. Fakturagebyr belastes ikke.';
 
 interface Api {
@@ -49,7 +61,11 @@ function apiOf(apiUrl: string, key: string, organizationId: string): Api {
     async call(method, urlPath, body) {
       const response = await fetch(`${apiUrl}${urlPath}`, {
         method,
-        headers: { Authorization: `Bearer ${key}`, 'X-Organization-Id': organizationId, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${key}`,
+          'X-Organization-Id': organizationId,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
@@ -59,7 +75,8 @@ function apiOf(apiUrl: string, key: string, organizationId: string): Api {
 }
 
 function expectStatus(response: { status: number; body: unknown }, expected: number, what: string) {
-  if (response.status !== expected) throw new Error(`${what}: expected ${expected}, got ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== expected)
+    throw new Error(`${what}: expected ${expected}, got ${response.status} ${JSON.stringify(response.body)}`);
 }
 
 async function settled(api: Api, runId: string): Promise<string> {
@@ -72,19 +89,33 @@ async function settled(api: Api, runId: string): Promise<string> {
 }
 
 async function uploadDocument(api: Api, fileName: string, bytes: Buffer, mimeType: string): Promise<string> {
-  const registration = await api.call('POST', '/v1/documents/upload', { file_name: fileName, mime_type: mimeType, file_size: bytes.length });
+  const registration = await api.call('POST', '/v1/documents/upload', {
+    file_name: fileName,
+    mime_type: mimeType,
+    file_size: bytes.length,
+  });
   expectStatus(registration, 201, `register ${fileName}`);
-  const put = await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: bytes });
+  const put = await fetch(registration.body.upload_url, {
+    method: 'PUT',
+    headers: registration.body.headers,
+    body: bytes,
+  });
   if (!put.ok) throw new Error(`storage PUT of ${fileName} failed: ${put.status}`);
   return registration.body.document_id;
 }
 
 async function importInvoice(api: Api, bytes: Buffer, fileName = 'invoice.xml', mimeType = 'application/xml') {
-  const started = await api.call('POST', '/v1/invoices/imports', { primary_document_id: await uploadDocument(api, fileName, bytes, mimeType) });
+  const started = await api.call('POST', '/v1/invoices/imports', {
+    primary_document_id: await uploadDocument(api, fileName, bytes, mimeType),
+  });
   expectStatus(started, 202, 'import');
   const status = await settled(api, started.body.workflow_run_id);
   const imported = await api.call('GET', `/v1/invoices/imports/${started.body.id}`);
-  return { runId: started.body.workflow_run_id as string, status, invoiceId: imported.body.invoice_id as string | null };
+  return {
+    runId: started.body.workflow_run_id as string,
+    status,
+    invoiceId: imported.body.invoice_id as string | null,
+  };
 }
 
 // Failures in a history carry the recording machine's stack traces (file paths); replay does not
@@ -92,7 +123,9 @@ async function importInvoice(api: Api, bytes: Buffer, fileName = 'invoice.xml', 
 function withoutStackTraces(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutStackTraces);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, key === 'stackTrace' ? '' : withoutStackTraces(child)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => [key, key === 'stackTrace' ? '' : withoutStackTraces(child)]),
+    );
   }
   return value;
 }
@@ -131,7 +164,13 @@ async function inboxIntegration(api: Api, context: Context, options: { autoSync?
     provider: 's3_inbox',
     name: `Inbox ${bucket}`,
     auto_sync: options.autoSync ?? false,
-    credentials: { endpoint: context.s3.endpoint, bucket, prefix: 'drop/', access_key: context.s3.accessKey, secret_key: context.s3.secretKey },
+    credentials: {
+      endpoint: context.s3.endpoint,
+      bucket,
+      prefix: 'drop/',
+      access_key: context.s3.accessKey,
+      secret_key: context.s3.secretKey,
+    },
   });
   expectStatus(created, 201, 'inbox integration');
   await passTest(api, created.body.id);
@@ -161,12 +200,19 @@ async function executeScheduled(context: Context, workflowType: string): Promise
 const integrationOfRun = new Map<string, string>();
 
 const scenarios: Scenario[] = [
-  { name: 'import-invoice.completed', workflowType: 'importInvoiceWorkflow', expectedStatus: 'completed', run: async (api) => (await importInvoice(api, peppolInvoice())).runId },
+  {
+    name: 'import-invoice.completed',
+    workflowType: 'importInvoiceWorkflow',
+    expectedStatus: 'completed',
+    run: async (api) => (await importInvoice(api, peppolInvoice())).runId,
+  },
   {
     name: 'import-invoice.failed',
     workflowType: 'importInvoiceWorkflow',
     expectedStatus: 'failed',
-    run: async (api) => (await importInvoice(api, Buffer.from('%PDF-1.7 this is not a readable PDF'), 'broken.pdf', 'application/pdf')).runId,
+    run: async (api) =>
+      (await importInvoice(api, Buffer.from('%PDF-1.7 this is not a readable PDF'), 'broken.pdf', 'application/pdf'))
+        .runId,
   },
   {
     name: 'refresh-matches.invoices',
@@ -217,7 +263,9 @@ const scenarios: Scenario[] = [
     run: async (api) => {
       const agreement = await api.call('POST', '/v1/agreements', { title: 'Kontorrekvisita' });
       const documentId = await uploadDocument(api, 'prisliste.csv', Buffer.from(PRICE_LIST, 'utf8'), 'text/csv');
-      const started = await api.call('POST', `/v1/agreements/${agreement.body.id}/price-imports`, { entries: [{ document_id: documentId, default_currency: 'NOK' }] });
+      const started = await api.call('POST', `/v1/agreements/${agreement.body.id}/price-imports`, {
+        entries: [{ document_id: documentId, default_currency: 'NOK' }],
+      });
       expectStatus(started, 202, 'price import');
       return started.body.workflow_run_id;
     },
@@ -230,7 +278,9 @@ const scenarios: Scenario[] = [
       const agreement = await api.call('POST', '/v1/agreements', { title: 'Vilkår' });
       const terms = await uploadDocument(api, 'vilkaar.txt', Buffer.from(TERMS, 'utf8'), 'text/plain');
       const prices = await uploadDocument(api, 'artikler.csv', Buffer.from(PRICE_LIST, 'utf8'), 'text/csv');
-      const started = await api.call('POST', `/v1/agreements/${agreement.body.id}/document-imports`, { entries: [{ document_id: terms }, { document_id: prices }] });
+      const started = await api.call('POST', `/v1/agreements/${agreement.body.id}/document-imports`, {
+        entries: [{ document_id: terms }, { document_id: prices }],
+      });
       expectStatus(started, 202, 'document import');
       return started.body.workflow_run_id;
     },
@@ -252,7 +302,9 @@ const scenarios: Scenario[] = [
     expectedStatus: 'completed',
     run: async (api, context) => {
       const integrationId = await inboxIntegration(api, context);
-      const started = await api.call('POST', `/v1/integrations/${integrationId}/syncs`, { date_from: new Date().toISOString().slice(0, 10) });
+      const started = await api.call('POST', `/v1/integrations/${integrationId}/syncs`, {
+        date_from: new Date().toISOString().slice(0, 10),
+      });
       expectStatus(started, 202, 'sync');
       integrationOfRun.set(started.body.id, integrationId);
       return started.body.id;
@@ -286,7 +338,8 @@ const scenarios: Scenario[] = [
     workflowId: async (runId, api, context) => {
       const integrationId = integrationOfRun.get(runId)!;
       await expectImported(api, integrationId, runId, 'scheduled sync');
-      const actions = (await context.temporal.schedule.getHandle(scheduleIdOf(integrationId)).describe()).info.recentActions;
+      const actions = (await context.temporal.schedule.getHandle(scheduleIdOf(integrationId)).describe()).info
+        .recentActions;
       const started = actions.at(-1)?.action;
       if (started?.type !== 'startWorkflow') throw new Error('the Schedule started no workflow');
       return started.workflow.workflowId;
@@ -300,7 +353,11 @@ const scenarios: Scenario[] = [
       const created = await api.call('POST', '/v1/integrations', {
         provider: 'tripletex',
         name: 'Tripletex',
-        credentials: { consumer_token: context.tripletex.consumerToken, employee_token: context.tripletex.employeeToken, base_url: context.tripletex.baseUrl },
+        credentials: {
+          consumer_token: context.tripletex.consumerToken,
+          employee_token: context.tripletex.employeeToken,
+          base_url: context.tripletex.baseUrl,
+        },
       });
       expectStatus(created, 201, 'tripletex integration');
       await passTest(api, created.body.id);
@@ -340,15 +397,27 @@ const scenarios: Scenario[] = [
     notRun: true,
     run: async (api, context) => {
       const expiration = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-      expectStatus(await api.call('POST', '/v1/agreements', { title: 'Expiring', status: 'active', effective_date: '2020-01-01', expiration_date: expiration }), 201, 'expiring agreement');
+      expectStatus(
+        await api.call('POST', '/v1/agreements', {
+          title: 'Expiring',
+          status: 'active',
+          effective_date: '2020-01-01',
+          expiration_date: expiration,
+        }),
+        201,
+        'expiring agreement',
+      );
       return executeScheduled(context, 'agreementExpiringNotificationsWorkflow');
     },
   },
 ];
 
 async function main() {
-  const missing = productionWorkflowTypes().filter((type) => !scenarios.some((scenario) => scenario.workflowType === type));
-  if (missing.length > 0) throw new Error(`no recording scenario for ${missing.join(', ')}: add one to scripts/record-workflow-histories.ts`);
+  const missing = productionWorkflowTypes().filter(
+    (type) => !scenarios.some((scenario) => scenario.workflowType === type),
+  );
+  if (missing.length > 0)
+    throw new Error(`no recording scenario for ${missing.join(', ')}: add one to scripts/record-workflow-histories.ts`);
 
   // Schedules effectively off (the notification scenarios start their workflows themselves).
   const stack = await startTestStack({ NOTIFICATION_DISPATCH_INTERVAL_SECONDS: '86400' });
@@ -363,32 +432,76 @@ async function main() {
   const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
   const temporal = new Client({ connection });
   const tripletex = await new TripletexStandin().start();
-  tripletex.suppliers.push({ id: 501, name: 'Lieferant GmbH', organizationNumber: '999999001' }, { id: 502, name: 'LE FOURNISSEUR', organizationNumber: '999999002' });
+  tripletex.suppliers.push(
+    { id: 501, name: 'Lieferant GmbH', organizationNumber: '999999001' },
+    { id: 502, name: 'LE FOURNISSEUR', organizationNumber: '999999002' },
+  );
   const s3Endpoint = new URL(stack.env.S3_ENDPOINT!);
   const s3 = {
     endpoint: stack.env.S3_ENDPOINT!,
     accessKey: stack.env.S3_ACCESS_KEY!,
     secretKey: stack.env.S3_SECRET_KEY!,
-    client: new MinioClient({ endPoint: s3Endpoint.hostname, port: Number(s3Endpoint.port), useSSL: false, accessKey: stack.env.S3_ACCESS_KEY!, secretKey: stack.env.S3_SECRET_KEY!, pathStyle: true }),
+    client: new MinioClient({
+      endPoint: s3Endpoint.hostname,
+      port: Number(s3Endpoint.port),
+      useSSL: false,
+      accessKey: stack.env.S3_ACCESS_KEY!,
+      secretKey: stack.env.S3_SECRET_KEY!,
+      pathStyle: true,
+    }),
   };
   try {
     const organization = await createOrganization(db, { name: 'Workflow histories' });
-    const user = await addMember(db, { organizationId: organization.id, email: 'recorder@example.test', name: 'Recorder', role: 'admin' });
+    const user = await addMember(db, {
+      organizationId: organization.id,
+      email: 'recorder@example.test',
+      name: 'Recorder',
+      role: 'admin',
+    });
     const key = await createApiKey(db, { organizationId: organization.id, userId: user.id, level: 'admin' });
     const api = apiOf(stack.apiUrl, key.key, organization.id);
 
     // An invoice matched to an active agreement with a price, so checks and topics have work.
     const invoice = await importInvoice(api, peppolInvoice());
     const read = await api.call('GET', `/v1/invoices/${invoice.invoiceId}`);
-    const agreement = await api.call('POST', '/v1/agreements', { title: 'Consulting 2017', status: 'active', effective_date: '2017-01-01', expiration_date: '2017-12-31', supplier_ids: [read.body.supplier.id] });
+    const agreement = await api.call('POST', '/v1/agreements', {
+      title: 'Consulting 2017',
+      status: 'active',
+      effective_date: '2017-01-01',
+      expiration_date: '2017-12-31',
+      supplier_ids: [read.body.supplier.id],
+    });
     expectStatus(agreement, 201, 'agreement');
     const priced = await api.call('POST', `/v1/agreements/${agreement.body.id}/price-items`, {
-      entries: [{ description: 'item name', seller_item_id: 'SKU-1', unit: 'DAY', currency_code: 'EUR', price: { type: 'amount', amount: '350.00' } }],
+      entries: [
+        {
+          description: 'item name',
+          seller_item_id: 'SKU-1',
+          unit: 'DAY',
+          currency_code: 'EUR',
+          price: { type: 'amount', amount: '350.00' },
+        },
+      ],
     });
     expectStatus(priced, 201, 'price items');
-    const context: Context = { invoiceId: invoice.invoiceId!, supplierId: read.body.supplier.id, agreementId: agreement.body.id, temporal, taskQueue: stack.env.TEMPORAL_TASK_QUEUE!, s3, tripletex };
+    const context: Context = {
+      invoiceId: invoice.invoiceId!,
+      supplierId: read.body.supplier.id,
+      agreementId: agreement.body.id,
+      temporal,
+      taskQueue: stack.env.TEMPORAL_TASK_QUEUE!,
+      s3,
+      tripletex,
+    };
     const preference = await api.call('PUT', '/v1/notification-preferences?owner=organization', {
-      preferences: [{ owner: 'organization', scope: 'organization', sources: [], channels: [{ type: 'webhook', enabled: true, events: ['new_alert', 'agreement_expiring'], url: receiverUrl }] }],
+      preferences: [
+        {
+          owner: 'organization',
+          scope: 'organization',
+          sources: [],
+          channels: [{ type: 'webhook', enabled: true, events: ['new_alert', 'agreement_expiring'], url: receiverUrl }],
+        },
+      ],
     });
     expectStatus(preference, 200, 'notification preference');
     const rematch = await api.call('POST', `/v1/agreements/${agreement.body.id}/invoices/refresh`);
@@ -398,20 +511,42 @@ async function main() {
     for (const scenario of scenarios) {
       if (only && !only.has(scenario.name)) continue;
       const runId = await scenario.run(api, context);
-      const status = scenario.notRun ? (await temporal.workflow.getHandle(runId).result().then(() => temporal.workflow.getHandle(runId).describe())).status.name : await settled(api, runId);
-      if (status !== scenario.expectedStatus) throw new Error(`${scenario.name}: the run ended ${status}, expected ${scenario.expectedStatus}`);
-      const handle = temporal.workflow.getHandle(scenario.workflowId ? await scenario.workflowId(runId, api, context) : runId);
+      const status = scenario.notRun
+        ? (
+            await temporal.workflow
+              .getHandle(runId)
+              .result()
+              .then(() => temporal.workflow.getHandle(runId).describe())
+          ).status.name
+        : await settled(api, runId);
+      if (status !== scenario.expectedStatus)
+        throw new Error(`${scenario.name}: the run ended ${status}, expected ${scenario.expectedStatus}`);
+      const handle = temporal.workflow.getHandle(
+        scenario.workflowId ? await scenario.workflowId(runId, api, context) : runId,
+      );
       // The workflow closes just after its run does: wait for it, whatever its outcome.
       await handle.result().catch(() => undefined);
       const description = await handle.describe();
-      if (description.type !== scenario.workflowType) throw new Error(`${scenario.name}: recorded ${description.type}, expected ${scenario.workflowType}`);
+      if (description.type !== scenario.workflowType)
+        throw new Error(`${scenario.name}: recorded ${description.type}, expected ${scenario.workflowType}`);
       // protobufjs' JSON object form (what History.fromObject reads back): the SDK's own
       // historyToJSON fails in this install (its nested protobufjs 8 against @temporalio/proto's 7).
-      const history = HistoryMessage.toObject(HistoryMessage.fromObject(await handle.fetchHistory()), HISTORY_JSON) as { events: unknown[] };
-      const fixture = { scenario: scenario.name, workflow_type: scenario.workflowType, workflow_id: handle.workflowId, run_status: status, temporal_status: description.status.name, history: withoutStackTraces(history) };
+      const history = HistoryMessage.toObject(HistoryMessage.fromObject(await handle.fetchHistory()), HISTORY_JSON) as {
+        events: unknown[];
+      };
+      const fixture = {
+        scenario: scenario.name,
+        workflow_type: scenario.workflowType,
+        workflow_id: handle.workflowId,
+        run_status: status,
+        temporal_status: description.status.name,
+        history: withoutStackTraces(history),
+      };
       const file = path.join(HISTORIES_DIR, `${scenario.name}.json`);
       writeFileSync(file, `${JSON.stringify(fixture, null, 1)}\n`);
-      console.log(`${scenario.name}: ${description.type} ${description.status.name}, ${history.events.length} events -> ${path.relative(repoRoot, file)}`);
+      console.log(
+        `${scenario.name}: ${description.type} ${description.status.name}, ${history.events.length} events -> ${path.relative(repoRoot, file)}`,
+      );
     }
   } finally {
     await tripletex.stop();

@@ -13,7 +13,16 @@ import { renderClaimPdf } from '../src/claims/export/render-pdf.js';
 
 const docs = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs');
 
-type Item = [invoice: number, line: string | null, description: string | null, quantity: string | null, unit: string | null, charged: string | null, agreed: string | null, citation: string | null];
+type Item = [
+  invoice: number,
+  line: string | null,
+  description: string | null,
+  quantity: string | null,
+  unit: string | null,
+  charged: string | null,
+  agreed: string | null,
+  citation: string | null,
+];
 
 const INVOICES = [
   { number: 'F-2026-10412', date: '2026-02-27', currency: 'NOK' },
@@ -25,28 +34,134 @@ const INVOICES = [
 
 const PRICE_LIST = 'Bilag 2 Prisliste 2026';
 const ITEMS: Item[] = [
-  [0, '1', 'Vakthold, objektvakt dagtid (Sørlandsparken)', '186', 'HUR', '612.00', '575.00', `${PRICE_LIST}, item 'Objektvakt dag': 575.00 NOK per HUR`],
-  [0, '2', 'Vakthold, objektvakt natt og helg', '96', 'HUR', '748.00', '690.00', `${PRICE_LIST}, item 'Objektvakt natt/helg': 690.00 NOK per HUR`],
-  [0, '4', 'Utrykning alarm, Grønland 12', '3', 'EA', '1450.00', '1150.00', `${PRICE_LIST}, item 'Utrykning': 1150.00 NOK per EA`],
-  [1, '1', 'Vakthold, objektvakt dagtid (Sørlandsparken)', '204', 'HUR', '612.00', '575.00', `${PRICE_LIST}, item 'Objektvakt dag': 575.00 NOK per HUR`],
-  [1, '3', 'Nøkkelhåndtering og låseservice', '1', 'MON', '2400.00', '1800.00', `Rammeavtale § 5.3: «Nøkkelhåndtering inngår med 1 800 kr per måned, uavhengig av antall nøkler.»`],
+  [
+    0,
+    '1',
+    'Vakthold, objektvakt dagtid (Sørlandsparken)',
+    '186',
+    'HUR',
+    '612.00',
+    '575.00',
+    `${PRICE_LIST}, item 'Objektvakt dag': 575.00 NOK per HUR`,
+  ],
+  [
+    0,
+    '2',
+    'Vakthold, objektvakt natt og helg',
+    '96',
+    'HUR',
+    '748.00',
+    '690.00',
+    `${PRICE_LIST}, item 'Objektvakt natt/helg': 690.00 NOK per HUR`,
+  ],
+  [
+    0,
+    '4',
+    'Utrykning alarm, Grønland 12',
+    '3',
+    'EA',
+    '1450.00',
+    '1150.00',
+    `${PRICE_LIST}, item 'Utrykning': 1150.00 NOK per EA`,
+  ],
+  [
+    1,
+    '1',
+    'Vakthold, objektvakt dagtid (Sørlandsparken)',
+    '204',
+    'HUR',
+    '612.00',
+    '575.00',
+    `${PRICE_LIST}, item 'Objektvakt dag': 575.00 NOK per HUR`,
+  ],
+  [
+    1,
+    '3',
+    'Nøkkelhåndtering og låseservice',
+    '1',
+    'MON',
+    '2400.00',
+    '1800.00',
+    `Rammeavtale § 5.3: «Nøkkelhåndtering inngår med 1 800 kr per måned, uavhengig av antall nøkler.»`,
+  ],
   [1, null, null, null, null, null, null, null],
-  [2, '1', 'Vakthold, objektvakt dagtid (Sørlandsparken)', '192', 'HUR', '612.00', '575.00', `${PRICE_LIST}, item 'Objektvakt dag': 575.00 NOK per HUR`],
-  [2, '2', 'Vakthold, objektvakt natt og helg', '120', 'HUR', '748.00', '690.00', `${PRICE_LIST}, item 'Objektvakt natt/helg': 690.00 NOK per HUR`],
-  [3, '1', 'Sicherheitsschulung für Objektleiter, Düsseldorf (2 Tage, inkl. Prüfung)', '2', 'DAY', '1980.00', '1650.00', `${PRICE_LIST}, item 'Kurs, per dag': 1650.00 EUR per DAY`],
-  [3, '2', 'Reisekosten Schulungsleiterin Jürgen & Söhne, Flug und Übernachtung', '1', 'EA', '1265.40', '950.00', 'Rammeavtale § 7.2: «Reisekostnader faktureres etter regning, begrenset til 950 EUR per reise.»'],
-  [4, '1', 'Vakthold, objektvakt dagtid (Sørlandsparken)', '210', 'HUR', '612.00', '575.00', `${PRICE_LIST}, item 'Objektvakt dag': 575.00 NOK per HUR`],
-  [4, '2', 'Vakthold, objektvakt natt og helg', '88', 'HUR', '748.00', '690.00', `${PRICE_LIST}, item 'Objektvakt natt/helg': 690.00 NOK per HUR`],
+  [
+    2,
+    '1',
+    'Vakthold, objektvakt dagtid (Sørlandsparken)',
+    '192',
+    'HUR',
+    '612.00',
+    '575.00',
+    `${PRICE_LIST}, item 'Objektvakt dag': 575.00 NOK per HUR`,
+  ],
+  [
+    2,
+    '2',
+    'Vakthold, objektvakt natt og helg',
+    '120',
+    'HUR',
+    '748.00',
+    '690.00',
+    `${PRICE_LIST}, item 'Objektvakt natt/helg': 690.00 NOK per HUR`,
+  ],
+  [
+    3,
+    '1',
+    'Sicherheitsschulung für Objektleiter, Düsseldorf (2 Tage, inkl. Prüfung)',
+    '2',
+    'DAY',
+    '1980.00',
+    '1650.00',
+    `${PRICE_LIST}, item 'Kurs, per dag': 1650.00 EUR per DAY`,
+  ],
+  [
+    3,
+    '2',
+    'Reisekosten Schulungsleiterin Jürgen & Söhne, Flug und Übernachtung',
+    '1',
+    'EA',
+    '1265.40',
+    '950.00',
+    'Rammeavtale § 7.2: «Reisekostnader faktureres etter regning, begrenset til 950 EUR per reise.»',
+  ],
+  [
+    4,
+    '1',
+    'Vakthold, objektvakt dagtid (Sørlandsparken)',
+    '210',
+    'HUR',
+    '612.00',
+    '575.00',
+    `${PRICE_LIST}, item 'Objektvakt dag': 575.00 NOK per HUR`,
+  ],
+  [
+    4,
+    '2',
+    'Vakthold, objektvakt natt og helg',
+    '88',
+    'HUR',
+    '748.00',
+    '690.00',
+    `${PRICE_LIST}, item 'Objektvakt natt/helg': 690.00 NOK per HUR`,
+  ],
   [4, '5', 'Drivstofftillegg 4,5 %', '1', 'EA', '3210.75', null, null],
 ];
 
-function sampleLine([invoiceIndex, lineReference, description, quantity, unit, charged, agreed, citation]: Item, index: number): ClaimLetterLine {
+function sampleLine(
+  [invoiceIndex, lineReference, description, quantity, unit, charged, agreed, citation]: Item,
+  index: number,
+): ClaimLetterLine {
   const invoice = INVOICES[invoiceIndex]!;
   const chargedAmount = charged && quantity ? new Decimal(charged).times(quantity) : null;
   const agreedAmount = agreed && quantity ? new Decimal(agreed).times(quantity) : null;
   const wholeInvoice = lineReference === null;
   const fuel = description?.startsWith('Drivstoff') ?? false;
-  const difference = wholeInvoice ? new Decimal('395.00') : fuel ? new Decimal(charged!) : chargedAmount!.minus(agreedAmount!);
+  const difference = wholeInvoice
+    ? new Decimal('395.00')
+    : fuel
+      ? new Decimal(charged!)
+      : chargedAmount!.minus(agreedAmount!);
   return {
     alertId: `5f0c2a1e-8d4b-4c3a-9e21-${String(index + 1).padStart(12, '0')}`,
     alertStatus: 'claimed',
@@ -63,7 +178,11 @@ function sampleLine([invoiceIndex, lineReference, description, quantity, unit, c
     agreedAmount: agreedAmount?.toFixed(2) ?? null,
     difference: difference.toFixed(2),
     currencyCode: invoice.currency,
-    title: wholeInvoice ? 'Invoice fee not in the agreement' : fuel ? 'Surcharge not in the agreement' : 'Unit price above the agreed price',
+    title: wholeInvoice
+      ? 'Invoice fee not in the agreement'
+      : fuel
+        ? 'Surcharge not in the agreement'
+        : 'Unit price above the agreed price',
     explanation: wholeInvoice
       ? 'The invoice adds a paper invoice fee of 395.00 NOK; the agreement has no invoice fees (§ 9.1: invoices are sent as EHF).'
       : fuel
@@ -76,14 +195,25 @@ function sampleLine([invoiceIndex, lineReference, description, quantity, unit, c
 function totalsOf(lines: ClaimLetterLine[], refunds: ClaimLetterRefund[]): ClaimLetterTotal[] {
   const currencies = [...new Set(lines.map((l) => l.currencyCode))].sort();
   return currencies.map((currencyCode) => {
-    const claimed = lines.filter((l) => l.currencyCode === currencyCode).reduce((sum, l) => sum.plus(l.difference), new Decimal(0));
-    const refunded = refunds.filter((r) => r.currencyCode === currencyCode).reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
-    return { currencyCode, claimed: claimed.toFixed(2), refunded: refunded.toFixed(2), outstanding: claimed.minus(refunded).toFixed(2) };
+    const claimed = lines
+      .filter((l) => l.currencyCode === currencyCode)
+      .reduce((sum, l) => sum.plus(l.difference), new Decimal(0));
+    const refunded = refunds
+      .filter((r) => r.currencyCode === currencyCode)
+      .reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
+    return {
+      currencyCode,
+      claimed: claimed.toFixed(2),
+      refunded: refunded.toFixed(2),
+      outstanding: claimed.minus(refunded).toFixed(2),
+    };
   });
 }
 
 const lines = ITEMS.map(sampleLine);
-const refunds: ClaimLetterRefund[] = [{ date: '2026-06-12', amount: '4500.00', currencyCode: 'NOK', reference: 'KN-2026-0318' }];
+const refunds: ClaimLetterRefund[] = [
+  { date: '2026-06-12', amount: '4500.00', currencyCode: 'NOK', reference: 'KN-2026-0318' },
+];
 
 export const SAMPLE_LETTER: ClaimLetter = {
   reference: 'CLM-2026-0017',
@@ -91,10 +221,25 @@ export const SAMPLE_LETTER: ClaimLetter = {
   status: 'in_progress',
   createdAt: '2026-06-03T07:45:00Z',
   generatedAt: '2026-06-18T09:30:00Z',
-  organization: { name: 'Fjordbyen Eiendom AS', organizationNumber: '912 345 678', vatId: 'NO912345678MVA', address: ['Strandkaien 14', '4005 Stavanger', 'Norway'] },
-  supplier: { name: 'Nordvakt Sikkerhet & Müller Objektschutz AS', organizationNumber: '998 877 665', vatId: 'NO998877665MVA', address: ['Tollbodgata 3', '4611 Kristiansand S', 'Norway'] },
+  organization: {
+    name: 'Fjordbyen Eiendom AS',
+    organizationNumber: '912 345 678',
+    vatId: 'NO912345678MVA',
+    address: ['Strandkaien 14', '4005 Stavanger', 'Norway'],
+  },
+  supplier: {
+    name: 'Nordvakt Sikkerhet & Müller Objektschutz AS',
+    organizationNumber: '998 877 665',
+    vatId: 'NO998877665MVA',
+    address: ['Tollbodgata 3', '4611 Kristiansand S', 'Norway'],
+  },
   supplierContact: { name: 'Åse Bjørnstad-Köhler', email: 'faktura@nordvakt.example' },
-  agreement: { id: 'sample-agreement', title: 'Rammeavtale vakt- og sikkerhetstjenester 2026–2027', startDate: '2026-01-01', endDate: '2027-12-31' },
+  agreement: {
+    id: 'sample-agreement',
+    title: 'Rammeavtale vakt- og sikkerhetstjenester 2026–2027',
+    startDate: '2026-01-01',
+    endDate: '2027-12-31',
+  },
   note: 'Your credit note KN-2026-0318 of 12 June covers part of the February invoice; it is deducted above. We would appreciate one credit note per currency for the rest.',
   lines,
   totals: totalsOf(lines, refunds),
@@ -104,7 +249,18 @@ export const SAMPLE_LETTER: ClaimLetter = {
 const pdfPath = join(docs, 'claim-letter-sample.pdf');
 await writeFile(pdfPath, await renderClaimPdf(SAMPLE_LETTER));
 // pdftoppm names the page file itself (…-1.png); -singlefile keeps the name we give.
-await promisify(execFile)('pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', '-singlefile', pdfPath, join(docs, 'claim-letter-sample.tmp')]);
+await promisify(execFile)('pdftoppm', [
+  '-png',
+  '-r',
+  '80',
+  '-f',
+  '1',
+  '-l',
+  '1',
+  '-singlefile',
+  pdfPath,
+  join(docs, 'claim-letter-sample.tmp'),
+]);
 await rename(join(docs, 'claim-letter-sample.tmp.png'), join(docs, 'claim-letter-sample.png'));
 for (const file of ['claim-letter-sample.pdf', 'claim-letter-sample.png']) {
   console.log(`${file}: ${(await stat(join(docs, file))).size} bytes`);

@@ -17,10 +17,13 @@ async function main(): Promise<void> {
   const api = await listenApi(app, config.PORT, config.HOST);
   deps.logger.info({ port: config.PORT }, `API listening on http://localhost:${config.PORT}`);
   // Prometheus metrics on a port of their own, when configured (never on the public port).
-  const metrics = config.METRICS_PORT === undefined ? null : await listenApi(metricsApp(), config.METRICS_PORT, config.METRICS_HOST);
+  const metrics =
+    config.METRICS_PORT === undefined ? null : await listenApi(metricsApp(), config.METRICS_PORT, config.METRICS_HOST);
   if (metrics) deps.logger.info({ url: `${metrics.url}/metrics` }, 'metrics listening');
   const purge = setInterval(() => {
-    purgeExpiredIdempotencyRecords(deps.db, config.IDEMPOTENCY_RETENTION_HOURS).catch((err) => deps.logger.warn({ err }, 'idempotency purge failed'));
+    purgeExpiredIdempotencyRecords(deps.db, config.IDEMPOTENCY_RETENTION_HOURS).catch((err) =>
+      deps.logger.warn({ err }, 'idempotency purge failed'),
+    );
   }, 3_600_000);
 
   const shutdown = async (signal: string) => {

@@ -23,7 +23,14 @@ export async function createAppDeps(config: Config, extraRunTypes: RunType[] = [
   const storage = createStorage(config);
   await storage.ensureBucket();
   const logger = createLogger(config.LOG_LEVEL, 'api');
-  const { db, pool } = createDbWithPool(config.DATABASE_URL, 10, (err) => logger.warn({ err }, 'database connection lost'), { statementTimeoutSeconds: config.DATABASE_STATEMENT_TIMEOUT_SECONDS });
+  const { db, pool } = createDbWithPool(
+    config.DATABASE_URL,
+    10,
+    (err) => logger.warn({ err }, 'database connection lost'),
+    {
+      statementTimeoutSeconds: config.DATABASE_STATEMENT_TIMEOUT_SECONDS,
+    },
+  );
   return {
     config,
     db,
@@ -37,7 +44,10 @@ export async function createAppDeps(config: Config, extraRunTypes: RunType[] = [
       store: config.RATE_LIMIT_STORE,
       pool,
       requests: { points: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
-      authFailures: { points: config.RATE_LIMIT_AUTH_FAILURES, windowSeconds: config.RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS },
+      authFailures: {
+        points: config.RATE_LIMIT_AUTH_FAILURES,
+        windowSeconds: config.RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS,
+      },
     }),
     runTypes: new RunTypeRegistry([...productionRunTypes, ...extraRunTypes]),
   };

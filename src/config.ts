@@ -55,7 +55,10 @@ const configSchema = z.object({
   // Prometheus metrics (GET /metrics) are served on this port only, on METRICS_HOST (loopback by
   // default: open it to your scraper's network deliberately). Unset: no metrics listener; the
   // public API port never serves them.
-  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_PORT: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(0).max(65535).optional(),
+  ),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Workflows only tests use (see workflows/testing.ts); never on in production.
@@ -79,7 +82,10 @@ const configSchema = z.object({
   INTEGRATION_KEYS: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(1).optional()),
   // When the nightly auto-sync of an integration runs, UTC `HH:MM`, and how late a missed run
   // (Temporal down at that time) still starts.
-  SYNC_SCHEDULE_TIME_UTC: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)').default('02:00'),
+  SYNC_SCHEDULE_TIME_UTC: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
+    .default('02:00'),
   SYNC_SCHEDULE_CATCHUP_MINUTES: z.coerce.number().int().positive().default(360),
   // The most lines a claim's XLSX or CSV export holds (its alerts, one row each); a larger claim
   // is 409 claim_too_large_for_export. The letter is built in memory before it is streamed out.

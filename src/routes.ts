@@ -26,4 +26,30 @@ import { teamRoutes } from './teams/routes.js';
 import { supportRoutes } from './support/routes.js';
 
 // The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [...organizationRoutes, ...partyRoutes, ...documentRoutes, ...documentSearchRoutes, ...invoiceRoutes, ...agreementRoutes, ...priceItemRoutes, ...priceImportRoutes, ...agreementDocumentRoutes, ...matchingRoutes, ...checkRoutes, ...checkSelectionRoutes, ...alertRoutes, ...alertTopicRoutes, ...topicReconcileRoutes, ...contextSuggestionRoutes, ...claimRoutes, ...teamRoutes, ...integrationRoutes, ...overviewRoutes, ...searchRoutes, ...runRoutes, ...activityRoutes, ...supportRoutes, ...notificationRoutes];
+export const allRoutes: RouteDefinition[] = [
+  ...organizationRoutes,
+  ...partyRoutes,
+  ...documentRoutes,
+  ...documentSearchRoutes,
+  ...invoiceRoutes,
+  ...agreementRoutes,
+  ...priceItemRoutes,
+  ...priceImportRoutes,
+  ...agreementDocumentRoutes,
+  ...matchingRoutes,
+  ...checkRoutes,
+  ...checkSelectionRoutes,
+  ...alertRoutes,
+  ...alertTopicRoutes,
+  ...topicReconcileRoutes,
+  ...contextSuggestionRoutes,
+  ...claimRoutes,
+  ...teamRoutes,
+  ...integrationRoutes,
+  ...overviewRoutes,
+  ...searchRoutes,
+  ...runRoutes,
+  ...activityRoutes,
+  ...supportRoutes,
+  ...notificationRoutes,
+];

@@ -43,7 +43,9 @@ export async function createWorker(config: Config) {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   installRuntimeLogger(logger);
   configureIsolation({ helpers: config.PARSER_HELPERS });
-  const db = createDb(config.DATABASE_URL, 10, { statementTimeoutSeconds: config.WORKER_DATABASE_STATEMENT_TIMEOUT_SECONDS });
+  const db = createDb(config.DATABASE_URL, 10, {
+    statementTimeoutSeconds: config.WORKER_DATABASE_STATEMENT_TIMEOUT_SECONDS,
+  });
   const storage = createStorage(config);
   await storage.ensureBucket();
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -52,7 +54,10 @@ export async function createWorker(config: Config) {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: workflowsPath(config.ENABLE_TEST_WORKFLOWS),
-    activities: createActivities({ db, storage, logger, integrationKeys: config.INTEGRATION_KEYS, config }, { includeTestActivities: config.ENABLE_TEST_WORKFLOWS }),
+    activities: createActivities(
+      { db, storage, logger, integrationKeys: config.INTEGRATION_KEYS, config },
+      { includeTestActivities: config.ENABLE_TEST_WORKFLOWS },
+    ),
     // Explicit, from config (docs/deployment.md): Temporal's defaults would let one worker
     // start far more parses and transactions at once than its cores and connections can serve.
     maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,

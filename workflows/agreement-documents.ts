@@ -29,10 +29,17 @@ export async function documentImportWorkflow(args: RunArgs<DocumentImportInput>)
     await executeRun(args.runId, async () => {
       const items = await registerItems(
         args.runId,
-        args.input.agreementDocumentIds.map((id) => ({ key: id, label: 'Classify and index an agreement document', recordType: 'agreement_document', recordId: id })),
+        args.input.agreementDocumentIds.map((id) => ({
+          key: id,
+          label: 'Classify and index an agreement document',
+          recordType: 'agreement_document',
+          recordId: id,
+        })),
         true,
       );
-      await processItems(items, (item) => documents.processAgreementDocument(item.key, args.runId, args.input.maxPassages));
+      await processItems(items, (item) =>
+        documents.processAgreementDocument(item.key, args.runId, args.input.maxPassages),
+      );
     });
   } finally {
     // Cancelled or failed early: documents the run never reached must not stay "processing".
@@ -43,7 +50,9 @@ export async function documentImportWorkflow(args: RunArgs<DocumentImportInput>)
 // (Re)indexes one document for search.
 export async function documentIndexWorkflow(args: RunArgs<DocumentIndexInput>): Promise<void> {
   const { documentId, maxPassages } = args.input;
-  await executeSingleItemRun(args.runId, { key: documentId, label: 'Extract and index a document', recordType: 'document', recordId: documentId }, () =>
-    documents.indexDocument(documentId, args.runId, maxPassages),
+  await executeSingleItemRun(
+    args.runId,
+    { key: documentId, label: 'Extract and index a document', recordType: 'document', recordId: documentId },
+    () => documents.indexDocument(documentId, args.runId, maxPassages),
   );
 }

@@ -41,7 +41,12 @@ export async function checkInvoicesWorkflow(args: RunArgs<CheckRunInput>): Promi
   await executeRun(runId, async () => {
     const items = await registerItems(
       runId,
-      [...pairs.entries()].map(([key, pair]) => ({ key, label: 'Check the invoice against the agreement', recordType: 'invoice', recordId: pair.invoiceId })),
+      [...pairs.entries()].map(([key, pair]) => ({
+        key,
+        label: 'Check the invoice against the agreement',
+        recordType: 'invoice',
+        recordId: pair.invoiceId,
+      })),
       true,
     );
     await checks.beginInvoiceChecks(invoiceIds);
@@ -52,8 +57,16 @@ export async function checkInvoicesWorkflow(args: RunArgs<CheckRunInput>): Promi
         // pairs of a batch share (the agreement's price items, the supplier's charges) read once.
         await processItemBatches(
           items,
-          (batch) => checks.checkPairs(organizationId, runId, batch.map((item) => ({ itemId: item.id, ...pairs.get(item.key)! }))),
-          { size: CHECK_BATCH_SIZE, concurrency: patched(CHECK_BATCHES_IN_FLIGHT_PATCH) ? CHECK_BATCHES_IN_FLIGHT : CHECK_BATCH_CONCURRENCY },
+          (batch) =>
+            checks.checkPairs(
+              organizationId,
+              runId,
+              batch.map((item) => ({ itemId: item.id, ...pairs.get(item.key)! })),
+            ),
+          {
+            size: CHECK_BATCH_SIZE,
+            concurrency: patched(CHECK_BATCHES_IN_FLIGHT_PATCH) ? CHECK_BATCHES_IN_FLIGHT : CHECK_BATCH_CONCURRENCY,
+          },
         );
       } else {
         await processItems(

@@ -6,4 +6,8 @@ export { checkInvoicesWorkflow } from './check-invoices.js';
 export { documentImportWorkflow, documentIndexWorkflow } from './agreement-documents.js';
 export { reconcileTopicsWorkflow } from './reconcile-topics.js';
 export { syncWorkflow, scheduledSyncWorkflow, refreshSuppliersWorkflow } from './sync.js';
-export { deliverNotificationWorkflow, dispatchNotificationsWorkflow, agreementExpiringNotificationsWorkflow } from './notifications.js';
+export {
+  deliverNotificationWorkflow,
+  dispatchNotificationsWorkflow,
+  agreementExpiringNotificationsWorkflow,
+} from './notifications.js';

@@ -17,7 +17,6 @@ export interface RetryPolicyInput {
   attempts: number;
 }
 
-
 // One delivery: attempts with exponential backoff (doubling from initialSeconds, capped at
 // maxSeconds; the defaults span more than 24 hours), then the delivery is marked failed and can be
 // replayed through the API.
@@ -44,7 +43,11 @@ async function startDeliveries(deliveries: { id: string; replays: number }[]): P
   const retry = await dispatch.notificationRetryPolicy();
   for (const delivery of deliveries) {
     try {
-      await startChild(deliverNotificationWorkflow, { workflowId: deliveryWorkflowId(delivery), args: [delivery.id, retry], parentClosePolicy: ParentClosePolicy.ABANDON });
+      await startChild(deliverNotificationWorkflow, {
+        workflowId: deliveryWorkflowId(delivery),
+        args: [delivery.id, retry],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
     } catch (error) {
       // Already being delivered (started by an earlier dispatch or a replay).
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

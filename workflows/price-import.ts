@@ -16,7 +16,12 @@ export async function priceImportWorkflow(args: RunArgs<{ importIds: string[] }>
   await executeRun(args.runId, async () => {
     const items = await registerItems(
       args.runId,
-      args.input.importIds.map((id) => ({ key: id, label: 'Read a price list into price items', recordType: 'price_import', recordId: id })),
+      args.input.importIds.map((id) => ({
+        key: id,
+        label: 'Read a price list into price items',
+        recordType: 'price_import',
+        recordId: id,
+      })),
       true,
     );
     await processItems(items, (item) => priceImports.runPriceImport(item.key));

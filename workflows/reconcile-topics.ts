@@ -17,7 +17,14 @@ export async function reconcileTopicsWorkflow(args: RunArgs<{ agreementId: strin
   await executeRun(runId, async () => {
     const items = await registerItems(
       runId,
-      [{ key: 'reconcile', label: "Sort the agreement's alerts into topics", recordType: 'agreement', recordId: input.agreementId }],
+      [
+        {
+          key: 'reconcile',
+          label: "Sort the agreement's alerts into topics",
+          recordType: 'agreement',
+          recordId: input.agreementId,
+        },
+      ],
       true,
     );
     await processItems(items, () => topics.reconcileAlertTopics(organizationId, input.agreementId));

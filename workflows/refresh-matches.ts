@@ -21,7 +21,11 @@ export async function refreshMatchesWorkflow(args: RunArgs<RefreshInput>): Promi
   const { organizationId, runId, input } = args;
   await executeRun(runId, async () => {
     if (input.invoiceIds) {
-      const items = await registerItems(runId, [{ key: 'invoices', label: `Re-match ${input.invoiceIds.length} invoice(s)` }], true);
+      const items = await registerItems(
+        runId,
+        [{ key: 'invoices', label: `Re-match ${input.invoiceIds.length} invoice(s)` }],
+        true,
+      );
       await processItems(items, () => matching.refreshMatchesForInvoices(organizationId, input.invoiceIds!));
       return;
     }
@@ -29,7 +33,11 @@ export async function refreshMatchesWorkflow(args: RunArgs<RefreshInput>): Promi
     for (let batch = 1; ; batch++) {
       const invoiceIds: string[] = await matching.nextInvoiceBatch(organizationId, afterId);
       if (invoiceIds.length === 0) break;
-      const items = await registerItems(runId, [{ key: `batch-${batch}`, label: `Re-match invoice batch ${batch} (${invoiceIds.length})` }], false);
+      const items = await registerItems(
+        runId,
+        [{ key: `batch-${batch}`, label: `Re-match invoice batch ${batch} (${invoiceIds.length})` }],
+        false,
+      );
       await processItems(items, () => matching.refreshMatchesForInvoices(organizationId, invoiceIds));
       afterId = invoiceIds[invoiceIds.length - 1]!;
     }

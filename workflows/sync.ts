@@ -5,7 +5,14 @@ import type { ScheduledSyncArgs } from '../src/integrations/schedules.js';
 import type { SyncInput } from '../src/integrations/syncs.js';
 import type { RunArgs } from '../src/runs/run-args.js';
 import { runSearchAttributes } from '../src/temporal/search-attributes.js';
-import { executeRun, executeSingleItemRun, processItems, registerItems, runModel, type RunItemRef } from './runs/lifecycle.js';
+import {
+  executeRun,
+  executeSingleItemRun,
+  processItems,
+  registerItems,
+  runModel,
+  type RunItemRef,
+} from './runs/lifecycle.js';
 
 // Provider calls: a network error or a 5xx is retried a few times (with backoff), then the sync
 // fails and keeps its checkpoint; POST /v1/workflow-runs/{id}/retry resumes it from there.
@@ -39,7 +46,12 @@ async function importInvoice(args: RunArgs<SyncInput>, item: RunItemRef): Promis
       args: [{ runId: staged.importRunId, organizationId: args.organizationId, input: { importId: staged.importId } }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: runSearchAttributes({ organizationId: args.organizationId, type: 'import', ownerType: 'invoice_import', ownerId: staged.importId }),
+      typedSearchAttributes: runSearchAttributes({
+        organizationId: args.organizationId,
+        type: 'import',
+        ownerType: 'invoice_import',
+        ownerId: staged.importId,
+      }),
       memo: { runId: staged.importRunId },
     });
   } catch (error) {
@@ -61,7 +73,11 @@ export async function syncWorkflow(args: RunArgs<SyncInput>): Promise<void> {
     for (let pages = 0; !checkpoint.done; pages++) {
       if (pages >= PAGES_PER_EXECUTION || workflowInfo().continueAsNewSuggested) return 'continue_as_new';
       const page = await provider.listSyncPage(runId, checkpoint.page);
-      const items = await registerItems(runId, page.invoices.map((invoice) => ({ key: invoice.key, label: invoice.label })), page.nextPage === null);
+      const items = await registerItems(
+        runId,
+        page.invoices.map((invoice) => ({ key: invoice.key, label: invoice.label })),
+        page.nextPage === null,
+      );
       await processItems(items, (item) => importInvoice(args, item), { concurrency: IMPORT_CONCURRENCY });
       checkpoint = { page: page.nextPage, pagesDone: checkpoint.pagesDone + 1, done: page.nextPage === null };
       await runModel.saveRunCheckpoint(runId, checkpoint);
@@ -82,7 +98,12 @@ export async function scheduledSyncWorkflow(args: ScheduledSyncArgs): Promise<vo
       args: [prepared.args],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      typedSearchAttributes: runSearchAttributes({ organizationId: args.organizationId, type: 'sync', ownerType: 'integration', ownerId: args.integrationId }),
+      typedSearchAttributes: runSearchAttributes({
+        organizationId: args.organizationId,
+        type: 'sync',
+        ownerType: 'integration',
+        ownerId: args.integrationId,
+      }),
       memo: { runId: prepared.args.runId },
     });
   } catch (error) {
@@ -93,7 +114,14 @@ export async function scheduledSyncWorkflow(args: ScheduledSyncArgs): Promise<vo
 
 // Fetches the provider's supplier list (a single-item run).
 export async function refreshSuppliersWorkflow(args: RunArgs<{ integrationId: string }>): Promise<void> {
-  await executeSingleItemRun(args.runId, { key: 'suppliers', label: "Fetch the provider's supplier list", recordType: 'integration', recordId: args.input.integrationId }, () =>
-    provider.refreshIntegrationSuppliers(args.input.integrationId),
+  await executeSingleItemRun(
+    args.runId,
+    {
+      key: 'suppliers',
+      label: "Fetch the provider's supplier list",
+      recordType: 'integration',
+      recordId: args.input.integrationId,
+    },
+    () => provider.refreshIntegrationSuppliers(args.input.integrationId),
   );
 }

@@ -1,4 +1,11 @@
-import { ApplicationFailure, CancellationScope, condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { TestActivities, TestItemBehaviour } from '../activities/testing.js';
 import type { RunArgs } from '../src/runs/run-args.js';
 import { executeRun, processItems, registerItems, runModel } from './runs/lifecycle.js';
@@ -30,15 +37,21 @@ export async function testItemsWorkflow(args: RunArgs<TestItemsInput>): Promise<
   setHandler(releaseSignal, () => {
     released = true;
   });
-  const run = () => executeRun(args.runId, async () => {
-    const { attempt } = await runModel.loadRunState(args.runId);
-    if (args.input.failRun && attempt === 1) throw ApplicationFailure.nonRetryable('the test run failed as asked', 'test_run_failed');
-    const items = await registerItems(args.runId, args.input.items.map(({ key }) => ({ key, label: `test item ${key}` })), false);
-    await condition(() => released);
-    await registerItems(args.runId, [], true);
-    const behaviours = new Map(args.input.items.map((item) => [item.key, item.behaviour]));
-    await processItems(items, (item) => testWork.performTestItem(behaviours.get(item.key)!, attempt));
-  });
+  const run = () =>
+    executeRun(args.runId, async () => {
+      const { attempt } = await runModel.loadRunState(args.runId);
+      if (args.input.failRun && attempt === 1)
+        throw ApplicationFailure.nonRetryable('the test run failed as asked', 'test_run_failed');
+      const items = await registerItems(
+        args.runId,
+        args.input.items.map(({ key }) => ({ key, label: `test item ${key}` })),
+        false,
+      );
+      await condition(() => released);
+      await registerItems(args.runId, [], true);
+      const behaviours = new Map(args.input.items.map((item) => [item.key, item.behaviour]));
+      await processItems(items, (item) => testWork.performTestItem(behaviours.get(item.key)!, attempt));
+    });
   await (args.input.ignoreCancellation ? CancellationScope.nonCancellable(run) : run());
 }
 

@@ -14,7 +14,10 @@ await withBenchStack('activity bench', async ({ db, tenant }) => {
   const seeding = performance.now();
   const claimId = randomUUID();
   const user = await db.membership.findFirstOrThrow({ where: { organizationId: tenant.organizationId } });
-  for (const [organizationId, count] of [[tenant.organizationId, ENTRIES], [randomUUID(), ENTRIES / 2]] as const) {
+  for (const [organizationId, count] of [
+    [tenant.organizationId, ENTRIES],
+    [randomUUID(), ENTRIES / 2],
+  ] as const) {
     await db.$executeRaw`
       INSERT INTO activity_entries (organization_id, entity_type, entity_id, action, actor_type, actor_run_id, changes, created_at)
       SELECT ${organizationId}::uuid, 'alert', md5(${organizationId} || (n % ${ALERTS})::text)::uuid, 'updated', 'system', NULL,
@@ -33,16 +36,23 @@ await withBenchStack('activity bench', async ({ db, tenant }) => {
   await db.$executeRawUnsafe('ANALYZE comments');
   console.log(`seeded ${ENTRIES * 1.5 + 50} entries in ${seconds(seeding).toFixed(1)} s`);
 
-  const measure = async (label: string, path: string) => [label, againstBaseline(await timedAgainstBaseline(tenant, () => path, RUNS))];
+  const measure = async (label: string, path: string) => [
+    label,
+    againstBaseline(await timedAgainstBaseline(tenant, () => path, RUNS)),
+  ];
   let deepCursor: string | null = null;
   {
     let cursor: string | null = null;
-    for (let page = 0; page < 20; page++) cursor = (await tenant.call(`/v1/activity?limit=50${cursor ? `&cursor=${cursor}` : ''}`)).body.next_cursor;
+    for (let page = 0; page < 20; page++)
+      cursor = (await tenant.call(`/v1/activity?limit=50${cursor ? `&cursor=${cursor}` : ''}`)).body.next_cursor;
     deepCursor = cursor;
   }
   const loadBefore = loadAverage();
   const rows = [
-    await measure("a claim's timeline (50 entries, 20 comments), limit 50", `/v1/activity?entity_type=claim&entity_id=${claimId}`),
+    await measure(
+      "a claim's timeline (50 entries, 20 comments), limit 50",
+      `/v1/activity?entity_type=claim&entity_id=${claimId}`,
+    ),
     await measure('the organization timeline, first page of 50', '/v1/activity?limit=50'),
     await measure('the organization timeline, page 21 of 50 (cursor)', `/v1/activity?limit=50&cursor=${deepCursor}`),
     await measure('the organization timeline, 1000 entries', '/v1/activity?limit=1000'),

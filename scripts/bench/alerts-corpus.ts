@@ -4,7 +4,13 @@
 // from a seed. Honest variations are there as decoys; every problem kind is planted, and the
 // ground truth says, per invoice, which line or charge is wrong and by how much.
 import { Decimal } from 'decimal.js';
-import { peppolDocument, type PeppolCharge, type PeppolDocument, type PeppolLine, type PeppolSupplier } from '../../test/support/peppol.js';
+import {
+  peppolDocument,
+  type PeppolCharge,
+  type PeppolDocument,
+  type PeppolLine,
+  type PeppolSupplier,
+} from '../../test/support/peppol.js';
 import { seededRandom } from './support.js';
 
 export type Category =
@@ -31,7 +37,17 @@ export const CATEGORY_CHECKERS: Record<Category, { checker: string; onLine: bool
   unit_hidden_overcharge: { checker: 'unit_price_above_agreed', onLine: true },
 };
 
-export type Decoy = 'pack_per_piece' | 'line_discount' | 'unit_word' | 'unit_word_unknown' | 'one_cent_rounding' | 'repeat_order' | 'freight_within_rate' | 'agreed_fee' | 'discount_given' | 'credit_note';
+export type Decoy =
+  | 'pack_per_piece'
+  | 'line_discount'
+  | 'unit_word'
+  | 'unit_word_unknown'
+  | 'one_cent_rounding'
+  | 'repeat_order'
+  | 'freight_within_rate'
+  | 'agreed_fee'
+  | 'discount_given'
+  | 'credit_note';
 
 export interface Truth {
   category: Category;
@@ -86,7 +102,12 @@ interface SupplierStyle {
   articles: Article[];
   /** Rate terms: an agreed discount and an agreed freight rate, as the supplier words them. */
   discount: { description: string; fraction: string; basis: string | null; invoiceReason: string } | null;
-  freight: { description: string; fraction: string; basis: string | null; invoiceAs: { reason?: string; code?: string; line?: string }[] } | null;
+  freight: {
+    description: string;
+    fraction: string;
+    basis: string | null;
+    invoiceAs: { reason?: string; code?: string; line?: string }[];
+  } | null;
   /** A fee the agreement allows as an amount. */
   agreedFee: { description: string; amount: string; invoiceReason: string } | null;
   /** Fees and charges the supplier adds that no agreement of theirs allows. */
@@ -108,10 +129,29 @@ const SUPPLIERS: SupplierStyle[] = [
       { id: '100-512', description: 'Ringperm A4 50mm', listUnit: 'stk', invoiceUnit: 'H87', price: '32.00' },
       { id: '100-610', description: 'Post-it 76x76', listUnit: 'pakke', invoiceUnit: 'PK', price: '119.00' },
       { id: '100-700', description: 'Arkivboks', listUnit: 'eske', invoiceUnit: 'BX', price: '249.00' },
-      { id: '100-800', description: 'Tusj whiteboard, eske à 10 stk', listUnit: 'eske', invoiceUnit: 'EA', price: '120.00', packOf: 10 },
-      { id: 'LEIE-01', description: 'Leie multifunksjonsskriver', listUnit: 'mnd', invoiceUnit: 'MON', price: '1450.00', monthly: true },
+      {
+        id: '100-800',
+        description: 'Tusj whiteboard, eske à 10 stk',
+        listUnit: 'eske',
+        invoiceUnit: 'EA',
+        price: '120.00',
+        packOf: 10,
+      },
+      {
+        id: 'LEIE-01',
+        description: 'Leie multifunksjonsskriver',
+        listUnit: 'mnd',
+        invoiceUnit: 'MON',
+        price: '1450.00',
+        monthly: true,
+      },
     ],
-    discount: { description: 'Kunderabatt', fraction: '0.05', basis: 'fakturabeløp eks. mva', invoiceReason: 'Kunderabatt 5%' },
+    discount: {
+      description: 'Kunderabatt',
+      fraction: '0.05',
+      basis: 'fakturabeløp eks. mva',
+      invoiceReason: 'Kunderabatt 5%',
+    },
     freight: null,
     agreedFee: { description: 'Ekspedisjonsgebyr', amount: '35.00', invoiceReason: 'Ekspedisjonsgebyr' },
     unagreedLineFees: ['Fakturagebyr', 'Miljøavgift'],
@@ -123,16 +163,50 @@ const SUPPLIERS: SupplierStyle[] = [
     currency: 'EUR',
     prefix: (n) => `KG-2026-${String(n).padStart(4, '0')}`,
     articles: [
-      { id: 'KG1001', description: 'Kopieerpapier A4 80 gram', listUnit: 'pak', invoiceUnit: 'PK', price: '4.95', unknownWord: true },
-      { id: 'KG1002', description: 'Balpen blauw', listUnit: 'stuk', invoiceUnit: 'C62', price: '0.79', unknownWord: true },
+      {
+        id: 'KG1001',
+        description: 'Kopieerpapier A4 80 gram',
+        listUnit: 'pak',
+        invoiceUnit: 'PK',
+        price: '4.95',
+        unknownWord: true,
+      },
+      {
+        id: 'KG1002',
+        description: 'Balpen blauw',
+        listUnit: 'stuk',
+        invoiceUnit: 'C62',
+        price: '0.79',
+        unknownWord: true,
+      },
       { id: 'KG1003', description: 'Ordner A4 80mm', listUnit: 'st', invoiceUnit: 'EA', price: '3.45' },
       { id: 'KG1004', description: 'Nietmachine', listUnit: 'st', invoiceUnit: 'EA', price: '12.90' },
       { id: 'KG1005', description: 'Koffie bonen 1 kg', listUnit: 'kg', invoiceUnit: 'KGM', price: '18.50' },
-      { id: 'KG1006', description: 'Archiefdoos', listUnit: 'doos', invoiceUnit: 'BX', price: '9.95', unknownWord: true },
-      { id: 'KG-SRV', description: 'Onderhoudscontract printer', listUnit: 'maand', invoiceUnit: 'MON', price: '89.00', monthly: true, unknownWord: true },
+      {
+        id: 'KG1006',
+        description: 'Archiefdoos',
+        listUnit: 'doos',
+        invoiceUnit: 'BX',
+        price: '9.95',
+        unknownWord: true,
+      },
+      {
+        id: 'KG-SRV',
+        description: 'Onderhoudscontract printer',
+        listUnit: 'maand',
+        invoiceUnit: 'MON',
+        price: '89.00',
+        monthly: true,
+        unknownWord: true,
+      },
     ],
     discount: { description: 'Korting', fraction: '0.03', basis: 'factuurbedrag', invoiceReason: 'Korting 3%' },
-    freight: { description: 'Vrachtkosten', fraction: '0.025', basis: 'subtotaal', invoiceAs: [{ reason: 'Verzendkosten' }, { code: 'FC' }, { line: 'Vracht' }] },
+    freight: {
+      description: 'Vrachtkosten',
+      fraction: '0.025',
+      basis: 'subtotaal',
+      invoiceAs: [{ reason: 'Verzendkosten' }, { code: 'FC' }, { line: 'Vracht' }],
+    },
     agreedFee: null,
     unagreedLineFees: ['Administratiekosten'],
     unagreedDocumentCharges: [{ reason: 'Toeslag kleine order' }, { reason: 'Energietoeslag' }],
@@ -147,12 +221,39 @@ const SUPPLIERS: SupplierStyle[] = [
       { id: '4711-02', description: 'Kugelschreiber blau', listUnit: 'Stück', invoiceUnit: 'C62', price: '0.95' },
       { id: '4711-03', description: 'Ordner breit', listUnit: 'Stück', invoiceUnit: 'H87', price: '2.89' },
       { id: '4711-04', description: 'Druckerpatrone schwarz', listUnit: 'Stück', invoiceUnit: 'EA', price: '34.90' },
-      { id: '4711-05', description: 'Textmarker, Packung à 4', listUnit: 'Packung', invoiceUnit: 'EA', price: '5.60', packOf: 4, unknownWord: true },
-      { id: '4711-06', description: 'Klebeband transparent', listUnit: 'Rolle', invoiceUnit: 'RO', price: '1.40', unknownWord: true },
-      { id: 'WART-1', description: 'Wartungsvertrag Kopierer', listUnit: 'Monat', invoiceUnit: 'MON', price: '129.00', monthly: true },
+      {
+        id: '4711-05',
+        description: 'Textmarker, Packung à 4',
+        listUnit: 'Packung',
+        invoiceUnit: 'EA',
+        price: '5.60',
+        packOf: 4,
+        unknownWord: true,
+      },
+      {
+        id: '4711-06',
+        description: 'Klebeband transparent',
+        listUnit: 'Rolle',
+        invoiceUnit: 'RO',
+        price: '1.40',
+        unknownWord: true,
+      },
+      {
+        id: 'WART-1',
+        description: 'Wartungsvertrag Kopierer',
+        listUnit: 'Monat',
+        invoiceUnit: 'MON',
+        price: '129.00',
+        monthly: true,
+      },
     ],
     discount: null,
-    freight: { description: 'Frachtzuschlag', fraction: '0.02', basis: 'Nettobetrag', invoiceAs: [{ reason: 'Fracht' }, { reason: 'Versandkosten' }, { line: 'Frachtkosten' }] },
+    freight: {
+      description: 'Frachtzuschlag',
+      fraction: '0.02',
+      basis: 'Nettobetrag',
+      invoiceAs: [{ reason: 'Fracht' }, { reason: 'Versandkosten' }, { line: 'Frachtkosten' }],
+    },
     agreedFee: null,
     unagreedLineFees: ['Mindermengenzuschlag', 'Rechnungsgebühr'],
     unagreedDocumentCharges: [{ reason: 'Verpackungskosten' }, { reason: 'Maut- und Energiezuschlag' }],
@@ -163,16 +264,36 @@ const SUPPLIERS: SupplierStyle[] = [
     currency: 'SEK',
     prefix: (n) => String(770000 + n * 3),
     articles: [
-      { id: 'SV-10', description: 'Kopieringspapper A4', listUnit: 'förp', invoiceUnit: 'PK', price: '59.00', unknownWord: true },
+      {
+        id: 'SV-10',
+        description: 'Kopieringspapper A4',
+        listUnit: 'förp',
+        invoiceUnit: 'PK',
+        price: '59.00',
+        unknownWord: true,
+      },
       { id: 'SV-11', description: 'Kulspetspenna blå', listUnit: 'st', invoiceUnit: 'EA', price: '9.90' },
       { id: 'SV-12', description: 'Pärm A4', listUnit: 'st', invoiceUnit: 'C62', price: '29.00' },
       { id: 'SV-13', description: 'Toner svart', listUnit: 'st', invoiceUnit: 'EA', price: '1090.00' },
       { id: 'SV-14', description: 'Kaffe mellanrost', listUnit: 'kg', invoiceUnit: 'KGM', price: '149.00' },
       { id: 'SV-15', description: 'Gem, ask à 100', listUnit: 'ask', invoiceUnit: 'BX', price: '12.00' },
-      { id: 'SV-LIC', description: 'Licens dokumenthantering', listUnit: 'user/month', invoiceUnit: 'MON', price: '79.00', monthly: true, unknownWord: true },
+      {
+        id: 'SV-LIC',
+        description: 'Licens dokumenthantering',
+        listUnit: 'user/month',
+        invoiceUnit: 'MON',
+        price: '79.00',
+        monthly: true,
+        unknownWord: true,
+      },
     ],
     discount: { description: 'Rabatt', fraction: '0.04', basis: 'fakturabelopp', invoiceReason: 'Avtalsrabatt 4 %' },
-    freight: { description: 'Fraktavgift', fraction: '0.015', basis: 'ordervärde', invoiceAs: [{ reason: 'Frakt' }, { line: 'Fraktkostnad' }] },
+    freight: {
+      description: 'Fraktavgift',
+      fraction: '0.015',
+      basis: 'ordervärde',
+      invoiceAs: [{ reason: 'Frakt' }, { line: 'Fraktkostnad' }],
+    },
     agreedFee: null,
     unagreedLineFees: ['Expeditionsavgift', 'Faktureringsavgift'],
     unagreedDocumentCharges: [{ reason: 'Miljötillägg' }],
@@ -188,11 +309,31 @@ const SUPPLIERS: SupplierStyle[] = [
       { id: 'DK-MAP', description: 'Brevordner A4', listUnit: 'stk', invoiceUnit: 'C62', price: '24.00' },
       { id: 'DK-TON', description: 'Toner sort', listUnit: 'stk', invoiceUnit: 'EA', price: '749.00' },
       { id: 'DK-KAF', description: 'Kaffe, formalet', listUnit: 'kg', invoiceUnit: 'KGM', price: '129.00' },
-      { id: 'DK-HAN', description: 'Engangshandsker, æske à 100', listUnit: 'æske', invoiceUnit: 'BX', price: '65.00', unknownWord: true },
-      { id: 'DK-SRV', description: 'Serviceaftale printer', listUnit: 'md', invoiceUnit: 'MON', price: '395.00', monthly: true, unknownWord: true },
+      {
+        id: 'DK-HAN',
+        description: 'Engangshandsker, æske à 100',
+        listUnit: 'æske',
+        invoiceUnit: 'BX',
+        price: '65.00',
+        unknownWord: true,
+      },
+      {
+        id: 'DK-SRV',
+        description: 'Serviceaftale printer',
+        listUnit: 'md',
+        invoiceUnit: 'MON',
+        price: '395.00',
+        monthly: true,
+        unknownWord: true,
+      },
     ],
     discount: null,
-    freight: { description: 'Fragttillæg', fraction: '0.02', basis: 'af varebeløb', invoiceAs: [{ reason: 'Fragt' }, { reason: 'Fragt og forsendelse' }, { code: 'FC' }] },
+    freight: {
+      description: 'Fragttillæg',
+      fraction: '0.02',
+      basis: 'af varebeløb',
+      invoiceAs: [{ reason: 'Fragt' }, { reason: 'Fragt og forsendelse' }, { code: 'FC' }],
+    },
     agreedFee: null,
     unagreedLineFees: ['Gebyr for papirfaktura', 'Miljøtillæg'],
     unagreedDocumentCharges: [{ reason: 'Emballage' }, { reason: 'Ekspeditionsgebyr' }],
@@ -208,11 +349,30 @@ const SUPPLIERS: SupplierStyle[] = [
       { id: 'TT-003', description: 'Mappi A4', listUnit: 'kpl', invoiceUnit: 'C62', price: '3.10' },
       { id: 'TT-004', description: 'Värikasetti musta', listUnit: 'kpl', invoiceUnit: 'H87', price: '89.00' },
       { id: 'TT-005', description: 'Kahvi', listUnit: 'kg', invoiceUnit: 'KGM', price: '16.90' },
-      { id: 'TT-006', description: 'Arkistolaatikko', listUnit: 'ltk', invoiceUnit: 'BX', price: '7.50', unknownWord: true },
-      { id: 'TT-HUOL', description: 'Tulostimen huoltosopimus', listUnit: 'kk', invoiceUnit: 'MON', price: '119.00', monthly: true },
+      {
+        id: 'TT-006',
+        description: 'Arkistolaatikko',
+        listUnit: 'ltk',
+        invoiceUnit: 'BX',
+        price: '7.50',
+        unknownWord: true,
+      },
+      {
+        id: 'TT-HUOL',
+        description: 'Tulostimen huoltosopimus',
+        listUnit: 'kk',
+        invoiceUnit: 'MON',
+        price: '119.00',
+        monthly: true,
+      },
     ],
     discount: { description: 'Alennus', fraction: '0.05', basis: 'laskun summa', invoiceReason: 'Sopimusalennus' },
-    freight: { description: 'Rahtilisä', fraction: '0.03', basis: 'välisumma', invoiceAs: [{ reason: 'Rahti' }, { line: 'Toimitusmaksu' }, { reason: 'Freight' }] },
+    freight: {
+      description: 'Rahtilisä',
+      fraction: '0.03',
+      basis: 'välisumma',
+      invoiceAs: [{ reason: 'Rahti' }, { line: 'Toimitusmaksu' }, { reason: 'Freight' }],
+    },
     agreedFee: null,
     unagreedLineFees: ['Laskutuslisä'],
     unagreedDocumentCharges: [{ reason: 'Pientilauslisä' }, { reason: 'Polttoainelisä' }],
@@ -226,8 +386,12 @@ const DOCUMENTS_PER_SUPPLIER = 15;
 
 const d = (value: Decimal.Value) => new Decimal(value);
 const cents = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const monthOf = (date: string) => ({ start: `${date.slice(0, 7)}-01`, end: new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)), 0)).toISOString().slice(0, 10) });
+const addDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const monthOf = (date: string) => ({
+  start: `${date.slice(0, 7)}-01`,
+  end: new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)), 0)).toISOString().slice(0, 10),
+});
 
 function agreementOf(style: SupplierStyle, index: number): CorpusAgreement {
   const entries: object[] = style.articles.map((article) => ({
@@ -237,12 +401,44 @@ function agreementOf(style: SupplierStyle, index: number): CorpusAgreement {
     currency_code: style.currency,
     price: { type: 'amount', amount: article.price },
     // A pack priced whole, billed per piece: the list says how many pieces a pack holds.
-    ...(article.packOf ? { unit_conversions: [{ from_unit: article.listUnit, quantity: String(article.packOf), to_unit: article.invoiceUnit }] } : {}),
+    ...(article.packOf
+      ? {
+          unit_conversions: [
+            { from_unit: article.listUnit, quantity: String(article.packOf), to_unit: article.invoiceUnit },
+          ],
+        }
+      : {}),
   }));
-  if (style.discount) entries.push({ description: style.discount.description, price: { type: 'rate', fraction: style.discount.fraction, ...(style.discount.basis ? { basis: style.discount.basis } : {}) } });
-  if (style.freight) entries.push({ description: style.freight.description, price: { type: 'rate', fraction: style.freight.fraction, ...(style.freight.basis ? { basis: style.freight.basis } : {}) } });
-  if (style.agreedFee) entries.push({ description: style.agreedFee.description, currency_code: style.currency, price: { type: 'amount', amount: style.agreedFee.amount } });
-  return { supplier: index, title: `${style.party.name} ${AGREEMENT_START.slice(0, 4)}`, currency: style.currency, entries };
+  if (style.discount)
+    entries.push({
+      description: style.discount.description,
+      price: {
+        type: 'rate',
+        fraction: style.discount.fraction,
+        ...(style.discount.basis ? { basis: style.discount.basis } : {}),
+      },
+    });
+  if (style.freight)
+    entries.push({
+      description: style.freight.description,
+      price: {
+        type: 'rate',
+        fraction: style.freight.fraction,
+        ...(style.freight.basis ? { basis: style.freight.basis } : {}),
+      },
+    });
+  if (style.agreedFee)
+    entries.push({
+      description: style.agreedFee.description,
+      currency_code: style.currency,
+      price: { type: 'amount', amount: style.agreedFee.amount },
+    });
+  return {
+    supplier: index,
+    title: `${style.party.name} ${AGREEMENT_START.slice(0, 4)}`,
+    currency: style.currency,
+    entries,
+  };
 }
 
 interface Draft {
@@ -280,7 +476,16 @@ export function generateCorpus(seed: number): Corpus {
     for (let index = 0; index < DOCUMENTS_PER_SUPPLIER; index++) {
       const issueDate = addDays('2026-01-05', index * 8 + Math.floor(random() * 3));
       const draft: Draft = {
-        doc: { number: nextNumber(), issueDate, currency: style.currency, supplier: style.party, orderReference: `PO-${supplierIndex + 1}${String(index).padStart(3, '0')}`, deliveryDate: addDays(issueDate, -2), lines: [], charges: [] },
+        doc: {
+          number: nextNumber(),
+          issueDate,
+          currency: style.currency,
+          supplier: style.party,
+          orderReference: `PO-${supplierIndex + 1}${String(index).padStart(3, '0')}`,
+          deliveryDate: addDays(issueDate, -2),
+          lines: [],
+          charges: [],
+        },
         truths: [],
         decoys: new Set(),
         late: false,
@@ -310,7 +515,13 @@ export function generateCorpus(seed: number): Corpus {
     }
 
     // Plant one problem (sometimes two) in about half of the invoices; the rest stay clean.
-    const problemKinds: Category[] = ['price_above_agreed', 'fee_not_agreed', 'document_charge_not_agreed', 'arithmetic_error', 'unit_hidden_overcharge'];
+    const problemKinds: Category[] = [
+      'price_above_agreed',
+      'fee_not_agreed',
+      'document_charge_not_agreed',
+      'arithmetic_error',
+      'unit_hidden_overcharge',
+    ];
     if (style.discount) problemKinds.push('missing_discount');
     if (style.freight) problemKinds.push('rate_above_agreed');
     const plantable = drafts.slice(1, drafts.length - 1);
@@ -329,16 +540,25 @@ export function generateCorpus(seed: number): Corpus {
     const monthly = style.articles.find((article) => article.monthly)!;
     last.doc.lines.push({ ...goodsLine(monthly, 1), periodStart: '2026-07-01', periodEnd: '2026-07-31' });
     if (monthly.unknownWord) last.decoys.add('unit_word_unknown');
-    last.truths.push({ category: 'charge_after_agreement_end', line: last.doc.lines.length, impact: d(monthly.price).toFixed(2) });
+    last.truths.push({
+      category: 'charge_after_agreement_end',
+      line: last.doc.lines.length,
+      impact: d(monthly.price).toFixed(2),
+    });
     last.plain = false;
 
     function plant(draft: Draft, kind: Category) {
       const lines = draft.doc.lines;
-      const target = lines.findIndex((line) => !line.periodStart && safeGoods.some((article) => article.id === line.sellerItemId));
+      const target = lines.findIndex(
+        (line) => !line.periodStart && safeGoods.some((article) => article.id === line.sellerItemId),
+      );
       const article = safeGoods.find((entry) => entry.id === lines[target]?.sellerItemId)!;
       switch (kind) {
         case 'price_above_agreed': {
-          const raise = d(article.price).times(pick(['0.04', '0.08', '0.12'])).toDecimalPlaces(2, Decimal.ROUND_UP).plus('0.01');
+          const raise = d(article.price)
+            .times(pick(['0.04', '0.08', '0.12']))
+            .toDecimalPlaces(2, Decimal.ROUND_UP)
+            .plus('0.01');
           const quantity = Number(lines[target]!.quantity);
           lines[target] = goodsLine(article, quantity, d(article.price).plus(raise).toFixed(2));
           draft.truths.push({ category: kind, line: target + 1, impact: cents(raise.times(quantity)).toFixed(2) });
@@ -352,14 +572,26 @@ export function generateCorpus(seed: number): Corpus {
         }
         case 'fee_not_agreed': {
           const amount = pick(['29.00', '49.00', '65.00', '12.50']);
-          lines.push({ description: pick(style.unagreedLineFees), sellerItemId: null, quantity: '1', unitCode: pick(['EA', 'C62', 'LS']), price: amount, net: amount });
+          lines.push({
+            description: pick(style.unagreedLineFees),
+            sellerItemId: null,
+            quantity: '1',
+            unitCode: pick(['EA', 'C62', 'LS']),
+            price: amount,
+            net: amount,
+          });
           draft.truths.push({ category: kind, line: lines.length, impact: amount });
           break;
         }
         case 'document_charge_not_agreed': {
           const charge = pick(style.unagreedDocumentCharges);
           const amount = pick(['149.00', '75.00', '39.90', '250.00']);
-          draft.doc.charges!.push({ isCharge: true, amount, reason: charge.reason ?? null, reasonCode: charge.code ?? null });
+          draft.doc.charges!.push({
+            isCharge: true,
+            amount,
+            reason: charge.reason ?? null,
+            reasonCode: charge.code ?? null,
+          });
           draft.truths.push({ category: kind, line: null, impact: amount });
           break;
         }
@@ -370,8 +602,19 @@ export function generateCorpus(seed: number): Corpus {
           const perPiece = d(pack.price).div(pack.packOf!);
           const billed = perPiece.plus(pick(['0.20', '0.50', '1.00'])).toDecimalPlaces(2, Decimal.ROUND_UP);
           const quantity = pack.packOf! * (1 + Math.floor(random() * 3));
-          lines.push({ description: pack.description, sellerItemId: pack.id, quantity: String(quantity), unitCode: pack.invoiceUnit, price: billed.toFixed(2), net: cents(billed.times(quantity)).toFixed(2) });
-          draft.truths.push({ category: kind, line: lines.length, impact: cents(billed.minus(perPiece).times(quantity)).toFixed(2) });
+          lines.push({
+            description: pack.description,
+            sellerItemId: pack.id,
+            quantity: String(quantity),
+            unitCode: pack.invoiceUnit,
+            price: billed.toFixed(2),
+            net: cents(billed.times(quantity)).toFixed(2),
+          });
+          draft.truths.push({
+            category: kind,
+            line: lines.length,
+            impact: cents(billed.minus(perPiece).times(quantity)).toFixed(2),
+          });
           break;
         }
         case 'missing_discount':
@@ -399,11 +642,19 @@ export function generateCorpus(seed: number): Corpus {
     for (const draft of drafts) {
       if (planted.has(draft) || draft === last) continue;
       if (chance(0.15)) {
-        const at = draft.doc.lines.findIndex((line) => !line.periodStart && safeGoods.some((article) => article.id === line.sellerItemId));
+        const at = draft.doc.lines.findIndex(
+          (line) => !line.periodStart && safeGoods.some((article) => article.id === line.sellerItemId),
+        );
         const line = draft.doc.lines[at]!;
-        const list = d(line.price).times(pick(['1.20', '1.25', '1.34'])).toDecimalPlaces(2);
+        const list = d(line.price)
+          .times(pick(['1.20', '1.25', '1.34']))
+          .toDecimalPlaces(2);
         const discount = cents(list.times(line.quantity)).minus(line.net);
-        draft.doc.lines[at] = { ...line, price: list.toFixed(2), allowances: [{ amount: discount.toFixed(2), reason: style.lineDiscountReason }] };
+        draft.doc.lines[at] = {
+          ...line,
+          price: list.toFixed(2),
+          allowances: [{ amount: discount.toFixed(2), reason: style.lineDiscountReason }],
+        };
         draft.decoys.add('line_discount');
         draft.plain = false;
       } else if (chance(0.1)) {
@@ -416,10 +667,20 @@ export function generateCorpus(seed: number): Corpus {
 
     // Repeat orders: a plain invoice bought again 7 or 14 days later under a new order number.
     const repeats: Draft[] = [];
-    for (const draft of drafts.filter((entry) => !planted.has(entry) && entry !== last && entry.truths.length === 0).slice(0, 3)) {
+    for (const draft of drafts
+      .filter((entry) => !planted.has(entry) && entry !== last && entry.truths.length === 0)
+      .slice(0, 3)) {
       const issueDate = addDays(draft.doc.issueDate, pick([7, 14]));
       repeats.push({
-        doc: { ...draft.doc, number: nextNumber(), issueDate, orderReference: `PO-${supplierIndex + 1}R${repeats.length}`, deliveryDate: addDays(issueDate, -1), lines: draft.doc.lines.filter((line) => !line.periodStart).map((line) => ({ ...line })), charges: [] },
+        doc: {
+          ...draft.doc,
+          number: nextNumber(),
+          issueDate,
+          orderReference: `PO-${supplierIndex + 1}R${repeats.length}`,
+          deliveryDate: addDays(issueDate, -1),
+          lines: draft.doc.lines.filter((line) => !line.periodStart).map((line) => ({ ...line })),
+          charges: [],
+        },
         truths: [],
         decoys: new Set<Decoy>([...draft.decoys, 'repeat_order']),
         late: false,
@@ -428,10 +689,23 @@ export function generateCorpus(seed: number): Corpus {
     }
     // A re-sent invoice: the same order billed again a few days later under a new or near-equal number.
     const duplicates: Draft[] = [];
-    const originals = drafts.filter((entry) => !planted.has(entry) && entry !== last && entry.truths.length === 0 && entry.decoys.size === 1 && !entry.doc.lines.some((line) => line.periodStart));
+    const originals = drafts.filter(
+      (entry) =>
+        !planted.has(entry) &&
+        entry !== last &&
+        entry.truths.length === 0 &&
+        entry.decoys.size === 1 &&
+        !entry.doc.lines.some((line) => line.periodStart),
+    );
     for (const original of originals.slice(3, 5)) {
       duplicates.push({
-        doc: { ...original.doc, number: chance(0.5) ? `${original.doc.number}-2` : nextNumber(), issueDate: addDays(original.doc.issueDate, 2 + Math.floor(random() * 8)), lines: [], charges: [] },
+        doc: {
+          ...original.doc,
+          number: chance(0.5) ? `${original.doc.number}-2` : nextNumber(),
+          issueDate: addDays(original.doc.issueDate, 2 + Math.floor(random() * 8)),
+          lines: [],
+          charges: [],
+        },
         truths: [],
         decoys: new Set(),
         late: true,
@@ -448,7 +722,11 @@ export function generateCorpus(seed: number): Corpus {
       const original = drafts.find((entry) => entry.doc.orderReference === duplicate.doc.orderReference)!;
       duplicate.doc.charges = original.doc.charges!.map((charge) => ({ ...charge }));
       duplicate.doc.lines = original.doc.lines.map((line) => ({ ...line }));
-      duplicate.truths = duplicate.doc.lines.map((line, index) => ({ category: 'duplicate' as const, line: index + 1, impact: line.net }));
+      duplicate.truths = duplicate.doc.lines.map((line, index) => ({
+        category: 'duplicate' as const,
+        line: index + 1,
+        impact: line.net,
+      }));
       for (const decoy of original.decoys) duplicate.decoys.add(decoy);
     }
 
@@ -461,37 +739,79 @@ export function generateCorpus(seed: number): Corpus {
         if (discountTruth) {
           discountTruth.impact = allowed.toFixed(2);
         } else {
-          draft.doc.charges!.push({ isCharge: false, amount: allowed.toFixed(2), reason: style.discount.invoiceReason });
+          draft.doc.charges!.push({
+            isCharge: false,
+            amount: allowed.toFixed(2),
+            reason: style.discount.invoiceReason,
+          });
           draft.decoys.add('discount_given');
         }
       }
       const rateTruth = draft.truths.find((truth) => truth.category === 'rate_above_agreed');
       if (style.freight && (rateTruth || chance(0.5))) {
         const exact = goodsTotal.times(style.freight.fraction);
-        const charged = rateTruth ? cents(goodsTotal.times(d(style.freight.fraction).plus(pick(['0.015', '0.01', '0.02'])))) : cents(exact);
+        const charged = rateTruth
+          ? cents(goodsTotal.times(d(style.freight.fraction).plus(pick(['0.015', '0.01', '0.02']))))
+          : cents(exact);
         const as = pick(style.freight.invoiceAs);
-        if (as.line) lines.push({ description: as.line, sellerItemId: null, quantity: '1', unitCode: 'EA', price: charged.toFixed(2), net: charged.toFixed(2) });
-        else draft.doc.charges!.push({ isCharge: true, amount: charged.toFixed(2), reason: as.reason ?? null, reasonCode: as.code ?? null });
+        if (as.line)
+          lines.push({
+            description: as.line,
+            sellerItemId: null,
+            quantity: '1',
+            unitCode: 'EA',
+            price: charged.toFixed(2),
+            net: charged.toFixed(2),
+          });
+        else
+          draft.doc.charges!.push({
+            isCharge: true,
+            amount: charged.toFixed(2),
+            reason: as.reason ?? null,
+            reasonCode: as.code ?? null,
+          });
         if (rateTruth) rateTruth.impact = cents(charged.minus(exact)).toFixed(2);
         else draft.decoys.add('freight_within_rate');
       }
       if (style.agreedFee && chance(0.4)) {
-        draft.doc.charges!.push({ isCharge: true, amount: style.agreedFee.amount, reason: style.agreedFee.invoiceReason });
+        draft.doc.charges!.push({
+          isCharge: true,
+          amount: style.agreedFee.amount,
+          reason: style.agreedFee.invoiceReason,
+        });
         draft.decoys.add('agreed_fee');
       }
     }
 
     // A credit note now and then: never checked for overcharges.
-    const credits: Draft[] = drafts.filter((_, index) => index % 9 === 4).map((draft) => ({
-      doc: { ...draft.doc, number: `CN-${draft.doc.number}`, creditNote: true, creditedNumber: draft.doc.number, issueDate: addDays(draft.doc.issueDate, 3), lines: draft.doc.lines.slice(0, 1).map((line) => ({ ...line, allowances: undefined })), charges: [] },
-      truths: [],
-      decoys: new Set<Decoy>(['credit_note']),
-      late: true,
-      plain: false,
-    }));
+    const credits: Draft[] = drafts
+      .filter((_, index) => index % 9 === 4)
+      .map((draft) => ({
+        doc: {
+          ...draft.doc,
+          number: `CN-${draft.doc.number}`,
+          creditNote: true,
+          creditedNumber: draft.doc.number,
+          issueDate: addDays(draft.doc.issueDate, 3),
+          lines: draft.doc.lines.slice(0, 1).map((line) => ({ ...line, allowances: undefined })),
+          charges: [],
+        },
+        truths: [],
+        decoys: new Set<Decoy>(['credit_note']),
+        late: true,
+        plain: false,
+      }));
 
     for (const draft of [...drafts, ...repeats, ...duplicates, ...credits]) {
-      documents.push({ key: `${supplierIndex}:${draft.doc.number}`, supplier: supplierIndex, late: draft.late, creditNote: !!draft.doc.creditNote, bytes: peppolDocument(draft.doc), truths: draft.truths, decoys: draft.decoys });
+      documents.push({
+        key: `${supplierIndex}:${draft.doc.number}`,
+        supplier: supplierIndex,
+        late: draft.late,
+        creditNote: !!draft.doc.creditNote,
+        bytes: peppolDocument(draft.doc),
+        truths: draft.truths,
+        decoys: draft.decoys,
+      });
     }
   });
 

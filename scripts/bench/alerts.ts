@@ -13,7 +13,9 @@ import { CATEGORY_CHECKERS, generateCorpus, type Category, type CorpusDocument, 
 import { inParallel, printTable, seconds, sleep, withBenchStack, type BenchTenant } from './support.js';
 import { peppolDocument, pricedLine } from '../../test/support/peppol.js';
 
-const { values } = parseArgs({ options: { seed: { type: 'string', default: '29' }, concurrency: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { seed: { type: 'string', default: '29' }, concurrency: { type: 'string', default: '3' } },
+});
 const SEED = Number(values.seed);
 const CONCURRENCY = Number(values.concurrency);
 
@@ -50,8 +52,14 @@ function ingestion(apiUrl: string, token: string) {
         await sleep(250);
         const response = await fetch(`${apiUrl}/v1/invoices/${invoiceId}`, { headers });
         const invoice = (await response.json()) as any;
-        if (invoice.processing?.status === 'failed') throw new Error(`invoice ${invoiceId} failed: ${JSON.stringify(invoice.processing)}`);
-        if (![invoice.processing?.status, invoice.alerts?.processing?.status].some((status) => ['pending', 'processing'].includes(status))) return invoice;
+        if (invoice.processing?.status === 'failed')
+          throw new Error(`invoice ${invoiceId} failed: ${JSON.stringify(invoice.processing)}`);
+        if (
+          ![invoice.processing?.status, invoice.alerts?.processing?.status].some((status) =>
+            ['pending', 'processing'].includes(status),
+          )
+        )
+          return invoice;
       }
     },
   };
@@ -59,31 +67,62 @@ function ingestion(apiUrl: string, token: string) {
 
 async function must(tenant: BenchTenant, path: string, method: string, body: unknown, status: number) {
   const response = await tenant.call(path, { method, body });
-  if (response.status !== status) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== status)
+    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
-const percent = (part: number, whole: number) => (whole === 0 ? '  n/a' : `${((100 * part) / whole).toFixed(1).padStart(5)} %`);
-const meets = (part: number, whole: number, target: number) => (whole === 0 ? '' : part / whole >= target ? 'ok' : 'BELOW TARGET');
+const percent = (part: number, whole: number) =>
+  whole === 0 ? '  n/a' : `${((100 * part) / whole).toFixed(1).padStart(5)} %`;
+const meets = (part: number, whole: number, target: number) =>
+  whole === 0 ? '' : part / whole >= target ? 'ok' : 'BELOW TARGET';
 
 async function main() {
   const corpus = generateCorpus(SEED);
   const invoices = corpus.documents.filter((document) => !document.creditNote).length;
   const problems = corpus.documents.reduce((sum, document) => sum + document.truths.length, 0);
-  console.log(`corpus (seed ${SEED}): ${corpus.documents.length} documents (${invoices} invoices), ${corpus.documents.reduce((sum, doc) => sum + (doc.bytes.toString().match(/<cac:(Invoice|CreditNote)Line>/g)?.length ?? 0), 0)} lines, ${problems} planted problems`);
+  console.log(
+    `corpus (seed ${SEED}): ${corpus.documents.length} documents (${invoices} invoices), ${corpus.documents.reduce((sum, doc) => sum + (doc.bytes.toString().match(/<cac:(Invoice|CreditNote)Line>/g)?.length ?? 0), 0)} lines, ${problems} planted problems`,
+  );
 
   await withBenchStack('Alerts benchmark', async ({ db, stack, tenant }) => {
-    const token = (await createIngestionToken(db, { organizationId: tenant.organizationId, scopes: ['invoices:write', 'invoices:read'] })).token;
+    const token = (
+      await createIngestionToken(db, {
+        organizationId: tenant.organizationId,
+        scopes: ['invoices:write', 'invoices:read'],
+      })
+    ).token;
     const client = ingestion(stack.apiUrl, token);
 
     // Each supplier comes from a first invoice, from before its agreement (not part of the corpus).
     for (const [index, supplier] of corpus.suppliers.entries()) {
       const agreement = corpus.agreements[index]!;
-      const first = await client.upload(peppolDocument({ number: `ONBOARD-${index}`, issueDate: '2025-11-03', currency: agreement.currency, supplier, lines: [pricedLine('Onboarding', 'ONB-1', '1', 'EA', '1.00')] }), 'first.xml');
+      const first = await client.upload(
+        peppolDocument({
+          number: `ONBOARD-${index}`,
+          issueDate: '2025-11-03',
+          currency: agreement.currency,
+          supplier,
+          lines: [pricedLine('Onboarding', 'ONB-1', '1', 'EA', '1.00')],
+        }),
+        'first.xml',
+      );
       await client.settled(first);
       const supplierId = (await must(tenant, `/v1/invoices/${first}`, 'GET', undefined, 200)).supplier?.id;
       if (!supplierId) throw new Error(`supplier ${supplier.name} was not created`);
-      const created = await must(tenant, '/v1/agreements', 'POST', { title: agreement.title, status: 'active', supplier_ids: [supplierId], effective_date: '2026-01-01', expiration_date: '2026-06-30' }, 201);
+      const created = await must(
+        tenant,
+        '/v1/agreements',
+        'POST',
+        {
+          title: agreement.title,
+          status: 'active',
+          supplier_ids: [supplierId],
+          effective_date: '2026-01-01',
+          expiration_date: '2026-06-30',
+        },
+        201,
+      );
       await must(tenant, `/v1/agreements/${created.id}/price-items`, 'POST', { entries: agreement.entries }, 201);
     }
 
@@ -92,12 +131,19 @@ async function main() {
       const invoiceId = await client.upload(document.bytes, `${document.key}.xml`);
       await client.settled(invoiceId);
       const invoice = await must(tenant, `/v1/invoices/${invoiceId}`, 'GET', undefined, 200);
-      const alerts = (await must(tenant, `/v1/alerts?invoice_ids=${invoiceId}&limit=100`, 'GET', undefined, 200)).data as Alert[];
-      return { document, invoiceId, lineIds: (invoice.line_items ?? []).map((line: { id: string }) => line.id), alerts };
+      const alerts = (await must(tenant, `/v1/alerts?invoice_ids=${invoiceId}&limit=100`, 'GET', undefined, 200))
+        .data as Alert[];
+      return {
+        document,
+        invoiceId,
+        lineIds: (invoice.line_items ?? []).map((line: { id: string }) => line.id),
+        alerts,
+      };
     };
     // Originals first: a re-sent invoice is a duplicate of what came before it.
     const byDate = (list: CorpusDocument[]) => [...list].sort((a, b) => issueDateOf(a).localeCompare(issueDateOf(b)));
-    const inOrder = async (list: CorpusDocument[]) => inParallel(list.length, CONCURRENCY, (index) => checkOne(list[index]!));
+    const inOrder = async (list: CorpusDocument[]) =>
+      inParallel(list.length, CONCURRENCY, (index) => checkOne(list[index]!));
     const early = await inOrder(byDate(corpus.documents.filter((document) => !document.late)));
     const late = await inOrder(byDate(corpus.documents.filter((document) => document.late)));
     console.log(`imported and checked ${corpus.documents.length} documents in ${seconds(started).toFixed(0)} s`);
@@ -124,7 +170,14 @@ function report(results: Checked[]) {
     for (const truth of checked.document.truths) {
       const { checker, onLine } = CATEGORY_CHECKERS[truth.category];
       const lineId = truth.line === null ? null : checked.lineIds[truth.line - 1];
-      const alert = checked.alerts.find((candidate) => !used.has(candidate.id) && candidate.provenance.checker === checker && (!onLine || candidate.invoice_item_id === lineId) && (onLine || truth.category !== 'document_charge_not_agreed' || candidate.invoice_item_id === null)) ?? null;
+      const alert =
+        checked.alerts.find(
+          (candidate) =>
+            !used.has(candidate.id) &&
+            candidate.provenance.checker === checker &&
+            (!onLine || candidate.invoice_item_id === lineId) &&
+            (onLine || truth.category !== 'document_charge_not_agreed' || candidate.invoice_item_id === null),
+        ) ?? null;
       if (alert) used.add(alert.id);
       found.push({ truth, checked, alert });
     }
@@ -134,7 +187,10 @@ function report(results: Checked[]) {
       const category =
         categories.find((name) => {
           const { checker, onLine } = CATEGORY_CHECKERS[name];
-          return checker === alert.provenance.checker && (checker !== 'fee_not_agreed' || onLine === (alert.invoice_item_id !== null));
+          return (
+            checker === alert.provenance.checker &&
+            (checker !== 'fee_not_agreed' || onLine === (alert.invoice_item_id !== null))
+          );
         }) ?? 'other';
       falseAlarms.push({ checked, alert, category });
     }
@@ -168,26 +224,46 @@ function report(results: Checked[]) {
   printTable('Overall', [
     ['problems found', `${hits.length} of ${found.length} (${percent(hits.length, found.length)})`],
     ['alerts that are real', `${hits.length} of ${allAlerts.length} (${percent(hits.length, allAlerts.length)})`],
-    ['impact exact to the cent (target >= 98 %)', `${percent(exact.length, hits.length)} (${exact.length}/${hits.length}) ${meets(exact.length, hits.length, TARGETS.impactExact)}`],
-    ['clean invoices without alert (target >= 95 %)', `${percent(cleanQuiet.length, clean.length)} (${cleanQuiet.length}/${clean.length}) ${meets(cleanQuiet.length, clean.length, TARGETS.cleanWithoutAlert)}`],
-    ['certain alerts that are right (target >= 99 %)', `${percent(certainRight.length, certain.length)} (${certainRight.length}/${certain.length}) ${meets(certainRight.length, certain.length, TARGETS.certainRight)}`],
-    ['credit notes with an alert', `${credits.filter((checked) => checked.alerts.length > 0).length} of ${credits.length}`],
+    [
+      'impact exact to the cent (target >= 98 %)',
+      `${percent(exact.length, hits.length)} (${exact.length}/${hits.length}) ${meets(exact.length, hits.length, TARGETS.impactExact)}`,
+    ],
+    [
+      'clean invoices without alert (target >= 95 %)',
+      `${percent(cleanQuiet.length, clean.length)} (${cleanQuiet.length}/${clean.length}) ${meets(cleanQuiet.length, clean.length, TARGETS.cleanWithoutAlert)}`,
+    ],
+    [
+      'certain alerts that are right (target >= 99 %)',
+      `${percent(certainRight.length, certain.length)} (${certainRight.length}/${certain.length}) ${meets(certainRight.length, certain.length, TARGETS.certainRight)}`,
+    ],
+    [
+      'credit notes with an alert',
+      `${credits.filter((checked) => checked.alerts.length > 0).length} of ${credits.length}`,
+    ],
   ]);
 
   const missed = found.filter((entry) => !entry.alert);
   if (missed.length > 0) {
     console.log('\nMissed problems');
-    for (const entry of missed) console.log(`  ${entry.checked.document.key} ${entry.truth.category} line ${entry.truth.line ?? '-'} impact ${entry.truth.impact}`);
+    for (const entry of missed)
+      console.log(
+        `  ${entry.checked.document.key} ${entry.truth.category} line ${entry.truth.line ?? '-'} impact ${entry.truth.impact}`,
+      );
   }
   const inexact = hits.filter((entry) => entry.alert!.impact_amount !== entry.truth.impact);
   if (inexact.length > 0) {
     console.log('\nFound with another impact');
-    for (const entry of inexact) console.log(`  ${entry.checked.document.key} ${entry.truth.category}: ${entry.alert!.impact_amount}, truth ${entry.truth.impact}`);
+    for (const entry of inexact)
+      console.log(
+        `  ${entry.checked.document.key} ${entry.truth.category}: ${entry.alert!.impact_amount}, truth ${entry.truth.impact}`,
+      );
   }
   if (falseAlarms.length > 0) {
     console.log('\nFalse alarms (decoys of the invoice in brackets)');
     for (const { checked, alert } of falseAlarms) {
-      console.log(`  ${checked.document.key} [${[...checked.document.decoys].join(', ')}] ${alert.provenance.checker} ${alert.confidence.level} ${alert.impact_amount}: ${alert.title}`);
+      console.log(
+        `  ${checked.document.key} [${[...checked.document.decoys].join(', ')}] ${alert.provenance.checker} ${alert.confidence.level} ${alert.impact_amount}: ${alert.title}`,
+      );
     }
   }
 }

@@ -50,7 +50,9 @@ function generatedLetter(lineCount: number): ClaimLetter {
     };
   });
   const totals: ClaimLetterTotal[] = [...CURRENCIES].sort().map((currencyCode) => {
-    const claimed = lines.filter((l) => l.currencyCode === currencyCode).reduce((sum, l) => sum.plus(l.difference), new Decimal(0));
+    const claimed = lines
+      .filter((l) => l.currencyCode === currencyCode)
+      .reduce((sum, l) => sum.plus(l.difference), new Decimal(0));
     return { currencyCode, claimed: claimed.toFixed(2), refunded: '0.00', outstanding: claimed.toFixed(2) };
   });
   return {
@@ -59,8 +61,18 @@ function generatedLetter(lineCount: number): ClaimLetter {
     status: 'in_progress',
     createdAt: '2026-06-01T08:00:00Z',
     generatedAt: '2026-06-02T08:00:00Z',
-    organization: { name: 'Fjordbyen Eiendom AS', organizationNumber: '912 345 678', vatId: null, address: ['Strandkaien 14', '4005 Stavanger'] },
-    supplier: { name: 'Nordvakt Sikkerhet AS', organizationNumber: '998 877 665', vatId: null, address: ['Tollbodgata 3', '4611 Kristiansand S'] },
+    organization: {
+      name: 'Fjordbyen Eiendom AS',
+      organizationNumber: '912 345 678',
+      vatId: null,
+      address: ['Strandkaien 14', '4005 Stavanger'],
+    },
+    supplier: {
+      name: 'Nordvakt Sikkerhet AS',
+      organizationNumber: '998 877 665',
+      vatId: null,
+      address: ['Tollbodgata 3', '4611 Kristiansand S'],
+    },
     supplierContact: null,
     agreement: { id: 'agreement', title: 'Rammeavtale vakthold 2026', startDate: '2026-01-01', endDate: '2026-12-31' },
     note: null,
@@ -103,11 +115,18 @@ for (const size of SIZES) {
   const xlsx = await best(() => renderClaimXlsx(letter));
   const csv = await best(() => renderClaimCsv(letter));
   const rows: [string, string][] = [];
-  for (const [format, result, bytes] of [['pdf', pdf, pdf.output.length], ['xlsx', xlsx, xlsx.output.length], ['csv', csv, Buffer.byteLength(csv.output)]] as const) {
+  for (const [format, result, bytes] of [
+    ['pdf', pdf, pdf.output.length],
+    ['xlsx', xlsx, xlsx.output.length],
+    ['csv', csv, Buffer.byteLength(csv.output)],
+  ] as const) {
     const msPerLine = result.ms / size;
     perLine[format] ??= msPerLine;
     rows.push([`${format}: ms (best of ${ROUNDS})`, result.ms.toFixed(0)]);
-    rows.push([`${format}: ms per line (ratio to ${SIZES[0]} lines)`, `${msPerLine.toFixed(3)} (${(msPerLine / perLine[format]!).toFixed(2)})`]);
+    rows.push([
+      `${format}: ms per line (ratio to ${SIZES[0]} lines)`,
+      `${msPerLine.toFixed(3)} (${(msPerLine / perLine[format]!).toFixed(2)})`,
+    ]);
     rows.push([`${format}: bytes`, String(bytes)]);
   }
   rows.push(['pdf: pages', String(pageCount(pdf.output))]);

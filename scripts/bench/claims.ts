@@ -28,8 +28,12 @@ async function seed({ db, tenant }: BenchContext) {
   const organizationId = tenant.organizationId;
   const supplierId = randomUUID();
   const agreementId = randomUUID();
-  await db.supplier.create({ data: { id: supplierId, organizationId, name: 'Bench supplier', orgNumber: '999888777' } });
-  await db.agreement.create({ data: { id: agreementId, organizationId, title: 'Bench agreement', suppliers: { create: [{ supplierId }] } } });
+  await db.supplier.create({
+    data: { id: supplierId, organizationId, name: 'Bench supplier', orgNumber: '999888777' },
+  });
+  await db.agreement.create({
+    data: { id: agreementId, organizationId, title: 'Bench agreement', suppliers: { create: [{ supplierId }] } },
+  });
   const invoiceIds = Array.from({ length: INVOICES }, () => randomUUID());
   await db.invoice.createMany({
     data: invoiceIds.map((id, i) => ({
@@ -44,7 +48,9 @@ async function seed({ db, tenant }: BenchContext) {
       supplierId,
     })),
   });
-  await db.invoiceAgreementMatch.createMany({ data: invoiceIds.map((invoiceId) => ({ invoiceId, agreementId, organizationId, reasons: ['bench'] })) });
+  await db.invoiceAgreementMatch.createMany({
+    data: invoiceIds.map((invoiceId) => ({ invoiceId, agreementId, organizationId, reasons: ['bench'] })),
+  });
   const alerts = invoiceIds.flatMap((invoiceId, i) =>
     Array.from({ length: ALERTS_PER_INVOICE }, (_, a) => ({
       id: randomUUID(),
@@ -88,23 +94,44 @@ await withBenchStack('Claims benchmark', async (context) => {
   const rows: [string, string][] = [];
 
   startedAt = performance.now();
-  const created = await tenant.call('/v1/claims', { method: 'POST', body: { agreement_id: agreementId, title: 'Everything', alerts: { filter: { agreement_ids: [agreementId] } } } });
+  const created = await tenant.call('/v1/claims', {
+    method: 'POST',
+    body: { agreement_id: agreementId, title: 'Everything', alerts: { filter: { agreement_ids: [agreementId] } } },
+  });
   const createMs = performance.now() - startedAt;
-  if (created.status !== 201 || created.body.summary.counts.claimed !== TOTAL_ALERTS) throw new Error(`create: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
-  rows.push([`POST /v1/claims taking ${TOTAL_ALERTS} alerts by filter`, `${createMs.toFixed(0)} ms (${((createMs * 1000) / TOTAL_ALERTS).toFixed(1)} µs per alert)`]);
+  if (created.status !== 201 || created.body.summary.counts.claimed !== TOTAL_ALERTS)
+    throw new Error(`create: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
+  rows.push([
+    `POST /v1/claims taking ${TOTAL_ALERTS} alerts by filter`,
+    `${createMs.toFixed(0)} ms (${((createMs * 1000) / TOTAL_ALERTS).toFixed(1)} µs per alert)`,
+  ]);
   const claimId = created.body.id as string;
-  rows.push(await timed(`GET /v1/claims/{id} (summary of ${TOTAL_ALERTS} alerts)`, () => tenant.call(`/v1/claims/${claimId}`)));
+  rows.push(
+    await timed(`GET /v1/claims/{id} (summary of ${TOTAL_ALERTS} alerts)`, () => tenant.call(`/v1/claims/${claimId}`)),
+  );
 
-  const second = await tenant.call('/v1/claims', { method: 'POST', body: { agreement_id: agreementId, title: 'Second' } });
+  const second = await tenant.call('/v1/claims', {
+    method: 'POST',
+    body: { agreement_id: agreementId, title: 'Second' },
+  });
   startedAt = performance.now();
-  const moved = await tenant.call(`/v1/claims/${second.body.id}/alerts`, { method: 'POST', body: { filter: { claim_ids: [claimId] }, move_from_open_claims: true } });
+  const moved = await tenant.call(`/v1/claims/${second.body.id}/alerts`, {
+    method: 'POST',
+    body: { filter: { claim_ids: [claimId] }, move_from_open_claims: true },
+  });
   const moveMs = performance.now() - startedAt;
   if (moved.status !== 200 || moved.body.moved.length !== TOTAL_ALERTS) throw new Error(`move: ${moved.status}`);
-  rows.push([`POST /v1/claims/{id}/alerts moving ${TOTAL_ALERTS} alerts`, `${moveMs.toFixed(0)} ms (${((moveMs * 1000) / TOTAL_ALERTS).toFixed(1)} µs per alert)`]);
+  rows.push([
+    `POST /v1/claims/{id}/alerts moving ${TOTAL_ALERTS} alerts`,
+    `${moveMs.toFixed(0)} ms (${((moveMs * 1000) / TOTAL_ALERTS).toFixed(1)} µs per alert)`,
+  ]);
   // The export answers CSV, not JSON: its letter is built and rendered here, as the route does.
   rows.push(
     await timed(`export letter of ${TOTAL_ALERTS} lines: buildClaimLetter + CSV (in process)`, async () => {
-      const letter = await buildClaimLetter(db, tenant.organizationId, second.body.id, { includePending: false, includeCredited: false });
+      const letter = await buildClaimLetter(db, tenant.organizationId, second.body.id, {
+        includePending: false,
+        includeCredited: false,
+      });
       const csv = renderClaimCsv(letter);
       return { status: letter.lines.length === TOTAL_ALERTS && csv.length > 0 ? 200 : 500 };
     }),
@@ -126,11 +153,24 @@ await withBenchStack('Claims benchmark', async (context) => {
   });
   const claims = await db.claim.findMany({ where: { organizationId: tenant.organizationId }, select: { id: true } });
   await db.claimRefund.createMany({
-    data: claims.map((claim, i) => ({ id: randomUUID(), organizationId: tenant.organizationId, claimId: claim.id, amount: new Prisma.Decimal('12.50'), currencyCode: i % 3 === 0 ? 'NOK' : 'EUR', date: new Date(Date.UTC(2026, 2, 1 + (i % 28))) })),
+    data: claims.map((claim, i) => ({
+      id: randomUUID(),
+      organizationId: tenant.organizationId,
+      claimId: claim.id,
+      amount: new Prisma.Decimal('12.50'),
+      currencyCode: i % 3 === 0 ? 'NOK' : 'EUR',
+      date: new Date(Date.UTC(2026, 2, 1 + (i % 28))),
+    })),
   });
   await db.$executeRawUnsafe('ANALYZE');
-  rows.push(await timed(`GET /v1/claims?limit=1000 (${claims.length} claims)`, () => tenant.call('/v1/claims?limit=1000')));
+  rows.push(
+    await timed(`GET /v1/claims?limit=1000 (${claims.length} claims)`, () => tenant.call('/v1/claims?limit=1000')),
+  );
   rows.push(await timed('GET /v1/claims?limit=50', () => tenant.call('/v1/claims?limit=50')));
-  rows.push(await timed(`GET /v1/claims/metrics (${claims.length} claims, ${TOTAL_ALERTS} claimed alerts)`, () => tenant.call('/v1/claims/metrics?refunded_from=2026-03-10')));
+  rows.push(
+    await timed(`GET /v1/claims/metrics (${claims.length} claims, ${TOTAL_ALERTS} claimed alerts)`, () =>
+      tenant.call('/v1/claims/metrics?refunded_from=2026-03-10'),
+    ),
+  );
   printTable(`claims: ${INVOICES} invoices x ${ALERTS_PER_INVOICE} alerts, ${CLAIMS} extra claims`, rows);
 });

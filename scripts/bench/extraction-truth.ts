@@ -4,7 +4,17 @@ import { Decimal } from 'decimal.js';
 import { invoiceFieldValue, type InvoiceLine } from '../../src/invoices/parsing/model.js';
 import { numberShape } from '../../src/invoices/parsing/layout/numbers.js';
 
-const DECIMAL_FIELDS = new Set(['totals.taxExclusive', 'totals.vatTotal', 'totals.taxInclusive', 'totals.payable', 'quantity', 'unitPrice', 'netAmount', 'vatPercent', 'discountPercent']);
+const DECIMAL_FIELDS = new Set([
+  'totals.taxExclusive',
+  'totals.vatTotal',
+  'totals.taxInclusive',
+  'totals.payable',
+  'quantity',
+  'unitPrice',
+  'netAmount',
+  'vatPercent',
+  'discountPercent',
+]);
 const ID_FIELDS = new Set(['supplier.orgNumber', 'supplier.vatId']);
 
 export const headerValue = invoiceFieldValue;
@@ -28,7 +38,8 @@ export function same(key: string, expected: string | null, actual: string | null
       return false;
     }
   }
-  if (ID_FIELDS.has(key)) return expected.replace(/[^0-9A-Za-z]/g, '').toUpperCase() === actual.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+  if (ID_FIELDS.has(key))
+    return expected.replace(/[^0-9A-Za-z]/g, '').toUpperCase() === actual.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
   return expected.replace(/\s+/g, ' ').trim() === actual.replace(/\s+/g, ' ').trim();
 }
 

@@ -35,8 +35,11 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }
 }
 
 async function main() {
-  if (!existsSync(corpusDir)) throw new Error(`No corpus at ${corpusDir}: run npx tsx scripts/corpus/generate-extraction-corpus.ts`);
-  const files = readdirSync(corpusDir).filter((name) => name.endsWith('.pdf')).sort();
+  if (!existsSync(corpusDir))
+    throw new Error(`No corpus at ${corpusDir}: run npx tsx scripts/corpus/generate-extraction-corpus.ts`);
+  const files = readdirSync(corpusDir)
+    .filter((name) => name.endsWith('.pdf'))
+    .sort();
   // Warm pdf.js once, as a warm parser pool helper is.
   await parsePdf(new Uint8Array(readFileSync(path.join(corpusDir, files[0] as string))));
 
@@ -80,19 +83,25 @@ async function main() {
         headerExact += 1;
         layout.headerExact += 1;
         (perField.get(key) as { exact: number }).exact += 1;
-      } else mismatches.push(`${file}: ${key} expected ${JSON.stringify(truth.header[key])} got ${JSON.stringify(actual)}`);
+      } else
+        mismatches.push(`${file}: ${key} expected ${JSON.stringify(truth.header[key])} got ${JSON.stringify(actual)}`);
     }
     truth.lines.forEach((expected, index) => {
       const actual = invoice.lines[index];
-      const wrong = actual ? Object.keys(expected).filter((key) => !same(key, expected[key] ?? null, lineValue(actual, key))) : ['(missing)'];
+      const wrong = actual
+        ? Object.keys(expected).filter((key) => !same(key, expected[key] ?? null, lineValue(actual, key)))
+        : ['(missing)'];
       if (wrong.length === 0) {
         linesExact += 1;
         layout.linesExact += 1;
       } else if (values.verbose || mismatches.filter((entry) => entry.startsWith(`${file}: line`)).length < 2) {
-        mismatches.push(`${file}: line ${index + 1} ${wrong.map((key) => `${key} expected ${JSON.stringify(expected[key])} got ${JSON.stringify(actual ? lineValue(actual, key) : null)}`).join('; ')}`);
+        mismatches.push(
+          `${file}: line ${index + 1} ${wrong.map((key) => `${key} expected ${JSON.stringify(expected[key])} got ${JSON.stringify(actual ? lineValue(actual, key) : null)}`).join('; ')}`,
+        );
       }
     });
-    if (invoice.lines.length !== truth.lines.length) mismatches.push(`${file}: ${invoice.lines.length} lines read, ${truth.lines.length} printed`);
+    if (invoice.lines.length !== truth.lines.length)
+      mismatches.push(`${file}: ${invoice.lines.length} lines read, ${truth.lines.length} printed`);
   }
 
   const long = await generateLongInvoice(2300);
@@ -104,19 +113,33 @@ async function main() {
   const pct = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)} %`);
   console.log(`Corpus: ${files.length} invoices in ${perLayout.size} layouts (${corpusDir})`);
   console.log('');
-  console.log(`header fields exact   ${pct(headerExact, headerTotal).padStart(8)}  (${headerExact}/${headerTotal})   target >= 97 %`);
-  console.log(`lines exact           ${pct(linesExact, linesTotal).padStart(8)}  (${linesExact}/${linesTotal})   target >= 95 %`);
+  console.log(
+    `header fields exact   ${pct(headerExact, headerTotal).padStart(8)}  (${headerExact}/${headerTotal})   target >= 97 %`,
+  );
+  console.log(
+    `lines exact           ${pct(linesExact, linesTotal).padStart(8)}  (${linesExact}/${linesTotal})   target >= 95 %`,
+  );
   console.log(`not_invoice refusals  ${String(refused).padStart(8)}  of ${files.length} invoices            target 0`);
   console.log(`marked for review     ${String(reviewed).padStart(8)}  of ${files.length}`);
-  console.log(`1-page PDF p50        ${`${percentile(onePage, 0.5).toFixed(0)} ms`.padStart(8)}  (p90 ${percentile(onePage, 0.9).toFixed(0)} ms, ${onePage.length} PDFs)   target < 150 ms`);
-  console.log(`50-page PDF           ${`${longRun.ms.toFixed(0)} ms`.padStart(8)}  (${longPages} of 2300 lines read)   target < 5000 ms`);
+  console.log(
+    `1-page PDF p50        ${`${percentile(onePage, 0.5).toFixed(0)} ms`.padStart(8)}  (p90 ${percentile(onePage, 0.9).toFixed(0)} ms, ${onePage.length} PDFs)   target < 150 ms`,
+  );
+  console.log(
+    `50-page PDF           ${`${longRun.ms.toFixed(0)} ms`.padStart(8)}  (${longPages} of 2300 lines read)   target < 5000 ms`,
+  );
   console.log('');
   console.log('per field:');
-  for (const [key, stats] of [...perField.entries()].sort()) console.log(`  ${key.padEnd(22)} ${pct(stats.exact, stats.total).padStart(8)}  (${stats.exact}/${stats.total})`);
+  for (const [key, stats] of [...perField.entries()].sort())
+    console.log(`  ${key.padEnd(22)} ${pct(stats.exact, stats.total).padStart(8)}  (${stats.exact}/${stats.total})`);
   console.log('per layout (header / lines):');
-  for (const [name, stats] of [...perLayout.entries()].sort()) console.log(`  ${name.padEnd(12)} ${pct(stats.headerExact, stats.header).padStart(8)}  ${pct(stats.linesExact, stats.lines).padStart(8)}`);
+  for (const [name, stats] of [...perLayout.entries()].sort())
+    console.log(
+      `  ${name.padEnd(12)} ${pct(stats.headerExact, stats.header).padStart(8)}  ${pct(stats.linesExact, stats.lines).padStart(8)}`,
+    );
   console.log('');
-  console.log(`Factur-X/ZUGFeRD text layers against their XML (${facturx.files} PDFs): header fields ${pct(facturx.headerExact, facturx.headerTotal)} (${facturx.headerExact}/${facturx.headerTotal}), line amounts ${pct(facturx.linesExact, facturx.linesTotal)} (${facturx.linesExact}/${facturx.linesTotal})`);
+  console.log(
+    `Factur-X/ZUGFeRD text layers against their XML (${facturx.files} PDFs): header fields ${pct(facturx.headerExact, facturx.headerTotal)} (${facturx.headerExact}/${facturx.headerTotal}), line amounts ${pct(facturx.linesExact, facturx.linesTotal)} (${facturx.linesExact}/${facturx.linesTotal})`,
+  );
   if (mismatches.length > 0) {
     console.log('');
     console.log(`mismatches (${mismatches.length}${values.verbose ? '' : ', first 60; --verbose for all'}):`);
@@ -128,7 +151,15 @@ async function main() {
 async function facturXComparison() {
   const result = { files: 0, headerTotal: 0, headerExact: 0, linesTotal: 0, linesExact: 0 };
   if (!existsSync(samplesDir)) return result;
-  const keys = ['invoiceNumber', 'issueDate', 'currencyCode', 'totals.taxExclusive', 'totals.vatTotal', 'totals.taxInclusive', 'totals.payable'];
+  const keys = [
+    'invoiceNumber',
+    'issueDate',
+    'currencyCode',
+    'totals.taxExclusive',
+    'totals.vatTotal',
+    'totals.taxInclusive',
+    'totals.payable',
+  ];
   for (const file of readdirSync(samplesDir).filter((name) => name.endsWith('.pdf'))) {
     const bytes = new Uint8Array(readFileSync(path.join(samplesDir, file)));
     const xml = await parsePdf(bytes);
@@ -141,9 +172,15 @@ async function facturXComparison() {
       result.headerTotal += 1;
       // Credit notes print negative amounts where the XML writes positive ones (the type says credit).
       const read = text.kind === 'invoice' ? headerValue(text.invoice, key) : null;
-      const unsigned = xml.invoice.documentType === 'credit_note' && read !== null && key.startsWith('totals.') ? read.replace(/^-/u, '') : read;
+      const unsigned =
+        xml.invoice.documentType === 'credit_note' && read !== null && key.startsWith('totals.')
+          ? read.replace(/^-/u, '')
+          : read;
       if (text.kind === 'invoice' && same(key, expected, unsigned)) result.headerExact += 1;
-      else if (values.verbose) console.log(`  factur-x ${file}: ${key} expected ${expected} got ${text.kind === 'invoice' ? headerValue(text.invoice, key) : text.kind}`);
+      else if (values.verbose)
+        console.log(
+          `  factur-x ${file}: ${key} expected ${expected} got ${text.kind === 'invoice' ? headerValue(text.invoice, key) : text.kind}`,
+        );
     }
     xml.invoice.lines.forEach((line, index) => {
       result.linesTotal += 1;

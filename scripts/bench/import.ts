@@ -20,7 +20,15 @@ import { startTestStack } from '../../test/setup/stack.js';
 import { coreCount, cpuDelta, stackCpuSampler } from './process-cpu.js';
 import { inParallel, percentile, sleep } from './support.js';
 
-const { values } = parseArgs({ options: { invoices: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '16' }, warmup: { type: 'string' }, rounds: { type: 'string' }, 'poll-ms': { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    invoices: { type: 'string', default: '500' },
+    concurrency: { type: 'string', default: '16' },
+    warmup: { type: 'string' },
+    rounds: { type: 'string' },
+    'poll-ms': { type: 'string' },
+  },
+});
 const COUNT = Number(values.invoices);
 const CONCURRENCY = Number(values.concurrency);
 const WARMUP = Number(values.warmup ?? CONCURRENCY * 2);
@@ -34,15 +42,17 @@ const POLLING = FIXED_POLL_MS === null ? 'polled at 100 ms doubling to 1 s' : `p
 const template = readFileSync(path.resolve(repoRoot, '../shared/samples/peppol-bis3/peppol-base-example.xml'), 'utf8');
 
 function generatedInvoice(index: number): Buffer {
-  return Buffer.from(template.replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>BENCH-${index}-${randomUUID().slice(0, 8)}</cbc:ID>`));
+  return Buffer.from(
+    template.replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>BENCH-${index}-${randomUUID().slice(0, 8)}</cbc:ID>`),
+  );
 }
-
-
-
 
 // `total` split into `parts` near-equal whole numbers.
 function splitInto(total: number, parts: number): number[] {
-  return Array.from({ length: parts }, (_, index) => Math.floor((total * (index + 1)) / parts) - Math.floor((total * index) / parts));
+  return Array.from(
+    { length: parts },
+    (_, index) => Math.floor((total * (index + 1)) / parts) - Math.floor((total * index) / parts),
+  );
 }
 
 function addInto(sum: Record<string, number>, delta: Record<string, number>): void {
@@ -64,15 +74,26 @@ async function main() {
     const config = loadConfig(env);
     const db = createDb(config.DATABASE_URL, 4);
     const organization = await createOrganization(db, { name: 'Benchmark' });
-    const member = await addMember(db, { organizationId: organization.id, email: `bench-${randomUUID()}@example.test`, role: 'admin' });
-    const { key: apiKey } = await createApiKey(db, { organizationId: organization.id, userId: member.id, level: 'read' });
-    const token = (await createIngestionToken(db, { organizationId: organization.id, scopes: ['invoices:write', 'invoices:read'] })).token;
+    const member = await addMember(db, {
+      organizationId: organization.id,
+      email: `bench-${randomUUID()}@example.test`,
+      role: 'admin',
+    });
+    const { key: apiKey } = await createApiKey(db, {
+      organizationId: organization.id,
+      userId: member.id,
+      level: 'read',
+    });
+    const token = (
+      await createIngestionToken(db, { organizationId: organization.id, scopes: ['invoices:write', 'invoices:read'] })
+    ).token;
     const files = Array.from({ length: WARMUP + COUNT }, (_, i) => generatedInvoice(i));
 
     // Parse time alone, in this process.
     const parseRounds = 200;
     const parseStart = performance.now();
-    for (let i = 0; i < parseRounds; i++) await parseInvoiceDocument({ bytes: files[i % files.length]!, fileName: 'x.xml' });
+    for (let i = 0; i < parseRounds; i++)
+      await parseInvoiceDocument({ bytes: files[i % files.length]!, fileName: 'x.xml' });
     const parseMs = (performance.now() - parseStart) / parseRounds;
 
     // One upload until its invoice is terminal, as a client does it; its latency in ms.
@@ -83,7 +104,11 @@ async function main() {
       const started = performance.now();
       const form = new FormData();
       form.append('primary', new Blob([files[index]!], { type: 'application/xml' }), `bench-${index}.xml`);
-      const upload = await fetch(`${stack.apiUrl}/v1/invoices/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+      const upload = await fetch(`${stack.apiUrl}/v1/invoices/upload`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+        body: form,
+      });
       if (upload.status !== 201) throw new Error(`upload ${index}: ${upload.status} ${await upload.text()}`);
       const { invoice_id } = (await upload.json()) as { invoice_id: string };
       uploadTimes.push(performance.now() - started);
@@ -91,7 +116,9 @@ async function main() {
         // Clients are told Retry-After: 2; reading sooner (pollDelay) keeps latency figures
         // fine-grained. The 201 already said the invoice is pending, so the first read waits too.
         await sleep(pollDelay(attempt));
-        const read = await fetch(`${stack.apiUrl}/v1/invoices/${invoice_id}`, { headers: { Authorization: `Bearer ${token}` } });
+        const read = await fetch(`${stack.apiUrl}/v1/invoices/${invoice_id}`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
         const body = (await read.json()) as { processing: { status: string } };
         if (body.processing.status === 'completed') return performance.now() - started;
         if (body.processing.status === 'failed') throw new Error(`invoice ${invoice_id} failed`);
@@ -101,7 +128,10 @@ async function main() {
     const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
     const temporal = new Client({ connection });
     const emptyWorkflow = async () => {
-      const handle = await temporal.workflow.start('emptyWorkflow', { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: randomUUID() });
+      const handle = await temporal.workflow.start('emptyWorkflow', {
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        workflowId: randomUUID(),
+      });
       await handle.result();
     };
     // The stack starts the worker in the background, and it bundles the workflow code before it
@@ -151,9 +181,19 @@ async function main() {
     const importRate = COUNT / importSeconds;
     const emptyRate = COUNT / emptySeconds;
 
-    const runDeps = { db, temporal, config, runTypes: new RunTypeRegistry(testRunTypes), logger: createLogger('silent', 'bench') };
+    const runDeps = {
+      db,
+      temporal,
+      config,
+      runTypes: new RunTypeRegistry(testRunTypes),
+      logger: createLogger('silent', 'bench'),
+    };
     const emptyRun = async () => {
-      const run = await startRun(runDeps, { organizationId: organization.id, type: 'test_items', input: { items: [] } });
+      const run = await startRun(runDeps, {
+        organizationId: organization.id,
+        type: 'test_items',
+        input: { items: [] },
+      });
       await temporal.workflow.getHandle(run.id).result();
     };
     await inParallel(WARMUP, CONCURRENCY, emptyRun);
@@ -165,10 +205,16 @@ async function main() {
     // same interval until the run is terminal. Against this, what the import adds is its own work
     // (the file's upload and storage, parsing, the invoice, matching and checks).
     const polledEmptyRun = async () => {
-      const run = await startRun(runDeps, { organizationId: organization.id, type: 'test_items', input: { items: [] } });
+      const run = await startRun(runDeps, {
+        organizationId: organization.id,
+        type: 'test_items',
+        input: { items: [] },
+      });
       for (let attempt = 0; ; attempt++) {
         await sleep(pollDelay(attempt));
-        const read = await fetch(`${stack.apiUrl}/v1/workflow-runs/${run.id}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+        const read = await fetch(`${stack.apiUrl}/v1/workflow-runs/${run.id}`, {
+          headers: { Authorization: `Bearer ${apiKey}` },
+        });
         const body = (await read.json()) as { status: string };
         if (['completed', 'completed_with_errors', 'failed', 'cancelled'].includes(body.status)) return;
       }
@@ -184,11 +230,25 @@ async function main() {
       ['concurrency', String(CONCURRENCY)],
       ['rounds (imports, then empty workflows, in turn)', String(ROUNDS)],
       ['waited for the worker to start polling', `${workerWaitSeconds.toFixed(1)} s`],
-      ['warm-up before measuring (not counted)', WARMUP === 0 ? 'none' : `${WARMUP} invoices in ${warmupSeconds.toFixed(1)} s, latency p50 ${percentile(warmupLatencies, 50).toFixed(0)} ms, max ${Math.max(...warmupLatencies).toFixed(0)} ms`],
+      [
+        'warm-up before measuring (not counted)',
+        WARMUP === 0
+          ? 'none'
+          : `${WARMUP} invoices in ${warmupSeconds.toFixed(1)} s, latency p50 ${percentile(warmupLatencies, 50).toFixed(0)} ms, max ${Math.max(...warmupLatencies).toFixed(0)} ms`,
+      ],
       ['end-to-end throughput', `${importRate.toFixed(1)} invoices/s`],
       ['upload→completed latency p50', `${percentile(sorted, 50).toFixed(0)} ms`],
       ['upload→completed latency p95', `${percentile(sorted, 95).toFixed(0)} ms`],
-      ['upload request (201) p50 / p95', `${percentile([...uploadTimes].sort((a, b) => a - b), 50).toFixed(0)} / ${percentile([...uploadTimes].sort((a, b) => a - b), 95).toFixed(0)} ms`],
+      [
+        'upload request (201) p50 / p95',
+        `${percentile(
+          [...uploadTimes].sort((a, b) => a - b),
+          50,
+        ).toFixed(0)} / ${percentile(
+          [...uploadTimes].sort((a, b) => a - b),
+          95,
+        ).toFixed(0)} ms`,
+      ],
       ['parse time per invoice', `${parseMs.toFixed(2)} ms`],
       ['empty workflow throughput', `${emptyRate.toFixed(1)} workflows/s`],
       ['empty run throughput (run read model, no items)', `${emptyRunRate.toFixed(1)} runs/s`],

@@ -21,23 +21,43 @@ const TAGS = 20;
 const PRICE_ITEMS_PER_AGREEMENT = 50;
 const TOPICS_PER_AGREEMENT = 3;
 
-export async function seedInvoiceVolume(client: pg.Client, organizationId: string, volume: InvoiceVolume): Promise<void> {
+export async function seedInvoiceVolume(
+  client: pg.Client,
+  organizationId: string,
+  volume: InvoiceVolume,
+): Promise<void> {
   const run = async (label: string, sql: string, params: unknown[] = []) => {
     const startedAt = performance.now();
     const result = await client.query(sql, [organizationId, ...params]);
-    console.log(`  ${label.padEnd(28)} ${String(result.rowCount ?? '').padStart(8)} rows  ${seconds(startedAt).toFixed(1)} s`);
+    console.log(
+      `  ${label.padEnd(28)} ${String(result.rowCount ?? '').padStart(8)} rows  ${seconds(startedAt).toFixed(1)} s`,
+    );
   };
   await client.query('SELECT setseed(0.42)');
-  await run('suppliers', `
+  await run(
+    'suppliers',
+    `
     INSERT INTO suppliers (id, organization_id, name, org_number, country_code, updated_at)
-    SELECT gen_random_uuid(), $1, 'Supplier ' || g || ' AS', (800000000 + g)::text, 'NO', now() FROM generate_series(1, $2::int) g`, [volume.suppliers]);
-  await run('recipients', `
+    SELECT gen_random_uuid(), $1, 'Supplier ' || g || ' AS', (800000000 + g)::text, 'NO', now() FROM generate_series(1, $2::int) g`,
+    [volume.suppliers],
+  );
+  await run(
+    'recipients',
+    `
     INSERT INTO recipients (id, organization_id, name, org_number, updated_at)
-    SELECT gen_random_uuid(), $1, 'Recipient ' || g || ' AS', (700000000 + g)::text, now() FROM generate_series(1, $2::int) g`, [RECIPIENTS]);
-  await run('tags', `
-    INSERT INTO tags (id, organization_id, name) SELECT gen_random_uuid(), $1, 'Tag ' || g FROM generate_series(1, $2::int) g`, [TAGS]);
+    SELECT gen_random_uuid(), $1, 'Recipient ' || g || ' AS', (700000000 + g)::text, now() FROM generate_series(1, $2::int) g`,
+    [RECIPIENTS],
+  );
+  await run(
+    'tags',
+    `
+    INSERT INTO tags (id, organization_id, name) SELECT gen_random_uuid(), $1, 'Tag ' || g FROM generate_series(1, $2::int) g`,
+    [TAGS],
+  );
   // Agreement k covers suppliers k and k + volume.agreements (the frequent suppliers have the low numbers).
-  await run('agreements', `
+  await run(
+    'agreements',
+    `
     INSERT INTO agreements (id, organization_id, title, status, effective_date, expiration_date, auto_renews, renewal_period_months,
                             notice_period_days, renewal_action_kind, renewal_deadline, created_at, updated_at, terms_changed_at)
     SELECT gen_random_uuid(), $1,
@@ -47,25 +67,51 @@ export async function seedInvoiceVolume(client: pg.Client, organizationId: strin
            CASE g % 3 WHEN 0 THEN 'cancel_by' WHEN 1 THEN 'renew_by' END,
            CASE WHEN g % 3 < 2 THEN DATE '2026-01-01' + (g * 13 % 700) END,
            now() - g * interval '1 day', now() - g * interval '1 day', now()
-      FROM generate_series(1, $2::int) g`, [volume.agreements]);
-  await client.query(`CREATE TEMP TABLE numbered_agreements AS SELECT id, row_number() OVER (ORDER BY created_at DESC, id) AS n FROM agreements WHERE organization_id = $1`, [organizationId]);
-  await client.query(`CREATE TEMP TABLE numbered_suppliers AS SELECT id, name, (org_number::bigint - 800000000) AS n FROM suppliers WHERE organization_id = $1`, [organizationId]);
-  await run('agreement suppliers', `
+      FROM generate_series(1, $2::int) g`,
+    [volume.agreements],
+  );
+  await client.query(
+    `CREATE TEMP TABLE numbered_agreements AS SELECT id, row_number() OVER (ORDER BY created_at DESC, id) AS n FROM agreements WHERE organization_id = $1`,
+    [organizationId],
+  );
+  await client.query(
+    `CREATE TEMP TABLE numbered_suppliers AS SELECT id, name, (org_number::bigint - 800000000) AS n FROM suppliers WHERE organization_id = $1`,
+    [organizationId],
+  );
+  await run(
+    'agreement suppliers',
+    `
     INSERT INTO agreement_suppliers (agreement_id, supplier_id)
-    SELECT a.id, s.id FROM numbered_agreements a JOIN numbered_suppliers s ON s.n IN (a.n, a.n + $2) WHERE $1::uuid IS NOT NULL`, [volume.agreements]);
-  await run('agreement recipients', `
+    SELECT a.id, s.id FROM numbered_agreements a JOIN numbered_suppliers s ON s.n IN (a.n, a.n + $2) WHERE $1::uuid IS NOT NULL`,
+    [volume.agreements],
+  );
+  await run(
+    'agreement recipients',
+    `
     INSERT INTO agreement_recipients (agreement_id, recipient_id)
-    SELECT a.id, r.id FROM numbered_agreements a JOIN recipients r ON r.organization_id = $1 AND r.org_number = (700000001 + a.n % $2)::text WHERE a.n % 2 = 0`, [RECIPIENTS]);
-  await run('agreement tags', `
+    SELECT a.id, r.id FROM numbered_agreements a JOIN recipients r ON r.organization_id = $1 AND r.org_number = (700000001 + a.n % $2)::text WHERE a.n % 2 = 0`,
+    [RECIPIENTS],
+  );
+  await run(
+    'agreement tags',
+    `
     INSERT INTO agreement_tags (agreement_id, tag_id)
-    SELECT DISTINCT a.id, t.id FROM numbered_agreements a JOIN tags t ON t.organization_id = $1 AND t.name IN ('Tag ' || (1 + a.n % $2), 'Tag ' || (1 + a.n * 7 % $2)) WHERE a.n % 4 <> 0`, [TAGS]);
-  await run('price items', `
+    SELECT DISTINCT a.id, t.id FROM numbered_agreements a JOIN tags t ON t.organization_id = $1 AND t.name IN ('Tag ' || (1 + a.n % $2), 'Tag ' || (1 + a.n * 7 % $2)) WHERE a.n % 4 <> 0`,
+    [TAGS],
+  );
+  await run(
+    'price items',
+    `
     INSERT INTO price_items (id, organization_id, agreement_id, description, seller_item_id, unit, currency_code, price_type, amount, updated_at)
     SELECT gen_random_uuid(), $1, a.id, 'Article ' || p, 'ART-' || lpad(p::text, 5, '0'), 'stk', 'NOK', 'amount', 10 + p, now()
-      FROM numbered_agreements a, generate_series(1, $2::int) p`, [PRICE_ITEMS_PER_AGREEMENT]);
+      FROM numbered_agreements a, generate_series(1, $2::int) p`,
+    [PRICE_ITEMS_PER_AGREEMENT],
+  );
   // Invoices: a skewed supplier mix (a few suppliers send most invoices), one every 15 minutes back
   // from now, 4 % credit notes, 1 % failed, check statuses mixed.
-  await run('invoices', `
+  await run(
+    'invoices',
+    `
     INSERT INTO invoices (id, organization_id, processing_status, classification, source, format, document_type, type_code, invoice_number,
                           issue_date, due_date, currency_code, supplier_id, supplier_party, recipient_id, recipient_party,
                           line_extension_amount, tax_exclusive_amount, vat_amount, tax_inclusive_amount, payable_amount, amounts_valid,
@@ -84,25 +130,40 @@ export async function seedInvoiceVolume(client: pg.Client, organizationId: strin
                    round((100 + random() * 50000)::numeric, 2) AS amount
               FROM generate_series(1, $2::int) g) x
       JOIN numbered_suppliers s ON s.n = x.supplier_n
-      JOIN recipients r ON r.organization_id = $1 AND r.org_number = (700000001 + g % $4)::text`, [volume.invoices, volume.suppliers, RECIPIENTS]);
-  await run('invoice lines', `
+      JOIN recipients r ON r.organization_id = $1 AND r.org_number = (700000001 + g % $4)::text`,
+    [volume.invoices, volume.suppliers, RECIPIENTS],
+  );
+  await run(
+    'invoice lines',
+    `
     INSERT INTO invoice_lines (id, invoice_id, organization_id, position, line_number, description, seller_item_id, quantity, unit_code, unit_price, net_amount, vat_category, vat_rate)
     SELECT gen_random_uuid(), i.id, $1, p - 1, p::text, 'Article ' || (1 + abs(hashtext(i.id::text || p)) % 50), 'ART-' || lpad((1 + abs(hashtext(i.id::text || p)) % 50)::text, 5, '0'),
            1 + p, 'C62', 10, 10 * (1 + p), 'S', 0.25
-      FROM invoices i, generate_series(1, 1 + abs(hashtext(i.id::text)) % 4) p WHERE i.organization_id = $1`);
+      FROM invoices i, generate_series(1, 1 + abs(hashtext(i.id::text)) % 4) p WHERE i.organization_id = $1`,
+  );
   // Each invoice of a supplier with an agreement is matched to it (5 % of the matches ended).
-  await run('matches', `
+  await run(
+    'matches',
+    `
     INSERT INTO invoice_agreement_matches (invoice_id, agreement_id, organization_id, active, reasons)
     SELECT i.id, a.id, $1, abs(hashtext(i.id::text)) % 20 <> 0, ARRAY['supplier identified by organization number']
       FROM invoices i JOIN numbered_suppliers s ON s.id = i.supplier_id
       JOIN numbered_agreements a ON a.n = CASE WHEN s.n <= $2 THEN s.n ELSE s.n - $2 END
-     WHERE i.organization_id = $1 AND s.n <= 2 * $2`, [volume.agreements]);
-  await run('alert topics', `
+     WHERE i.organization_id = $1 AND s.n <= 2 * $2`,
+    [volume.agreements],
+  );
+  await run(
+    'alert topics',
+    `
     INSERT INTO alert_topics (id, organization_id, agreement_id, title, group_key, updated_at)
     SELECT gen_random_uuid(), $1, a.id, (ARRAY['Unit price above agreed','Charged twice','Not in the agreement'])[t], 'rule:' || t, now()
-      FROM numbered_agreements a, generate_series(1, $2::int) t`, [TOPICS_PER_AGREEMENT]);
+      FROM numbered_agreements a, generate_series(1, $2::int) t`,
+    [TOPICS_PER_AGREEMENT],
+  );
   // About volume.alerts alerts: one on a share of the matches, the newest first; 40 % uncategorized.
-  await run('alerts', `
+  await run(
+    'alerts',
+    `
     INSERT INTO alerts (id, organization_id, invoice_id, agreement_id, status, title, explanation, impact_amount, currency_code,
                         confidence_level, citations, origin, checker, fingerprint, topic_id, dismissed_at, created_at, updated_at)
     SELECT gen_random_uuid(), $1, m.invoice_id, m.agreement_id,
@@ -115,7 +176,9 @@ export async function seedInvoiceVolume(client: pg.Client, organizationId: strin
            i.created_at + interval '1 hour', i.created_at + (k % 7)::int * interval '1 day'
       FROM (SELECT m.*, row_number() OVER (ORDER BY m.invoice_id) AS k FROM invoice_agreement_matches m WHERE m.organization_id = $1) m
       JOIN invoices i ON i.id = m.invoice_id
-     WHERE k % 100 < 100 * $2::numeric / (SELECT count(*) FROM invoice_agreement_matches WHERE organization_id = $1)`, [volume.alerts]);
+     WHERE k % 100 < 100 * $2::numeric / (SELECT count(*) FROM invoice_agreement_matches WHERE organization_id = $1)`,
+    [volume.alerts],
+  );
   // A steady state, as autovacuum keeps it: statistics, and the GIN indexes' pending entries merged.
   // The seeding's writes are then flushed, so the checkpointer does not write them out while the
   // first cases are measured.

@@ -8,7 +8,13 @@ import { parseArgs } from 'node:util';
 import { updateOrganizationSettings } from '../../src/admin/service.js';
 import type { Db } from '../../src/db/client.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
-import { matchInvoice, type AgreementFacts, type Applicability, type InvoiceFacts, type PartyFacts } from '../../src/matching/rules.js';
+import {
+  matchInvoice,
+  type AgreementFacts,
+  type Applicability,
+  type InvoiceFacts,
+  type PartyFacts,
+} from '../../src/matching/rules.js';
 import { refreshInvoiceMatches, REFRESH_BATCH_SIZE } from '../../src/matching/service.js';
 import { printTable, seconds, seededRandom, settledRun, withBenchStack, type BenchTenant } from './support.js';
 
@@ -28,7 +34,8 @@ const RECIPIENTS = 20;
 const random = seededRandom(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const chance = (p: number) => random() < p;
-const isoDay = (year: number, dayOfYear: number) => new Date(Date.UTC(year, 0, 1 + dayOfYear)).toISOString().slice(0, 10);
+const isoDay = (year: number, dayOfYear: number) =>
+  new Date(Date.UTC(year, 0, 1 + dayOfYear)).toISOString().slice(0, 10);
 const asDate = (day: string | null) => (day ? new Date(`${day}T00:00:00Z`) : null);
 
 const CURRENCIES = ['NOK', 'NOK', 'NOK', 'SEK', 'EUR'];
@@ -41,16 +48,26 @@ interface Party extends PartyFacts {
 }
 
 function parties(count: number, kind: string): Party[] {
-  return Array.from({ length: count }, (_, i) => ({ id: randomUUID(), name: `${kind} ${i + 1} AS`, orgNumber: String(900_000_000 + i + (kind === 'Recipient' ? 50_000 : 0)), vatId: null }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: randomUUID(),
+    name: `${kind} ${i + 1} AS`,
+    orgNumber: String(900_000_000 + i + (kind === 'Recipient' ? 50_000 : 0)),
+    vatId: null,
+  }));
 }
 
 // A realistic mix: most agreements of a supplier narrow by recipient, period or applicability,
 // so an invoice usually falls under none or one or two of its supplier's five agreements.
-function agreementFacts(suppliers: Party[], recipients: Party[]): { id: string; title: string; facts: AgreementFacts }[] {
+function agreementFacts(
+  suppliers: Party[],
+  recipients: Party[],
+): { id: string; title: string; facts: AgreementFacts }[] {
   return Array.from({ length: AGREEMENTS }, (_, i) => {
     const effectiveYear = 2023 + Math.floor(random() * 4);
     const effectiveDate = isoDay(effectiveYear, Math.floor(random() * 365));
-    const expirationDate = chance(0.2) ? null : isoDay(effectiveYear + 1 + Math.floor(random() * 2), Math.floor(random() * 365));
+    const expirationDate = chance(0.2)
+      ? null
+      : isoDay(effectiveYear + 1 + Math.floor(random() * 2), Math.floor(random() * 365));
     const applicability: Applicability = {};
     const narrowing = random();
     if (narrowing < 0.2) applicability.currency_codes = chance(0.5) ? ['NOK'] : ['SEK', 'EUR'];
@@ -80,7 +97,9 @@ function invoiceFacts(suppliers: Party[], recipients: Party[]): { id: string; fa
     return {
       id: randomUUID(),
       facts: {
-        supplier: linked ? supplier : { id: null, name: supplier.name.replace(/ AS$/, '').toUpperCase(), orgNumber: null, vatId: null },
+        supplier: linked
+          ? supplier
+          : { id: null, name: supplier.name.replace(/ AS$/, '').toUpperCase(), orgNumber: null, vatId: null },
         recipient: pick(recipients),
         issueDate: isoDay(2024 + Math.floor(random() * 3), Math.floor(random() * 365)),
         currencyCode: pick(CURRENCIES),
@@ -99,16 +118,39 @@ function samplePair(supplier: Party, recipient: Party) {
   const agreement = {
     id: randomUUID(),
     title: 'Sample agreement',
-    facts: { status: 'active', suppliers: [supplier], recipients: [recipient], effectiveDate: '2025-01-01', expirationDate: '2025-12-31', applicability: { currency_codes: ['NOK'], order_reference_prefixes: ['PO-SAMPLE'] } } satisfies AgreementFacts,
+    facts: {
+      status: 'active',
+      suppliers: [supplier],
+      recipients: [recipient],
+      effectiveDate: '2025-01-01',
+      expirationDate: '2025-12-31',
+      applicability: { currency_codes: ['NOK'], order_reference_prefixes: ['PO-SAMPLE'] },
+    } satisfies AgreementFacts,
   };
   const invoice = (issueDate: string) => ({
     id: randomUUID(),
-    facts: { supplier, recipient, issueDate, currencyCode: 'NOK', buyerReference: 'IT', orderReference: 'PO-SAMPLE-1', contractReference: null, deliveryCountryCode: 'NO' } satisfies InvoiceFacts,
+    facts: {
+      supplier,
+      recipient,
+      issueDate,
+      currencyCode: 'NOK',
+      buyerReference: 'IT',
+      orderReference: 'PO-SAMPLE-1',
+      contractReference: null,
+      deliveryCountryCode: 'NO',
+    } satisfies InvoiceFacts,
   });
   return { agreement, matching: invoice('2025-06-15'), late: invoice('2026-01-01') };
 }
 
-async function insertData(db: Db, organizationId: string, suppliers: Party[], recipients: Party[], agreements: ReturnType<typeof agreementFacts>, invoices: ReturnType<typeof invoiceFacts>) {
+async function insertData(
+  db: Db,
+  organizationId: string,
+  suppliers: Party[],
+  recipients: Party[],
+  agreements: ReturnType<typeof agreementFacts>,
+  invoices: ReturnType<typeof invoiceFacts>,
+) {
   const party = (p: Party) => ({ id: p.id, organizationId, name: p.name, orgNumber: p.orgNumber });
   await db.supplier.createMany({ data: suppliers.map(party) });
   await db.recipient.createMany({ data: recipients.map(party) });
@@ -123,8 +165,15 @@ async function insertData(db: Db, organizationId: string, suppliers: Party[], re
       applicability: (a.facts.applicability ?? undefined) as Prisma.InputJsonValue | undefined,
     })),
   });
-  await db.agreementSupplier.createMany({ data: agreements.flatMap((a) => a.facts.suppliers.map((s) => ({ agreementId: a.id, supplierId: s.id! }))) });
-  await db.agreementRecipient.createMany({ data: agreements.flatMap((a) => [...new Set(a.facts.recipients.map((r) => r.id!))].map((recipientId) => ({ agreementId: a.id, recipientId }))), skipDuplicates: true });
+  await db.agreementSupplier.createMany({
+    data: agreements.flatMap((a) => a.facts.suppliers.map((s) => ({ agreementId: a.id, supplierId: s.id! }))),
+  });
+  await db.agreementRecipient.createMany({
+    data: agreements.flatMap((a) =>
+      [...new Set(a.facts.recipients.map((r) => r.id!))].map((recipientId) => ({ agreementId: a.id, recipientId })),
+    ),
+    skipDuplicates: true,
+  });
   const partyJson = (p: PartyFacts) => ({ name: p.name, orgNumber: p.orgNumber });
   for (let start = 0; start < invoices.length; start += 2_000) {
     await db.invoice.createMany({
@@ -151,13 +200,20 @@ async function insertData(db: Db, organizationId: string, suppliers: Party[], re
 }
 
 // What the rules say the refresh must produce, evaluated here on the generated data.
-function expectedMatches(invoices: { facts: InvoiceFacts }[], agreements: { facts: AgreementFacts }[], smartMatching: boolean): number {
+function expectedMatches(
+  invoices: { facts: InvoiceFacts }[],
+  agreements: { facts: AgreementFacts }[],
+  smartMatching: boolean,
+): number {
   let count = 0;
-  for (const invoice of invoices) for (const agreement of agreements) if (matchInvoice(invoice.facts, agreement.facts, { smartMatching }).matched) count++;
+  for (const invoice of invoices)
+    for (const agreement of agreements)
+      if (matchInvoice(invoice.facts, agreement.facts, { smartMatching }).matched) count++;
   return count;
 }
 
-const activeMatches = (db: Db, organizationId: string) => db.invoiceAgreementMatch.count({ where: { organizationId, active: true } });
+const activeMatches = (db: Db, organizationId: string) =>
+  db.invoiceAgreementMatch.count({ where: { organizationId, active: true } });
 
 async function refreshThroughApi(tenant: BenchTenant, agreementId: string): Promise<{ seconds: number; run: any }> {
   const started = performance.now();
@@ -171,7 +227,8 @@ async function refreshThroughApi(tenant: BenchTenant, agreementId: string): Prom
 // The core service over every invoice in the workflow's batches, in this process.
 async function refreshDirectly(db: Db, organizationId: string, invoiceIds: string[]): Promise<number> {
   const started = performance.now();
-  for (let start = 0; start < invoiceIds.length; start += REFRESH_BATCH_SIZE) await refreshInvoiceMatches(db, organizationId, invoiceIds.slice(start, start + REFRESH_BATCH_SIZE));
+  for (let start = 0; start < invoiceIds.length; start += REFRESH_BATCH_SIZE)
+    await refreshInvoiceMatches(db, organizationId, invoiceIds.slice(start, start + REFRESH_BATCH_SIZE));
   return seconds(started);
 }
 
@@ -184,7 +241,9 @@ await withBenchStack('Matching benchmark', async ({ db, tenant }) => {
   const invoices = [...invoiceFacts(suppliers, recipients).slice(0, INVOICES - 2), sample.matching, sample.late];
   const setupStart = performance.now();
   await insertData(db, organizationId, suppliers, recipients, agreements, invoices);
-  console.log(`inserted ${SUPPLIERS} suppliers, ${agreements.length} agreements, ${invoices.length} invoices in ${seconds(setupStart).toFixed(1)} s`);
+  console.log(
+    `inserted ${SUPPLIERS} suppliers, ${agreements.length} agreements, ${invoices.length} invoices in ${seconds(setupStart).toFixed(1)} s`,
+  );
 
   const evaluationStart = performance.now();
   const expected = expectedMatches(invoices, agreements, false);
@@ -201,7 +260,10 @@ await withBenchStack('Matching benchmark', async ({ db, tenant }) => {
   const directFresh = await refreshDirectly(db, organizationId, invoiceIds);
   const afterDirect = await activeMatches(db, organizationId);
 
-  const agreementsOf = async (invoiceId: string) => ((await tenant.call(`/v1/invoices/${invoiceId}/agreements?limit=100`)).body.data as { id: string }[]).map((m) => m.id);
+  const agreementsOf = async (invoiceId: string) =>
+    ((await tenant.call(`/v1/invoices/${invoiceId}/agreements?limit=100`)).body.data as { id: string }[]).map(
+      (m) => m.id,
+    );
   const sampleMatches = (await agreementsOf(sample.matching.id)).includes(sample.agreement.id);
   const lateMatches = (await agreementsOf(sample.late.id)).includes(sample.agreement.id);
 
@@ -222,7 +284,10 @@ await withBenchStack('Matching benchmark', async ({ db, tenant }) => {
     await updateOrganizationSettings(db, organizationId, { smartMatching: true });
     const smart = await refreshThroughApi(tenant, sample.agreement.id);
     rows.push(['refresh run through the API with smart matching', rate(smart.seconds)]);
-    rows.push(['active matches with smart matching', `${await activeMatches(db, organizationId)} (expected ${expectedMatches(invoices, agreements, true)})`]);
+    rows.push([
+      'active matches with smart matching',
+      `${await activeMatches(db, organizationId)} (expected ${expectedMatches(invoices, agreements, true)})`,
+    ]);
   }
   printTable('Matching benchmark', rows);
   const correct = sampleMatches && !lateMatches && [afterFirst, afterSecond, afterDirect].every((n) => n === expected);

@@ -22,7 +22,12 @@ import { closeIsolation, configureIsolation } from '../../src/shared/isolated.js
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
-  options: { corpus: { type: 'string' }, source: { type: 'string' }, helpers: { type: 'string', default: '2' }, verbose: { type: 'boolean', default: false } },
+  options: {
+    corpus: { type: 'string' },
+    source: { type: 'string' },
+    helpers: { type: 'string', default: '2' },
+    verbose: { type: 'boolean', default: false },
+  },
 });
 const corpusDir = values.corpus ?? path.join(root, 'test/fixtures/scan-corpus');
 const sourceDir = values.source ?? path.join(root, 'test/fixtures/extraction-corpus');
@@ -35,7 +40,6 @@ interface Truth {
   scan?: { source: string; dpi: number; rotation: number; noise: number; bilevel: boolean };
 }
 
-
 /** CPU ms of this process and every process under it (the pool's helpers, their pdftoppm and tesseract). */
 function treeCpuMs(pid = process.pid): number {
   let total = 0;
@@ -47,7 +51,8 @@ function treeCpuMs(pid = process.pid): number {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       total += ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / 100;
       for (const task of readdirSync(`/proc/${current}/task`)) {
-        for (const child of readFileSync(`/proc/${current}/task/${task}/children`, 'utf8').split(' ')) if (child.trim() !== '') pending.push(Number(child));
+        for (const child of readFileSync(`/proc/${current}/task/${task}/children`, 'utf8').split(' '))
+          if (child.trim() !== '') pending.push(Number(child));
       }
     } catch {
       // ended meanwhile
@@ -63,7 +68,14 @@ interface Tally {
   linesExact: number;
 }
 
-function score(outcome: ParseOutcome, truth: Truth, tally: Tally, label: string, mismatches: string[] | null, perField?: Map<string, Tally>): void {
+function score(
+  outcome: ParseOutcome,
+  truth: Truth,
+  tally: Tally,
+  label: string,
+  mismatches: string[] | null,
+  perField?: Map<string, Tally>,
+): void {
   const keys = Object.keys(truth.header);
   tally.header += keys.length;
   tally.lines += truth.lines.length;
@@ -83,24 +95,33 @@ function score(outcome: ParseOutcome, truth: Truth, tally: Tally, label: string,
       tally.headerExact += 1;
       const stats = perField?.get(key);
       if (stats) stats.headerExact += 1;
-    } else mismatches?.push(`${label}: ${key} expected ${JSON.stringify(truth.header[key])} got ${JSON.stringify(actual)}`);
+    } else
+      mismatches?.push(`${label}: ${key} expected ${JSON.stringify(truth.header[key])} got ${JSON.stringify(actual)}`);
   }
   let shown = 0;
   truth.lines.forEach((expected, index) => {
     const actual = invoice.lines[index];
-    const wrong = actual ? Object.keys(expected).filter((key) => !same(key, expected[key] ?? null, lineValue(actual, key))) : ['(missing)'];
+    const wrong = actual
+      ? Object.keys(expected).filter((key) => !same(key, expected[key] ?? null, lineValue(actual, key)))
+      : ['(missing)'];
     if (wrong.length === 0) tally.linesExact += 1;
     else if (mismatches && (values.verbose || shown++ < 3)) {
-      mismatches.push(`${label}: line ${index + 1} ${wrong.map((key) => `${key} expected ${JSON.stringify(expected[key])} got ${JSON.stringify(actual ? lineValue(actual, key) : null)}`).join('; ')}`);
+      mismatches.push(
+        `${label}: line ${index + 1} ${wrong.map((key) => `${key} expected ${JSON.stringify(expected[key])} got ${JSON.stringify(actual ? lineValue(actual, key) : null)}`).join('; ')}`,
+      );
     }
   });
-  if (invoice.lines.length !== truth.lines.length) mismatches?.push(`${label}: ${invoice.lines.length} lines read, ${truth.lines.length} printed`);
+  if (invoice.lines.length !== truth.lines.length)
+    mismatches?.push(`${label}: ${invoice.lines.length} lines read, ${truth.lines.length} printed`);
 }
 
 async function main() {
-  if (!existsSync(corpusDir)) throw new Error(`No scan corpus at ${corpusDir}: run npx tsx scripts/corpus/generate-scan-corpus.ts`);
+  if (!existsSync(corpusDir))
+    throw new Error(`No scan corpus at ${corpusDir}: run npx tsx scripts/corpus/generate-scan-corpus.ts`);
   configureIsolation({ helpers: Number(values.helpers) });
-  const files = readdirSync(corpusDir).filter((name) => name.endsWith('.pdf')).sort();
+  const files = readdirSync(corpusDir)
+    .filter((name) => name.endsWith('.pdf'))
+    .sort();
   const loadBefore = os.loadavg()[0] ?? 0;
   // Warm the pool as a running worker's is: helpers started, the OCR module loaded.
   await parseInvoiceDocument({ bytes: new Uint8Array(readFileSync(path.join(corpusDir, files[0] as string))) });
@@ -123,7 +144,8 @@ async function main() {
     const outcome = await parseInvoiceDocument({ bytes });
     const wall = performance.now() - started;
     const cpu = treeCpuMs() - cpuBefore;
-    const pageCount = outcome.kind === 'invoice' ? Number(/\((\d+) of (\d+) page/u.exec(outcome.warnings[0] ?? '')?.[2] ?? 1) : 1;
+    const pageCount =
+      outcome.kind === 'invoice' ? Number(/\((\d+) of (\d+) page/u.exec(outcome.warnings[0] ?? '')?.[2] ?? 1) : 1;
     pages += pageCount;
     for (let page = 0; page < pageCount; page += 1) {
       perPageWall.push(wall / pageCount);
@@ -137,30 +159,52 @@ async function main() {
       `  ${file.padEnd(34)} ${`${scans.headerExact - before.headerExact}/${scans.header - before.header}`.padStart(6)} ${`${scans.linesExact - before.linesExact}/${scans.lines - before.lines}`.padStart(6)}  ${(wall / 1000).toFixed(1).padStart(5)} s ${(cpu / 1000).toFixed(1).padStart(5)} s cpu  ${outcome.kind === 'invoice' ? `${outcome.invoice.extraction.method}, confidence ${outcome.invoice.extraction.confidence?.overall ?? '-'}${outcome.invoice.extraction.needsReview ? ', review' : ''}` : outcome.kind}`,
     );
     const source = truth.scan?.source ? path.join(sourceDir, truth.scan.source) : null;
-    if (source && existsSync(source)) score(await parseInvoiceDocument({ bytes: new Uint8Array(readFileSync(source)) }), truth, texts, `text ${truth.scan?.source}`, null);
+    if (source && existsSync(source))
+      score(
+        await parseInvoiceDocument({ bytes: new Uint8Array(readFileSync(source)) }),
+        truth,
+        texts,
+        `text ${truth.scan?.source}`,
+        null,
+      );
   }
   closeIsolation();
 
   const pct = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)} %`);
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`Scan corpus: ${files.length} scanned invoices, ${pages} pages (${corpusDir})`);
-  console.log(`Machine: ${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} before and ${(os.loadavg()[0] ?? 0).toFixed(1)} after; parser pool of ${values.helpers} helpers`);
+  console.log(
+    `Machine: ${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} before and ${(os.loadavg()[0] ?? 0).toFixed(1)} after; parser pool of ${values.helpers} helpers`,
+  );
   console.log('');
   console.log('scans');
-  console.log(`  header fields exact   ${pct(scans.headerExact, scans.header).padStart(8)}  (${scans.headerExact}/${scans.header})   target >= 90 %`);
-  console.log(`  lines exact           ${pct(scans.linesExact, scans.lines).padStart(8)}  (${scans.linesExact}/${scans.lines})   target >= 85 %`);
+  console.log(
+    `  header fields exact   ${pct(scans.headerExact, scans.header).padStart(8)}  (${scans.headerExact}/${scans.header})   target >= 90 %`,
+  );
+  console.log(
+    `  lines exact           ${pct(scans.linesExact, scans.lines).padStart(8)}  (${scans.linesExact}/${scans.lines})   target >= 85 %`,
+  );
   console.log(`  not_invoice refusals  ${String(refused).padStart(8)}  of ${files.length}            target 0`);
   console.log(`  marked for review     ${String(reviewed).padStart(8)}  of ${files.length}`);
-  console.log(`  time per scanned page ${seconds(percentile(perPageWall, 0.5)).padStart(8)}  p50 wall clock (p90 ${seconds(percentile(perPageWall, 0.9))}); CPU p50 ${seconds(percentile(perPageCpu, 0.5))} (p90 ${seconds(percentile(perPageCpu, 0.9))})   target < 3 s`);
-  console.log(`  the same invoices' text-layer PDFs, same reader: header fields ${pct(texts.headerExact, texts.header)}, lines ${pct(texts.linesExact, texts.lines)}`);
+  console.log(
+    `  time per scanned page ${seconds(percentile(perPageWall, 0.5)).padStart(8)}  p50 wall clock (p90 ${seconds(percentile(perPageWall, 0.9))}); CPU p50 ${seconds(percentile(perPageCpu, 0.5))} (p90 ${seconds(percentile(perPageCpu, 0.9))})   target < 3 s`,
+  );
+  console.log(
+    `  the same invoices' text-layer PDFs, same reader: header fields ${pct(texts.headerExact, texts.header)}, lines ${pct(texts.linesExact, texts.lines)}`,
+  );
   console.log('');
   console.log('per scan (header, lines, wall clock, CPU):');
   for (const row of rows) console.log(row);
   console.log('per field:');
-  for (const [key, stats] of [...perField.entries()].sort()) console.log(`  ${key.padEnd(22)} ${pct(stats.headerExact, stats.header).padStart(8)}  (${stats.headerExact}/${stats.header})`);
+  for (const [key, stats] of [...perField.entries()].sort())
+    console.log(
+      `  ${key.padEnd(22)} ${pct(stats.headerExact, stats.header).padStart(8)}  (${stats.headerExact}/${stats.header})`,
+    );
   if (mismatches.length > 0) {
     console.log('');
-    console.log(`mismatches (${mismatches.length}${values.verbose ? '' : ', at most 3 lines per scan; --verbose for all'}):`);
+    console.log(
+      `mismatches (${mismatches.length}${values.verbose ? '' : ', at most 3 lines per scan; --verbose for all'}):`,
+    );
     for (const line of mismatches) console.log(`  ${line}`);
   }
 }

@@ -7,7 +7,15 @@ import { parseArgs } from 'node:util';
 import { createOrganization } from '../../src/admin/service.js';
 import { Prisma, type Db } from '../../src/db/client.js';
 import { overview } from '../../src/overview/service.js';
-import { againstBaseline, BASELINE_PATH, loadAverage, percentile, printTable, timedAgainstBaseline, withBenchStack } from './support.js';
+import {
+  againstBaseline,
+  BASELINE_PATH,
+  loadAverage,
+  percentile,
+  printTable,
+  timedAgainstBaseline,
+  withBenchStack,
+} from './support.js';
 import { countsOf, seedVolume } from './volume-seed.js';
 
 const { values } = parseArgs({
@@ -29,22 +37,37 @@ await withBenchStack('Overview bench', async ({ db, tenant }) => {
   await seedVolume(db, neighbour.id, OPTIONS);
   await seedVolume(db, tenant.organizationId, OPTIONS);
   const seeded = await countsOf(db, tenant.organizationId);
-  console.log(`seeded two organizations in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; measured one: ${JSON.stringify(seeded)}`);
+  console.log(
+    `seeded two organizations in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; measured one: ${JSON.stringify(seeded)}`,
+  );
 
   if (values.explain) await explainStatements(db, tenant.organizationId);
   const first = await tenant.call('/v1/overview');
   if (first.status !== 200) throw new Error(`overview: HTTP ${first.status} ${JSON.stringify(first.body)}`);
-  console.log(JSON.stringify({ invoices: first.body.invoices, alerts: first.body.alerts, claims: first.body.claims, next_steps: first.body.next_steps.length }));
+  console.log(
+    JSON.stringify({
+      invoices: first.body.invoices,
+      alerts: first.body.alerts,
+      claims: first.body.claims,
+      next_steps: first.body.next_steps.length,
+    }),
+  );
   const loadBefore = loadAverage();
   const timings = await timedAgainstBaseline(tenant, () => '/v1/overview', REQUESTS, 20);
   const p99 = percentile(timings.route, 99);
-  printTable(`GET /v1/overview, ${seeded.invoices} invoices and ${seeded.alerts} alerts, ${REQUESTS} sequential requests`, [
-    ['GET /v1/overview', againstBaseline(timings)],
-    [`baseline: ${BASELINE_PATH}`, `p50 ${percentile(timings.baseline, 50).toFixed(1)} ms, p99 ${percentile(timings.baseline, 99).toFixed(1)} ms`],
-    ['max', `${Math.max(...timings.route).toFixed(1)} ms`],
-    ['p99 / target (100 ms)', `${(p99 / TARGET_P99_MS).toFixed(2)}`],
-    ['load average before / after (1 / 5 / 15 min)', `${loadBefore}; ${loadAverage()}`],
-  ]);
+  printTable(
+    `GET /v1/overview, ${seeded.invoices} invoices and ${seeded.alerts} alerts, ${REQUESTS} sequential requests`,
+    [
+      ['GET /v1/overview', againstBaseline(timings)],
+      [
+        `baseline: ${BASELINE_PATH}`,
+        `p50 ${percentile(timings.baseline, 50).toFixed(1)} ms, p99 ${percentile(timings.baseline, 99).toFixed(1)} ms`,
+      ],
+      ['max', `${Math.max(...timings.route).toFixed(1)} ms`],
+      ['p99 / target (100 ms)', `${(p99 / TARGET_P99_MS).toFixed(2)}`],
+      ['load average before / after (1 / 5 / 15 min)', `${loadBefore}; ${loadAverage()}`],
+    ],
+  );
 });
 
 // Runs the overview in this process with every statement explained, then timed alone (median
@@ -73,7 +96,10 @@ async function explainStatements(db: Db, organizationId: string) {
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
       const startedAt = performance.now();
-      await db.$transaction([db.$executeRawUnsafe('SET LOCAL max_parallel_workers_per_gather = 0'), db.$queryRawUnsafe(sql, ...params)]);
+      await db.$transaction([
+        db.$executeRawUnsafe('SET LOCAL max_parallel_workers_per_gather = 0'),
+        db.$queryRawUnsafe(sql, ...params),
+      ]);
       times.push(performance.now() - startedAt);
     }
     rows.push([name, `${percentile(times, 50).toFixed(1)} ms`]);

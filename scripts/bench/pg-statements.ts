@@ -10,7 +10,8 @@ const pgStatementsWanted = Boolean(process.env.BENCH_PG_STATEMENTS);
 // Before the stack starts: the flags the test stack starts its embedded PostgreSQL with.
 export function preloadPgStatements(): void {
   if (!pgStatementsWanted) return;
-  process.env.EMBEDDED_POSTGRES_FLAGS = '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on -c pg_stat_statements.track=all';
+  process.env.EMBEDDED_POSTGRES_FLAGS =
+    '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on -c pg_stat_statements.track=all';
 }
 
 export async function resetPgStatements(db: Db): Promise<void> {
@@ -39,5 +40,6 @@ export async function printPgStatements(db: Db, title: string): Promise<void> {
   );
   console.log(`\nPostgreSQL statements of ${title} (ms; execution includes lock waits):`);
   console.log('calls\tplan\texec\tslowest\trows\tstatement');
-  for (const row of rows) console.log(`${row.calls}\t${row.plan}\t${row.exec}\t${row.slowest}\t${row.rows}\t${row.query}`);
+  for (const row of rows)
+    console.log(`${row.calls}\t${row.plan}\t${row.exec}\t${row.slowest}\t${row.rows}\t${row.query}`);
 }

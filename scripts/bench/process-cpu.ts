@@ -40,7 +40,8 @@ export function sampleCpu(groups: ProcessGroups): Record<string, number> {
   const processes = allProcesses();
   const children = new Map<number, ProcessInfo[]>();
   for (const p of processes) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const subtreeSeconds = (root: ProcessInfo): number => root.cpuSeconds + (children.get(root.pid) ?? []).reduce((sum, child) => sum + subtreeSeconds(child), 0);
+  const subtreeSeconds = (root: ProcessInfo): number =>
+    root.cpuSeconds + (children.get(root.pid) ?? []).reduce((sum, child) => sum + subtreeSeconds(child), 0);
   const sample: Record<string, number> = {};
   for (const [name, isRoot] of Object.entries(groups)) {
     sample[name] = processes.filter(isRoot).reduce((sum, root) => sum + subtreeSeconds(root), 0);

@@ -12,14 +12,21 @@ const CONCURRENT_BATCHES = 100;
 const CONCURRENCY = 50;
 
 async function measure(store: RateLimitStore, pool: pg.Pool) {
-  const limiter = new RequestRateLimiter({ store, pool, requests: { points: 1e9, windowSeconds: 60 }, authFailures: { points: 1e9, windowSeconds: 60 } });
+  const limiter = new RequestRateLimiter({
+    store,
+    pool,
+    requests: { points: 1e9, windowSeconds: 60 },
+    authFailures: { points: 1e9, windowSeconds: 60 },
+  });
   for (let i = 0; i < 200; i += 1) await limiter.consume(`warm:${i % 10}`);
   let started = performance.now();
   for (let i = 0; i < SEQUENTIAL; i += 1) await limiter.consume(`key:${i % 100}`);
   const perCallMs = (performance.now() - started) / SEQUENTIAL;
   started = performance.now();
   for (let batch = 0; batch < CONCURRENT_BATCHES; batch += 1) {
-    await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => limiter.consume(`key:${(batch * CONCURRENCY + i) % 500}`)));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, (_, i) => limiter.consume(`key:${(batch * CONCURRENCY + i) % 500}`)),
+    );
   }
   const perSecond = (CONCURRENT_BATCHES * CONCURRENCY) / ((performance.now() - started) / 1000);
   return { perCallMs, perSecond };
@@ -33,10 +40,14 @@ async function main() {
     const memory = await measure('memory', pool);
     const postgres = await measure('postgres', pool);
     const line = (name: string, r: { perCallMs: number; perSecond: number }) =>
-      console.log(`${name.padEnd(9)} ${r.perCallMs.toFixed(3)} ms per consume (sequential, ${SEQUENTIAL})   ${Math.round(r.perSecond)} consumes/s (${CONCURRENCY} at a time)`);
+      console.log(
+        `${name.padEnd(9)} ${r.perCallMs.toFixed(3)} ms per consume (sequential, ${SEQUENTIAL})   ${Math.round(r.perSecond)} consumes/s (${CONCURRENCY} at a time)`,
+      );
     line('memory', memory);
     line('postgres', postgres);
-    console.log(`ratio postgres/memory: ${(postgres.perCallMs / memory.perCallMs).toFixed(1)}x latency, ${(memory.perSecond / postgres.perSecond).toFixed(1)}x throughput`);
+    console.log(
+      `ratio postgres/memory: ${(postgres.perCallMs / memory.perCallMs).toFixed(1)}x latency, ${(memory.perSecond / postgres.perSecond).toFixed(1)}x throughput`,
+    );
   } finally {
     await pool.end();
     await stack.stop();

@@ -6,7 +6,15 @@
 // and over all requests, against the 100 ms p99 target.
 import { parseArgs } from 'node:util';
 import { createOrganization } from '../../src/admin/service.js';
-import { againstBaseline, loadAverage, percentile, printTable, timedAgainstBaseline, withBenchStack, type Timings } from './support.js';
+import {
+  againstBaseline,
+  loadAverage,
+  percentile,
+  printTable,
+  timedAgainstBaseline,
+  withBenchStack,
+  type Timings,
+} from './support.js';
 import { countsOf, seedVolume } from './volume-seed.js';
 
 const { values } = parseArgs({
@@ -43,14 +51,20 @@ await withBenchStack('Search bench', async ({ db, tenant }) => {
   await seedVolume(db, neighbour.id, OPTIONS);
   await seedVolume(db, tenant.organizationId, OPTIONS);
   const seeded = await countsOf(db, tenant.organizationId);
-  console.log(`seeded two organizations in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; measured one: ${JSON.stringify(seeded)}`);
+  console.log(
+    `seeded two organizations in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; measured one: ${JSON.stringify(seeded)}`,
+  );
 
-  const url = ([, query, types]: (typeof QUERIES)[number]) => `/v1/search?${new URLSearchParams({ query, ...(types ? { types } : {}) })}`;
+  const url = ([, query, types]: (typeof QUERIES)[number]) =>
+    `/v1/search?${new URLSearchParams({ query, ...(types ? { types } : {}) })}`;
   for (const entry of QUERIES) {
     const response = await tenant.call(url(entry));
-    if (response.status !== 200) throw new Error(`${entry[1]}: HTTP ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== 200)
+      throw new Error(`${entry[1]}: HTTP ${response.status} ${JSON.stringify(response.body)}`);
     const top = response.body.data[0];
-    console.log(`  ${entry[1].padEnd(24)} ${String(response.body.data.length).padStart(3)} results; best: ${top ? `${top.type} "${top.matched_text.slice(0, 40)}" (${top.match}, ${top.score})` : '-'}`);
+    console.log(
+      `  ${entry[1].padEnd(24)} ${String(response.body.data.length).padStart(3)} results; best: ${top ? `${top.type} "${top.matched_text.slice(0, 40)}" (${top.match}, ${top.score})` : '-'}`,
+    );
   }
   const loadBefore = loadAverage();
   // Rounds over every query kind (each request followed by one to the baseline route).
@@ -69,7 +83,10 @@ await withBenchStack('Search bench', async ({ db, tenant }) => {
   }
   const rows: [string, string][] = [...byKind].map(([kind, timings]) => [kind, againstBaseline(timings)]);
   const p99 = percentile(all.route, 99);
-  rows.push(['all requests', `${againstBaseline(all)}, max ${Math.max(...all.route).toFixed(1)} ms (${all.route.length} requests)`]);
+  rows.push([
+    'all requests',
+    `${againstBaseline(all)}, max ${Math.max(...all.route).toFixed(1)} ms (${all.route.length} requests)`,
+  ]);
   rows.push(['p99 / target (100 ms)', (p99 / TARGET_P99_MS).toFixed(2)]);
   rows.push(['load average before / after (1 / 5 / 15 min)', `${loadBefore}; ${loadAverage()}`]);
   printTable(`GET /v1/search, ${seeded.invoices} invoices, ${seeded.alerts} alerts`, rows);

@@ -74,12 +74,23 @@ interface Version {
 await withBenchStack('side by side', async ({ stack, tenant }) => {
   const client = new pg.Client({ connectionString: stack.env.DATABASE_URL });
   await client.connect();
-  await seedInvoiceVolume(client, tenant.organizationId, { invoices: Number(values.invoices), suppliers: 2000, agreements: 500, alerts: 10_000 });
+  await seedInvoiceVolume(client, tenant.organizationId, {
+    invoices: Number(values.invoices),
+    suppliers: 2000,
+    agreements: 500,
+    alerts: 10_000,
+  });
   await client.end();
   const versions: Version[] = [];
-  for (const [name, checkout] of [['base', path.resolve(values.base!)], ['this', repoRoot]] as const) {
+  for (const [name, checkout] of [
+    ['base', path.resolve(values.base!)],
+    ['this', repoRoot],
+  ] as const) {
     const port = await freePort();
-    const api = spawnTypeScript(name, 'src/api.ts', { cwd: checkout, env: { ...stack.env, PORT: String(port), HOST: '127.0.0.1' } });
+    const api = spawnTypeScript(name, 'src/api.ts', {
+      cwd: checkout,
+      env: { ...stack.env, PORT: String(port), HOST: '127.0.0.1' },
+    });
     const url = `http://127.0.0.1:${port}`;
     await waitFor(`${name} API`, async () => (await fetch(`${url}/healthz`)).ok, 60_000, api);
     versions.push({ name, url, api, times: [], apiCpuMs: 0, postgresCpuMs: 0 });

@@ -32,13 +32,22 @@ export async function withBenchStack(name: string, body: (context: BenchContext)
   const db = createDb(loadConfig({ ...process.env, ...stack.env }).DATABASE_URL, 4);
   try {
     const organization = await createOrganization(db, { name });
-    const user = await addMember(db, { organizationId: organization.id, email: `bench-${randomUUID()}@example.test`, role: 'admin' });
+    const user = await addMember(db, {
+      organizationId: organization.id,
+      email: `bench-${randomUUID()}@example.test`,
+      role: 'admin',
+    });
     const { key } = await createApiKey(db, { organizationId: organization.id, userId: user.id, level: 'admin' });
     const keyHeaders = { Authorization: `Bearer ${key}`, 'X-Organization-Id': organization.id };
     const call: BenchTenant['call'] = async (path, options = {}) => {
       const headers: Record<string, string> = { ...keyHeaders };
       if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-      const response = await request(`${stack.apiUrl}${path}`, options.method ?? 'GET', headers, options.body === undefined ? undefined : JSON.stringify(options.body));
+      const response = await request(
+        `${stack.apiUrl}${path}`,
+        options.method ?? 'GET',
+        headers,
+        options.body === undefined ? undefined : JSON.stringify(options.body),
+      );
       return { status: response.status, body: response.text ? JSON.parse(response.text) : undefined };
     };
     const timedGet: BenchTenant['timedGet'] = async (path) => {
@@ -59,12 +68,19 @@ export async function withBenchStack(name: string, body: (context: BenchContext)
 // the API's own latency should not carry.
 const agent = new http.Agent({ keepAlive: true });
 
-function request(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; text: string }> {
+function request(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const sent = http.request(url, { method, headers, agent }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       response.on('error', reject);
     });
     sent.on('error', reject);
@@ -74,7 +90,11 @@ function request(url: string, method: string, headers: Record<string, string>, b
 
 // BENCH_KEEP_STACK=1: the seeded stack stays up after the figures until Ctrl-C, to look at plans
 // (psql on its DATABASE_URL) or call the API with the printed headers.
-async function holdForDiagnosis(apiUrl: string, env: Record<string, string>, headers: Record<string, string>): Promise<void> {
+async function holdForDiagnosis(
+  apiUrl: string,
+  env: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<void> {
   console.log('BENCH_KEEP_STACK: the stack stays up until Ctrl-C');
   console.log(`  API ${apiUrl}  DATABASE_URL=${env.DATABASE_URL}`);
   console.log(`  headers ${JSON.stringify(headers)}`);
@@ -109,7 +129,11 @@ export function printTable(title: string, rows: [string, string][]): void {
 export { seededRandom } from './seeded-random.js';
 
 // Runs `task` for indexes 0..count-1 with at most `concurrency` in flight; results in index order.
-export async function inParallel<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+export async function inParallel<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<T[]> {
   const results: T[] = new Array(count);
   let next = 0;
   await Promise.all(
@@ -130,7 +154,9 @@ export function percentile(values: number[], p: number): number {
 
 // The load average (1, 5, 15 minutes): benchmarks on a shared machine print it with every figure.
 export function loadAverage(): string {
-  return loadavg().map((n) => n.toFixed(1)).join(' / ');
+  return loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ');
 }
 
 // What every authenticated request costs whatever it does (HTTP, authentication, the rate-limit
@@ -144,10 +170,18 @@ export interface Timings {
 
 // Requests to `path` taking turns with the baseline route, so both meet the same machine load;
 // the first `warmup` of each are not counted.
-export async function timedAgainstBaseline(tenant: BenchTenant, path: () => string, requests: number, warmup = 10): Promise<Timings> {
+export async function timedAgainstBaseline(
+  tenant: BenchTenant,
+  path: () => string,
+  requests: number,
+  warmup = 10,
+): Promise<Timings> {
   const timings: Timings = { route: [], baseline: [] };
   for (let i = 0; i < requests + warmup; i++) {
-    for (const [url, into] of [[path(), timings.route], [BASELINE_PATH, timings.baseline]] as const) {
+    for (const [url, into] of [
+      [path(), timings.route],
+      [BASELINE_PATH, timings.baseline],
+    ] as const) {
       const startedAt = performance.now();
       const response = await tenant.call(url);
       const ms = performance.now() - startedAt;
@@ -160,7 +194,12 @@ export async function timedAgainstBaseline(tenant: BenchTenant, path: () => stri
 
 // p50 / p99 of a route beside the baseline's, and their ratios.
 export function againstBaseline(timings: Timings): string {
-  const [p50, p99, b50, b99] = [percentile(timings.route, 50), percentile(timings.route, 99), percentile(timings.baseline, 50), percentile(timings.baseline, 99)];
+  const [p50, p99, b50, b99] = [
+    percentile(timings.route, 50),
+    percentile(timings.route, 99),
+    percentile(timings.baseline, 50),
+    percentile(timings.baseline, 99),
+  ];
   return `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (baseline ${b50.toFixed(1)} / ${b99.toFixed(1)} ms; ratio ${(p50 / b50).toFixed(1)} / ${(p99 / b99).toFixed(1)})`;
 }
 

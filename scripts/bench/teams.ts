@@ -32,14 +32,33 @@ async function seed({ db, tenant }: BenchContext) {
   const organizationId = tenant.organizationId;
   const random = seededRandom(13);
   const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
-  const suppliers = Array.from({ length: SUPPLIERS }, (_, i) => ({ id: randomUUID(), organizationId, name: `Supplier ${i}`, orgNumber: String(900_000_000 + i), countryCode: COUNTRIES[i % COUNTRIES.length]! }));
+  const suppliers = Array.from({ length: SUPPLIERS }, (_, i) => ({
+    id: randomUUID(),
+    organizationId,
+    name: `Supplier ${i}`,
+    orgNumber: String(900_000_000 + i),
+    countryCode: COUNTRIES[i % COUNTRIES.length]!,
+  }));
   await db.supplier.createMany({ data: suppliers });
   const tags = [randomUUID(), randomUUID()];
   await db.tag.createMany({ data: tags.map((id, i) => ({ id, organizationId, name: `Tag ${i}` })) });
-  const agreements = suppliers.map((supplier, i) => ({ id: randomUUID(), supplierId: supplier.id, tagId: tags[i % 2]!, expiration: new Date(today + ((i % 400) - 100) * DAY) }));
+  const agreements = suppliers.map((supplier, i) => ({
+    id: randomUUID(),
+    supplierId: supplier.id,
+    tagId: tags[i % 2]!,
+    expiration: new Date(today + ((i % 400) - 100) * DAY),
+  }));
   for (const agreement of agreements) {
     await db.agreement.create({
-      data: { id: agreement.id, organizationId, title: `Agreement ${agreement.id.slice(0, 6)}`, status: 'active', expirationDate: agreement.expiration, suppliers: { create: [{ supplierId: agreement.supplierId }] }, tags: { create: [{ tagId: agreement.tagId }] } },
+      data: {
+        id: agreement.id,
+        organizationId,
+        title: `Agreement ${agreement.id.slice(0, 6)}`,
+        status: 'active',
+        expirationDate: agreement.expiration,
+        suppliers: { create: [{ supplierId: agreement.supplierId }] },
+        tags: { create: [{ tagId: agreement.tagId }] },
+      },
     });
   }
   const invoices = Array.from({ length: INVOICES }, (_, i) => {
@@ -55,13 +74,20 @@ async function seed({ db, tenant }: BenchContext) {
       currencyCode: i % 3 === 0 ? 'NOK' : 'EUR',
       taxInclusiveAmount: new Prisma.Decimal((random() * 2000).toFixed(2)),
       orderReference: i % 7 === 0 ? `PO-${i}` : null,
-      deliveryAddress: i % 5 === 0 ? { lines: [`Street ${i}`], city: 'Oslo', postalCode: '0150', countryCode: 'NO' } : Prisma.DbNull,
+      deliveryAddress:
+        i % 5 === 0 ? { lines: [`Street ${i}`], city: 'Oslo', postalCode: '0150', countryCode: 'NO' } : Prisma.DbNull,
       supplierId: suppliers[s]!.id,
     };
   });
   for (let i = 0; i < invoices.length; i += 5000) await db.invoice.createMany({ data: invoices.slice(i, i + 5000) });
-  const matches = invoices.map((invoice, i) => ({ invoiceId: invoice.id, agreementId: agreements[i % SUPPLIERS]!.id, organizationId, reasons: ['bench'] }));
-  for (let i = 0; i < matches.length; i += 5000) await db.invoiceAgreementMatch.createMany({ data: matches.slice(i, i + 5000) });
+  const matches = invoices.map((invoice, i) => ({
+    invoiceId: invoice.id,
+    agreementId: agreements[i % SUPPLIERS]!.id,
+    organizationId,
+    reasons: ['bench'],
+  }));
+  for (let i = 0; i < matches.length; i += 5000)
+    await db.invoiceAgreementMatch.createMany({ data: matches.slice(i, i + 5000) });
   const alerts = matches
     .filter((_, i) => i % 5 === 0)
     .map((match, i) => ({
@@ -103,10 +129,21 @@ function benchFilter(seeded: Awaited<ReturnType<typeof seed>>) {
         {
           combinator: 'or',
           children: [
-            cond('supplier.id', 'is_any_of', seeded.suppliers.slice(0, 100).map((s) => s.id)),
+            cond(
+              'supplier.id',
+              'is_any_of',
+              seeded.suppliers.slice(0, 100).map((s) => s.id),
+            ),
             cond('agreement.tag', 'is', seeded.tags[0]),
             cond('agreement.expiration_date', 'within', 'expiring_90_days'),
-            { combinator: 'and', children: [cond('invoice.currency', 'is', 'EUR'), cond('invoice.amount', 'gte', 500), cond('invoice.issued_date', 'on_or_after', date)] },
+            {
+              combinator: 'and',
+              children: [
+                cond('invoice.currency', 'is', 'EUR'),
+                cond('invoice.amount', 'gte', 500),
+                cond('invoice.issued_date', 'on_or_after', date),
+              ],
+            },
           ],
         },
         {
@@ -114,8 +151,19 @@ function benchFilter(seeded: Awaited<ReturnType<typeof seed>>) {
           children: [
             cond('recipient.id', 'is_not', randomUUID()),
             cond('invoice.delivery_address', 'contains', 'Oslo'),
-            cond('agreement.id', 'is_any_of', seeded.agreements.slice(0, 50).map((a) => a.id)),
-            { combinator: 'and', children: [cond('invoice.reference', 'is', 'PO-7'), cond('supplier.id', 'is_none_of', [randomUUID()]), cond('invoice.amount', 'lte', 10)] },
+            cond(
+              'agreement.id',
+              'is_any_of',
+              seeded.agreements.slice(0, 50).map((a) => a.id),
+            ),
+            {
+              combinator: 'and',
+              children: [
+                cond('invoice.reference', 'is', 'PO-7'),
+                cond('supplier.id', 'is_none_of', [randomUUID()]),
+                cond('invoice.amount', 'lte', 10),
+              ],
+            },
           ],
         },
         cond('agreement.expiration_date', 'after', '2020-01-01'),
@@ -125,7 +173,11 @@ function benchFilter(seeded: Awaited<ReturnType<typeof seed>>) {
   };
 }
 
-async function measure(context: BenchContext, path: string, requests = REQUESTS): Promise<{ p50: number; p99: number; count: number }> {
+async function measure(
+  context: BenchContext,
+  path: string,
+  requests = REQUESTS,
+): Promise<{ p50: number; p99: number; count: number }> {
   const times: number[] = [];
   let count = 0;
   for (let i = 0; i < requests + 5; i++) {
@@ -148,44 +200,90 @@ interface StatementFigures {
 
 // Shared buffers (hit + read) a statement touches: the same on a busy machine as on an idle one.
 async function explained(db: Db, statement: Prisma.Sql): Promise<StatementFigures> {
-  const rows = await db.$queryRaw<{ 'QUERY PLAN': [{ Plan: Record<string, number>; 'Execution Time': number; 'Planning Time': number }] }[]>`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement}`;
+  const rows = await db.$queryRaw<
+    { 'QUERY PLAN': [{ Plan: Record<string, number>; 'Execution Time': number; 'Planning Time': number }] }[]
+  >`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement}`;
   const [plan] = rows[0]!['QUERY PLAN'];
-  return { buffers: plan.Plan['Shared Hit Blocks']! + plan.Plan['Shared Read Blocks']!, executionMs: plan['Execution Time'], planningMs: plan['Planning Time'] };
+  return {
+    buffers: plan.Plan['Shared Hit Blocks']! + plan.Plan['Shared Read Blocks']!,
+    executionMs: plan['Execution Time'],
+    planningMs: plan['Planning Time'],
+  };
 }
 
-const figures = (f: StatementFigures) => `${f.buffers} buffers, ${f.executionMs.toFixed(1)} ms (+ ${f.planningMs.toFixed(1)} ms planning)`;
+const figures = (f: StatementFigures) =>
+  `${f.buffers} buffers, ${f.executionMs.toFixed(1)} ms (+ ${f.planningMs.toFixed(1)} ms planning)`;
 
 // The statements behind mine=true, EXPLAINed: the coverage check of a first page's candidates
 // (102 ids for limit 50) and the invoice metrics' count over the whole organization.
 async function statementRows(db: Db, scope: TeamScope): Promise<[string, string][]> {
   const organizationId = scope.organizationId;
   const firstIds = async (table: 'invoice' | 'alert') =>
-    (await (db[table] as any).findMany({ where: { organizationId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 102, select: { id: true } })).map((r: { id: string }) => r.id) as string[];
+    (
+      await (db[table] as any).findMany({
+        where: { organizationId },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: 102,
+        select: { id: true },
+      })
+    ).map((r: { id: string }) => r.id) as string[];
   const rows: [string, string][] = [];
   for (const target of ['invoice', 'alert'] as const) {
-    rows.push([`coverage of a first page of ${target}s (102 candidates)`, figures(await explained(db, coveredIdsStatement(scope, target, await firstIds(target))))]);
+    rows.push([
+      `coverage of a first page of ${target}s (102 candidates)`,
+      figures(await explained(db, coveredIdsStatement(scope, target, await firstIds(target)))),
+    ]);
   }
   const where = invoiceMetricsWhere(organizationId, {} as never, scope);
-  rows.push(['invoice metrics count, mine=true', figures(await explained(db, Prisma.sql`SELECT count(*) FROM invoices WHERE ${where}`))]);
-  rows.push(['invoice metrics count, no scope', figures(await explained(db, Prisma.sql`SELECT count(*) FROM invoices WHERE ${invoiceMetricsWhere(organizationId, {} as never, null)}`))]);
+  rows.push([
+    'invoice metrics count, mine=true',
+    figures(await explained(db, Prisma.sql`SELECT count(*) FROM invoices WHERE ${where}`)),
+  ]);
+  rows.push([
+    'invoice metrics count, no scope',
+    figures(
+      await explained(
+        db,
+        Prisma.sql`SELECT count(*) FROM invoices WHERE ${invoiceMetricsWhere(organizationId, {} as never, null)}`,
+      ),
+    ),
+  ]);
   return rows;
 }
 
 await withBenchStack('Teams bench', async (context) => {
   const startedAt = performance.now();
   const seeded = await seed(context);
-  console.log(`seeded ${INVOICES} invoices, ${seeded.alertCount} alerts in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
-  const membership = await context.db.membership.findFirstOrThrow({ where: { organizationId: context.tenant.organizationId } });
-  const team = await context.tenant.call('/v1/teams', { method: 'POST', body: { name: 'Bench buyers', user_ids: [membership.userId], filter: benchFilter(seeded) } });
+  console.log(
+    `seeded ${INVOICES} invoices, ${seeded.alertCount} alerts in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
+  );
+  const membership = await context.db.membership.findFirstOrThrow({
+    where: { organizationId: context.tenant.organizationId },
+  });
+  const team = await context.tenant.call('/v1/teams', {
+    method: 'POST',
+    body: { name: 'Bench buyers', user_ids: [membership.userId], filter: benchFilter(seeded) },
+  });
   if (team.status !== 201) throw new Error(`team: ${team.status} ${JSON.stringify(team.body)}`);
   const covered = await context.tenant.call('/v1/invoices/metrics?mine=true');
-  const rows: [string, string][] = [[`invoices covered by the team (of ${INVOICES})`, String(covered.body.counts.total)]];
+  const rows: [string, string][] = [
+    [`invoices covered by the team (of ${INVOICES})`, String(covered.body.counts.total)],
+  ];
   const compare = async (path: string, label: string, requests: number, target?: boolean) => {
     const plain = await measure(context, path, requests);
     const mine = await measure(context, `${path}${path.includes('?') ? '&' : '?'}mine=true`, requests);
-    rows.push([`GET ${path} (${label}: ${plain.count}) p50 / p99`, `${plain.p50.toFixed(1)} / ${plain.p99.toFixed(1)} ms`]);
-    rows.push([`  with mine=true (${label}: ${mine.count}) p50 / p99`, `${mine.p50.toFixed(1)} / ${mine.p99.toFixed(1)} ms`]);
-    rows.push([`  mine=true / plain (p50, p99)`, `${(mine.p50 / plain.p50).toFixed(2)}x, ${(mine.p99 / plain.p99).toFixed(2)}x`]);
+    rows.push([
+      `GET ${path} (${label}: ${plain.count}) p50 / p99`,
+      `${plain.p50.toFixed(1)} / ${plain.p99.toFixed(1)} ms`,
+    ]);
+    rows.push([
+      `  with mine=true (${label}: ${mine.count}) p50 / p99`,
+      `${mine.p50.toFixed(1)} / ${mine.p99.toFixed(1)} ms`,
+    ]);
+    rows.push([
+      `  mine=true / plain (p50, p99)`,
+      `${(mine.p50 / plain.p50).toFixed(2)}x, ${(mine.p99 / plain.p99).toFixed(2)}x`,
+    ]);
     if (target) rows.push([`  target p99 < 100 ms`, mine.p99 < 100 ? 'met' : 'NOT met']);
   };
   await compare('/v1/invoices?limit=50', 'rows', REQUESTS, true);
@@ -193,7 +291,18 @@ await withBenchStack('Teams bench', async (context) => {
   await compare('/v1/agreements?limit=50', 'rows', TOTAL_REQUESTS);
   await compare('/v1/invoices/metrics', 'total', TOTAL_REQUESTS);
   await compare('/v1/alerts/metrics', 'total', TOTAL_REQUESTS);
-  rows.push(...(await statementRows(context.db, await scopeOfMember(context.db, context.tenant.organizationId, membership.userId))));
-  rows.push(['load average (1, 5, 15 min) at the end', os.loadavg().map((l) => l.toFixed(2)).join(', ')]);
+  rows.push(
+    ...(await statementRows(
+      context.db,
+      await scopeOfMember(context.db, context.tenant.organizationId, membership.userId),
+    )),
+  );
+  rows.push([
+    'load average (1, 5, 15 min) at the end',
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', '),
+  ]);
   printTable(`bench:teams (${REQUESTS} requests per list, ${TOTAL_REQUESTS} per total)`, rows);
 });

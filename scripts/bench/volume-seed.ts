@@ -11,7 +11,20 @@ export interface VolumeOptions {
   claims: number;
 }
 
-const WORDS = ['Acme', 'Nordic', 'Office', 'Paper', 'Toner', 'Freight', 'Cleaning', 'Catering', 'Logistics', 'Energy', 'Software', 'Security'];
+const WORDS = [
+  'Acme',
+  'Nordic',
+  'Office',
+  'Paper',
+  'Toner',
+  'Freight',
+  'Cleaning',
+  'Catering',
+  'Logistics',
+  'Energy',
+  'Software',
+  'Security',
+];
 
 export async function seedVolume(db: Db, organizationId: string, options: VolumeOptions): Promise<void> {
   const org = organizationId;
@@ -71,7 +84,13 @@ export async function seedVolume(db: Db, organizationId: string, options: Volume
       WHERE i.organization_id = $1::uuid`,
     org,
   );
-  const titles = ['Unit price above the agreed price', 'Freight charged although included', 'Duplicate charge', 'Surcharge not in the agreement', 'Toner overcharged'];
+  const titles = [
+    'Unit price above the agreed price',
+    'Freight charged although included',
+    'Duplicate charge',
+    'Surcharge not in the agreement',
+    'Toner overcharged',
+  ];
   await db.$executeRawUnsafe(
     `WITH i AS (SELECT i.id, i.currency_code, m.agreement_id, row_number() OVER (ORDER BY i.invoice_number) AS k
                   FROM invoices i JOIN invoice_agreement_matches m ON m.invoice_id = i.id WHERE i.organization_id = $1::uuid)

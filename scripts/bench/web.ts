@@ -34,7 +34,12 @@ const { values } = parseArgs({
     explain: { type: 'boolean', default: false },
   },
 });
-const VOLUME = { invoices: Number(values.invoices), suppliers: Number(values.suppliers), agreements: Number(values.agreements), alerts: Number(values.alerts) };
+const VOLUME = {
+  invoices: Number(values.invoices),
+  suppliers: Number(values.suppliers),
+  agreements: Number(values.agreements),
+  alerts: Number(values.alerts),
+};
 const BIG_INVOICE_LINES = Number(values.lines);
 const SAMPLES = Number(values.samples);
 const WARMUP = Number(values.warmup);
@@ -59,7 +64,10 @@ let kept: SentStatement[] | null = null;
 clientPrototype.query = function countedQuery(this: unknown, ...args: unknown[]) {
   statements.count++;
   if (kept) {
-    const config = typeof args[0] === 'string' ? { text: args[0], values: args[1] } : (args[0] as { text: string; values?: unknown });
+    const config =
+      typeof args[0] === 'string'
+        ? { text: args[0], values: args[1] }
+        : (args[0] as { text: string; values?: unknown });
     kept.push({ text: config.text, values: Array.isArray(config.values) ? config.values : [] });
   }
   return sendQuery.apply(this, args);
@@ -79,7 +87,10 @@ interface Fixtures {
 
 // An invoice with many lines (its own lines replaced), an alert on every third line and a few on
 // the whole invoice, all through its active match, so the page shows every one.
-async function seedBigInvoice(client: pg.Client, organizationId: string): Promise<{ invoiceId: string; agreementId: string }> {
+async function seedBigInvoice(
+  client: pg.Client,
+  organizationId: string,
+): Promise<{ invoiceId: string; agreementId: string }> {
   const { rows } = await client.query(
     `SELECT m.invoice_id, m.agreement_id FROM invoice_agreement_matches m JOIN invoices i ON i.id = m.invoice_id
       WHERE m.organization_id = $1 AND m.active AND i.processing_status = 'completed' ORDER BY i.created_at DESC LIMIT 1 OFFSET 100`,
@@ -146,7 +157,12 @@ async function seedClaims({ tenant }: BenchContext, client: pg.Client): Promise<
   );
   let first: string | null = null;
   for (const [index, { agreement_id: agreementId, supplier_id: supplierId }] of rows.entries()) {
-    const body = { agreement_id: agreementId, supplier_id: supplierId, title: `Overcharges ${index + 1}`, alerts: { filter: { agreement_ids: [agreementId], supplier_ids: [supplierId], statuses: ['pending'] } } };
+    const body = {
+      agreement_id: agreementId,
+      supplier_id: supplierId,
+      title: `Overcharges ${index + 1}`,
+      alerts: { filter: { agreement_ids: [agreementId], supplier_ids: [supplierId], statuses: ['pending'] } },
+    };
     const created = await tenant.call('/v1/claims', { method: 'POST', body });
     if (created.status !== 201) throw new Error(`claim: ${created.status} ${JSON.stringify(created.body)}`);
     first ??= created.body.id as string;
@@ -157,7 +173,9 @@ async function seedClaims({ tenant }: BenchContext, client: pg.Client): Promise<
 async function laterPageCursor({ tenant }: BenchContext): Promise<string> {
   let cursor: string | null = null;
   for (let page = 1; page < LATER_PAGE; page++) {
-    const response: { body: { next_cursor: string | null } } = await tenant.call(`/v1/invoices?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const response: { body: { next_cursor: string | null } } = await tenant.call(
+      `/v1/invoices?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     cursor = response.body.next_cursor;
   }
   return cursor!;
@@ -172,10 +190,16 @@ async function seed(context: BenchContext, client: pg.Client): Promise<Fixtures>
   const claim = await seedClaims(context, client);
   const one = async (sql: string, params: unknown[]) => (await client.query(sql, params)).rows[0].id as string;
   return {
-    frequentSupplier: await one(`SELECT supplier_id AS id FROM invoices WHERE organization_id = $1 GROUP BY supplier_id ORDER BY count(*) DESC, supplier_id LIMIT 1`, [organizationId]),
+    frequentSupplier: await one(
+      `SELECT supplier_id AS id FROM invoices WHERE organization_id = $1 GROUP BY supplier_id ORDER BY count(*) DESC, supplier_id LIMIT 1`,
+      [organizationId],
+    ),
     bigInvoice: invoiceId,
     agreement: agreementId,
-    alert: await one(`SELECT id FROM alerts WHERE invoice_id = $1 AND invoice_line_id IS NOT NULL ORDER BY id LIMIT 1`, [invoiceId]),
+    alert: await one(
+      `SELECT id FROM alerts WHERE invoice_id = $1 AND invoice_line_id IS NOT NULL ORDER BY id LIMIT 1`,
+      [invoiceId],
+    ),
     claim,
     run,
     laterCursor: await laterPageCursor(context),
@@ -193,7 +217,12 @@ const cookieOf = (response: Response, name: string) =>
 // A member of the organization (and of two more, so the switcher has choices) with a password.
 async function benchUser({ db, tenant }: BenchContext): Promise<string> {
   const email = `web-bench-${randomUUID().slice(0, 8)}@example.test`;
-  const user = await addMember(db, { organizationId: tenant.organizationId, email, name: 'Bench Person', role: 'admin' });
+  const user = await addMember(db, {
+    organizationId: tenant.organizationId,
+    email,
+    name: 'Bench Person',
+    role: 'admin',
+  });
   for (const name of ['Bench subsidiary A', 'Bench subsidiary B']) {
     const other = await createOrganization(db, { name });
     await addMember(db, { organizationId: other.id, email, role: 'read' });
@@ -258,7 +287,14 @@ async function request(url: string, headers: Record<string, string>): Promise<Sa
   const totalMs = performance.now() - startedAt;
   const cpu = process.cpuUsage(cpuBefore);
   const timing = /app;dur=([\d.]+)/.exec(response.headers.get('Server-Timing') ?? '');
-  return { status: response.status, serverMs: timing ? Number(timing[1]) : null, totalMs, statements: statements.count - before, cpuMs: (cpu.user + cpu.system) / 1000, bytes: body.byteLength };
+  return {
+    status: response.status,
+    serverMs: timing ? Number(timing[1]) : null,
+    totalMs,
+    statements: statements.count - before,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    bytes: body.byteLength,
+  };
 }
 
 interface Figures {
@@ -286,7 +322,9 @@ function explainOn(client: pg.Client) {
       }
       const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
       const plan = rows[0]['QUERY PLAN'][0];
-      console.log(`    ${plan['Execution Time'].toFixed(2).padStart(7)} ms exec ${plan['Planning Time'].toFixed(2).padStart(6)} ms plan ${String(plan.Plan['Actual Rows']).padStart(5)} rows  ${plan.Plan['Node Type'].padEnd(14)} ${first.slice(0, 110)}`);
+      console.log(
+        `    ${plan['Execution Time'].toFixed(2).padStart(7)} ms exec ${plan['Planning Time'].toFixed(2).padStart(6)} ms plan ${String(plan.Plan['Actual Rows']).padStart(5)} rows  ${plan.Plan['Node Type'].padEnd(14)} ${first.slice(0, 110)}`,
+      );
     }
   };
 }
@@ -314,7 +352,10 @@ async function measure(url: string, headers: Record<string, string>): Promise<Fi
     serverP99: percentile(server, 99),
     totalP50: percentile(total, 50),
     totalP99: percentile(total, 99),
-    cpuP50: percentile(samples.map((s) => s.cpuMs), 50),
+    cpuP50: percentile(
+      samples.map((s) => s.cpuMs),
+      50,
+    ),
     statements: percentile(counts, 50),
     maxStatements: Math.max(...counts),
     kilobytes: first.bytes / 1024,
@@ -349,7 +390,9 @@ await withBenchStack('Web bench', async (context) => {
   const client = new pg.Client({ connectionString: context.stack.env.DATABASE_URL });
   await client.connect();
   try {
-    console.log(`seeding ${VOLUME.invoices} invoices, ${VOLUME.suppliers} suppliers, ${VOLUME.agreements} agreements, about ${VOLUME.alerts} alerts...`);
+    console.log(
+      `seeding ${VOLUME.invoices} invoices, ${VOLUME.suppliers} suppliers, ${VOLUME.agreements} agreements, about ${VOLUME.alerts} alerts...`,
+    );
     const seededAt = performance.now();
     const fixtures = await seed(context, client);
     console.log(`seeded in ${seconds(seededAt).toFixed(1)} s`);
@@ -382,19 +425,35 @@ await withBenchStack('Web bench', async (context) => {
     }
     // The API's own answer for the invoice list's data, with the organization's API key.
     const api = await measure(`${context.stack.apiUrl}/v1/invoices?limit=50`, context.tenant.headers);
-    console.log(`\nms, ${SAMPLES} requests per page, sequential, after ${WARMUP} warm-up; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log('server = Server-Timing app;dur (the handler: session, page data, rendering); total = the whole request seen by the client');
-    console.log('cpu = CPU time of the process (API and client) during the request, which load changes far less than wall time');
+    console.log(
+      `\nms, ${SAMPLES} requests per page, sequential, after ${WARMUP} warm-up; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      'server = Server-Timing app;dur (the handler: session, page data, rendering); total = the whole request seen by the client',
+    );
+    console.log(
+      'cpu = CPU time of the process (API and client) during the request, which load changes far less than wall time',
+    );
     console.log('statements = SQL statements the request ran (median; "-max" when some requests ran more)');
-    console.log(`${'page'.padEnd(30)} ${'srv p50'.padStart(8)} ${'srv p99'.padStart(8)} ${'tot p50'.padStart(8)} ${'tot p99'.padStart(8)} ${'cpu p50'.padStart(8)} ${'stmts'.padStart(5)} ${'KiB'.padStart(6)}  target p99 < ${TARGET_MS} ms`);
+    console.log(
+      `${'page'.padEnd(30)} ${'srv p50'.padStart(8)} ${'srv p99'.padStart(8)} ${'tot p50'.padStart(8)} ${'tot p99'.padStart(8)} ${'cpu p50'.padStart(8)} ${'stmts'.padStart(5)} ${'KiB'.padStart(6)}  target p99 < ${TARGET_MS} ms`,
+    );
     for (const row of rows) console.log(row);
     printTable('Summary', [
       ['pages measured (others not built yet)', `${measured}`],
       [`pages with server p99 under ${TARGET_MS} ms`, `${met} of ${measured}`],
       ...(api !== 'not built'
         ? ([
-            ['GET /v1/invoices?limit=50 (API) total p50 / p99', `${ms(api.totalP50)} / ${ms(api.totalP99)} ms, cpu ${ms(api.cpuP50)} ms, ${api.statements} statements`],
-            ['/app/invoices total p50 / API total p50 (cpu p50 ratio)', `${(listTotalP50 / api.totalP50).toFixed(2)}x (${(listCpuP50 / api.cpuP50).toFixed(2)}x)`],
+            [
+              'GET /v1/invoices?limit=50 (API) total p50 / p99',
+              `${ms(api.totalP50)} / ${ms(api.totalP99)} ms, cpu ${ms(api.cpuP50)} ms, ${api.statements} statements`,
+            ],
+            [
+              '/app/invoices total p50 / API total p50 (cpu p50 ratio)',
+              `${(listTotalP50 / api.totalP50).toFixed(2)}x (${(listCpuP50 / api.cpuP50).toFixed(2)}x)`,
+            ],
           ] as [string, string][])
         : []),
     ]);

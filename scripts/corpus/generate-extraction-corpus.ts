@@ -54,7 +54,6 @@ interface Invoice {
   pick: <T>(values: readonly T[]) => T;
 }
 
-
 function formatNumber(value: Decimal, style: NumberStyle, negatives: NegativeStyle, decimals = 2): string {
   const negative = value.isNegative() && !value.isZero();
   const [integer = '0', fraction = ''] = value.abs().toFixed(decimals).split('.');
@@ -105,7 +104,17 @@ function formatDate(date: Date, style: DateStyle, v: Vocabulary, lang: Lang): st
 
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 
-function makeInvoice(index: number, layout: string, lang: Lang, options: Partial<Pick<Invoice, 'numbers' | 'negatives' | 'dates' | 'credit' | 'currency'>> & { lineCount?: number; discounts?: boolean; extras?: boolean; longText?: boolean }): Invoice {
+function makeInvoice(
+  index: number,
+  layout: string,
+  lang: Lang,
+  options: Partial<Pick<Invoice, 'numbers' | 'negatives' | 'dates' | 'credit' | 'currency'>> & {
+    lineCount?: number;
+    discounts?: boolean;
+    extras?: boolean;
+    longText?: boolean;
+  },
+): Invoice {
   const rnd = random(1000 + index * 7919);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(rnd() * values.length)] as T;
   const v = VOCABULARY[lang];
@@ -128,30 +137,77 @@ function makeInvoice(index: number, layout: string, lang: Lang, options: Partial
   for (let i = 0; i < count; i += 1) {
     const service = rnd() < 0.3;
     let description = pick(pool);
-    if (options.longText && rnd() < 0.6) description = `${description} ${pick(['for the period', 'incl. setup and configuration according to', 'delivered to site and', 'per agreement'])} ${pick(v.goods)} ${pick(['and documentation', 'with two years warranty', 'batch 2025/' + String(10 + i)])}`;
-    const quantity = service ? new Decimal(pick(['0.5', '1', '2.5', '4', '7.5', '12'])) : new Decimal(1 + Math.floor(rnd() * (rnd() < 0.2 ? 1500 : 40)));
+    if (options.longText && rnd() < 0.6)
+      description = `${description} ${pick(['for the period', 'incl. setup and configuration according to', 'delivered to site and', 'per agreement'])} ${pick(v.goods)} ${pick(['and documentation', 'with two years warranty', 'batch 2025/' + String(10 + i)])}`;
+    const quantity = service
+      ? new Decimal(pick(['0.5', '1', '2.5', '4', '7.5', '12']))
+      : new Decimal(1 + Math.floor(rnd() * (rnd() < 0.2 ? 1500 : 40)));
     const price = new Decimal(Math.floor(rnd() * (rnd() < 0.3 ? 2500000 : 90000)) + 50).dividedBy(100);
     const discount = options.discounts && rnd() < 0.4 ? new Decimal(pick(['5', '10', '15', '2.5'])) : null;
     const gross = quantity.times(price);
-    const amount = discount ? gross.minus(gross.times(discount).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP)) : gross.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    const amount = discount
+      ? gross.minus(gross.times(discount).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP))
+      : gross.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
     const rate = v.rates.length > 1 && rnd() < 0.25 ? (v.rates[1] as string) : (v.rates[0] as string);
-    lines.push({ pos: i + 1, item: `${pick(['A', 'B', 'K', 'S', 'X'])}${100 + Math.floor(rnd() * 899)}-${10 + Math.floor(rnd() * 89)}`, description, quantity, unit: service ? (v.units[1] as string) : pick(v.units), price, discount, amount: amount.toDecimalPlaces(2, Decimal.ROUND_HALF_UP), rate });
+    lines.push({
+      pos: i + 1,
+      item: `${pick(['A', 'B', 'K', 'S', 'X'])}${100 + Math.floor(rnd() * 899)}-${10 + Math.floor(rnd() * 89)}`,
+      description,
+      quantity,
+      unit: service ? (v.units[1] as string) : pick(v.units),
+      price,
+      discount,
+      amount: amount.toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
+      rate,
+    });
   }
   if (options.extras) {
-    lines.push({ pos: lines.length + 1, item: 'FRT', description: v.freight, quantity: new Decimal(1), unit: v.units[0] as string, price: new Decimal('149.00'), discount: null, amount: new Decimal('149.00'), rate: v.rates[0] as string });
-    lines.push({ pos: lines.length + 1, item: 'FEE', description: v.fee, quantity: new Decimal(1), unit: v.units[0] as string, price: new Decimal('45.00'), discount: null, amount: new Decimal('45.00'), rate: v.rates[0] as string });
+    lines.push({
+      pos: lines.length + 1,
+      item: 'FRT',
+      description: v.freight,
+      quantity: new Decimal(1),
+      unit: v.units[0] as string,
+      price: new Decimal('149.00'),
+      discount: null,
+      amount: new Decimal('149.00'),
+      rate: v.rates[0] as string,
+    });
+    lines.push({
+      pos: lines.length + 1,
+      item: 'FEE',
+      description: v.fee,
+      quantity: new Decimal(1),
+      unit: v.units[0] as string,
+      price: new Decimal('45.00'),
+      discount: null,
+      amount: new Decimal('45.00'),
+      rate: v.rates[0] as string,
+    });
   }
   const credit = options.credit ?? false;
   if (credit) for (const line of lines) line.amount = line.amount.negated();
   const net = lines.reduce((total, line) => total.plus(line.amount), new Decimal(0));
   const rates = [...new Set(lines.map((line) => line.rate))];
   const vatByRate = rates.map((rate) => {
-    const baseAmount = lines.filter((line) => line.rate === rate).reduce((total, line) => total.plus(line.amount), new Decimal(0));
-    return { rate, base: baseAmount, tax: baseAmount.times(rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP) };
+    const baseAmount = lines
+      .filter((line) => line.rate === rate)
+      .reduce((total, line) => total.plus(line.amount), new Decimal(0));
+    return {
+      rate,
+      base: baseAmount,
+      tax: baseAmount.times(rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
+    };
   });
   const vat = vatByRate.reduce((total, entry) => total.plus(entry.tax), new Decimal(0));
   const supplier = pick(SUPPLIERS[lang]);
-  const number = pick([`${issue.getUTCFullYear()}-${String(1000 + index * 37)}`, `INV-${String(20000 + index * 13)}`, String(100000 + index * 101), `${String(index + 1).padStart(4, '0')}/${issue.getUTCFullYear()}`, `F${issue.getUTCFullYear()}${String(index * 3 + 17).padStart(4, '0')}`]);
+  const number = pick([
+    `${issue.getUTCFullYear()}-${String(1000 + index * 37)}`,
+    `INV-${String(20000 + index * 13)}`,
+    String(100000 + index * 101),
+    `${String(index + 1).padStart(4, '0')}/${issue.getUTCFullYear()}`,
+    `F${issue.getUTCFullYear()}${String(index * 3 + 17).padStart(4, '0')}`,
+  ]);
   return {
     id: `${String(index + 1).padStart(3, '0')}-${layout}-${lang}`,
     layout,
@@ -183,7 +239,14 @@ type Doc = PDFKit.PDFDocument;
 const PAGE_W = 595;
 const PAGE_H = 842;
 
-function text(doc: Doc, value: string, x: number, y: number, size = 9, options: { bold?: boolean; align?: 'left' | 'right'; } = {}): void {
+function text(
+  doc: Doc,
+  value: string,
+  x: number,
+  y: number,
+  size = 9,
+  options: { bold?: boolean; align?: 'left' | 'right' } = {},
+): void {
   doc.font(options.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size);
   const left = options.align === 'right' ? x - doc.widthOfString(value) : x;
   doc.text(value, left, y, { lineBreak: false });
@@ -225,7 +288,9 @@ function cell(invoice: Invoice, line: Line, key: Column['key']): string {
     case 'price':
       return money(invoice, line.price);
     case 'discount':
-      return line.discount ? `${formatNumber(line.discount, invoice.numbers.endsWith('comma') ? 'plain-comma' : 'plain-dot', 'leading', line.discount.isInteger() ? 0 : 1)} %` : '';
+      return line.discount
+        ? `${formatNumber(line.discount, invoice.numbers.endsWith('comma') ? 'plain-comma' : 'plain-dot', 'leading', line.discount.isInteger() ? 0 : 1)} %`
+        : '';
     case 'amount':
       return money(invoice, line.amount);
     case 'rate':
@@ -260,13 +325,21 @@ interface TableStyle {
 }
 
 /** Draws the line table, paging with repeated headers and carry-forward rows; returns the y after it and the page count. */
-function drawTable(doc: Doc, invoice: Invoice, top: number, style: TableStyle, pageTop: number, pageFooter: (page: number) => void): { y: number; pages: number } {
+function drawTable(
+  doc: Doc,
+  invoice: Invoice,
+  top: number,
+  style: TableStyle,
+  pageTop: number,
+  pageFooter: (page: number) => void,
+): { y: number; pages: number } {
   let y = top;
   let page = 1;
   const right = Math.max(...style.columns.map((column) => column.x)) + 5;
   const header = () => {
     if (style.rules !== 'none') rule(doc, 40, y - 3, right);
-    for (const column of style.columns) text(doc, column.label, column.x, y, style.size, { bold: style.headerBold, align: column.align });
+    for (const column of style.columns)
+      text(doc, column.label, column.x, y, style.size, { bold: style.headerBold, align: column.align });
     y += style.rowHeight + 2;
     if (style.rules !== 'none') rule(doc, 40, y - 4, right);
   };
@@ -294,7 +367,8 @@ function drawTable(doc: Doc, invoice: Invoice, top: number, style: TableStyle, p
       }
     }
     for (const column of style.columns) {
-      if (column.key === 'description') wrapped.forEach((part, index) => text(doc, part, column.x, y + index * style.rowHeight, style.size));
+      if (column.key === 'description')
+        wrapped.forEach((part, index) => text(doc, part, column.x, y + index * style.rowHeight, style.size));
       else text(doc, cell(invoice, line, column.key), column.x, y, style.size, { align: column.align });
     }
     running = running.plus(line.amount);
@@ -307,7 +381,15 @@ function drawTable(doc: Doc, invoice: Invoice, top: number, style: TableStyle, p
 }
 
 /** Totals as label and value columns; returns the y below them. */
-function drawTotals(doc: Doc, invoice: Invoice, y: number, labelX: number, valueX: number, size = 9, currency: 'label' | 'value' | 'none' = 'none'): number {
+function drawTotals(
+  doc: Doc,
+  invoice: Invoice,
+  y: number,
+  labelX: number,
+  valueX: number,
+  size = 9,
+  currency: 'label' | 'value' | 'none' = 'none',
+): number {
   const { v } = invoice;
   const c = currency === 'label' ? ` ${invoice.currency}` : '';
   const after = currency === 'value' ? ` ${invoice.currency}` : '';
@@ -337,7 +419,13 @@ function drawTotals(doc: Doc, invoice: Invoice, y: number, labelX: number, value
 function footer(doc: Doc, invoice: Invoice, page: number, pages: number | null): void {
   const { v, supplier } = invoice;
   rule(doc, 40, PAGE_H - 60, PAGE_W - 40, 0.25);
-  text(doc, `${supplier.name} · ${supplier.street} · ${supplier.city} · ${invoice.pick(v.org)} ${supplier.org} · ${invoice.pick(v.vatNo)} ${supplier.vat}`, 40, PAGE_H - 52, 7);
+  text(
+    doc,
+    `${supplier.name} · ${supplier.street} · ${supplier.city} · ${invoice.pick(v.org)} ${supplier.org} · ${invoice.pick(v.vatNo)} ${supplier.vat}`,
+    40,
+    PAGE_H - 52,
+    7,
+  );
   text(doc, `IBAN NO93 8601 1117 947 · BIC DNBANOKK`, 40, PAGE_H - 42, 7);
   if (pages !== null) text(doc, `${v.page} ${page} ${v.of} ${pages}`, PAGE_W - 40, PAGE_H - 42, 7, { align: 'right' });
 }
@@ -349,10 +437,29 @@ type Layout = (doc: Doc, invoice: Invoice) => void;
 function standardColumns(invoice: Invoice, keys: Column['key'][], size = 9): Column[] {
   const { v } = invoice;
   const label: Record<Column['key'], string> = {
-    pos: invoice.pick(v.pos), item: invoice.pick(v.item), description: invoice.pick(v.description), quantity: invoice.pick(v.quantity), unit: invoice.pick(v.unit), qtyunit: invoice.pick(v.quantity),
-    price: invoice.pick(v.price), discount: invoice.pick(v.discount), amount: invoice.pick(v.amount), rate: invoice.pick(v.vatRate),
+    pos: invoice.pick(v.pos),
+    item: invoice.pick(v.item),
+    description: invoice.pick(v.description),
+    quantity: invoice.pick(v.quantity),
+    unit: invoice.pick(v.unit),
+    qtyunit: invoice.pick(v.quantity),
+    price: invoice.pick(v.price),
+    discount: invoice.pick(v.discount),
+    amount: invoice.pick(v.amount),
+    rate: invoice.pick(v.vatRate),
   };
-  const widths: Record<Column['key'], number> = { pos: 32, item: 72, description: 0, quantity: 48, unit: 36, qtyunit: 60, price: 70, discount: 46, amount: 76, rate: 44 };
+  const widths: Record<Column['key'], number> = {
+    pos: 32,
+    item: 72,
+    description: 0,
+    quantity: 48,
+    unit: 36,
+    qtyunit: 60,
+    price: 70,
+    discount: 46,
+    amount: 76,
+    rate: 44,
+  };
   const fixed = keys.filter((key) => key !== 'description').reduce((total, key) => total + widths[key], 0);
   const descriptionWidth = PAGE_W - 80 - fixed - 10;
   const columns: Column[] = [];
@@ -360,7 +467,13 @@ function standardColumns(invoice: Invoice, keys: Column['key'][], size = 9): Col
   for (const key of keys) {
     const width = key === 'description' ? descriptionWidth : widths[key];
     const numeric = ['quantity', 'price', 'discount', 'amount', 'rate', 'qtyunit'].includes(key);
-    columns.push({ key, label: label[key], x: numeric ? x + width - 4 : x, align: numeric ? 'right' : 'left', width: key === 'description' ? descriptionWidth - 8 : undefined });
+    columns.push({
+      key,
+      label: label[key],
+      x: numeric ? x + width - 4 : x,
+      align: numeric ? 'right' : 'left',
+      width: key === 'description' ? descriptionWidth - 8 : undefined,
+    });
     x += width;
   }
   void size;
@@ -401,7 +514,22 @@ const classic: Layout = (doc, invoice) => {
     text(doc, `${label.replace(/:$/u, '')}:`, 340, 110 + index * 13, 9);
     text(doc, value, PAGE_W - 40, 110 + index * 13, 9, { align: 'right' });
   });
-  const { y, pages } = drawTable(doc, invoice, 200, { columns: standardColumns(invoice, ['pos', 'item', 'description', 'quantity', 'unit', 'price', 'amount']), size: 9, rowHeight: 12, rules: 'header', headerBold: true, bottom: 720, carry: true }, 60, (page) => footer(doc, invoice, page, null));
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    200,
+    {
+      columns: standardColumns(invoice, ['pos', 'item', 'description', 'quantity', 'unit', 'price', 'amount']),
+      size: 9,
+      rowHeight: 12,
+      rules: 'header',
+      headerBold: true,
+      bottom: 720,
+      carry: true,
+    },
+    60,
+    (page) => footer(doc, invoice, page, null),
+  );
   drawTotals(doc, invoice, y + 6, 360, PAGE_W - 42);
   footer(doc, invoice, pages, null);
 };
@@ -423,7 +551,22 @@ const captions: Layout = (doc, invoice) => {
     text(doc, label, x + 4, 164, 6.5);
     text(doc, value, x + 4, 176, 10);
   });
-  const { y, pages } = drawTable(doc, invoice, 215, { columns: standardColumns(invoice, ['item', 'description', 'quantity', 'unit', 'price', 'amount']), size: 8.5, rowHeight: 12, rules: 'grid', headerBold: false, bottom: 700, carry: true }, 60, (page) => footer(doc, invoice, page, null));
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    215,
+    {
+      columns: standardColumns(invoice, ['item', 'description', 'quantity', 'unit', 'price', 'amount']),
+      size: 8.5,
+      rowHeight: 12,
+      rules: 'grid',
+      headerBold: false,
+      bottom: 700,
+      carry: true,
+    },
+    60,
+    (page) => footer(doc, invoice, page, null),
+  );
   const totals: Array<[string, Decimal]> = [
     [invoice.pick(v.net), invoice.net],
     [v.vat[0] as string, invoice.vat],
@@ -433,7 +576,10 @@ const captions: Layout = (doc, invoice) => {
     const x = 260 + index * 100;
     box(doc, x, y + 10, 96, 30);
     text(doc, label, x + 4, y + 14, 6.5);
-    text(doc, `${money(invoice, value)}${index === 2 ? ` ${invoice.currency}` : ''}`, x + 92, y + 26, 10, { bold: index === 2, align: 'right' });
+    text(doc, `${money(invoice, value)}${index === 2 ? ` ${invoice.currency}` : ''}`, x + 92, y + 26, 10, {
+      bold: index === 2,
+      align: 'right',
+    });
   });
   footer(doc, invoice, pages, null);
 };
@@ -446,14 +592,35 @@ const vatBeside: Layout = (doc, invoice) => {
   text(doc, `${invoice.pick(v.number)} ${invoice.number}`, 340, 100, 10, { bold: true });
   text(doc, `${invoice.pick(v.date)} ${date(invoice, invoice.issue)}`, 340, 114, 9);
   text(doc, `${invoice.pick(v.due)} ${date(invoice, invoice.due)}`, 340, 127, 9);
-  const { y, pages } = drawTable(doc, invoice, 190, { columns: standardColumns(invoice, ['pos', 'description', 'quantity', 'price', 'rate', 'amount']), size: 9, rowHeight: 13, rules: 'none', headerBold: true, bottom: 700, carry: true }, 60, (page) => footer(doc, invoice, page, null));
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    190,
+    {
+      columns: standardColumns(invoice, ['pos', 'description', 'quantity', 'price', 'rate', 'amount']),
+      size: 9,
+      rowHeight: 13,
+      rules: 'none',
+      headerBold: true,
+      bottom: 700,
+      carry: true,
+    },
+    60,
+    (page) => footer(doc, invoice, page, null),
+  );
   const [rateLabel, baseLabel, taxLabel] = v.vatBase;
   text(doc, rateLabel ?? '', 40, y + 10, 8, { bold: true });
   text(doc, baseLabel ?? '', 160, y + 10, 8, { bold: true, align: 'right' });
   text(doc, taxLabel ?? '', 230, y + 10, 8, { bold: true, align: 'right' });
   invoice.vatByRate.forEach((entry, index) => {
     const rowY = y + 24 + index * 12;
-    text(doc, `${formatNumber(new Decimal(entry.rate), invoice.numbers.endsWith('comma') ? 'plain-comma' : 'plain-dot', 'leading', new Decimal(entry.rate).isInteger() ? 0 : 1)} %`, 40, rowY, 9);
+    text(
+      doc,
+      `${formatNumber(new Decimal(entry.rate), invoice.numbers.endsWith('comma') ? 'plain-comma' : 'plain-dot', 'leading', new Decimal(entry.rate).isInteger() ? 0 : 1)} %`,
+      40,
+      rowY,
+      9,
+    );
     text(doc, money(invoice, entry.base), 160, rowY, 9, { align: 'right' });
     text(doc, money(invoice, entry.tax), 230, rowY, 9, { align: 'right' });
   });
@@ -490,7 +657,22 @@ const metaTable: Layout = (doc, invoice) => {
     text(doc, value, 160, 80 + index * 13, 9);
   });
   buyerBlock(doc, invoice, 40, 160, true);
-  const { y, pages } = drawTable(doc, invoice, 230, { columns: standardColumns(invoice, ['description', 'quantity', 'price', 'rate', 'amount']), size: 9, rowHeight: 13, rules: 'none', headerBold: true, bottom: 710, carry: false }, 60, () => undefined);
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    230,
+    {
+      columns: standardColumns(invoice, ['description', 'quantity', 'price', 'rate', 'amount']),
+      size: 9,
+      rowHeight: 13,
+      rules: 'none',
+      headerBold: true,
+      bottom: 710,
+      carry: false,
+    },
+    60,
+    () => undefined,
+  );
   drawTotals(doc, invoice, y + 10, 350, PAGE_W - 42);
   void pages;
 };
@@ -503,7 +685,22 @@ const reordered: Layout = (doc, invoice) => {
   text(doc, `${invoice.pick(v.date)}: ${date(invoice, invoice.issue)}`, 40, 114, 9);
   text(doc, `${invoice.pick(v.due)}: ${date(invoice, invoice.due)}`, 40, 127, 9);
   buyerBlock(doc, invoice, 340, 95, true);
-  const { y, pages } = drawTable(doc, invoice, 190, { columns: standardColumns(invoice, ['item', 'quantity', 'unit', 'description', 'price', 'discount', 'amount']), size: 8.5, rowHeight: 12, rules: 'grid', headerBold: true, bottom: 700, carry: true }, 60, (page) => footer(doc, invoice, page, null));
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    190,
+    {
+      columns: standardColumns(invoice, ['item', 'quantity', 'unit', 'description', 'price', 'discount', 'amount']),
+      size: 8.5,
+      rowHeight: 12,
+      rules: 'grid',
+      headerBold: true,
+      bottom: 700,
+      carry: true,
+    },
+    60,
+    (page) => footer(doc, invoice, page, null),
+  );
   drawTotals(doc, invoice, y + 8, 340, PAGE_W - 42, 9, 'label');
   footer(doc, invoice, pages, null);
 };
@@ -524,7 +721,22 @@ const multiPage: Layout = (doc, invoice) => {
   });
   const lineCount = invoice.lines.length;
   const pagesEstimate = Math.ceil((lineCount * 13 + 200) / 600) + 1;
-  const { y, pages } = drawTable(doc, invoice, 180, { columns: standardColumns(invoice, ['pos', 'item', 'description', 'quantity', 'unit', 'price', 'amount']), size: 8.5, rowHeight: 12, rules: 'header', headerBold: true, bottom: 740, carry: true }, 60, (page) => footer(doc, invoice, page, pagesEstimate));
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    180,
+    {
+      columns: standardColumns(invoice, ['pos', 'item', 'description', 'quantity', 'unit', 'price', 'amount']),
+      size: 8.5,
+      rowHeight: 12,
+      rules: 'header',
+      headerBold: true,
+      bottom: 740,
+      carry: true,
+    },
+    60,
+    (page) => footer(doc, invoice, page, pagesEstimate),
+  );
   drawTotals(doc, invoice, y + 8, 360, PAGE_W - 42, 9, 'value');
   footer(doc, invoice, pages, pagesEstimate);
 };
@@ -534,13 +746,26 @@ const wrapped: Layout = (doc, invoice) => {
   const { v } = invoice;
   text(doc, invoice.supplier.name, PAGE_W / 2, 40, 14, { bold: true, align: 'right' });
   text(doc, titleOf(invoice), 40, 90, 16, { bold: true });
-  text(doc, `${invoice.pick(v.number)} ${invoice.number}  ·  ${invoice.pick(v.date)} ${date(invoice, invoice.issue)}`, 40, 112, 9);
+  text(
+    doc,
+    `${invoice.pick(v.number)} ${invoice.number}  ·  ${invoice.pick(v.date)} ${date(invoice, invoice.issue)}`,
+    40,
+    112,
+    9,
+  );
   text(doc, `${invoice.pick(v.due)} ${date(invoice, invoice.due)}`, 40, 124, 9);
   buyerBlock(doc, invoice, 360, 90, true);
   const columns = standardColumns(invoice, ['pos', 'description', 'qtyunit', 'price', 'amount']);
   const description = columns.find((column) => column.key === 'description');
   if (description) description.width = 190;
-  const { y, pages } = drawTable(doc, invoice, 170, { columns, size: 9, rowHeight: 11, rules: 'header', headerBold: true, bottom: 720, carry: true }, 60, (page) => footer(doc, invoice, page, null));
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    170,
+    { columns, size: 9, rowHeight: 11, rules: 'header', headerBold: true, bottom: 720, carry: true },
+    60,
+    (page) => footer(doc, invoice, page, null),
+  );
   drawTotals(doc, invoice, y + 8, 360, PAGE_W - 42, 9, 'label');
   footer(doc, invoice, pages, null);
 };
@@ -559,7 +784,22 @@ const senderLine: Layout = (doc, invoice) => {
   text(doc, date(invoice, invoice.issue), PAGE_W - 40, 131, 8, { align: 'right' });
   text(doc, invoice.pick(v.due), 340, 142, 8);
   text(doc, date(invoice, invoice.due), PAGE_W - 40, 142, 8, { align: 'right' });
-  const { y, pages } = drawTable(doc, invoice, 190, { columns: standardColumns(invoice, ['item', 'description', 'quantity', 'price', 'amount']), size: 9, rowHeight: 13, rules: 'header', headerBold: false, bottom: 700, carry: true }, 60, (page) => footer(doc, invoice, page, null));
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    190,
+    {
+      columns: standardColumns(invoice, ['item', 'description', 'quantity', 'price', 'amount']),
+      size: 9,
+      rowHeight: 13,
+      rules: 'header',
+      headerBold: false,
+      bottom: 700,
+      carry: true,
+    },
+    60,
+    (page) => footer(doc, invoice, page, null),
+  );
   drawTotals(doc, invoice, y + 8, 340, PAGE_W - 42, 9, 'label');
   footer(doc, invoice, pages, null);
 };
@@ -589,7 +829,14 @@ const american: Layout = (doc, invoice) => {
     { key: 'price', label: 'UNIT PRICE', x: 450, align: 'right' },
     { key: 'amount', label: 'AMOUNT', x: PAGE_W - 42, align: 'right' },
   ];
-  const { y } = drawTable(doc, invoice, 200, { columns, size: 9, rowHeight: 14, rules: 'grid', headerBold: true, bottom: 720, carry: false }, 60, () => undefined);
+  const { y } = drawTable(
+    doc,
+    invoice,
+    200,
+    { columns, size: 9, rowHeight: 14, rules: 'grid', headerBold: true, bottom: 720, carry: false },
+    60,
+    () => undefined,
+  );
   const rate = invoice.vatByRate[0]?.rate ?? '0';
   const lines: Array<[string, string]> = [
     ['Subtotal', money(invoice, invoice.net)],
@@ -609,11 +856,38 @@ const american: Layout = (doc, invoice) => {
 const compact: Layout = (doc, invoice) => {
   const { v } = invoice;
   text(doc, invoice.supplier.name, 40, 36, 12, { bold: true });
-  text(doc, `${invoice.supplier.street}, ${invoice.supplier.city} · ${invoice.pick(v.vatNo)} ${invoice.supplier.vat}`, 40, 50, 7);
+  text(
+    doc,
+    `${invoice.supplier.street}, ${invoice.supplier.city} · ${invoice.pick(v.vatNo)} ${invoice.supplier.vat}`,
+    40,
+    50,
+    7,
+  );
   text(doc, `${titleOf(invoice)} ${invoice.number}`, 40, 80, 12, { bold: true });
-  text(doc, `${invoice.pick(v.date)}: ${date(invoice, invoice.issue)}   ${invoice.pick(v.due)}: ${date(invoice, invoice.due)}   ${invoice.pick(v.order)}: ${invoice.order}`, 40, 96, 8);
+  text(
+    doc,
+    `${invoice.pick(v.date)}: ${date(invoice, invoice.issue)}   ${invoice.pick(v.due)}: ${date(invoice, invoice.due)}   ${invoice.pick(v.order)}: ${invoice.order}`,
+    40,
+    96,
+    8,
+  );
   text(doc, `${invoice.pick(v.buyer)}: ${invoice.buyer}`, 40, 110, 8);
-  const { y } = drawTable(doc, invoice, 140, { columns: standardColumns(invoice, ['item', 'description', 'qtyunit', 'price', 'rate', 'amount']), size: 7.5, rowHeight: 10, rules: 'header', headerBold: true, bottom: 760, carry: false }, 60, () => undefined);
+  const { y } = drawTable(
+    doc,
+    invoice,
+    140,
+    {
+      columns: standardColumns(invoice, ['item', 'description', 'qtyunit', 'price', 'rate', 'amount']),
+      size: 7.5,
+      rowHeight: 10,
+      rules: 'header',
+      headerBold: true,
+      bottom: 760,
+      carry: false,
+    },
+    60,
+    () => undefined,
+  );
   drawTotals(doc, invoice, y + 6, 380, PAGE_W - 42, 8, 'label');
 };
 
@@ -629,7 +903,22 @@ const swiss: Layout = (doc, invoice) => {
   text(doc, `${invoice.pick(v.due)}`, 40, 124, 8);
   text(doc, date(invoice, invoice.due), 140, 124, 9);
   text(doc, `MWST-Nr. ${invoice.supplier.vat}`, 40, 136, 8);
-  const { y, pages } = drawTable(doc, invoice, 180, { columns: standardColumns(invoice, ['pos', 'description', 'quantity', 'unit', 'price', 'amount']), size: 9, rowHeight: 12, rules: 'grid', headerBold: true, bottom: 700, carry: true }, 60, (page) => footer(doc, invoice, page, null));
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    180,
+    {
+      columns: standardColumns(invoice, ['pos', 'description', 'quantity', 'unit', 'price', 'amount']),
+      size: 9,
+      rowHeight: 12,
+      rules: 'grid',
+      headerBold: true,
+      bottom: 700,
+      carry: true,
+    },
+    60,
+    (page) => footer(doc, invoice, page, null),
+  );
   drawTotals(doc, invoice, y + 8, 360, PAGE_W - 42, 9, 'label');
   void pages;
 };
@@ -645,12 +934,40 @@ const creditNote: Layout = (doc, invoice) => {
   text(doc, date(invoice, invoice.issue), PAGE_W - 40, 113, 9, { align: 'right' });
   text(doc, invoice.pick(v.due), 340, 126, 8);
   text(doc, date(invoice, invoice.due), PAGE_W - 40, 126, 9, { align: 'right' });
-  const { y, pages } = drawTable(doc, invoice, 190, { columns: standardColumns(invoice, ['pos', 'description', 'quantity', 'price', 'amount']), size: 9, rowHeight: 12, rules: 'header', headerBold: true, bottom: 700, carry: false }, 60, (page) => footer(doc, invoice, page, null));
+  const { y, pages } = drawTable(
+    doc,
+    invoice,
+    190,
+    {
+      columns: standardColumns(invoice, ['pos', 'description', 'quantity', 'price', 'amount']),
+      size: 9,
+      rowHeight: 12,
+      rules: 'header',
+      headerBold: true,
+      bottom: 700,
+      carry: false,
+    },
+    60,
+    (page) => footer(doc, invoice, page, null),
+  );
   drawTotals(doc, invoice, y + 8, 360, PAGE_W - 42, 9, 'value');
   footer(doc, invoice, pages, null);
 };
 
-const LAYOUTS: Record<string, Layout> = { classic, captions, vatBeside, metaTable, reordered, multiPage, wrapped, senderLine, american, compact, swiss, creditNote };
+const LAYOUTS: Record<string, Layout> = {
+  classic,
+  captions,
+  vatBeside,
+  metaTable,
+  reordered,
+  multiPage,
+  wrapped,
+  senderLine,
+  american,
+  compact,
+  swiss,
+  creditNote,
+};
 
 // ---- the corpus -------------------------------------------------------------------------------
 
@@ -663,17 +980,60 @@ interface Spec {
 const ALL: Lang[] = ['en', 'no', 'sv', 'da', 'fi', 'de', 'fr', 'nl'];
 const SPECS: Spec[] = [
   ...ALL.map((lang): Spec => ({ layout: 'classic', lang })),
-  ...(['sv', 'no', 'fi', 'da', 'sv', 'en'] as Lang[]).map((lang, i): Spec => ({ layout: 'captions', lang, options: i === 4 ? { dates: 'month-name' } : {} })),
+  ...(['sv', 'no', 'fi', 'da', 'sv', 'en'] as Lang[]).map((lang, i): Spec => ({
+    layout: 'captions',
+    lang,
+    options: i === 4 ? { dates: 'month-name' } : {},
+  })),
   ...(['de', 'nl', 'fr', 'no', 'en', 'fi'] as Lang[]).map((lang): Spec => ({ layout: 'vatBeside', lang })),
-  ...(['en', 'de', 'nl', 'fi', 'da'] as Lang[]).map((lang, i): Spec => ({ layout: 'metaTable', lang, options: i === 0 ? { dates: 'month-name', currency: 'EUR', numbers: 'comma-dot' } : i === 1 ? { dates: 'iso' } : {} })),
-  ...(['de', 'fr', 'sv', 'no', 'nl', 'en'] as Lang[]).map((lang): Spec => ({ layout: 'reordered', lang, options: { discounts: true } })),
-  ...(['de', 'no', 'en', 'sv', 'fr'] as Lang[]).map((lang, i): Spec => ({ layout: 'multiPage', lang, options: { lineCount: 40 + i * 9 } })),
-  ...(['en', 'fi', 'nl', 'da', 'de'] as Lang[]).map((lang): Spec => ({ layout: 'wrapped', lang, options: { longText: true, extras: true } })),
-  ...(['da', 'no', 'sv', 'de', 'da'] as Lang[]).map((lang, i): Spec => ({ layout: 'senderLine', lang, options: { dates: i % 2 === 0 ? 'month-name' : undefined } })),
-  ...[0, 1, 2, 3].map((i): Spec => ({ layout: 'american', lang: 'en', options: { dates: i === 1 ? 'month-first' : 'slash-mdy', currency: 'USD', numbers: 'comma-dot' } })),
-  ...(['fr', 'nl', 'fi', 'en', 'de'] as Lang[]).map((lang, i): Spec => ({ layout: 'compact', lang, options: i === 3 ? { dates: 'month-name', currency: 'EUR' } : i === 0 ? { numbers: 'plain-comma' } : {} })),
-  ...[0, 1, 2].map((i): Spec => ({ layout: 'swiss', lang: 'de', options: { numbers: 'apostrophe-dot', currency: 'CHF', dates: i === 2 ? 'month-name' : 'dotted' } })),
-  ...(['no', 'de', 'fr', 'en', 'sv'] as Lang[]).map((lang, i): Spec => ({ layout: 'creditNote', lang, options: { credit: true, negatives: (['trailing', 'leading', 'parentheses', 'parentheses', 'trailing'] as NegativeStyle[])[i] } })),
+  ...(['en', 'de', 'nl', 'fi', 'da'] as Lang[]).map((lang, i): Spec => ({
+    layout: 'metaTable',
+    lang,
+    options: i === 0 ? { dates: 'month-name', currency: 'EUR', numbers: 'comma-dot' } : i === 1 ? { dates: 'iso' } : {},
+  })),
+  ...(['de', 'fr', 'sv', 'no', 'nl', 'en'] as Lang[]).map((lang): Spec => ({
+    layout: 'reordered',
+    lang,
+    options: { discounts: true },
+  })),
+  ...(['de', 'no', 'en', 'sv', 'fr'] as Lang[]).map((lang, i): Spec => ({
+    layout: 'multiPage',
+    lang,
+    options: { lineCount: 40 + i * 9 },
+  })),
+  ...(['en', 'fi', 'nl', 'da', 'de'] as Lang[]).map((lang): Spec => ({
+    layout: 'wrapped',
+    lang,
+    options: { longText: true, extras: true },
+  })),
+  ...(['da', 'no', 'sv', 'de', 'da'] as Lang[]).map((lang, i): Spec => ({
+    layout: 'senderLine',
+    lang,
+    options: { dates: i % 2 === 0 ? 'month-name' : undefined },
+  })),
+  ...[0, 1, 2, 3].map((i): Spec => ({
+    layout: 'american',
+    lang: 'en',
+    options: { dates: i === 1 ? 'month-first' : 'slash-mdy', currency: 'USD', numbers: 'comma-dot' },
+  })),
+  ...(['fr', 'nl', 'fi', 'en', 'de'] as Lang[]).map((lang, i): Spec => ({
+    layout: 'compact',
+    lang,
+    options: i === 3 ? { dates: 'month-name', currency: 'EUR' } : i === 0 ? { numbers: 'plain-comma' } : {},
+  })),
+  ...[0, 1, 2].map((i): Spec => ({
+    layout: 'swiss',
+    lang: 'de',
+    options: { numbers: 'apostrophe-dot', currency: 'CHF', dates: i === 2 ? 'month-name' : 'dotted' },
+  })),
+  ...(['no', 'de', 'fr', 'en', 'sv'] as Lang[]).map((lang, i): Spec => ({
+    layout: 'creditNote',
+    lang,
+    options: {
+      credit: true,
+      negatives: (['trailing', 'leading', 'parentheses', 'parentheses', 'trailing'] as NegativeStyle[])[i],
+    },
+  })),
 ];
 
 function groundTruth(invoice: Invoice, layout: string, pages: number) {
@@ -727,11 +1087,24 @@ function groundTruth(invoice: Invoice, layout: string, pages: number) {
     };
     return Object.fromEntries(columns.map((column) => [column, all[column] ?? null]));
   });
-  return { layout, language: invoice.lang, pages, numberFormat: invoice.numbers, dateFormat: invoice.dates, header, lines };
+  return {
+    layout,
+    language: invoice.lang,
+    pages,
+    numberFormat: invoice.numbers,
+    dateFormat: invoice.dates,
+    header,
+    lines,
+  };
 }
 
 async function render(invoice: Invoice): Promise<{ bytes: Buffer; pages: number }> {
-  const doc = new PDFDocument({ size: 'A4', margin: 0, compress: true, info: { Title: invoice.id, CreationDate: new Date(Date.UTC(2025, 0, 1)), Producer: 'corpus', Creator: 'corpus' } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 0,
+    compress: true,
+    info: { Title: invoice.id, CreationDate: new Date(Date.UTC(2025, 0, 1)), Producer: 'corpus', Creator: 'corpus' },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
@@ -749,7 +1122,10 @@ export async function generateCorpus(outDir: string): Promise<string[]> {
     const invoice = makeInvoice(index, spec.layout, spec.lang, spec.options ?? {});
     const { bytes, pages } = await render(invoice);
     writeFileSync(path.join(outDir, `${invoice.id}.pdf`), bytes);
-    writeFileSync(path.join(outDir, `${invoice.id}.json`), `${JSON.stringify(groundTruth(invoice, spec.layout, pages), null, 2)}\n`);
+    writeFileSync(
+      path.join(outDir, `${invoice.id}.json`),
+      `${JSON.stringify(groundTruth(invoice, spec.layout, pages), null, 2)}\n`,
+    );
     written.push(invoice.id);
   }
   return written;
@@ -761,7 +1137,12 @@ export async function generateLongInvoice(lineCount: number): Promise<Buffer> {
   return (await render(invoice)).bytes;
 }
 
-export async function generateInvoice(index: number, layout: keyof typeof LAYOUTS, lang: Lang, options: Parameters<typeof makeInvoice>[3] = {}): Promise<{ bytes: Buffer; truth: ReturnType<typeof groundTruth> }> {
+export async function generateInvoice(
+  index: number,
+  layout: keyof typeof LAYOUTS,
+  lang: Lang,
+  options: Parameters<typeof makeInvoice>[3] = {},
+): Promise<{ bytes: Buffer; truth: ReturnType<typeof groundTruth> }> {
   const invoice = makeInvoice(index, layout, lang, options);
   const { bytes, pages } = await render(invoice);
   return { bytes, truth: groundTruth(invoice, layout, pages) };

@@ -90,10 +90,18 @@ function pdfBytes(spec: PdfSpec): Promise<Buffer> {
     for (const column of spec.columns) {
       const [top, bottom] = Array.isArray(column.header) ? column.header : [null, column.header];
       if (top) doc.text(top, column.x, y, { width: column.width, align: column.align, lineBreak: false });
-      doc.text(bottom, column.x, twoLine ? y + size + 2 : y, { width: column.width, align: column.align, lineBreak: false });
+      doc.text(bottom, column.x, twoLine ? y + size + 2 : y, {
+        width: column.width,
+        align: column.align,
+        lineBreak: false,
+      });
     }
     y += (twoLine ? 2 * size + 2 : size) + 8;
-    doc.moveTo(40, y - 4).lineTo(555, y - 4).lineWidth(0.5).stroke();
+    doc
+      .moveTo(40, y - 4)
+      .lineTo(555, y - 4)
+      .lineWidth(0.5)
+      .stroke();
     doc.font(font).fontSize(size);
     for (const row of spec.rows.slice(page * perPage, (page + 1) * perPage)) {
       let extra = 0;
@@ -122,7 +130,13 @@ function pdfBytes(spec: PdfSpec): Promise<Buffer> {
 
 // ---- the documents ----
 
-const item = (sellerItemId: string | null, description: string, unit: string | null, currencyCode: string, amount: string): TruthItem => ({
+const item = (
+  sellerItemId: string | null,
+  description: string,
+  unit: string | null,
+  currencyCode: string,
+  amount: string,
+): TruthItem => ({
   sellerItemId,
   description,
   unit,
@@ -229,10 +243,28 @@ async function germanMultiPage(): Promise<Truth> {
 
 async function swedishTiers(): Promise<Truth> {
   const data: { id: string; description: string; unit: string; price: string; amounts: string[] }[] = [
-    { id: 'SE-100', description: 'Kabel CAT6 U/UTP\nrulle 305 m', unit: 'rulle', price: '1-9: 1 250,00  10+: 1 150,00', amounts: ['1250', '1150'] },
-    { id: 'SE-101', description: 'Patchkabel CAT6 2 m', unit: 'st', price: '1-99: 29,00  100-499: 25,50  500+: 22,00', amounts: ['29', '25.5', '22'] },
+    {
+      id: 'SE-100',
+      description: 'Kabel CAT6 U/UTP\nrulle 305 m',
+      unit: 'rulle',
+      price: '1-9: 1 250,00  10+: 1 150,00',
+      amounts: ['1250', '1150'],
+    },
+    {
+      id: 'SE-101',
+      description: 'Patchkabel CAT6 2 m',
+      unit: 'st',
+      price: '1-99: 29,00  100-499: 25,50  500+: 22,00',
+      amounts: ['29', '25.5', '22'],
+    },
     { id: 'SE-102', description: 'Switch 24 portar', unit: 'st', price: '3 490,00', amounts: ['3490'] },
-    { id: 'SE-103', description: 'Installation, timpris\nvardagar 07-17', unit: 'tim', price: '850,00', amounts: ['850'] },
+    {
+      id: 'SE-103',
+      description: 'Installation, timpris\nvardagar 07-17',
+      unit: 'tim',
+      price: '850,00',
+      amounts: ['850'],
+    },
   ];
   const bytes = await pdfBytes({
     name: 'sv-network',
@@ -249,7 +281,9 @@ async function swedishTiers(): Promise<Truth> {
   return save('sv-network-tiers.pdf', bytes, {
     defaultCurrency: 'EUR',
     complete: true,
-    items: data.flatMap((row) => row.amounts.map((amount) => item(row.id, row.description.replace('\n', ' '), row.unit, 'SEK', amount))),
+    items: data.flatMap((row) =>
+      row.amounts.map((amount) => item(row.id, row.description.replace('\n', ' '), row.unit, 'SEK', amount)),
+    ),
     rejected: [],
   });
 }
@@ -328,7 +362,9 @@ async function finnishUnreadableRow(): Promise<Truth> {
   return save('fi-unreadable-row.pdf', bytes, {
     defaultCurrency: 'EUR',
     complete: false,
-    items: data.filter((row) => row[4] !== null).map(([id, description, unit, , amount]) => item(id, description, unit, 'EUR', amount!)),
+    items: data
+      .filter((row) => row[4] !== null)
+      .map(([id, description, unit, , amount]) => item(id, description, unit, 'EUR', amount!)),
     rejected: [{ sheet: 'page 1', rowNumber: 2 }],
   });
 }
@@ -337,15 +373,30 @@ async function finnishUnreadableRow(): Promise<Truth> {
 
 const esc = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 const paragraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${esc(text)}</w:t></w:r></w:p>`;
-const cell = (text: string) => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>${text.split('\n').map(paragraph).join('')}</w:tc>`;
-const table = (rows: string[][]) => `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr>${rows.map((row) => `<w:tr>${row.map(cell).join('')}</w:tr>`).join('')}</w:tbl>`;
+const cell = (text: string) =>
+  `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>${text.split('\n').map(paragraph).join('')}</w:tc>`;
+const table = (rows: string[][]) =>
+  `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr>${rows.map((row) => `<w:tr>${row.map(cell).join('')}</w:tr>`).join('')}</w:tbl>`;
 
 async function docxBytes(body: string): Promise<Buffer> {
   const zip = new JSZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
-  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}<w:sectPr/></w:body></w:document>`);
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', date: new Date('2026-01-01T00:00:00Z') } as JSZip.JSZipGeneratorOptions<'nodebuffer'>);
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  );
+  zip.file(
+    '_rels/.rels',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+  );
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}<w:sectPr/></w:body></w:document>`,
+  );
+  return zip.generateAsync({
+    type: 'nodebuffer',
+    compression: 'DEFLATE',
+    date: new Date('2026-01-01T00:00:00Z'),
+  } as JSZip.JSZipGeneratorOptions<'nodebuffer'>);
 }
 
 async function dutchDocx(): Promise<Truth> {
@@ -360,14 +411,19 @@ async function dutchDocx(): Promise<Truth> {
     // A layout table (letterhead) without a header: not a price table.
     table([['Kantoorhandel B.V.', 'KvK 12345678']]),
     paragraph('Prijzen exclusief btw, in EUR.'),
-    table([['Artikelnummer', 'Omschrijving', 'Eenheid', 'Prijs', 'Valuta'], ...data.map(([id, description, unit, price, currency]) => [id, description, unit, price, currency])]),
+    table([
+      ['Artikelnummer', 'Omschrijving', 'Eenheid', 'Prijs', 'Valuta'],
+      ...data.map(([id, description, unit, price, currency]) => [id, description, unit, price, currency]),
+    ]),
     paragraph('Geldig tot nader bericht.'),
   ].join('');
   const bytes = await docxBytes(body);
   return save('nl-office-supplies.docx', bytes, {
     defaultCurrency: 'NOK',
     complete: true,
-    items: data.flatMap(([id, description, unit, , currency, amounts]) => amounts.map((amount) => item(id, description, unit, currency, amount))),
+    items: data.flatMap(([id, description, unit, , currency, amounts]) =>
+      amounts.map((amount) => item(id, description, unit, currency, amount)),
+    ),
     rejected: [],
   });
 }

@@ -23,10 +23,26 @@ const OUT = process.argv[3] ?? path.join(root, 'test/fixtures/scan-corpus');
 
 /** Twenty invoices: every layout family, all eight languages, a two-page one, credit notes. */
 const SOURCES = [
-  '001-classic-en', '002-classic-no', '006-classic-de', '009-captions-sv', '011-captions-fi',
-  '015-vatBeside-de', '018-vatBeside-no', '021-metaTable-en', '023-metaTable-nl', '027-reordered-fr',
-  '030-reordered-nl', '032-multiPage-de', '037-wrapped-en', '040-wrapped-da', '044-senderLine-sv',
-  '047-american-en', '051-compact-fr', '057-swiss-de', '059-creditNote-no', '062-creditNote-en',
+  '001-classic-en',
+  '002-classic-no',
+  '006-classic-de',
+  '009-captions-sv',
+  '011-captions-fi',
+  '015-vatBeside-de',
+  '018-vatBeside-no',
+  '021-metaTable-en',
+  '023-metaTable-nl',
+  '027-reordered-fr',
+  '030-reordered-nl',
+  '032-multiPage-de',
+  '037-wrapped-en',
+  '040-wrapped-da',
+  '044-senderLine-sv',
+  '047-american-en',
+  '051-compact-fr',
+  '057-swiss-de',
+  '059-creditNote-no',
+  '062-creditNote-en',
 ];
 
 export interface ScanSettings {
@@ -43,7 +59,6 @@ export interface ScanSettings {
   bilevel: boolean;
 }
 
-
 export function settingsFor(index: number): ScanSettings {
   const rnd = random(7_000 + index * 131);
   const magnitude = 0.5 + rnd() * 1.5;
@@ -58,17 +73,31 @@ export function settingsFor(index: number): ScanSettings {
 }
 
 /** Scans every page of the PDF with these settings: one PNG per page. */
-export function scanPages(pdf: string, settings: ScanSettings, seed: number): { png: Buffer; widthPt: number; heightPt: number }[] {
+export function scanPages(
+  pdf: string,
+  settings: ScanSettings,
+  seed: number,
+): { png: Buffer; widthPt: number; heightPt: number }[] {
   const info = execFileSync('pdfinfo', [pdf], { encoding: 'utf8' });
   const pages = Number(/^Pages:\s+(\d+)/mu.exec(info)?.[1] ?? 1);
   const rnd = random(seed);
   const scanned: { png: Buffer; widthPt: number; heightPt: number }[] = [];
   for (let page = 1; page <= pages; page += 1) {
-    const size = /^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/mu.exec(execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), pdf], { encoding: 'utf8' }));
-    const pgm = execFileSync('pdftoppm', ['-r', String(settings.dpi), '-gray', '-f', String(page), '-l', String(page), '-singlefile', pdf], { maxBuffer: 256 * 2 ** 20 });
+    const size = /^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/mu.exec(
+      execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), pdf], { encoding: 'utf8' }),
+    );
+    const pgm = execFileSync(
+      'pdftoppm',
+      ['-r', String(settings.dpi), '-gray', '-f', String(page), '-l', String(page), '-singlefile', pdf],
+      { maxBuffer: 256 * 2 ** 20 },
+    );
     // rotate() straightens lines at an angle; the opposite angle tilts straight ones.
     const image = degrade(rotate(parsePgm(pgm), -settings.rotation), settings, rnd);
-    scanned.push({ png: encodePng(image, settings.bilevel), widthPt: Number(size?.[1] ?? 595), heightPt: Number(size?.[2] ?? 842) });
+    scanned.push({
+      png: encodePng(image, settings.bilevel),
+      widthPt: Number(size?.[1] ?? 595),
+      heightPt: Number(size?.[2] ?? 842),
+    });
   }
   return scanned;
 }
@@ -89,7 +118,9 @@ function degrade(image: GrayImage, settings: ScanSettings, rnd: () => number): G
     const y = Math.floor(rnd() * (height - 3));
     const dark = rnd() < 0.8;
     const size = 1 + Math.floor(rnd() * 2);
-    for (let dy = 0; dy < size; dy += 1) for (let dx = 0; dx < size; dx += 1) pixels[(y + dy) * width + x + dx] = dark ? 30 + Math.floor(rnd() * 60) : settings.paper;
+    for (let dy = 0; dy < size; dy += 1)
+      for (let dx = 0; dx < size; dx += 1)
+        pixels[(y + dy) * width + x + dx] = dark ? 30 + Math.floor(rnd() * 60) : settings.paper;
   }
   if (settings.bilevel) {
     for (let index = 0; index < pixels.length; index += 1) pixels[index] = (pixels[index] as number) < 150 ? 0 : 255;
@@ -97,7 +128,8 @@ function degrade(image: GrayImage, settings: ScanSettings, rnd: () => number): G
     // The scanner's background removal: paper (and most of its noise) becomes white, the noise on
     // and around the print stays, as in the grayscale files office scanners write.
     const white = settings.paper - 1.5 * settings.noise;
-    for (let index = 0; index < pixels.length; index += 1) pixels[index] = Math.max(0, Math.min(255, Math.round((((pixels[index] as number) - 25) * 255) / (white - 25))));
+    for (let index = 0; index < pixels.length; index += 1)
+      pixels[index] = Math.max(0, Math.min(255, Math.round((((pixels[index] as number) - 25) * 255) / (white - 25))));
   }
   return { width, height, pixels };
 }
@@ -142,12 +174,20 @@ function encodePng(image: GrayImage, bilevel: boolean): Buffer {
   header.writeUInt32BE(height, 4);
   header[8] = bilevel ? 1 : 8;
   header[9] = 0; // grayscale
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** An image-only PDF: each page one picture of the page, nothing else. */
 export async function imagePdf(pages: readonly { png: Buffer; widthPt: number; heightPt: number }[]): Promise<Buffer> {
-  const doc = new PDFDocument({ autoFirstPage: false, info: { Producer: 'scan corpus', Creator: 'scan corpus', CreationDate: new Date(Date.UTC(2025, 0, 1)) } });
+  const doc = new PDFDocument({
+    autoFirstPage: false,
+    info: { Producer: 'scan corpus', Creator: 'scan corpus', CreationDate: new Date(Date.UTC(2025, 0, 1)) },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (data: Buffer) => chunks.push(data));
   const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
@@ -174,8 +214,13 @@ async function main() {
     const name = `${String(index + 1).padStart(3, '0')}-scan-${id.replace(/^\d+-/u, '')}`;
     writeFileSync(path.join(OUT, `${name}.pdf`), bytes);
     const truth = JSON.parse(readFileSync(path.join(SOURCE, `${id}.json`), 'utf8')) as Record<string, unknown>;
-    writeFileSync(path.join(OUT, `${name}.json`), `${JSON.stringify({ ...truth, scan: { source: `${id}.pdf`, ...settings, specks: Math.round(settings.specks * 1e6) / 1e6 } }, null, 2)}\n`);
-    console.log(`${name}.pdf  ${(bytes.length / 1024).toFixed(0)} KiB  ${settings.dpi} dpi  ${settings.rotation}°  noise ${settings.noise}${settings.bilevel ? '  black and white' : ''}`);
+    writeFileSync(
+      path.join(OUT, `${name}.json`),
+      `${JSON.stringify({ ...truth, scan: { source: `${id}.pdf`, ...settings, specks: Math.round(settings.specks * 1e6) / 1e6 } }, null, 2)}\n`,
+    );
+    console.log(
+      `${name}.pdf  ${(bytes.length / 1024).toFixed(0)} KiB  ${settings.dpi} dpi  ${settings.rotation}°  noise ${settings.noise}${settings.bilevel ? '  black and white' : ''}`,
+    );
   }
 }
 

@@ -21,7 +21,10 @@ function invalid(field: string, message: string) {
 async function memberMentions(deps: Deps, organizationId: string, body: string): Promise<string[]> {
   const ids = scanMentions(body);
   if (ids.length === 0) return [];
-  const members = await deps.db.membership.findMany({ where: { organizationId, userId: { in: ids } }, select: { userId: true } });
+  const members = await deps.db.membership.findMany({
+    where: { organizationId, userId: { in: ids } },
+    select: { userId: true },
+  });
   const found = new Set(members.map((m) => m.userId));
   return ids.filter((id) => found.has(id));
 }
@@ -40,8 +43,13 @@ export async function createComment(deps: Deps, actor: MemberActor, input: Creat
   if (input.parent_comment_id) {
     const parent = await deps.db.comment.findFirst({ where: { id: input.parent_comment_id, organizationId } });
     if (!parent) throw invalid('parent_comment_id', 'names no comment');
-    if (parent.entityType !== entityType || parent.entityId !== input.entity_id) throw invalid('parent_comment_id', 'is a comment on another record');
-    if (parent.parentCommentId !== null) throw invalid('parent_comment_id', 'is a reply: reply to its top-level comment instead (replies are never nested deeper)');
+    if (parent.entityType !== entityType || parent.entityId !== input.entity_id)
+      throw invalid('parent_comment_id', 'is a comment on another record');
+    if (parent.parentCommentId !== null)
+      throw invalid(
+        'parent_comment_id',
+        'is a reply: reply to its top-level comment instead (replies are never nested deeper)',
+      );
   }
   return deps.db.comment.create({
     data: {
@@ -59,7 +67,12 @@ export async function createComment(deps: Deps, actor: MemberActor, input: Creat
 }
 
 // Comments are made on records that exist now (a timeline of a deleted record is read-only).
-async function assertRecordExists(deps: Deps, organizationId: string, entityType: CommentableEntityType, entityId: string): Promise<void> {
+async function assertRecordExists(
+  deps: Deps,
+  organizationId: string,
+  entityType: CommentableEntityType,
+  entityId: string,
+): Promise<void> {
   const where = { id: entityId, organizationId };
   const found =
     entityType === 'invoice'
@@ -73,7 +86,8 @@ async function assertRecordExists(deps: Deps, organizationId: string, entityType
 }
 
 function assertAuthor(actor: MemberActor, comment: Comment): void {
-  if (comment.authorUserId !== actor.userId) throw new ApiError(403, 'not_comment_author', 'Only the author of a comment can change or delete it.');
+  if (comment.authorUserId !== actor.userId)
+    throw new ApiError(403, 'not_comment_author', 'Only the author of a comment can change or delete it.');
 }
 
 // Editing to the same body changes nothing (no edited_at).
@@ -81,7 +95,10 @@ export async function editComment(deps: Deps, actor: MemberActor, comment: Comme
   assertAuthor(actor, comment);
   if (body === comment.body) return comment;
   const now = new Date();
-  return deps.db.comment.update({ where: { id: comment.id }, data: { body, mentions: await memberMentions(deps, comment.organizationId, body), updatedAt: now, editedAt: now } });
+  return deps.db.comment.update({
+    where: { id: comment.id },
+    data: { body, mentions: await memberMentions(deps, comment.organizationId, body), updatedAt: now, editedAt: now },
+  });
 }
 
 // Its replies go with it (foreign key ON DELETE CASCADE).
@@ -89,4 +106,3 @@ export async function deleteComment(deps: Deps, actor: MemberActor, comment: Com
   assertAuthor(actor, comment);
   await deps.db.comment.deleteMany({ where: { id: comment.id } });
 }
-

@@ -22,7 +22,9 @@ export function actorOf(actor: RequestActor | Actor): Actor {
   if ('type' in actor) return actor;
   if (actor.kind === 'member') {
     // A session of the web application is the person themself, through no key.
-    return actor.apiKeyId ? { type: 'api_key', userId: actor.userId, apiKeyId: actor.apiKeyId } : { type: 'user', userId: actor.userId };
+    return actor.apiKeyId
+      ? { type: 'api_key', userId: actor.userId, apiKeyId: actor.apiKeyId }
+      : { type: 'user', userId: actor.userId };
   }
   // Ingestion tokens only upload and read invoices: they never change money-relevant state.
   throw new Error(`a ${actor.kind} cannot be the actor of a recorded change`);
@@ -44,7 +46,12 @@ export interface ActivityEntryInput {
 
 // Records the entries as done by `actor` now (the transaction's time). One statement whatever
 // the count: the rows travel as one array per column (PostgreSQL allows 65,535 bind parameters).
-export async function recordActivity(tx: Tx, organizationId: string, actor: RequestActor | Actor, entries: ActivityEntryInput[]): Promise<void> {
+export async function recordActivity(
+  tx: Tx,
+  organizationId: string,
+  actor: RequestActor | Actor,
+  entries: ActivityEntryInput[],
+): Promise<void> {
   if (entries.length === 0) return;
   const who = actorOf(actor);
   const userId = who.type === 'system' ? null : who.userId;
@@ -58,7 +65,11 @@ export async function recordActivity(tx: Tx, organizationId: string, actor: Requ
 }
 
 // The fields whose values differ between two views of a record (compared as JSON), for `changes`.
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>, fields: readonly string[] = Object.keys(after)): Changes {
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: readonly string[] = Object.keys(after),
+): Changes {
   const changes: Changes = {};
   for (const field of fields) {
     const was = before[field] ?? null;

@@ -20,12 +20,21 @@ interface Names {
   runs: Map<string, string>;
 }
 
-async function namesOf(deps: Deps, organizationId: string, userIds: (string | null)[], runIds: (string | null)[]): Promise<Names> {
+async function namesOf(
+  deps: Deps,
+  organizationId: string,
+  userIds: (string | null)[],
+  runIds: (string | null)[],
+): Promise<Names> {
   const users = [...new Set(userIds.filter((id): id is string => id !== null))];
   const runs = [...new Set(runIds.filter((id): id is string => id !== null))];
   const [userRows, runRows] = await Promise.all([
-    users.length ? deps.db.user.findMany({ where: { id: { in: users } }, select: { id: true, name: true, email: true } }) : [],
-    runs.length ? deps.db.workflowRun.findMany({ where: { id: { in: runs }, organizationId }, select: { id: true, type: true } }) : [],
+    users.length
+      ? deps.db.user.findMany({ where: { id: { in: users } }, select: { id: true, name: true, email: true } })
+      : [],
+    runs.length
+      ? deps.db.workflowRun.findMany({ where: { id: { in: runs }, organizationId }, select: { id: true, type: true } })
+      : [],
   ]);
   return {
     users: new Map(userRows.map((u) => [u.id, u.name ?? u.email])),
@@ -33,9 +42,22 @@ async function namesOf(deps: Deps, organizationId: string, userIds: (string | nu
   };
 }
 
-function actorView(names: Names, type: ActorView['type'], userId: string | null, apiKeyId: string | null, runId: string | null): ActorView {
+function actorView(
+  names: Names,
+  type: ActorView['type'],
+  userId: string | null,
+  apiKeyId: string | null,
+  runId: string | null,
+): ActorView {
   // The system names the kind of run it did the work for ("System (check)"), when the run is known.
-  const name = type === 'system' ? (runId && names.runs.has(runId) ? `System (${names.runs.get(runId)})` : 'System') : userId ? (names.users.get(userId) ?? null) : null;
+  const name =
+    type === 'system'
+      ? runId && names.runs.has(runId)
+        ? `System (${names.runs.get(runId)})`
+        : 'System'
+      : userId
+        ? (names.users.get(userId) ?? null)
+        : null;
   return { type, user_id: userId, api_key_id: apiKeyId, run_id: runId, name };
 }
 
@@ -54,7 +76,13 @@ function commentView(comment: Comment, names: Names, replies: Map<string, number
     parent_comment_id: comment.parentCommentId,
     body: comment.body,
     mentions: comment.mentions,
-    author: actorView(names, comment.authorApiKeyId ? 'api_key' : 'user', comment.authorUserId, comment.authorApiKeyId, null),
+    author: actorView(
+      names,
+      comment.authorApiKeyId ? 'api_key' : 'user',
+      comment.authorUserId,
+      comment.authorApiKeyId,
+      null,
+    ),
     reply_count: replies.get(comment.id) ?? 0,
     created_at: comment.createdAt.toISOString(),
     updated_at: comment.updatedAt.toISOString(),
@@ -64,17 +92,32 @@ function commentView(comment: Comment, names: Names, replies: Map<string, number
 
 export async function serializeComments(deps: Deps, organizationId: string, comments: Comment[]) {
   const [names, replies] = await Promise.all([
-    namesOf(deps, organizationId, comments.map((c) => c.authorUserId), []),
-    replyCounts(deps, comments.map((c) => c.id)),
+    namesOf(
+      deps,
+      organizationId,
+      comments.map((c) => c.authorUserId),
+      [],
+    ),
+    replyCounts(
+      deps,
+      comments.map((c) => c.id),
+    ),
   ]);
   return comments.map((comment) => commentView(comment, names, replies));
 }
 
 export async function serializeTimeline(deps: Deps, organizationId: string, rows: TimelineRow[]) {
   const commentIds = rows.filter((row) => row.entry_type === 'comment').map((row) => row.id);
-  const comments = commentIds.length ? await deps.db.comment.findMany({ where: { id: { in: commentIds }, organizationId } }) : [];
+  const comments = commentIds.length
+    ? await deps.db.comment.findMany({ where: { id: { in: commentIds }, organizationId } })
+    : [];
   const [names, replies] = await Promise.all([
-    namesOf(deps, organizationId, rows.map((r) => r.actor_user_id), rows.map((r) => r.actor_run_id)),
+    namesOf(
+      deps,
+      organizationId,
+      rows.map((r) => r.actor_user_id),
+      rows.map((r) => r.actor_run_id),
+    ),
     replyCounts(deps, commentIds),
   ]);
   const byId = new Map(comments.map((c) => [c.id, c]));

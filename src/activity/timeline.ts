@@ -34,7 +34,12 @@ export interface TimelineRow {
 
 // A record's timeline exists while the record does, and after it is gone as long as its history
 // does; another organization's record is not found either way.
-export async function assertTimelineExists(deps: Deps, organizationId: string, entityType: TimelineEntityType, entityId: string): Promise<void> {
+export async function assertTimelineExists(
+  deps: Deps,
+  organizationId: string,
+  entityType: TimelineEntityType,
+  entityId: string,
+): Promise<void> {
   const { table } = RECORDS[entityType];
   const [row] = await deps.db.$queryRaw<{ found: boolean }[]>`
     SELECT EXISTS (SELECT 1 FROM ${table} WHERE id = ${entityId}::uuid AND organization_id = ${organizationId}::uuid)
@@ -50,7 +55,12 @@ function scopeOf(organizationId: string, query: ActivityQuery): Prisma.Sql {
   return Prisma.sql`(${own} OR (entity_type = 'alert' AND entity_id IN (SELECT id FROM alerts WHERE organization_id = ${organizationId}::uuid AND ${column} = ${query.entity_id}::uuid)))`;
 }
 
-export async function timelinePage(deps: Deps, organizationId: string, query: ActivityQuery, page: PageRequest): Promise<TimelineRow[]> {
+export async function timelinePage(
+  deps: Deps,
+  organizationId: string,
+  query: ActivityQuery,
+  page: PageRequest,
+): Promise<TimelineRow[]> {
   const scope = scopeOf(organizationId, query);
   // Newest first unless direction=asc.
   const order = Prisma.raw(page.direction === 'asc' ? 'ASC' : 'DESC');
@@ -70,8 +80,11 @@ export async function timelinePage(deps: Deps, organizationId: string, query: Ac
   // Each part is ordered and limited on its own, so each walks its (organization, ..., created_at)
   // index and stops after a page (incremental sort by id), instead of sorting a whole history.
   const limit = page.limit + 1;
-  const pageOfPart = (part: Prisma.Sql) => Prisma.sql`(${part} ORDER BY created_at ${order}, id ${order} LIMIT ${limit})`;
-  const parts = (query.entry_type === 'activity' ? [activity] : query.entry_type === 'comment' ? [comments] : [activity, comments]).map(pageOfPart);
+  const pageOfPart = (part: Prisma.Sql) =>
+    Prisma.sql`(${part} ORDER BY created_at ${order}, id ${order} LIMIT ${limit})`;
+  const parts = (
+    query.entry_type === 'activity' ? [activity] : query.entry_type === 'comment' ? [comments] : [activity, comments]
+  ).map(pageOfPart);
   return deps.db.$queryRaw<TimelineRow[]>`
     SELECT entries.id::text AS id, entry_type, entity_type, entries.entity_id::text AS entity_id, action, actor_type,
            actor_user_id::text AS actor_user_id, actor_api_key_id::text AS actor_api_key_id, actor_run_id::text AS actor_run_id, changes, entries.created_at

@@ -41,7 +41,13 @@ type Options = Record<string, string | undefined>;
 
 // The application's public address from the environment (the API's APP_BASE_URL, same default).
 function appBaseUrl(): string {
-  return loadConfig({ DATABASE_URL: 'postgresql://unused', S3_ENDPOINT: 'http://unused', S3_ACCESS_KEY: 'unused', S3_SECRET_KEY: 'unused', ...process.env }).APP_BASE_URL;
+  return loadConfig({
+    DATABASE_URL: 'postgresql://unused',
+    S3_ENDPOINT: 'http://unused',
+    S3_ACCESS_KEY: 'unused',
+    S3_SECRET_KEY: 'unused',
+    ...process.env,
+  }).APP_BASE_URL;
 }
 
 function required(options: Options, name: string): string {
@@ -66,17 +72,32 @@ function capacity(value: string | undefined): number | null | undefined {
 function lineRounding(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 100) throw new AdminError('--line-rounding must be a whole number from 0 to 100 (smallest currency units)');
+  if (!Number.isInteger(n) || n < 0 || n > 100)
+    throw new AdminError('--line-rounding must be a whole number from 0 to 100 (smallest currency units)');
   return n;
 }
 
 const commands: Record<string, (db: Db, o: Options) => Promise<unknown>> = {
   'create-organization': (db, o) =>
-    createOrganization(db, { name: required(o, 'name'), currencyCode: o.currency, invoiceProcessingCapacity: capacity(o.capacity) }),
+    createOrganization(db, {
+      name: required(o, 'name'),
+      currencyCode: o.currency,
+      invoiceProcessingCapacity: capacity(o.capacity),
+    }),
   'add-member': (db, o) =>
-    addMember(db, { organizationId: required(o, 'organization'), email: required(o, 'email'), name: o.name, role: level(required(o, 'role')) }),
+    addMember(db, {
+      organizationId: required(o, 'organization'),
+      email: required(o, 'email'),
+      name: o.name,
+      role: level(required(o, 'role')),
+    }),
   'create-api-key': (db, o) =>
-    createApiKey(db, { organizationId: required(o, 'organization'), userId: required(o, 'user'), level: level(required(o, 'level')), name: o.name }),
+    createApiKey(db, {
+      organizationId: required(o, 'organization'),
+      userId: required(o, 'user'),
+      level: level(required(o, 'level')),
+      name: o.name,
+    }),
   'create-ingestion-token': (db, o) =>
     createIngestionToken(db, {
       organizationId: required(o, 'organization'),
@@ -90,8 +111,13 @@ const commands: Record<string, (db: Db, o: Options) => Promise<unknown>> = {
     const user = await db.user.findUnique({ where: { email: required(o, 'email').trim().toLowerCase() } });
     if (!user) throw new AdminError('no user with that e-mail; add them first with add-member');
     const hours = o.hours === undefined ? undefined : Number(o.hours);
-    if (hours !== undefined && !(hours > 0 && hours <= 24 * 30)) throw new AdminError('--hours must be more than 0 and at most 720');
-    return { user_id: user.id, email: user.email, ...(await createPasswordLink(db, { userId: user.id, appBaseUrl: appBaseUrl(), hours })) };
+    if (hours !== undefined && !(hours > 0 && hours <= 24 * 30))
+      throw new AdminError('--hours must be more than 0 and at most 720');
+    return {
+      user_id: user.id,
+      email: user.email,
+      ...(await createPasswordLink(db, { userId: user.id, appBaseUrl: appBaseUrl(), hours })),
+    };
   },
   'set-organization': (db, o) =>
     updateOrganizationSettings(db, required(o, 'organization'), {
@@ -102,7 +128,8 @@ const commands: Record<string, (db: Db, o: Options) => Promise<unknown>> = {
     }),
   'new-integration-key': async (_db, o) => ({ entry: newKeySetting(required(o, 'id')) }),
   'rotate-integration-keys': async (db) => {
-    if (!process.env.INTEGRATION_KEYS) throw new AdminError('set INTEGRATION_KEYS (the new key first, the old ones after it)');
+    if (!process.env.INTEGRATION_KEYS)
+      throw new AdminError('set INTEGRATION_KEYS (the new key first, the old ones after it)');
     try {
       return await rotateIntegrationKeys(db, parseKeyring(process.env.INTEGRATION_KEYS));
     } catch (error) {
@@ -119,14 +146,35 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const names = ['name', 'currency', 'capacity', 'organization', 'email', 'role', 'user', 'level', 'scopes', 'id', 'smart-matching', 'hours'];
-  const { values } = parseArgs({ args: rest, options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), strict: true });
+  const names = [
+    'name',
+    'currency',
+    'capacity',
+    'organization',
+    'email',
+    'role',
+    'user',
+    'level',
+    'scopes',
+    'id',
+    'smart-matching',
+    'hours',
+  ];
+  const { values } = parseArgs({
+    args: rest,
+    options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])),
+    strict: true,
+  });
   const db = createDb(process.env.DATABASE_URL ?? defaultDatabaseUrl(), 2);
   try {
     console.log(JSON.stringify(await run(db, values as Options), null, 2));
     return 0;
   } catch (error) {
-    console.error(JSON.stringify({ error: error instanceof AdminError ? error.message : String((error as Error).message ?? error) }));
+    console.error(
+      JSON.stringify({
+        error: error instanceof AdminError ? error.message : String((error as Error).message ?? error),
+      }),
+    );
     return 1;
   } finally {
     await db.$disconnect();

@@ -19,7 +19,13 @@ const AGREEMENT_LIST: SqlList = {
   target: 'agreement',
   sorts: {
     created_at: { field: 'createdAt', column: 'created_at', kind: 'date', type: 'timestamptz' },
-    renewal_deadline: { field: 'renewalDeadline', column: 'renewal_deadline', kind: 'date', type: 'date', nullable: true },
+    renewal_deadline: {
+      field: 'renewalDeadline',
+      column: 'renewal_deadline',
+      kind: 'date',
+      type: 'date',
+      nullable: true,
+    },
   },
 };
 
@@ -43,21 +49,30 @@ function filterSql(organizationId: string, filters: Filters): Prisma.Sql {
   const bySupplier = filters.supplier_ids
     ? Prisma.sql`${Prisma.raw(filters.supplier_operator === 'is_not' ? 'NOT ' : '')}EXISTS (SELECT 1 FROM agreement_suppliers s WHERE s.agreement_id = a.id AND s.supplier_id = ANY(${filters.supplier_ids}::uuid[]))`
     : null;
-  const byTag = filters.tag_ids ? Prisma.sql`EXISTS (SELECT 1 FROM agreement_tags t WHERE t.agreement_id = a.id AND t.tag_id = ANY(${filters.tag_ids}::uuid[]))` : null;
+  const byTag = filters.tag_ids
+    ? Prisma.sql`EXISTS (SELECT 1 FROM agreement_tags t WHERE t.agreement_id = a.id AND t.tag_id = ANY(${filters.tag_ids}::uuid[]))`
+    : null;
   return allOf([
     Prisma.sql`a.organization_id = ${organizationId}::uuid`,
     filters.statuses ? Prisma.sql`a.status = ANY(${filters.statuses}::"AgreementStatus"[])` : null,
     joinRelationsSql(filters.join_operator, [bySupplier, byTag]),
     filters.search ? containsSql('a.title', filters.search) : null,
-    filters.renewal_action_kinds ? Prisma.sql`a.renewal_action_kind = ANY(${filters.renewal_action_kinds}::text[])` : null,
-    filters.renewal_deadline_through ? Prisma.sql`a.renewal_deadline <= ${filters.renewal_deadline_through}::date` : null,
+    filters.renewal_action_kinds
+      ? Prisma.sql`a.renewal_action_kind = ANY(${filters.renewal_action_kinds}::text[])`
+      : null,
+    filters.renewal_deadline_through
+      ? Prisma.sql`a.renewal_deadline <= ${filters.renewal_deadline_through}::date`
+      : null,
     createdRangeSql(filters, 'a'),
   ]);
 }
 
 export async function listAgreements(deps: AppDeps, actor: RequestActor, query: z.infer<typeof agreementListQuery>) {
   const { limit, cursor, sort, direction, fields, ...filters } = query;
-  const defaults = sort === 'renewal_deadline' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
+  const defaults =
+    sort === 'renewal_deadline'
+      ? { sort, direction: 'asc' as const }
+      : { sort: 'created_at', direction: 'desc' as const };
   const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, defaults, filters);
   const { rows, nextCursor } = await sqlListPage(deps, AGREEMENT_LIST, {
     actor,

@@ -34,7 +34,11 @@ export const agreementRoutes = [
     responses: { 201: { description: 'The agreement', schema: agreementSchema } },
     handler: async ({ body, actor, deps }) => {
       const id = await createAgreement(deps, actor, actor.organizationId, body);
-      return { status: 201, body: serializeAgreement(await findAgreement(deps, actor.organizationId, id)), headers: { Location: `/v1/agreements/${id}` } };
+      return {
+        status: 201,
+        body: serializeAgreement(await findAgreement(deps, actor.organizationId, id)),
+        headers: { Location: `/v1/agreements/${id}` },
+      };
     },
   }),
   defineRoute({
@@ -58,8 +62,14 @@ export const agreementRoutes = [
     access: { level: 'write' },
     idempotent: true,
     body: createTagSchema,
-    responses: { 201: { description: 'The tag', schema: tagSchema }, 409: { description: 'A tag with this name exists (existing_tag_id)' } },
-    handler: async ({ body, actor, deps }) => ({ status: 201, body: await createTag(deps, actor.organizationId, body.name) }),
+    responses: {
+      201: { description: 'The tag', schema: tagSchema },
+      409: { description: 'A tag with this name exists (existing_tag_id)' },
+    },
+    handler: async ({ body, actor, deps }) => ({
+      status: 201,
+      body: await createTag(deps, actor.organizationId, body.name),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -73,13 +83,16 @@ export const agreementRoutes = [
     etag: true,
     fieldsOf: agreementSchema,
     responses: { 200: { description: 'The agreement', schema: agreementSchema } },
-    handler: async ({ params, actor, deps }) => ({ body: serializeAgreement(await findAgreement(deps, actor.organizationId, params.id)) }),
+    handler: async ({ params, actor, deps }) => ({
+      body: serializeAgreement(await findAgreement(deps, actor.organizationId, params.id)),
+    }),
   }),
   defineRoute({
     method: 'patch',
     path: '/v1/agreements/{id}',
     operationId: 'updateAgreement',
-    summary: 'Change sent fields (lists and objects replace the whole value); renewal_action cancels or extends; no re-match or re-check',
+    summary:
+      'Change sent fields (lists and objects replace the whole value); renewal_action cancels or extends; no re-match or re-check',
     tag,
     access: { level: 'write' },
     params: idParams,
@@ -101,7 +114,10 @@ export const agreementRoutes = [
     tag,
     access: { level: 'write' },
     params: idParams,
-    responses: { 204: { description: 'Deleted' }, 409: { description: 'agreement_busy, with the runs still working on it' } },
+    responses: {
+      204: { description: 'Deleted' },
+      409: { description: 'agreement_busy, with the runs still working on it' },
+    },
     handler: async ({ params, actor, deps, ctx }) => {
       const agreement = await findAgreement(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeAgreement(agreement));

@@ -11,10 +11,22 @@ const textList = (max: number) => z.array(z.string().trim().min(1).max(max)).min
 export const applicabilitySchema = z
   .object({
     buyer_references: textList(200).optional().meta({ description: "The invoice's buyer reference is one of these" }),
-    order_reference_prefixes: textList(200).optional().meta({ description: "The invoice's order reference starts with one of these" }),
-    contract_references: textList(200).optional().meta({ description: "The invoice's contract reference is one of these" }),
-    delivery_country_codes: z.array(z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code')).min(1).max(100).optional(),
-    currency_codes: z.array(z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code')).min(1).max(50).optional(),
+    order_reference_prefixes: textList(200)
+      .optional()
+      .meta({ description: "The invoice's order reference starts with one of these" }),
+    contract_references: textList(200)
+      .optional()
+      .meta({ description: "The invoice's contract reference is one of these" }),
+    delivery_country_codes: z
+      .array(z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code'))
+      .min(1)
+      .max(100)
+      .optional(),
+    currency_codes: z
+      .array(z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'))
+      .min(1)
+      .max(50)
+      .optional(),
   })
   .strict()
   .meta({ id: 'Applicability' });
@@ -73,9 +85,16 @@ export const agreementSchema = z
     tag_ids: z.array(z.string().uuid()),
     applicability: applicabilitySchema.nullable(),
     instructions: z.string().nullable(),
-    renewal: z.object({ auto_renews: z.boolean(), period_months: z.number().int().nullable(), notice_days: z.number().int().nullable() }),
+    renewal: z.object({
+      auto_renews: z.boolean(),
+      period_months: z.number().int().nullable(),
+      notice_days: z.number().int().nullable(),
+    }),
     renewal_action: z.object({
-      kind: z.enum(['cancel_by', 'renew_by']).nullable().meta({ description: 'What is due next: cancel by (auto-renewing) or renew by' }),
+      kind: z
+        .enum(['cancel_by', 'renew_by'])
+        .nullable()
+        .meta({ description: 'What is due next: cancel by (auto-renewing) or renew by' }),
       deadline: z.string().nullable(),
     }),
     readiness: z.object({
@@ -87,11 +106,20 @@ export const agreementSchema = z
   })
   .meta({ id: 'Agreement' });
 
-export const createAgreementSchema = acceptingReadShape(createAgreementInput, agreementSchema).meta({ id: 'AgreementCreate' });
-export const patchAgreementSchema = acceptingReadShape(patchAgreementInput, agreementSchema).meta({ id: 'AgreementPatch' });
+export const createAgreementSchema = acceptingReadShape(createAgreementInput, agreementSchema).meta({
+  id: 'AgreementCreate',
+});
+export const patchAgreementSchema = acceptingReadShape(patchAgreementInput, agreementSchema).meta({
+  id: 'AgreementPatch',
+});
 
 export type AgreementInput = z.infer<typeof patchAgreementSchema>;
 
-export const tagSchema = z.object({ id: z.string().uuid(), name: z.string(), created_at: z.string().datetime() }).meta({ id: 'Tag' });
+export const tagSchema = z
+  .object({ id: z.string().uuid(), name: z.string(), created_at: z.string().datetime() })
+  .meta({ id: 'Tag' });
 
-export const createTagSchema = acceptingReadShape(z.object({ name: z.string().trim().min(1).max(100) }).strict(), tagSchema);
+export const createTagSchema = acceptingReadShape(
+  z.object({ name: z.string().trim().min(1).max(100) }).strict(),
+  tagSchema,
+);

@@ -46,7 +46,13 @@ interface LinkColumns {
   documents: unknown;
 }
 
-const LINK_COLUMN_NAMES: ReadonlySet<string> = new Set(['supplierIds', 'recipientIds', 'tagIds', 'hasPriceItems', 'documents'] satisfies (keyof LinkColumns)[]);
+const LINK_COLUMN_NAMES: ReadonlySet<string> = new Set([
+  'supplierIds',
+  'recipientIds',
+  'tagIds',
+  'hasPriceItems',
+  'documents',
+] satisfies (keyof LinkColumns)[]);
 
 // Adds the links to the agreement object itself (a fresh row of this read): a copy of every field
 // was a visible cost of a list page in the profile.
@@ -71,7 +77,12 @@ export async function withLinks(db: RawReader, agreements: Agreement[]): Promise
 
 // Agreements with their links in one statement: those of `where` (SQL over agreements `a`), in
 // `orderBy`, at most `limit` (a list page).
-export async function readAgreementsWithLinks(reader: RawReader, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number): Promise<AgreementWithLinks[]> {
+export async function readAgreementsWithLinks(
+  reader: RawReader,
+  where: Prisma.Sql,
+  orderBy: Prisma.Sql,
+  limit: number,
+): Promise<AgreementWithLinks[]> {
   const rows = await reader.$queryRaw<Record<string, unknown>[]>`
     SELECT a.*, ${LINK_COLUMNS}
       FROM (SELECT * FROM agreements a WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}) a
@@ -79,7 +90,11 @@ export async function readAgreementsWithLinks(reader: RawReader, where: Prisma.S
   return rows.map((row) => linked(...modelAndExtras<Agreement, LinkColumns>(row, LINK_COLUMN_NAMES)));
 }
 
-export async function findAgreement(deps: Pick<AppDeps, 'db'>, organizationId: string, id: string): Promise<AgreementWithLinks> {
+export async function findAgreement(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  id: string,
+): Promise<AgreementWithLinks> {
   const agreement = await deps.db.agreement.findFirst({ where: { id, organizationId } });
   if (!agreement) throw errors.notFound('agreement');
   return (await withLinks(deps.db, [agreement]))[0]!;
@@ -95,7 +110,8 @@ export function readinessOf(agreement: AgreementWithLinks) {
   const termsDocument = agreement.documents.some((d) => d.status === 'completed' && d.classification === 'terms');
   if (!agreement.hasPriceItems && !agreement.instructions?.trim() && !termsDocument) missing.push('usable_terms');
   // Imported documents are classified and indexed in the background.
-  if (agreement.documents.some((d) => d.status === 'queued' || d.status === 'processing')) missing.push('documents_processing');
+  if (agreement.documents.some((d) => d.status === 'queued' || d.status === 'processing'))
+    missing.push('documents_processing');
   return { ready: missing.length === 0, missing };
 }
 
@@ -112,7 +128,11 @@ export function serializeAgreement(agreement: AgreementWithLinks) {
     tag_ids: agreement.tags.map((t) => t.tagId).sort(),
     applicability: (agreement.applicability as Record<string, string[]> | null) ?? null,
     instructions: agreement.instructions,
-    renewal: { auto_renews: agreement.autoRenews, period_months: agreement.renewalPeriodMonths, notice_days: agreement.noticePeriodDays },
+    renewal: {
+      auto_renews: agreement.autoRenews,
+      period_months: agreement.renewalPeriodMonths,
+      notice_days: agreement.noticePeriodDays,
+    },
     renewal_action: { kind: action.kind, deadline: day(action.deadline) },
     readiness: readinessOf(agreement),
     created_at: agreement.createdAt.toISOString(),
@@ -120,11 +140,21 @@ export function serializeAgreement(agreement: AgreementWithLinks) {
   };
 }
 
-async function unknownReferences(tx: Prisma.TransactionClient, organizationId: string, input: AgreementInput): Promise<FieldIssue[]> {
-  const check = async (field: string, ids: string[] | undefined, find: (ids: string[]) => Promise<{ id: string }[]>) => {
+async function unknownReferences(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  input: AgreementInput,
+): Promise<FieldIssue[]> {
+  const check = async (
+    field: string,
+    ids: string[] | undefined,
+    find: (ids: string[]) => Promise<{ id: string }[]>,
+  ) => {
     if (!ids?.length) return [];
     const found = new Set((await find(ids)).map((row) => row.id));
-    return ids.filter((id) => !found.has(id)).map((id) => ({ field, message: `no ${field.replace(/_ids$/, '')} ${id}` }));
+    return ids
+      .filter((id) => !found.has(id))
+      .map((id) => ({ field, message: `no ${field.replace(/_ids$/, '')} ${id}` }));
   };
   const where = (ids: string[]) => ({ where: { organizationId, id: { in: ids } }, select: { id: true } });
   return [
@@ -135,9 +165,15 @@ async function unknownReferences(tx: Prisma.TransactionClient, organizationId: s
 }
 
 // The agreement as it will be after the change, for the rules that span fields.
-function ruleProblems(merged: { title: string | null; status: string; effectiveDate: Date | null; expirationDate: Date | null }): FieldIssue[] {
+function ruleProblems(merged: {
+  title: string | null;
+  status: string;
+  effectiveDate: Date | null;
+  expirationDate: Date | null;
+}): FieldIssue[] {
   const problems: FieldIssue[] = [];
-  if (merged.status === 'active' && !merged.title) problems.push({ field: 'title', message: 'an active agreement needs a title' });
+  if (merged.status === 'active' && !merged.title)
+    problems.push({ field: 'title', message: 'an active agreement needs a title' });
   if (merged.effectiveDate && merged.expirationDate && merged.expirationDate < merged.effectiveDate) {
     problems.push({ field: 'expiration_date', message: 'must not be before effective_date' });
   }
@@ -147,7 +183,11 @@ function ruleProblems(merged: { title: string | null; status: string; effectiveD
 // The renewal terms a sent `renewal` object stands for: what it leaves out is the default (no
 // automatic renewal, no period, no notice).
 function renewalTermsOf(renewal: NonNullable<AgreementInput['renewal']>) {
-  return { auto_renews: renewal.auto_renews ?? false, period_months: renewal.period_months ?? null, notice_days: renewal.notice_days ?? null };
+  return {
+    auto_renews: renewal.auto_renews ?? false,
+    period_months: renewal.period_months ?? null,
+    notice_days: renewal.notice_days ?? null,
+  };
 }
 
 function columnsOf(input: AgreementInput, current: Agreement | null): Prisma.AgreementUncheckedUpdateInput {
@@ -156,7 +196,8 @@ function columnsOf(input: AgreementInput, current: Agreement | null): Prisma.Agr
   if (input.status !== undefined) data.status = input.status;
   if (input.effective_date !== undefined) data.effectiveDate = dateOf(input.effective_date);
   if (input.expiration_date !== undefined) data.expirationDate = dateOf(input.expiration_date);
-  if (input.applicability !== undefined) data.applicability = input.applicability === null ? Prisma.DbNull : input.applicability;
+  if (input.applicability !== undefined)
+    data.applicability = input.applicability === null ? Prisma.DbNull : input.applicability;
   if (input.instructions !== undefined) data.instructions = input.instructions;
   if (input.renewal !== undefined) {
     // An object replaces the whole value (spec, PATCH): terms it leaves out are cleared.
@@ -173,13 +214,15 @@ function columnsOf(input: AgreementInput, current: Agreement | null): Prisma.Agr
     const terms = {
       expirationDate: (data.expirationDate as Date | null | undefined) ?? current?.expirationDate ?? null,
       autoRenews: (data.autoRenews as boolean | undefined) ?? current?.autoRenews ?? false,
-      renewalPeriodMonths: (data.renewalPeriodMonths as number | null | undefined) ?? current?.renewalPeriodMonths ?? null,
+      renewalPeriodMonths:
+        (data.renewalPeriodMonths as number | null | undefined) ?? current?.renewalPeriodMonths ?? null,
       noticePeriodDays: null,
     };
     try {
       data.expirationDate = extended(terms);
     } catch (error) {
-      if (error instanceof RenewalError) throw errors.validation(error.message, [{ field: 'renewal_action', message: error.message }]);
+      if (error instanceof RenewalError)
+        throw errors.validation(error.message, [{ field: 'renewal_action', message: error.message }]);
       throw error;
     }
   }
@@ -189,15 +232,21 @@ function columnsOf(input: AgreementInput, current: Agreement | null): Prisma.Agr
 async function replaceLinks(tx: Prisma.TransactionClient, agreementId: string, input: AgreementInput): Promise<void> {
   if (input.supplier_ids) {
     await tx.agreementSupplier.deleteMany({ where: { agreementId } });
-    await tx.agreementSupplier.createMany({ data: [...new Set(input.supplier_ids)].map((supplierId) => ({ agreementId, supplierId })) });
+    await tx.agreementSupplier.createMany({
+      data: [...new Set(input.supplier_ids)].map((supplierId) => ({ agreementId, supplierId })),
+    });
   }
   if (input.recipient_ids) {
     await tx.agreementRecipient.deleteMany({ where: { agreementId } });
-    await tx.agreementRecipient.createMany({ data: [...new Set(input.recipient_ids)].map((recipientId) => ({ agreementId, recipientId })) });
+    await tx.agreementRecipient.createMany({
+      data: [...new Set(input.recipient_ids)].map((recipientId) => ({ agreementId, recipientId })),
+    });
   }
   if (input.tag_ids) {
     await tx.agreementTagLink.deleteMany({ where: { agreementId } });
-    await tx.agreementTagLink.createMany({ data: [...new Set(input.tag_ids)].map((tagId) => ({ agreementId, tagId })) });
+    await tx.agreementTagLink.createMany({
+      data: [...new Set(input.tag_ids)].map((tagId) => ({ agreementId, tagId })),
+    });
   }
 }
 
@@ -205,11 +254,25 @@ async function replaceLinks(tx: Prisma.TransactionClient, agreementId: string, i
 async function refreshRenewalColumns(tx: Prisma.TransactionClient, agreementId: string): Promise<void> {
   const agreement = await tx.agreement.findUniqueOrThrow({ where: { id: agreementId } });
   const action = renewalActionOf(agreement);
-  await tx.agreement.update({ where: { id: agreementId }, data: { renewalActionKind: action.kind, renewalDeadline: action.deadline } });
+  await tx.agreement.update({
+    where: { id: agreementId },
+    data: { renewalActionKind: action.kind, renewalDeadline: action.deadline },
+  });
 }
 
 // The agreement's own fields as the API shows them: what its activity entries compare.
-const AGREEMENT_FIELDS = ['title', 'status', 'supplier_ids', 'recipient_ids', 'effective_date', 'expiration_date', 'tag_ids', 'applicability', 'instructions', 'renewal'] as const;
+const AGREEMENT_FIELDS = [
+  'title',
+  'status',
+  'supplier_ids',
+  'recipient_ids',
+  'effective_date',
+  'expiration_date',
+  'tag_ids',
+  'applicability',
+  'instructions',
+  'renewal',
+] as const;
 // Changes of these do not change the terms a check reads.
 const NOT_TERMS = new Set(['title', 'tag_ids']);
 
@@ -225,20 +288,32 @@ function repeatsCurrent(current: AgreementWithLinks, input: AgreementInput): boo
   const sortedUnique = (ids: string[]) => [...new Set(ids)].sort();
   return Object.entries(input).every(([key, value]) => {
     if (value === undefined) return true;
-    if (key === 'supplier_ids' || key === 'recipient_ids' || key === 'tag_ids') return canonicalJson(sortedUnique(value as string[])) === canonicalJson(view[key]);
-    if (key === 'renewal') return canonicalJson(renewalTermsOf(value as NonNullable<AgreementInput['renewal']>)) === canonicalJson(view.renewal);
+    if (key === 'supplier_ids' || key === 'recipient_ids' || key === 'tag_ids')
+      return canonicalJson(sortedUnique(value as string[])) === canonicalJson(view[key]);
+    if (key === 'renewal')
+      return (
+        canonicalJson(renewalTermsOf(value as NonNullable<AgreementInput['renewal']>)) === canonicalJson(view.renewal)
+      );
     return canonicalJson(value) === canonicalJson(view[key]);
   });
 }
 
-async function saveAgreement(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, organizationId: string, input: AgreementInput, current: AgreementWithLinks | null): Promise<string> {
+async function saveAgreement(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  organizationId: string,
+  input: AgreementInput,
+  current: AgreementWithLinks | null,
+): Promise<string> {
   if (current && repeatsCurrent(current, input)) return current.id;
   const data = columnsOf(input, current);
   const merged = {
     title: data.title !== undefined ? (data.title as string | null) : (current?.title ?? null),
     status: (data.status as string | undefined) ?? current?.status ?? 'draft',
-    effectiveDate: data.effectiveDate !== undefined ? (data.effectiveDate as Date | null) : (current?.effectiveDate ?? null),
-    expirationDate: data.expirationDate !== undefined ? (data.expirationDate as Date | null) : (current?.expirationDate ?? null),
+    effectiveDate:
+      data.effectiveDate !== undefined ? (data.effectiveDate as Date | null) : (current?.effectiveDate ?? null),
+    expirationDate:
+      data.expirationDate !== undefined ? (data.expirationDate as Date | null) : (current?.expirationDate ?? null),
   };
   return deps.db.$transaction(async (tx) => {
     const problems = [...ruleProblems(merged), ...(await unknownReferences(tx, organizationId, input))];
@@ -251,41 +326,68 @@ async function saveAgreement(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Ac
     const saved = (await withLinks(tx, [await tx.agreement.findUniqueOrThrow({ where: { id } })]))[0]!;
     const changes = changedFields(agreementView(current), agreementView(saved), AGREEMENT_FIELDS);
     if (current && Object.keys(changes).some((field) => !NOT_TERMS.has(field))) await markAgreementTermsChanged(tx, id);
-    await recordActivity(tx, organizationId, actor, [{ entityType: 'agreement', entityId: id, action: current ? 'updated' : 'created', changes }]);
+    await recordActivity(tx, organizationId, actor, [
+      { entityType: 'agreement', entityId: id, action: current ? 'updated' : 'created', changes },
+    ]);
     return id;
   });
 }
 
-export function createAgreement(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, organizationId: string, input: AgreementInput): Promise<string> {
+export function createAgreement(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  organizationId: string,
+  input: AgreementInput,
+): Promise<string> {
   return saveAgreement(deps, actor, organizationId, input, null);
 }
 
-export function updateAgreement(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, current: AgreementWithLinks, input: AgreementInput): Promise<string> {
+export function updateAgreement(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  current: AgreementWithLinks,
+  input: AgreementInput,
+): Promise<string> {
   return saveAgreement(deps, actor, current.organizationId, input, current);
 }
 
 // Permanent. Refused while a run still works on the agreement (refresh, check, price import, ...).
-export async function deleteAgreement(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, agreement: AgreementWithLinks): Promise<void> {
+export async function deleteAgreement(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  agreement: AgreementWithLinks,
+): Promise<void> {
   const runs = await deps.db.workflowRun.findMany({
     where: { organizationId: agreement.organizationId, ownerType: 'agreement', ownerId: agreement.id },
     select: { id: true, status: true },
   });
   const busy = runs.filter((run) => !isTerminal(run.status));
   if (busy.length > 0) {
-    throw errors.conflict('agreement_busy', 'The service is still working on this agreement; retry when its runs have finished.', {
-      workflow_run_ids: busy.map((run) => run.id),
-    });
+    throw errors.conflict(
+      'agreement_busy',
+      'The service is still working on this agreement; retry when its runs have finished.',
+      {
+        workflow_run_ids: busy.map((run) => run.id),
+      },
+    );
   }
   // Claims hold money records (refunds) and the supplier's correspondence: they are not deleted
   // with an agreement; delete the claims first.
-  const claims = await deps.db.claim.count({ where: { organizationId: agreement.organizationId, agreementId: agreement.id } });
+  const claims = await deps.db.claim.count({
+    where: { organizationId: agreement.organizationId, agreementId: agreement.id },
+  });
   if (claims > 0) throw errors.conflict('agreement_has_claims', 'The agreement has claims; delete them first.');
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.agreement.deleteMany({ where: { id: agreement.id } });
     // Its price items, documents and topics go with it: the entry keeps what the agreement was.
     if (count > 0) {
       await recordActivity(tx, agreement.organizationId, actor, [
-        { entityType: 'agreement', entityId: agreement.id, action: 'deleted', changes: changedFields(agreementView(agreement), {}, AGREEMENT_FIELDS) },
+        {
+          entityType: 'agreement',
+          entityId: agreement.id,
+          action: 'deleted',
+          changes: changedFields(agreementView(agreement), {}, AGREEMENT_FIELDS),
+        },
       ]);
     }
   });

@@ -6,9 +6,17 @@ import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination
 
 const NAME: SortColumn = { field: 'name', kind: 'string' };
 
-const serializeTag = (tag: { id: string; name: string; createdAt: Date }) => ({ id: tag.id, name: tag.name, created_at: tag.createdAt.toISOString() });
+const serializeTag = (tag: { id: string; name: string; createdAt: Date }) => ({
+  id: tag.id,
+  name: tag.name,
+  created_at: tag.createdAt.toISOString(),
+});
 
-export async function listTags(deps: Pick<AppDeps, 'db' | 'cursors'>, organizationId: string, query: { limit: number; cursor?: string; sort?: string; direction?: 'asc' | 'desc' }) {
+export async function listTags(
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  organizationId: string,
+  query: { limit: number; cursor?: string; sort?: string; direction?: 'asc' | 'desc' },
+) {
   const page = resolvePage(deps.cursors, query, { sort: 'name', direction: 'asc' }, {});
   const { where, orderBy, take } = keyset(page, NAME);
   const rows = await deps.db.tag.findMany({ where: { AND: [{ organizationId }, where] }, orderBy, take });

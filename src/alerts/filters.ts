@@ -65,23 +65,47 @@ const presence = (value: boolean | undefined, column: 'topicId' | 'claimId'): Pr
 // `search` matches an alert's title or explanation, its invoice's number, or its invoice's
 // supplier by name. The suppliers whose name matches are read first (searchSupplierIds), since an
 // invoice has no relation to its supplier record for Prisma to filter through.
-export async function searchSupplierIds(db: Pick<Db, 'supplier'>, organizationId: string, filter: Pick<AlertFilter, 'search'>): Promise<string[]> {
+export async function searchSupplierIds(
+  db: Pick<Db, 'supplier'>,
+  organizationId: string,
+  filter: Pick<AlertFilter, 'search'>,
+): Promise<string[]> {
   if (!filter.search) return [];
-  const suppliers = await db.supplier.findMany({ where: { organizationId, name: containsText(filter.search) }, select: { id: true } });
+  const suppliers = await db.supplier.findMany({
+    where: { organizationId, name: containsText(filter.search) },
+    select: { id: true },
+  });
   return suppliers.map((supplier) => supplier.id);
 }
 
 // alertWhere with the suppliers a search names read first: what every Prisma reader of alerts calls.
-export async function alertWhereOf(db: Pick<Db, 'supplier'>, organizationId: string, filter: AlertFilter): Promise<Prisma.AlertWhereInput> {
+export async function alertWhereOf(
+  db: Pick<Db, 'supplier'>,
+  organizationId: string,
+  filter: AlertFilter,
+): Promise<Prisma.AlertWhereInput> {
   return alertWhere(organizationId, filter, await searchSupplierIds(db, organizationId, filter));
 }
 
 function searchWhere(search: string, supplierIds: readonly string[]): Prisma.AlertWhereInput {
-  const invoice: Prisma.InvoiceWhereInput[] = [{ invoiceNumber: containsText(search) }, ...(supplierIds.length > 0 ? [{ supplierId: { in: [...supplierIds] } }] : [])];
-  return { OR: [{ title: containsText(search) }, { explanation: containsText(search) }, { match: { invoice: { OR: invoice } } }] };
+  const invoice: Prisma.InvoiceWhereInput[] = [
+    { invoiceNumber: containsText(search) },
+    ...(supplierIds.length > 0 ? [{ supplierId: { in: [...supplierIds] } }] : []),
+  ];
+  return {
+    OR: [
+      { title: containsText(search) },
+      { explanation: containsText(search) },
+      { match: { invoice: { OR: invoice } } },
+    ],
+  };
 }
 
-export function alertWhere(organizationId: string, filter: AlertFilter, searchSuppliers: readonly string[]): Prisma.AlertWhereInput {
+export function alertWhere(
+  organizationId: string,
+  filter: AlertFilter,
+  searchSuppliers: readonly string[],
+): Prisma.AlertWhereInput {
   return {
     AND: [
       visibleAlertsWhere(organizationId),
@@ -136,7 +160,10 @@ function searchSql(organizationId: string, search: string): Prisma.Sql {
 
 function topicSql(topicIds: (string | null)[]): Prisma.Sql {
   const ids = topicIds.filter((id): id is string => id !== null);
-  const conditions = [...(ids.length > 0 ? [Prisma.sql`a.topic_id = ANY(${ids}::uuid[])`] : []), ...(topicIds.includes(null) ? [Prisma.sql`a.topic_id IS NULL`] : [])];
+  const conditions = [
+    ...(ids.length > 0 ? [Prisma.sql`a.topic_id = ANY(${ids}::uuid[])`] : []),
+    ...(topicIds.includes(null) ? [Prisma.sql`a.topic_id IS NULL`] : []),
+  ];
   return conditions.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`(${Prisma.join(conditions, ' OR ')})`;
 }
 

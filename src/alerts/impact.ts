@@ -39,7 +39,8 @@ export function lineImpact(line: LinePrice, expected: ExpectedPrice[], invoiceCu
     return { ok: false, reason: `the expected price is in ${entry.currency_code}, the invoice in ${invoiceCurrency}` };
   }
   const unitPrice = unitPriceOf(line);
-  if (unitPrice === null || line.quantity === null) return { ok: false, reason: 'the invoice line has no unit price and quantity' };
+  if (unitPrice === null || line.quantity === null)
+    return { ok: false, reason: 'the invoice line has no unit price and quantity' };
   const impact = unitPrice.minus(toDecimal(entry.price.amount)).times(toDecimal(line.quantity));
   return { ok: true, amount: impact.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2) };
 }

@@ -21,7 +21,12 @@ const ALERT_LIST: SqlList = { table: 'alerts', alias: 'a', target: 'alert', sort
 export async function listAlerts(deps: AppDeps, actor: RequestActor, query: z.infer<typeof listQuery>) {
   const { limit, cursor, sort, direction } = query;
   const filter = filterOf(query);
-  const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
+  const page = resolvePage(
+    deps.cursors,
+    { limit, cursor, sort, direction },
+    { sort: 'created_at', direction: 'desc' },
+    filter as Record<string, unknown>,
+  );
   const { rows, nextCursor } = await sqlListPage(deps, ALERT_LIST, {
     actor,
     page,

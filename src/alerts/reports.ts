@@ -33,8 +33,14 @@ const TOTALS_FILTER_KEYS: ReadonlySet<string> = new Set(['statuses', 'join_opera
 // The totals the alert triggers keep per organization, status and currency (migration
 // overview_totals, as the overview reads them), less the set-aside alerts: a few rows instead of
 // counting every alert of the organization (163 ms for 50,000 alerts on a loaded machine).
-async function keptStatusTotals(deps: Deps, organizationId: string, statuses: readonly Status[]): Promise<StatusTotal[]> {
-  const rows = await deps.db.$queryRawUnsafe<{ status: Status; currency_code: string | null; count: number; impact: Prisma.Decimal }[]>(
+async function keptStatusTotals(
+  deps: Deps,
+  organizationId: string,
+  statuses: readonly Status[],
+): Promise<StatusTotal[]> {
+  const rows = await deps.db.$queryRawUnsafe<
+    { status: Status; currency_code: string | null; count: number; impact: Prisma.Decimal }[]
+  >(
     `WITH set_aside AS (${setAsideAlertsSql()})
      SELECT status::text AS status, nullif(currency_code, '') AS currency_code, sum(n)::int AS count, sum(impact) AS impact
        FROM (SELECT status, currency_code, alert_count AS n, impact FROM organization_alert_totals WHERE organization_id = $1::uuid
@@ -46,12 +52,22 @@ async function keptStatusTotals(deps: Deps, organizationId: string, statuses: re
     organizationId,
     [...statuses],
   );
-  return rows.map((row) => ({ status: row.status, currencyCode: row.currency_code, count: row.count, impact: row.impact }));
+  return rows.map((row) => ({
+    status: row.status,
+    currencyCode: row.currency_code,
+    count: row.count,
+    impact: row.impact,
+  }));
 }
 
 // A team scope (mine / team_ids) runs each aggregate over batches of covered alerts; the rows of
 // all batches are added up below exactly as the rows of one query would be.
-async function statusTotals(deps: Deps, organizationId: string, filter: AlertFilter, scope: TeamScope | null): Promise<StatusTotal[]> {
+async function statusTotals(
+  deps: Deps,
+  organizationId: string,
+  filter: AlertFilter,
+  scope: TeamScope | null,
+): Promise<StatusTotal[]> {
   if (!scope && Object.entries(filter).every(([key, value]) => value === undefined || TOTALS_FILTER_KEYS.has(key))) {
     return keptStatusTotals(deps, organizationId, filter.statuses ?? ALERT_STATUSES);
   }
@@ -64,10 +80,20 @@ async function statusTotals(deps: Deps, organizationId: string, filter: AlertFil
       _sum: { impactAmount: true },
     }),
   );
-  return rows.map((row) => ({ status: row.status as Status, currencyCode: row.currencyCode, count: row._count._all, impact: row._sum.impactAmount }));
+  return rows.map((row) => ({
+    status: row.status as Status,
+    currencyCode: row.currencyCode,
+    count: row._count._all,
+    impact: row._sum.impactAmount,
+  }));
 }
 
-export async function alertMetrics(deps: Deps, organizationId: string, filter: AlertFilter, scope: TeamScope | null = null) {
+export async function alertMetrics(
+  deps: Deps,
+  organizationId: string,
+  filter: AlertFilter,
+  scope: TeamScope | null = null,
+) {
   const rows = await statusTotals(deps, organizationId, filter, scope);
   const counts = { total: 0, pending: 0, claimed: 0, credited: 0, dismissed: 0 };
   for (const row of rows) {
@@ -77,7 +103,8 @@ export async function alertMetrics(deps: Deps, organizationId: string, filter: A
   const currencies = [...new Set(rows.map((r) => r.currencyCode))].sort((a, b) => (a ?? '').localeCompare(b ?? ''));
   const impact = currencies.map((currency) => {
     const ofCurrency = rows.filter((r) => r.currencyCode === currency);
-    const byStatus = (status: Status) => formatAmount(sum(ofCurrency.filter((r) => r.status === status).map((r) => r.impact)))!;
+    const byStatus = (status: Status) =>
+      formatAmount(sum(ofCurrency.filter((r) => r.status === status).map((r) => r.impact)))!;
     return {
       currency_code: currency,
       total: formatAmount(sum(ofCurrency.map((r) => r.impact)))!,
@@ -90,9 +117,19 @@ export async function alertMetrics(deps: Deps, organizationId: string, filter: A
   return { counts, impact };
 }
 
-async function buckets(deps: Deps, where: Prisma.AlertWhereInput, column: 'agreementId' | 'topicId' | 'invoiceId' | 'status', scope: TeamScope | null): Promise<Bucket[]> {
+async function buckets(
+  deps: Deps,
+  where: Prisma.AlertWhereInput,
+  column: 'agreementId' | 'topicId' | 'invoiceId' | 'status',
+  scope: TeamScope | null,
+): Promise<Bucket[]> {
   const rows = await acrossScope(deps.db, scope, 'alert', (idWhere) =>
-    deps.db.alert.groupBy({ by: [column, 'currencyCode'], where: { AND: [where, idWhere] }, _count: { _all: true }, _sum: { impactAmount: true } }),
+    deps.db.alert.groupBy({
+      by: [column, 'currencyCode'],
+      where: { AND: [where, idWhere] },
+      _count: { _all: true },
+      _sum: { impactAmount: true },
+    }),
   );
   return rows.map((row) => ({
     key: (row as Record<string, unknown>)[column] as string | null,
@@ -105,24 +142,45 @@ async function buckets(deps: Deps, where: Prisma.AlertWhereInput, column: 'agree
 // Alerts of an invoice belong to the invoice's supplier.
 async function bySupplier(deps: Deps, where: Prisma.AlertWhereInput, scope: TeamScope | null): Promise<Bucket[]> {
   const perInvoice = await buckets(deps, where, 'invoiceId', scope);
-  const invoices = await inBatches(perInvoice.map((b) => b.key!), (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } }, select: { id: true, supplierId: true } }));
+  const invoices = await inBatches(
+    perInvoice.map((b) => b.key!),
+    (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } }, select: { id: true, supplierId: true } }),
+  );
   const supplierOf = new Map(invoices.map((i) => [i.id, i.supplierId]));
   return perInvoice.map((bucket) => ({ ...bucket, key: supplierOf.get(bucket.key!) ?? null }));
 }
 
 // One group per key: as many keys as invoices (or suppliers, ...) with alerts, in batches.
-async function labels(deps: Deps, organizationId: string, groupBy: (typeof GROUP_BY)[number], keys: string[]): Promise<Map<string, string | null>> {
+async function labels(
+  deps: Deps,
+  organizationId: string,
+  groupBy: (typeof GROUP_BY)[number],
+  keys: string[],
+): Promise<Map<string, string | null>> {
   const where = (ids: string[]) => ({ id: { in: ids }, organizationId });
-  const labelled = async <R>(find: (ids: string[]) => Promise<R[]>, label: (row: R) => [string, string | null]) => new Map((await inBatches(keys, find)).map(label));
+  const labelled = async <R>(find: (ids: string[]) => Promise<R[]>, label: (row: R) => [string, string | null]) =>
+    new Map((await inBatches(keys, find)).map(label));
   switch (groupBy) {
     case 'agreement':
-      return labelled((ids) => deps.db.agreement.findMany({ where: where(ids), select: { id: true, title: true } }), (a) => [a.id, a.title]);
+      return labelled(
+        (ids) => deps.db.agreement.findMany({ where: where(ids), select: { id: true, title: true } }),
+        (a) => [a.id, a.title],
+      );
     case 'topic':
-      return labelled((ids) => deps.db.alertTopic.findMany({ where: where(ids), select: { id: true, title: true } }), (t) => [t.id, t.title]);
+      return labelled(
+        (ids) => deps.db.alertTopic.findMany({ where: where(ids), select: { id: true, title: true } }),
+        (t) => [t.id, t.title],
+      );
     case 'invoice':
-      return labelled((ids) => deps.db.invoice.findMany({ where: where(ids), select: { id: true, invoiceNumber: true } }), (i) => [i.id, i.invoiceNumber]);
+      return labelled(
+        (ids) => deps.db.invoice.findMany({ where: where(ids), select: { id: true, invoiceNumber: true } }),
+        (i) => [i.id, i.invoiceNumber],
+      );
     case 'supplier':
-      return labelled((ids) => deps.db.supplier.findMany({ where: where(ids), select: { id: true, name: true } }), (s) => [s.id, s.name]);
+      return labelled(
+        (ids) => deps.db.supplier.findMany({ where: where(ids), select: { id: true, name: true } }),
+        (s) => [s.id, s.name],
+      );
     case 'status':
       return new Map(keys.map((k) => [k, k]));
   }
@@ -130,17 +188,34 @@ async function labels(deps: Deps, organizationId: string, groupBy: (typeof GROUP
 
 const GROUP_COLUMN = { agreement: 'agreementId', topic: 'topicId', invoice: 'invoiceId', status: 'status' } as const;
 
-export async function alertGroups(deps: Deps, organizationId: string, groupBy: (typeof GROUP_BY)[number], filter: AlertFilter, scope: TeamScope | null = null) {
+export async function alertGroups(
+  deps: Deps,
+  organizationId: string,
+  groupBy: (typeof GROUP_BY)[number],
+  filter: AlertFilter,
+  scope: TeamScope | null = null,
+) {
   const where = await alertWhereOf(deps.db, organizationId, filter);
-  const rows = groupBy === 'supplier' ? await bySupplier(deps, where, scope) : await buckets(deps, where, GROUP_COLUMN[groupBy], scope);
+  const rows =
+    groupBy === 'supplier'
+      ? await bySupplier(deps, where, scope)
+      : await buckets(deps, where, GROUP_COLUMN[groupBy], scope);
   const groups = new Map<string | null, { count: number; impact: Map<string | null, Prisma.Decimal[]> }>();
   for (const row of rows) {
     const group = groups.get(row.key) ?? { count: 0, impact: new Map() };
     group.count += row.count;
-    group.impact.set(row.currencyCode, [...(group.impact.get(row.currencyCode) ?? []), ...(row.impact ? [row.impact] : [])]);
+    group.impact.set(row.currencyCode, [
+      ...(group.impact.get(row.currencyCode) ?? []),
+      ...(row.impact ? [row.impact] : []),
+    ]);
     groups.set(row.key, group);
   }
-  const names = await labels(deps, organizationId, groupBy, [...groups.keys()].filter((k): k is string => k !== null));
+  const names = await labels(
+    deps,
+    organizationId,
+    groupBy,
+    [...groups.keys()].filter((k): k is string => k !== null),
+  );
   return [...groups.entries()]
     .map(([key, group]) => ({
       key,
@@ -154,9 +229,30 @@ export async function alertGroups(deps: Deps, organizationId: string, groupBy: (
 }
 
 const EXPORT_COLUMNS = [
-  'id', 'status', 'invoice_id', 'invoice_number', 'agreement_id', 'agreement_title', 'supplier_id', 'title', 'explanation',
-  'impact_amount', 'currency_code', 'confidence', 'invoice_item_id', 'correction_type', 'topic_id', 'claim_id', 'origin',
-  'dismissal_category', 'dismissal_note', 'dismissed_at', 'credited_by', 'credited_at', 'created_at', 'updated_at',
+  'id',
+  'status',
+  'invoice_id',
+  'invoice_number',
+  'agreement_id',
+  'agreement_title',
+  'supplier_id',
+  'title',
+  'explanation',
+  'impact_amount',
+  'currency_code',
+  'confidence',
+  'invoice_item_id',
+  'correction_type',
+  'topic_id',
+  'claim_id',
+  'origin',
+  'dismissal_category',
+  'dismissal_note',
+  'dismissed_at',
+  'credited_by',
+  'credited_at',
+  'created_at',
+  'updated_at',
 ] as const;
 type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string>;
 
@@ -168,12 +264,22 @@ function compareBy(field: string, direction: 'asc' | 'desc') {
     const x = valueOf(a as Record<string, unknown>);
     const y = valueOf(b as Record<string, unknown>);
     const byValue =
-      x instanceof Date && y instanceof Date ? x.getTime() - y.getTime() : x instanceof Prisma.Decimal && y instanceof Prisma.Decimal ? x.cmp(y) : String(x).localeCompare(String(y));
+      x instanceof Date && y instanceof Date
+        ? x.getTime() - y.getTime()
+        : x instanceof Prisma.Decimal && y instanceof Prisma.Decimal
+          ? x.cmp(y)
+          : String(x).localeCompare(String(y));
     return sign * (byValue || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   };
 }
 
-async function exportRows(deps: Deps, organizationId: string, filter: AlertFilter, sort: { field: string; direction: 'asc' | 'desc' }, scope: TeamScope | null): Promise<ExportRow[]> {
+async function exportRows(
+  deps: Deps,
+  organizationId: string,
+  filter: AlertFilter,
+  sort: { field: string; direction: 'asc' | 'desc' },
+  scope: TeamScope | null,
+): Promise<ExportRow[]> {
   // The rows in order first, then with their relations in batches: Prisma loads an include with
   // one bind parameter per parent row, past PostgreSQL's 65,535 on a large export.
   type OrderedRow = { id: string } & Record<string, unknown>;
@@ -191,13 +297,25 @@ async function exportRows(deps: Deps, organizationId: string, filter: AlertFilte
       }) as unknown as Promise<OrderedRow[]>,
   );
   if (scope) ordered.sort(compareBy(sort.field, sort.direction));
-  if (ordered.length > MAX_EXPORT_ROWS) throw errors.validation(`More than ${MAX_EXPORT_ROWS} alerts match; narrow the export with filters.`);
-  const loaded = new Map((await inBatches(ordered.map((a) => a.id), (ids) => deps.db.alert.findMany({ where: { id: { in: ids } }, include: ALERT_INCLUDE }))).map((a) => [a.id, a]));
+  if (ordered.length > MAX_EXPORT_ROWS)
+    throw errors.validation(`More than ${MAX_EXPORT_ROWS} alerts match; narrow the export with filters.`);
+  const loaded = new Map(
+    (
+      await inBatches(
+        ordered.map((a) => a.id),
+        (ids) => deps.db.alert.findMany({ where: { id: { in: ids } }, include: ALERT_INCLUDE }),
+      )
+    ).map((a) => [a.id, a]),
+  );
   // An alert deleted between the two reads is left out.
   const alerts = ordered.flatMap((a) => loaded.get(a.id) ?? []) as AlertWithMatch[];
   const [invoices, agreements] = await Promise.all([
-    inBatches([...new Set(alerts.map((a) => a.invoiceId))], (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } }, select: { id: true, invoiceNumber: true } })),
-    inBatches([...new Set(alerts.map((a) => a.agreementId))], (ids) => deps.db.agreement.findMany({ where: { id: { in: ids } }, select: { id: true, title: true } })),
+    inBatches([...new Set(alerts.map((a) => a.invoiceId))], (ids) =>
+      deps.db.invoice.findMany({ where: { id: { in: ids } }, select: { id: true, invoiceNumber: true } }),
+    ),
+    inBatches([...new Set(alerts.map((a) => a.agreementId))], (ids) =>
+      deps.db.agreement.findMany({ where: { id: { in: ids } }, select: { id: true, title: true } }),
+    ),
   ]);
   const numbers = new Map(invoices.map((i) => [i.id, i.invoiceNumber]));
   const titles = new Map(agreements.map((a) => [a.id, a.title]));
@@ -239,7 +357,10 @@ async function toXlsx(rows: ExportRow[]): Promise<Buffer> {
   // Text cells are written as text and neutralised like the CSV's (a copy saved as CSV stays safe).
   for (const row of rows) {
     const text = Object.fromEntries(Object.entries(row).map(([key, value]) => [key, neutraliseText(value)]));
-    sheet.addRow({ ...text, impact_amount: row.impact_amount === '' || row.impact_amount === null ? null : Number(row.impact_amount) });
+    sheet.addRow({
+      ...text,
+      impact_amount: row.impact_amount === '' || row.impact_amount === null ? null : Number(row.impact_amount),
+    });
   }
   sheet.getRow(1).font = { bold: true };
   return Buffer.from(await workbook.xlsx.writeBuffer());
@@ -254,7 +375,15 @@ export async function exportAlerts(
 ): Promise<{ body: string | Buffer; contentType: string; fileName: string }> {
   const rows = await exportRows(deps, organizationId, filter, options.sort, scope);
   if (options.format === 'xlsx') {
-    return { body: await toXlsx(rows), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', fileName: 'alerts.xlsx' };
+    return {
+      body: await toXlsx(rows),
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      fileName: 'alerts.xlsx',
+    };
   }
-  return { body: toSafeCsv(rows, { columns: EXPORT_COLUMNS, numberColumns: ['impact_amount'] }), contentType: 'text/csv; charset=utf-8', fileName: 'alerts.csv' };
+  return {
+    body: toSafeCsv(rows, { columns: EXPORT_COLUMNS, numberColumns: ['impact_amount'] }),
+    contentType: 'text/csv; charset=utf-8',
+    fileName: 'alerts.csv',
+  };
 }

@@ -7,9 +7,34 @@ import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
 import { ALERT_LIST_SORTS, listAlerts } from './list.js';
 import { alertGroups, alertMetrics, exportAlerts } from './reports.js';
-import { alertSchema, bulkDeleteResultSchema, bulkResultSchema, bulkSchema, createAlertSchema, dismissSchema, exportQuery, filterOf, groupSchema, groupsQuery, listQuery, metricsQuery, metricsSchema, patchAlertSchema, type BulkSelection, ALERT_FIXED_FIELDS } from './schemas.js';
+import {
+  alertSchema,
+  bulkDeleteResultSchema,
+  bulkResultSchema,
+  bulkSchema,
+  createAlertSchema,
+  dismissSchema,
+  exportQuery,
+  filterOf,
+  groupSchema,
+  groupsQuery,
+  listQuery,
+  metricsQuery,
+  metricsSchema,
+  patchAlertSchema,
+  type BulkSelection,
+  ALERT_FIXED_FIELDS,
+} from './schemas.js';
 import { serializeAlert } from './serialize.js';
-import { bulkDelete, createAlert, deleteAlert, findAlert, patchAlert, runCommand, suggestAfterDismissal } from './service.js';
+import {
+  bulkDelete,
+  createAlert,
+  deleteAlert,
+  findAlert,
+  patchAlert,
+  runCommand,
+  suggestAfterDismissal,
+} from './service.js';
 import type { AlertCommand } from './state-machine.js';
 import { resolveTeamScope } from '../teams/scope.js';
 
@@ -23,8 +48,15 @@ function commandRoute(command: Exclude<AlertCommand, 'dismiss'>, summary: string
     tag,
     access: { level: 'write' },
     body: bulkSchema,
-    responses: { 200: { description: 'Which alerts changed, which already were so, which were skipped and why', schema: bulkResultSchema } },
-    handler: async ({ body, actor, deps }) => ({ body: await runCommand(deps, actor, actor.organizationId, command, body as BulkSelection) }),
+    responses: {
+      200: {
+        description: 'Which alerts changed, which already were so, which were skipped and why',
+        schema: bulkResultSchema,
+      },
+    },
+    handler: async ({ body, actor, deps }) => ({
+      body: await runCommand(deps, actor, actor.organizationId, command, body as BulkSelection),
+    }),
   });
 }
 
@@ -60,14 +92,17 @@ export const alertRoutes = [
     responses: { 200: { description: 'Counts and impact', schema: metricsSchema } },
     handler: async ({ query, actor, deps }) => {
       const filter = filterOf(query);
-      return { body: await alertMetrics(deps, actor.organizationId, filter, await resolveTeamScope(deps.db, actor, filter)) };
+      return {
+        body: await alertMetrics(deps, actor.organizationId, filter, await resolveTeamScope(deps.db, actor, filter)),
+      };
     },
   }),
   defineRoute({
     method: 'get',
     path: '/v1/alerts/groups',
     operationId: 'getAlertGroups',
-    summary: 'Alerts grouped by agreement, topic, invoice, supplier or status (most alerts first), for the list filters',
+    summary:
+      'Alerts grouped by agreement, topic, invoice, supplier or status (most alerts first), for the list filters',
     tag,
     access: { level: 'read' },
     query: groupsQuery,
@@ -75,12 +110,29 @@ export const alertRoutes = [
     responses: { 200: { description: 'A page of groups', schema: listResponse(groupSchema) } },
     handler: async ({ query, actor, deps }) => {
       const filter = filterOf(query);
-      const page = resolvePage(deps.cursors, query, { sort: 'count', direction: 'desc' }, { ...filter, group_by: query.group_by });
-      const groups = await alertGroups(deps, actor.organizationId, query.group_by, filter, await resolveTeamScope(deps.db, actor, filter));
+      const page = resolvePage(
+        deps.cursors,
+        query,
+        { sort: 'count', direction: 'desc' },
+        { ...filter, group_by: query.group_by },
+      );
+      const groups = await alertGroups(
+        deps,
+        actor.organizationId,
+        query.group_by,
+        filter,
+        await resolveTeamScope(deps.db, actor, filter),
+      );
       // Most alerts first unless direction=asc; ties by key ascending either way (null, the
       // uncategorized, as '' first).
       const sign = page.direction === 'desc' ? -1 : 1;
-      const { rows, nextCursor } = pageOfRanked(deps.cursors, page, groups, (group) => [sign * group.count, group.key ?? ''], true);
+      const { rows, nextCursor } = pageOfRanked(
+        deps.cursors,
+        page,
+        groups,
+        (group) => [sign * group.count, group.key ?? ''],
+        true,
+      );
       return { body: { data: rows, next_cursor: nextCursor } };
     },
   }),
@@ -92,20 +144,36 @@ export const alertRoutes = [
     tag,
     access: { level: 'read' },
     query: exportQuery,
-    responses: { 200: { description: 'CSV (format=csv) or an XLSX workbook (format=xlsx)', contentType: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], schema: z.string() } },
+    responses: {
+      200: {
+        description: 'CSV (format=csv) or an XLSX workbook (format=xlsx)',
+        contentType: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+        schema: z.string(),
+      },
+    },
     handler: async ({ query, actor, deps }) => {
       const column = ALERT_LIST_SORTS[query.sort ?? 'created_at']!;
       const filter = filterOf(query);
       const scope = await resolveTeamScope(deps.db, actor, filter);
-      const file = await exportAlerts(deps, actor.organizationId, filter, { format: query.format, sort: { field: column.field, direction: query.direction ?? 'desc' } }, scope);
-      return { body: file.body, headers: { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"` } };
+      const file = await exportAlerts(
+        deps,
+        actor.organizationId,
+        filter,
+        { format: query.format, sort: { field: column.field, direction: query.direction ?? 'desc' } },
+        scope,
+      );
+      return {
+        body: file.body,
+        headers: { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"` },
+      };
     },
   }),
   defineRoute({
     method: 'post',
     path: '/v1/alerts',
     operationId: 'createAlert',
-    summary: 'Record an alert on an invoice matched to the agreement; impact calculated from expected for line alerts when omitted',
+    summary:
+      'Record an alert on an invoice matched to the agreement; impact calculated from expected for line alerts when omitted',
     tag,
     access: { level: 'write' },
     idempotent: true,
@@ -128,7 +196,9 @@ export const alertRoutes = [
     etag: true,
     fieldsOf: alertSchema,
     responses: { 200: { description: 'The alert, with ETag', schema: alertSchema } },
-    handler: async ({ params, actor, deps }) => ({ body: serializeAlert(await findAlert(deps, actor.organizationId, params.id)) }),
+    handler: async ({ params, actor, deps }) => ({
+      body: serializeAlert(await findAlert(deps, actor.organizationId, params.id)),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -151,11 +221,16 @@ export const alertRoutes = [
     method: 'delete',
     path: '/v1/alerts/{id}',
     operationId: 'deleteAlert',
-    summary: 'Delete an alert (409 alert_in_claim while it is in a claim); an unlocked topic left without alerts goes too',
+    summary:
+      'Delete an alert (409 alert_in_claim while it is in a claim); an unlocked topic left without alerts goes too',
     tag,
     access: { level: 'write' },
     params: idParams,
-    responses: { 204: { description: 'Deleted' }, 409: { description: 'alert_in_claim' }, 412: { description: 'precondition_failed' } },
+    responses: {
+      204: { description: 'Deleted' },
+      409: { description: 'alert_in_claim' },
+      412: { description: 'precondition_failed' },
+    },
     handler: async ({ params, actor, deps, ctx }) => {
       const alert = await findAlert(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeAlert(alert));
@@ -167,11 +242,17 @@ export const alertRoutes = [
     method: 'post',
     path: '/v1/alerts/dismiss',
     operationId: 'dismissAlerts',
-    summary: 'Dismiss pending alerts (again: replaces the reason); may suggest an instruction edit unless suggest_instructions is false',
+    summary:
+      'Dismiss pending alerts (again: replaces the reason); may suggest an instruction edit unless suggest_instructions is false',
     tag,
     access: { level: 'write' },
     body: dismissSchema,
-    responses: { 200: { description: 'Which alerts changed, which already were so, which were skipped and why', schema: bulkResultSchema } },
+    responses: {
+      200: {
+        description: 'Which alerts changed, which already were so, which were skipped and why',
+        schema: bulkResultSchema,
+      },
+    },
     handler: async ({ body, actor, deps }) => ({ body: await dismiss(deps, actor, body) }),
   }),
   commandRoute('credit', 'Mark pending alerts credited'),
@@ -185,7 +266,14 @@ export const alertRoutes = [
     tag,
     access: { level: 'write' },
     body: bulkSchema,
-    responses: { 200: { description: 'Which alerts were deleted, already gone, or skipped and why', schema: bulkDeleteResultSchema } },
-    handler: async ({ body, actor, deps }) => ({ body: await bulkDelete(deps, actor, actor.organizationId, body as BulkSelection) }),
+    responses: {
+      200: {
+        description: 'Which alerts were deleted, already gone, or skipped and why',
+        schema: bulkDeleteResultSchema,
+      },
+    },
+    handler: async ({ body, actor, deps }) => ({
+      body: await bulkDelete(deps, actor, actor.organizationId, body as BulkSelection),
+    }),
   }),
 ];

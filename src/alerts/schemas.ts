@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { priceSchema } from '../agreements/price-items/schemas.js';
 import { pageParams } from '../http/pagination.js';
-import { acceptingReadShape, booleanParam, commaList, createdRangeParams, decimalString, joinOperatorParam, timestampString, uuidList } from '../http/schemas.js';
+import {
+  acceptingReadShape,
+  booleanParam,
+  commaList,
+  createdRangeParams,
+  decimalString,
+  joinOperatorParam,
+  timestampString,
+  uuidList,
+} from '../http/schemas.js';
 import { teamScopeParams, type TeamScopeQuery } from '../teams/scope.js';
 
 export const ALERT_STATUSES = ['pending', 'claimed', 'credited', 'dismissed'] as const;
@@ -37,19 +46,25 @@ export interface AlertFilter extends TeamScopeQuery {
 export const filterQueryParams = {
   invoice_ids: uuidList.optional(),
   agreement_ids: uuidList.optional(),
-  supplier_ids: uuidList.optional().meta({ description: "Alerts of invoices from these suppliers (supplier_operator=is_not excludes them)" }),
+  supplier_ids: uuidList
+    .optional()
+    .meta({ description: 'Alerts of invoices from these suppliers (supplier_operator=is_not excludes them)' }),
   supplier_operator: z.enum(['is', 'is_not']).optional(),
   topic_ids: commaList(z.union([z.literal('null'), uuid]))
     .transform((ids) => ids.map((id) => (id === 'null' ? null : id)))
     .optional()
     .meta({ description: 'Topic ids; the value null selects uncategorized alerts, and mixes: A,null' }),
   claim_ids: uuidList.optional(),
-  join_operator: joinOperatorParam.meta({ description: 'How invoice_ids, agreement_ids, supplier_ids, topic_ids and claim_ids combine: and (default) or or' }),
+  join_operator: joinOperatorParam.meta({
+    description: 'How invoice_ids, agreement_ids, supplier_ids, topic_ids and claim_ids combine: and (default) or or',
+  }),
   statuses: commaList(z.enum(ALERT_STATUSES)).optional(),
   has_topic: booleanParam.optional(),
   has_claim: booleanParam.optional(),
   ...createdRangeParams,
-  search: z.string().min(1).max(200).optional().meta({ description: "Title, explanation, the invoice's number or the supplier's name contains (case-insensitive)" }),
+  search: z.string().min(1).max(200).optional().meta({
+    description: "Title, explanation, the invoice's number or the supplier's name contains (case-insensitive)",
+  }),
   ...teamScopeParams,
 };
 
@@ -73,7 +88,10 @@ export const filterBodySchema = z
   .refine((f) => f.agreement_ids || f.invoice_ids || f.topic_ids || f.claim_ids, {
     message: 'a bulk filter must name at least one of agreement_ids, invoice_ids, topic_ids or claim_ids',
   })
-  .meta({ id: 'AlertBulkFilter', description: 'The list filters as JSON; must name an agreement, invoice, topic or claim' });
+  .meta({
+    id: 'AlertBulkFilter',
+    description: 'The list filters as JSON; must name an agreement, invoice, topic or claim',
+  });
 
 const FILTER_KEYS = Object.keys(filterQueryParams) as (keyof AlertFilter)[];
 
@@ -87,7 +105,11 @@ export function filterOf(query: Record<string, unknown>): AlertFilter {
 export const listQuery = z.object({ ...pageParams(ALERT_SORTS), ...filterQueryParams });
 export const metricsQuery = z.object(filterQueryParams);
 // Groups come most alerts first (sort=count, desc); ties by key.
-export const groupsQuery = z.object({ group_by: z.enum(GROUP_BY).default('agreement').meta({ description: 'agreement unless given' }), ...pageParams(['count']), ...filterQueryParams });
+export const groupsQuery = z.object({
+  group_by: z.enum(GROUP_BY).default('agreement').meta({ description: 'agreement unless given' }),
+  ...pageParams(['count']),
+  ...filterQueryParams,
+});
 export const exportQuery = z.object({
   format: z.enum(['csv', 'xlsx']).default('csv'),
   sort: z.enum(ALERT_SORTS).optional(),
@@ -101,7 +123,11 @@ export const expectedEntrySchema = z
   .object({
     description: z.string().trim().min(1).max(1000).nullable().optional(),
     unit: z.string().trim().min(1).max(50).nullable().optional(),
-    currency_code: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').nullable().optional(),
+    currency_code: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code')
+      .nullable()
+      .optional(),
     price: priceSchema,
   })
   .strict();
@@ -110,11 +136,14 @@ export const citationSchema = z
   .object({
     source_ref: z.number().int().min(1).meta({ description: 'The number of the [n] marker in title or explanation' }),
     citation: z.object({
-      source: z
-        .looseObject({
-          source_type: z.string().min(1).max(50).meta({ description: 'e.g. document, agreement_prices, web_page, supplied_text' }),
-          document_id: uuid.nullable().optional(),
-        }),
+      source: z.looseObject({
+        source_type: z
+          .string()
+          .min(1)
+          .max(50)
+          .meta({ description: 'e.g. document, agreement_prices, web_page, supplied_text' }),
+        document_id: uuid.nullable().optional(),
+      }),
       quote: z.string().max(10_000).nullable().optional(),
     }),
   })
@@ -123,7 +152,9 @@ export const citationSchema = z
 const alertFields = {
   title: z.string().trim().min(1).max(500),
   explanation: z.string().trim().min(1).max(20_000),
-  impact_amount: decimalString.meta({ description: 'In the invoice currency; positive when the invoice charges more than agreed' }),
+  impact_amount: decimalString.meta({
+    description: 'In the invoice currency; positive when the invoice charges more than agreed',
+  }),
   expected: z.array(expectedEntrySchema).min(1).max(50).nullable(),
   confidence: z.object({ level: z.string().trim().min(1).max(50) }).strict(),
   citations: z.array(citationSchema).max(200),
@@ -138,7 +169,9 @@ const createAlertInput = z
     agreement_id: uuid,
     title: alertFields.title,
     explanation: alertFields.explanation,
-    impact_amount: alertFields.impact_amount.optional().meta({ description: 'Required for whole-invoice alerts; calculated from expected for line alerts when omitted' }),
+    impact_amount: alertFields.impact_amount.optional().meta({
+      description: 'Required for whole-invoice alerts; calculated from expected for line alerts when omitted',
+    }),
     expected: alertFields.expected.optional(),
     confidence: alertFields.confidence.default({ level: 'certain' }),
     citations: alertFields.citations.default([]),
@@ -156,7 +189,8 @@ const selection = {
   alert_ids: z.array(uuid).min(1).max(MAX_BULK_ALERTS).optional(),
   filter: filterBodySchema.optional(),
 };
-const exactlyOne = (body: { alert_ids?: unknown; filter?: unknown }) => (body.alert_ids === undefined) !== (body.filter === undefined);
+const exactlyOne = (body: { alert_ids?: unknown; filter?: unknown }) =>
+  (body.alert_ids === undefined) !== (body.filter === undefined);
 const exactlyOneMessage = { message: 'send either alert_ids or filter', path: ['alert_ids'] };
 
 export const bulkSchema = z.object(selection).strict().refine(exactlyOne, exactlyOneMessage);
@@ -192,7 +226,9 @@ export const alertSchema = z
     correction_type: z.string(),
     topic_id: uuid.nullable(),
     claim_id: uuid.nullable(),
-    set_aside: z.boolean().meta({ description: 'The invoice no longer matches the agreement: left out of lists and totals until it does again' }),
+    set_aside: z.boolean().meta({
+      description: 'The invoice no longer matches the agreement: left out of lists and totals until it does again',
+    }),
     provenance: z.object({
       origin: z.enum(['check', 'user', 'api_key']),
       user_id: uuid.nullable(),
@@ -200,7 +236,9 @@ export const alertSchema = z
       check_id: uuid.nullable(),
       checker: z.string().nullable(),
     }),
-    dismissal: z.object({ category: z.string().nullable(), note: z.string().nullable(), dismissed_at: z.string().datetime() }).nullable(),
+    dismissal: z
+      .object({ category: z.string().nullable(), note: z.string().nullable(), dismissed_at: z.string().datetime() })
+      .nullable(),
     credit: z.object({ credited_by: z.string(), credited_at: z.string().datetime() }).nullable(),
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
@@ -212,7 +250,19 @@ export const alertSchema = z
 // agreement_id on a PATCH (an alert stays on its pair).
 export const createAlertSchema = acceptingReadShape(createAlertInput, alertSchema);
 // Sent back on a PATCH, these must be as read (status changes through the commands).
-export const ALERT_FIXED_FIELDS = ['id', 'status', 'invoice_id', 'agreement_id', 'supplier_id', 'currency_code', 'claim_id', 'set_aside', 'provenance', 'dismissal', 'credit'] as const;
+export const ALERT_FIXED_FIELDS = [
+  'id',
+  'status',
+  'invoice_id',
+  'agreement_id',
+  'supplier_id',
+  'currency_code',
+  'claim_id',
+  'set_aside',
+  'provenance',
+  'dismissal',
+  'credit',
+] as const;
 export const patchAlertSchema = acceptingReadShape(patchAlertInput, alertSchema);
 
 export type CreateAlertInput = z.infer<typeof createAlertSchema>;
@@ -222,7 +272,9 @@ export const bulkResultSchema = z
   .object({
     updated: z.array(uuid),
     unchanged: z.array(uuid).meta({ description: 'Already in the state asked for' }),
-    skipped: z.array(z.object({ id: uuid, reason: z.string() })).meta({ description: 'in_claim, not_pending, not_credited, credited_by_claim or set_aside' }),
+    skipped: z
+      .array(z.object({ id: uuid, reason: z.string() }))
+      .meta({ description: 'in_claim, not_pending, not_credited, credited_by_claim or set_aside' }),
   })
   .meta({ id: 'AlertBulkResult' });
 
@@ -238,17 +290,38 @@ const moneySchema = z.object({ currency_code: z.string().nullable(), amount: z.s
 
 export const metricsSchema = z
   .object({
-    counts: z.object({ total: z.number().int(), pending: z.number().int(), claimed: z.number().int(), credited: z.number().int(), dismissed: z.number().int() }),
+    counts: z.object({
+      total: z.number().int(),
+      pending: z.number().int(),
+      claimed: z.number().int(),
+      credited: z.number().int(),
+      dismissed: z.number().int(),
+    }),
     impact: z
-      .array(z.object({ currency_code: z.string().nullable(), total: z.string(), pending: z.string(), claimed: z.string(), credited: z.string(), dismissed: z.string() }))
+      .array(
+        z.object({
+          currency_code: z.string().nullable(),
+          total: z.string(),
+          pending: z.string(),
+          claimed: z.string(),
+          credited: z.string(),
+          dismissed: z.string(),
+        }),
+      )
       .meta({ description: 'Impact sums per currency and status; never added across currencies' }),
   })
   .meta({ id: 'AlertMetrics' });
 
 export const groupSchema = z
   .object({
-    key: z.string().nullable().meta({ description: 'The id (or status) grouped by; null for alerts without a topic or supplier' }),
-    label: z.string().nullable().meta({ description: 'Agreement or topic title, supplier name, invoice number, or the status' }),
+    key: z
+      .string()
+      .nullable()
+      .meta({ description: 'The id (or status) grouped by; null for alerts without a topic or supplier' }),
+    label: z
+      .string()
+      .nullable()
+      .meta({ description: 'Agreement or topic title, supplier name, invoice number, or the status' }),
     count: z.number().int(),
     impact: z.array(moneySchema),
   })

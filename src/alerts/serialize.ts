@@ -9,7 +9,10 @@ export const ALERT_INCLUDE = {
 } as const;
 
 export type AlertWithMatch = Alert & {
-  match: { active: boolean; invoice: { supplierId: string | null; currencyCode: string | null; deletedAt: Date | null } };
+  match: {
+    active: boolean;
+    invoice: { supplierId: string | null; currencyCode: string | null; deletedAt: Date | null };
+  };
   claim: { status: ClaimStatus } | null;
 };
 
@@ -22,13 +25,24 @@ interface MatchColumns {
   matchDeletedAt: Date | null;
   claimStatus: ClaimStatus | null;
 }
-const MATCH_COLUMNS: ReadonlySet<string> = new Set(['matchActive', 'matchSupplierId', 'matchCurrencyCode', 'matchDeletedAt', 'claimStatus'] satisfies (keyof MatchColumns)[]);
+const MATCH_COLUMNS: ReadonlySet<string> = new Set([
+  'matchActive',
+  'matchSupplierId',
+  'matchCurrencyCode',
+  'matchDeletedAt',
+  'claimStatus',
+] satisfies (keyof MatchColumns)[]);
 
 // Alerts with what ALERT_INCLUDE reads, in one statement (Prisma's include takes two more): those
 // of `where` (SQL over alerts `a`), in `orderBy`, at most `limit` (a list page). Each alert's
 // match and claim are looked up per alert (a lateral subquery kept apart by OFFSET 0, a scalar
 // subquery): joined, PostgreSQL spent 0.3 ms planning the join orders for a page of 51 alerts.
-export async function readAlertsWithMatches(reader: RawReader, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number): Promise<AlertWithMatch[]> {
+export async function readAlertsWithMatches(
+  reader: RawReader,
+  where: Prisma.Sql,
+  orderBy: Prisma.Sql,
+  limit: number,
+): Promise<AlertWithMatch[]> {
   const rows = await reader.$queryRaw<Record<string, unknown>[]>`
     SELECT a.*, match."matchActive", match."matchSupplierId", match."matchCurrencyCode", match."matchDeletedAt",
            (SELECT c.status::text FROM claims c WHERE c.id = a.claim_id) AS "claimStatus"
@@ -44,7 +58,11 @@ export async function readAlertsWithMatches(reader: RawReader, where: Prisma.Sql
     const [alert, match] = modelAndExtras<AlertWithMatch, MatchColumns>(row, MATCH_COLUMNS);
     alert.match = {
       active: match.matchActive ?? false,
-      invoice: { supplierId: match.matchSupplierId, currencyCode: match.matchCurrencyCode, deletedAt: match.matchDeletedAt },
+      invoice: {
+        supplierId: match.matchSupplierId,
+        currencyCode: match.matchCurrencyCode,
+        deletedAt: match.matchDeletedAt,
+      },
     };
     alert.claim = match.claimStatus ? { status: match.claimStatus } : null;
     return alert;
@@ -78,8 +96,13 @@ export function serializeAlert(alert: AlertWithMatch) {
       check_id: alert.checkId,
       checker: alert.checker,
     },
-    dismissal: alert.dismissedAt ? { category: alert.dismissalCategory, note: alert.dismissalNote, dismissed_at: alert.dismissedAt.toISOString() } : null,
-    credit: alert.creditedAt && alert.creditedBy ? { credited_by: alert.creditedBy, credited_at: alert.creditedAt.toISOString() } : null,
+    dismissal: alert.dismissedAt
+      ? { category: alert.dismissalCategory, note: alert.dismissalNote, dismissed_at: alert.dismissedAt.toISOString() }
+      : null,
+    credit:
+      alert.creditedAt && alert.creditedBy
+        ? { credited_by: alert.creditedBy, credited_at: alert.creditedAt.toISOString() }
+        : null,
     created_at: alert.createdAt.toISOString(),
     updated_at: alert.updatedAt.toISOString(),
   };

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { changedFields, NothingChanged, orUnchanged, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
+import {
+  changedFields,
+  NothingChanged,
+  orUnchanged,
+  recordActivity,
+  type ActivityEntryInput,
+  type Actor,
+} from '../activity/record.js';
 import type { MemberActor, RequestActor } from '../auth/actor.js';
 import { suggestInstructionEdit } from '../agreements/context-suggestions/service.js';
 import type { AppDeps } from '../deps.js';
@@ -10,7 +17,14 @@ import { alertWhereOf } from './filters.js';
 import { lineImpact, type ExpectedPrice } from './impact.js';
 import { MAX_BULK_ALERTS, type BulkSelection, type CreateAlertInput, type PatchAlertInput } from './schemas.js';
 import { ALERT_INCLUDE, serializeAlert, type AlertWithMatch } from './serialize.js';
-import { claimHold, transition, type AlertChanges, type AlertCommand, type AlertStatus, type ClaimStatusOfAlert } from './state-machine.js';
+import {
+  claimHold,
+  transition,
+  type AlertChanges,
+  type AlertCommand,
+  type AlertStatus,
+  type ClaimStatusOfAlert,
+} from './state-machine.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 type Tx = Prisma.TransactionClient;
@@ -18,11 +32,35 @@ type Tx = Prisma.TransactionClient;
 type ActingAs = RequestActor | Actor;
 
 // The money-relevant fields of an alert as the API shows them: what its activity entries compare.
-const AUDITED_FIELDS = ['status', 'title', 'explanation', 'impact_amount', 'currency_code', 'expected', 'confidence', 'citations', 'invoice_item_id', 'correction_type', 'topic_id', 'claim_id', 'dismissal', 'credit'] as const;
+const AUDITED_FIELDS = [
+  'status',
+  'title',
+  'explanation',
+  'impact_amount',
+  'currency_code',
+  'expected',
+  'confidence',
+  'citations',
+  'invoice_item_id',
+  'correction_type',
+  'topic_id',
+  'claim_id',
+  'dismissal',
+  'credit',
+] as const;
 
-export function alertActivity(action: string, before: AlertWithMatch | null, after: AlertWithMatch | null): ActivityEntryInput {
+export function alertActivity(
+  action: string,
+  before: AlertWithMatch | null,
+  after: AlertWithMatch | null,
+): ActivityEntryInput {
   const view = (alert: AlertWithMatch | null) => (alert ? (serializeAlert(alert) as Record<string, unknown>) : {});
-  return { entityType: 'alert', entityId: (after ?? before)!.id, action, changes: changedFields(view(before), view(after), AUDITED_FIELDS) };
+  return {
+    entityType: 'alert',
+    entityId: (after ?? before)!.id,
+    action,
+    changes: changedFields(view(before), view(after), AUDITED_FIELDS),
+  };
 }
 
 export async function findAlert(deps: Deps, organizationId: string, id: string): Promise<AlertWithMatch> {
@@ -36,8 +74,17 @@ function invalid(field: string, message: string) {
 }
 
 // A topic of the alert's agreement (topics group alerts per agreement).
-export async function assertTopicOfAgreement(deps: Deps, organizationId: string, topicId: string, agreementId: string, field = 'topic_id') {
-  const topic = await deps.db.alertTopic.findFirst({ where: { id: topicId, organizationId }, select: { agreementId: true } });
+export async function assertTopicOfAgreement(
+  deps: Deps,
+  organizationId: string,
+  topicId: string,
+  agreementId: string,
+  field = 'topic_id',
+) {
+  const topic = await deps.db.alertTopic.findFirst({
+    where: { id: topicId, organizationId },
+    select: { agreementId: true },
+  });
   if (!topic) throw invalid(field, 'names no alert topic');
   if (topic.agreementId !== agreementId) throw invalid(field, 'names a topic of another agreement');
 }
@@ -49,7 +96,12 @@ async function lineOfInvoice(deps: Deps, invoiceId: string, lineId: string): Pro
 }
 
 // The impact of an alert: as sent, else calculated from `expected` for a line alert.
-function impactOf(sent: string | undefined, line: InvoiceLine | null, expected: ExpectedPrice[] | null | undefined, currency: string | null): string {
+function impactOf(
+  sent: string | undefined,
+  line: InvoiceLine | null,
+  expected: ExpectedPrice[] | null | undefined,
+  currency: string | null,
+): string {
   if (sent !== undefined) return sent;
   if (!line) throw invalid('impact_amount', 'is required for an alert on the whole invoice (no invoice_item_id)');
   if (!expected) throw invalid('impact_amount', 'is required unless expected prices are sent');
@@ -60,14 +112,19 @@ function impactOf(sent: string | undefined, line: InvoiceLine | null, expected: 
 
 async function matchedPair(deps: Deps, organizationId: string, invoiceId: string, agreementId: string) {
   const [invoice, agreement] = await Promise.all([
-    deps.db.invoice.findFirst({ where: { id: invoiceId, organizationId, deletedAt: null }, select: { id: true, currencyCode: true } }),
+    deps.db.invoice.findFirst({
+      where: { id: invoiceId, organizationId, deletedAt: null },
+      select: { id: true, currencyCode: true },
+    }),
     deps.db.agreement.findFirst({ where: { id: agreementId, organizationId }, select: { id: true } }),
   ]);
   const issues: FieldIssue[] = [];
   if (!invoice) issues.push({ field: 'invoice_id', message: 'names no invoice' });
   if (!agreement) issues.push({ field: 'agreement_id', message: 'names no agreement' });
   if (issues.length > 0) throw errors.validation('The alert names records that do not exist.', issues);
-  const match = await deps.db.invoiceAgreementMatch.findUnique({ where: { invoiceId_agreementId: { invoiceId, agreementId } } });
+  const match = await deps.db.invoiceAgreementMatch.findUnique({
+    where: { invoiceId_agreementId: { invoiceId, agreementId } },
+  });
   if (!match?.active) throw invalid('invoice_id', 'is not matched to the agreement');
   return invoice!;
 }
@@ -108,11 +165,19 @@ export async function createAlert(deps: Deps, actor: MemberActor, input: CreateA
 }
 
 // Only the sent fields change; nothing is re-checked.
-export async function patchAlert(deps: Deps, actor: ActingAs, alert: AlertWithMatch, input: PatchAlertInput): Promise<AlertWithMatch> {
+export async function patchAlert(
+  deps: Deps,
+  actor: ActingAs,
+  alert: AlertWithMatch,
+  input: PatchAlertInput,
+): Promise<AlertWithMatch> {
   assertNotInCompletedClaim(alert);
   const data: Prisma.AlertUncheckedUpdateInput = {};
   const lineId = input.invoice_item_id === undefined ? alert.invoiceLineId : input.invoice_item_id;
-  const line = lineId && (input.invoice_item_id !== undefined || input.expected) ? await lineOfInvoice(deps, alert.invoiceId, lineId) : null;
+  const line =
+    lineId && (input.invoice_item_id !== undefined || input.expected)
+      ? await lineOfInvoice(deps, alert.invoiceId, lineId)
+      : null;
   if (input.topic_id) await assertTopicOfAgreement(deps, alert.organizationId, input.topic_id, alert.agreementId);
   if (input.title !== undefined) data.title = input.title;
   if (input.explanation !== undefined) data.explanation = input.explanation;
@@ -121,11 +186,14 @@ export async function patchAlert(deps: Deps, actor: ActingAs, alert: AlertWithMa
   if (input.correction_type !== undefined) data.correctionType = input.correction_type;
   if (input.topic_id !== undefined) data.topicId = input.topic_id;
   if (input.invoice_item_id !== undefined) data.invoiceLineId = input.invoice_item_id;
-  if (input.expected !== undefined) data.expected = input.expected ? (input.expected as Prisma.InputJsonValue) : Prisma.DbNull;
+  if (input.expected !== undefined)
+    data.expected = input.expected ? (input.expected as Prisma.InputJsonValue) : Prisma.DbNull;
   if (input.impact_amount !== undefined) data.impactAmount = new Prisma.Decimal(input.impact_amount);
   else if (input.expected && line) {
     // New expected prices on a line alert recalculate the impact, as on creation.
-    data.impactAmount = new Prisma.Decimal(impactOf(undefined, line, input.expected, alert.currencyCode ?? alert.match.invoice.currencyCode));
+    data.impactAmount = new Prisma.Decimal(
+      impactOf(undefined, line, input.expected, alert.currencyCode ?? alert.match.invoice.currencyCode),
+    );
   }
   const patched = deps.db.$transaction(async (tx) => {
     const updated = await tx.alert.update({ where: { id: alert.id }, data, include: ALERT_INCLUDE });
@@ -138,12 +206,22 @@ export async function patchAlert(deps: Deps, actor: ActingAs, alert: AlertWithMa
   return orUnchanged(patched, () => alert);
 }
 
-const claimStateOf = (alert: { claimId: string | null; claim: { status: ClaimStatusOfAlert } | null }) => ({ claimId: alert.claimId, claimStatus: alert.claim?.status ?? null });
+const claimStateOf = (alert: { claimId: string | null; claim: { status: ClaimStatusOfAlert } | null }) => ({
+  claimId: alert.claimId,
+  claimStatus: alert.claim?.status ?? null,
+});
 
 // Alerts in a completed claim cannot be changed or deleted (spec, Alert transitions): 409.
-export function assertNotInCompletedClaim(alert: { claimId: string | null; claim: { status: ClaimStatusOfAlert } | null }): void {
+export function assertNotInCompletedClaim(alert: {
+  claimId: string | null;
+  claim: { status: ClaimStatusOfAlert } | null;
+}): void {
   if (claimHold(claimStateOf(alert)) === 'claim_completed') {
-    throw errors.conflict('alert_in_completed_claim', 'The alert is in a completed claim and cannot change; reopen the claim (status in_progress) first.', { claim_id: alert.claimId });
+    throw errors.conflict(
+      'alert_in_completed_claim',
+      'The alert is in a completed claim and cannot change; reopen the claim (status in_progress) first.',
+      { claim_id: alert.claimId },
+    );
   }
 }
 
@@ -152,14 +230,29 @@ export function assertNotInCompletedClaim(alert: { claimId: string | null; claim
 function rejectCompletedClaims(alerts: AlertWithMatch[]): void {
   const held = alerts.filter((alert) => claimHold(claimStateOf(alert)) === 'claim_completed');
   if (held.length === 0) return;
-  throw new ApiError(409, 'alert_in_completed_claim', 'Some alerts are in a completed claim and cannot change; nothing was changed.', {
-    details: held.map((alert) => ({ field: 'alert_ids', alert_id: alert.id, claim_id: alert.claimId, message: 'in a completed claim' })),
-  });
+  throw new ApiError(
+    409,
+    'alert_in_completed_claim',
+    'Some alerts are in a completed claim and cannot change; nothing was changed.',
+    {
+      details: held.map((alert) => ({
+        field: 'alert_ids',
+        alert_id: alert.id,
+        claim_id: alert.claimId,
+        message: 'in a completed claim',
+      })),
+    },
+  );
 }
 
 // Unlocked topics left without any alert by a deletion go with it (a topic emptied by moving
 // alerts out is not touched: only deletions call this).
-export async function removeEmptiedTopics(tx: Tx, organizationId: string, actor: ActingAs, topicIds: (string | null)[]): Promise<void> {
+export async function removeEmptiedTopics(
+  tx: Tx,
+  organizationId: string,
+  actor: ActingAs,
+  topicIds: (string | null)[],
+): Promise<void> {
   const ids = [...new Set(topicIds.filter((id): id is string => id !== null))];
   if (ids.length === 0) return;
   const removed = await tx.$queryRaw<{ id: string; title: string; description: string | null }[]>`
@@ -170,16 +263,26 @@ export async function removeEmptiedTopics(tx: Tx, organizationId: string, actor:
     tx,
     organizationId,
     actor,
-    removed.map((topic) => ({ entityType: 'topic' as const, entityId: topic.id, action: 'deleted', changes: changedFields({ title: topic.title, description: topic.description }, {}, ['title', 'description']) })),
+    removed.map((topic) => ({
+      entityType: 'topic' as const,
+      entityId: topic.id,
+      action: 'deleted',
+      changes: changedFields({ title: topic.title, description: topic.description }, {}, ['title', 'description']),
+    })),
   );
 }
 
 export async function deleteAlert(deps: Deps, actor: ActingAs, alert: AlertWithMatch): Promise<void> {
   assertNotInCompletedClaim(alert);
-  if (claimHold(claimStateOf(alert))) throw errors.conflict('alert_in_claim', 'The alert is in a claim; remove it from the claim first.', { claim_id: alert.claimId });
+  if (claimHold(claimStateOf(alert)))
+    throw errors.conflict('alert_in_claim', 'The alert is in a claim; remove it from the claim first.', {
+      claim_id: alert.claimId,
+    });
   await deps.db.$transaction(async (tx) => {
     // Not taken into a claim meanwhile (an alert left in a cancelled claim may go).
-    const { count } = await tx.alert.deleteMany({ where: { id: alert.id, OR: [{ claimId: null }, { claim: { status: 'cancelled' } }] } });
+    const { count } = await tx.alert.deleteMany({
+      where: { id: alert.id, OR: [{ claimId: null }, { claim: { status: 'cancelled' } }] },
+    });
     if (count > 0) await recordActivity(tx, alert.organizationId, actor, [alertActivity('deleted', alert, null)]);
     await removeEmptiedTopics(tx, alert.organizationId, actor, [alert.topicId]);
   });
@@ -231,7 +334,12 @@ async function lockedAlerts(tx: Tx, ids: string[]) {
   return tx.alert.findMany({ where: { id: { in: ids } }, include: ALERT_INCLUDE, orderBy: { id: 'asc' } });
 }
 
-const COMMAND_ACTIONS: Record<AlertCommand, string> = { dismiss: 'dismissed', credit: 'credited', uncredit: 'uncredited', reopen: 'reopened' };
+const COMMAND_ACTIONS: Record<AlertCommand, string> = {
+  dismiss: 'dismissed',
+  credit: 'credited',
+  uncredit: 'uncredited',
+  reopen: 'reopened',
+};
 
 const isSetAside = (alert: AlertWithMatch) => !alert.match.active || alert.match.invoice.deletedAt !== null;
 
@@ -258,7 +366,12 @@ export async function runCommand(
         result.skipped.push({ id: alert.id, reason: 'set_aside' });
         continue;
       }
-      const state = { ...alert, ...claimStateOf(alert), status: alert.status as AlertStatus, statusBeforeCredit: alert.statusBeforeCredit as AlertStatus | null };
+      const state = {
+        ...alert,
+        ...claimStateOf(alert),
+        status: alert.status as AlertStatus,
+        statusBeforeCredit: alert.statusBeforeCredit as AlertStatus | null,
+      };
       const outcome = transition(command, state, { ...input, now });
       if (outcome.outcome === 'unchanged') result.unchanged.push(alert.id);
       else if (outcome.outcome === 'skipped') result.skipped.push({ id: alert.id, reason: outcome.reason });
@@ -272,7 +385,8 @@ export async function runCommand(
         activity.push(alertActivity(COMMAND_ACTIONS[command], alert, { ...alert, ...outcome.changes }));
       }
     }
-    for (const batch of batches.values()) await tx.alert.updateMany({ where: { id: { in: batch.ids } }, data: batch.changes });
+    for (const batch of batches.values())
+      await tx.alert.updateMany({ where: { id: { in: batch.ids } }, data: batch.changes });
     await recordActivity(tx, organizationId, actor, activity);
     return result;
   });
@@ -284,7 +398,12 @@ export interface BulkDeleteResult {
   skipped: { id: string; reason: string }[];
 }
 
-export async function bulkDelete(deps: Deps, actor: ActingAs, organizationId: string, selection: BulkSelection): Promise<BulkDeleteResult> {
+export async function bulkDelete(
+  deps: Deps,
+  actor: ActingAs,
+  organizationId: string,
+  selection: BulkSelection,
+): Promise<BulkDeleteResult> {
   const { ids, missing } = await select(deps, organizationId, selection);
   return deps.db.$transaction(async (tx) => {
     // Removing what is already gone changes nothing (spec "Conditional repeat").
@@ -301,8 +420,18 @@ export async function bulkDelete(deps: Deps, actor: ActingAs, organizationId: st
       return false;
     });
     await tx.alert.deleteMany({ where: { id: { in: deletable.map((a) => a.id) } } });
-    await recordActivity(tx, organizationId, actor, deletable.map((alert) => alertActivity('deleted', alert, null)));
-    await removeEmptiedTopics(tx, organizationId, actor, deletable.map((a) => a.topicId));
+    await recordActivity(
+      tx,
+      organizationId,
+      actor,
+      deletable.map((alert) => alertActivity('deleted', alert, null)),
+    );
+    await removeEmptiedTopics(
+      tx,
+      organizationId,
+      actor,
+      deletable.map((a) => a.topicId),
+    );
     result.deleted = deletable.map((a) => a.id);
     return result;
   });

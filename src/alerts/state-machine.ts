@@ -42,9 +42,7 @@ export interface AlertChanges {
 }
 
 export type Transition =
-  | { outcome: 'updated'; changes: AlertChanges }
-  | { outcome: 'unchanged' }
-  | { outcome: 'skipped'; reason: SkipReason };
+  { outcome: 'updated'; changes: AlertChanges } | { outcome: 'unchanged' } | { outcome: 'skipped'; reason: SkipReason };
 
 type Rule = (state: AlertState, input: CommandInput) => Transition;
 
@@ -54,7 +52,10 @@ const skip =
   () => ({ outcome: 'skipped', reason });
 const update = (changes: AlertChanges): Transition => ({ outcome: 'updated', changes });
 
-const dismissal = (input: CommandInput) => ({ dismissalCategory: input.category ?? null, dismissalNote: input.note ?? null });
+const dismissal = (input: CommandInput) => ({
+  dismissalCategory: input.category ?? null,
+  dismissalNote: input.note ?? null,
+});
 
 // One row per (command, from-status). A repeat (the alert already holds the command's result)
 // is `unchanged`; a status the command does not start from is `skipped`.
@@ -71,7 +72,8 @@ export const TRANSITIONS: Record<AlertCommand, Record<AlertStatus, Rule>> = {
     claimed: skip('in_claim'),
   },
   credit: {
-    pending: (_, input) => update({ status: 'credited', creditedBy: 'user', creditedAt: input.now, statusBeforeCredit: 'pending' }),
+    pending: (_, input) =>
+      update({ status: 'credited', creditedBy: 'user', creditedAt: input.now, statusBeforeCredit: 'pending' }),
     credited: unchanged,
     dismissed: skip('not_pending'),
     claimed: skip('in_claim'),
@@ -80,7 +82,12 @@ export const TRANSITIONS: Record<AlertCommand, Record<AlertStatus, Rule>> = {
     // Only a user's credit can be undone; a claim's credit belongs to the claim.
     credited: (state) =>
       state.creditedBy === 'user'
-        ? update({ status: state.statusBeforeCredit ?? 'pending', creditedBy: null, creditedAt: null, statusBeforeCredit: null })
+        ? update({
+            status: state.statusBeforeCredit ?? 'pending',
+            creditedBy: null,
+            creditedAt: null,
+            statusBeforeCredit: null,
+          })
         : { outcome: 'skipped', reason: 'credited_by_claim' },
     // Uncredit leads back to pending: pending again is the repeat.
     pending: unchanged,

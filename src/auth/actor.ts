@@ -49,10 +49,33 @@ export function actorOf(credential: Credential): AnyActor;
 export function actorOf(credential: Credential): AnyActor {
   switch (credential.kind) {
     case 'api_key':
-      return { kind: 'member', organizationId: credential.organizationId, userId: credential.userId, apiKeyId: credential.keyId, level: credential.level, keyLevel: credential.keyLevel, role: credential.role };
+      return {
+        kind: 'member',
+        organizationId: credential.organizationId,
+        userId: credential.userId,
+        apiKeyId: credential.keyId,
+        level: credential.level,
+        keyLevel: credential.keyLevel,
+        role: credential.role,
+      };
     case 'api_key_unscoped':
-      return { kind: 'unscoped', organizationId: null, userId: credential.userId, apiKeyId: credential.keyId, level: null, keyLevel: credential.keyLevel };
+      return {
+        kind: 'unscoped',
+        organizationId: null,
+        userId: credential.userId,
+        apiKeyId: credential.keyId,
+        level: null,
+        keyLevel: credential.keyLevel,
+      };
     case 'ingestion_token':
-      return { kind: 'ingestion_token', organizationId: credential.organizationId, userId: null, apiKeyId: null, level: null, tokenId: credential.tokenId, scopes: credential.scopes };
+      return {
+        kind: 'ingestion_token',
+        organizationId: credential.organizationId,
+        userId: null,
+        apiKeyId: null,
+        level: null,
+        tokenId: credential.tokenId,
+        scopes: credential.scopes,
+      };
   }
 }

@@ -33,4 +33,5 @@ export interface IngestionCredential {
 
 export type Credential = ApiKeyCredential | UnscopedApiKeyCredential | IngestionCredential;
 
-export const isIngestion = (credential: Credential): credential is IngestionCredential => credential.kind === 'ingestion_token';
+export const isIngestion = (credential: Credential): credential is IngestionCredential =>
+  credential.kind === 'ingestion_token';

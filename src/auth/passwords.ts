@@ -51,12 +51,28 @@ export interface InvitationBinding {
 // A link for the user; the plaintext token is returned once, only its digest is stored. Without
 // `invitation` it is the operator's link (the admin CLI), which sets the password whatever the
 // account; with it, an organization's invitation (`usePasswordLink`).
-export async function createPasswordLink(db: Db, input: { userId: string; appBaseUrl: string; hours?: number; invitation?: InvitationBinding }) {
+export async function createPasswordLink(
+  db: Db,
+  input: { userId: string; appBaseUrl: string; hours?: number; invitation?: InvitationBinding },
+) {
   const token = generateToken('password_link');
   const expiresAt = new Date(Date.now() + (input.hours ?? PASSWORD_LINK_HOURS) * 3_600_000);
   const { organizationId = null, role = null, invitedByUserId = null } = input.invitation ?? {};
-  await db.passwordLink.create({ data: { id: randomUUID(), userId: input.userId, tokenDigest: token.digest, expiresAt, organizationId, role, invitedByUserId } });
-  return { url: `${input.appBaseUrl.replace(/\/$/, '')}/set-password?token=${token.plaintext}`, expires_at: expiresAt.toISOString() };
+  await db.passwordLink.create({
+    data: {
+      id: randomUUID(),
+      userId: input.userId,
+      tokenDigest: token.digest,
+      expiresAt,
+      organizationId,
+      role,
+      invitedByUserId,
+    },
+  });
+  return {
+    url: `${input.appBaseUrl.replace(/\/$/, '')}/set-password?token=${token.plaintext}`,
+    expires_at: expiresAt.toISOString(),
+  };
 }
 
 // The link's user (and organization, for an invitation) when the link is unused and unexpired;
@@ -71,7 +87,8 @@ export async function findPasswordLink(db: Db, token: string) {
 }
 
 const LINK_NOT_VALID = 'This link is not valid any more. Ask an administrator for a new one.';
-const NOT_THE_PASSWORD = 'That is not the password of this account. An account that already has a password joins with it.';
+const NOT_THE_PASSWORD =
+  'That is not the password of this account. An account that already has a password joins with it.';
 
 export interface UsedLink {
   userId: string;
@@ -87,7 +104,11 @@ export async function usePasswordLink(db: Db, token: string, password: string): 
   const link = await findPasswordLink(db, token);
   if (!link) throw new PasswordError(LINK_NOT_VALID);
   if (link.organizationId && link.role && link.invitedByUserId) {
-    return joinWithInvitation(db, { ...link, organizationId: link.organizationId, role: link.role, invitedByUserId: link.invitedByUserId }, password);
+    return joinWithInvitation(
+      db,
+      { ...link, organizationId: link.organizationId, role: link.role, invitedByUserId: link.invitedByUserId },
+      password,
+    );
   }
   if (link.organizationId) throw new PasswordError(LINK_NOT_VALID);
   return { ...(await setPasswordWithLink(db, link, password)), organizationId: null };
@@ -96,13 +117,23 @@ export async function usePasswordLink(db: Db, token: string, password: string): 
 // Sets the password and uses up the link in one transaction; a link used twice at once sets it
 // once. Every other open operator link of the user ends too, and the user's sessions are signed
 // out. (Invitations stay: they cannot set a password an account already has.)
-async function setPasswordWithLink(db: Db, link: { id: string; userId: string }, password: string): Promise<{ userId: string }> {
+async function setPasswordWithLink(
+  db: Db,
+  link: { id: string; userId: string },
+  password: string,
+): Promise<{ userId: string }> {
   const passwordHash = await hashPassword(password);
   return db.$transaction(async (tx) => {
     const now = new Date();
-    const { count } = await tx.passwordLink.updateMany({ where: { id: link.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    const { count } = await tx.passwordLink.updateMany({
+      where: { id: link.id, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
     if (count === 0) throw new PasswordError(LINK_NOT_VALID);
-    await tx.passwordLink.updateMany({ where: { userId: link.userId, usedAt: null, organizationId: null }, data: { usedAt: now } });
+    await tx.passwordLink.updateMany({
+      where: { userId: link.userId, usedAt: null, organizationId: null },
+      data: { usedAt: now },
+    });
     await tx.user.update({ where: { id: link.userId }, data: { passwordHash } });
     await tx.userSession.updateMany({ where: { userId: link.userId, revokedAt: null }, data: { revokedAt: now } });
     return { userId: link.userId };
@@ -112,7 +143,10 @@ async function setPasswordWithLink(db: Db, link: { id: string; userId: string },
 // Whether a password link may choose this account's password: only while it has none and belongs
 // to no organization but `organizationId`. Any other account is someone's already, reaching other
 // organizations' data: it joins only with its own password.
-function mayChoosePassword(user: { passwordHash: string | null; memberships: { organizationId: string }[] }, organizationId: string): boolean {
+function mayChoosePassword(
+  user: { passwordHash: string | null; memberships: { organizationId: string }[] },
+  organizationId: string,
+): boolean {
   return user.passwordHash === null && user.memberships.every((m) => m.organizationId === organizationId);
 }
 
@@ -125,7 +159,11 @@ const ACCOUNT_STATE = { passwordHash: true, memberships: { select: { organizatio
 // organization's link ever reaches an account another organization or person already holds.
 // An account already a member keeps its role (a role changes only through the members list,
 // which keeps an admin).
-async function joinWithInvitation(db: Db, link: { id: string; userId: string } & InvitationBinding, password: string): Promise<UsedLink> {
+async function joinWithInvitation(
+  db: Db,
+  link: { id: string; userId: string } & InvitationBinding,
+  password: string,
+): Promise<UsedLink> {
   const before = await db.user.findUniqueOrThrow({ where: { id: link.userId }, select: ACCOUNT_STATE });
   const choosing = mayChoosePassword(before, link.organizationId);
   if (!choosing && !(await verifyPassword(before.passwordHash, password))) throw new PasswordError(NOT_THE_PASSWORD);
@@ -133,13 +171,19 @@ async function joinWithInvitation(db: Db, link: { id: string; userId: string } &
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`memberships:${link.organizationId}`}))`;
     const now = new Date();
-    const { count } = await tx.passwordLink.updateMany({ where: { id: link.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    const { count } = await tx.passwordLink.updateMany({
+      where: { id: link.id, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
     if (count === 0) throw new PasswordError(LINK_NOT_VALID);
-    const issuer = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: link.organizationId, userId: link.invitedByUserId } } });
+    const issuer = await tx.membership.findUnique({
+      where: { organizationId_userId: { organizationId: link.organizationId, userId: link.invitedByUserId } },
+    });
     if (issuer?.role !== 'admin') throw new PasswordError(LINK_NOT_VALID);
     // The account as it is now: what was checked above must still hold.
     const account = await tx.user.findUniqueOrThrow({ where: { id: link.userId }, select: ACCOUNT_STATE });
-    if (choosing !== mayChoosePassword(account, link.organizationId) || account.passwordHash !== before.passwordHash) throw new PasswordError(LINK_NOT_VALID);
+    if (choosing !== mayChoosePassword(account, link.organizationId) || account.passwordHash !== before.passwordHash)
+      throw new PasswordError(LINK_NOT_VALID);
     if (newHash) await tx.user.update({ where: { id: link.userId }, data: { passwordHash: newHash } });
     await tx.membership.upsert({
       where: { organizationId_userId: { organizationId: link.organizationId, userId: link.userId } },
@@ -147,7 +191,10 @@ async function joinWithInvitation(db: Db, link: { id: string; userId: string } &
       update: {},
     });
     // Other open invitations of this organization for the account are spent with it.
-    await tx.passwordLink.updateMany({ where: { userId: link.userId, organizationId: link.organizationId, usedAt: null }, data: { usedAt: now } });
+    await tx.passwordLink.updateMany({
+      where: { userId: link.userId, organizationId: link.organizationId, usedAt: null },
+      data: { usedAt: now },
+    });
     return { userId: link.userId, organizationId: link.organizationId };
   });
 }

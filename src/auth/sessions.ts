@@ -23,7 +23,9 @@ export interface ActiveSession {
 
 // What the API's services see for a session, as the session bearer and as the web pages: the
 // user in the session's active organization at their role there (a session has no key).
-export function sessionCredential(session: Pick<ActiveSession, 'id' | 'userId' | 'organizationId'> & { role: Level }): ApiKeyCredential {
+export function sessionCredential(
+  session: Pick<ActiveSession, 'id' | 'userId' | 'organizationId'> & { role: Level },
+): ApiKeyCredential {
   return {
     kind: 'api_key',
     keyId: null,
@@ -39,7 +41,11 @@ export function sessionCredential(session: Pick<ActiveSession, 'id' | 'userId' |
 // last_seen_at is written at most this often, so a page's requests do not each write a row.
 const TOUCH_INTERVAL_MS = 60_000;
 
-export async function createSession(db: Db, lifetime: SessionLifetime, input: { userId: string; organizationId: string }) {
+export async function createSession(
+  db: Db,
+  lifetime: SessionLifetime,
+  input: { userId: string; organizationId: string },
+) {
   const token = generateToken('session');
   const now = Date.now();
   const session = await db.userSession.create({
@@ -66,7 +72,11 @@ interface SessionRow {
 
 // The live session of a token, with the user's role in its active organization: one statement
 // (every request of the application and every session bearer authenticates).
-export async function findActiveSession(db: Db, lifetime: SessionLifetime, token: string): Promise<ActiveSession | null> {
+export async function findActiveSession(
+  db: Db,
+  lifetime: SessionLifetime,
+  token: string,
+): Promise<ActiveSession | null> {
   const idleSince = new Date(Date.now() - lifetime.SESSION_IDLE_HOURS * 3_600_000);
   const [row] = await db.$queryRaw<SessionRow[]>`
     SELECT s.id::text AS "id", s.user_id::text AS "userId", s.active_organization_id::text AS "organizationId",
@@ -79,7 +89,13 @@ export async function findActiveSession(db: Db, lifetime: SessionLifetime, token
   if (Date.now() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.userSession.updateMany({ where: { id: row.id, revokedAt: null }, data: { lastSeenAt: new Date() } });
   }
-  return { id: row.id, userId: row.userId, organizationId: row.organizationId, csrfSecret: row.csrfSecret, role: row.role };
+  return {
+    id: row.id,
+    userId: row.userId,
+    organizationId: row.organizationId,
+    csrfSecret: row.csrfSecret,
+    role: row.role,
+  };
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
@@ -87,8 +103,14 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
 }
 
 // Switches the active organization; only to one the user is a member of (else false, unchanged).
-export async function switchOrganization(db: Db, session: Pick<ActiveSession, 'id' | 'userId'>, organizationId: string): Promise<boolean> {
-  const membership = await db.membership.findUnique({ where: { organizationId_userId: { organizationId, userId: session.userId } } });
+export async function switchOrganization(
+  db: Db,
+  session: Pick<ActiveSession, 'id' | 'userId'>,
+  organizationId: string,
+): Promise<boolean> {
+  const membership = await db.membership.findUnique({
+    where: { organizationId_userId: { organizationId, userId: session.userId } },
+  });
   if (!membership) return false;
   await db.userSession.update({ where: { id: session.id }, data: { activeOrganizationId: organizationId } });
   return true;
@@ -96,6 +118,10 @@ export async function switchOrganization(db: Db, session: Pick<ActiveSession, 'i
 
 // The organization a new session starts in: the user's first by name.
 export async function firstOrganizationOf(db: Db, userId: string): Promise<string | null> {
-  const membership = await db.membership.findFirst({ where: { userId }, orderBy: { organization: { name: 'asc' } }, select: { organizationId: true } });
+  const membership = await db.membership.findFirst({
+    where: { userId },
+    orderBy: { organization: { name: 'asc' } },
+    select: { organizationId: true },
+  });
   return membership?.organizationId ?? null;
 }

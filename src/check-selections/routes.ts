@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
 import { listResponse } from '../http/schemas.js';
-import { candidateInvoiceSchema, candidateInvoicesBody, selectionPreviewSchema, selectionSchema, selectionStartedSchema, startSelectionBody } from './schemas.js';
+import {
+  candidateInvoiceSchema,
+  candidateInvoicesBody,
+  selectionPreviewSchema,
+  selectionSchema,
+  selectionStartedSchema,
+  startSelectionBody,
+} from './schemas.js';
 import { candidateInvoicesPage, previewSelection, readReceipt, startSelection } from './service.js';
 
 const tag = 'Compliance checks';
@@ -39,9 +46,15 @@ export const checkSelectionRoutes = [
     body: startSelectionBody,
     idempotent: true,
     responses: {
-      202: { description: 'The runs started; Location is the receipt (GET it to read this result again)', schema: selectionStartedSchema },
+      202: {
+        description: 'The runs started; Location is the receipt (GET it to read this result again)',
+        schema: selectionStartedSchema,
+      },
       400: { description: 'validation_error; description selection_too_large when over 5,000 checks or 50 agreements' },
-      409: { description: 'selection_changed (the body carries the new fingerprint and preview) or nothing_eligible; nothing was started' },
+      409: {
+        description:
+          'selection_changed (the body carries the new fingerprint and preview) or nothing_eligible; nothing was started',
+      },
     },
     handler: async ({ body, actor, deps, idempotencyKey }) => startSelection(deps, actor, body, idempotencyKey),
   }),
@@ -54,6 +67,8 @@ export const checkSelectionRoutes = [
     access: { level: 'read' },
     params: z.object({ receipt_key: z.string().uuid() }),
     responses: { 200: { description: 'The runs the selection started', schema: selectionStartedSchema } },
-    handler: async ({ params, actor, deps }) => ({ body: await readReceipt(deps.db, actor.organizationId, params.receipt_key) }),
+    handler: async ({ params, actor, deps }) => ({
+      body: await readReceipt(deps.db, actor.organizationId, params.receipt_key),
+    }),
   }),
 ];

@@ -61,7 +61,8 @@ export function summarizeExclusions(excluded: Exclusion[]): ExclusionSummary[] {
   for (const exclusion of excluded) {
     const summary = byReason.get(exclusion.reason) ?? { reason: exclusion.reason, count: 0, examples: [] };
     summary.count += 1;
-    if (summary.examples.length < EXAMPLES_PER_EXCLUSION) summary.examples.push({ invoice_id: exclusion.invoiceId, agreement_id: exclusion.agreementId });
+    if (summary.examples.length < EXAMPLES_PER_EXCLUSION)
+      summary.examples.push({ invoice_id: exclusion.invoiceId, agreement_id: exclusion.agreementId });
     byReason.set(exclusion.reason, summary);
   }
   return [...byReason.values()].sort((a, b) => b.count - a.count || compare(a.reason, b.reason));
@@ -87,7 +88,12 @@ export interface ReplacementImpact {
 // a claim is replaced (the same problem found again keeps its alert, but nobody knows that before
 // the check), alerts in claims are kept. `impact` is the money of the pending ones replaced.
 export function replacementImpact(groups: AlertGroup[]): ReplacementImpact {
-  const result: ReplacementImpact = { alerts: 0, by_status: { pending: 0, dismissed: 0, credited: 0 }, kept_in_claims: 0, impact: [] };
+  const result: ReplacementImpact = {
+    alerts: 0,
+    by_status: { pending: 0, dismissed: 0, credited: 0 },
+    kept_in_claims: 0,
+    impact: [],
+  };
   const pendingByCurrency = new Map<string | null, Decimal>();
   for (const group of groups) {
     if (group.inClaim || group.status === 'claimed') {
@@ -97,7 +103,10 @@ export function replacementImpact(groups: AlertGroup[]): ReplacementImpact {
     result.alerts += group.count;
     result.by_status[group.status] += group.count;
     if (group.status === 'pending') {
-      pendingByCurrency.set(group.currencyCode, (pendingByCurrency.get(group.currencyCode) ?? new Decimal(0)).plus(group.amount));
+      pendingByCurrency.set(
+        group.currencyCode,
+        (pendingByCurrency.get(group.currencyCode) ?? new Decimal(0)).plus(group.amount),
+      );
     }
   }
   result.impact = [...pendingByCurrency.entries()]
@@ -162,7 +171,11 @@ export interface LimitCheck {
 
 export function limitViolations({ checks, agreements }: LimitCheck): string[] {
   const violations: string[] = [];
-  if (checks > MAX_SELECTION_CHECKS) violations.push(`the selection has ${checks} checks; at most ${MAX_SELECTION_CHECKS} start at once`);
-  if (agreements > MAX_SELECTION_AGREEMENTS) violations.push(`the selection spans ${agreements} agreements; at most ${MAX_SELECTION_AGREEMENTS} agreement runs start at once`);
+  if (checks > MAX_SELECTION_CHECKS)
+    violations.push(`the selection has ${checks} checks; at most ${MAX_SELECTION_CHECKS} start at once`);
+  if (agreements > MAX_SELECTION_AGREEMENTS)
+    violations.push(
+      `the selection spans ${agreements} agreements; at most ${MAX_SELECTION_AGREEMENTS} agreement runs start at once`,
+    );
   return violations;
 }

@@ -37,12 +37,16 @@ function conditions(organizationId: string, query: CandidateQuery, after: CheckP
   if (query.issuedFrom) parts.push(Prisma.sql`i.issue_date >= ${query.issuedFrom}::date`);
   if (query.issuedThrough) parts.push(Prisma.sql`i.issue_date <= ${query.issuedThrough}::date`);
   if (query.topicId) {
-    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM alerts t WHERE t.invoice_id = m.invoice_id AND t.agreement_id = m.agreement_id AND t.topic_id = ${query.topicId}::uuid)`);
+    parts.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM alerts t WHERE t.invoice_id = m.invoice_id AND t.agreement_id = m.agreement_id AND t.topic_id = ${query.topicId}::uuid)`,
+    );
   }
   if (query.pairs) {
     const invoiceIds = query.pairs.map((pair) => pair.invoiceId);
     const agreementIds = query.pairs.map((pair) => pair.agreementId);
-    parts.push(Prisma.sql`(m.invoice_id, m.agreement_id) IN (SELECT * FROM unnest(${invoiceIds}::uuid[], ${agreementIds}::uuid[]))`);
+    parts.push(
+      Prisma.sql`(m.invoice_id, m.agreement_id) IN (SELECT * FROM unnest(${invoiceIds}::uuid[], ${agreementIds}::uuid[]))`,
+    );
   }
   if (query.mode === 'outstanding') {
     parts.push(Prisma.sql`NOT EXISTS (
@@ -52,11 +56,18 @@ function conditions(organizationId: string, query: CandidateQuery, after: CheckP
          AND NOT EXISTS (SELECT 1 FROM compliance_checks f WHERE f.invoice_id = c.invoice_id AND f.agreement_id = c.agreement_id
                            AND f.status = 'failed' AND f.started_at > c.started_at))`);
   }
-  if (after) parts.push(Prisma.sql`(m.agreement_id, m.invoice_id) > (${after.agreementId}::uuid, ${after.invoiceId}::uuid)`);
+  if (after)
+    parts.push(Prisma.sql`(m.agreement_id, m.invoice_id) > (${after.agreementId}::uuid, ${after.invoiceId}::uuid)`);
   return parts;
 }
 
-async function scan(db: Db, organizationId: string, query: CandidateQuery, after: CheckPair | null, limit: number): Promise<CheckPair[]> {
+async function scan(
+  db: Db,
+  organizationId: string,
+  query: CandidateQuery,
+  after: CheckPair | null,
+  limit: number,
+): Promise<CheckPair[]> {
   const rows = await db.$queryRaw<{ invoice_id: string; agreement_id: string }[]>`
     SELECT m.invoice_id::text, m.agreement_id::text
       FROM invoice_agreement_matches m
@@ -69,7 +80,12 @@ async function scan(db: Db, organizationId: string, query: CandidateQuery, after
 }
 
 // Up to `limit` eligible pairs in (agreement, invoice) order; `hasMore` when more remain.
-export async function candidatePairs(db: Db, organizationId: string, query: CandidateQuery, limit: number): Promise<CandidatePage> {
+export async function candidatePairs(
+  db: Db,
+  organizationId: string,
+  query: CandidateQuery,
+  limit: number,
+): Promise<CandidatePage> {
   const page: CandidatePage = { eligible: [], excluded: [], hasMore: false };
   let after: CheckPair | null = null;
   for (;;) {

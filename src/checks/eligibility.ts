@@ -10,7 +10,8 @@ import { readinessOf, withLinks, type AgreementWithLinks } from '../agreements/s
 // in a pending or in-progress claim: what the supplier is being asked to pay back must not
 // change under the claim).
 
-export type InvoiceExclusion = 'invoice_not_imported' | 'no_original_document' | 'credit_note' | 'credited_by_credit_note' | 'deleted';
+export type InvoiceExclusion =
+  'invoice_not_imported' | 'no_original_document' | 'credit_note' | 'credited_by_credit_note' | 'deleted';
 export type AgreementExclusion = 'agreement_not_ready';
 export type PairHeldExclusion = 'held_by_open_claim';
 
@@ -26,14 +27,17 @@ export interface EligibilityInvoice {
 
 export function invoiceExclusion(invoice: EligibilityInvoice): InvoiceExclusion | null {
   if (invoice.deletedAt) return 'deleted';
-  if (invoice.processingStatus !== 'completed' || invoice.classification === 'not_invoice') return 'invoice_not_imported';
+  if (invoice.processingStatus !== 'completed' || invoice.classification === 'not_invoice')
+    return 'invoice_not_imported';
   if (!invoice.primaryDocumentId) return 'no_original_document';
   if (invoice.documentType === 'credit_note') return 'credit_note';
   if (invoice.creditedByCount > 0) return 'credited_by_credit_note';
   return null;
 }
 
-export function agreementExclusion(agreement: AgreementWithLinks): { reason: AgreementExclusion; missing: string[] } | null {
+export function agreementExclusion(
+  agreement: AgreementWithLinks,
+): { reason: AgreementExclusion; missing: string[] } | null {
   const readiness = readinessOf(agreement);
   return readiness.ready ? null : { reason: 'agreement_not_ready', missing: readiness.missing };
 }
@@ -62,9 +66,15 @@ const ELIGIBILITY_SELECT = {
   deletedAt: true,
 } as const;
 
-export async function loadEligibilityInvoices(db: Db, organizationId: string, invoiceIds: string[]): Promise<EligibilityInvoice[]> {
+export async function loadEligibilityInvoices(
+  db: Db,
+  organizationId: string,
+  invoiceIds: string[],
+): Promise<EligibilityInvoice[]> {
   const [invoices, credited] = await Promise.all([
-    inBatches(invoiceIds, (ids) => db.invoice.findMany({ where: { organizationId, id: { in: ids } }, select: ELIGIBILITY_SELECT })),
+    inBatches(invoiceIds, (ids) =>
+      db.invoice.findMany({ where: { organizationId, id: { in: ids } }, select: ELIGIBILITY_SELECT }),
+    ),
     inBatches(invoiceIds, (ids) =>
       db.invoice.groupBy({
         by: ['creditedInvoiceId'],
@@ -79,12 +89,22 @@ export async function loadEligibilityInvoices(db: Db, organizationId: string, in
 
 // Splits the active matches of the given invoices (optionally limited to some agreements) into
 // pairs a check may run on and pairs it may not, with the reason.
-export async function pairEligibility(db: Db, organizationId: string, invoiceIds: string[], agreementIds?: string[]): Promise<Eligibility> {
+export async function pairEligibility(
+  db: Db,
+  organizationId: string,
+  invoiceIds: string[],
+  agreementIds?: string[],
+): Promise<Eligibility> {
   // Batches in invoice order, each ordered by (invoice, agreement): the whole list keeps that order.
   const sortedIds = [...new Set(invoiceIds)].sort();
   const matches = await inBatches(sortedIds, (ids) =>
     db.invoiceAgreementMatch.findMany({
-      where: { organizationId, active: true, invoiceId: { in: ids }, ...(agreementIds ? { agreementId: { in: agreementIds } } : {}) },
+      where: {
+        organizationId,
+        active: true,
+        invoiceId: { in: ids },
+        ...(agreementIds ? { agreementId: { in: agreementIds } } : {}),
+      },
       select: { invoiceId: true, agreementId: true },
       orderBy: [{ invoiceId: 'asc' }, { agreementId: 'asc' }],
     }),
@@ -93,7 +113,9 @@ export async function pairEligibility(db: Db, organizationId: string, invoiceIds
   const matchedInvoiceIds = [...new Set(matches.map((m) => m.invoiceId))];
   const [invoices, agreements, held] = await Promise.all([
     loadEligibilityInvoices(db, organizationId, matchedInvoiceIds),
-    inBatches([...new Set(matches.map((m) => m.agreementId))], (ids) => db.agreement.findMany({ where: { organizationId, id: { in: ids } } })).then((rows) => withLinks(db, rows)),
+    inBatches([...new Set(matches.map((m) => m.agreementId))], (ids) =>
+      db.agreement.findMany({ where: { organizationId, id: { in: ids } } }),
+    ).then((rows) => withLinks(db, rows)),
     pairsHeldByOpenClaims(db, organizationId, matchedInvoiceIds),
   ]);
   const invoiceReasons = new Map(invoices.map((i) => [i.id, invoiceExclusion(i)]));
@@ -105,7 +127,8 @@ export async function pairEligibility(db: Db, organizationId: string, invoiceIds
     const agreementReason = agreementReasons.get(pair.agreementId) ?? null;
     if (invoiceReason) result.excluded.push({ ...pair, reason: invoiceReason });
     else if (held.has(pairKey(pair))) result.excluded.push({ ...pair, reason: 'held_by_open_claim' });
-    else if (agreementReason) result.excluded.push({ ...pair, reason: agreementReason.reason, detail: agreementReason.missing });
+    else if (agreementReason)
+      result.excluded.push({ ...pair, reason: agreementReason.reason, detail: agreementReason.missing });
     else result.eligible.push(pair);
   }
   return result;

@@ -4,7 +4,14 @@ import type { AllowanceCharge, ExtractionInfo } from '../invoices/parsing/model.
 import { createRateLookup } from '../exchange-rates/index.js';
 import { DUPLICATE_WINDOW_DAYS } from './checkers/index.js';
 import { DEFAULT_CHECK_SETTINGS } from './checkers/money.js';
-import type { CheckExtraction, CheckInput, CheckLine, CheckPriceItem, CheckSettings, PriorCharge } from './checkers/types.js';
+import type {
+  CheckExtraction,
+  CheckInput,
+  CheckLine,
+  CheckPriceItem,
+  CheckSettings,
+  PriorCharge,
+} from './checkers/types.js';
 
 // Loads everything one check reads: the invoice with its lines, the agreement with its price
 // items, the central bank rates around the invoice date and the supplier's other charges for
@@ -59,7 +66,9 @@ function loadSettings(db: Db, organizationId: string, batch?: CheckBatch): Promi
   if (batch?.settings) return batch.settings;
   const loading = db.organization
     .findUnique({ where: { id: organizationId }, select: { lineRoundingMinorUnits: true } })
-    .then((organization) => ({ lineRoundingMinorUnits: organization?.lineRoundingMinorUnits ?? DEFAULT_CHECK_SETTINGS.lineRoundingMinorUnits }));
+    .then((organization) => ({
+      lineRoundingMinorUnits: organization?.lineRoundingMinorUnits ?? DEFAULT_CHECK_SETTINGS.lineRoundingMinorUnits,
+    }));
   if (batch) batch.settings = loading;
   return loading;
 }
@@ -69,10 +78,19 @@ type InvoiceWithLines = Invoice & { lines: CheckLine[] };
 // A batch holds its invoices' lines in memory up to this many; beyond, each check reads its own.
 const BATCH_LINE_LIMIT = 10_000;
 
-export async function loadBatchInvoices(db: Db, organizationId: string, invoiceIds: string[]): Promise<Map<string, InvoiceWithLines> | undefined> {
-  const [count] = await db.$queryRaw<{ lines: number }[]>`SELECT count(*)::int AS "lines" FROM invoice_lines WHERE invoice_id = ANY(${invoiceIds}::uuid[])`;
+export async function loadBatchInvoices(
+  db: Db,
+  organizationId: string,
+  invoiceIds: string[],
+): Promise<Map<string, InvoiceWithLines> | undefined> {
+  const [count] = await db.$queryRaw<
+    { lines: number }[]
+  >`SELECT count(*)::int AS "lines" FROM invoice_lines WHERE invoice_id = ANY(${invoiceIds}::uuid[])`;
   if ((count?.lines ?? 0) > BATCH_LINE_LIMIT) return undefined;
-  const [invoices, lines] = await Promise.all([db.invoice.findMany({ where: { id: { in: invoiceIds }, organizationId } }), loadCheckLines(db, organizationId, invoiceIds)]);
+  const [invoices, lines] = await Promise.all([
+    db.invoice.findMany({ where: { id: { in: invoiceIds }, organizationId } }),
+    loadCheckLines(db, organizationId, invoiceIds),
+  ]);
   return new Map(invoices.map((invoice) => [invoice.id, { ...invoice, lines: lines.get(invoice.id) ?? [] }]));
 }
 
@@ -100,8 +118,15 @@ async function loadCheckLines(db: Db, organizationId: string, invoiceIds: string
   return byInvoice;
 }
 
-async function loadInvoiceWithLines(db: Db, organizationId: string, invoiceId: string): Promise<InvoiceWithLines | null> {
-  const [invoice, lines] = await Promise.all([db.invoice.findFirst({ where: { id: invoiceId, organizationId } }), loadCheckLines(db, organizationId, [invoiceId])]);
+async function loadInvoiceWithLines(
+  db: Db,
+  organizationId: string,
+  invoiceId: string,
+): Promise<InvoiceWithLines | null> {
+  const [invoice, lines] = await Promise.all([
+    db.invoice.findFirst({ where: { id: invoiceId, organizationId } }),
+    loadCheckLines(db, organizationId, [invoiceId]),
+  ]);
   return invoice ? { ...invoice, lines: lines.get(invoiceId) ?? [] } : null;
 }
 
@@ -110,7 +135,13 @@ interface AgreementTerms {
   priceItems: CheckPriceItem[];
 }
 
-export async function loadCheck(db: Db, organizationId: string, invoiceId: string, agreementId: string, batch?: CheckBatch): Promise<LoadedCheck | null> {
+export async function loadCheck(
+  db: Db,
+  organizationId: string,
+  invoiceId: string,
+  agreementId: string,
+  batch?: CheckBatch,
+): Promise<LoadedCheck | null> {
   const [invoice, terms] = await Promise.all([
     batch?.invoices?.get(invoiceId) ?? loadInvoiceWithLines(db, organizationId, invoiceId),
     agreementTermsOf(db, organizationId, agreementId, batch),
@@ -119,7 +150,9 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
   const { agreement, priceItems } = terms;
   if (!invoice || !agreement) return null;
   const { lines } = invoice;
-  const priceCurrencies = new Set(priceItems.map((item) => item.currencyCode).filter((code) => code && code !== invoice.currencyCode));
+  const priceCurrencies = new Set(
+    priceItems.map((item) => item.currencyCode).filter((code) => code && code !== invoice.currencyCode),
+  );
   const [rates, priorCharges, settings] = await Promise.all([
     priceCurrencies.size > 0 && invoice.issueDate ? loadRates(db, invoice.issueDate) : Promise.resolve([]),
     batch?.priorCharges.get(invoice.id) ?? loadPriorCharges(db, invoice),
@@ -132,7 +165,12 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
     invoiceVersionAt: invoice.contentChangedAt,
     agreementVersionAt: agreement.termsChangedAt,
     instructions: agreement.instructions,
-    lines: lines.map((line) => ({ id: line.id, sellerItemId: line.sellerItemId, description: line.description, unitPrice: line.unitPrice as string | null })),
+    lines: lines.map((line) => ({
+      id: line.id,
+      sellerItemId: line.sellerItemId,
+      description: line.description,
+      unitPrice: line.unitPrice as string | null,
+    })),
     input: {
       invoice: {
         id: invoice.id,
@@ -146,10 +184,22 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
         orderReference: invoice.orderReference,
         deliveryDate: day(invoice.deliveryDate),
         readFrom: readFromOf(invoice.extraction),
-        exchangeRate: invoice.exchangeRate ? { sourceCurrencyCode: invoice.currencyCode, targetCurrencyCode: invoice.taxCurrencyCode, rate: invoice.exchangeRate.toString() } : null,
+        exchangeRate: invoice.exchangeRate
+          ? {
+              sourceCurrencyCode: invoice.currencyCode,
+              targetCurrencyCode: invoice.taxCurrencyCode,
+              rate: invoice.exchangeRate.toString(),
+            }
+          : null,
         lines,
         extraction: checkExtraction(invoice.extraction),
-        allowanceCharges: allowanceCharges.map((ac) => ({ isCharge: ac.isCharge, amount: ac.amount, baseAmount: ac.baseAmount, reason: ac.reason, reasonCode: ac.reasonCode })),
+        allowanceCharges: allowanceCharges.map((ac) => ({
+          isCharge: ac.isCharge,
+          amount: ac.amount,
+          baseAmount: ac.baseAmount,
+          reason: ac.reason,
+          reasonCode: ac.reasonCode,
+        })),
         totals: {
           lineExtension: text(invoice.lineExtensionAmount),
           allowanceTotal: text(invoice.allowanceTotal),
@@ -176,12 +226,18 @@ export async function loadCheck(db: Db, organizationId: string, invoiceId: strin
   };
 }
 
-function agreementTermsOf(db: Db, organizationId: string, agreementId: string, batch?: CheckBatch): Promise<AgreementTerms | null> {
+function agreementTermsOf(
+  db: Db,
+  organizationId: string,
+  agreementId: string,
+  batch?: CheckBatch,
+): Promise<AgreementTerms | null> {
   const cached = batch?.agreements.get(agreementId);
   if (cached) return cached;
-  const loading = Promise.all([db.agreement.findFirst({ where: { id: agreementId, organizationId } }), loadPriceItems(db, organizationId, agreementId)]).then(
-    ([agreement, priceItems]) => (agreement ? { agreement, priceItems } : null),
-  );
+  const loading = Promise.all([
+    db.agreement.findFirst({ where: { id: agreementId, organizationId } }),
+    loadPriceItems(db, organizationId, agreementId),
+  ]).then(([agreement, priceItems]) => (agreement ? { agreement, priceItems } : null));
   batch?.agreements.set(agreementId, loading);
   return loading;
 }
@@ -200,8 +256,16 @@ function loadPriceItems(db: Db, organizationId: string, agreementId: string): Pr
 }
 
 async function loadRates(db: Db, issueDate: Date) {
-  const rows = await db.exchangeRate.findMany({ where: { date: { gte: shiftDays(issueDate, -RATE_WINDOW_DAYS), lte: issueDate } } });
-  return rows.map((row) => ({ source: row.source, date: day(row.date)!, baseCurrency: row.baseCurrency, quoteCurrency: row.quoteCurrency, rate: row.rate.toString() }));
+  const rows = await db.exchangeRate.findMany({
+    where: { date: { gte: shiftDays(issueDate, -RATE_WINDOW_DAYS), lte: issueDate } },
+  });
+  return rows.map((row) => ({
+    source: row.source,
+    date: day(row.date)!,
+    baseCurrency: row.baseCurrency,
+    quoteCurrency: row.quoteCurrency,
+    rate: row.rate.toString(),
+  }));
 }
 
 // The supplier's other invoices' lines for the same items (by seller item id or description),
@@ -225,7 +289,13 @@ interface ChargedItems {
 
 async function loadPriorCharges(
   db: Db,
-  invoice: { id: string; organizationId: string; supplierId: string | null; issueDate: Date | null; lines: { sellerItemId: string | null; description: string | null }[] },
+  invoice: {
+    id: string;
+    organizationId: string;
+    supplierId: string | null;
+    issueDate: Date | null;
+    lines: { sellerItemId: string | null; description: string | null }[];
+  },
 ): Promise<PriorCharge[]> {
   const charged: ChargedInvoice = {
     id: invoice.id,
@@ -235,13 +305,19 @@ async function loadPriorCharges(
     descriptions: [...new Set(invoice.lines.map((l) => l.description).filter((v): v is string => !!v))],
   };
   if (!charged.supplierId) return [];
-  const rows = await priorChargeRows(db, invoice.organizationId, charged.supplierId, [charged], PRIOR_CHARGE_LIMIT, [charged.id]);
+  const rows = await priorChargeRows(db, invoice.organizationId, charged.supplierId, [charged], PRIOR_CHARGE_LIMIT, [
+    charged.id,
+  ]);
   return rows.filter((row) => comparable(charged, row));
 }
 
 // Earlier charges of every invoice of a batch, one statement per supplier (the invoices' keys in
 // one more). A supplier whose charges exceed what a batch may hold in memory is read per invoice.
-export async function loadBatchPriorCharges(db: Db, organizationId: string, invoiceIds: string[]): Promise<Map<string, PriorCharge[]>> {
+export async function loadBatchPriorCharges(
+  db: Db,
+  organizationId: string,
+  invoiceIds: string[],
+): Promise<Map<string, PriorCharge[]>> {
   const invoices = await db.$queryRaw<ChargedInvoice[]>`
     SELECT i.id::text AS "id", i.supplier_id::text AS "supplierId", to_char(i.issue_date, 'YYYY-MM-DD') AS "issueDate",
            ARRAY(SELECT DISTINCT l.seller_item_id FROM invoice_lines l WHERE l.invoice_id = i.id AND l.seller_item_id <> '') AS "itemIds",
@@ -268,7 +344,8 @@ export async function loadBatchPriorCharges(db: Db, organizationId: string, invo
       const kept: PriorCharge[] = [];
       for (let index = 0; index < rows.length && kept.length < PRIOR_CHARGE_LIMIT; index++) {
         const row = rows[index]!;
-        if (row.invoiceId !== invoice.id && covers(items, row) && comparableOn(invoiceDay, rowDays[index]!, row)) kept.push(row);
+        if (row.invoiceId !== invoice.id && covers(items, row) && comparableOn(invoiceDay, rowDays[index]!, row))
+          kept.push(row);
       }
       charges.set(invoice.id, kept);
     }
@@ -279,12 +356,17 @@ export async function loadBatchPriorCharges(db: Db, organizationId: string, invo
 // At most this many earlier lines are read for the invoices of one supplier in a batch.
 const BATCH_PRIOR_CHARGE_LIMIT = 50_000;
 
-const dayNumberOf = (date: string | null): number | null => (date === null ? null : Date.parse(`${date}T00:00:00Z`) / 86_400_000);
-const within = (a: number | null, b: number | null, days: number) => a !== null && b !== null && Math.abs(a - b) <= days;
+const dayNumberOf = (date: string | null): number | null =>
+  date === null ? null : Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+const within = (a: number | null, b: number | null, days: number) =>
+  a !== null && b !== null && Math.abs(a - b) <= days;
 
 // The same item: by seller item id or by description.
 function covers(invoice: ChargedItems, charge: PriorCharge): boolean {
-  return (charge.sellerItemId !== null && invoice.itemIds.has(charge.sellerItemId)) || (charge.description !== null && invoice.descriptions.has(charge.description));
+  return (
+    (charge.sellerItemId !== null && invoice.itemIds.has(charge.sellerItemId)) ||
+    (charge.description !== null && invoice.descriptions.has(charge.description))
+  );
 }
 
 // Within the invoice's window, and either with a period or issued close enough to compare.
@@ -295,13 +377,22 @@ function comparable(invoice: ChargedInvoice, charge: PriorCharge): boolean {
 // The same with both issue dates as day numbers.
 function comparableOn(invoiceDay: number | null, chargeDay: number | null, charge: PriorCharge): boolean {
   if (invoiceDay !== null && !within(invoiceDay, chargeDay, PRIOR_CHARGE_WINDOW_DAYS)) return false;
-  return charge.periodStart !== null || charge.periodEnd !== null || within(invoiceDay, chargeDay, DUPLICATE_WINDOW_DAYS);
+  return (
+    charge.periodStart !== null || charge.periodEnd !== null || within(invoiceDay, chargeDay, DUPLICATE_WINDOW_DAYS)
+  );
 }
 
 // The supplier's charges that may be earlier charges of any of `invoices` (the union of their
 // items and windows; `comparable` and `covers` narrow them per invoice), in (invoice, position)
 // order, read as text in one indexed statement (the supplier's invoices, then their lines).
-function priorChargeRows(db: Db, organizationId: string, supplierId: string, invoices: ChargedInvoice[], limit: number, excluded: string[]): Promise<PriorCharge[]> {
+function priorChargeRows(
+  db: Db,
+  organizationId: string,
+  supplierId: string,
+  invoices: ChargedInvoice[],
+  limit: number,
+  excluded: string[],
+): Promise<PriorCharge[]> {
   const dates = invoices.map((invoice) => invoice.issueDate);
   const windowed = dates.every((date) => date !== null);
   const sorted = (dates.filter((date) => date !== null) as string[]).sort();

@@ -19,7 +19,10 @@ export interface InvoiceCheckSettlement {
 
 export async function markInvoicesChecking(db: Db, invoiceIds: string[]): Promise<void> {
   await countInBatches(invoiceIds, (ids) =>
-    db.invoice.updateMany({ where: { id: { in: ids } }, data: { alertCheckStatus: 'processing', alertCheckSkipReason: null, alertCheckFailure: Prisma.DbNull } }),
+    db.invoice.updateMany({
+      where: { id: { in: ids } },
+      data: { alertCheckStatus: 'processing', alertCheckSkipReason: null, alertCheckFailure: Prisma.DbNull },
+    }),
   );
 }
 
@@ -33,7 +36,9 @@ function skipReasonOf(eligibility: Eligibility): string {
 export async function settleInvoiceChecks(db: Db, organizationId: string, invoiceIds: string[]): Promise<void> {
   // One eligibility read for the whole run's invoices, then each invoice's share of it.
   const eligibility = await pairEligibility(db, organizationId, invoiceIds);
-  const byInvoice = new Map<string, Eligibility>(invoiceIds.map((invoiceId) => [invoiceId, { eligible: [], excluded: [] }]));
+  const byInvoice = new Map<string, Eligibility>(
+    invoiceIds.map((invoiceId) => [invoiceId, { eligible: [], excluded: [] }]),
+  );
   for (const pair of eligibility.eligible) byInvoice.get(pair.invoiceId)?.eligible.push(pair);
   for (const pair of eligibility.excluded) byInvoice.get(pair.invoiceId)?.excluded.push(pair);
   // Two statements for the run's invoices, not two per invoice: a run of 200 invoices spent half
@@ -56,7 +61,11 @@ export async function settleInvoiceChecks(db: Db, organizationId: string, invoic
 
 // latestCheckFailure for many invoices at once: per invoice, the failure of the latest failed
 // check among the latest finished check of each of its eligible pairs.
-async function latestCheckFailures(db: Db, organizationId: string, pairs: { invoiceId: string; agreementId: string }[]): Promise<Map<string, Prisma.InputJsonValue>> {
+async function latestCheckFailures(
+  db: Db,
+  organizationId: string,
+  pairs: { invoiceId: string; agreementId: string }[],
+): Promise<Map<string, Prisma.InputJsonValue>> {
   const latest = new Map<string, { startedAt: Date; failure: Prisma.InputJsonValue }>();
   for (const part of batchesOf(pairs)) {
     const rows = await db.$queryRaw<{ invoiceId: string; failure: Prisma.JsonValue | null; startedAt: Date }[]>`
@@ -73,7 +82,10 @@ async function latestCheckFailures(db: Db, organizationId: string, pairs: { invo
       // An invoice's pairs may fall into two parts: the later failure of the two is its latest.
       const earlier = latest.get(row.invoiceId);
       if (earlier && earlier.startedAt >= row.startedAt) continue;
-      latest.set(row.invoiceId, { startedAt: row.startedAt, failure: (row.failure as Prisma.InputJsonValue) ?? { code: 'check_failed', message: 'A check failed.' } });
+      latest.set(row.invoiceId, {
+        startedAt: row.startedAt,
+        failure: (row.failure as Prisma.InputJsonValue) ?? { code: 'check_failed', message: 'A check failed.' },
+      });
     }
   }
   return new Map([...latest].map(([invoiceId, { failure }]) => [invoiceId, failure]));
@@ -82,10 +94,17 @@ async function latestCheckFailures(db: Db, organizationId: string, pairs: { invo
 async function settleInvoice(db: Db, invoiceId: string, eligibility: Eligibility): Promise<InvoiceCheckSettlement> {
   if (eligibility.eligible.length === 0) {
     const skipReason = skipReasonOf(eligibility);
-    await db.invoice.update({ where: { id: invoiceId }, data: { alertCheckStatus: 'skipped', alertCheckSkipReason: skipReason, alertCheckFailure: Prisma.DbNull } });
+    await db.invoice.update({
+      where: { id: invoiceId },
+      data: { alertCheckStatus: 'skipped', alertCheckSkipReason: skipReason, alertCheckFailure: Prisma.DbNull },
+    });
     return { status: 'skipped', skipReason };
   }
-  const latestFailure = await latestCheckFailure(db, invoiceId, eligibility.eligible.map((pair) => pair.agreementId));
+  const latestFailure = await latestCheckFailure(
+    db,
+    invoiceId,
+    eligibility.eligible.map((pair) => pair.agreementId),
+  );
   const status = latestFailure ? 'failed' : 'completed';
   await db.invoice.update({
     where: { id: invoiceId },
@@ -95,7 +114,11 @@ async function settleInvoice(db: Db, invoiceId: string, eligibility: Eligibility
 }
 
 // The failure of the latest finished check of any of the pairs, if that check failed.
-async function latestCheckFailure(db: Db, invoiceId: string, agreementIds: string[]): Promise<Prisma.InputJsonValue | null> {
+async function latestCheckFailure(
+  db: Db,
+  invoiceId: string,
+  agreementIds: string[],
+): Promise<Prisma.InputJsonValue | null> {
   const checks = await db.complianceCheck.findMany({
     where: { invoiceId, agreementId: { in: agreementIds }, status: { not: 'running' } },
     orderBy: { startedAt: 'desc' },
@@ -105,19 +128,33 @@ async function latestCheckFailure(db: Db, invoiceId: string, agreementIds: strin
   for (const check of checks) {
     if (seen.has(check.agreementId)) continue;
     seen.add(check.agreementId);
-    if (check.status === 'failed') return (check.failure as Prisma.InputJsonValue) ?? { code: 'check_failed', message: 'A check failed.' };
+    if (check.status === 'failed')
+      return (check.failure as Prisma.InputJsonValue) ?? { code: 'check_failed', message: 'A check failed.' };
   }
   return null;
 }
 
 // The check an import runs by itself once the invoice is stored and matched to
 // `matchedAgreements` agreements (none: nothing to check, and no eligibility to read).
-export async function checkImportedInvoice(db: Db, organizationId: string, runId: string, invoiceId: string, matchedAgreements: number, logger?: Logger) {
-  const eligibility = matchedAgreements === 0 ? { eligible: [], excluded: [] } : await pairEligibility(db, organizationId, [invoiceId]);
+export async function checkImportedInvoice(
+  db: Db,
+  organizationId: string,
+  runId: string,
+  invoiceId: string,
+  matchedAgreements: number,
+  logger?: Logger,
+) {
+  const eligibility =
+    matchedAgreements === 0 ? { eligible: [], excluded: [] } : await pairEligibility(db, organizationId, [invoiceId]);
   if (eligibility.eligible.length > 0) {
     await markInvoicesChecking(db, [invoiceId]);
-    for (const pair of eligibility.eligible) await performCheck(db, organizationId, runId, pair.invoiceId, pair.agreementId, undefined, logger);
+    for (const pair of eligibility.eligible)
+      await performCheck(db, organizationId, runId, pair.invoiceId, pair.agreementId, undefined, logger);
   }
   const settlement = await settleInvoice(db, invoiceId, eligibility);
-  return { checked_agreements: eligibility.eligible.length, alert_check: settlement.status, skip_reason: settlement.skipReason };
+  return {
+    checked_agreements: eligibility.eligible.length,
+    alert_check: settlement.status,
+    skip_reason: settlement.skipReason,
+  };
 }

@@ -30,7 +30,8 @@ export interface CheckOutcome {
 
 const CHECK_FAILED = {
   code: 'check_failed',
-  message: 'The check could not be completed because of an internal error. It was logged under the run id; check the invoice again, and contact support with the run id if it fails again.',
+  message:
+    'The check could not be completed because of an internal error. It was logged under the run id; check the invoice again, and contact support with the run id if it fails again.',
 };
 
 // Storing a check writes its findings and alerts: thousands for a large invoice, which on a busy
@@ -42,7 +43,15 @@ export function checkIdFor(runId: string, invoiceId: string, agreementId: string
   return deterministicUuid(`check:${runId}:${invoiceId}:${agreementId}`);
 }
 
-export async function performCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string, batch?: CheckBatch, logger?: Logger): Promise<CheckOutcome> {
+export async function performCheck(
+  db: Db,
+  organizationId: string,
+  runId: string,
+  invoiceId: string,
+  agreementId: string,
+  batch?: CheckBatch,
+  logger?: Logger,
+): Promise<CheckOutcome> {
   const prepared = await prepareCheck(db, organizationId, runId, invoiceId, agreementId, batch, logger);
   if ('outcome' in prepared) return prepared.outcome;
   const [outcome] = await storeChecks(db, organizationId, runId, [prepared]);
@@ -60,11 +69,28 @@ interface FoundCheck {
 
 // Everything of a check before its writes: an existing finished check, loading, the checkers (a
 // failing checker records its failed check here).
-async function prepareCheck(db: Db, organizationId: string, runId: string, invoiceId: string, agreementId: string, batch?: CheckBatch, logger?: Logger): Promise<FoundCheck | { outcome: CheckOutcome }> {
+async function prepareCheck(
+  db: Db,
+  organizationId: string,
+  runId: string,
+  invoiceId: string,
+  agreementId: string,
+  batch?: CheckBatch,
+  logger?: Logger,
+): Promise<FoundCheck | { outcome: CheckOutcome }> {
   const checkId = checkIdFor(runId, invoiceId, agreementId);
-  const existing = batch?.checks ? (batch.checks.get(checkId) ?? null) : await db.complianceCheck.findUnique({ where: { id: checkId }, select: { status: true, findingsCount: true } });
+  const existing = batch?.checks
+    ? (batch.checks.get(checkId) ?? null)
+    : await db.complianceCheck.findUnique({ where: { id: checkId }, select: { status: true, findingsCount: true } });
   if (existing && existing.status !== 'running') {
-    return { outcome: { checkId, status: existing.status, findings: existing.findingsCount ?? 0, alerts: existing.findingsCount ?? 0 } };
+    return {
+      outcome: {
+        checkId,
+        status: existing.status,
+        findings: existing.findingsCount ?? 0,
+        alerts: existing.findingsCount ?? 0,
+      },
+    };
   }
   const loaded = await loadCheck(db, organizationId, invoiceId, agreementId, batch);
   if (!loaded) return { outcome: { checkId, status: 'skipped', findings: 0, alerts: 0 } };
@@ -73,7 +99,10 @@ async function prepareCheck(db: Db, organizationId: string, runId: string, invoi
     findings = runCheckers(loaded.input);
   } catch (error) {
     // The checkers are pure: the same input fails the same way, so retrying cannot help.
-    logger?.error({ err: error, run_id: runId, check_id: checkId, invoice_id: invoiceId, agreement_id: agreementId }, 'a checker failed');
+    logger?.error(
+      { err: error, run_id: runId, check_id: checkId, invoice_id: invoiceId, agreement_id: agreementId },
+      'a checker failed',
+    );
     await recordFailedCheck(db, checkId, runId, loaded, invoiceId, agreementId, error);
     return { outcome: { checkId, status: 'failed', findings: 0, alerts: 0 } };
   }
@@ -84,14 +113,20 @@ async function prepareCheck(db: Db, organizationId: string, runId: string, invoi
 // the checks, their findings, their pairs' alerts and activity, the invoices' check status. A
 // batch's checks took some ten statements each (a quarter of the worker's time went to Prisma
 // building and sending them); together they take about as many as one.
-async function storeChecks(db: Db, organizationId: string, runId: string, checks: FoundCheck[]): Promise<CheckOutcome[]> {
+async function storeChecks(
+  db: Db,
+  organizationId: string,
+  runId: string,
+  checks: FoundCheck[],
+): Promise<CheckOutcome[]> {
   const completedAt = new Date();
-  return db.$transaction(async (tx) => {
-    // Two checks of the same pair (an import's and a user's) must not both add the same alert.
-    // The pairs' locks in one order (by their hash), so two transactions cannot wait on each other.
-    const keys = checks.map((check) => `check-pair:${check.invoiceId}:${check.agreementId}`);
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${keys}::text[]) AS k ORDER BY 1) AS sorted`;
-    await tx.$executeRaw`
+  return db.$transaction(
+    async (tx) => {
+      // Two checks of the same pair (an import's and a user's) must not both add the same alert.
+      // The pairs' locks in one order (by their hash), so two transactions cannot wait on each other.
+      const keys = checks.map((check) => `check-pair:${check.invoiceId}:${check.agreementId}`);
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${keys}::text[]) AS k ORDER BY 1) AS sorted`;
+      await tx.$executeRaw`
       INSERT INTO compliance_checks (id, organization_id, invoice_id, agreement_id, workflow_run_id, status, findings_count, invoice_version_at, agreement_version_at, completed_at)
       SELECT c.id, ${organizationId}::uuid, c.invoice_id, c.agreement_id, ${runId}::uuid, 'completed'::"CheckStatus", c.findings_count, c.invoice_version_at, c.agreement_version_at, ${completedAt}::timestamptz
         FROM unnest(${checks.map((c) => c.checkId)}::uuid[], ${checks.map((c) => c.invoiceId)}::uuid[], ${checks.map((c) => c.agreementId)}::uuid[],
@@ -99,17 +134,33 @@ async function storeChecks(db: Db, organizationId: string, runId: string, checks
                     ${checks.map((c) => c.loaded.agreementVersionAt.toISOString())}::timestamptz[])
              AS c(id, invoice_id, agreement_id, findings_count, invoice_version_at, agreement_version_at)
       ON CONFLICT (id) DO UPDATE SET status = 'completed', findings_count = EXCLUDED.findings_count, completed_at = EXCLUDED.completed_at`;
-    await tx.$executeRaw`DELETE FROM compliance_findings WHERE check_id = ANY(${checks.map((c) => c.checkId)}::uuid[]) AND organization_id = ${organizationId}::uuid`;
-    const replaced = await replaceAlerts(tx, organizationId, runId, checks);
-    // The created alerts, for the run's new_alert notifications, in the same transaction.
-    await recordNewAlerts(tx, organizationId, runId, checks.map((check, index) => ({ checkId: check.checkId, alertIds: replaced[index]!.createdIds })));
-    // A large invoice has as many findings as lines: rows a chunk per statement, under PostgreSQL's
-    // 65,535 bind parameters (src/shared/batches.ts).
-    const rows = checks.flatMap((check, index) => check.kept.map((finding, position) => findingRow(check.checkId, check.loaded, position, finding, replaced[index]!.alertIds[position]!)));
-    for (const chunk of batchesOf(rows, FINDING_CHUNK)) await insertFindings(tx, organizationId, chunk);
-    await refreshCheckStatus(tx, { invoiceIds: [...new Set(checks.map((check) => check.invoiceId))] });
-    return checks.map((check, index) => ({ checkId: check.checkId, status: 'completed' as const, findings: check.kept.length, alerts: replaced[index]!.alertIds.length }));
-  }, { timeout: CHECK_STORE_TIMEOUT_MS });
+      await tx.$executeRaw`DELETE FROM compliance_findings WHERE check_id = ANY(${checks.map((c) => c.checkId)}::uuid[]) AND organization_id = ${organizationId}::uuid`;
+      const replaced = await replaceAlerts(tx, organizationId, runId, checks);
+      // The created alerts, for the run's new_alert notifications, in the same transaction.
+      await recordNewAlerts(
+        tx,
+        organizationId,
+        runId,
+        checks.map((check, index) => ({ checkId: check.checkId, alertIds: replaced[index]!.createdIds })),
+      );
+      // A large invoice has as many findings as lines: rows a chunk per statement, under PostgreSQL's
+      // 65,535 bind parameters (src/shared/batches.ts).
+      const rows = checks.flatMap((check, index) =>
+        check.kept.map((finding, position) =>
+          findingRow(check.checkId, check.loaded, position, finding, replaced[index]!.alertIds[position]!),
+        ),
+      );
+      for (const chunk of batchesOf(rows, FINDING_CHUNK)) await insertFindings(tx, organizationId, chunk);
+      await refreshCheckStatus(tx, { invoiceIds: [...new Set(checks.map((check) => check.invoiceId))] });
+      return checks.map((check, index) => ({
+        checkId: check.checkId,
+        status: 'completed' as const,
+        findings: check.kept.length,
+        alerts: replaced[index]!.alertIds.length,
+      }));
+    },
+    { timeout: CHECK_STORE_TIMEOUT_MS },
+  );
 }
 
 export interface CheckItem {
@@ -131,12 +182,23 @@ const STORE_FINDINGS_LIMIT = 5_000;
 // again: begun items are worked again, finished ones are left out, and a check that completed is
 // found by its id. A check that throws (an infrastructure error) fails the activity after the
 // others end, so Temporal retries the batch.
-export async function performCheckBatch(db: Db, organizationId: string, runId: string, items: CheckItem[]): Promise<void> {
-  const begun = await beginItems(db, items.map((item) => item.itemId));
+export async function performCheckBatch(
+  db: Db,
+  organizationId: string,
+  runId: string,
+  items: CheckItem[],
+): Promise<void> {
+  const begun = await beginItems(
+    db,
+    items.map((item) => item.itemId),
+  );
   const todo = items.filter((item) => begun.has(item.itemId));
   if (todo.length === 0) return;
   const { outcomes, errors } = await performChecks(db, organizationId, runId, todo);
-  await completeItems(db, outcomes.map(({ pair, result }) => ({ itemId: pair.itemId, result })));
+  await completeItems(
+    db,
+    outcomes.map(({ pair, result }) => ({ itemId: pair.itemId, result })),
+  );
   if (errors.length > 0) throw errors[0];
 }
 
@@ -153,9 +215,17 @@ export async function performChecks<T extends { invoiceId: string; agreementId: 
   const [priorCharges, invoices, checks] = await Promise.all([
     loadBatchPriorCharges(db, organizationId, invoiceIds),
     loadBatchInvoices(db, organizationId, invoiceIds),
-    db.complianceCheck.findMany({ where: { id: { in: pairs.map((pair) => checkIdFor(runId, pair.invoiceId, pair.agreementId)) } }, select: { id: true, status: true, findingsCount: true } }),
+    db.complianceCheck.findMany({
+      where: { id: { in: pairs.map((pair) => checkIdFor(runId, pair.invoiceId, pair.agreementId)) } },
+      select: { id: true, status: true, findingsCount: true },
+    }),
   ]);
-  const batch: CheckBatch = { agreements: new Map(), priorCharges, invoices, checks: new Map(checks.map((check) => [check.id, check])) };
+  const batch: CheckBatch = {
+    agreements: new Map(),
+    priorCharges,
+    invoices,
+    checks: new Map(checks.map((check) => [check.id, check])),
+  };
   const outcomes: { pair: T; result: CheckOutcome }[] = [];
   const found: { pair: T; check: FoundCheck }[] = [];
   const errors: unknown[] = [];
@@ -172,7 +242,12 @@ export async function performChecks<T extends { invoiceId: string; agreementId: 
   for (const lane of lanes) if (lane.status === 'rejected') errors.push(lane.reason);
   for (const group of storeGroups(found)) {
     try {
-      const stored = await storeChecks(db, organizationId, runId, group.map((entry) => entry.check));
+      const stored = await storeChecks(
+        db,
+        organizationId,
+        runId,
+        group.map((entry) => entry.check),
+      );
       group.forEach((entry, index) => outcomes.push({ pair: entry.pair, result: stored[index]! }));
     } catch (error) {
       if (group.length === 1) {
@@ -208,7 +283,15 @@ function storeGroups<T extends { check: FoundCheck }>(found: T[]): T[][] {
   return groups;
 }
 
-function checkRow(checkId: string, runId: string, loaded: LoadedCheck, invoiceId: string, agreementId: string, status: 'completed' | 'failed', findingsCount: number | null) {
+function checkRow(
+  checkId: string,
+  runId: string,
+  loaded: LoadedCheck,
+  invoiceId: string,
+  agreementId: string,
+  status: 'completed' | 'failed',
+  findingsCount: number | null,
+) {
   return {
     id: checkId,
     organizationId: loaded.organizationId,
@@ -223,7 +306,15 @@ function checkRow(checkId: string, runId: string, loaded: LoadedCheck, invoiceId
   };
 }
 
-async function recordFailedCheck(db: Db, checkId: string, runId: string, loaded: LoadedCheck, invoiceId: string, agreementId: string, error: unknown) {
+async function recordFailedCheck(
+  db: Db,
+  checkId: string,
+  runId: string,
+  loaded: LoadedCheck,
+  invoiceId: string,
+  agreementId: string,
+  error: unknown,
+) {
   // The customer reads this on the invoice (alerts.processing.failure): never the exception's text.
   const failure = { ...publicFailure(error, CHECK_FAILED) };
   await db.$transaction(async (tx) => {
@@ -259,7 +350,11 @@ function findingRow(checkId: string, loaded: LoadedCheck, position: number, find
 
 // Findings as one array per column: one statement and 15 bind parameters whatever the count
 // (Prisma's createMany compiled a statement of 20 parameters per row, each batch anew).
-async function insertFindings(tx: Prisma.TransactionClient, organizationId: string, rows: ReturnType<typeof findingRow>[]) {
+async function insertFindings(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  rows: ReturnType<typeof findingRow>[],
+) {
   if (rows.length === 0) return;
   const column = <T>(value: (row: ReturnType<typeof findingRow>) => T) => rows.map(value);
   await tx.$executeRaw`
@@ -302,9 +397,17 @@ function byPair<A extends { invoiceId: string; agreementId: string }>(alerts: A[
 // place, so it keeps its id, topic and history: a dismissed one comes back as pending (and out of
 // the cancelled claim it was left in), a credited one stays credited. For several checks (of
 // different pairs) each statement covers all of them.
-async function replaceAlerts(tx: Prisma.TransactionClient, organizationId: string, runId: string, checks: FoundCheck[]): Promise<{ alertIds: string[]; createdIds: string[] }[]> {
+async function replaceAlerts(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  runId: string,
+  checks: FoundCheck[],
+): Promise<{ alertIds: string[]; createdIds: string[] }[]> {
   const earlierAll = await tx.alert.findMany({
-    where: { organizationId, OR: checks.map((check) => ({ invoiceId: check.invoiceId, agreementId: check.agreementId })) },
+    where: {
+      organizationId,
+      OR: checks.map((check) => ({ invoiceId: check.invoiceId, agreementId: check.agreementId })),
+    },
     include: ALERT_INCLUDE,
   });
   const earlierOf = byPair(earlierAll);
@@ -317,7 +420,9 @@ async function replaceAlerts(tx: Prisma.TransactionClient, organizationId: strin
     const earlier = earlierOf.get(pairKey(invoiceId, agreementId)) ?? [];
     const held = earlier.filter(isHeld);
     const replaceable = earlier.filter((alert) => !isHeld(alert));
-    const byFingerprint = new Map(replaceable.filter((a) => a.origin === 'check' && a.fingerprint).map((a) => [a.fingerprint!, a]));
+    const byFingerprint = new Map(
+      replaceable.filter((a) => a.origin === 'check' && a.fingerprint).map((a) => [a.fingerprint!, a]),
+    );
     const heldFingerprints = new Map(held.filter((a) => a.fingerprint).map((a) => [a.fingerprint!, a]));
     const alertIds: string[] = [];
     const createdIds: string[] = [];
@@ -335,7 +440,14 @@ async function replaceAlerts(tx: Prisma.TransactionClient, organizationId: strin
         alertIds.push(previous.id);
       } else {
         const id = randomUUID();
-        creates.push({ id, organizationId: loaded.organizationId, invoiceId, agreementId, origin: 'check', ...alertContent(finding, loaded, checkId) });
+        creates.push({
+          id,
+          organizationId: loaded.organizationId,
+          invoiceId,
+          agreementId,
+          origin: 'check',
+          ...alertContent(finding, loaded, checkId),
+        });
         alertIds.push(id);
         createdIds.push(id);
       }
@@ -349,7 +461,9 @@ async function replaceAlerts(tx: Prisma.TransactionClient, organizationId: strin
   for (const rows of batchesOf(creates, ROW_CHUNK)) await tx.alert.createMany({ data: rows });
   // The check's changes are the system's, done by the check's run (docs/audit.md).
   const actor = systemActor(runId);
-  const after = await inBatches([...new Set(plans.flatMap((plan) => plan.alertIds))], (ids) => tx.alert.findMany({ where: { id: { in: ids }, organizationId }, include: ALERT_INCLUDE }));
+  const after = await inBatches([...new Set(plans.flatMap((plan) => plan.alertIds))], (ids) =>
+    tx.alert.findMany({ where: { id: { in: ids }, organizationId }, include: ALERT_INCLUDE }),
+  );
   const afterOf = byPair(after);
   const activity = plans.flatMap(({ check, earlier, alertIds, gone }) => {
     const earlierById = new Map(earlier.map((alert) => [alert.id, alert]));
@@ -363,14 +477,23 @@ async function replaceAlerts(tx: Prisma.TransactionClient, organizationId: strin
       entityType: 'invoice' as const,
       entityId: check.invoiceId,
       action: 'checked',
-      changes: { agreement_id: { before: check.agreementId, after: check.agreementId }, alert_count: { before: earlier.length, after: alertIds.length } },
+      changes: {
+        agreement_id: { before: check.agreementId, after: check.agreementId },
+        alert_count: { before: earlier.length, after: alertIds.length },
+      },
     };
     return [checked, ...entries, ...gone.map((alert) => alertActivity('deleted', alert, null))];
   });
   await recordActivity(tx, organizationId, actor, activity);
   if (removed.length > 0) {
-    for (const ids of batchesOf(removed.map((alert) => alert.id))) await tx.alert.deleteMany({ where: { id: { in: ids }, organizationId } });
-    await removeEmptiedTopics(tx, organizationId, actor, removed.map((alert) => alert.topicId));
+    for (const ids of batchesOf(removed.map((alert) => alert.id)))
+      await tx.alert.deleteMany({ where: { id: { in: ids }, organizationId } });
+    await removeEmptiedTopics(
+      tx,
+      organizationId,
+      actor,
+      removed.map((alert) => alert.topicId),
+    );
   }
   return plans.map(({ alertIds, createdIds }) => ({ alertIds, createdIds }));
 }

@@ -18,16 +18,35 @@ const STARTED_AT: SortColumn = { field: 'startedAt', kind: 'date' };
 const POSITION: SortColumn = { field: 'position', kind: 'number' };
 
 const exclusionsOf = (excluded: { invoiceId: string; agreementId: string; reason: string; detail?: string[] }[]) =>
-  excluded.map((e) => ({ invoice_id: e.invoiceId, agreement_id: e.agreementId, reason: e.reason, missing: e.detail ?? [] }));
+  excluded.map((e) => ({
+    invoice_id: e.invoiceId,
+    agreement_id: e.agreementId,
+    reason: e.reason,
+    missing: e.detail ?? [],
+  }));
 
-async function assertTopicOfAgreement(deps: AppDeps, organizationId: string, agreementId: string, topicId: string | undefined) {
+async function assertTopicOfAgreement(
+  deps: AppDeps,
+  organizationId: string,
+  agreementId: string,
+  topicId: string | undefined,
+) {
   if (!topicId) return;
   const topic = await deps.db.alertTopic.findFirst({ where: { id: topicId, organizationId, agreementId } });
-  if (!topic) throw errors.validation('The topic is not a topic of this agreement.', [{ field: 'topic_id', message: `no topic ${topicId} on this agreement` }]);
+  if (!topic)
+    throw errors.validation('The topic is not a topic of this agreement.', [
+      { field: 'topic_id', message: `no topic ${topicId} on this agreement` },
+    ]);
 }
 
 // One agreement's outstanding (or, with include_checked, all) matched invoices as one run.
-async function checkAgreement(deps: AppDeps, actor: RequestActor, agreementId: string, options: { topicId?: string; includeChecked: boolean }, runKey: string | null) {
+async function checkAgreement(
+  deps: AppDeps,
+  actor: RequestActor,
+  agreementId: string,
+  options: { topicId?: string; includeChecked: boolean },
+  runKey: string | null,
+) {
   const page = await candidatePairs(
     deps.db,
     actor.organizationId,
@@ -41,8 +60,15 @@ async function checkAgreement(deps: AppDeps, actor: RequestActor, agreementId: s
 
 const agreementCheckBody = z
   .object({
-    topic_id: z.string().uuid().optional().meta({ description: 'Only invoices with alerts in this topic of the agreement' }),
-    include_checked: z.boolean().default(false).meta({ description: 'Also check again invoices whose check is current' }),
+    topic_id: z
+      .string()
+      .uuid()
+      .optional()
+      .meta({ description: 'Only invoices with alerts in this topic of the agreement' }),
+    include_checked: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Also check again invoices whose check is current' }),
   })
   .strict();
 
@@ -55,7 +81,10 @@ export const checkRoutes = [
     tag,
     access: { level: 'write' },
     params: idParams,
-    body: z.object({ agreement_ids: z.array(z.string().uuid()).min(1).max(1000).optional() }).strict().default({}),
+    body: z
+      .object({ agreement_ids: z.array(z.string().uuid()).min(1).max(1000).optional() })
+      .strict()
+      .default({}),
     idempotent: true,
     responses: {
       202: { description: 'The check run; Location points to it', schema: startedChecksSchema },
@@ -68,15 +97,31 @@ export const checkRoutes = [
       const matched = new Set([...eligibility.eligible, ...eligibility.excluded].map((pair) => pair.agreementId));
       const unmatched = (body.agreement_ids ?? []).filter((id) => !matched.has(id));
       if (unmatched.length > 0) {
-        throw errors.validation('Some agreements are not matched to this invoice.', unmatched.map((id) => ({ field: 'agreement_ids', message: `agreement ${id} is not matched to the invoice` })));
+        throw errors.validation(
+          'Some agreements are not matched to this invoice.',
+          unmatched.map((id) => ({ field: 'agreement_ids', message: `agreement ${id} is not matched to the invoice` })),
+        );
       }
       if (eligibility.eligible.length === 0) {
-        throw errors.conflict('nothing_eligible', 'Nothing is eligible for a check; no run was started.', { exclusions: exclusionsOf(eligibility.excluded) });
+        throw errors.conflict('nothing_eligible', 'Nothing is eligible for a check; no run was started.', {
+          exclusions: exclusionsOf(eligibility.excluded),
+        });
       }
-      const runId = await startCheckRun(deps, actor, { type: 'invoice', id: invoice.id }, eligibility.eligible, idempotencyKey && `invoice:${invoice.id}:${idempotencyKey}`);
+      const runId = await startCheckRun(
+        deps,
+        actor,
+        { type: 'invoice', id: invoice.id },
+        eligibility.eligible,
+        idempotencyKey && `invoice:${invoice.id}:${idempotencyKey}`,
+      );
       return {
         status: 202,
-        body: { workflow_run_id: runId, checks: eligibility.eligible.length, has_more: false, exclusions: exclusionsOf(eligibility.excluded) },
+        body: {
+          workflow_run_id: runId,
+          checks: eligibility.eligible.length,
+          has_more: false,
+          exclusions: exclusionsOf(eligibility.excluded),
+        },
         headers: { Location: `/v1/workflow-runs/${runId}` },
       };
     },
@@ -100,9 +145,24 @@ export const checkRoutes = [
       const agreement = await findAgreement(deps, organizationId, params.id);
       await assertTopicOfAgreement(deps, organizationId, agreement.id, body.topic_id);
       const notReady = agreementExclusion(agreement);
-      if (notReady) return { status: 200, body: { workflow_run_id: null, checks: 0, has_more: false, exclusions: [], not_ready: notReady.missing } };
-      const { workflowRunId, page } = await checkAgreement(deps, actor, agreement.id, { topicId: body.topic_id, includeChecked: body.include_checked }, idempotencyKey && `agreement:${agreement.id}:${idempotencyKey}`);
-      const responseBody = { workflow_run_id: workflowRunId, checks: page.eligible.length, has_more: page.hasMore, exclusions: exclusionsOf(page.excluded) };
+      if (notReady)
+        return {
+          status: 200,
+          body: { workflow_run_id: null, checks: 0, has_more: false, exclusions: [], not_ready: notReady.missing },
+        };
+      const { workflowRunId, page } = await checkAgreement(
+        deps,
+        actor,
+        agreement.id,
+        { topicId: body.topic_id, includeChecked: body.include_checked },
+        idempotencyKey && `agreement:${agreement.id}:${idempotencyKey}`,
+      );
+      const responseBody = {
+        workflow_run_id: workflowRunId,
+        checks: page.eligible.length,
+        has_more: page.hasMore,
+        exclusions: exclusionsOf(page.excluded),
+      };
       if (!workflowRunId) return { status: 200, body: responseBody };
       return { status: 202, body: responseBody, headers: { Location: `/v1/workflow-runs/${workflowRunId}` } };
     },
@@ -116,32 +176,61 @@ export const checkRoutes = [
     access: { level: 'write' },
     body: z
       .object({
-        agreement_ids: z.array(z.string().uuid()).min(1).max(1000).optional().meta({ description: 'Only these agreements (default: all)' }),
+        agreement_ids: z
+          .array(z.string().uuid())
+          .min(1)
+          .max(1000)
+          .optional()
+          .meta({ description: 'Only these agreements (default: all)' }),
         include_checked: z.boolean().default(false),
       })
       .strict()
       .default({ include_checked: false }),
     idempotent: true,
-    responses: { 202: { description: 'The runs started; Location points to the first', schema: startedChecksSchema }, 200: { description: 'Nothing eligible' } },
+    responses: {
+      202: { description: 'The runs started; Location points to the first', schema: startedChecksSchema },
+      200: { description: 'Nothing eligible' },
+    },
     handler: async ({ body, actor, deps, idempotencyKey }) => {
       const organizationId = actor.organizationId;
       const agreements = await withLinks(
         deps.db,
         await deps.db.agreement.findMany({
-          where: { organizationId, status: 'active', ...(body.agreement_ids ? { id: { in: body.agreement_ids } } : {}) },
+          where: {
+            organizationId,
+            status: 'active',
+            ...(body.agreement_ids ? { id: { in: body.agreement_ids } } : {}),
+          },
           orderBy: { id: 'asc' },
         }),
       );
       if (body.agreement_ids && agreements.length < body.agreement_ids.length) {
-        const known = new Set((await deps.db.agreement.findMany({ where: { organizationId, id: { in: body.agreement_ids } }, select: { id: true } })).map((a) => a.id));
+        const known = new Set(
+          (
+            await deps.db.agreement.findMany({
+              where: { organizationId, id: { in: body.agreement_ids } },
+              select: { id: true },
+            })
+          ).map((a) => a.id),
+        );
         const unknown = body.agreement_ids.filter((id) => !known.has(id));
-        if (unknown.length > 0) throw errors.validation('Unknown agreements.', unknown.map((id) => ({ field: 'agreement_ids', message: `no agreement ${id}` })));
+        if (unknown.length > 0)
+          throw errors.validation(
+            'Unknown agreements.',
+            unknown.map((id) => ({ field: 'agreement_ids', message: `no agreement ${id}` })),
+          );
       }
       const runIds: string[] = [];
       let hasMore = false;
       let checks = 0;
       for (const agreement of agreements.filter((a) => !agreementExclusion(a))) {
-        const { workflowRunId, page } = await checkAgreement(deps, actor, agreement.id, { includeChecked: body.include_checked }, idempotencyKey && `agreements:${agreement.id}:${idempotencyKey}`);
+        const { workflowRunId, page } = await checkAgreement(
+          deps,
+          actor,
+          agreement.id,
+          { includeChecked: body.include_checked },
+          idempotencyKey && `agreements:${agreement.id}:${idempotencyKey}`,
+        );
         if (workflowRunId) runIds.push(workflowRunId);
         hasMore ||= page.hasMore;
         checks += page.eligible.length;
@@ -223,11 +312,18 @@ export const checkRoutes = [
     fieldsOf: findingSchema,
     responses: { 200: { description: 'A page of findings', schema: listResponse(findingSchema) } },
     handler: async ({ params, query, actor, deps }) => {
-      const check = await deps.db.complianceCheck.findFirst({ where: { id: params.id, organizationId: actor.organizationId }, select: { id: true } });
+      const check = await deps.db.complianceCheck.findFirst({
+        where: { id: params.id, organizationId: actor.organizationId },
+        select: { id: true },
+      });
       if (!check) throw errors.notFound('compliance check');
       const page = resolvePage(deps.cursors, query, { sort: 'position', direction: 'asc' }, { check: check.id });
       const { where, orderBy, take } = keyset(page, POSITION);
-      const rows = await deps.db.complianceFinding.findMany({ where: { AND: [{ checkId: check.id }, where] }, orderBy, take });
+      const rows = await deps.db.complianceFinding.findMany({
+        where: { AND: [{ checkId: check.id }, where] },
+        orderBy,
+        take,
+      });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, POSITION, rows);
       return { body: { data: visible.map(serializeFinding), next_cursor: nextCursor } };
     },

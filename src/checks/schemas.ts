@@ -6,7 +6,10 @@ export const exclusionSchema = z
   .object({
     invoice_id: z.string().uuid(),
     agreement_id: z.string().uuid(),
-    reason: z.string().meta({ description: 'e.g. credit_note, credited_by_credit_note, no_original_document, invoice_not_imported, agreement_not_ready, held_by_open_claim' }),
+    reason: z.string().meta({
+      description:
+        'e.g. credit_note, credited_by_credit_note, no_original_document, invoice_not_imported, agreement_not_ready, held_by_open_claim',
+    }),
     missing: z.array(z.string()).meta({ description: "For agreement_not_ready: the agreement's readiness.missing" }),
   })
   .meta({ id: 'CheckExclusion' });
@@ -14,11 +17,16 @@ export const exclusionSchema = z
 export const startedChecksSchema = z
   .object({
     workflow_run_id: z.string().uuid().nullable().meta({ description: 'null when nothing was eligible' }),
-    workflow_run_ids: z.array(z.string().uuid()).optional().meta({ description: 'POST /v1/agreements/check: one run per agreement' }),
+    workflow_run_ids: z
+      .array(z.string().uuid())
+      .optional()
+      .meta({ description: 'POST /v1/agreements/check: one run per agreement' }),
     checks: z.number().int().meta({ description: 'How many (invoice, agreement) checks the run(s) will do' }),
     has_more: z.boolean().meta({ description: 'More invoices remain than one run takes (1000): ask again after it' }),
     exclusions: z.array(exclusionSchema).optional(),
-    not_ready: z.array(z.string()).optional().meta({ description: "POST /v1/agreements/{id}/check of an agreement not ready for checks: its readiness.missing" }),
+    not_ready: z.array(z.string()).optional().meta({
+      description: 'POST /v1/agreements/{id}/check of an agreement not ready for checks: its readiness.missing',
+    }),
   })
   .meta({ id: 'ChecksStarted' });
 
@@ -44,7 +52,9 @@ export const citationSchema = z
     source_ref: z.number().int(),
     citation: z.object({
       source: z.object({
-        source_type: z.string().meta({ description: 'agreement_prices, document_quote, supplied_text, web_page or invoice' }),
+        source_type: z
+          .string()
+          .meta({ description: 'agreement_prices, document_quote, supplied_text, web_page or invoice' }),
         document_id: z.string().uuid().nullable(),
         price_item_id: z.string().uuid().nullable().optional(),
       }),

@@ -14,7 +14,13 @@ export interface CheckRunOwner {
   id: string;
 }
 
-export async function startCheckRun(deps: AppDeps, actor: RequestActor, owner: CheckRunOwner, pairs: CheckPair[], runKey: string | null): Promise<string> {
+export async function startCheckRun(
+  deps: AppDeps,
+  actor: RequestActor,
+  owner: CheckRunOwner,
+  pairs: CheckPair[],
+  runKey: string | null,
+): Promise<string> {
   const run = await startRun(deps, {
     organizationId: actor.organizationId,
     type: 'check',
@@ -26,9 +32,13 @@ export async function startCheckRun(deps: AppDeps, actor: RequestActor, owner: C
   return run.id;
 }
 
-export function serializeCheck(check: ComplianceCheck & { invoice: { contentChangedAt: Date }; agreement: { termsChangedAt: Date } }) {
+export function serializeCheck(
+  check: ComplianceCheck & { invoice: { contentChangedAt: Date }; agreement: { termsChangedAt: Date } },
+) {
   const outdated =
-    check.status === 'completed' && (check.invoiceVersionAt < check.invoice.contentChangedAt || check.agreementVersionAt < check.agreement.termsChangedAt);
+    check.status === 'completed' &&
+    (check.invoiceVersionAt < check.invoice.contentChangedAt ||
+      check.agreementVersionAt < check.agreement.termsChangedAt);
   return {
     id: check.id,
     invoice_id: check.invoiceId,

@@ -13,7 +13,13 @@ export function unsuppressed(loaded: LoadedCheck, findings: Finding[]): Finding[
   const lines = new Map(loaded.lines.map((line) => [line.id, line]));
   return findings.filter((finding) => {
     const line = finding.invoiceItemId ? (lines.get(finding.invoiceItemId) ?? null) : null;
-    const subject = { checker: finding.checker, fingerprint: finding.fingerprint, itemKey: itemKeyOf(line), unitPrice: line?.unitPrice ?? null, currencyCode: loaded.currencyCode };
+    const subject = {
+      checker: finding.checker,
+      fingerprint: finding.fingerprint,
+      itemKey: itemKeyOf(line),
+      unitPrice: line?.unitPrice ?? null,
+      currencyCode: loaded.currencyCode,
+    };
     return !isSuppressed(subject, directives);
   });
 }

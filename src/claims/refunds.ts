@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { NothingChanged, orUnchanged, recordActivity, type ActivityEntryInput, type Actor } from '../activity/record.js';
+import {
+  NothingChanged,
+  orUnchanged,
+  recordActivity,
+  type ActivityEntryInput,
+  type Actor,
+} from '../activity/record.js';
 import { formatAmount } from '../shared/money.js';
 import type { MemberActor, RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
@@ -16,7 +22,9 @@ type Deps = Pick<AppDeps, 'db'>;
 
 // A refund as its claim's activity entries show it (refund_added, refund_corrected, refund_deleted):
 // `changes.refund` holds it before and after, so an entry names the refund and its values.
-function refundFields(refund: Pick<ClaimRefund, 'id' | 'amount' | 'currencyCode' | 'date' | 'reference' | 'note' | 'creditNoteInvoiceId'>) {
+function refundFields(
+  refund: Pick<ClaimRefund, 'id' | 'amount' | 'currencyCode' | 'date' | 'reference' | 'note' | 'creditNoteInvoiceId'>,
+) {
   return {
     id: refund.id,
     amount: formatAmount(refund.amount)!,
@@ -40,7 +48,12 @@ export async function claimCurrencies(deps: Deps, claimId: string): Promise<stri
   return rows.map((row) => row.currency_code);
 }
 
-async function assertClaimedCurrency(deps: Deps, claim: ClaimRecord, currency: string, field = 'currency_code'): Promise<void> {
+async function assertClaimedCurrency(
+  deps: Deps,
+  claim: ClaimRecord,
+  currency: string,
+  field = 'currency_code',
+): Promise<void> {
   const currencies = await claimCurrencies(deps, claim.id);
   if (currencies.includes(currency)) return;
   const message =
@@ -51,7 +64,12 @@ async function assertClaimedCurrency(deps: Deps, claim: ClaimRecord, currency: s
 }
 const dateValue = (date: string) => new Date(`${date}T00:00:00Z`);
 
-export async function createRefund(deps: Deps, actor: MemberActor, claim: ClaimRecord, input: CreateRefundInput): Promise<string> {
+export async function createRefund(
+  deps: Deps,
+  actor: MemberActor,
+  claim: ClaimRecord,
+  input: CreateRefundInput,
+): Promise<string> {
   await assertClaimedCurrency(deps, claim, input.currency_code);
   const id = randomUUID();
   await deps.db.$transaction(async (tx) => {
@@ -70,7 +88,14 @@ export async function createRefund(deps: Deps, actor: MemberActor, claim: ClaimR
       },
     });
     await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
-    await recordActivity(tx, claim.organizationId, actor, [{ entityType: 'claim', entityId: claim.id, action: 'refund_added', changes: { refund: { before: null, after: refundFields(refund) } } }]);
+    await recordActivity(tx, claim.organizationId, actor, [
+      {
+        entityType: 'claim',
+        entityId: claim.id,
+        action: 'refund_added',
+        changes: { refund: { before: null, after: refundFields(refund) } },
+      },
+    ]);
   });
   return id;
 }
@@ -83,12 +108,22 @@ function refundOf(claim: ClaimRecord, refundId: string) {
 
 // A correction: only the sent fields change; who corrected it is recorded as the recorder. A
 // refund sent back as read changes nothing (not even its recorder or updated_at).
-export async function patchRefund(deps: Deps, actor: MemberActor, claim: ClaimRecord, refundId: string, input: PatchRefundInput): Promise<void> {
+export async function patchRefund(
+  deps: Deps,
+  actor: MemberActor,
+  claim: ClaimRecord,
+  refundId: string,
+  input: PatchRefundInput,
+): Promise<void> {
   const current = refundOf(claim, refundId);
   // A correction to another currency follows the same rule; one that leaves the currency as it was
   // is accepted, so a refund recorded before the rule can still be corrected or deleted.
-  if (input.currency_code !== undefined && input.currency_code !== current.currencyCode) await assertClaimedCurrency(deps, claim, input.currency_code);
-  const data: Prisma.ClaimRefundUncheckedUpdateInput = { recordedByUserId: actor.userId, recordedByApiKeyId: actor.apiKeyId };
+  if (input.currency_code !== undefined && input.currency_code !== current.currencyCode)
+    await assertClaimedCurrency(deps, claim, input.currency_code);
+  const data: Prisma.ClaimRefundUncheckedUpdateInput = {
+    recordedByUserId: actor.userId,
+    recordedByApiKeyId: actor.apiKeyId,
+  };
   if (input.amount !== undefined) data.amount = new Prisma.Decimal(input.amount);
   if (input.currency_code !== undefined) data.currencyCode = input.currency_code;
   if (input.date !== undefined) data.date = dateValue(input.date);
@@ -99,20 +134,34 @@ export async function patchRefund(deps: Deps, actor: MemberActor, claim: ClaimRe
     const [before, after] = [refundFields(current), refundFields(saved)];
     if (JSON.stringify(before) === JSON.stringify(after)) throw new NothingChanged();
     await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
-    await recordActivity(tx, claim.organizationId, actor, [{ entityType: 'claim', entityId: claim.id, action: 'refund_corrected', changes: { refund: { before, after } } }]);
+    await recordActivity(tx, claim.organizationId, actor, [
+      { entityType: 'claim', entityId: claim.id, action: 'refund_corrected', changes: { refund: { before, after } } },
+    ]);
   });
   await orUnchanged(corrected, () => undefined);
 }
 
 // Removing a refund already gone changes nothing (the claim itself must exist: 404 otherwise).
-export async function deleteRefund(deps: Deps, who: RequestActor | Actor, claim: ClaimRecord, refundId: string): Promise<void> {
+export async function deleteRefund(
+  deps: Deps,
+  who: RequestActor | Actor,
+  claim: ClaimRecord,
+  refundId: string,
+): Promise<void> {
   const refund = claim.refunds.find((r) => r.id === refundId);
   if (!refund) return;
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.claimRefund.deleteMany({ where: { id: refundId, claimId: claim.id } });
     if (count === 0) return;
     await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
-    await recordActivity(tx, claim.organizationId, who, [{ entityType: 'claim', entityId: claim.id, action: 'refund_deleted', changes: { refund: { before: refundFields(refund), after: null } } }]);
+    await recordActivity(tx, claim.organizationId, who, [
+      {
+        entityType: 'claim',
+        entityId: claim.id,
+        action: 'refund_deleted',
+        changes: { refund: { before: refundFields(refund), after: null } },
+      },
+    ]);
   });
 }
 
@@ -122,12 +171,21 @@ function invalid(field: string, message: string) {
 
 // Attaches an imported credit note of the claim's supplier. Attaching it again changes nothing
 // (and records no second refund). Answers whether it was newly attached.
-export async function attachCreditNote(deps: Deps, actor: MemberActor, claim: ClaimRecord, invoiceId: string, createRefund: boolean): Promise<boolean> {
-  const invoice = await deps.db.invoice.findFirst({ where: { id: invoiceId, organizationId: claim.organizationId, deletedAt: null } });
+export async function attachCreditNote(
+  deps: Deps,
+  actor: MemberActor,
+  claim: ClaimRecord,
+  invoiceId: string,
+  createRefund: boolean,
+): Promise<boolean> {
+  const invoice = await deps.db.invoice.findFirst({
+    where: { id: invoiceId, organizationId: claim.organizationId, deletedAt: null },
+  });
   if (!invoice) throw invalid('invoice_id', 'names no invoice');
   if (invoice.documentType !== 'credit_note') throw invalid('invoice_id', 'is not a credit note');
   if (invoice.processingStatus !== 'completed') throw invalid('invoice_id', 'is not imported yet');
-  if (claim.supplierId !== null && invoice.supplierId !== claim.supplierId) throw invalid('invoice_id', "is a credit note of another supplier than the claim's");
+  if (claim.supplierId !== null && invoice.supplierId !== claim.supplierId)
+    throw invalid('invoice_id', "is a credit note of another supplier than the claim's");
   if (claim.creditNotes.some((link) => link.invoiceId === invoiceId)) return false;
   const amount = creditNoteAmount(invoice);
   if (createRefund && (amount === null || !invoice.currencyCode || /^0(\.0+)?$/.test(amount))) {
@@ -136,12 +194,27 @@ export async function attachCreditNote(deps: Deps, actor: MemberActor, claim: Cl
   if (createRefund) await assertClaimedCurrency(deps, claim, invoice.currencyCode!, 'create_refund');
   return deps.db.$transaction(async (tx) => {
     const inserted = await tx.claimCreditNote.createMany({
-      data: [{ claimId: claim.id, invoiceId, organizationId: claim.organizationId, attachedByUserId: actor.userId, attachedByApiKeyId: actor.apiKeyId }],
+      data: [
+        {
+          claimId: claim.id,
+          invoiceId,
+          organizationId: claim.organizationId,
+          attachedByUserId: actor.userId,
+          attachedByApiKeyId: actor.apiKeyId,
+        },
+      ],
       skipDuplicates: true,
     });
     // A concurrent attach won the race: it recorded the refund, if one was asked for.
     if (inserted.count === 0) return false;
-    const entries: ActivityEntryInput[] = [{ entityType: 'claim', entityId: claim.id, action: 'credit_note_attached', changes: { credit_note_invoice_id: { before: null, after: invoiceId } } }];
+    const entries: ActivityEntryInput[] = [
+      {
+        entityType: 'claim',
+        entityId: claim.id,
+        action: 'credit_note_attached',
+        changes: { credit_note_invoice_id: { before: null, after: invoiceId } },
+      },
+    ];
     if (createRefund) {
       const refund = await tx.claimRefund.create({
         data: {
@@ -157,7 +230,12 @@ export async function attachCreditNote(deps: Deps, actor: MemberActor, claim: Cl
           recordedByApiKeyId: actor.apiKeyId,
         },
       });
-      entries.push({ entityType: 'claim', entityId: claim.id, action: 'refund_added', changes: { refund: { before: null, after: refundFields(refund) } } });
+      entries.push({
+        entityType: 'claim',
+        entityId: claim.id,
+        action: 'refund_added',
+        changes: { refund: { before: null, after: refundFields(refund) } },
+      });
     }
     await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
     await recordActivity(tx, claim.organizationId, actor, entries);
@@ -167,12 +245,24 @@ export async function attachCreditNote(deps: Deps, actor: MemberActor, claim: Cl
 
 // Detaching keeps refunds recorded from the credit note: money received stays received until a
 // person deletes the refund.
-export async function detachCreditNote(deps: Deps, who: RequestActor | Actor, claim: ClaimRecord, invoiceId: string): Promise<void> {
+export async function detachCreditNote(
+  deps: Deps,
+  who: RequestActor | Actor,
+  claim: ClaimRecord,
+  invoiceId: string,
+): Promise<void> {
   if (!claim.creditNotes.some((link) => link.invoiceId === invoiceId)) return;
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.claimCreditNote.deleteMany({ where: { claimId: claim.id, invoiceId } });
     if (count === 0) return;
     await tx.claim.update({ where: { id: claim.id }, data: { updatedAt: new Date() } });
-    await recordActivity(tx, claim.organizationId, who, [{ entityType: 'claim', entityId: claim.id, action: 'credit_note_detached', changes: { credit_note_invoice_id: { before: invoiceId, after: null } } }]);
+    await recordActivity(tx, claim.organizationId, who, [
+      {
+        entityType: 'claim',
+        entityId: claim.id,
+        action: 'credit_note_detached',
+        changes: { credit_note_invoice_id: { before: invoiceId, after: null } },
+      },
+    ]);
   });
 }

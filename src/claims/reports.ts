@@ -21,18 +21,38 @@ function perCurrency(rows: StatusSum[]): Amounts[] {
   const currencies = [...new Set(rows.map((r) => r.currency_code))].sort((a, b) => (a ?? '').localeCompare(b ?? ''));
   return currencies.map((currency) => {
     const ofCurrency = rows.filter((r) => r.currency_code === currency);
-    const entry: Record<string, string | null> = { currency_code: currency, total: formatAmount(sum(ofCurrency.map((r) => r.amount))) };
-    for (const status of CLAIM_STATUSES) entry[status] = formatAmount(sum(ofCurrency.filter((r) => r.status === status).map((r) => r.amount)));
+    const entry: Record<string, string | null> = {
+      currency_code: currency,
+      total: formatAmount(sum(ofCurrency.map((r) => r.amount))),
+    };
+    for (const status of CLAIM_STATUSES)
+      entry[status] = formatAmount(sum(ofCurrency.filter((r) => r.status === status).map((r) => r.amount)));
     return entry as Amounts;
   });
 }
 
 // The filtered claims' ids (one small row each), then two grouped statements over them: the
 // claimed impact and the refunds per claim status and currency, summed in PostgreSQL numeric.
-export async function claimMetrics(deps: Deps, organizationId: string, filter: ClaimFilter, refunded: { from?: string; through?: string }, scope: TeamScope | null = null) {
-  const listed = await deps.db.claim.findMany({ where: claimWhere(organizationId, filter), select: { id: true, status: true } });
+export async function claimMetrics(
+  deps: Deps,
+  organizationId: string,
+  filter: ClaimFilter,
+  refunded: { from?: string; through?: string },
+  scope: TeamScope | null = null,
+) {
+  const listed = await deps.db.claim.findMany({
+    where: claimWhere(organizationId, filter),
+    select: { id: true, status: true },
+  });
   // A team scope keeps the claims it covers: one statement over the id array.
-  const covered = scope ? await coveredIds(deps.db, scope, 'claim', listed.map((c) => c.id)) : null;
+  const covered = scope
+    ? await coveredIds(
+        deps.db,
+        scope,
+        'claim',
+        listed.map((c) => c.id),
+      )
+    : null;
   const claims = covered ? listed.filter((c) => covered.has(c.id)) : listed;
   const ids = claims.map((c) => c.id);
   const from = refunded.from ?? null;
@@ -66,13 +86,29 @@ type DocumentRole = 'invoice' | 'invoice_attachment' | 'credit_note' | 'credit_n
 // attached credit note's, with presigned GET links. Invoices created as data have no file.
 // The files behind a claim, in the letter's order (invoice date, number, id; the primary file,
 // then the attachments), one page at a time: only the page's files get download links.
-export async function claimDocuments(deps: Pick<AppDeps, 'db' | 'storage' | 'cursors'>, claim: ClaimRecord, page: PageRequest) {
-  const alertInvoices = await deps.db.alert.findMany({ where: { claimId: claim.id, ...countedAlertsWhere }, select: { invoiceId: true }, distinct: ['invoiceId'] });
+export async function claimDocuments(
+  deps: Pick<AppDeps, 'db' | 'storage' | 'cursors'>,
+  claim: ClaimRecord,
+  page: PageRequest,
+) {
+  const alertInvoices = await deps.db.alert.findMany({
+    where: { claimId: claim.id, ...countedAlertsWhere },
+    select: { invoiceId: true },
+    distinct: ['invoiceId'],
+  });
   const invoiceIds = alertInvoices.map((a) => a.invoiceId);
   const creditNoteIds = claim.creditNotes.map((c) => c.invoiceId);
   // The ids as one array parameter (a claim may hold more invoices than PostgreSQL's 65,535 bind
   // parameters), in the letter's order.
-  const invoices = await deps.db.$queryRaw<{ id: string; invoiceNumber: string | null; issueDate: Date | null; primaryDocumentId: string | null; attachmentDocumentIds: string[] }[]>`
+  const invoices = await deps.db.$queryRaw<
+    {
+      id: string;
+      invoiceNumber: string | null;
+      issueDate: Date | null;
+      primaryDocumentId: string | null;
+      attachmentDocumentIds: string[];
+    }[]
+  >`
     SELECT id::text AS "id", invoice_number AS "invoiceNumber", issue_date AS "issueDate",
            primary_document_id::text AS "primaryDocumentId", COALESCE(attachment_document_ids::text[], '{}') AS "attachmentDocumentIds"
       FROM invoices
@@ -85,12 +121,34 @@ export async function claimDocuments(deps: Pick<AppDeps, 'db' | 'storage' | 'cur
     // The letter's order by value (unknown dates and numbers last), so a page's cursor holds while
     // invoices join the claim; within an invoice, its files in order (a file may sit behind two
     // invoices, so the rank's unique last part names both).
-    const rankOf = (file: number, documentId: string): Rank => [invoice.issueDate?.toISOString() ?? '~', invoice.invoiceNumber ?? '\uffff', invoice.id, file, `${invoice.id}:${documentId}`];
-    if (invoice.primaryDocumentId) wanted.push({ documentId: invoice.primaryDocumentId, role: isCreditNote ? 'credit_note' : 'invoice', invoice, rank: rankOf(0, invoice.primaryDocumentId) });
-    invoice.attachmentDocumentIds.forEach((id, index) => wanted.push({ documentId: id, role: isCreditNote ? 'credit_note_attachment' : 'invoice_attachment', invoice, rank: rankOf(index + 1, id) }));
+    const rankOf = (file: number, documentId: string): Rank => [
+      invoice.issueDate?.toISOString() ?? '~',
+      invoice.invoiceNumber ?? '\uffff',
+      invoice.id,
+      file,
+      `${invoice.id}:${documentId}`,
+    ];
+    if (invoice.primaryDocumentId)
+      wanted.push({
+        documentId: invoice.primaryDocumentId,
+        role: isCreditNote ? 'credit_note' : 'invoice',
+        invoice,
+        rank: rankOf(0, invoice.primaryDocumentId),
+      });
+    invoice.attachmentDocumentIds.forEach((id, index) =>
+      wanted.push({
+        documentId: id,
+        role: isCreditNote ? 'credit_note_attachment' : 'invoice_attachment',
+        invoice,
+        rank: rankOf(index + 1, id),
+      }),
+    );
   }
   const { rows, nextCursor } = pageOfRanked(deps.cursors, page, wanted, (entry) => entry.rank);
-  const documents = await inBatches(rows.map((w) => w.documentId), (ids) => deps.db.document.findMany({ where: { organizationId: claim.organizationId, id: { in: ids } } }));
+  const documents = await inBatches(
+    rows.map((w) => w.documentId),
+    (ids) => deps.db.document.findMany({ where: { organizationId: claim.organizationId, id: { in: ids } } }),
+  );
   const byId = new Map(documents.map((d) => [d.id, d]));
   const data = [];
   for (const entry of rows) {

@@ -4,7 +4,13 @@ import { assertIfMatch } from '../http/etag.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
-import { buildClaimLetter, renderClaimPdf, streamClaimCsv, streamClaimXlsx, TooManyLetterLines } from './export/index.js';
+import {
+  buildClaimLetter,
+  renderClaimPdf,
+  streamClaimCsv,
+  streamClaimXlsx,
+  TooManyLetterLines,
+} from './export/index.js';
 import { attachCreditNote, createRefund, deleteRefund, detachCreditNote, patchRefund } from './refunds.js';
 import { claimDocuments, claimMetrics } from './reports.js';
 import {
@@ -31,7 +37,16 @@ import {
   REFUND_FIXED_FIELDS,
 } from './schemas.js';
 import { CLAIM_INCLUDE, serializeRefund } from './serialize.js';
-import { addAlerts, claimWhere, createClaim, deleteClaim, findClaim, patchClaim, removeAlerts, type AlertChangeResult } from './service.js';
+import {
+  addAlerts,
+  claimWhere,
+  createClaim,
+  deleteClaim,
+  findClaim,
+  patchClaim,
+  removeAlerts,
+  type AlertChangeResult,
+} from './service.js';
 import { claimView, serializeClaims } from './summary.js';
 import { resolveTeamScope } from '../teams/scope.js';
 import { scopedPage } from '../teams/scoped-page.js';
@@ -74,7 +89,12 @@ export const claimRoutes = [
     handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction } = query;
       const filter = filterOf(query);
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filter as Record<string, unknown>);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'created_at', direction: 'desc' },
+        filter as Record<string, unknown>,
+      );
       const column = SORTS[page.sort]!;
       const scope = await resolveTeamScope(deps.db, actor, filter);
       const base = claimWhere(actor.organizationId, filter);
@@ -86,13 +106,23 @@ export const claimRoutes = [
             target: 'claim',
             keys: (batch) => {
               const { where, orderBy, take } = keyset(batch, column);
-              return deps.db.claim.findMany({ where: { AND: [base, where] }, orderBy, take, select: { id: true, createdAt: true, updatedAt: true, title: true, reference: true } });
+              return deps.db.claim.findMany({
+                where: { AND: [base, where] },
+                orderBy,
+                take,
+                select: { id: true, createdAt: true, updatedAt: true, title: true, reference: true },
+              });
             },
             load: (ids) => deps.db.claim.findMany({ where: { id: { in: ids } }, include: CLAIM_INCLUDE }),
           })
         : await (async () => {
             const { where, orderBy, take } = keyset(page, column);
-            return pageOf(deps.cursors, page, column, await deps.db.claim.findMany({ where: { AND: [base, where] }, orderBy, take, include: CLAIM_INCLUDE }));
+            return pageOf(
+              deps.cursors,
+              page,
+              column,
+              await deps.db.claim.findMany({ where: { AND: [base, where] }, orderBy, take, include: CLAIM_INCLUDE }),
+            );
           })();
       return { body: { data: await serializeClaims(deps, visible), next_cursor: nextCursor } };
     },
@@ -101,7 +131,8 @@ export const claimRoutes = [
     method: 'get',
     path: '/v1/claims/metrics',
     operationId: 'getClaimMetrics',
-    summary: 'Claim counts per status; claimed amounts and refunds per currency and claim status, for the list filters (refunded_from / refunded_through restrict refund_summary)',
+    summary:
+      'Claim counts per status; claimed amounts and refunds per currency and claim status, for the list filters (refunded_from / refunded_through restrict refund_summary)',
     tag,
     access: { level: 'read' },
     query: metricsQuery,
@@ -109,14 +140,23 @@ export const claimRoutes = [
     handler: async ({ query, actor, deps }) => {
       const filter = filterOf(query);
       const scope = await resolveTeamScope(deps.db, actor, filter);
-      return { body: await claimMetrics(deps, actor.organizationId, filter, { from: query.refunded_from, through: query.refunded_through }, scope) };
+      return {
+        body: await claimMetrics(
+          deps,
+          actor.organizationId,
+          filter,
+          { from: query.refunded_from, through: query.refunded_through },
+          scope,
+        ),
+      };
     },
   }),
   defineRoute({
     method: 'post',
     path: '/v1/claims',
     operationId: 'createClaim',
-    summary: 'Create a claim on an agreement, with alerts by alert_ids (all or nothing) or filter; optional Idempotency-Key',
+    summary:
+      'Create a claim on an agreement, with alerts by alert_ids (all or nothing) or filter; optional Idempotency-Key',
     tag,
     access: { level: 'write' },
     idempotent: true,
@@ -151,7 +191,8 @@ export const claimRoutes = [
     method: 'patch',
     path: '/v1/claims/{id}',
     operationId: 'updateClaim',
-    summary: 'Change status (the claim state machine), title, supplier_contact or note; If-Match optional (412 on mismatch)',
+    summary:
+      'Change status (the claim state machine), title, supplier_contact or note; If-Match optional (412 on mismatch)',
     tag,
     access: { level: 'write' },
     params: idParams,
@@ -162,8 +203,14 @@ export const claimRoutes = [
       412: { description: 'precondition_failed' },
     },
     handler: async ({ params, body, actor, deps, ctx }) => {
-      assertSentAsRead(ctx.request.body, (await serializeClaims(deps, [await findClaim(deps, actor.organizationId, params.id)]))[0], CLAIM_FIXED_FIELDS);
-      await patchClaim(deps, actor.organizationId, actor, params.id, body, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
+      assertSentAsRead(
+        ctx.request.body,
+        (await serializeClaims(deps, [await findClaim(deps, actor.organizationId, params.id)]))[0],
+        CLAIM_FIXED_FIELDS,
+      );
+      await patchClaim(deps, actor.organizationId, actor, params.id, body, async (claim) =>
+        assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]),
+      );
       return { body: await claimView(deps, params.id) };
     },
   }),
@@ -171,14 +218,21 @@ export const claimRoutes = [
     method: 'delete',
     path: '/v1/claims/{id}',
     operationId: 'deleteClaim',
-    summary: 'Delete a claim; its claimed alerts return to pending (alert_outcome=pending, the default) or become dismissed',
+    summary:
+      'Delete a claim; its claimed alerts return to pending (alert_outcome=pending, the default) or become dismissed',
     tag,
     access: { level: 'write' },
     params: idParams,
     query: deleteClaimQuery,
-    responses: { 204: { description: 'Deleted' }, 409: { description: 'claim_completed: reopen it first' }, 412: { description: 'precondition_failed' } },
+    responses: {
+      204: { description: 'Deleted' },
+      409: { description: 'claim_completed: reopen it first' },
+      412: { description: 'precondition_failed' },
+    },
     handler: async ({ params, query, actor, deps, ctx }) => {
-      await deleteClaim(deps, actor.organizationId, actor, params.id, query.alert_outcome, async (claim) => assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]));
+      await deleteClaim(deps, actor.organizationId, actor, params.id, query.alert_outcome, async (claim) =>
+        assertIfMatch(ctx, (await serializeClaims(deps, [claim]))[0]),
+      );
       return { status: 204 };
     },
   }),
@@ -195,7 +249,8 @@ export const claimRoutes = [
       200: { description: 'The claim and what happened to each alert', schema: alertChangeSchema },
       409: { description: 'alerts_not_claimable (details per alert), claim_completed, claim_cancelled' },
     },
-    handler: async ({ params, body, actor, deps }) => changeResponse(deps, params.id, await addAlerts(deps, actor.organizationId, actor, params.id, body)),
+    handler: async ({ params, body, actor, deps }) =>
+      changeResponse(deps, params.id, await addAlerts(deps, actor.organizationId, actor, params.id, body)),
   }),
   defineRoute({
     method: 'post',
@@ -210,13 +265,19 @@ export const claimRoutes = [
       200: { description: 'The claim and what happened to each alert', schema: alertChangeSchema },
       409: { description: 'claim_completed, claim_cancelled' },
     },
-    handler: async ({ params, body, actor, deps }) => changeResponse(deps, params.id, await removeAlerts(deps, actor.organizationId, actor, params.id, body as AlertSelection)),
+    handler: async ({ params, body, actor, deps }) =>
+      changeResponse(
+        deps,
+        params.id,
+        await removeAlerts(deps, actor.organizationId, actor, params.id, body as AlertSelection),
+      ),
   }),
   defineRoute({
     method: 'post',
     path: '/v1/claims/{id}/refunds',
     operationId: 'createClaimRefund',
-    summary: 'Record money the supplier paid back (amount, currency_code, date: today by default); optional Idempotency-Key',
+    summary:
+      'Record money the supplier paid back (amount, currency_code, date: today by default); optional Idempotency-Key',
     tag,
     access: { level: 'write' },
     idempotent: true,
@@ -265,13 +326,17 @@ export const claimRoutes = [
     method: 'post',
     path: '/v1/claims/{id}/credit-notes',
     operationId: 'attachClaimCreditNote',
-    summary: "Attach an imported credit note of the claim's supplier as evidence; create_refund also records its amount as a refund. Attaching again changes nothing",
+    summary:
+      "Attach an imported credit note of the claim's supplier as evidence; create_refund also records its amount as a refund. Attaching again changes nothing",
     tag,
     access: { level: 'write' },
     idempotent: true,
     params: idParams,
     body: attachCreditNoteSchema,
-    responses: { 201: { description: 'Attached; the claim', schema: claimSchema }, 200: { description: 'Already attached; the claim', schema: claimSchema } },
+    responses: {
+      201: { description: 'Attached; the claim', schema: claimSchema },
+      200: { description: 'Already attached; the claim', schema: claimSchema },
+    },
     handler: async ({ params, body, actor, deps }) => {
       const claim = await findClaim(deps, actor.organizationId, params.id);
       const attached = await attachCreditNote(deps, actor, claim, body.invoice_id, body.create_refund);
@@ -296,28 +361,48 @@ export const claimRoutes = [
     method: 'get',
     path: '/v1/claims/{id}/documents',
     operationId: 'listClaimDocuments',
-    summary: "The files behind the claim (its alerts' invoices and attached credit notes), with 15-minute download links",
+    summary:
+      "The files behind the claim (its alerts' invoices and attached credit notes), with 15-minute download links",
     tag,
     access: { level: 'read' },
     params: idParams,
-    query: z.object({ ...pageParams(['letter']), direction: z.enum(['asc']).optional().meta({ description: "The letter's order only" }) }),
-    responses: { 200: { description: "A page of files, in the letter's order (sort=letter)", schema: listResponse(claimDocumentSchema) } },
+    query: z.object({
+      ...pageParams(['letter']),
+      direction: z.enum(['asc']).optional().meta({ description: "The letter's order only" }),
+    }),
+    responses: {
+      200: {
+        description: "A page of files, in the letter's order (sort=letter)",
+        schema: listResponse(claimDocumentSchema),
+      },
+    },
     handler: async ({ params, query, actor, deps }) => {
       const claim = await findClaim(deps, actor.organizationId, params.id);
-      return { body: await claimDocuments(deps, claim, resolvePage(deps.cursors, query, { sort: 'letter', direction: 'asc' }, { claim_id: claim.id })) };
+      return {
+        body: await claimDocuments(
+          deps,
+          claim,
+          resolvePage(deps.cursors, query, { sort: 'letter', direction: 'asc' }, { claim_id: claim.id }),
+        ),
+      };
     },
   }),
   defineRoute({
     method: 'get',
     path: '/v1/claims/{id}/export',
     operationId: 'exportClaim',
-    summary: 'The claim for the supplier as a PDF letter, XLSX or CSV; claimed alerts always, include_pending / include_credited add those',
+    summary:
+      'The claim for the supplier as a PDF letter, XLSX or CSV; claimed alerts always, include_pending / include_credited add those',
     tag,
     access: { level: 'read' },
     params: idParams,
     query: exportQuery,
     responses: {
-      200: { description: 'PDF (format=pdf), XLSX (format=xlsx) or CSV (format=csv)', contentType: 'application/pdf', schema: z.string() },
+      200: {
+        description: 'PDF (format=pdf), XLSX (format=xlsx) or CSV (format=csv)',
+        contentType: 'application/pdf',
+        schema: z.string(),
+      },
       409: {
         description:
           'claim_too_large_for_pdf: more lines than a PDF letter holds (2,000); export xlsx or csv. claim_too_large_for_export: more lines than an export holds (CLAIM_EXPORT_MAX_LINES, 50,000 by default); split the claim',
@@ -327,17 +412,38 @@ export const claimRoutes = [
       const maxLines = query.format === 'pdf' ? PDF_LETTER_MAX_LINES : deps.config.CLAIM_EXPORT_MAX_LINES;
       let letter;
       try {
-        letter = await buildClaimLetter(deps.db, actor.organizationId, params.id, { includePending: query.include_pending, includeCredited: query.include_credited, maxLines });
+        letter = await buildClaimLetter(deps.db, actor.organizationId, params.id, {
+          includePending: query.include_pending,
+          includeCredited: query.include_credited,
+          maxLines,
+        });
       } catch (error) {
         if (!(error instanceof TooManyLetterLines)) throw error;
         if (query.format === 'pdf') {
-          throw errors.conflict('claim_too_large_for_pdf', `This claim has more than ${PDF_LETTER_MAX_LINES} lines, the most a PDF letter holds. Export it as xlsx or csv.`);
+          throw errors.conflict(
+            'claim_too_large_for_pdf',
+            `This claim has more than ${PDF_LETTER_MAX_LINES} lines, the most a PDF letter holds. Export it as xlsx or csv.`,
+          );
         }
-        throw errors.conflict('claim_too_large_for_export', `This claim has more than ${maxLines} lines, the most an export holds. Split it into smaller claims (by invoice period, say).`);
+        throw errors.conflict(
+          'claim_too_large_for_export',
+          `This claim has more than ${maxLines} lines, the most an export holds. Split it into smaller claims (by invoice period, say).`,
+        );
       }
       // XLSX and CSV are streamed to the client as they are written (src/claims/export/render-table.ts).
-      const body = query.format === 'pdf' ? await renderClaimPdf(letter) : query.format === 'xlsx' ? streamClaimXlsx(letter) : streamClaimCsv(letter);
-      return { body, headers: { 'Content-Type': EXPORT_TYPES[query.format], 'Content-Disposition': `attachment; filename="${letter.reference}.${query.format}"` } };
+      const body =
+        query.format === 'pdf'
+          ? await renderClaimPdf(letter)
+          : query.format === 'xlsx'
+            ? streamClaimXlsx(letter)
+            : streamClaimCsv(letter);
+      return {
+        body,
+        headers: {
+          'Content-Type': EXPORT_TYPES[query.format],
+          'Content-Disposition': `attachment; filename="${letter.reference}.${query.format}"`,
+        },
+      };
     },
   }),
 ];

@@ -27,7 +27,9 @@ const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code su
 export const filterQueryParams = {
   agreement_ids: uuidList.optional(),
   statuses: commaList(z.enum(CLAIM_STATUSES)).optional(),
-  supplier_ids: uuidList.optional().meta({ description: 'Claims addressed to these suppliers (supplier_operator=is_not excludes them)' }),
+  supplier_ids: uuidList
+    .optional()
+    .meta({ description: 'Claims addressed to these suppliers (supplier_operator=is_not excludes them)' }),
   supplier_operator: z.enum(['is', 'is_not']).optional(),
   search: z.string().min(1).max(200).optional().meta({ description: 'Title or reference contains (case-insensitive)' }),
   created_from: timestampString.optional(),
@@ -60,8 +62,12 @@ export function filterOf(query: Record<string, unknown>): ClaimFilter {
 export const listQuery = z.object({ ...pageParams(CLAIM_SORTS), ...filterQueryParams });
 export const metricsQuery = z.object({
   ...filterQueryParams,
-  refunded_from: calendarDate.optional().meta({ description: 'refund_summary counts refunds dated on or after this date' }),
-  refunded_through: calendarDate.optional().meta({ description: 'refund_summary counts refunds dated on or before this date' }),
+  refunded_from: calendarDate
+    .optional()
+    .meta({ description: 'refund_summary counts refunds dated on or after this date' }),
+  refunded_through: calendarDate
+    .optional()
+    .meta({ description: 'refund_summary counts refunds dated on or before this date' }),
 });
 
 // ---- Alert selection ----
@@ -72,8 +78,15 @@ export const alertSelectionSchema = z
     filter: filterBodySchema.optional(),
   })
   .strict()
-  .refine((body) => (body.alert_ids === undefined) !== (body.filter === undefined), { message: 'send either alert_ids or filter', path: ['alert_ids'] })
-  .meta({ id: 'ClaimAlertSelection', description: 'Alerts named by id (all or nothing) or by the alert list filter (alerts that cannot be claimed are skipped)' });
+  .refine((body) => (body.alert_ids === undefined) !== (body.filter === undefined), {
+    message: 'send either alert_ids or filter',
+    path: ['alert_ids'],
+  })
+  .meta({
+    id: 'ClaimAlertSelection',
+    description:
+      'Alerts named by id (all or nothing) or by the alert list filter (alerts that cannot be claimed are skipped)',
+  });
 
 export type AlertSelection = { alert_ids?: string[]; filter?: AlertFilter };
 
@@ -94,10 +107,10 @@ const createClaimInput = z
     title,
     alerts: alertSelectionSchema.optional(),
     // null (as a read shows a claim without a supplier) is the same as leaving it out.
-    supplier_id: uuid
-      .nullable()
-      .optional()
-      .meta({ description: "One of the agreement's suppliers; by default the agreement's only supplier, else the supplier of the selected alerts' invoices" }),
+    supplier_id: uuid.nullable().optional().meta({
+      description:
+        "One of the agreement's suppliers; by default the agreement's only supplier, else the supplier of the selected alerts' invoices",
+    }),
     supplier_contact: supplierContact.nullable().optional(),
     note: note.optional(),
   })
@@ -105,7 +118,10 @@ const createClaimInput = z
 
 const patchClaimInput = z
   .object({
-    status: z.enum(CLAIM_STATUSES).optional().meta({ description: 'in_progress, completed or cancelled from any status (in_progress from completed reopens); pending only while pending' }),
+    status: z.enum(CLAIM_STATUSES).optional().meta({
+      description:
+        'in_progress, completed or cancelled from any status (in_progress from completed reopens); pending only while pending',
+    }),
     title: title.optional(),
     supplier_contact: supplierContact.nullable().optional(),
     note: note.optional(),
@@ -113,20 +129,25 @@ const patchClaimInput = z
   .strict();
 
 export const deleteClaimQuery = z.object({
-  alert_outcome: z
-    .enum(['pending', 'dismissed'])
-    .default('pending')
-    .meta({ description: 'What becomes of the claimed alerts: back to pending (default) or dismissed (category claim_deleted)' }),
+  alert_outcome: z.enum(['pending', 'dismissed']).default('pending').meta({
+    description: 'What becomes of the claimed alerts: back to pending (default) or dismissed (category claim_deleted)',
+  }),
 });
 
 export const addAlertsSchema = z
   .object({
     alert_ids: z.array(uuid).min(1).max(MAX_BULK_ALERTS).optional(),
     filter: filterBodySchema.optional(),
-    move_from_open_claims: z.boolean().default(false).meta({ description: 'Move alerts claimed in other pending or in-progress claims into this one' }),
+    move_from_open_claims: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Move alerts claimed in other pending or in-progress claims into this one' }),
   })
   .strict()
-  .refine((body) => (body.alert_ids === undefined) !== (body.filter === undefined), { message: 'send either alert_ids or filter', path: ['alert_ids'] });
+  .refine((body) => (body.alert_ids === undefined) !== (body.filter === undefined), {
+    message: 'send either alert_ids or filter',
+    path: ['alert_ids'],
+  });
 
 const createRefundInput = z
   .object({
@@ -151,7 +172,10 @@ const patchRefundInput = z
 export const attachCreditNoteSchema = z
   .object({
     invoice_id: uuid.meta({ description: "An imported credit note of the claim's supplier" }),
-    create_refund: z.boolean().default(false).meta({ description: "Also record a refund of the credit note's amount, in its currency, dated its issue date" }),
+    create_refund: z
+      .boolean()
+      .default(false)
+      .meta({ description: "Also record a refund of the credit note's amount, in its currency, dated its issue date" }),
   })
   .strict();
 
@@ -160,8 +184,12 @@ export const creditNoteParams = z.object({ id: uuid, invoice_id: uuid });
 
 export const exportQuery = z.object({
   format: z.enum(['pdf', 'xlsx', 'csv']).default('pdf'),
-  include_pending: booleanParam.default(false).meta({ description: "Also list the pending alerts of the claim's invoices that are in no claim" }),
-  include_credited: booleanParam.default(false).meta({ description: "Also list the claim's credited alerts and the credited alerts of its invoices" }),
+  include_pending: booleanParam
+    .default(false)
+    .meta({ description: "Also list the pending alerts of the claim's invoices that are in no claim" }),
+  include_credited: booleanParam
+    .default(false)
+    .meta({ description: "Also list the claim's credited alerts and the credited alerts of its invoices" }),
 });
 
 // ---- Responses ----
@@ -177,7 +205,9 @@ export const refundSchema = z
     date: z.string(),
     reference: z.string().nullable(),
     note: z.string().nullable(),
-    credit_note_invoice_id: uuid.nullable().meta({ description: 'The attached credit note this refund was recorded from' }),
+    credit_note_invoice_id: uuid
+      .nullable()
+      .meta({ description: 'The attached credit note this refund was recorded from' }),
     recorded_by: actor,
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
@@ -209,7 +239,9 @@ export const claimSchema = z
     id: uuid,
     agreement_id: uuid,
     supplier_id: uuid.nullable(),
-    reference: z.string().meta({ description: 'CLM-<year>-<number>, unique in the organization; the supplier quotes it' }),
+    reference: z
+      .string()
+      .meta({ description: 'CLM-<year>-<number>, unique in the organization; the supplier quotes it' }),
     title: z.string(),
     status: z.enum(CLAIM_STATUSES),
     supplier_contact: z.object({ name: z.string().nullable(), email: z.string().nullable() }).nullable(),
@@ -222,7 +254,9 @@ export const claimSchema = z
         credited: z.array(money),
         dismissed: z.array(money),
       })
-      .meta({ description: 'Alerts of the claim (set-aside ones left out) counted and summed by alert status, per currency' }),
+      .meta({
+        description: 'Alerts of the claim (set-aside ones left out) counted and summed by alert status, per currency',
+      }),
     refund_summary: z.array(money).meta({ description: 'Refunds received, per currency' }),
     refunds: z.array(refundSchema),
     credit_notes: z.array(creditNoteSchema),
@@ -242,7 +276,9 @@ export const alertChangeSchema = z
     moved: z.array(uuid).meta({ description: 'Taken from another open claim (move_from_open_claims)' }),
     removed: z.array(uuid),
     unchanged: z.array(uuid).meta({ description: 'Already where asked' }),
-    skipped: z.array(z.object({ id: uuid, reason: z.string() })).meta({ description: 'Alerts a filter selected that cannot be moved, and why' }),
+    skipped: z
+      .array(z.object({ id: uuid, reason: z.string() }))
+      .meta({ description: 'Alerts a filter selected that cannot be moved, and why' }),
   })
   .meta({ id: 'ClaimAlertChange' });
 
@@ -257,9 +293,17 @@ const byClaimStatus = z.object({
 
 export const metricsSchema = z
   .object({
-    counts: z.object({ total: z.number().int(), pending: z.number().int(), in_progress: z.number().int(), completed: z.number().int(), cancelled: z.number().int() }),
+    counts: z.object({
+      total: z.number().int(),
+      pending: z.number().int(),
+      in_progress: z.number().int(),
+      completed: z.number().int(),
+      cancelled: z.number().int(),
+    }),
     claimed: z.array(byClaimStatus).meta({ description: 'Impact of claimed alerts per currency and claim status' }),
-    refund_summary: z.array(byClaimStatus).meta({ description: 'Refunds per currency and claim status, within refunded_from / refunded_through' }),
+    refund_summary: z
+      .array(byClaimStatus)
+      .meta({ description: 'Refunds per currency and claim status, within refunded_from / refunded_through' }),
   })
   .meta({ id: 'ClaimMetrics' });
 

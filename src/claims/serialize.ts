@@ -8,7 +8,17 @@ export const CLAIM_INCLUDE = {
   refunds: { orderBy: [{ date: 'asc' as const }, { createdAt: 'asc' as const }, { id: 'asc' as const }] },
   creditNotes: {
     orderBy: [{ createdAt: 'asc' as const }, { invoiceId: 'asc' as const }],
-    include: { invoice: { select: { invoiceNumber: true, issueDate: true, taxInclusiveAmount: true, payableAmount: true, currencyCode: true } } },
+    include: {
+      invoice: {
+        select: {
+          invoiceNumber: true,
+          issueDate: true,
+          taxInclusiveAmount: true,
+          payableAmount: true,
+          currencyCode: true,
+        },
+      },
+    },
   },
 };
 
@@ -19,7 +29,13 @@ export type ClaimRecord = Claim & {
     attachedByUserId: string | null;
     attachedByApiKeyId: string | null;
     createdAt: Date;
-    invoice: { invoiceNumber: string | null; issueDate: Date | null; taxInclusiveAmount: { toString(): string } | null; payableAmount: { toString(): string } | null; currencyCode: string | null };
+    invoice: {
+      invoiceNumber: string | null;
+      issueDate: Date | null;
+      taxInclusiveAmount: { toString(): string } | null;
+      payableAmount: { toString(): string } | null;
+      currencyCode: string | null;
+    };
   }[];
 };
 
@@ -36,7 +52,13 @@ export interface ClaimSummary {
   dismissed: Money[];
 }
 
-export const EMPTY_SUMMARY: ClaimSummary = { counts: { total: 0, pending: 0, claimed: 0, credited: 0, dismissed: 0 }, pending: [], claimed: [], credited: [], dismissed: [] };
+export const EMPTY_SUMMARY: ClaimSummary = {
+  counts: { total: 0, pending: 0, claimed: 0, credited: 0, dismissed: 0 },
+  pending: [],
+  claimed: [],
+  credited: [],
+  dismissed: [],
+};
 
 // Absolute under APP_BASE_URL, like an invoice's url.
 export const claimUrl = (appBaseUrl: string, id: string) => `${appBaseUrl.replace(/\/$/, '')}/claims/${id}`;
@@ -58,13 +80,19 @@ export function serializeRefund(refund: ClaimRefund) {
 }
 
 // A credit note's total including VAT, as a positive amount (credit notes record it either way).
-export function creditNoteAmount(invoice: { taxInclusiveAmount: { toString(): string } | null; payableAmount: { toString(): string } | null }): string | null {
+export function creditNoteAmount(invoice: {
+  taxInclusiveAmount: { toString(): string } | null;
+  payableAmount: { toString(): string } | null;
+}): string | null {
   const total = formatAmount(invoice.taxInclusiveAmount ?? invoice.payableAmount);
   return total === null ? null : total.replace(/^-/, '');
 }
 
 export function serializeClaim(claim: ClaimRecord, summary: ClaimSummary, refundSummary: Money[], appBaseUrl: string) {
-  const contact = claim.supplierContactName !== null || claim.supplierContactEmail !== null ? { name: claim.supplierContactName, email: claim.supplierContactEmail } : null;
+  const contact =
+    claim.supplierContactName !== null || claim.supplierContactEmail !== null
+      ? { name: claim.supplierContactName, email: claim.supplierContactEmail }
+      : null;
   return {
     id: claim.id,
     agreement_id: claim.agreementId,

@@ -8,7 +8,14 @@ import type { MemberActor, RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { ApiError, errors } from '../http/errors.js';
-import type { AddAlertsInput, AlertSelection, ClaimFilter, ClaimStatus, CreateClaimInput, PatchClaimInput } from './schemas.js';
+import type {
+  AddAlertsInput,
+  AlertSelection,
+  ClaimFilter,
+  ClaimStatus,
+  CreateClaimInput,
+  PatchClaimInput,
+} from './schemas.js';
 import { CLAIM_INCLUDE, type ClaimRecord } from './serialize.js';
 import {
   admit,
@@ -32,10 +39,41 @@ type Who = RequestActor | Actor;
 
 // The claim's own fields as the API shows them: what `created`, `updated`, `status_changed` and
 // `deleted` entries compare.
-export const CLAIM_AUDITED_FIELDS = ['reference', 'agreement_id', 'supplier_id', 'title', 'status', 'supplier_contact', 'note'] as const;
-export function claimFields(claim: Pick<ClaimRecord, 'reference' | 'agreementId' | 'supplierId' | 'title' | 'status' | 'supplierContactName' | 'supplierContactEmail' | 'note'>) {
-  const contact = claim.supplierContactName !== null || claim.supplierContactEmail !== null ? { name: claim.supplierContactName, email: claim.supplierContactEmail } : null;
-  return { reference: claim.reference, agreement_id: claim.agreementId, supplier_id: claim.supplierId, title: claim.title, status: claim.status, supplier_contact: contact, note: claim.note };
+export const CLAIM_AUDITED_FIELDS = [
+  'reference',
+  'agreement_id',
+  'supplier_id',
+  'title',
+  'status',
+  'supplier_contact',
+  'note',
+] as const;
+export function claimFields(
+  claim: Pick<
+    ClaimRecord,
+    | 'reference'
+    | 'agreementId'
+    | 'supplierId'
+    | 'title'
+    | 'status'
+    | 'supplierContactName'
+    | 'supplierContactEmail'
+    | 'note'
+  >,
+) {
+  const contact =
+    claim.supplierContactName !== null || claim.supplierContactEmail !== null
+      ? { name: claim.supplierContactName, email: claim.supplierContactEmail }
+      : null;
+  return {
+    reference: claim.reference,
+    agreement_id: claim.agreementId,
+    supplier_id: claim.supplierId,
+    title: claim.title,
+    status: claim.status,
+    supplier_contact: contact,
+    note: claim.note,
+  };
 }
 
 // Alerts entering or leaving a claim: one entry on the claim naming them, one on each alert with
@@ -47,16 +85,28 @@ interface AlertMove {
   claimBefore: string | null;
   claimAfter: string | null;
 }
-function alertMoveEntries(claimId: string, action: 'alerts_added' | 'alerts_removed', moves: AlertMove[]): ActivityEntryInput[] {
+function alertMoveEntries(
+  claimId: string,
+  action: 'alerts_added' | 'alerts_removed',
+  moves: AlertMove[],
+): ActivityEntryInput[] {
   if (moves.length === 0) return [];
   const ids = moves.map((move) => move.id);
   return [
-    { entityType: 'claim', entityId: claimId, action, changes: { alert_ids: action === 'alerts_added' ? { before: null, after: ids } : { before: ids, after: null } } },
+    {
+      entityType: 'claim',
+      entityId: claimId,
+      action,
+      changes: { alert_ids: action === 'alerts_added' ? { before: null, after: ids } : { before: ids, after: null } },
+    },
     ...moves.map((move) => ({
       entityType: 'alert' as const,
       entityId: move.id,
       action: action === 'alerts_added' ? 'claim_added' : 'claim_removed',
-      changes: changedFields({ status: move.statusBefore, claim_id: move.claimBefore }, { status: move.statusAfter, claim_id: move.claimAfter }),
+      changes: changedFields(
+        { status: move.statusBefore, claim_id: move.claimBefore },
+        { status: move.statusAfter, claim_id: move.claimAfter },
+      ),
     })),
   ];
 }
@@ -86,9 +136,7 @@ export function claimWhere(organizationId: string, filter: ClaimFilter): Prisma.
       filter.agreement_ids ? { agreementId: { in: filter.agreement_ids } } : {},
       filter.statuses ? { status: { in: filter.statuses } } : {},
       supplier,
-      filter.search
-        ? { OR: [{ title: containsText(filter.search) }, { reference: containsText(filter.search) }] }
-        : {},
+      filter.search ? { OR: [{ title: containsText(filter.search) }, { reference: containsText(filter.search) }] } : {},
       range('createdAt', filter.created_from, filter.created_before),
       range('updatedAt', filter.updated_from, filter.updated_before),
     ],
@@ -112,7 +160,9 @@ const emptyChange = (): AlertChangeResult => ({ added: [], moved: [], removed: [
 async function selectAlertIds(deps: Deps, organizationId: string, selection: AlertSelection): Promise<string[]> {
   if (selection.alert_ids) {
     const ids = [...new Set(selection.alert_ids)];
-    const rows = await deps.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM alerts WHERE organization_id = ${organizationId}::uuid AND id = ANY(${ids}::uuid[])`;
+    const rows = await deps.db.$queryRaw<
+      { id: string }[]
+    >`SELECT id::text FROM alerts WHERE organization_id = ${organizationId}::uuid AND id = ANY(${ids}::uuid[])`;
     const found = new Set(rows.map((row) => row.id));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0) {
@@ -123,8 +173,16 @@ async function selectAlertIds(deps: Deps, organizationId: string, selection: Ale
     }
     return ids;
   }
-  const rows = await deps.db.alert.findMany({ where: await alertWhereOf(deps.db, organizationId, selection.filter!), select: { id: true }, orderBy: { id: 'asc' }, take: MAX_BULK_ALERTS + 1 });
-  if (rows.length > MAX_BULK_ALERTS) throw errors.validation(`The filter matches more than ${MAX_BULK_ALERTS} alerts; narrow it.`, [{ field: 'filter', message: 'matches too many alerts' }]);
+  const rows = await deps.db.alert.findMany({
+    where: await alertWhereOf(deps.db, organizationId, selection.filter!),
+    select: { id: true },
+    orderBy: { id: 'asc' },
+    take: MAX_BULK_ALERTS + 1,
+  });
+  if (rows.length > MAX_BULK_ALERTS)
+    throw errors.validation(`The filter matches more than ${MAX_BULK_ALERTS} alerts; narrow it.`, [
+      { field: 'filter', message: 'matches too many alerts' },
+    ]);
   return rows.map((row) => row.id);
 }
 
@@ -133,7 +191,15 @@ async function selectAlertIds(deps: Deps, organizationId: string, selection: Ale
 async function lockedCandidates(tx: Tx, ids: string[]): Promise<CandidateAlert[]> {
   if (ids.length === 0) return [];
   const rows = await tx.$queryRaw<
-    { id: string; agreement_id: string; status: AlertStatus; claim_id: string | null; claim_status: ClaimStatus | null; supplier_id: string | null; set_aside: boolean }[]
+    {
+      id: string;
+      agreement_id: string;
+      status: AlertStatus;
+      claim_id: string | null;
+      claim_status: ClaimStatus | null;
+      supplier_id: string | null;
+      set_aside: boolean;
+    }[]
   >`
     SELECT a.id::text, a.agreement_id::text, a.status::text AS status, a.claim_id::text, c.status::text AS claim_status,
            i.supplier_id::text, (NOT m.active OR i.deleted_at IS NOT NULL) AS set_aside
@@ -157,14 +223,27 @@ async function lockedCandidates(tx: Tx, ids: string[]): Promise<CandidateAlert[]
 
 function notClaimable(refused: { id: string; reason: RefusalReason }[]): ApiError {
   return new ApiError(409, 'alerts_not_claimable', 'Some alerts cannot be added to the claim; nothing was changed.', {
-    details: refused.map(({ id, reason }) => ({ field: 'alert_ids', alert_id: id, reason, message: REFUSAL_MESSAGES[reason] })),
+    details: refused.map(({ id, reason }) => ({
+      field: 'alert_ids',
+      alert_id: id,
+      reason,
+      message: REFUSAL_MESSAGES[reason],
+    })),
   });
 }
 
 // Adds alerts to a claim whose row the caller has locked. Named alerts are all or nothing (409
 // alerts_not_claimable, with the reason per alert); alerts a filter selected that cannot be
 // claimed are skipped with their reason.
-async function admitAlerts(tx: Tx, who: Who, organizationId: string, claim: TargetClaim, ids: string[], named: boolean, moveFromOpenClaims: boolean): Promise<AlertChangeResult> {
+async function admitAlerts(
+  tx: Tx,
+  who: Who,
+  organizationId: string,
+  claim: TargetClaim,
+  ids: string[],
+  named: boolean,
+  moveFromOpenClaims: boolean,
+): Promise<AlertChangeResult> {
   const result = emptyChange();
   const refused: { id: string; reason: RefusalReason }[] = [];
   const movedFrom = new Map<string, AlertMove[]>();
@@ -174,7 +253,13 @@ async function admitAlerts(tx: Tx, who: Who, organizationId: string, claim: Targ
     if (admission.outcome === 'unchanged') result.unchanged.push(alert.id);
     else if (admission.outcome === 'refused') refused.push({ id: alert.id, reason: admission.reason });
     else {
-      const move = { id: alert.id, statusBefore: alert.status, statusAfter: 'claimed', claimBefore: alert.claimId, claimAfter: claim.id };
+      const move = {
+        id: alert.id,
+        statusBefore: alert.status,
+        statusAfter: 'claimed',
+        claimBefore: alert.claimId,
+        claimAfter: claim.id,
+      };
       moves.push(move);
       if (admission.outcome === 'move') {
         result.moved.push(alert.id);
@@ -190,7 +275,12 @@ async function admitAlerts(tx: Tx, who: Who, organizationId: string, claim: Targ
     await touch(tx, [claim.id, ...movedFrom.keys()]);
     // A moved alert gets one entry (claim_added, from its claim to this one); its former claim
     // records the alerts it lost.
-    const sources = [...movedFrom.entries()].map(([fromId, lost]) => ({ entityType: 'claim' as const, entityId: fromId, action: 'alerts_removed', changes: { alert_ids: { before: lost.map((m) => m.id), after: null } } }));
+    const sources = [...movedFrom.entries()].map(([fromId, lost]) => ({
+      entityType: 'claim' as const,
+      entityId: fromId,
+      action: 'alerts_removed',
+      changes: { alert_ids: { before: lost.map((m) => m.id), after: null } },
+    }));
     await recordActivity(tx, organizationId, who, [...alertMoveEntries(claim.id, 'alerts_added', moves), ...sources]);
   }
   return result;
@@ -206,7 +296,9 @@ async function lockClaimRows(tx: Tx, ids: string[]): Promise<void> {
 }
 
 async function lockClaim(tx: Tx, organizationId: string, id: string): Promise<ClaimRecord> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM claims WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
+  const locked = await tx.$queryRaw<
+    { id: string }[]
+  >`SELECT id FROM claims WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
   if (locked.length === 0) throw errors.notFound('claim');
   return tx.claim.findUniqueOrThrow({ where: { id }, include: CLAIM_INCLUDE });
 }
@@ -216,14 +308,22 @@ function assertAlertsChangeable(status: ClaimStatus): void {
   if (refusal) throw errors.conflict(refusal.code, refusal.message);
 }
 
-export async function addAlerts(deps: Deps, organizationId: string, who: Who, claimId: string, input: AddAlertsInput): Promise<AlertChangeResult> {
+export async function addAlerts(
+  deps: Deps,
+  organizationId: string,
+  who: Who,
+  claimId: string,
+  input: AddAlertsInput,
+): Promise<AlertChangeResult> {
   // Another organization's claim is not found before anything about the alerts is said.
   await findClaim(deps, organizationId, claimId);
   const ids = await selectAlertIds(deps, organizationId, input);
   return deps.db.$transaction(async (tx) => {
     // Every claim involved is locked before the alerts, in id order (as a status change locks its
     // claim, then its alerts), so a move never interleaves with the source claim's completion.
-    const holders = await tx.$queryRaw<{ claim_id: string }[]>`SELECT DISTINCT claim_id::text FROM alerts WHERE id = ANY(${ids}::uuid[]) AND claim_id IS NOT NULL`;
+    const holders = await tx.$queryRaw<
+      { claim_id: string }[]
+    >`SELECT DISTINCT claim_id::text FROM alerts WHERE id = ANY(${ids}::uuid[]) AND claim_id IS NOT NULL`;
     await lockClaimRows(tx, [claimId, ...holders.map((h) => h.claim_id)]);
     const claim = await lockClaim(tx, organizationId, claimId);
     assertAlertsChangeable(claim.status as ClaimStatus);
@@ -232,7 +332,13 @@ export async function addAlerts(deps: Deps, organizationId: string, who: Who, cl
 }
 
 // A removed alert returns to pending; one the claim does not hold is unchanged.
-export async function removeAlerts(deps: Deps, organizationId: string, who: Who, claimId: string, selection: AlertSelection): Promise<AlertChangeResult> {
+export async function removeAlerts(
+  deps: Deps,
+  organizationId: string,
+  who: Who,
+  claimId: string,
+  selection: AlertSelection,
+): Promise<AlertChangeResult> {
   await findClaim(deps, organizationId, claimId);
   const ids = await selectAlertIds(deps, organizationId, selection);
   return deps.db.$transaction(async (tx) => {
@@ -243,7 +349,13 @@ export async function removeAlerts(deps: Deps, organizationId: string, who: Who,
     for (const alert of await lockedCandidates(tx, ids)) {
       if (release(alert, claim.id) === 'remove') {
         result.removed.push(alert.id);
-        moves.push({ id: alert.id, statusBefore: alert.status, statusAfter: alert.status === 'claimed' ? 'pending' : alert.status, claimBefore: claim.id, claimAfter: null });
+        moves.push({
+          id: alert.id,
+          statusBefore: alert.status,
+          statusAfter: alert.status === 'claimed' ? 'pending' : alert.status,
+          claimBefore: claim.id,
+          claimAfter: null,
+        });
       } else result.unchanged.push(alert.id);
     }
     if (result.removed.length > 0) {
@@ -277,7 +389,12 @@ function invalid(field: string, message: string) {
 
 // The supplier the claim is addressed to: as sent (one of the agreement's suppliers), else the
 // agreement's only supplier, else the one supplier of the selected alerts' invoices.
-async function claimSupplier(deps: Deps, agreementSupplierIds: string[], sent: string | null | undefined, alertIds: string[]): Promise<string | null> {
+async function claimSupplier(
+  deps: Deps,
+  agreementSupplierIds: string[],
+  sent: string | null | undefined,
+  alertIds: string[],
+): Promise<string | null> {
   if (sent !== undefined && sent !== null) {
     if (!agreementSupplierIds.includes(sent)) throw invalid('supplier_id', "is not one of the agreement's suppliers");
     return sent;
@@ -295,12 +412,24 @@ function contactColumns(contact: PatchClaimInput['supplier_contact']) {
   return { supplierContactName: contact?.name ?? null, supplierContactEmail: contact?.email ?? null };
 }
 
-export async function createClaim(deps: Deps, actor: MemberActor, input: CreateClaimInput): Promise<{ claimId: string; alerts: AlertChangeResult }> {
+export async function createClaim(
+  deps: Deps,
+  actor: MemberActor,
+  input: CreateClaimInput,
+): Promise<{ claimId: string; alerts: AlertChangeResult }> {
   const organizationId = actor.organizationId;
-  const agreement = await deps.db.agreement.findFirst({ where: { id: input.agreement_id, organizationId }, select: { id: true, suppliers: { select: { supplierId: true } } } });
+  const agreement = await deps.db.agreement.findFirst({
+    where: { id: input.agreement_id, organizationId },
+    select: { id: true, suppliers: { select: { supplierId: true } } },
+  });
   if (!agreement) throw invalid('agreement_id', 'names no agreement');
   const alertIds = input.alerts ? await selectAlertIds(deps, organizationId, input.alerts) : [];
-  const supplierId = await claimSupplier(deps, agreement.suppliers.map((s) => s.supplierId), input.supplier_id, alertIds);
+  const supplierId = await claimSupplier(
+    deps,
+    agreement.suppliers.map((s) => s.supplierId),
+    input.supplier_id,
+    alertIds,
+  );
   return deps.db.$transaction(async (tx) => {
     const now = new Date();
     const claim = await tx.claim.create({
@@ -317,8 +446,18 @@ export async function createClaim(deps: Deps, actor: MemberActor, input: CreateC
         createdByApiKeyId: actor.apiKeyId,
       },
     });
-    await recordActivity(tx, organizationId, actor, [{ entityType: 'claim', entityId: claim.id, action: 'created', changes: changedFields({}, claimFields(claim)) }]);
-    const alerts = await admitAlerts(tx, actor, organizationId, claim, alertIds, input.alerts?.alert_ids !== undefined, false);
+    await recordActivity(tx, organizationId, actor, [
+      { entityType: 'claim', entityId: claim.id, action: 'created', changes: changedFields({}, claimFields(claim)) },
+    ]);
+    const alerts = await admitAlerts(
+      tx,
+      actor,
+      organizationId,
+      claim,
+      alertIds,
+      input.alerts?.alert_ids !== undefined,
+      false,
+    );
     return { claimId: claim.id, alerts };
   });
 }
@@ -326,7 +465,14 @@ export async function createClaim(deps: Deps, actor: MemberActor, input: CreateC
 // Fields sent as they are change nothing: a claim written back as read keeps its updated_at and
 // records no entry. A status change is recorded as `status_changed` (with any other field changed
 // in the same request), its effect on the alerts as one entry per alert.
-export async function patchClaim(deps: Deps, organizationId: string, who: Who, claimId: string, input: PatchClaimInput, assertCurrent: (claim: ClaimRecord) => Promise<void>): Promise<void> {
+export async function patchClaim(
+  deps: Deps,
+  organizationId: string,
+  who: Who,
+  claimId: string,
+  input: PatchClaimInput,
+  assertCurrent: (claim: ClaimRecord) => Promise<void>,
+): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     const claim = await lockClaim(tx, organizationId, claimId);
     await assertCurrent(claim);
@@ -341,7 +487,11 @@ export async function patchClaim(deps: Deps, organizationId: string, who: Who, c
       if (change.outcome === 'refused') throw errors.conflict(change.reason, change.message);
       if (change.outcome === 'updated') {
         statusChanged = true;
-        Object.assign(data, { status: change.status, completedAt: change.completedAt, cancelledAt: change.cancelledAt });
+        Object.assign(data, {
+          status: change.status,
+          completedAt: change.completedAt,
+          cancelledAt: change.cancelledAt,
+        });
         entries.push(...(await applyAlertEffect(tx, claim.id, change.alertEffect, now)));
       }
     }
@@ -349,29 +499,63 @@ export async function patchClaim(deps: Deps, organizationId: string, who: Who, c
     const changes = changedFields(claimFields(claim), claimFields(after), CLAIM_AUDITED_FIELDS);
     if (Object.keys(changes).length === 0) return;
     await tx.claim.update({ where: { id: claim.id }, data });
-    await recordActivity(tx, organizationId, who, [{ entityType: 'claim', entityId: claim.id, action: statusChanged ? 'status_changed' : 'updated', changes }, ...entries]);
+    await recordActivity(tx, organizationId, who, [
+      { entityType: 'claim', entityId: claim.id, action: statusChanged ? 'status_changed' : 'updated', changes },
+      ...entries,
+    ]);
   });
 }
 
 // Answers the entries of the alerts it changed (dismissed or claimed again, with their status
 // before and after).
-async function applyAlertEffect(tx: Tx, claimId: string, effect: 'none' | 'dismiss_open' | 'restore_cancelled', now: Date): Promise<ActivityEntryInput[]> {
+async function applyAlertEffect(
+  tx: Tx,
+  claimId: string,
+  effect: 'none' | 'dismiss_open' | 'restore_cancelled',
+  now: Date,
+): Promise<ActivityEntryInput[]> {
   const statusEntries = (rows: { id: string; status: string }[], after: string, action: string): ActivityEntryInput[] =>
-    rows.map((row) => ({ entityType: 'alert', entityId: row.id, action, changes: { status: { before: row.status, after } } }));
+    rows.map((row) => ({
+      entityType: 'alert',
+      entityId: row.id,
+      action,
+      changes: { status: { before: row.status, after } },
+    }));
   if (effect === 'dismiss_open') {
     // Pending and claimed alerts become dismissed; credited ones stay credited. They stay in the
     // cancelled claim (its record of what was claimed) but are free: a re-check may replace them,
     // and reopening one takes it out of the claim.
-    const changing = await tx.alert.findMany({ where: { claimId, status: { in: ['pending', 'claimed'] } }, select: { id: true, status: true } });
-    await countInBatches(changing.map((a) => a.id), (ids) =>
-      tx.alert.updateMany({ where: { id: { in: ids } }, data: { status: 'dismissed', dismissalCategory: CLAIM_CANCELLED_CATEGORY, dismissalNote: null, dismissedAt: now } }),
+    const changing = await tx.alert.findMany({
+      where: { claimId, status: { in: ['pending', 'claimed'] } },
+      select: { id: true, status: true },
+    });
+    await countInBatches(
+      changing.map((a) => a.id),
+      (ids) =>
+        tx.alert.updateMany({
+          where: { id: { in: ids } },
+          data: {
+            status: 'dismissed',
+            dismissalCategory: CLAIM_CANCELLED_CATEGORY,
+            dismissalNote: null,
+            dismissedAt: now,
+          },
+        }),
     );
     return statusEntries(changing, 'dismissed', 'dismissed');
   }
   if (effect === 'restore_cancelled') {
-    const changing = await tx.alert.findMany({ where: { claimId, status: 'dismissed', dismissalCategory: CLAIM_CANCELLED_CATEGORY }, select: { id: true, status: true } });
-    await countInBatches(changing.map((a) => a.id), (ids) =>
-      tx.alert.updateMany({ where: { id: { in: ids } }, data: { status: 'claimed', dismissalCategory: null, dismissalNote: null, dismissedAt: null } }),
+    const changing = await tx.alert.findMany({
+      where: { claimId, status: 'dismissed', dismissalCategory: CLAIM_CANCELLED_CATEGORY },
+      select: { id: true, status: true },
+    });
+    await countInBatches(
+      changing.map((a) => a.id),
+      (ids) =>
+        tx.alert.updateMany({
+          where: { id: { in: ids } },
+          data: { status: 'claimed', dismissalCategory: null, dismissalNote: null, dismissedAt: null },
+        }),
     );
     return statusEntries(changing, 'claimed', 'claimed');
   }
@@ -381,16 +565,33 @@ async function applyAlertEffect(tx: Tx, claimId: string, effect: 'none' | 'dismi
 // Deleting a claim lets go of its alerts: claimed ones return to pending or become dismissed
 // (category claim_deleted) as alert_outcome says; credited and dismissed ones keep their status.
 // A completed claim's alerts cannot change, so it must be reopened first.
-export async function deleteClaim(deps: Deps, organizationId: string, who: Who, claimId: string, outcome: 'pending' | 'dismissed', assertCurrent: (claim: ClaimRecord) => Promise<void>): Promise<void> {
+export async function deleteClaim(
+  deps: Deps,
+  organizationId: string,
+  who: Who,
+  claimId: string,
+  outcome: 'pending' | 'dismissed',
+  assertCurrent: (claim: ClaimRecord) => Promise<void>,
+): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     const claim = await lockClaim(tx, organizationId, claimId);
     await assertCurrent(claim);
-    if (claim.status === 'completed') throw errors.conflict('claim_completed', 'The claim is completed: its alerts cannot change. Reopen it (status in_progress) before deleting it.');
+    if (claim.status === 'completed')
+      throw errors.conflict(
+        'claim_completed',
+        'The claim is completed: its alerts cannot change. Reopen it (status in_progress) before deleting it.',
+      );
     const now = new Date();
     const released =
       outcome === 'pending'
         ? { status: 'pending' as const, claimId: null }
-        : { status: 'dismissed' as const, claimId: null, dismissalCategory: CLAIM_DELETED_CATEGORY, dismissalNote: null, dismissedAt: now };
+        : {
+            status: 'dismissed' as const,
+            claimId: null,
+            dismissalCategory: CLAIM_DELETED_CATEGORY,
+            dismissalNote: null,
+            dismissedAt: now,
+          };
     const held = await tx.alert.findMany({ where: { claimId: claim.id }, select: { id: true, status: true } });
     await tx.alert.updateMany({ where: { claimId: claim.id, status: { in: ['pending', 'claimed'] } }, data: released });
     await tx.alert.updateMany({ where: { claimId: claim.id }, data: { claimId: null } });
@@ -403,7 +604,12 @@ export async function deleteClaim(deps: Deps, organizationId: string, who: Who, 
       claimAfter: null,
     }));
     await recordActivity(tx, organizationId, who, [
-      { entityType: 'claim', entityId: claim.id, action: 'deleted', changes: changedFields(claimFields(claim), {}, CLAIM_AUDITED_FIELDS) },
+      {
+        entityType: 'claim',
+        entityId: claim.id,
+        action: 'deleted',
+        changes: changedFields(claimFields(claim), {}, CLAIM_AUDITED_FIELDS),
+      },
       ...alertMoveEntries(claim.id, 'alerts_removed', moves).slice(1),
     ]);
   });

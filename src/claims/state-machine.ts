@@ -24,15 +24,27 @@ export type AlertEffect = 'none' | 'dismiss_open' | 'restore_cancelled';
 
 export type StatusChange =
   | { outcome: 'unchanged' }
-  | { outcome: 'updated'; status: ClaimStatus; alertEffect: AlertEffect; completedAt: Date | null; cancelledAt: Date | null }
+  | {
+      outcome: 'updated';
+      status: ClaimStatus;
+      alertEffect: AlertEffect;
+      completedAt: Date | null;
+      cancelledAt: Date | null;
+    }
   | { outcome: 'refused'; reason: 'invalid_transition'; message: string };
 
 export function changeStatus(from: ClaimStatus, to: ClaimStatus, now: Date): StatusChange {
   // Setting a state already held changes nothing (spec "Conditional repeat").
   if (from === to) return { outcome: 'unchanged' };
   // The table has no row into pending: a claim that moved on does not go back to "not started".
-  if (to === 'pending') return { outcome: 'refused', reason: 'invalid_transition', message: `A claim cannot go back from ${from} to pending; use in_progress.` };
-  const alertEffect: AlertEffect = to === 'cancelled' ? 'dismiss_open' : from === 'cancelled' ? 'restore_cancelled' : 'none';
+  if (to === 'pending')
+    return {
+      outcome: 'refused',
+      reason: 'invalid_transition',
+      message: `A claim cannot go back from ${from} to pending; use in_progress.`,
+    };
+  const alertEffect: AlertEffect =
+    to === 'cancelled' ? 'dismiss_open' : from === 'cancelled' ? 'restore_cancelled' : 'none';
   return {
     outcome: 'updated',
     status: to,
@@ -45,8 +57,16 @@ export function changeStatus(from: ClaimStatus, to: ClaimStatus, now: Date): Sta
 
 // Whether the claim accepts alert changes (add, remove) in its current status.
 export function alertChangesRefusal(status: ClaimStatus): { code: string; message: string } | null {
-  if (status === 'completed') return { code: 'claim_completed', message: "The claim is completed: its alerts cannot change. Reopen it (status in_progress) first." };
-  if (status === 'cancelled') return { code: 'claim_cancelled', message: 'The claim is cancelled: its alerts cannot change. Set it in_progress first.' };
+  if (status === 'completed')
+    return {
+      code: 'claim_completed',
+      message: 'The claim is completed: its alerts cannot change. Reopen it (status in_progress) first.',
+    };
+  if (status === 'cancelled')
+    return {
+      code: 'claim_cancelled',
+      message: 'The claim is cancelled: its alerts cannot change. Set it in_progress first.',
+    };
   return null;
 }
 
@@ -66,7 +86,14 @@ export interface TargetClaim {
   supplierId: string | null;
 }
 
-export type RefusalReason = 'other_agreement' | 'other_supplier' | 'set_aside' | 'dismissed' | 'credited' | 'in_other_claim' | 'in_completed_claim';
+export type RefusalReason =
+  | 'other_agreement'
+  | 'other_supplier'
+  | 'set_aside'
+  | 'dismissed'
+  | 'credited'
+  | 'in_other_claim'
+  | 'in_completed_claim';
 
 export const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   other_agreement: "The alert is on another agreement than the claim's.",
@@ -78,7 +105,11 @@ export const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   in_completed_claim: 'The alert is in a completed claim and cannot change.',
 };
 
-export type Admission = { outcome: 'add' } | { outcome: 'move'; fromClaimId: string } | { outcome: 'unchanged' } | { outcome: 'refused'; reason: RefusalReason };
+export type Admission =
+  | { outcome: 'add' }
+  | { outcome: 'move'; fromClaimId: string }
+  | { outcome: 'unchanged' }
+  | { outcome: 'refused'; reason: RefusalReason };
 
 // One claim at a time per alert: a pending alert of the claim's agreement (and supplier) enters;
 // a claimed one moves from another open claim only when asked to.
@@ -86,18 +117,24 @@ export function admit(alert: CandidateAlert, claim: TargetClaim, moveFromOpenCla
   if (alert.claimId === claim.id && alert.status === 'claimed') return { outcome: 'unchanged' };
   if (alert.agreementId !== claim.agreementId) return { outcome: 'refused', reason: 'other_agreement' };
   if (alert.setAside) return { outcome: 'refused', reason: 'set_aside' };
-  if (claim.supplierId !== null && alert.supplierId !== claim.supplierId) return { outcome: 'refused', reason: 'other_supplier' };
+  if (claim.supplierId !== null && alert.supplierId !== claim.supplierId)
+    return { outcome: 'refused', reason: 'other_supplier' };
   if (alert.status === 'dismissed') return { outcome: 'refused', reason: 'dismissed' };
   if (alert.status === 'credited') return { outcome: 'refused', reason: 'credited' };
   const heldElsewhere = alert.claimId !== null && alert.claimId !== claim.id && alert.claimStatus !== 'cancelled';
   if (heldElsewhere) {
     if (alert.claimStatus === 'completed') return { outcome: 'refused', reason: 'in_completed_claim' };
-    return moveFromOpenClaims ? { outcome: 'move', fromClaimId: alert.claimId! } : { outcome: 'refused', reason: 'in_other_claim' };
+    return moveFromOpenClaims
+      ? { outcome: 'move', fromClaimId: alert.claimId! }
+      : { outcome: 'refused', reason: 'in_other_claim' };
   }
   return { outcome: 'add' };
 }
 
 // Removing an alert the claim does not hold changes nothing; a claimed one returns to pending.
-export function release(alert: { claimId: string | null; status: AlertStatus }, claimId: string): 'remove' | 'unchanged' {
+export function release(
+  alert: { claimId: string | null; status: AlertStatus },
+  claimId: string,
+): 'remove' | 'unchanged' {
   return alert.claimId === claimId ? 'remove' : 'unchanged';
 }

@@ -1,7 +1,15 @@
 import type { AppDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { formatAmount } from '../shared/money.js';
-import { CLAIM_INCLUDE, EMPTY_SUMMARY, serializeClaim, type ClaimRecord, type ClaimSummary, type ClaimView, type Money } from './serialize.js';
+import {
+  CLAIM_INCLUDE,
+  EMPTY_SUMMARY,
+  serializeClaim,
+  type ClaimRecord,
+  type ClaimSummary,
+  type ClaimView,
+  type Money,
+} from './serialize.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 type ViewDeps = Pick<AppDeps, 'db' | 'config'>;
@@ -11,17 +19,23 @@ type AlertStatusKey = 'pending' | 'claimed' | 'credited' | 'dismissed';
 // left out, as from every other total.
 export const countedAlertsWhere: Prisma.AlertWhereInput = { match: { active: true, invoice: { deletedAt: null } } };
 
-const byCurrency = (a: { currency_code: string | null }, b: { currency_code: string | null }) => (a.currency_code ?? '').localeCompare(b.currency_code ?? '');
+const byCurrency = (a: { currency_code: string | null }, b: { currency_code: string | null }) =>
+  (a.currency_code ?? '').localeCompare(b.currency_code ?? '');
 
 // Alert counts and impact per alert status and currency, and refunds per currency, for many
 // claims in two grouped queries (money summed in PostgreSQL numeric, never across currencies).
-export async function summariesOf(deps: Deps, claimIds: string[]): Promise<Map<string, { summary: ClaimSummary; refunds: Money[] }>> {
+export async function summariesOf(
+  deps: Deps,
+  claimIds: string[],
+): Promise<Map<string, { summary: ClaimSummary; refunds: Money[] }>> {
   const result = new Map<string, { summary: ClaimSummary; refunds: Money[] }>();
   if (claimIds.length === 0) return result;
   // Raw SQL: the set-aside rule as joins (Prisma's relation filters become slow subqueries), the
   // claim ids as one array parameter.
   const [alertRows, refundRows] = await Promise.all([
-    deps.db.$queryRaw<{ claim_id: string; status: AlertStatusKey; currency_code: string | null; count: number; amount: string }[]>`
+    deps.db.$queryRaw<
+      { claim_id: string; status: AlertStatusKey; currency_code: string | null; count: number; amount: string }[]
+    >`
       SELECT a.claim_id::text, a.status::text AS status, a.currency_code, count(*)::int AS count, sum(a.impact_amount)::text AS amount
         FROM alerts a
         JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
@@ -38,7 +52,8 @@ export async function summariesOf(deps: Deps, claimIds: string[]): Promise<Map<s
     summary.counts.total += row.count;
     summary[row.status].push({ currency_code: row.currency_code, amount: formatAmount(row.amount)! });
   }
-  for (const row of refundRows) result.get(row.claim_id)!.refunds.push({ currency_code: row.currency_code, amount: formatAmount(row.amount)! });
+  for (const row of refundRows)
+    result.get(row.claim_id)!.refunds.push({ currency_code: row.currency_code, amount: formatAmount(row.amount)! });
   for (const { summary, refunds } of result.values()) {
     for (const status of ['pending', 'claimed', 'credited', 'dismissed'] as const) summary[status].sort(byCurrency);
     refunds.sort(byCurrency);
@@ -47,7 +62,10 @@ export async function summariesOf(deps: Deps, claimIds: string[]): Promise<Map<s
 }
 
 export async function serializeClaims(deps: ViewDeps, claims: ClaimRecord[]): Promise<ClaimView[]> {
-  const summaries = await summariesOf(deps, claims.map((claim) => claim.id));
+  const summaries = await summariesOf(
+    deps,
+    claims.map((claim) => claim.id),
+  );
   return claims.map((claim) => {
     const totals = summaries.get(claim.id)!;
     return serializeClaim(claim, totals.summary, totals.refunds, deps.config.APP_BASE_URL);

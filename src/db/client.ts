@@ -23,7 +23,11 @@ export interface PoolLimits {
 
 function poolConfig(databaseUrl: string, poolSize: number, limits: PoolLimits): pg.PoolConfig {
   const seconds = limits.statementTimeoutSeconds ?? 0;
-  return { connectionString: databaseUrl, max: poolSize, ...(seconds > 0 ? { statement_timeout: Math.round(seconds * 1000) } : {}) };
+  return {
+    connectionString: databaseUrl,
+    max: poolSize,
+    ...(seconds > 0 ? { statement_timeout: Math.round(seconds * 1000) } : {}),
+  };
 }
 
 // Prisma 7 with the pg driver adapter: no native query engine is needed.
@@ -33,7 +37,12 @@ export function createDb(databaseUrl: string, poolSize = 10, limits: PoolLimits 
 
 // The same, on a pg pool the caller also uses for plain SQL (the shared rate-limit store); the
 // caller ends the pool after disconnecting Prisma.
-export function createDbWithPool(databaseUrl: string, poolSize = 10, onPoolError: (error: Error) => void = () => undefined, limits: PoolLimits = {}): { db: Db; pool: pg.Pool } {
+export function createDbWithPool(
+  databaseUrl: string,
+  poolSize = 10,
+  onPoolError: (error: Error) => void = () => undefined,
+  limits: PoolLimits = {},
+): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool(poolConfig(databaseUrl, poolSize, limits));
   // An idle connection that the server drops must not crash the process: the next query fails
   // (and is answered 503) instead.
@@ -46,7 +55,9 @@ export function createDbWithPool(databaseUrl: string, poolSize = 10, onPoolError
 // and the views' extras: there Prisma's query costs 0.3-2 ms of client CPU per statement, as much
 // as the statement takes in PostgreSQL (docs/benchmarks.md, sessions 7 and 8). Outside any
 // transaction only.
-export type RawReader = { $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T> };
+export type RawReader = {
+  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
+};
 
 const DATE_OID = 1082;
 const NUMERIC_OID = 1700;
@@ -92,7 +103,8 @@ export function asModel<T>(row: Record<string, unknown>): T {
 }
 
 // A json column of a raw read: parsed by the pg pool, text from Prisma's raw query.
-export const jsonColumn = <T>(value: unknown): T | null => (typeof value === 'string' ? JSON.parse(value) : value) as T | null;
+export const jsonColumn = <T>(value: unknown): T | null =>
+  (typeof value === 'string' ? JSON.parse(value) : value) as T | null;
 
 export function poolReader(pool: pg.Pool): RawReader {
   return {

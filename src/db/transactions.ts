@@ -23,7 +23,11 @@ const CONFLICT_ATTEMPTS = 4;
 const CONFLICT_SQLSTATES = new Set(['40001', '40P01']);
 
 export function isTransactionConflict(error: unknown): boolean {
-  const candidate = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } }; cause?: unknown } | null;
+  const candidate = error as {
+    code?: unknown;
+    meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } };
+    cause?: unknown;
+  } | null;
   if (!candidate || typeof candidate !== 'object') return false;
   if (candidate.code === 'P2034') return true;
   if (typeof candidate.code === 'string' && CONFLICT_SQLSTATES.has(candidate.code)) return true;
@@ -52,7 +56,8 @@ export async function retryOnConflict<T>(attempt: () => Promise<T>, attempts = C
 // (`$transaction([a, b])`) is left alone: its queries are built once and cannot run again.
 export function retryInteractiveTransactions<C extends PrismaClient>(client: C): C {
   const transaction = client.$transaction.bind(client) as (input: unknown, options?: unknown) => Promise<unknown>;
-  const retrying = (input: unknown, options?: unknown) => (typeof input === 'function' ? retryOnConflict(() => transaction(input, options)) : transaction(input, options));
+  const retrying = (input: unknown, options?: unknown) =>
+    typeof input === 'function' ? retryOnConflict(() => transaction(input, options)) : transaction(input, options);
   Object.defineProperty(client, '$transaction', { value: retrying, configurable: true, writable: true });
   return client;
 }

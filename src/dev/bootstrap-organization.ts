@@ -20,18 +20,31 @@ export async function bootstrapDevelopmentOrganization(db: Db, options: { newKey
   const created = !organizationId;
   if (!organizationId || !userId) {
     const organization = await createOrganization(db, { name: DEV_ORGANIZATION_NAME });
-    const user = await addMember(db, { organizationId: organization.id, email: DEV_ADMIN_EMAIL, name: 'Development admin', role: 'admin' });
+    const user = await addMember(db, {
+      organizationId: organization.id,
+      email: DEV_ADMIN_EMAIL,
+      name: 'Development admin',
+      role: 'admin',
+    });
     organizationId = organization.id;
     userId = user.id;
   }
   let credentials: DevCredentials | null = null;
   if (created || options.newKey) {
     const key = await createApiKey(db, { organizationId, userId, level: 'admin', name: 'Development key' });
-    const token = await createIngestionToken(db, { organizationId, scopes: ['invoices:write', 'invoices:read'], name: 'Development token' });
+    const token = await createIngestionToken(db, {
+      organizationId,
+      scopes: ['invoices:write', 'invoices:read'],
+      name: 'Development token',
+    });
     credentials = { apiKey: key.key, ingestionToken: token.token };
   }
   // Until the development admin has a password, each start prints a fresh first-password link.
-  const hasPassword = Boolean((await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } }))?.passwordHash);
-  const passwordLink = hasPassword ? null : (await createPasswordLink(db, { userId, appBaseUrl: options.appBaseUrl })).url;
+  const hasPassword = Boolean(
+    (await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } }))?.passwordHash,
+  );
+  const passwordLink = hasPassword
+    ? null
+    : (await createPasswordLink(db, { userId, appBaseUrl: options.appBaseUrl })).url;
   return { organizationId, userId, credentials, passwordLink };
 }

@@ -12,7 +12,8 @@ function portSetting(variable: string, fallback: number): number {
   const value = process.env[variable];
   if (value === undefined || value === '') return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${variable} must be a port number (1 to 65535), got "${value}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`${variable} must be a port number (1 to 65535), got "${value}"`);
   return port;
 }
 

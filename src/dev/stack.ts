@@ -47,7 +47,9 @@ const log = (message: string) => console.log(`[stack] ${message}`);
 
 async function ensurePortFree(port: number, what: string, variable: string): Promise<void> {
   if (await portAnswers(port)) {
-    throw new Error(`port ${port} is taken, so the embedded ${what} cannot start. Stop what uses it, or set ${variable}.`);
+    throw new Error(
+      `port ${port} is taken, so the embedded ${what} cannot start. Stop what uses it, or set ${variable}.`,
+    );
   }
 }
 
@@ -102,16 +104,26 @@ async function storage(env: Record<string, string>, secrets: DevSecrets): Promis
     logFile: path.join(dataDir, 'logs', 'minio.log'),
   });
   stoppers.push(() => minio.stop());
-  Object.assign(env, { S3_ENDPOINT: `http://127.0.0.1:${EMBEDDED.minioPort}`, S3_ACCESS_KEY: secrets.minioAccessKey, S3_SECRET_KEY: secrets.minioSecretKey });
-  log(`MinIO on 127.0.0.1:${EMBEDDED.minioPort} (console http://localhost:${EMBEDDED.minioConsolePort}), data in .data/minio`);
+  Object.assign(env, {
+    S3_ENDPOINT: `http://127.0.0.1:${EMBEDDED.minioPort}`,
+    S3_ACCESS_KEY: secrets.minioAccessKey,
+    S3_SECRET_KEY: secrets.minioSecretKey,
+  });
+  log(
+    `MinIO on 127.0.0.1:${EMBEDDED.minioPort} (console http://localhost:${EMBEDDED.minioConsolePort}), data in .data/minio`,
+  );
 }
 
 function migrate(databaseUrl: string): void {
-  const output = execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {
-    cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: 'utf8',
-  });
+  const output = execFileSync(
+    process.execPath,
+    ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+    },
+  );
   const { applied } = JSON.parse(output) as { applied: string[] };
   log(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
 }
@@ -139,11 +151,15 @@ function printCredentials(credentials: DevCredentials | null, organizationId: st
 
 function printSignIn(passwordLink: string | null, appBaseUrl: string): void {
   if (passwordLink) {
-    log(`web application: set the password of ${DEV_ADMIN_EMAIL} (link valid 72 hours, used once), then you are signed in:`);
+    log(
+      `web application: set the password of ${DEV_ADMIN_EMAIL} (link valid 72 hours, used once), then you are signed in:`,
+    );
     console.log(`\n  ${passwordLink}\n`);
     return;
   }
-  log(`web application: ${appBaseUrl} (sign in as ${DEV_ADMIN_EMAIL}); a new password link: npm run admin -- password-link --email ${DEV_ADMIN_EMAIL}`);
+  log(
+    `web application: ${appBaseUrl} (sign in as ${DEV_ADMIN_EMAIL}); a new password link: npm run admin -- password-link --email ${DEV_ADMIN_EMAIL}`,
+  );
 }
 
 let shuttingDown = false;
@@ -189,7 +205,10 @@ async function main(): Promise<void> {
   migrate(env.DATABASE_URL!);
 
   const db = createDb(env.DATABASE_URL!, 2);
-  const dev = await bootstrapDevelopmentOrganization(db, { newKey: values['new-key'] ?? false, appBaseUrl: env.APP_BASE_URL });
+  const dev = await bootstrapDevelopmentOrganization(db, {
+    newKey: values['new-key'] ?? false,
+    appBaseUrl: env.APP_BASE_URL,
+  });
   await db.$disconnect();
 
   if (shuttingDown) return;
@@ -202,7 +221,9 @@ async function main(): Promise<void> {
     });
   }
   await waitFor('API', async () => (await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).ok, 60_000);
-  log(`API on http://localhost:${env.PORT} (contract: /v1/openapi.json, readiness: /readyz; metrics: http://127.0.0.1:${env.METRICS_PORT}/metrics)`);
+  log(
+    `API on http://localhost:${env.PORT} (contract: /v1/openapi.json, readiness: /readyz; metrics: http://127.0.0.1:${env.METRICS_PORT}/metrics)`,
+  );
   printCredentials(dev.credentials, dev.organizationId, dev.userId);
   printSignIn(dev.passwordLink, env.APP_BASE_URL);
   log('running; Ctrl-C stops everything');

@@ -24,7 +24,12 @@ export const documentRoutes = [
       });
       return {
         status: 201,
-        body: { document_id: document.id, upload_url: upload.url, headers: upload.headers, expires_at: upload.expiresAt.toISOString() },
+        body: {
+          document_id: document.id,
+          upload_url: upload.url,
+          headers: upload.headers,
+          expires_at: upload.expiresAt.toISOString(),
+        },
         headers: { Location: `/v1/documents/${document.id}` },
       };
     },

@@ -18,7 +18,11 @@ const registrationInput = z
       .max(255)
       .transform((v) => v.toLowerCase().split(';')[0]!.trim())
       .pipe(z.string().regex(MEDIA_TYPE, 'must be a media type such as application/pdf or image/png')),
-    file_size: z.number().int().min(1, 'an empty file cannot be registered').max(MAX_DOCUMENT_BYTES, `must be at most ${MAX_DOCUMENT_BYTES} bytes`),
+    file_size: z
+      .number()
+      .int()
+      .min(1, 'an empty file cannot be registered')
+      .max(MAX_DOCUMENT_BYTES, `must be at most ${MAX_DOCUMENT_BYTES} bytes`),
     category: z
       .string()
       .trim()
@@ -34,7 +38,9 @@ export const documentUploadResponseSchema = z
   .object({
     document_id: z.string().uuid(),
     upload_url: z.string().url(),
-    headers: z.record(z.string(), z.string()).meta({ description: 'Send exactly these headers with the PUT of the bytes, and no API key.' }),
+    headers: z
+      .record(z.string(), z.string())
+      .meta({ description: 'Send exactly these headers with the PUT of the bytes, and no API key.' }),
     expires_at: z.string().datetime(),
   })
   .meta({ id: 'DocumentUpload' });

@@ -30,7 +30,11 @@ export interface Registration {
   category?: string | null;
 }
 
-export async function registerDocument(deps: Pick<AppDeps, 'db' | 'storage'>, organizationId: string, registration: Registration) {
+export async function registerDocument(
+  deps: Pick<AppDeps, 'db' | 'storage'>,
+  organizationId: string,
+  registration: Registration,
+) {
   const id = randomUUID();
   const storageKey = incomingKeyFor(organizationId, id, registration.fileName);
   const upload = await deps.storage.presignUpload(storageKey, registration.mimeType);
@@ -76,25 +80,38 @@ export function md5Of(bytes: Uint8Array): string {
   return createHash('md5').update(bytes).digest('hex');
 }
 
-export async function findDocuments(deps: Pick<AppDeps, 'db'>, organizationId: string, ids: string[]): Promise<Document[]> {
+export async function findDocuments(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  ids: string[],
+): Promise<Document[]> {
   const documents = await deps.db.document.findMany({ where: { organizationId, id: { in: ids } } });
   const missing = ids.filter((id) => !documents.some((d) => d.id === id));
   if (missing.length > 0) {
-    throw errors.notFound('document', missing.map((id) => ({ field: 'document_id', message: `no document ${id}` })));
+    throw errors.notFound(
+      'document',
+      missing.map((id) => ({ field: 'document_id', message: `no document ${id}` })),
+    );
   }
   return ids.map((id) => documents.find((d) => d.id === id)!);
 }
 
 function notUploaded(document: Document, field: string) {
-  return errors.validation(`The bytes of document ${document.id} have not been uploaded yet; PUT them to its upload_url first.`, [
-    { field, message: 'not uploaded yet' },
-  ]);
+  return errors.validation(
+    `The bytes of document ${document.id} have not been uploaded yet; PUT them to its upload_url first.`,
+    [{ field, message: 'not uploaded yet' }],
+  );
 }
 
 function sizeMismatch(document: Document, arrived: number, field: string) {
-  return new ApiError(400, 'upload_size_mismatch', `Document ${document.id} was registered with ${document.fileSize} bytes but ${arrived} arrived; register the file again with its real size.`, {
-    details: [{ field, message: `registered ${document.fileSize} bytes, ${arrived} arrived` }],
-  });
+  return new ApiError(
+    400,
+    'upload_size_mismatch',
+    `Document ${document.id} was registered with ${document.fileSize} bytes but ${arrived} arrived; register the file again with its real size.`,
+    {
+      details: [{ field, message: `registered ${document.fileSize} bytes, ${arrived} arrived` }],
+    },
+  );
 }
 
 // Before a presigned upload is used for anything (an invoice import, a price import, an agreement
@@ -104,7 +121,11 @@ function sizeMismatch(document: Document, arrived: number, field: string) {
 // lands in the upload area, which nothing reads any more. Idempotent and safe to race: the copy
 // is taken only of the version that was checked (its ETag, which is also in the sealed key), and
 // one conditional update decides which copy the document keeps.
-export async function sealDocument(deps: Pick<AppDeps, 'db' | 'storage'>, document: Document, field = 'document_id'): Promise<Document> {
+export async function sealDocument(
+  deps: Pick<AppDeps, 'db' | 'storage'>,
+  document: Document,
+  field = 'document_id',
+): Promise<Document> {
   // Sealed already, or received by the API itself. A document registered before uploads had their
   // own area (uploadedAt still null) is sealed like a new one.
   if (document.uploadedAt && !isIncomingKey(document.storageKey)) return document;
@@ -122,15 +143,23 @@ export async function sealDocument(deps: Pick<AppDeps, 'db' | 'storage'>, docume
   if (stat.size !== document.fileSize) throw sizeMismatch(document, stat.size, field);
   const version = stat.etag.replace(/[^\w-]/g, '').slice(0, 40) || 'v';
   const sealedKey = storageKeyFor(document.organizationId, `${document.id}/${version}`, document.fileName);
-  const copied = await deps.storage.copyIfUnchanged(document.storageKey, sealedKey, stat.etag).catch(async (error: unknown) => {
-    if ((await sealedMeanwhile()) === null) throw error;
-    return 'sealed_meanwhile' as const;
-  });
+  const copied = await deps.storage
+    .copyIfUnchanged(document.storageKey, sealedKey, stat.etag)
+    .catch(async (error: unknown) => {
+      if ((await sealedMeanwhile()) === null) throw error;
+      return 'sealed_meanwhile' as const;
+    });
   if (copied === 'sealed_meanwhile') return sealDocument(deps, (await sealedMeanwhile())!, field);
   if (!copied) {
-    throw errors.conflict('upload_changed', `The bytes of document ${document.id} changed while they were checked; try again once the upload is finished.`);
+    throw errors.conflict(
+      'upload_changed',
+      `The bytes of document ${document.id} changed while they were checked; try again once the upload is finished.`,
+    );
   }
-  const sealed = await deps.db.document.updateMany({ where: { id: document.id, storageKey: document.storageKey }, data: { storageKey: sealedKey, uploadedAt: new Date() } });
+  const sealed = await deps.db.document.updateMany({
+    where: { id: document.id, storageKey: document.storageKey },
+    data: { storageKey: sealedKey, uploadedAt: new Date() },
+  });
   const current = await deps.db.document.findUniqueOrThrow({ where: { id: document.id } });
   if (sealed.count === 0 && current.storageKey !== sealedKey) {
     // A concurrent seal won with another version: its copy is the document; this one goes.
@@ -140,7 +169,11 @@ export async function sealDocument(deps: Pick<AppDeps, 'db' | 'storage'>, docume
   return current;
 }
 
-export async function sealDocuments(deps: Pick<AppDeps, 'db' | 'storage'>, documents: Document[], fieldOf: (index: number) => string = () => 'document_id'): Promise<Document[]> {
+export async function sealDocuments(
+  deps: Pick<AppDeps, 'db' | 'storage'>,
+  documents: Document[],
+  fieldOf: (index: number) => string = () => 'document_id',
+): Promise<Document[]> {
   const sealed: Document[] = [];
   for (const [index, document] of documents.entries()) sealed.push(await sealDocument(deps, document, fieldOf(index)));
   return sealed;

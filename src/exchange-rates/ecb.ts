@@ -19,7 +19,8 @@ export function parseEcbCsv(text: string): ExchangeRateRow[] {
 /** The currency of each column after Date; null for the empty column the trailing comma makes. */
 function ecbColumns(header: CsvRecord): (string | null)[] {
   const [first, ...rest] = header.cells;
-  if (first !== 'Date') throw new RateFileError('The header must start with "Date" (an ECB eurofxref file).', header.line);
+  if (first !== 'Date')
+    throw new RateFileError('The header must start with "Date" (an ECB eurofxref file).', header.line);
   const columns = rest.map((cell) => (cell === '' ? null : cell));
   const bad = columns.find((cell) => cell !== null && !CURRENCY_CODE.test(cell));
   if (bad !== undefined) throw new RateFileError(`Column "${bad}" is not a currency code.`, header.line);
@@ -32,7 +33,8 @@ function ecbRows({ line, cells }: CsvRecord, currencies: (string | null)[]): Exc
   const date = ecbDay(dateText);
   if (date === null) throw new RateFileError(`"${dateText}" is not a date (YYYY-MM-DD or "21 November 2025").`, line);
   const unnamed = values.find((value, index) => value !== '' && (currencies[index] ?? null) === null);
-  if (unnamed !== undefined) throw new RateFileError(`Value "${unnamed}" has no currency: the row has more values than the header names.`, line);
+  if (unnamed !== undefined)
+    throw new RateFileError(`Value "${unnamed}" has no currency: the row has more values than the header names.`, line);
   const rows: ExchangeRateRow[] = [];
   currencies.forEach((currency, index) => {
     const value = values[index] ?? '';

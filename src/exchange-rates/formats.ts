@@ -16,7 +16,8 @@ export function detectFormat(text: string): RateFileFormat | null {
   const commaCells = headerCells(text, ',');
   if (commaCells[0] === 'Date' && isCurrencyList(commaCells.slice(1))) return 'ecb_eurofxref';
   const sdmxCells = new Set(headerCells(text, headerDelimiter(text)));
-  if (['BASE_CUR', 'QUOTE_CUR', 'TIME_PERIOD', 'OBS_VALUE'].every((name) => sdmxCells.has(name))) return 'norges_bank_exr';
+  if (['BASE_CUR', 'QUOTE_CUR', 'TIME_PERIOD', 'OBS_VALUE'].every((name) => sdmxCells.has(name)))
+    return 'norges_bank_exr';
   return null;
 }
 

@@ -110,7 +110,9 @@ function oldestFirstWithoutRepeats({ source, base, quote, observations }: Series
   for (const observation of observations) {
     const earlier = byDate.get(observation.date);
     if (earlier && !earlier.rate.equals(observation.rate)) {
-      throw new Error(`Two different ${source} rates for ${base}/${quote} on ${observation.date}: ${earlier.rate.toFixed()} and ${observation.rate.toFixed()}.`);
+      throw new Error(
+        `Two different ${source} rates for ${base}/${quote} on ${observation.date}: ${earlier.rate.toFixed()} and ${observation.rate.toFixed()}.`,
+      );
     }
     byDate.set(observation.date, observation);
   }
@@ -161,10 +163,16 @@ function mixedSourceCross(index: Index, from: string, to: string, date: string):
 }
 
 /** Currencies both sides are quoted against in one source, the source's own currency first. */
-function pivotsInPreference(fromLegs: Map<string, Leg>, toLegs: Map<string, Leg> | undefined, source: string): string[] {
+function pivotsInPreference(
+  fromLegs: Map<string, Leg>,
+  toLegs: Map<string, Leg> | undefined,
+  source: string,
+): string[] {
   if (!toLegs) return [];
   const home = HOME_CURRENCY[source];
-  return [...fromLegs.keys()].filter((via) => toLegs.has(via)).sort((a, b) => Number(b === home) - Number(a === home) || a.localeCompare(b));
+  return [...fromLegs.keys()]
+    .filter((via) => toLegs.has(via))
+    .sort((a, b) => Number(b === home) - Number(a === home) || a.localeCompare(b));
 }
 
 function firstFound<T>(items: string[], find: (item: string) => T | null): T | null {

@@ -11,7 +11,11 @@ const INDEX_SERIES = new Set(['I44', 'TWI']);
 /** Largest UNIT_MULT accepted; Norges Bank uses 0 (per unit) and 2 (per 100: JPY, SEK, DKK, ...). */
 const MAX_UNIT_MULT = 6;
 
-type Columns = Record<(typeof REQUIRED_COLUMNS)[number], number> & { UNIT_MULT: number | null; FREQ: number | null; width: number };
+type Columns = Record<(typeof REQUIRED_COLUMNS)[number], number> & {
+  UNIT_MULT: number | null;
+  FREQ: number | null;
+  width: number;
+};
 
 /**
  * Norges Bank's exchange rates from data.norges-bank.no, the CSV export of the SDMX API
@@ -34,7 +38,8 @@ function norgesBankColumns({ line, cells }: CsvRecord): Columns {
     return index === -1 ? null : index;
   };
   const missing = REQUIRED_COLUMNS.filter((name) => at(name) === null);
-  if (missing.length > 0) throw new RateFileError(`The header lacks the column(s) ${missing.join(', ')} (a Norges Bank EXR CSV).`, line);
+  if (missing.length > 0)
+    throw new RateFileError(`The header lacks the column(s) ${missing.join(', ')} (a Norges Bank EXR CSV).`, line);
   const columns = Object.fromEntries(REQUIRED_COLUMNS.map((name) => [name, at(name)])) as Columns;
   return { ...columns, UNIT_MULT: at('UNIT_MULT'), FREQ: at('FREQ'), width: cells.length };
 }
@@ -42,7 +47,10 @@ function norgesBankColumns({ line, cells }: CsvRecord): Columns {
 function norgesBankRow({ line, cells }: CsvRecord, columns: Columns): ExchangeRateRow | null {
   // An unquoted decimal comma in a comma separated file splits the value and shifts the columns.
   if (cells.length > columns.width) {
-    throw new RateFileError(`The row has ${cells.length} values for ${columns.width} columns (an unquoted decimal comma?).`, line);
+    throw new RateFileError(
+      `The row has ${cells.length} values for ${columns.width} columns (an unquoted decimal comma?).`,
+      line,
+    );
   }
   const cell = (index: number | null): string => (index === null ? '' : (cells[index] ?? ''));
   const base = cell(columns.BASE_CUR);

@@ -9,7 +9,10 @@ export async function storeRates(db: Db, rows: ExchangeRateRow[]): Promise<numbe
   for (let start = 0; start < rows.length; start += BATCH) {
     const values = rows
       .slice(start, start + BATCH)
-      .map((row) => Prisma.sql`(${row.source}, ${row.date}::date, ${row.baseCurrency}, ${row.quoteCurrency}, ${row.rate}::numeric)`);
+      .map(
+        (row) =>
+          Prisma.sql`(${row.source}, ${row.date}::date, ${row.baseCurrency}, ${row.quoteCurrency}, ${row.rate}::numeric)`,
+      );
     await db.$executeRaw`
       INSERT INTO exchange_rates (source, date, base_currency, quote_currency, rate)
       VALUES ${Prisma.join(values)}

@@ -3,7 +3,20 @@ import { RateFileError } from './model.js';
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ECB_DAILY_DAY = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/;
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const MS_PER_DAY = 86_400_000;
 
 /** Markers the banks put where a day has no rate (discontinued currency, holiday). */

@@ -61,7 +61,8 @@ export async function admit(deps: AppDeps, ctx: Context, route: RouteDefinition)
 
   const found = await lookup;
   if (!found.ok) {
-    if (found.error instanceof ApiError && AUTH_FAILURE_CODES.has(found.error.code)) await rateLimiter.spendAuthFailure(address);
+    if (found.error instanceof ApiError && AUTH_FAILURE_CODES.has(found.error.code))
+      await rateLimiter.spendAuthFailure(address);
     throw found.error;
   }
   authorize(found.value, route.access);

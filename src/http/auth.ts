@@ -103,14 +103,24 @@ async function authenticateIngestionToken(db: Db, digest: string, ctx: Context):
 
 // A session bearer (the web application's session token) acts as its user in the session's active
 // organization at the user's role there; X-Organization-Id, when sent, must name that organization.
-export async function authenticateSession(db: Db, lifetime: SessionLifetime, token: string, named: string | null): Promise<Credential> {
+export async function authenticateSession(
+  db: Db,
+  lifetime: SessionLifetime,
+  token: string,
+  named: string | null,
+): Promise<Credential> {
   const session = await findActiveSession(db, lifetime, token);
   if (!session) throw errors.invalidToken('The session has ended; sign in again.');
   if ((named && named !== session.organizationId) || !session.role) throw errors.organizationNotAccessible();
   return sessionCredential({ ...session, role: session.role });
 }
 
-export async function authenticate(deps: { db: Db; pool: Pool; config: SessionLifetime }, ctx: Context, rule: AccessRule, bearer: Bearer | null): Promise<Credential> {
+export async function authenticate(
+  deps: { db: Db; pool: Pool; config: SessionLifetime },
+  ctx: Context,
+  rule: AccessRule,
+  bearer: Bearer | null,
+): Promise<Credential> {
   if (!bearer) throw errors.invalidToken('Send Authorization: Bearer <token>.');
   const { token, digest } = bearer;
   switch (tokenKindOf(token)) {

@@ -10,17 +10,27 @@ import type { RouteDefinition } from './route.js';
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 
 const describe = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
-const tooLarge = (limit: number) => new ApiError(413, 'payload_too_large', `The request body is larger than the ${describe(limit)} limit.`);
+const tooLarge = (limit: number) =>
+  new ApiError(413, 'payload_too_large', `The request body is larger than the ${describe(limit)} limit.`);
 
 // The limit of the route a request goes to, matched segment by segment ({param} matches any one
 // segment): no regular expression, linear in the path's length.
 export function bodyLimitOf(routes: RouteDefinition[]): (method: string, path: string) => number {
   const declared = routes
     .filter((route) => route.maxBodyBytes !== undefined)
-    .map((route) => ({ method: route.method.toUpperCase(), segments: route.path.split('/'), limit: route.maxBodyBytes! }));
+    .map((route) => ({
+      method: route.method.toUpperCase(),
+      segments: route.path.split('/'),
+      limit: route.maxBodyBytes!,
+    }));
   return (method, path) => {
     const parts = path.split('/');
-    const match = declared.find((route) => route.method === method && route.segments.length === parts.length && route.segments.every((segment, i) => segment.startsWith('{') || segment === parts[i]));
+    const match = declared.find(
+      (route) =>
+        route.method === method &&
+        route.segments.length === parts.length &&
+        route.segments.every((segment, i) => segment.startsWith('{') || segment === parts[i]),
+    );
     return match?.limit ?? MAX_JSON_BODY_BYTES;
   };
 }

@@ -7,7 +7,11 @@ import type { Socket } from 'node:net';
 // empty answer.
 function answerOf(error: NodeJS.ErrnoException): { status: number; code: string; message: string } {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, code: 'request_head_too_large', message: 'The URL and headers together are larger than 16 KiB; send fewer or shorter query parameters.' };
+    return {
+      status: 431,
+      code: 'request_head_too_large',
+      message: 'The URL and headers together are larger than 16 KiB; send fewer or shorter query parameters.',
+    };
   }
   return { status: 400, code: 'validation_error', message: 'The request is not valid HTTP.' };
 }

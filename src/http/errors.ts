@@ -9,7 +9,12 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly extra: { description?: string; details?: unknown; headers?: Record<string, string>; body?: Record<string, unknown> } = {},
+    readonly extra: {
+      description?: string;
+      details?: unknown;
+      headers?: Record<string, string>;
+      body?: Record<string, unknown>;
+    } = {},
   ) {
     super(message);
   }
@@ -31,12 +36,16 @@ export const errors = {
     new ApiError(403, 'insufficient_scope', `This operation needs a token with the ${required} scope.`),
   organizationNotAccessible: () =>
     new ApiError(403, 'organization_not_accessible', 'The key cannot use the organization named in X-Organization-Id.'),
-  notFound: (what = 'resource', details?: FieldIssue[]) => new ApiError(404, 'not_found', `The ${what} does not exist.`, { details }),
+  notFound: (what = 'resource', details?: FieldIssue[]) =>
+    new ApiError(404, 'not_found', `The ${what} does not exist.`, { details }),
   conflict: (code: string, message: string, body?: Record<string, unknown>) =>
     new ApiError(409, code, message, { body }),
   preconditionFailed: () =>
     new ApiError(412, 'precondition_failed', 'If-Match does not match the current version; read it again and reapply.'),
-  serviceUnavailable: (message: string) => new ApiError(503, 'service_unavailable', message, { headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } }),
+  serviceUnavailable: (message: string) =>
+    new ApiError(503, 'service_unavailable', message, {
+      headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+    }),
 };
 
 // How long a client should wait after an outage of the database, storage or Temporal.
@@ -51,7 +60,14 @@ export function zodIssuesToDetails(error: ZodError, prefix?: string): FieldIssue
 
 // Koa and its middleware throw plain errors carrying `status` (body parsing, 405, 413);
 // formidable (multipart bodies) carries `httpCode`.
-function fromHttpError(err: { status?: number; statusCode?: number; httpCode?: number; expose?: boolean; message?: string; type?: string }): ApiError | null {
+function fromHttpError(err: {
+  status?: number;
+  statusCode?: number;
+  httpCode?: number;
+  expose?: boolean;
+  message?: string;
+  type?: string;
+}): ApiError | null {
   const status = err.status ?? err.statusCode ?? err.httpCode;
   if (!status || status >= 500) return null;
   if (status === 413) {
@@ -64,7 +80,11 @@ function fromHttpError(err: { status?: number; statusCode?: number; httpCode?: n
       description: err.expose && err.message ? err.message : undefined,
     });
   }
-  return new ApiError(status, 'request_error', err.expose && err.message ? err.message : 'The request could not be processed.');
+  return new ApiError(
+    status,
+    'request_error',
+    err.expose && err.message ? err.message : 'The request could not be processed.',
+  );
 }
 
 export function renderError(ctx: Context, error: ApiError): void {
@@ -85,7 +105,10 @@ export function renderError(ctx: Context, error: ApiError): void {
 // PostgreSQL's SQLSTATE of a failed statement, however it arrives (Prisma with the pg driver
 // adapter, or pg itself).
 function sqlStateOf(error: unknown): string | null {
-  const candidate = error as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
+  const candidate = error as {
+    code?: unknown;
+    meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown } } };
+  } | null;
   const codes = [candidate?.meta?.driverAdapterError?.cause?.originalCode, candidate?.meta?.code, candidate?.code];
   const state = codes.find((code) => typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
   return (state as string | undefined) ?? null;
@@ -98,11 +121,16 @@ function fromDatabaseError(error: unknown): ApiError | null {
   const state = sqlStateOf(error);
   const prismaCode = (error as { code?: unknown } | null)?.code;
   if (prismaCode === 'P2020' || state === '22003') {
-    return errors.validation('A number in the request is larger than the service can store (at most 16 digits before the decimal point).');
+    return errors.validation(
+      'A number in the request is larger than the service can store (at most 16 digits before the decimal point).',
+    );
   }
-  if (prismaCode === 'P2000' || state === '22001') return errors.validation('A value in the request is longer than the service can store.');
-  if (state === '22021' || state === '22P05') return errors.validation('The request contains a character that cannot be stored (such as a NUL character).');
-  if (state?.startsWith('22')) return errors.validation('A value in the request cannot be stored (for example a date out of range).');
+  if (prismaCode === 'P2000' || state === '22001')
+    return errors.validation('A value in the request is longer than the service can store.');
+  if (state === '22021' || state === '22P05')
+    return errors.validation('The request contains a character that cannot be stored (such as a NUL character).');
+  if (state?.startsWith('22'))
+    return errors.validation('A value in the request cannot be stored (for example a date out of range).');
   return null;
 }
 
@@ -115,14 +143,27 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     if (outage) {
       // Temporary: the client retries after Retry-After. The cause stays in the log, not in the body.
       ctx.state.logger?.warn({ err: caught, outage }, 'infrastructure unavailable');
-      return renderError(ctx, errors.serviceUnavailable('The service is temporarily unavailable; retry after the number of seconds in Retry-After.'));
+      return renderError(
+        ctx,
+        errors.serviceUnavailable(
+          'The service is temporarily unavailable; retry after the number of seconds in Retry-After.',
+        ),
+      );
     }
     const error = caught instanceof ApiError ? caught : (fromHttpError(caught as object) ?? fromDatabaseError(caught));
     if (error) {
-      if (!(caught instanceof ApiError)) ctx.state.logger?.info({ err: caught }, 'request refused by a library or the database');
+      if (!(caught instanceof ApiError))
+        ctx.state.logger?.info({ err: caught }, 'request refused by a library or the database');
       return renderError(ctx, error);
     }
     ctx.state.logger?.error({ err: caught }, 'unexpected failure');
-    renderError(ctx, new ApiError(500, 'internal_error', 'Something went wrong on our side. Quote the request_id when contacting support.'));
+    renderError(
+      ctx,
+      new ApiError(
+        500,
+        'internal_error',
+        'Something went wrong on our side. Quote the request_id when contacting support.',
+      ),
+    );
   }
 }

@@ -30,7 +30,10 @@ export function fieldPathsOf(schema: ZodType, prefix = ''): string[] {
 
 export function parseFields(raw: string | undefined, schema: ZodType): string[] | null {
   if (raw === undefined) return null;
-  const requested = raw.split(',').map((f) => f.trim()).filter(Boolean);
+  const requested = raw
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const valid = fieldPathsOf(schema);
   const unknown = requested.filter((f) => !valid.includes(f));
   if (unknown.length > 0) {
@@ -54,7 +57,11 @@ function pick(record: Record<string, unknown>, path: string[], target: Record<st
   pick(value as Record<string, unknown>, rest, child);
 }
 
-export function selectFields<T extends Record<string, unknown>>(record: T, fields: string[], identity: readonly string[] = ['id', 'key']): Partial<T> {
+export function selectFields<T extends Record<string, unknown>>(
+  record: T,
+  fields: string[],
+  identity: readonly string[] = ['id', 'key'],
+): Partial<T> {
   const target: Record<string, unknown> = {};
   const always = identity.filter((k) => k in record);
   for (const field of [...always, ...fields]) pick(record, field.split('.'), target);

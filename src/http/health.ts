@@ -3,7 +3,10 @@ import type { AppDeps } from '../deps.js';
 
 async function probe(name: string, check: () => Promise<unknown>, timeoutMs = 2000): Promise<[string, string]> {
   try {
-    await Promise.race([check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), timeoutMs))]);
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), timeoutMs)),
+    ]);
     return [name, 'ok'];
   } catch (error) {
     return [name, `unavailable: ${(error as Error).message}`];

@@ -28,7 +28,9 @@ export function readIdempotencyKey(header: string): string | null {
 }
 
 export function digestRequest(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+    .digest('hex');
 }
 
 interface Scope {
@@ -46,7 +48,12 @@ async function reserve(db: Db, scope: Scope): Promise<RouteResponse | null> {
   const where = { organizationId_key: { organizationId: scope.organizationId, key: scope.key } };
   try {
     await db.idempotencyRecord.create({
-      data: { organizationId: scope.organizationId, key: scope.key, requestDigest: scope.requestDigest, state: 'in_flight' },
+      data: {
+        organizationId: scope.organizationId,
+        key: scope.key,
+        requestDigest: scope.requestDigest,
+        state: 'in_flight',
+      },
     });
     return null;
   } catch (error) {
@@ -61,7 +68,13 @@ async function reserve(db: Db, scope: Scope): Promise<RouteResponse | null> {
     // Take the record over only if nobody else did in the meantime.
     const taken = await db.idempotencyRecord.updateMany({
       where: { organizationId: scope.organizationId, key: scope.key, createdAt: existing.createdAt },
-      data: { requestDigest: scope.requestDigest, state: 'in_flight', createdAt: new Date(), responseBody: Prisma.DbNull, responseStatus: null },
+      data: {
+        requestDigest: scope.requestDigest,
+        state: 'in_flight',
+        createdAt: new Date(),
+        responseBody: Prisma.DbNull,
+        responseStatus: null,
+      },
     });
     if (taken.count === 1) return null;
     return reserve(db, scope);
@@ -70,7 +83,10 @@ async function reserve(db: Db, scope: Scope): Promise<RouteResponse | null> {
     throw errors.conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
   }
   if (existing.state === 'in_flight') {
-    throw errors.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+    throw errors.conflict(
+      'idempotency_request_in_progress',
+      'A request with this Idempotency-Key is still being processed; retry shortly.',
+    );
   }
   return {
     status: existing.responseStatus ?? 200,
@@ -79,7 +95,11 @@ async function reserve(db: Db, scope: Scope): Promise<RouteResponse | null> {
   };
 }
 
-export async function withIdempotency(db: Db, scope: Scope, handle: () => Promise<RouteResponse>): Promise<RouteResponse> {
+export async function withIdempotency(
+  db: Db,
+  scope: Scope,
+  handle: () => Promise<RouteResponse>,
+): Promise<RouteResponse> {
   const replay = await reserve(db, scope);
   if (replay) return replay;
   const where = { organizationId_key: { organizationId: scope.organizationId, key: scope.key } };

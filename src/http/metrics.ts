@@ -52,7 +52,9 @@ export function metricsApp(): Koa {
       return;
     }
     ctx.status = 404;
-    ctx.body = { error: { code: 'not_found', message: 'This port serves GET /metrics only.', request_id: randomUUID() } };
+    ctx.body = {
+      error: { code: 'not_found', message: 'This port serves GET /metrics only.', request_id: randomUUID() },
+    };
   });
   return app;
 }

@@ -31,9 +31,14 @@ const UPLOAD_RETRY_AFTER_SECONDS = 5;
 function takeUploadSlot(limits: MultipartLimits): () => void {
   const current = uploadsInProgress.get(limits.tempRoot) ?? 0;
   if (current >= limits.maxConcurrent) {
-    throw new ApiError(503, 'service_unavailable', `The server is reading as many uploads as it can; retry after ${UPLOAD_RETRY_AFTER_SECONDS} seconds.`, {
-      headers: { 'Retry-After': String(UPLOAD_RETRY_AFTER_SECONDS) },
-    });
+    throw new ApiError(
+      503,
+      'service_unavailable',
+      `The server is reading as many uploads as it can; retry after ${UPLOAD_RETRY_AFTER_SECONDS} seconds.`,
+      {
+        headers: { 'Retry-After': String(UPLOAD_RETRY_AFTER_SECONDS) },
+      },
+    );
   }
   uploadsInProgress.set(limits.tempRoot, current + 1);
   let released = false;
@@ -64,7 +69,11 @@ const FORMIDABLE_ABORTED = 1002;
 const FORMIDABLE_TOO_MANY_FILES = 1015;
 
 function tooLarge(limits: MultipartLimits): ApiError {
-  return new ApiError(413, 'payload_too_large', `The upload is too large: at most ${limits.maxFileBytes} bytes per file and ${limits.maxTotalBytes} bytes in all.`);
+  return new ApiError(
+    413,
+    'payload_too_large',
+    `The upload is too large: at most ${limits.maxFileBytes} bytes per file and ${limits.maxTotalBytes} bytes in all.`,
+  );
 }
 
 function refusal(caught: unknown, limits: MultipartLimits): ApiError | null {
@@ -74,7 +83,10 @@ function refusal(caught: unknown, limits: MultipartLimits): ApiError | null {
     return new ApiError(413, 'payload_too_large', `The upload has too many files: at most ${limits.maxFiles}.`);
   }
   if (failure.httpCode === 413) return tooLarge(limits);
-  if (failure.httpCode === 400 || failure.code === FORMIDABLE_ABORTED) return errors.validation('The multipart/form-data body could not be read: empty files are refused and parts must be well formed.');
+  if (failure.httpCode === 400 || failure.code === FORMIDABLE_ABORTED)
+    return errors.validation(
+      'The multipart/form-data body could not be read: empty files are refused and parts must be well formed.',
+    );
   return null;
 }
 
@@ -95,7 +107,10 @@ export class PartHeaderLimit extends Transform {
   // The end of the previous chunk, so a delimiter split across chunks is still found.
   private carry: Buffer;
 
-  constructor(boundary: string, private readonly maxHeaderBytes = MAX_PART_HEADER_BYTES) {
+  constructor(
+    boundary: string,
+    private readonly maxHeaderBytes = MAX_PART_HEADER_BYTES,
+  ) {
     super();
     this.delimiter = Buffer.from(`\r\n--${boundary}`);
     // The body starts with the first delimiter, without the line break before it.
@@ -146,15 +161,31 @@ function boundaryOf(contentType: string): string | null {
 // The client went away mid-body, or sent a broken request: not our failure.
 function interrupted(caught: unknown): boolean {
   const code = (caught as { code?: unknown })?.code;
-  return typeof code === 'string' && (code.startsWith('HPE_') || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE');
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('HPE_') || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE')
+  );
 }
 
 function filesOf(raw: Record<string, unknown> | undefined): ReceivedFile[] {
   const received: ReceivedFile[] = [];
   for (const [field, value] of Object.entries(raw ?? {})) {
-    const list = (Array.isArray(value) ? value : [value]) as { filepath: string; originalFilename?: string | null; mimetype?: string | null; size: number; hash?: string | null }[];
+    const list = (Array.isArray(value) ? value : [value]) as {
+      filepath: string;
+      originalFilename?: string | null;
+      mimetype?: string | null;
+      size: number;
+      hash?: string | null;
+    }[];
     for (const file of list) {
-      received.push({ field, fileName: file.originalFilename ?? null, mimeType: file.mimetype ?? null, path: file.filepath, size: file.size, md5: file.hash ?? '' });
+      received.push({
+        field,
+        fileName: file.originalFilename ?? null,
+        mimeType: file.mimetype ?? null,
+        path: file.filepath,
+        size: file.size,
+        md5: file.hash ?? '',
+      });
     }
   }
   return received;
@@ -162,7 +193,11 @@ function filesOf(raw: Record<string, unknown> | undefined): ReceivedFile[] {
 
 // Reads the request's multipart body into a temporary folder, hands the files to `use`, and
 // removes the folder afterwards. Oversized bodies are 413 payload_too_large.
-export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimits, use: (files: ReceivedFile[]) => Promise<T>): Promise<T> {
+export async function withMultipartFiles<T>(
+  ctx: Context,
+  limits: MultipartLimits,
+  use: (files: ReceivedFile[]) => Promise<T>,
+): Promise<T> {
   if (!ctx.is('multipart')) throw errors.validation('Send the body as multipart/form-data.');
   const declared = Number(ctx.get('Content-Length') || 0);
   if (declared > limits.maxTotalBytes + ENVELOPE_BYTES) throw tooLarge(limits);
@@ -188,7 +223,8 @@ export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimit
       },
     });
     const boundary = boundaryOf(ctx.get('Content-Type'));
-    if (!boundary) throw errors.validation('The multipart/form-data body needs a boundary parameter (at most 200 characters).');
+    if (!boundary)
+      throw errors.validation('The multipart/form-data body needs a boundary parameter (at most 200 characters).');
     // formidable reads the guarded stream instead of the request (it needs the request's headers).
     const guarded = Object.assign(new PartHeaderLimit(boundary), { headers: ctx.req.headers });
     pipeline(ctx.req, guarded, () => undefined);
@@ -201,9 +237,13 @@ export async function withMultipartFiles<T>(ctx: Context, limits: MultipartLimit
       ctx.req.unpipe(guarded);
       ctx.req.resume();
       if (caught instanceof PartHeadersTooLarge) {
-        throw errors.validation(`A part of the multipart/form-data body has headers over ${MAX_PART_HEADER_BYTES} bytes.`);
+        throw errors.validation(
+          `A part of the multipart/form-data body has headers over ${MAX_PART_HEADER_BYTES} bytes.`,
+        );
       }
-      const error = refusal(caught, limits) ?? (interrupted(caught) ? errors.validation('The upload was interrupted before its body was complete.') : null);
+      const error =
+        refusal(caught, limits) ??
+        (interrupted(caught) ? errors.validation('The upload was interrupted before its body was complete.') : null);
       if (error) {
         ctx.state.logger?.info({ err: caught }, 'multipart body refused');
         throw error;

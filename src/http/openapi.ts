@@ -18,13 +18,16 @@ const sharedErrorResponses = {
   '503': 'service_unavailable, with Retry-After: the database, storage or Temporal is unreachable for now',
 };
 
-const fieldsParam = z.string().optional().meta({ description: 'Comma list of fields to return (dots for nested fields); id (or a group\'s key) is always returned' });
+const fieldsParam = z.string().optional().meta({
+  description: "Comma list of fields to return (dots for nested fields); id (or a group's key) is always returned",
+});
 
 // The query a route documents: its schema, plus `fields` on every read that selects fields.
 function documentedQuery(route: RouteDefinition): ZodType | undefined {
   if (!fieldSelectionOf(route)) return route.query;
   if (!route.query) return z.object({ fields: fieldsParam });
-  if (route.query instanceof z.ZodObject && !('fields' in (route.query as z.ZodObject).shape)) return (route.query as z.ZodObject).extend({ fields: fieldsParam });
+  if (route.query instanceof z.ZodObject && !('fields' in (route.query as z.ZodObject).shape))
+    return (route.query as z.ZodObject).extend({ fields: fieldsParam });
   return route.query;
 }
 
@@ -34,7 +37,13 @@ function operationOf(route: RouteDefinition): ZodOpenApiOperationObject {
   for (const [status, doc] of Object.entries(route.responses)) {
     responses[status] = {
       description: doc.description,
-      ...(doc.schema ? { content: Object.fromEntries([doc.contentType ?? 'application/json'].flat().map((type) => [type, { schema: doc.schema }])) } : {}),
+      ...(doc.schema
+        ? {
+            content: Object.fromEntries(
+              [doc.contentType ?? 'application/json'].flat().map((type) => [type, { schema: doc.schema }]),
+            ),
+          }
+        : {}),
     };
   }
   for (const [status, description] of Object.entries(sharedErrorResponses)) {

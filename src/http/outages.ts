@@ -12,23 +12,63 @@ export type OutageSource = 'database' | 'storage' | 'temporal' | 'network';
 // (src/db/transactions.ts), P2034 a deadlock or serialization conflict still lost after the retries.
 const PRISMA_OUTAGE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034', 'P2037']);
 // The pg driver adapter's classification of connection failures and conflicts.
-const ADAPTER_OUTAGE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict']);
+const ADAPTER_OUTAGE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'TransactionWriteConflict',
+]);
 // PostgreSQL: connection exceptions (class 08) except a protocol violation (08P01: what the server
 // says to too many bind parameters, a bug of the statement and not an outage), shutting down or starting (57P01-57P03),
 // too many connections (53300), out of resources (53000, 53100, 53200), serialization failure
 // (40001), deadlock (40P01), lock not available (55P03), a statement cancelled at the
 // statement_timeout (57014: the database too busy to answer in time; src/db/client.ts).
-const POSTGRES_OUTAGE_CODES = new Set(['57014', '57P01', '57P02', '57P03', '53000', '53100', '53200', '53300', '40001', '40P01', '55P03']);
+const POSTGRES_OUTAGE_CODES = new Set([
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53000',
+  '53100',
+  '53200',
+  '53300',
+  '40001',
+  '40P01',
+  '55P03',
+]);
 const PROTOCOL_VIOLATION = '08P01';
 // Node and undici socket errors.
 const NETWORK_ERROR_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED',
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
 ]);
 // S3 error codes that mean "storage is busy or down", not "this request is wrong".
-const STORAGE_OUTAGE_CODES = new Set(['ServiceUnavailable', 'SlowDown', 'InternalError', 'RequestTimeout', 'XMinioServerNotInitialized', 'XMinioStorageFull']);
+const STORAGE_OUTAGE_CODES = new Set([
+  'ServiceUnavailable',
+  'SlowDown',
+  'InternalError',
+  'RequestTimeout',
+  'XMinioServerNotInitialized',
+  'XMinioStorageFull',
+]);
 // pg and its pool report these without a code.
-const PG_OUTAGE_MESSAGES = ['Connection terminated unexpectedly', 'Connection terminated', 'timeout exceeded when trying to connect', 'Client has encountered a connection error'];
+const PG_OUTAGE_MESSAGES = [
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+];
 // gRPC UNAVAILABLE, as Temporal's client reports an unreachable server.
 const GRPC_UNAVAILABLE = 14;
 
@@ -46,7 +86,8 @@ interface ErrorLike {
 // A SQLSTATE of the server being down, restarting, out of connections, or of a conflict that a
 // retry resolves. Class 08 is the connection's, except a protocol violation, which is the
 // statement's own fault (too many bind parameters).
-const isPostgresOutageCode = (code: string) => (code.startsWith('08') && code !== PROTOCOL_VIOLATION) || POSTGRES_OUTAGE_CODES.has(code);
+const isPostgresOutageCode = (code: string) =>
+  (code.startsWith('08') && code !== PROTOCOL_VIOLATION) || POSTGRES_OUTAGE_CODES.has(code);
 
 function classifyOne(error: ErrorLike): OutageSource | null {
   const className = error.constructor?.name ?? '';
@@ -61,7 +102,8 @@ function classifyOne(error: ErrorLike): OutageSource | null {
   // page's extras).
   if (className === 'DatabaseError' && code && isPostgresOutageCode(code)) return 'database';
   if (className === 'S3Error' && code && STORAGE_OUTAGE_CODES.has(code)) return 'storage';
-  if (error.name === 'ServiceError' && (error.cause as { code?: unknown } | undefined)?.code === GRPC_UNAVAILABLE) return 'temporal';
+  if (error.name === 'ServiceError' && (error.cause as { code?: unknown } | undefined)?.code === GRPC_UNAVAILABLE)
+    return 'temporal';
   if (code && NETWORK_ERROR_CODES.has(code)) return 'network';
   if (typeof error.message === 'string' && PG_OUTAGE_MESSAGES.includes(error.message)) return 'database';
   return null;

@@ -45,7 +45,10 @@ export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_CURSOR_LENGTH = 512;
 
-export function pageParams<S extends string>(sorts: readonly [S, ...S[]], limits = { max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }) {
+export function pageParams<S extends string>(
+  sorts: readonly [S, ...S[]],
+  limits = { max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+) {
   return {
     limit: z.coerce.number().int().min(1).max(limits.max).default(limits.default),
     cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
@@ -100,16 +103,30 @@ export function resolvePage(
 ): PageRequest {
   const filterDigest = digestFilters(filters);
   if (!query.cursor) {
-    return { limit: query.limit, sort: query.sort ?? defaults.sort, direction: query.direction ?? defaults.direction, after: null, filterDigest };
+    return {
+      limit: query.limit,
+      sort: query.sort ?? defaults.sort,
+      direction: query.direction ?? defaults.direction,
+      after: null,
+      filterDigest,
+    };
   }
   const cursor = codec.decode(query.cursor);
   if ((query.sort && query.sort !== cursor.s) || (query.direction && query.direction !== cursor.d)) {
-    throw invalidCursor('The cursor was made for another sort or direction; send the same sort and direction, or none.');
+    throw invalidCursor(
+      'The cursor was made for another sort or direction; send the same sort and direction, or none.',
+    );
   }
   if (cursor.f !== filterDigest) {
     throw invalidCursor('The cursor was made for other filters; send the same filters as for the first page.');
   }
-  return { limit: query.limit, sort: cursor.s, direction: cursor.d, after: { value: cursor.v, id: cursor.i }, filterDigest };
+  return {
+    limit: query.limit,
+    sort: cursor.s,
+    direction: cursor.d,
+    after: { value: cursor.v, id: cursor.i },
+    filterDigest,
+  };
 }
 
 function toPrismaValue(column: SortColumn, value: SortValue): unknown {
@@ -175,17 +192,24 @@ function sqlValue(column: SqlSortColumn, value: string | number): Prisma.Sql {
 // The same keyset as `keyset`, as SQL over the list's table `alias` (a constant of the caller):
 // `where` to AND with the list's filters, `orderBy` for the statement, `limit` one past the page.
 // The row comparison lets PostgreSQL start the index scan at the cursor.
-export function keysetSql(page: Pick<PageRequest, 'direction' | 'after' | 'limit'>, column: SqlSortColumn, alias: string) {
+export function keysetSql(
+  page: Pick<PageRequest, 'direction' | 'after' | 'limit'>,
+  column: SqlSortColumn,
+  alias: string,
+) {
   const direction = page.direction === 'asc' ? 'ASC' : 'DESC';
   const op = Prisma.raw(page.direction === 'asc' ? '>' : '<');
   const sorted = Prisma.raw(`${alias}.${column.column}`);
   const id = Prisma.raw(`${alias}.id`);
-  const orderBy = Prisma.raw(`${alias}.${column.column} ${direction}${column.nullable ? ' NULLS LAST' : ''}, ${alias}.id ${direction}`);
+  const orderBy = Prisma.raw(
+    `${alias}.${column.column} ${direction}${column.nullable ? ' NULLS LAST' : ''}, ${alias}.id ${direction}`,
+  );
   const limit = page.limit + 1;
   if (!page.after) return { where: Prisma.sql`TRUE`, orderBy, limit };
   const afterId = Prisma.sql`${page.after.id}::uuid`;
   // Past the last non-null value: only the remaining nulls, in id order.
-  if (page.after.value === null) return { where: Prisma.sql`(${sorted} IS NULL AND ${id} ${op} ${afterId})`, orderBy, limit };
+  if (page.after.value === null)
+    return { where: Prisma.sql`(${sorted} IS NULL AND ${id} ${op} ${afterId})`, orderBy, limit };
   const after = Prisma.sql`(${sorted}, ${id}) ${op} (${sqlValue(column, page.after.value)}, ${afterId})`;
   return { where: column.nullable ? Prisma.sql`(${after} OR ${sorted} IS NULL)` : after, orderBy, limit };
 }
@@ -222,7 +246,13 @@ function rankOfCursor(after: NonNullable<PageRequest['after']>): Rank {
 
 // `rankOf` may give the place for the page's direction itself (e.g. most alerts first, ties by key
 // ascending): then `ranksFollowDirection` says so, and the tuples ascend as given.
-export function pageOfRanked<T>(codec: CursorCodec, page: PageRequest, items: readonly T[], rankOf: (item: T) => Rank, ranksFollowDirection = false): { rows: T[]; nextCursor: string | null } {
+export function pageOfRanked<T>(
+  codec: CursorCodec,
+  page: PageRequest,
+  items: readonly T[],
+  rankOf: (item: T) => Rank,
+  ranksFollowDirection = false,
+): { rows: T[]; nextCursor: string | null } {
   const sign = page.direction === 'desc' && !ranksFollowDirection ? -1 : 1;
   const compare = (a: Rank, b: Rank) => sign * compareRanks(a, b);
   const ranked = items.map((item) => ({ item, rank: rankOf(item) })).sort((a, b) => compare(a.rank, b.rank));
@@ -231,11 +261,23 @@ export function pageOfRanked<T>(codec: CursorCodec, page: PageRequest, items: re
   const visible = remaining.slice(0, page.limit);
   if (remaining.length <= page.limit) return { rows: visible.map((entry) => entry.item), nextCursor: null };
   const last = visible[visible.length - 1]!;
-  const nextCursor = codec.encode({ s: page.sort, d: page.direction, f: page.filterDigest, v: JSON.stringify(last.rank), i: String(last.rank[last.rank.length - 1]) });
+  const nextCursor = codec.encode({
+    s: page.sort,
+    d: page.direction,
+    f: page.filterDigest,
+    v: JSON.stringify(last.rank),
+    i: String(last.rank[last.rank.length - 1]),
+  });
   return { rows: visible.map((entry) => entry.item), nextCursor };
 }
 
 // The cursor of a page cut short after `last` (a page bounded by its size, not only its count).
 export function cursorAfter(codec: CursorCodec, page: PageRequest, column: SortColumn, last: { id: string }): string {
-  return codec.encode({ s: page.sort, d: page.direction, f: page.filterDigest, v: recordSortValue((last as Record<string, unknown>)[column.field]), i: last.id });
+  return codec.encode({
+    s: page.sort,
+    d: page.direction,
+    f: page.filterDigest,
+    v: recordSortValue((last as Record<string, unknown>)[column.field]),
+    i: last.id,
+  });
 }

@@ -1,5 +1,10 @@
 import type { Pool } from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { ApiError } from './errors.js';
 
 // Three budgets, all answered 429 rate_limit_exceeded with Retry-After:
@@ -26,8 +31,13 @@ export interface RateLimitSettings {
 // The migration creates this table (prisma/schema.prisma, model RateLimit).
 const TABLE = 'rate_limits';
 
-function limiter(settings: RateLimitSettings, keyPrefix: string, budget: { points: number; windowSeconds: number }): RateLimiterAbstract {
-  if (settings.store === 'memory') return new RateLimiterMemory({ keyPrefix, points: budget.points, duration: budget.windowSeconds });
+function limiter(
+  settings: RateLimitSettings,
+  keyPrefix: string,
+  budget: { points: number; windowSeconds: number },
+): RateLimiterAbstract {
+  if (settings.store === 'memory')
+    return new RateLimiterMemory({ keyPrefix, points: budget.points, duration: budget.windowSeconds });
   if (!settings.pool) throw new Error('the postgres rate-limit store needs the database pool');
   return new RateLimiterPostgres({
     storeClient: settings.pool,

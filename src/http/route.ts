@@ -22,12 +22,12 @@ export interface RouteResponse {
 export type ActorFor<R extends AccessRule> = AccessRule extends R
   ? AnyActor
   : R extends { withoutOrganization: true }
-  ? MemberActor | UnscopedActor
-  : R extends { ingestionScope: IngestionScope }
-    ? R extends { level: Level }
-      ? RequestActor
-      : TokenActor
-    : MemberActor;
+    ? MemberActor | UnscopedActor
+    : R extends { ingestionScope: IngestionScope }
+      ? R extends { level: Level }
+        ? RequestActor
+        : TokenActor
+      : MemberActor;
 
 export interface RouteInput<P, Q, B, A extends AnyActor = AnyActor> {
   params: P;
@@ -86,7 +86,10 @@ export function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, par
   if (!schema) return undefined as T;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw errors.validation(`The request ${part === 'body' ? 'body' : `${part} parameters`} did not validate.`, zodIssuesToDetails(parsed.error, part === 'body' ? undefined : part));
+  throw errors.validation(
+    `The request ${part === 'body' ? 'body' : `${part} parameters`} did not validate.`,
+    zodIssuesToDetails(parsed.error, part === 'body' ? undefined : part),
+  );
 }
 
 // How `fields` applies to a route's answer: the schema of one record, where the records are (a
@@ -114,14 +117,22 @@ function isJsonResponse(doc: ResponseDoc): boolean {
 // Every JSON read selects fields (the spec: every read takes `fields`). The record schema is the
 // route's `fieldsOf`, or else its 200 response's: a list's `data` item, or the whole object. A
 // read whose answer is a file (CSV, XLSX, PDF) has no fields to select.
-export function fieldSelectionOf(route: Pick<RouteDefinition, 'method' | 'fieldsOf' | 'ingestionFieldsOf' | 'responses'>, ingestion = false): FieldSelection | null {
+export function fieldSelectionOf(
+  route: Pick<RouteDefinition, 'method' | 'fieldsOf' | 'ingestionFieldsOf' | 'responses'>,
+  ingestion = false,
+): FieldSelection | null {
   const ok = route.responses[200];
   if (route.method !== 'get' && !route.fieldsOf) return null;
   if (ok && !isJsonResponse(ok)) return null;
   const schema = ok?.schema;
   const listItem = schema instanceof z.ZodObject ? listItemOf(schema as z.ZodObject) : null;
   // The Ingestion API's list is {invoices, next_cursor}.
-  if (ingestion && route.ingestionFieldsOf) return { schema: route.ingestionFieldsOf, listKey: listItem ? 'invoices' : null, identity: identityOf(route.ingestionFieldsOf) };
+  if (ingestion && route.ingestionFieldsOf)
+    return {
+      schema: route.ingestionFieldsOf,
+      listKey: listItem ? 'invoices' : null,
+      identity: identityOf(route.ingestionFieldsOf),
+    };
   const record = route.fieldsOf ?? listItem ?? (schema instanceof z.ZodObject ? schema : null);
   if (!record) return null;
   return { schema: record, listKey: listItem ? 'data' : null, identity: identityOf(record) };
@@ -135,7 +146,9 @@ function listItemOf(schema: z.ZodObject): ZodType | null {
 // The query parameters a route understands: its query schema's keys, plus `fields` where the route
 // selects fields. Anything else is refused rather than dropped: a client that sends a filter the
 // route does not know (a typo, or one that does not exist yet) would otherwise get every record.
-export function queryKeysOf(route: Pick<RouteDefinition, 'method' | 'query' | 'fieldsOf' | 'ingestionFieldsOf' | 'responses'>): string[] {
+export function queryKeysOf(
+  route: Pick<RouteDefinition, 'method' | 'query' | 'fieldsOf' | 'ingestionFieldsOf' | 'responses'>,
+): string[] {
   const keys = route.query instanceof z.ZodObject ? Object.keys((route.query as z.ZodObject).shape) : [];
   if (fieldSelectionOf(route) && !keys.includes('fields')) keys.push('fields');
   return keys.sort();
@@ -144,7 +157,8 @@ export function queryKeysOf(route: Pick<RouteDefinition, 'method' | 'query' | 'f
 export function assertKnownQueryKeys(allowed: readonly string[], query: Record<string, unknown>): void {
   const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
   if (unknown.length === 0) return;
-  const valid = allowed.length > 0 ? `Valid parameters: ${allowed.join(', ')}.` : 'This operation takes no query parameters.';
+  const valid =
+    allowed.length > 0 ? `Valid parameters: ${allowed.join(', ')}.` : 'This operation takes no query parameters.';
   // Same shape as an unknown `fields` name: the issues, and the valid names beside them.
   throw errors.validation(`Unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. ${valid}`, {
     fields: unknown.map((key) => ({ field: `query.${key}`, message: 'unknown parameter' })),

@@ -10,7 +10,15 @@ import { errors } from './errors.js';
 import { parseFields, selectFields } from './fields.js';
 import { digestRequest, readIdempotencyKey, withIdempotency } from './idempotency.js';
 import { isIngestion } from '../auth/credential.js';
-import { assertKnownQueryKeys, fieldSelectionOf, parsePart, queryKeysOf, type FieldSelection, type RouteDefinition, type RouteResponse } from './route.js';
+import {
+  assertKnownQueryKeys,
+  fieldSelectionOf,
+  parsePart,
+  queryKeysOf,
+  type FieldSelection,
+  type RouteDefinition,
+  type RouteResponse,
+} from './route.js';
 
 // Mounts the route table: every operation passes the same pipeline, in this order:
 // admission (authenticate → authorize → rate limit; src/http/admission.ts) → validate →
@@ -76,7 +84,13 @@ async function handle(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
 }
 
 // Validates the request and runs its handler (under its Idempotency-Key when it sends one).
-async function answer(deps: AppDeps, route: RouteDefinition, queryKeys: string[], ctx: Context, credential: Credential) {
+async function answer(
+  deps: AppDeps,
+  route: RouteDefinition,
+  queryKeys: string[],
+  ctx: Context,
+  credential: Credential,
+) {
   const params = parsePart(route.params, ctx.params, 'path');
   assertKnownQueryKeys(queryKeys, ctx.query);
   const query = parsePart(route.query, ctx.query, 'query');
@@ -84,7 +98,9 @@ async function answer(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
   // (A request without content, e.g. Content-Length: 0 and no type, is simply no body.)
   const hasContent = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
   if (route.body && hasContent && !ctx.request.is('json')) {
-    throw errors.validation('Send the request body as JSON (Content-Type: application/json).', [{ field: 'body', message: 'not JSON' }]);
+    throw errors.validation('Send the request body as JSON (Content-Type: application/json).', [
+      { field: 'body', message: 'not JSON' },
+    ]);
   }
   // koa-body leaves {} when no body was sent; optional bodies accept it.
   const requestBody = (ctx.request as { body?: unknown }).body ?? {};
@@ -112,7 +128,11 @@ async function answer(deps: AppDeps, route: RouteDefinition, queryKeys: string[]
 
 // `fields` as asked, checked against the record the credential reads (an Ingestion token reads
 // the Ingestion shape). A repeated `fields` parameter is one list.
-function requestedFields(route: RouteDefinition, credential: Credential, raw: string | string[] | undefined): RequestedFields | null {
+function requestedFields(
+  route: RouteDefinition,
+  credential: Credential,
+  raw: string | string[] | undefined,
+): RequestedFields | null {
   const selection = fieldSelectionOf(route, isIngestion(credential));
   if (!selection || raw === undefined) return null;
   const fields = parseFields([raw].flat().join(','), selection.schema);

@@ -8,7 +8,13 @@ import { errors } from './errors.js';
 // Plural filters take comma-separated values: statuses=failed,cancelled
 export function commaList<T extends ZodType>(item: T) {
   return z.preprocess(
-    (raw) => (typeof raw === 'string' ? raw.split(',').map((v) => v.trim()).filter(Boolean) : raw),
+    (raw) =>
+      typeof raw === 'string'
+        ? raw
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : raw,
     z.array(item).min(1).max(1000),
   );
 }
@@ -17,9 +23,14 @@ export const uuidList = commaList(z.string().uuid());
 
 export const booleanParam = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-export const dateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'must be a real date');
+export const dateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'must be a real date');
 
-export const timestampString = z.string().datetime({ offset: true, message: 'must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z' });
+export const timestampString = z
+  .string()
+  .datetime({ offset: true, message: 'must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z' });
 
 // Timestamps filter with an inclusive `_from` and an exclusive `_before` (the spec's convention).
 export const createdRangeParams = {
@@ -42,7 +53,10 @@ export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a deci
 export function listResponse<T extends ZodType>(item: T) {
   return z.object({
     data: z.array(item),
-    next_cursor: z.string().nullable().meta({ description: 'Send back as cursor with the same filters; null at the end.' }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Send back as cursor with the same filters; null at the end.' }),
   });
 }
 
@@ -64,9 +78,18 @@ export const errorResponseSchema = z
 // and dropped before the handler sees the body. They come from the read schema itself, so a field
 // added to a resource's reads is accepted back at once. Any other unknown field is still a
 // validation_error. `alsoReadOnly` names input fields the read shape fills differently.
-export function acceptingReadShape<T extends z.ZodObject>(input: T, read: z.ZodObject, alsoReadOnly: readonly string[] = []) {
+export function acceptingReadShape<T extends z.ZodObject>(
+  input: T,
+  read: z.ZodObject,
+  alsoReadOnly: readonly string[] = [],
+) {
   const readOnly = [...Object.keys(read.shape).filter((field) => !(field in input.shape)), ...alsoReadOnly];
-  const ignored = Object.fromEntries(readOnly.map((field) => [field, z.unknown().optional().meta({ description: 'Read-only: accepted as read and ignored' })]));
+  const ignored = Object.fromEntries(
+    readOnly.map((field) => [
+      field,
+      z.unknown().optional().meta({ description: 'Read-only: accepted as read and ignored' }),
+    ]),
+  );
   return input
     .extend(ignored)
     .strict()
@@ -83,8 +106,16 @@ export function acceptingReadShape<T extends z.ZodObject>(input: T, read: z.ZodO
 // fields that move by themselves (updated_at, counts, derived states) are not listed and are
 // simply ignored.
 export function assertSentAsRead(sent: unknown, current: unknown, fields: readonly string[], prefix = ''): void {
-  const at = (value: unknown, path: string) => path.split('.').reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);
-  const differing = fields.filter((path) => at(sent, path) !== undefined && !sameJson(at(sent, path), at(current, path)));
+  const at = (value: unknown, path: string) =>
+    path
+      .split('.')
+      .reduce<unknown>(
+        (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+        value,
+      );
+  const differing = fields.filter(
+    (path) => at(sent, path) !== undefined && !sameJson(at(sent, path), at(current, path)),
+  );
   if (differing.length === 0) return;
   throw errors.validation(
     'Some read-only fields differ from the record; send them as read or leave them out. Nothing was changed.',
@@ -104,7 +135,10 @@ export const joinOperatorParam = z
 // wildcards (% and _) through, so "a_c" would also find "abc".
 export const containsText = (search: string) => ({ contains: escapeLike(search), mode: 'insensitive' as const });
 
-export function joinRelations<W extends object>(operator: 'and' | 'or' | undefined, relations: (W | null)[]): { AND: W[] } | { OR: W[] } | Record<string, never> {
+export function joinRelations<W extends object>(
+  operator: 'and' | 'or' | undefined,
+  relations: (W | null)[],
+): { AND: W[] } | { OR: W[] } | Record<string, never> {
   const sent = relations.filter((relation): relation is W => relation !== null);
   if (sent.length === 0) return {};
   return operator === 'or' ? { OR: sent } : { AND: sent };

@@ -10,14 +10,20 @@ export function allOf(conditions: (Prisma.Sql | null)[]): Prisma.Sql {
 }
 
 // Relation filters joined by the list's join_operator (and by default), as joinRelations does.
-export function joinRelationsSql(operator: 'and' | 'or' | undefined, relations: (Prisma.Sql | null)[]): Prisma.Sql | null {
+export function joinRelationsSql(
+  operator: 'and' | 'or' | undefined,
+  relations: (Prisma.Sql | null)[],
+): Prisma.Sql | null {
   const sent = relations.filter((relation): relation is Prisma.Sql => relation !== null);
   if (sent.length === 0) return null;
   return Prisma.sql`(${Prisma.join(sent, operator === 'or' ? ' OR ' : ' AND ')})`;
 }
 
 // created_from (inclusive) and created_before (exclusive) on the row `alias` (a constant of the caller).
-export function createdRangeSql(filters: { created_from?: string; created_before?: string }, alias: string): Prisma.Sql | null {
+export function createdRangeSql(
+  filters: { created_from?: string; created_before?: string },
+  alias: string,
+): Prisma.Sql | null {
   if (!filters.created_from && !filters.created_before) return null;
   const createdAt = Prisma.raw(`${alias}.created_at`);
   return allOf([

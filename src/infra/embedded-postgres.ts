@@ -15,7 +15,14 @@ export interface RunningPostgres {
 }
 
 // `serverFlags`: extra `postgres` flags, such as the benchmarks' pg_stat_statements (BENCH_PG_STATEMENTS).
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number; persistent: boolean; user: string; password: string; serverFlags?: string[] }): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  persistent: boolean;
+  user: string;
+  password: string;
+  serverFlags?: string[];
+}): Promise<RunningPostgres> {
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,
@@ -37,7 +44,8 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     );
   }
   await server.start();
-  const url = (database: string) => `postgresql://${options.user}:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/${database}`;
+  const url = (database: string) =>
+    `postgresql://${options.user}:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/${database}`;
   return {
     url,
     async ensureDatabase(database: string) {

@@ -13,7 +13,15 @@ export async function startMinio(options: {
   const server = spawnManaged(
     'minio',
     toolPath('minio'),
-    ['server', options.dataDir, '--address', `127.0.0.1:${options.port}`, '--console-address', `127.0.0.1:${options.consolePort}`, '--quiet'],
+    [
+      'server',
+      options.dataDir,
+      '--address',
+      `127.0.0.1:${options.port}`,
+      '--console-address',
+      `127.0.0.1:${options.consolePort}`,
+      '--quiet',
+    ],
     {
       logFile: options.logFile,
       env: {
@@ -25,6 +33,11 @@ export async function startMinio(options: {
       },
     },
   );
-  await waitFor('MinIO', async () => (await fetch(`http://127.0.0.1:${options.port}/minio/health/ready`)).ok, 60_000, server);
+  await waitFor(
+    'MinIO',
+    async () => (await fetch(`http://127.0.0.1:${options.port}/minio/health/ready`)).ok,
+    60_000,
+    server,
+  );
   return server;
 }

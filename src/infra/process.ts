@@ -71,10 +71,16 @@ export function spawnTypeScript(
   return spawnManaged(name, process.execPath, ['--import', 'tsx', entry], options);
 }
 
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000, process?: ManagedProcess): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 60_000,
+  process?: ManagedProcess,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (process && process.child.exitCode !== null) throw new Error(`${what}: the process exited with code ${process.child.exitCode}`);
+    if (process && process.child.exitCode !== null)
+      throw new Error(`${what}: the process exited with code ${process.child.exitCode}`);
     if (await check().catch(() => false)) return;
     if (Date.now() > deadline) throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -8,7 +8,12 @@ export interface Supervised {
   stop(): Promise<void>;
 }
 
-export function supervise(name: string, start: () => ManagedProcess, pidFile: string, restartDelayMs = 300): Supervised {
+export function supervise(
+  name: string,
+  start: () => ManagedProcess,
+  pidFile: string,
+  restartDelayMs = 300,
+): Supervised {
   let stopping = false;
   let process = launch();
 

@@ -25,12 +25,17 @@ export interface TemporalDevServerOptions {
 
 export function spawnTemporalDevServer(options: TemporalDevServerOptions): ManagedProcess {
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(options.port),
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
     ...(options.namespace && options.namespace !== 'default' ? ['--namespace', options.namespace] : []),
-    '--log-level', 'warn',
-    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+    '--log-level',
+    'warn',
+    '--dynamic-config-value',
+    'frontend.enableUpdateWorkflowExecution=true',
     ...searchAttributeFlags(),
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
     ...(options.uiPort ? ['--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1'] : ['--headless']),

@@ -5,7 +5,10 @@ import { openCredentials, sealCredentials, type Keyring } from './crypto.js';
 // INTEGRATION_KEYS. Each row is rewritten only if it still holds the ciphertext that was read, so
 // a credentials change made meanwhile is never overwritten. Safe to run again: rows already under
 // the current key are skipped.
-export async function rotateIntegrationKeys(db: Db, keyring: Keyring): Promise<{ reencrypted: number; alreadyCurrent: number }> {
+export async function rotateIntegrationKeys(
+  db: Db,
+  keyring: Keyring,
+): Promise<{ reencrypted: number; alreadyCurrent: number }> {
   let reencrypted = 0;
   let after: string | undefined;
   for (;;) {
@@ -18,7 +21,10 @@ export async function rotateIntegrationKeys(db: Db, keyring: Keyring): Promise<{
     if (batch.length === 0) break;
     for (const row of batch) {
       const binding = { organizationId: row.organizationId, integrationId: row.id };
-      const credentials = openCredentials(keyring, binding, { keyId: row.credentialsKeyId, ciphertext: row.credentialsCiphertext });
+      const credentials = openCredentials(keyring, binding, {
+        keyId: row.credentialsKeyId,
+        ciphertext: row.credentialsCiphertext,
+      });
       const sealed = sealCredentials(keyring, binding, credentials);
       const { count } = await db.integration.updateMany({
         where: { id: row.id, credentialsCiphertext: row.credentialsCiphertext },
@@ -28,6 +34,7 @@ export async function rotateIntegrationKeys(db: Db, keyring: Keyring): Promise<{
     }
     after = batch[batch.length - 1]!.id;
   }
-  const alreadyCurrent = await db.integration.count({ where: { credentialsKeyId: keyring.current.id } }) - reencrypted;
+  const alreadyCurrent =
+    (await db.integration.count({ where: { credentialsKeyId: keyring.current.id } })) - reencrypted;
   return { reencrypted, alreadyCurrent };
 }

@@ -64,9 +64,18 @@ export const integrationRoutes = [
     responses: { 200: { description: 'A page of integrations', schema: listResponse(integrationSchema) } },
     handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, {});
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'created_at', direction: 'desc' },
+        {},
+      );
       const { where, orderBy, take } = keyset(page, CREATED_AT);
-      const rows = await deps.db.integration.findMany({ where: { AND: [{ organizationId: actor.organizationId }, where] }, orderBy, take });
+      const rows = await deps.db.integration.findMany({
+        where: { AND: [{ organizationId: actor.organizationId }, where] },
+        orderBy,
+        take,
+      });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
       return { body: { data: await viewIntegrations(deps, visible), next_cursor: nextCursor } };
     },
@@ -80,10 +89,16 @@ export const integrationRoutes = [
     access: { level: 'admin' },
     idempotent: true,
     body: createIntegrationSchema,
-    responses: { 201: { description: 'The integration (its credentials are never returned)', schema: integrationSchema } },
+    responses: {
+      201: { description: 'The integration (its credentials are never returned)', schema: integrationSchema },
+    },
     handler: async ({ body, actor, deps }) => {
       const integration = await createIntegration(deps, actor.organizationId, body);
-      return { status: 201, body: await viewIntegration(deps, integration), headers: { Location: `/v1/integrations/${integration.id}` } };
+      return {
+        status: 201,
+        body: await viewIntegration(deps, integration),
+        headers: { Location: `/v1/integrations/${integration.id}` },
+      };
     },
   }),
   defineRoute({
@@ -98,7 +113,9 @@ export const integrationRoutes = [
     query: z.object({ fields: z.string().optional() }),
     fieldsOf: integrationSchema,
     responses: { 200: { description: 'The integration', schema: integrationSchema } },
-    handler: async ({ params, actor, deps }) => ({ body: await viewIntegration(deps, await findIntegration(deps, actor.organizationId, params.id)) }),
+    handler: async ({ params, actor, deps }) => ({
+      body: await viewIntegration(deps, await findIntegration(deps, actor.organizationId, params.id)),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -109,7 +126,10 @@ export const integrationRoutes = [
     access: { level: 'admin' },
     params: idParams,
     body: patchIntegrationSchema,
-    responses: { 200: { description: 'The integration', schema: integrationSchema }, 412: { description: 'If-Match does not match' } },
+    responses: {
+      200: { description: 'The integration', schema: integrationSchema },
+      412: { description: 'If-Match does not match' },
+    },
     handler: async ({ params, body, actor, deps, ctx }) => {
       const integration = await findIntegration(deps, actor.organizationId, params.id);
       assertIfMatch(ctx, await viewIntegration(deps, integration));
@@ -140,7 +160,9 @@ export const integrationRoutes = [
     tag,
     access: { level: 'admin' },
     params: idParams,
-    responses: { 200: { description: 'The test result (a failed test is answered with 200 too)', schema: testResultSchema } },
+    responses: {
+      200: { description: 'The test result (a failed test is answered with 200 too)', schema: testResultSchema },
+    },
     handler: async ({ params, actor, deps }) => {
       const integration = await findIntegration(deps, actor.organizationId, params.id);
       return { body: await testIntegration(deps, integration) };
@@ -160,13 +182,28 @@ export const integrationRoutes = [
     handler: async ({ params, query, actor, deps }) => {
       const integration = await findIntegration(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'name', direction: 'asc' }, { integration: integration.id });
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'name', direction: 'asc' },
+        { integration: integration.id },
+      );
       const { where, orderBy, take } = keyset(page, NAME);
-      const rows = await deps.db.integrationSupplier.findMany({ where: { AND: [{ integrationId: integration.id, organizationId: integration.organizationId }, where] }, orderBy, take });
+      const rows = await deps.db.integrationSupplier.findMany({
+        where: { AND: [{ integrationId: integration.id, organizationId: integration.organizationId }, where] },
+        orderBy,
+        take,
+      });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, NAME, rows);
       return {
         body: {
-          data: visible.map((row) => ({ id: row.id, external_id: row.externalId, name: row.name, org_number: row.orgNumber, refreshed_at: row.refreshedAt.toISOString() })),
+          data: visible.map((row) => ({
+            id: row.id,
+            external_id: row.externalId,
+            name: row.name,
+            org_number: row.orgNumber,
+            refreshed_at: row.refreshedAt.toISOString(),
+          })),
           next_cursor: nextCursor,
         },
       };
@@ -182,13 +219,19 @@ export const integrationRoutes = [
     params: idParams,
     idempotent: true,
     responses: {
-      202: { description: 'The run; Location points to it', schema: workflowRunSchema.extend({ workflow_run_id: z.string().uuid() }) },
+      202: {
+        description: 'The run; Location points to it',
+        schema: workflowRunSchema.extend({ workflow_run_id: z.string().uuid() }),
+      },
       409: { description: 'The integration has not passed its test' },
     },
     handler: async ({ params, actor, deps }) => {
       const integration = await findIntegration(deps, actor.organizationId, params.id);
       if (integration.testStatus !== 'passed') {
-        throw errors.conflict('integration_not_tested', 'The integration must pass its test before its suppliers can be fetched.');
+        throw errors.conflict(
+          'integration_not_tested',
+          'The integration must pass its test before its suppliers can be fetched.',
+        );
       }
       const run = await startRun(deps, {
         organizationId: integration.organizationId,
@@ -197,7 +240,11 @@ export const integrationRoutes = [
         input: { integrationId: integration.id },
         createdByUserId: actor.userId,
       });
-      return { status: 202, body: { ...(await viewRun(deps, run)), workflow_run_id: run.id }, headers: { Location: `/v1/workflow-runs/${run.id}` } };
+      return {
+        status: 202,
+        body: { ...(await viewRun(deps, run)), workflow_run_id: run.id },
+        headers: { Location: `/v1/workflow-runs/${run.id}` },
+      };
     },
   }),
   defineRoute({
@@ -236,10 +283,25 @@ export const integrationRoutes = [
     handler: async ({ params, query, actor, deps }) => {
       const integration = await findIntegration(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, { integration: integration.id });
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'created_at', direction: 'desc' },
+        { integration: integration.id },
+      );
       const { where, orderBy, take } = keyset(page, CREATED_AT);
       const rows = await deps.db.workflowRun.findMany({
-        where: { AND: [{ organizationId: integration.organizationId, type: 'sync', ownerType: 'integration', ownerId: integration.id }, where] },
+        where: {
+          AND: [
+            {
+              organizationId: integration.organizationId,
+              type: 'sync',
+              ownerType: 'integration',
+              ownerId: integration.id,
+            },
+            where,
+          ],
+        },
         orderBy,
         take,
       });
@@ -261,7 +323,13 @@ export const integrationRoutes = [
     responses: { 200: { description: 'The sync (a failed sync is read with 200 too)', schema: syncSchema } },
     handler: async ({ params, actor, deps }) => {
       const run = await deps.db.workflowRun.findFirst({
-        where: { id: params.sync_id, organizationId: actor.organizationId, type: 'sync', ownerType: 'integration', ownerId: params.id },
+        where: {
+          id: params.sync_id,
+          organizationId: actor.organizationId,
+          type: 'sync',
+          ownerType: 'integration',
+          ownerId: params.id,
+        },
       });
       if (!run) throw errors.notFound('sync');
       const [reconciled] = await reconcileRuns(deps, [run]);

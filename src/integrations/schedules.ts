@@ -21,7 +21,10 @@ export interface ScheduledSyncArgs {
 
 type ScheduledIntegration = { id: string; organizationId: string; autoSync: boolean };
 
-function scheduleOptions(config: Pick<Config, 'SYNC_SCHEDULE_TIME_UTC' | 'SYNC_SCHEDULE_CATCHUP_MINUTES' | 'TEMPORAL_TASK_QUEUE'>, integration: ScheduledIntegration): ScheduleOptions {
+function scheduleOptions(
+  config: Pick<Config, 'SYNC_SCHEDULE_TIME_UTC' | 'SYNC_SCHEDULE_CATCHUP_MINUTES' | 'TEMPORAL_TASK_QUEUE'>,
+  integration: ScheduledIntegration,
+): ScheduleOptions {
   const [hour, minute] = config.SYNC_SCHEDULE_TIME_UTC.split(':').map(Number) as [number, number];
   const attributes = [
     { key: ORGANIZATION_ID, value: integration.organizationId },
@@ -47,7 +50,12 @@ function scheduleOptions(config: Pick<Config, 'SYNC_SCHEDULE_TIME_UTC' | 'SYNC_S
 
 // Creates the Schedule, or brings an existing one in step with the integration: its pause state,
 // and with `refresh` (the worker's reconcile) also the nightly time, action and policies.
-export async function upsertSchedule(temporal: Client, config: Config, integration: ScheduledIntegration, options_: { refresh?: boolean } = {}): Promise<void> {
+export async function upsertSchedule(
+  temporal: Client,
+  config: Config,
+  integration: ScheduledIntegration,
+  options_: { refresh?: boolean } = {},
+): Promise<void> {
   const options = scheduleOptions(config, integration);
   const handle = temporal.schedule.getHandle(options.scheduleId);
   let paused: boolean;
@@ -59,7 +67,12 @@ export async function upsertSchedule(temporal: Client, config: Config, integrati
     return;
   }
   if (options_.refresh) {
-    await handle.update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
+    await handle.update((previous) => ({
+      ...previous,
+      spec: options.spec,
+      action: options.action,
+      policies: { ...previous.policies, ...options.policies },
+    }));
   }
   if (paused && integration.autoSync) await handle.unpause('auto_sync turned on');
   if (!paused && !integration.autoSync) await handle.pause('auto_sync turned off');
@@ -75,7 +88,12 @@ export async function removeSchedule(temporal: Client, integrationId: string): P
 
 // At worker start: every integration has its Schedule in the right state, and no Schedule
 // outlives its integration (a change made while Temporal was unreachable, or in Temporal UI).
-export async function reconcileSchedules(db: Db, temporal: Client, config: Config, logger: Logger): Promise<{ upserted: number; removed: number }> {
+export async function reconcileSchedules(
+  db: Db,
+  temporal: Client,
+  config: Config,
+  logger: Logger,
+): Promise<{ upserted: number; removed: number }> {
   let upserted = 0;
   let removed = 0;
   const seen = new Set<string>();
@@ -103,8 +121,11 @@ export async function reconcileSchedules(db: Db, temporal: Client, config: Confi
     if (!schedule.scheduleId.startsWith(SCHEDULE_PREFIX) || seen.has(schedule.scheduleId)) continue;
     const integrationId = schedule.scheduleId.slice(SCHEDULE_PREFIX.length);
     // Created by an integration that did not commit, or one deleted meanwhile.
-    if (await db.integration.findUnique({ where: { id: integrationId }, select: { id: true } }).catch(() => null)) continue;
-    await removeSchedule(temporal, integrationId).catch((error: unknown) => logger.warn({ err: error, schedule_id: schedule.scheduleId }, 'could not remove an orphan schedule'));
+    if (await db.integration.findUnique({ where: { id: integrationId }, select: { id: true } }).catch(() => null))
+      continue;
+    await removeSchedule(temporal, integrationId).catch((error: unknown) =>
+      logger.warn({ err: error, schedule_id: schedule.scheduleId }, 'could not remove an orphan schedule'),
+    );
     removed++;
   }
   return { upserted, removed };

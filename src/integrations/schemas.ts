@@ -6,11 +6,9 @@ import { RUN_STATUSES } from '../runs/schemas.js';
 
 export const scopeSchema = z
   .object({
-    supplier_ids: z
-      .array(z.string().uuid())
-      .min(1)
-      .max(1000)
-      .meta({ description: 'ids from GET /v1/integrations/{id}/suppliers; a sync imports only these suppliers\' invoices' }),
+    supplier_ids: z.array(z.string().uuid()).min(1).max(1000).meta({
+      description: "ids from GET /v1/integrations/{id}/suppliers; a sync imports only these suppliers' invoices",
+    }),
   })
   .strict()
   .meta({ id: 'IntegrationScope' });
@@ -19,13 +17,21 @@ export const providerSchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    connect: z.enum(['api', 'application_only']).meta({ description: 'application_only: the provider signs users in on its own site; connect it in the application' }),
-    credentials_schema: z.record(z.string(), z.unknown()).meta({ description: 'JSON Schema of the credentials object of POST /v1/integrations' }),
+    connect: z.enum(['api', 'application_only']).meta({
+      description: 'application_only: the provider signs users in on its own site; connect it in the application',
+    }),
+    credentials_schema: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'JSON Schema of the credentials object of POST /v1/integrations' }),
     scope: z.string().meta({ description: 'What scope means for this provider' }),
   })
   .meta({ id: 'IntegrationProvider' });
 
-const testStepSchema = z.object({ name: z.string(), status: z.enum(['passed', 'failed', 'skipped']), message: z.string() });
+const testStepSchema = z.object({
+  name: z.string(),
+  status: z.enum(['passed', 'failed', 'skipped']),
+  message: z.string(),
+});
 
 export const integrationSchema = z
   .object({
@@ -34,12 +40,18 @@ export const integrationSchema = z
     name: z.string(),
     scope: scopeSchema.nullable().meta({ description: 'null: every supplier' }),
     auto_sync: z.boolean().meta({ description: 'A nightly sync (a Temporal Schedule) when on' }),
-    credentials_set: z.array(z.string()).meta({ description: 'Names of the saved actor fields; their values are never returned' }),
-    test_status: z.enum(['untested', 'passed', 'failed']).meta({ description: 'Must be passed before a sync; new credentials make it untested' }),
+    credentials_set: z
+      .array(z.string())
+      .meta({ description: 'Names of the saved actor fields; their values are never returned' }),
+    test_status: z
+      .enum(['untested', 'passed', 'failed'])
+      .meta({ description: 'Must be passed before a sync; new credentials make it untested' }),
     tested_at: z.string().datetime().nullable(),
     test_steps: z.array(testStepSchema).nullable(),
     last_successful_sync_at: z.string().datetime().nullable(),
-    last_synced_through: dateString.nullable().meta({ description: 'The last day the last successful sync covered; a scheduled sync starts from it' }),
+    last_synced_through: dateString
+      .nullable()
+      .meta({ description: 'The last day the last successful sync covered; a scheduled sync starts from it' }),
     running_sync_id: z.string().uuid().nullable(),
     schedule: z
       .object({
@@ -69,7 +81,10 @@ const patchIntegrationInput = z
     name: z.string().trim().min(1).max(200).optional(),
     scope: scopeSchema.nullable().optional(),
     auto_sync: z.boolean().optional(),
-    credentials: z.record(z.string(), z.unknown()).optional().meta({ description: 'Fields to replace; fields not sent keep their saved value' }),
+    credentials: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'Fields to replace; fields not sent keep their saved value' }),
   })
   .strict();
 

@@ -1,4 +1,8 @@
-import { integrationAddressPolicyOf, staticDestinationProblem, type AddressPolicy } from '../notifications/address-policy.js';
+import {
+  integrationAddressPolicyOf,
+  staticDestinationProblem,
+  type AddressPolicy,
+} from '../notifications/address-policy.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -35,7 +39,10 @@ export function listProviders() {
     id: provider.id,
     name: provider.name,
     connect: provider.connect,
-    credentials_schema: z.toJSONSchema(provider.credentialsSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+    credentials_schema: z.toJSONSchema(provider.credentialsSchema, { io: 'input', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >,
     scope: provider.scopeDescription,
   }));
 }
@@ -46,10 +53,17 @@ function providerOf(id: string): Provider {
   return provider;
 }
 
-function validCredentials(provider: Provider, credentials: Record<string, unknown>, policy: AddressPolicy): Record<string, unknown> {
+function validCredentials(
+  provider: Provider,
+  credentials: Record<string, unknown>,
+  policy: AddressPolicy,
+): Record<string, unknown> {
   const parsed = provider.credentialsSchema.safeParse(credentials);
   if (!parsed.success) {
-    throw errors.validation(`The credentials do not fit the ${provider.name} provider (see GET /v1/integration-providers).`, zodIssuesToDetails(parsed.error, 'credentials'));
+    throw errors.validation(
+      `The credentials do not fit the ${provider.name} provider (see GET /v1/integration-providers).`,
+      zodIssuesToDetails(parsed.error, 'credentials'),
+    );
   }
   // An address an Admin sets is where the worker connects: the same policy as webhooks (SSRF).
   const refused = provider.addressFields.flatMap((field) => {
@@ -63,7 +77,12 @@ function validCredentials(provider: Provider, credentials: Record<string, unknow
 // Saved secrets go only to the address they were saved for: a PATCH that changes an address field
 // must send every secret field again, or an Admin could point the integration at a host of theirs
 // and have the next test or sync hand it the tokens.
-function assertSecretsSentWithNewAddress(provider: Provider, saved: Record<string, unknown>, merged: Record<string, unknown>, sent: Record<string, unknown>): void {
+function assertSecretsSentWithNewAddress(
+  provider: Provider,
+  saved: Record<string, unknown>,
+  merged: Record<string, unknown>,
+  sent: Record<string, unknown>,
+): void {
   const moved = provider.addressFields.filter((field) => merged[field] !== saved[field]);
   if (moved.length === 0) return;
   const missing = provider.secretFields.filter((field) => sent[field] === undefined);
@@ -75,16 +94,31 @@ function assertSecretsSentWithNewAddress(provider: Provider, saved: Record<strin
   );
 }
 
-export function decryptCredentials(keyring: Keyring, integration: Pick<Integration, 'id' | 'organizationId' | 'credentialsKeyId' | 'credentialsCiphertext'>) {
-  return openCredentials(keyring, { organizationId: integration.organizationId, integrationId: integration.id }, { keyId: integration.credentialsKeyId, ciphertext: integration.credentialsCiphertext });
+export function decryptCredentials(
+  keyring: Keyring,
+  integration: Pick<Integration, 'id' | 'organizationId' | 'credentialsKeyId' | 'credentialsCiphertext'>,
+) {
+  return openCredentials(
+    keyring,
+    { organizationId: integration.organizationId, integrationId: integration.id },
+    { keyId: integration.credentialsKeyId, ciphertext: integration.credentialsCiphertext },
+  );
 }
 
 function sealed(keyring: Keyring, organizationId: string, integrationId: string, credentials: Record<string, unknown>) {
   const { keyId, ciphertext } = sealCredentials(keyring, { organizationId, integrationId }, credentials);
-  return { credentialsKeyId: keyId, credentialsCiphertext: ciphertext, credentialKeys: Object.keys(credentials).sort() };
+  return {
+    credentialsKeyId: keyId,
+    credentialsCiphertext: ciphertext,
+    credentialKeys: Object.keys(credentials).sort(),
+  };
 }
 
-export async function findIntegration(deps: Pick<AppDeps, 'db'>, organizationId: string, id: string): Promise<Integration> {
+export async function findIntegration(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  id: string,
+): Promise<Integration> {
   const integration = await deps.db.integration.findFirst({ where: { id, organizationId } });
   if (!integration) throw errors.notFound('integration');
   return integration;
@@ -95,8 +129,16 @@ export function scopeOf(integration: Pick<Integration, 'scope'>): IntegrationSco
 }
 
 // Scope names suppliers of this integration (GET /v1/integrations/{id}/suppliers).
-export async function assertKnownSuppliers(db: Db, integrationId: string, supplierIds: string[], field: string): Promise<void> {
-  const known = await db.integrationSupplier.findMany({ where: { integrationId, id: { in: supplierIds } }, select: { id: true } });
+export async function assertKnownSuppliers(
+  db: Db,
+  integrationId: string,
+  supplierIds: string[],
+  field: string,
+): Promise<void> {
+  const known = await db.integrationSupplier.findMany({
+    where: { integrationId, id: { in: supplierIds } },
+    select: { id: true },
+  });
   const unknown = supplierIds.filter((id) => !known.some((row) => row.id === id));
   if (unknown.length > 0) {
     throw errors.validation(
@@ -113,10 +155,14 @@ export async function createIntegration(
 ): Promise<Integration> {
   const provider = providerById(body.provider);
   if (!provider) {
-    throw errors.validation('Unknown provider.', [{ field: 'provider', message: `must be one of ${PROVIDERS.map((p) => p.id).join(', ')}` }]);
+    throw errors.validation('Unknown provider.', [
+      { field: 'provider', message: `must be one of ${PROVIDERS.map((p) => p.id).join(', ')}` },
+    ]);
   }
   if (provider.connect === 'application_only') {
-    throw errors.validation(`${provider.name} signs users in on its own site; connect it in the application.`, [{ field: 'provider', message: 'is connected in the application only' }]);
+    throw errors.validation(`${provider.name} signs users in on its own site; connect it in the application.`, [
+      { field: 'provider', message: 'is connected in the application only' },
+    ]);
   }
   const credentials = validCredentials(provider, body.credentials, integrationAddressPolicyOf(deps.config));
   const keyring = keyringOf(deps.config.INTEGRATION_KEYS);
@@ -124,7 +170,14 @@ export async function createIntegration(
   // The row and its (paused unless auto_sync) Schedule together: a Temporal failure writes nothing.
   return deps.db.$transaction(async (tx) => {
     const integration = await tx.integration.create({
-      data: { id, organizationId, provider: provider.id, name: body.name, autoSync: body.auto_sync ?? false, ...sealed(keyring, organizationId, id, credentials) },
+      data: {
+        id,
+        organizationId,
+        provider: provider.id,
+        name: body.name,
+        autoSync: body.auto_sync ?? false,
+        ...sealed(keyring, organizationId, id, credentials),
+      },
     });
     await withTemporal(deps, () => upsertSchedule(deps.temporal, deps.config, integration));
     return integration;
@@ -149,9 +202,17 @@ export async function patchIntegration(
     // Fields not sent keep their saved value; new credentials need a new test before a sync.
     const provider = providerOf(integration.provider);
     const saved = decryptCredentials(keyring, integration);
-    const merged = validCredentials(provider, { ...saved, ...body.credentials }, integrationAddressPolicyOf(deps.config));
+    const merged = validCredentials(
+      provider,
+      { ...saved, ...body.credentials },
+      integrationAddressPolicyOf(deps.config),
+    );
     assertSecretsSentWithNewAddress(provider, saved, merged, body.credentials);
-    Object.assign(data, sealed(keyring, integration.organizationId, integration.id, merged), { testStatus: 'untested', testSteps: Prisma.DbNull, testedAt: null });
+    Object.assign(data, sealed(keyring, integration.organizationId, integration.id, merged), {
+      testStatus: 'untested',
+      testSteps: Prisma.DbNull,
+      testedAt: null,
+    });
   }
   if (body.auto_sync !== undefined && body.auto_sync !== integration.autoSync) data.autoSync = body.auto_sync;
   if (Object.keys(data).length === 0) return integration;
@@ -179,7 +240,9 @@ export async function deleteIntegration(deps: Deps, integration: Integration): P
     await deps.temporal.workflow
       .getHandle(running.workflowId ?? running.id)
       .cancel()
-      .catch((error: unknown) => deps.logger.warn({ err: error, run_id: running.id }, 'could not cancel the sync of a deleted integration'));
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, run_id: running.id }, 'could not cancel the sync of a deleted integration'),
+      );
   }
   await deps.db.integration.deleteMany({ where: { id: integration.id, organizationId: integration.organizationId } });
 }
@@ -189,30 +252,47 @@ async function withTemporal<T>(deps: Deps, work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     deps.logger.error({ err: error }, 'Temporal schedule change failed');
-    throw errors.serviceUnavailable('The nightly sync schedule could not be changed right now; nothing was changed. Retry shortly.');
+    throw errors.serviceUnavailable(
+      'The nightly sync schedule could not be changed right now; nothing was changed. Retry shortly.',
+    );
   }
 }
 
 export async function runningSync(db: Db, integrationId: string) {
-  return db.workflowRun.findFirst({ where: { type: 'sync', ownerType: 'integration', ownerId: integrationId, status: { in: ['queued', 'running'] } } });
+  return db.workflowRun.findFirst({
+    where: { type: 'sync', ownerType: 'integration', ownerId: integrationId, status: { in: ['queued', 'running'] } },
+  });
 }
 
 // Signs in and reads a few invoices; the outcome is kept on the integration. Runs in the API with
 // the provider's request timeout (INTEGRATION_REQUEST_TIMEOUT_SECONDS, 30 s a request), like any
 // request that waits for a third party.
-export async function testIntegration(deps: Deps, integration: Integration): Promise<{ result: 'passed' | 'failed'; steps: TestStep[]; tested_at: string }> {
+export async function testIntegration(
+  deps: Deps,
+  integration: Integration,
+): Promise<{ result: 'passed' | 'failed'; steps: TestStep[]; tested_at: string }> {
   const keyring = keyringOf(deps.config.INTEGRATION_KEYS);
   const provider = providerOf(integration.provider);
   const signal = AbortSignal.timeout(120_000);
   const addressPolicy = integrationAddressPolicyOf(deps.config);
   let steps: TestStep[];
   try {
-    steps = await provider.open(validCredentials(provider, decryptCredentials(keyring, integration), addressPolicy), { heartbeat: () => undefined, signal, addressPolicy, requestTimeoutMs: deps.config.INTEGRATION_REQUEST_TIMEOUT_SECONDS * 1000 }).test();
+    steps = await provider
+      .open(validCredentials(provider, decryptCredentials(keyring, integration), addressPolicy), {
+        heartbeat: () => undefined,
+        signal,
+        addressPolicy,
+        requestTimeoutMs: deps.config.INTEGRATION_REQUEST_TIMEOUT_SECONDS * 1000,
+      })
+      .test();
   } catch (error) {
     deps.logger.warn({ err: error, integration_id: integration.id }, 'integration test failed unexpectedly');
     steps = [{ name: 'sign_in', status: 'failed', message: 'The provider could not be reached.' }];
   }
-  const result = steps.every((step) => step.status !== 'failed') && steps.some((step) => step.status === 'passed') ? 'passed' : 'failed';
+  const result =
+    steps.every((step) => step.status !== 'failed') && steps.some((step) => step.status === 'passed')
+      ? 'passed'
+      : 'failed';
   const testedAt = new Date();
   // A credentials change while the test ran makes this result stale: it is not kept then.
   await deps.db.integration.updateMany({
@@ -224,7 +304,11 @@ export async function testIntegration(deps: Deps, integration: Integration): Pro
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function serializeIntegration(integration: Integration, runningSyncId: string | null, scheduleTimeUtc: string): IntegrationView {
+export function serializeIntegration(
+  integration: Integration,
+  runningSyncId: string | null,
+  scheduleTimeUtc: string,
+): IntegrationView {
   return {
     id: integration.id,
     provider: integration.provider,
@@ -236,7 +320,9 @@ export function serializeIntegration(integration: Integration, runningSyncId: st
     tested_at: iso(integration.testedAt),
     test_steps: (integration.testSteps as TestStep[] | null) ?? null,
     last_successful_sync_at: iso(integration.lastSuccessfulSyncAt),
-    last_synced_through: integration.lastSyncedThrough ? integration.lastSyncedThrough.toISOString().slice(0, 10) : null,
+    last_synced_through: integration.lastSyncedThrough
+      ? integration.lastSyncedThrough.toISOString().slice(0, 10)
+      : null,
     running_sync_id: runningSyncId,
     schedule: { schedule_id: scheduleIdOf(integration.id), time_utc: scheduleTimeUtc, paused: !integration.autoSync },
     suppliers_refreshed_at: iso(integration.suppliersRefreshedAt),
@@ -245,16 +331,31 @@ export function serializeIntegration(integration: Integration, runningSyncId: st
   };
 }
 
-export async function viewIntegrations(deps: Pick<AppDeps, 'db' | 'config'>, integrations: Integration[]): Promise<IntegrationView[]> {
+export async function viewIntegrations(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  integrations: Integration[],
+): Promise<IntegrationView[]> {
   const running = await deps.db.workflowRun.findMany({
-    where: { type: 'sync', ownerType: 'integration', ownerId: { in: integrations.map((i) => i.id) }, status: { in: ['queued', 'running'] } },
+    where: {
+      type: 'sync',
+      ownerType: 'integration',
+      ownerId: { in: integrations.map((i) => i.id) },
+      status: { in: ['queued', 'running'] },
+    },
     select: { id: true, ownerId: true },
   });
   return integrations.map((integration) =>
-    serializeIntegration(integration, running.find((run) => run.ownerId === integration.id)?.id ?? null, deps.config.SYNC_SCHEDULE_TIME_UTC),
+    serializeIntegration(
+      integration,
+      running.find((run) => run.ownerId === integration.id)?.id ?? null,
+      deps.config.SYNC_SCHEDULE_TIME_UTC,
+    ),
   );
 }
 
-export async function viewIntegration(deps: Pick<AppDeps, 'db' | 'config'>, integration: Integration): Promise<IntegrationView> {
+export async function viewIntegration(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  integration: Integration,
+): Promise<IntegrationView> {
   return (await viewIntegrations(deps, [integration]))[0]!;
 }

@@ -50,24 +50,43 @@ export function lastCalendarMonth(today = new Date()): { from: string; through: 
 
 // Missing dates: both missing is the last calendar month; only date_from runs through today; only
 // date_through starts on the first of its month.
-export function syncPeriod(body: { date_from?: string; date_through?: string }, today = new Date()): { from: string; through: string } {
+export function syncPeriod(
+  body: { date_from?: string; date_through?: string },
+  today = new Date(),
+): { from: string; through: string } {
   if (!body.date_from && !body.date_through) return lastCalendarMonth(today);
   const through = body.date_through ?? day(today);
   const from = body.date_from ?? `${through.slice(0, 7)}-01`;
-  if (from > through) throw errors.validation('date_from is after date_through.', [{ field: 'date_from', message: 'must not be after date_through' }]);
+  if (from > through)
+    throw errors.validation('date_from is after date_through.', [
+      { field: 'date_from', message: 'must not be after date_through' },
+    ]);
   const days = (Date.parse(through) - Date.parse(from)) / 86_400_000;
-  if (days > MAX_PERIOD_DAYS) throw errors.validation('A sync covers at most three years.', [{ field: 'date_from', message: 'must be at most three years before date_through' }]);
+  if (days > MAX_PERIOD_DAYS)
+    throw errors.validation('A sync covers at most three years.', [
+      { field: 'date_from', message: 'must be at most three years before date_through' },
+    ]);
   return { from, through };
 }
 
 export function syncAlreadyRunning(runningSyncId: string | null): ApiError {
-  return errors.conflict('sync_already_running', 'A sync of this integration is running; one sync per integration runs at a time.', {
-    running_sync_id: runningSyncId,
-  });
+  return errors.conflict(
+    'sync_already_running',
+    'A sync of this integration is running; one sync per integration runs at a time.',
+    {
+      running_sync_id: runningSyncId,
+    },
+  );
 }
 
 // The sync run's row; a unique violation means another sync of the integration is unfinished.
-export async function insertSyncRun(db: Db, integration: Integration, input: SyncInput, createdByUserId: string | null, runId = randomUUID()): Promise<WorkflowRun> {
+export async function insertSyncRun(
+  db: Db,
+  integration: Integration,
+  input: SyncInput,
+  createdByUserId: string | null,
+  runId = randomUUID(),
+): Promise<WorkflowRun> {
   try {
     return await db.workflowRun.create({
       data: {
@@ -77,7 +96,11 @@ export async function insertSyncRun(db: Db, integration: Integration, input: Syn
         ownerType: 'integration',
         ownerId: integration.id,
         input: input as unknown as Prisma.InputJsonValue,
-        checkpoint: { page: null, pagesDone: 0, done: false } satisfies SyncCheckpoint as unknown as Prisma.InputJsonValue,
+        checkpoint: {
+          page: null,
+          pagesDone: 0,
+          done: false,
+        } satisfies SyncCheckpoint as unknown as Prisma.InputJsonValue,
         workflowId: syncWorkflowIdOf(integration.id),
         createdByUserId,
       },
@@ -98,18 +121,30 @@ function isAdmin(actor: RequestActor): boolean {
 
 // Write may sync only named suppliers: the request's scope or the saved one must list them. A
 // request's scope stays within the saved scope.
-async function effectiveScope(deps: Deps, actor: RequestActor, integration: Integration, requested: IntegrationScope | undefined): Promise<string[] | null> {
+async function effectiveScope(
+  deps: Deps,
+  actor: RequestActor,
+  integration: Integration,
+  requested: IntegrationScope | undefined,
+): Promise<string[] | null> {
   const saved = scopeOf(integration)?.supplier_ids ?? null;
   if (requested) {
     const outside = saved ? requested.supplier_ids.filter((id) => !saved.includes(id)) : [];
     if (outside.length > 0) {
-      throw errors.validation('The scope goes beyond the integration\'s saved scope.', outside.slice(0, 20).map((id) => ({ field: 'scope.supplier_ids', message: `${id} is not in the saved scope` })));
+      throw errors.validation(
+        "The scope goes beyond the integration's saved scope.",
+        outside.slice(0, 20).map((id) => ({ field: 'scope.supplier_ids', message: `${id} is not in the saved scope` })),
+      );
     }
     await assertKnownSuppliers(deps.db, integration.id, requested.supplier_ids, 'scope.supplier_ids');
   }
   const supplierIds = requested ? [...new Set(requested.supplier_ids)] : saved;
   if (!supplierIds && !isAdmin(actor)) {
-    throw new ApiError(403, 'insufficient_level', 'With the Write level a sync must name its suppliers: send scope.supplier_ids, or have an Admin save a scope on the integration.');
+    throw new ApiError(
+      403,
+      'insufficient_level',
+      'With the Write level a sync must name its suppliers: send scope.supplier_ids, or have an Admin save a scope on the integration.',
+    );
   }
   return supplierIds;
 }
@@ -117,14 +152,27 @@ async function effectiveScope(deps: Deps, actor: RequestActor, integration: Inte
 // Resuming a sync (POST /v1/workflow-runs/{id}/retry) needs the level starting it would need
 // now: Write only when it names suppliers that are all within the integration's saved scope (which
 // an Admin may have narrowed since); an unscoped sync, or one beyond the saved scope, is Admin's.
-export async function assertMayResumeSync(deps: Pick<AppDeps, 'db'>, actor: RequestActor, run: WorkflowRun): Promise<void> {
+export async function assertMayResumeSync(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor,
+  run: WorkflowRun,
+): Promise<void> {
   if (isAdmin(actor)) return;
   const input = run.input as unknown as SyncInput | null;
   const named = input?.supplierIds ?? null;
-  const integration = input ? await deps.db.integration.findFirst({ where: { id: input.integrationId, organizationId: run.organizationId }, select: { scope: true } }) : null;
+  const integration = input
+    ? await deps.db.integration.findFirst({
+        where: { id: input.integrationId, organizationId: run.organizationId },
+        select: { scope: true },
+      })
+    : null;
   const saved = integration ? (scopeOf(integration)?.supplier_ids ?? null) : null;
   if (!named || (saved && named.some((id) => !saved.includes(id)))) {
-    throw new ApiError(403, 'insufficient_level', 'Resuming this sync needs the Admin level: it syncs every supplier, or suppliers beyond the integration\'s saved scope, which only an Admin may start.');
+    throw new ApiError(
+      403,
+      'insufficient_level',
+      "Resuming this sync needs the Admin level: it syncs every supplier, or suppliers beyond the integration's saved scope, which only an Admin may start.",
+    );
   }
 }
 
@@ -138,7 +186,10 @@ export async function startSync(
   const period = syncPeriod(body ?? {});
   const supplierIds = await effectiveScope(deps, actor, integration, body?.scope);
   if (integration.testStatus !== 'passed') {
-    throw errors.conflict('integration_not_tested', 'The integration must pass its test (POST /v1/integrations/{id}/test) before it can sync.');
+    throw errors.conflict(
+      'integration_not_tested',
+      'The integration must pass its test (POST /v1/integrations/{id}/test) before it can sync.',
+    );
   }
   // A sync row left open by a workflow that ended outside our code must not block forever.
   const open = await runningSync(deps.db, integration.id);
@@ -146,7 +197,13 @@ export async function startSync(
     const [current] = await reconcileRuns(deps, [open]);
     if (current && (current.status === 'queued' || current.status === 'running')) throw syncAlreadyRunning(current.id);
   }
-  const input: SyncInput = { integrationId: integration.id, dateFrom: period.from, dateThrough: period.through, supplierIds, trigger: 'manual' };
+  const input: SyncInput = {
+    integrationId: integration.id,
+    dateFrom: period.from,
+    dateThrough: period.through,
+    supplierIds,
+    trigger: 'manual',
+  };
   const userId = actor.userId;
   const runId = idempotencyKey ? undefined : randomUUID();
   const run = await insertSyncRun(deps.db, integration, input, userId, runId);
@@ -184,7 +241,11 @@ export async function viewSyncs(deps: Pick<AppDeps, 'db'>, runs: WorkflowRun[]):
       const count = Number(row.count);
       progress.found += count;
       if (row.status === 'failed') progress.failed += count;
-      else if (row.status === 'completed' && (row.outcome === 'imported' || row.outcome === 'duplicate' || row.outcome === 'not_invoice')) progress[row.outcome] += count;
+      else if (
+        row.status === 'completed' &&
+        (row.outcome === 'imported' || row.outcome === 'duplicate' || row.outcome === 'not_invoice')
+      )
+        progress[row.outcome] += count;
       else if (row.status === 'queued' || row.status === 'running') progress.pending += count;
     }
     const input = run.input as unknown as SyncInput;

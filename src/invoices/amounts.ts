@@ -32,7 +32,8 @@ function differs(expected: Decimal, actual: DecimalLike): boolean {
 export function amountProblems(input: AmountsInput): AmountProblem[] {
   const problems: AmountProblem[] = [];
   const check = (rule: string, expected: Decimal, actual: DecimalLike | null) => {
-    if (actual !== null && differs(expected, actual)) problems.push({ rule, expected: expected.toFixed(2), actual: toDecimal(actual).toFixed(2) });
+    if (actual !== null && differs(expected, actual))
+      problems.push({ rule, expected: expected.toFixed(2), actual: toDecimal(actual).toFixed(2) });
   };
   const lineSum = sum(input.lines.map((line) => line.netAmount));
   if (input.lines.length > 0) check('line net amounts add up to the line total', lineSum, input.lineExtension);
@@ -40,10 +41,20 @@ export function amountProblems(input: AmountsInput): AmountProblem[] {
   const taxExclusive = lineTotal.minus(sum([input.allowanceTotal])).plus(sum([input.chargeTotal]));
   check('line total - allowances + charges = total excluding VAT', taxExclusive, input.taxExclusive);
   if (input.taxExclusive !== null && input.vatTotal !== null) {
-    check('total excluding VAT + VAT = total including VAT', toDecimal(input.taxExclusive).plus(toDecimal(input.vatTotal)), input.taxInclusive);
+    check(
+      'total excluding VAT + VAT = total including VAT',
+      toDecimal(input.taxExclusive).plus(toDecimal(input.vatTotal)),
+      input.taxInclusive,
+    );
   }
   if (input.taxInclusive !== null) {
-    check('total including VAT - prepaid + rounding = amount due', toDecimal(input.taxInclusive).minus(sum([input.prepaid])).plus(sum([input.rounding])), input.payable);
+    check(
+      'total including VAT - prepaid + rounding = amount due',
+      toDecimal(input.taxInclusive)
+        .minus(sum([input.prepaid]))
+        .plus(sum([input.rounding])),
+      input.payable,
+    );
   }
   return problems;
 }

@@ -7,7 +7,10 @@ import { ApiError } from '../http/errors.js';
 const WINDOW_MS = 24 * 3_600_000;
 
 export async function reserveProcessingCapacity(tx: Prisma.TransactionClient, organizationId: string): Promise<void> {
-  const organization = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { invoiceProcessingCapacity: true } });
+  const organization = await tx.organization.findUniqueOrThrow({
+    where: { id: organizationId },
+    select: { invoiceProcessingCapacity: true },
+  });
   const capacity = organization.invoiceProcessingCapacity;
   // Unlimited organizations take no lock, so their imports never wait on each other here.
   if (capacity === null) return;
@@ -21,7 +24,12 @@ export async function reserveProcessingCapacity(tx: Prisma.TransactionClient, or
   });
   if (recent.length < capacity) return;
   const retryAfter = Math.max(1, Math.ceil((recent[0]!.createdAt.getTime() + WINDOW_MS - Date.now()) / 1000));
-  throw new ApiError(429, 'invoice_processing_capacity_exhausted', `The organization's processing capacity of ${capacity} invoices per 24 hours is used up.`, {
-    headers: { 'Retry-After': String(retryAfter) },
-  });
+  throw new ApiError(
+    429,
+    'invoice_processing_capacity_exhausted',
+    `The organization's processing capacity of ${capacity} invoices per 24 hours is used up.`,
+    {
+      headers: { 'Retry-After': String(retryAfter) },
+    },
+  );
 }

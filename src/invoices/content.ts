@@ -11,7 +11,8 @@ import { orderedUuids } from '../shared/ids.js';
 type Tx = Prisma.TransactionClient;
 
 const dateOrNull = (value: string | null | undefined) => (value ? new Date(`${value}T00:00:00Z`) : null);
-const decimalOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : new Prisma.Decimal(value));
+const decimalOrNull = (value: string | null | undefined) =>
+  value === null || value === undefined ? null : new Prisma.Decimal(value);
 
 // Where the lines of a normalized invoice do not add up to its totals.
 export function totalsProblems(invoice: NormalizedInvoice) {
@@ -51,7 +52,9 @@ function headerOf(invoice: NormalizedInvoice) {
     orderReference: invoice.orderReference,
     contractReference: invoice.contractReference,
     deliveryCountryCode: invoice.deliveryCountryCode ?? invoice.deliveryAddress?.countryCode ?? null,
-    deliveryAddress: invoice.deliveryAddress ? (invoice.deliveryAddress as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+    deliveryAddress: invoice.deliveryAddress
+      ? (invoice.deliveryAddress as unknown as Prisma.InputJsonValue)
+      : Prisma.DbNull,
     invoicePeriodStart: dateOrNull(invoice.invoicePeriod?.start),
     invoicePeriodEnd: dateOrNull(invoice.invoicePeriod?.end),
     deliveryDate: dateOrNull(invoice.deliveryDate),
@@ -101,9 +104,12 @@ export interface InvoiceLineRow {
   allowanceCharges: string | null;
 }
 
-
 // Line ids in line order (orderedUuids): a large invoice's lines append to the primary-key index.
-export function lineRowsOf(lines: NormalizedInvoice['lines'], invoiceId: string, organizationId: string): InvoiceLineRow[] {
+export function lineRowsOf(
+  lines: NormalizedInvoice['lines'],
+  invoiceId: string,
+  organizationId: string,
+): InvoiceLineRow[] {
   const ids = orderedUuids(lines.length);
   return lines.map((line, position) => ({
     id: ids[position]!,
@@ -160,7 +166,11 @@ export interface PartyIds {
 // Finds or creates the invoice's supplier and recipient outside the transaction that writes the
 // invoice: a party's lock (taken only to create it) is then never held while a whole invoice is
 // written.
-export async function resolveParties(db: Parameters<typeof findOrCreateParty>[0], organizationId: string, invoice: NormalizedInvoice): Promise<PartyIds> {
+export async function resolveParties(
+  db: Parameters<typeof findOrCreateParty>[0],
+  organizationId: string,
+  invoice: NormalizedInvoice,
+): Promise<PartyIds> {
   const [supplierId, recipientId] = await Promise.all([
     findOrCreateParty(db, 'supplier', organizationId, invoice.supplier),
     findOrCreateParty(db, 'recipient', organizationId, invoice.recipient),
@@ -185,7 +195,10 @@ export interface InvoiceContentWrite {
 export async function writeInvoiceContent(tx: Tx, write: InvoiceContentWrite): Promise<void> {
   const { invoiceId, organizationId, invoice, parties } = write;
   const { supplierId, recipientId } = parties;
-  await tx.invoice.update({ where: { id: invoiceId }, data: { ...headerOf(invoice), format: write.format, supplierId, recipientId, ...write.also } });
+  await tx.invoice.update({
+    where: { id: invoiceId },
+    data: { ...headerOf(invoice), format: write.format, supplierId, recipientId, ...write.also },
+  });
   if (write.mayHaveLines !== false) await tx.invoiceLine.deleteMany({ where: { invoiceId } });
   await insertInvoiceLines(tx, lineRowsOf(invoice.lines, invoiceId, organizationId));
 }
@@ -214,10 +227,20 @@ export function semanticKeyOf(invoice: NormalizedInvoice, supplierId: string | n
 
 // Another file with the same supplier, number, total and date: the earliest such invoice.
 export async function findSemanticDuplicate(tx: Tx, invoiceId: string, organizationId: string): Promise<string | null> {
-  return findSemanticDuplicateOf(tx, invoiceId, organizationId, await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } }));
+  return findSemanticDuplicateOf(
+    tx,
+    invoiceId,
+    organizationId,
+    await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } }),
+  );
 }
 
-export async function findSemanticDuplicateOf(tx: Tx, invoiceId: string, organizationId: string, key: SemanticKey): Promise<string | null> {
+export async function findSemanticDuplicateOf(
+  tx: Tx,
+  invoiceId: string,
+  organizationId: string,
+  key: SemanticKey,
+): Promise<string | null> {
   if (!key.invoiceNumber || !key.supplierId || !key.issueDate || key.taxInclusiveAmount === null) return null;
   const original = await tx.invoice.findFirst({
     where: {
@@ -254,7 +277,11 @@ export async function linkCreditNotes(tx: Tx, invoiceId: string, organizationId:
 }
 
 // The invoice a credit note credits, when it is already here.
-export async function findCreditedInvoice(tx: Tx, organizationId: string, creditNote: CreditFacts): Promise<string | null> {
+export async function findCreditedInvoice(
+  tx: Tx,
+  organizationId: string,
+  creditNote: CreditFacts,
+): Promise<string | null> {
   if (creditNote.documentType !== 'credit_note' || !creditNote.creditedInvoiceReference) return null;
   const credited = await tx.invoice.findFirst({
     where: {
@@ -271,7 +298,12 @@ export async function findCreditedInvoice(tx: Tx, organizationId: string, credit
 }
 
 // Credit notes that arrived before the invoice they credit.
-export async function linkCreditNotesTo(tx: Tx, invoiceId: string, organizationId: string, invoice: CreditFacts): Promise<void> {
+export async function linkCreditNotesTo(
+  tx: Tx,
+  invoiceId: string,
+  organizationId: string,
+  invoice: CreditFacts,
+): Promise<void> {
   if (invoice.documentType !== 'invoice' || !invoice.invoiceNumber) return;
   await tx.invoice.updateMany({
     where: {

@@ -25,7 +25,13 @@ export const MAX_UPLOAD_FILES = 51;
 export const MAX_UPLOAD_TOTAL_BYTES = 200 * 1024 * 1024;
 
 export function uploadLimits(config: { UPLOAD_TEMP_DIR: string; UPLOAD_MAX_CONCURRENT: number }) {
-  return { tempRoot: config.UPLOAD_TEMP_DIR, maxFileBytes: MAX_INVOICE_FILE_BYTES, maxFiles: MAX_UPLOAD_FILES, maxTotalBytes: MAX_UPLOAD_TOTAL_BYTES, maxConcurrent: config.UPLOAD_MAX_CONCURRENT };
+  return {
+    tempRoot: config.UPLOAD_TEMP_DIR,
+    maxFileBytes: MAX_INVOICE_FILE_BYTES,
+    maxFiles: MAX_UPLOAD_FILES,
+    maxTotalBytes: MAX_UPLOAD_TOTAL_BYTES,
+    maxConcurrent: config.UPLOAD_MAX_CONCURRENT,
+  };
 }
 
 interface ImportRequest {
@@ -41,7 +47,10 @@ interface ImportRequest {
 function idsFor(request: ImportRequest) {
   if (!request.idempotencyKey) return { importId: randomUUID(), runId: randomUUID() };
   const name = `${request.organizationId}:${request.idempotencyKey}`;
-  return { importId: deterministicUuid(`invoice-import:${name}`), runId: deterministicUuid(`invoice-import-run:${name}`) };
+  return {
+    importId: deterministicUuid(`invoice-import:${name}`),
+    runId: deterministicUuid(`invoice-import-run:${name}`),
+  };
 }
 
 function importData(request: ImportRequest, ids: { importId: string; runId: string }) {
@@ -56,33 +65,63 @@ function importData(request: ImportRequest, ids: { importId: string; runId: stri
   };
 }
 
-async function insertImport(tx: Prisma.TransactionClient, request: ImportRequest, ids: { importId: string; runId: string }) {
+async function insertImport(
+  tx: Prisma.TransactionClient,
+  request: ImportRequest,
+  ids: { importId: string; runId: string },
+) {
   // Only an Idempotency-Key gives a repeated request the same ids.
   if (request.idempotencyKey) {
-    const existing = await tx.invoiceImport.findFirst({ where: { id: ids.importId, organizationId: request.organizationId } });
+    const existing = await tx.invoiceImport.findFirst({
+      where: { id: ids.importId, organizationId: request.organizationId },
+    });
     if (existing) return existing;
   }
   await reserveProcessingCapacity(tx, request.organizationId);
   return tx.invoiceImport.create({ data: importData(request, ids) });
 }
 
-function importRun(organizationId: string, ids: { importId: string; runId: string }, createdByUserId: string | null | undefined) {
-  return { organizationId, type: 'import', runId: ids.runId, owner: { type: 'invoice_import', id: ids.importId }, input: { importId: ids.importId }, createdByUserId };
+function importRun(
+  organizationId: string,
+  ids: { importId: string; runId: string },
+  createdByUserId: string | null | undefined,
+) {
+  return {
+    organizationId,
+    type: 'import',
+    runId: ids.runId,
+    owner: { type: 'invoice_import', id: ids.importId },
+    input: { importId: ids.importId },
+    createdByUserId,
+  };
 }
 
 async function launch(deps: Deps, invoiceImport: InvoiceImport, createdByUserId: string | null | undefined) {
-  await startRun(deps, importRun(invoiceImport.organizationId, { importId: invoiceImport.id, runId: invoiceImport.workflowRunId }, createdByUserId));
+  await startRun(
+    deps,
+    importRun(
+      invoiceImport.organizationId,
+      { importId: invoiceImport.id, runId: invoiceImport.workflowRunId },
+      createdByUserId,
+    ),
+  );
 }
 
 export async function createImport(deps: Deps, request: ImportRequest): Promise<InvoiceImport> {
-  const [primary, ...attachments] = await findDocuments(deps, request.organizationId, [request.primaryDocumentId, ...request.attachmentDocumentIds]);
+  const [primary, ...attachments] = await findDocuments(deps, request.organizationId, [
+    request.primaryDocumentId,
+    ...request.attachmentDocumentIds,
+  ]);
   if (!INVOICE_MIME_TYPES.includes(primary!.mimeType)) {
-    throw errors.validation('The invoice itself must be a PDF or an XML file (Peppol BIS Billing 3.0, EHF 2.0 or Finvoice 3.0).', [
-      { field: 'primary_document_id', message: `is ${primary!.mimeType}` },
-    ]);
+    throw errors.validation(
+      'The invoice itself must be a PDF or an XML file (Peppol BIS Billing 3.0, EHF 2.0 or Finvoice 3.0).',
+      [{ field: 'primary_document_id', message: `is ${primary!.mimeType}` }],
+    );
   }
   // Checked against the registration and sealed: the workflow reads the bytes that were checked.
-  await sealDocuments(deps, [primary!, ...attachments], (index) => (index === 0 ? 'primary_document_id' : `attachment_document_ids.${index - 1}`));
+  await sealDocuments(deps, [primary!, ...attachments], (index) =>
+    index === 0 ? 'primary_document_id' : `attachment_document_ids.${index - 1}`,
+  );
   const ids = idsFor(request);
   const invoiceImport = await deps.db.$transaction((tx) => insertImport(tx, request, ids));
   try {
@@ -117,20 +156,33 @@ function duplicateUpload(existing: { id: string; deletedAt: Date | null }) {
 // What an upload needs to know before it stores any bytes, in one query: the organization's
 // capacity (null: unlimited) and an invoice that already has this file.
 async function uploadPreconditions(deps: Deps, organizationId: string, md5: string) {
-  const rows = await deps.db.$queryRaw<{ capacity: number | null; existing_id: string | null; existing_deleted_at: Date | null }[]>`
+  const rows = await deps.db.$queryRaw<
+    { capacity: number | null; existing_id: string | null; existing_deleted_at: Date | null }[]
+  >`
     SELECT o.invoice_processing_capacity AS capacity, i.id AS existing_id, i.deleted_at AS existing_deleted_at
       FROM organizations o LEFT JOIN invoices i ON i.organization_id = o.id AND i.primary_md5 = ${md5}
      WHERE o.id = ${organizationId}::uuid`;
   const row = rows[0];
   if (!row) throw errors.notFound('organization');
-  return { capacity: row.capacity, existing: row.existing_id ? { id: row.existing_id, deletedAt: row.existing_deleted_at } : null };
+  return {
+    capacity: row.capacity,
+    existing: row.existing_id ? { id: row.existing_id, deletedAt: row.existing_deleted_at } : null,
+  };
 }
 
 // Streams the upload's files to storage; when one fails (storage down), those already stored go.
-async function storeUploadedFiles(deps: Deps, organizationId: string, primary: UploadedFile, attachments: UploadedFile[]) {
+async function storeUploadedFiles(
+  deps: Deps,
+  organizationId: string,
+  primary: UploadedFile,
+  attachments: UploadedFile[],
+) {
   const documents: Awaited<ReturnType<typeof putDocumentFile>>[] = [];
   try {
-    for (const [file, category] of [[primary, 'invoice'] as const, ...attachments.map((a) => [a, 'attachment'] as const)]) {
+    for (const [file, category] of [
+      [primary, 'invoice'] as const,
+      ...attachments.map((a) => [a, 'attachment'] as const),
+    ]) {
       documents.push(await putDocumentFile(deps, organizationId, { ...file, category }));
     }
     return documents;
@@ -141,7 +193,13 @@ async function storeUploadedFiles(deps: Deps, organizationId: string, primary: U
 }
 
 // The Ingestion API upload: 201 with the new (pending) invoice, or 409 for a repeated file.
-export async function uploadInvoice(deps: Deps, organizationId: string, primary: UploadedFile, attachments: UploadedFile[], createdByUserId: string | null) {
+export async function uploadInvoice(
+  deps: Deps,
+  organizationId: string,
+  primary: UploadedFile,
+  attachments: UploadedFile[],
+  createdByUserId: string | null,
+) {
   const md5 = primary.md5;
   const { capacity, existing } = await uploadPreconditions(deps, organizationId, md5);
   if (existing) throw duplicateUpload(existing);
@@ -197,7 +255,10 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
   } catch (error) {
     await discardUpload(deps, invoiceId, ids.runId, documents);
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      const winner = await deps.db.invoice.findFirst({ where: { organizationId, primaryMd5: md5 }, select: { id: true, deletedAt: true } });
+      const winner = await deps.db.invoice.findFirst({
+        where: { organizationId, primaryMd5: md5 },
+        select: { id: true, deletedAt: true },
+      });
       if (winner) throw duplicateUpload(winner);
     }
     throw error;
@@ -205,7 +266,12 @@ export async function uploadInvoice(deps: Deps, organizationId: string, primary:
 }
 
 // A rejected upload leaves nothing behind: not its run, invoice, import, documents or bytes.
-async function discardUpload(deps: Deps, invoiceId: string, runId: string, documents: { id: string; storageKey: string }[]) {
+async function discardUpload(
+  deps: Deps,
+  invoiceId: string,
+  runId: string,
+  documents: { id: string; storageKey: string }[],
+) {
   await deps.db.workflowRun.deleteMany({ where: { id: runId } });
   await deps.db.invoiceImport.deleteMany({ where: { invoiceId } });
   await deps.db.invoice.deleteMany({ where: { id: invoiceId } });
@@ -236,13 +302,24 @@ export async function viewImport(deps: Deps, invoiceImport: InvoiceImport) {
 
 // Why a failed import failed: its own failure, else its one item's (what failed after the invoice
 // was stored), else the run's.
-async function importFailure(deps: Pick<Deps, 'db'>, invoiceImport: InvoiceImport, run: WorkflowRun): Promise<RunFailure | null> {
+async function importFailure(
+  deps: Pick<Deps, 'db'>,
+  invoiceImport: InvoiceImport,
+  run: WorkflowRun,
+): Promise<RunFailure | null> {
   if (invoiceImport.failure) return invoiceImport.failure as unknown as RunFailure;
-  const item = await deps.db.workflowRunItem.findFirst({ where: { runId: run.id, status: 'failed' }, select: { failure: true } });
+  const item = await deps.db.workflowRunItem.findFirst({
+    where: { runId: run.id, status: 'failed' },
+    select: { failure: true },
+  });
   return ((item?.failure ?? run.failure) as RunFailure | null) ?? null;
 }
 
-export async function findImport(deps: Pick<AppDeps, 'db'>, organizationId: string, importId: string): Promise<InvoiceImport> {
+export async function findImport(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  importId: string,
+): Promise<InvoiceImport> {
   const invoiceImport = await deps.db.invoiceImport.findFirst({ where: { id: importId, organizationId } });
   if (!invoiceImport) throw errors.notFound('invoice import');
   return invoiceImport;
@@ -260,10 +337,21 @@ const UNSETTLED = ['pending', 'processing'];
 const RECONCILE_AFTER_MS = 10_000;
 const IMPORT_ENDED: RunFailure = {
   code: 'import_incomplete',
-  message: 'The import ended before this invoice was completely processed; retry the import run or upload the file again.',
+  message:
+    'The import ended before this invoice was completely processed; retry the import run or upload the file again.',
 };
 
-type InvoiceState = Pick<Invoice, 'id' | 'organizationId' | 'createdAt' | 'processingStatus' | 'processingFailure' | 'alertCheckStatus' | 'alertCheckSkipReason' | 'alertCheckFailure'>;
+type InvoiceState = Pick<
+  Invoice,
+  | 'id'
+  | 'organizationId'
+  | 'createdAt'
+  | 'processingStatus'
+  | 'processingFailure'
+  | 'alertCheckStatus'
+  | 'alertCheckSkipReason'
+  | 'alertCheckFailure'
+>;
 
 export const isSettled = (invoice: Pick<Invoice, 'processingStatus' | 'alertCheckStatus'>) =>
   !UNSETTLED.includes(invoice.processingStatus) && !UNSETTLED.includes(invoice.alertCheckStatus);
@@ -273,7 +361,11 @@ function failureOfEndedRun(invoiceImport: InvoiceImport, run: WorkflowRun): RunF
   return publicFailure(invoiceImport.failure ?? run.failure ?? IMPORT_ENDED, IMPORT_ENDED);
 }
 
-async function settleInvoiceOfEndedImport(deps: Pick<Deps, 'db'>, invoiceImport: InvoiceImport, run: WorkflowRun): Promise<void> {
+async function settleInvoiceOfEndedImport(
+  deps: Pick<Deps, 'db'>,
+  invoiceImport: InvoiceImport,
+  run: WorkflowRun,
+): Promise<void> {
   if (!invoiceImport.invoiceId || !isTerminal(run.status)) return;
   const failure = failureOfEndedRun(invoiceImport, run) as unknown as Prisma.InputJsonValue;
   // Not stored (or not completely): the invoice's processing failed.
@@ -285,7 +377,11 @@ async function settleInvoiceOfEndedImport(deps: Pick<Deps, 'db'>, invoiceImport:
   // check; a check still running then belongs to a check run, which settles it.
   if (run.status !== 'completed') {
     await deps.db.invoice.updateMany({
-      where: { id: invoiceImport.invoiceId, processingStatus: 'completed', alertCheckStatus: { in: ['pending', 'processing'] } },
+      where: {
+        id: invoiceImport.invoiceId,
+        processingStatus: 'completed',
+        alertCheckStatus: { in: ['pending', 'processing'] },
+      },
       data: { alertCheckStatus: 'failed', alertCheckSkipReason: null, alertCheckFailure: failure },
     });
   }
@@ -297,21 +393,38 @@ export async function reconcileInvoiceProcessing<T extends InvoiceState>(deps: D
   // Clients poll an invoice while it is processing: the first seconds, when the import is almost
   // always still at work, stay one database read (no Temporal call).
   if (isSettled(invoice) || Date.now() - invoice.createdAt.getTime() < RECONCILE_AFTER_MS) return invoice;
-  const invoiceImport = await deps.db.invoiceImport.findFirst({ where: { invoiceId: invoice.id, organizationId: invoice.organizationId }, orderBy: { createdAt: 'desc' } });
+  const invoiceImport = await deps.db.invoiceImport.findFirst({
+    where: { invoiceId: invoice.id, organizationId: invoice.organizationId },
+    orderBy: { createdAt: 'desc' },
+  });
   if (!invoiceImport) return invoice;
   const run = await findRun(deps, invoiceImport.organizationId, invoiceImport.workflowRunId);
   if (!isTerminal(run.status)) return invoice;
   await settleInvoiceOfEndedImport(deps, invoiceImport, run);
   const state = await deps.db.invoice.findUnique({
     where: { id: invoice.id },
-    select: { processingStatus: true, processingFailure: true, alertCheckStatus: true, alertCheckSkipReason: true, alertCheckFailure: true },
+    select: {
+      processingStatus: true,
+      processingFailure: true,
+      alertCheckStatus: true,
+      alertCheckSkipReason: true,
+      alertCheckFailure: true,
+    },
   });
   return state ? { ...invoice, ...state } : invoice;
 }
 
 // The import an invoice came from (the latest, if it was imported more than once), for the
 // application's link from a failed invoice to its run: the invoice's representation names no run.
-export async function latestImportIdOf(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string): Promise<string | null> {
-  const found = await deps.db.invoiceImport.findFirst({ where: { organizationId, invoiceId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+export async function latestImportIdOf(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  invoiceId: string,
+): Promise<string | null> {
+  const found = await deps.db.invoiceImport.findFirst({
+    where: { organizationId, invoiceId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { id: true },
+  });
   return found?.id ?? null;
 }

@@ -5,11 +5,24 @@ import { Prisma, type RawReader } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
 import { cursorAfter, pageParams, resolvePage, type PageRequest } from '../http/pagination.js';
-import { booleanParam, commaList, createdRangeParams, dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
+import {
+  booleanParam,
+  commaList,
+  createdRangeParams,
+  dateString,
+  joinOperatorParam,
+  uuidList,
+} from '../http/schemas.js';
 import { allOf, containsSql, createdRangeSql, joinRelationsSql } from '../http/sql-filters.js';
 import { teamScopeParams } from '../teams/scope.js';
 import { sqlListPage, type SqlList } from '../teams/scoped-page.js';
-import { ingestionView, listView, readInvoiceLines, readInvoicesWithExtras, type InvoiceWithExtras } from './service.js';
+import {
+  ingestionView,
+  listView,
+  readInvoiceLines,
+  readInvoicesWithExtras,
+  type InvoiceWithExtras,
+} from './service.js';
 
 // GET /v1/invoices: the filters as SQL over invoices `i`, and a page read in one statement with
 // every invoice's extras (docs/decisions.md, "A list page in one statement"); the lines, when
@@ -24,7 +37,13 @@ const INVOICE_LIST: SqlList = {
     created_at: { field: 'createdAt', column: 'created_at', kind: 'date', type: 'timestamptz' },
     issue_date: { field: 'issueDate', column: 'issue_date', kind: 'date', type: 'date', nullable: true },
     due_date: { field: 'dueDate', column: 'due_date', kind: 'date', type: 'date', nullable: true },
-    'amounts.including_vat': { field: 'taxInclusiveAmount', column: 'tax_inclusive_amount', kind: 'number', type: 'numeric', nullable: true },
+    'amounts.including_vat': {
+      field: 'taxInclusiveAmount',
+      column: 'tax_inclusive_amount',
+      kind: 'number',
+      type: 'numeric',
+      nullable: true,
+    },
     invoice_number: { field: 'invoiceNumber', column: 'invoice_number', kind: 'string', type: 'text', nullable: true },
   },
 };
@@ -41,15 +60,19 @@ export const invoiceListQuery = z.object({
   supplier_ids: uuidList.optional(),
   supplier_operator: z.enum(['is', 'is_not']).optional(),
   agreement_ids: uuidList.optional().meta({ description: 'Invoices matched to any of these agreements' }),
-  join_operator: joinOperatorParam.meta({ description: 'How supplier_ids and agreement_ids combine: and (default) or or' }),
+  join_operator: joinOperatorParam.meta({
+    description: 'How supplier_ids and agreement_ids combine: and (default) or or',
+  }),
   search: z.string().min(1).max(200).optional().meta({ description: 'Invoice number or supplier name (any case)' }),
   document_types: commaList(z.enum(['invoice', 'credit_note'])).optional(),
   processing_statuses: commaList(z.enum(['pending', 'processing', 'completed', 'failed'])).optional(),
-  check_statuses: commaList(z.enum(CHECK_STATUSES))
-    .optional()
-    .meta({ description: 'not_checked, checked (every matched agreement), incomplete (some, or a check failed), outdated (invoice or agreement changed since)' }),
+  check_statuses: commaList(z.enum(CHECK_STATUSES)).optional().meta({
+    description:
+      'not_checked, checked (every matched agreement), incomplete (some, or a check failed), outdated (invoice or agreement changed since)',
+  }),
   needs_review: booleanParam.optional().meta({
-    description: 'true: invoices whose reading is uncertain (read from a PDF\'s layout and it does not add up or lacks a key field: the extraction\'s needsReview), the review queue; false: the others',
+    description:
+      "true: invoices whose reading is uncertain (read from a PDF's layout and it does not add up or lacks a key field: the extraction's needsReview), the review queue; false: the others",
   }),
   ...createdRangeParams,
   ...teamScopeParams,
@@ -72,12 +95,16 @@ function filterSql(organizationId: string, filters: Filters): Prisma.Sql {
     filters.issued_through ? Prisma.sql`i.issue_date <= ${filters.issued_through}::date` : null,
     joinRelationsSql(filters.join_operator, [bySupplier, byAgreement]),
     filters.document_types ? Prisma.sql`i.document_type = ANY(${filters.document_types}::"DocumentType"[])` : null,
-    filters.processing_statuses ? Prisma.sql`i.processing_status = ANY(${filters.processing_statuses}::"ProcessingStatus"[])` : null,
+    filters.processing_statuses
+      ? Prisma.sql`i.processing_status = ANY(${filters.processing_statuses}::"ProcessingStatus"[])`
+      : null,
     filters.check_statuses ? Prisma.sql`i.check_status = ANY(${filters.check_statuses}::text[])` : null,
     createdRangeSql(filters, 'i'),
     needsReviewSql(filters.needs_review),
     // The supplier's invoiced name has a trigram index on this very expression.
-    filters.search ? Prisma.sql`(${containsSql('i.invoice_number', filters.search)} OR ${containsSql(`(i.supplier_party #>> '{name}')`, filters.search)})` : null,
+    filters.search
+      ? Prisma.sql`(${containsSql('i.invoice_number', filters.search)} OR ${containsSql(`(i.supplier_party #>> '{name}')`, filters.search)})`
+      : null,
   ]);
 }
 
@@ -99,7 +126,11 @@ function needsReviewSql(needsReview: boolean | undefined): Prisma.Sql | null {
 // (The subquery's LIMIT also keeps PostgreSQL from answering min/max by that same walk.)
 const BOUNDED_RANGE = 20_000;
 
-async function createdBoundsOfIssueRange(reader: RawReader, organizationId: string, filters: Filters): Promise<Prisma.Sql | null> {
+async function createdBoundsOfIssueRange(
+  reader: RawReader,
+  organizationId: string,
+  filters: Filters,
+): Promise<Prisma.Sql | null> {
   if (!filters.issued_from && !filters.issued_through) return null;
   const range = [
     ...(filters.issued_from ? [Prisma.sql`issue_date >= ${filters.issued_from}::date`] : []),
@@ -121,7 +152,12 @@ function showsLines(fields: string | undefined): boolean {
 
 // The page cut where its lines pass MAX_PAGE_LINES (keeping at least one invoice), then the kept
 // invoices' lines read in one statement.
-async function withLinesWithinBudget(deps: AppDeps, organizationId: string, page: PageRequest, listed: { rows: InvoiceWithExtras[]; nextCursor: string | null }) {
+async function withLinesWithinBudget(
+  deps: AppDeps,
+  organizationId: string,
+  page: PageRequest,
+  listed: { rows: InvoiceWithExtras[]; nextCursor: string | null },
+) {
   let kept = 0;
   let lines = 0;
   for (const invoice of listed.rows) {
@@ -132,8 +168,14 @@ async function withLinesWithinBudget(deps: AppDeps, organizationId: string, page
   }
   const cut = kept < listed.rows.length;
   const rows = listed.rows.slice(0, kept);
-  const nextCursor = cut ? cursorAfter(deps.cursors, page, INVOICE_LIST.sorts[page.sort]!, rows[kept - 1]!) : listed.nextCursor;
-  const linesOf = await readInvoiceLines(deps, organizationId, rows.filter((invoice) => (invoice.lineCount ?? 0) > 0).map((invoice) => invoice.id));
+  const nextCursor = cut
+    ? cursorAfter(deps.cursors, page, INVOICE_LIST.sorts[page.sort]!, rows[kept - 1]!)
+    : listed.nextCursor;
+  const linesOf = await readInvoiceLines(
+    deps,
+    organizationId,
+    rows.filter((invoice) => (invoice.lineCount ?? 0) > 0).map((invoice) => invoice.id),
+  );
   for (const invoice of rows) invoice.extras.lines = linesOf.get(invoice.id) ?? [];
   return { rows, nextCursor };
 }
@@ -142,23 +184,35 @@ export async function listInvoices(deps: AppDeps, actor: RequestActor, query: z.
   const { limit, cursor, sort, direction, fields, ...filters } = query;
   const ingestion = actor.kind === 'ingestion_token';
   if (ingestion && limit > INGESTION_MAX_PAGE_SIZE) {
-    throw errors.validation(`limit must be 1 to ${INGESTION_MAX_PAGE_SIZE}.`, [{ field: 'query.limit', message: `at most ${INGESTION_MAX_PAGE_SIZE}` }]);
+    throw errors.validation(`limit must be 1 to ${INGESTION_MAX_PAGE_SIZE}.`, [
+      { field: 'query.limit', message: `at most ${INGESTION_MAX_PAGE_SIZE}` },
+    ]);
   }
   // The Ingestion API's contract sorts by created_at only.
-  if (ingestion && sort && sort !== 'created_at') throw errors.validation('sort must be created_at.', [{ field: 'query.sort', message: 'must be created_at' }]);
+  if (ingestion && sort && sort !== 'created_at')
+    throw errors.validation('sort must be created_at.', [{ field: 'query.sort', message: 'must be created_at' }]);
   // Newest first by default; the other sorts ascend unless told otherwise.
   const sortOrDefault = sort ?? 'created_at';
-  const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: sortOrDefault, direction: sortOrDefault === 'created_at' ? 'desc' : 'asc' }, filters);
+  const page = resolvePage(
+    deps.cursors,
+    { limit, cursor, sort, direction },
+    { sort: sortOrDefault, direction: sortOrDefault === 'created_at' ? 'desc' : 'asc' },
+    filters,
+  );
   const organizationId = actor.organizationId;
   const withLines = !ingestion && showsLines(fields);
   const listed = await sqlListPage(deps, INVOICE_LIST, {
     actor,
     page,
     teams: filters,
-    filters: allOf([filterSql(organizationId, filters), page.sort === 'created_at' ? await createdBoundsOfIssueRange(deps.reader, organizationId, filters) : null]),
+    filters: allOf([
+      filterSql(organizationId, filters),
+      page.sort === 'created_at' ? await createdBoundsOfIssueRange(deps.reader, organizationId, filters) : null,
+    ]),
     // Lines are read only when shown (the Ingestion shape has none; `fields` may leave them out),
     // after the page is cut to its line budget: here only their number.
-    read: (where, orderBy, count) => readInvoicesWithExtras(deps, where, orderBy, count, { lines: false, lineCounts: withLines }),
+    read: (where, orderBy, count) =>
+      readInvoicesWithExtras(deps, where, orderBy, count, { lines: false, lineCounts: withLines }),
   });
   const { rows, nextCursor } = withLines ? await withLinesWithinBudget(deps, organizationId, page, listed) : listed;
   return ingestion

@@ -16,10 +16,17 @@ export const metricsQuery = z.object({
   issued_through: dateString.optional(),
   supplier_ids: uuidList.optional(),
   agreement_ids: uuidList.optional().meta({ description: 'Invoices matched to any of these agreements' }),
-  join_operator: joinOperatorParam.meta({ description: 'How supplier_ids and agreement_ids combine: and (default) or or' }),
+  join_operator: joinOperatorParam.meta({
+    description: 'How supplier_ids and agreement_ids combine: and (default) or or',
+  }),
   // The invoice list's other filters, so a list can say how many invoices match it.
   supplier_operator: z.enum(['is', 'is_not']).optional(),
-  search: z.string().min(1).max(200).optional().meta({ description: 'Invoice number or supplier name (any case), as the list' }),
+  search: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: 'Invoice number or supplier name (any case), as the list' }),
   document_types: commaList(z.enum(['invoice', 'credit_note'])).optional(),
   processing_statuses: commaList(z.enum(['pending', 'processing', 'completed', 'failed'])).optional(),
   check_statuses: commaList(z.enum(CHECK_STATUSES)).optional(),
@@ -69,14 +76,22 @@ interface CurrencyRow {
 const COUNTS = ['total', 'invoices', 'credit_notes', 'duplicates', 'processing', 'failed'] as const;
 
 // The WHERE of both statements (also EXPLAINed by the teams benchmark).
-export function invoiceMetricsWhere(organizationId: string, query: z.infer<typeof metricsQuery>, scope: TeamScope | null): Prisma.Sql {
+export function invoiceMetricsWhere(
+  organizationId: string,
+  query: z.infer<typeof metricsQuery>,
+  scope: TeamScope | null,
+): Prisma.Sql {
   const conditions = [Prisma.sql`organization_id = ${organizationId}::uuid`, Prisma.sql`deleted_at IS NULL`];
   if (query.issued_from) conditions.push(Prisma.sql`issue_date >= ${query.issued_from}::date`);
   if (query.issued_through) conditions.push(Prisma.sql`issue_date <= ${query.issued_through}::date`);
   if (query.document_types) conditions.push(Prisma.sql`document_type = ANY(${query.document_types}::"DocumentType"[])`);
-  if (query.processing_statuses) conditions.push(Prisma.sql`processing_status = ANY(${query.processing_statuses}::"ProcessingStatus"[])`);
+  if (query.processing_statuses)
+    conditions.push(Prisma.sql`processing_status = ANY(${query.processing_statuses}::"ProcessingStatus"[])`);
   if (query.check_statuses) conditions.push(Prisma.sql`check_status = ANY(${query.check_statuses}::text[])`);
-  if (query.search) conditions.push(Prisma.sql`(${containsSql('invoice_number', query.search)} OR ${containsSql(`(supplier_party #>> '{name}')`, query.search)})`);
+  if (query.search)
+    conditions.push(
+      Prisma.sql`(${containsSql('invoice_number', query.search)} OR ${containsSql(`(supplier_party #>> '{name}')`, query.search)})`,
+    );
   const relations: Prisma.Sql[] = [];
   if (query.supplier_ids) {
     relations.push(
@@ -86,14 +101,22 @@ export function invoiceMetricsWhere(organizationId: string, query: z.infer<typeo
     );
   }
   if (query.agreement_ids) {
-    relations.push(Prisma.sql`EXISTS (SELECT 1 FROM invoice_agreement_matches m WHERE m.invoice_id = invoices.id AND m.active AND m.agreement_id = ANY(${query.agreement_ids}::uuid[]))`);
+    relations.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM invoice_agreement_matches m WHERE m.invoice_id = invoices.id AND m.active AND m.agreement_id = ANY(${query.agreement_ids}::uuid[]))`,
+    );
   }
-  if (relations.length > 0) conditions.push(Prisma.sql`(${Prisma.join(relations, query.join_operator === 'or' ? ' OR ' : ' AND ')})`);
+  if (relations.length > 0)
+    conditions.push(Prisma.sql`(${Prisma.join(relations, query.join_operator === 'or' ? ' OR ' : ' AND ')})`);
   if (scope) conditions.push(scopeCondition(scope, 'invoice'));
   return Prisma.join(conditions, ' AND ');
 }
 
-export async function invoiceMetrics(deps: Pick<AppDeps, 'db'>, organizationId: string, query: z.infer<typeof metricsQuery>, scope: TeamScope | null = null) {
+export async function invoiceMetrics(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  query: z.infer<typeof metricsQuery>,
+  scope: TeamScope | null = null,
+) {
   const where = invoiceMetricsWhere(organizationId, query, scope);
   const spendable = Prisma.sql`processing_status = 'completed' AND duplicate_of_invoice_id IS NULL`;
   const rows = await deps.db.$queryRaw<CurrencyRow[]>`
@@ -111,7 +134,9 @@ export async function invoiceMetrics(deps: Pick<AppDeps, 'db'>, organizationId: 
            count(*) FILTER (WHERE ${spendable} AND document_type = 'credit_note') AS credit_note_count
       FROM invoices WHERE ${where}
      GROUP BY currency_code ORDER BY currency_code`;
-  const counts = Object.fromEntries(COUNTS.map((name) => [name, rows.reduce((total, row) => total + Number(row[name]), 0)])) as Record<(typeof COUNTS)[number], number>;
+  const counts = Object.fromEntries(
+    COUNTS.map((name) => [name, rows.reduce((total, row) => total + Number(row[name]), 0)]),
+  ) as Record<(typeof COUNTS)[number], number>;
   // Spend per currency, never summed across currencies; a currency without a processed,
   // non-duplicate invoice has no spend row.
   const spend = rows.filter((row) => row.currency_code !== null && Number(row.spend_rows) > 0);

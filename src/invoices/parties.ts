@@ -35,13 +35,22 @@ interface Identity {
 }
 
 function identityOf(party: Party): Identity | null {
-  const identity = { name: displayName(party), orgNumber: normalizeOrgNumber(party.orgNumber), vatId: normalizeVatId(party.vatId) };
+  const identity = {
+    name: displayName(party),
+    orgNumber: normalizeOrgNumber(party.orgNumber),
+    vatId: normalizeVatId(party.vatId),
+  };
   return identity.name || identity.orgNumber || identity.vatId ? identity : null;
 }
 
 // The known party (org number first, then VAT id, then the bare name), learning identifiers it
 // did not have yet.
-async function findParty(client: Tx, kind: PartyKind, organizationId: string, identity: Identity): Promise<string | null> {
+async function findParty(
+  client: Tx,
+  kind: PartyKind,
+  organizationId: string,
+  identity: Identity,
+): Promise<string | null> {
   const { name, orgNumber, vatId } = identity;
   const candidates = [
     orgNumber ? { orgNumber } : null,
@@ -49,10 +58,19 @@ async function findParty(client: Tx, kind: PartyKind, organizationId: string, id
     !orgNumber && !vatId && name ? { name, orgNumber: null, vatId: null } : null,
   ].filter((c) => c !== null);
   for (const where of candidates) {
-    const found = await table(client, kind).findFirst({ where: { organizationId, ...where }, select: { id: true, orgNumber: true, vatId: true } });
+    const found = await table(client, kind).findFirst({
+      where: { organizationId, ...where },
+      select: { id: true, orgNumber: true, vatId: true },
+    });
     if (found) {
-      const learned = { ...(orgNumber && !found.orgNumber ? { orgNumber } : {}), ...(vatId && !found.vatId ? { vatId } : {}) };
-      if (Object.keys(learned).length > 0) await table(client, kind).update({ where: { id: found.id }, data: learned }).catch(() => undefined);
+      const learned = {
+        ...(orgNumber && !found.orgNumber ? { orgNumber } : {}),
+        ...(vatId && !found.vatId ? { vatId } : {}),
+      };
+      if (Object.keys(learned).length > 0)
+        await table(client, kind)
+          .update({ where: { id: found.id }, data: learned })
+          .catch(() => undefined);
       return found.id;
     }
   }
@@ -61,7 +79,12 @@ async function findParty(client: Tx, kind: PartyKind, organizationId: string, id
 
 // Finds or creates the party inside `tx`, under a per-party lock so that concurrent imports of a
 // new party create it once.
-export async function resolveParty(tx: Tx, kind: PartyKind, organizationId: string, party: Party): Promise<string | null> {
+export async function resolveParty(
+  tx: Tx,
+  kind: PartyKind,
+  organizationId: string,
+  party: Party,
+): Promise<string | null> {
   const identity = identityOf(party);
   if (!identity) return null;
   const { name, orgNumber, vatId } = identity;
@@ -77,7 +100,14 @@ export async function resolveParty(tx: Tx, kind: PartyKind, organizationId: stri
       orgNumber,
       vatId,
       countryCode: party.countryCode ?? party.address?.countryCode ?? null,
-      address: party.address ? { lines: party.address.lines, city: party.address.city, postal_code: party.address.postalCode, country_code: party.address.countryCode } : undefined,
+      address: party.address
+        ? {
+            lines: party.address.lines,
+            city: party.address.city,
+            postal_code: party.address.postalCode,
+            country_code: party.address.countryCode,
+          }
+        : undefined,
     },
     select: { id: true },
   });
@@ -86,8 +116,16 @@ export async function resolveParty(tx: Tx, kind: PartyKind, organizationId: stri
 
 // Most invoices come from parties already known: one lookup without a transaction or a lock
 // finds them; only a party not found yet takes the locked path of resolveParty.
-export async function findOrCreateParty(db: Db, kind: PartyKind, organizationId: string, party: Party): Promise<string | null> {
+export async function findOrCreateParty(
+  db: Db,
+  kind: PartyKind,
+  organizationId: string,
+  party: Party,
+): Promise<string | null> {
   const identity = identityOf(party);
   if (!identity) return null;
-  return (await findParty(db, kind, organizationId, identity)) ?? db.$transaction((tx) => resolveParty(tx, kind, organizationId, party));
+  return (
+    (await findParty(db, kind, organizationId, identity)) ??
+    db.$transaction((tx) => resolveParty(tx, kind, organizationId, party))
+  );
 }

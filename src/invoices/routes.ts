@@ -5,10 +5,35 @@ import { errors } from '../http/errors.js';
 import { withMultipartFiles, type ReceivedFile } from '../http/multipart.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, booleanParam, listResponse } from '../http/schemas.js';
-import { createImport, findImport, MAX_INVOICE_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_TOTAL_BYTES, reconcileInvoiceProcessing, uploadInvoice, uploadLimits, viewImport, type UploadedFile } from './imports.js';
+import {
+  createImport,
+  findImport,
+  MAX_INVOICE_FILE_BYTES,
+  MAX_UPLOAD_FILES,
+  MAX_UPLOAD_TOTAL_BYTES,
+  reconcileInvoiceProcessing,
+  uploadInvoice,
+  uploadLimits,
+  viewImport,
+  type UploadedFile,
+} from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
-import { createInvoiceSchema, ingestionInvoiceSchema, INVOICE_FIXED_FIELDS, invoiceSchema, patchInvoiceSchema } from './schemas.js';
-import { createInvoiceFromData, deleteInvoice, findIngestionInvoice, findInvoice, patchInvoice, viewIngestionInvoices, viewInvoice } from './service.js';
+import {
+  createInvoiceSchema,
+  ingestionInvoiceSchema,
+  INVOICE_FIXED_FIELDS,
+  invoiceSchema,
+  patchInvoiceSchema,
+} from './schemas.js';
+import {
+  createInvoiceFromData,
+  deleteInvoice,
+  findIngestionInvoice,
+  findInvoice,
+  patchInvoice,
+  viewIngestionInvoices,
+  viewInvoice,
+} from './service.js';
 import { isTerminalForIngestion } from './serialize.js';
 import { invoiceListQuery, listInvoices } from './list.js';
 import { resolveTeamScope } from '../teams/scope.js';
@@ -39,12 +64,20 @@ const importSchema = z
 function uploadedFiles(files: ReceivedFile[]): { primary: UploadedFile; attachments: UploadedFile[] } {
   const primaries = files.filter((file) => file.field === 'primary');
   const attachments = files.filter((file) => file.field === 'attachments');
-  const unknownParts = [...new Set(files.map((file) => file.field).filter((name) => name !== 'primary' && name !== 'attachments'))];
+  const unknownParts = [
+    ...new Set(files.map((file) => file.field).filter((name) => name !== 'primary' && name !== 'attachments')),
+  ];
   if (primaries.length !== 1 || unknownParts.length > 0) {
-    throw errors.validation('Send multipart/form-data with exactly one file part named primary and any number named attachments.', [
-      { field: 'primary', message: primaries.length === 0 ? 'missing' : primaries.length > 1 ? 'more than one' : 'ok' },
-      ...unknownParts.map((name) => ({ field: name, message: 'unknown part' })),
-    ]);
+    throw errors.validation(
+      'Send multipart/form-data with exactly one file part named primary and any number named attachments.',
+      [
+        {
+          field: 'primary',
+          message: primaries.length === 0 ? 'missing' : primaries.length > 1 ? 'more than one' : 'ok',
+        },
+        ...unknownParts.map((name) => ({ field: name, message: 'unknown part' })),
+      ],
+    );
   }
   const asUploaded = (file: ReceivedFile): UploadedFile => ({
     fileName: file.fileName || 'invoice',
@@ -65,10 +98,17 @@ export const invoiceRoutes = [
     tag,
     access: { level: 'write' },
     idempotent: true,
-    body: z.object({ primary_document_id: z.string().uuid(), attachment_document_ids: z.array(z.string().uuid()).max(50).default([]) }).strict(),
+    body: z
+      .object({
+        primary_document_id: z.string().uuid(),
+        attachment_document_ids: z.array(z.string().uuid()).max(50).default([]),
+      })
+      .strict(),
     responses: {
       202: { description: 'The import; Location points to it', schema: importSchema },
-      400: { description: 'validation_error; upload_size_mismatch when the bytes in storage are not the registered size' },
+      400: {
+        description: 'validation_error; upload_size_mismatch when the bytes in storage are not the registered size',
+      },
       429: { description: 'invoice_processing_capacity_exhausted' },
     },
     handler: async ({ body, actor, deps, idempotencyKey }) => {
@@ -80,7 +120,11 @@ export const invoiceRoutes = [
         idempotencyKey,
         createdByUserId: actor.userId,
       });
-      return { status: 202, body: await viewImport(deps, invoiceImport), headers: { Location: `/v1/invoices/imports/${invoiceImport.id}` } };
+      return {
+        status: 202,
+        body: await viewImport(deps, invoiceImport),
+        headers: { Location: `/v1/invoices/imports/${invoiceImport.id}` },
+      };
     },
   }),
   defineRoute({
@@ -93,7 +137,9 @@ export const invoiceRoutes = [
     params: idParams,
     etag: true,
     responses: { 200: { description: 'The import', schema: importSchema } },
-    handler: async ({ params, actor, deps }) => ({ body: await viewImport(deps, await findImport(deps, actor.organizationId, params.id)) }),
+    handler: async ({ params, actor, deps }) => ({
+      body: await viewImport(deps, await findImport(deps, actor.organizationId, params.id)),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -102,27 +148,38 @@ export const invoiceRoutes = [
     summary: 'Ingestion API: upload an invoice file (multipart: primary, attachments)',
     tag: 'Ingestion',
     access: { level: 'write', ingestionScope: 'invoices:write' },
-    multipart: z.object({ primary: z.string().meta({ format: 'binary' }), attachments: z.array(z.string().meta({ format: 'binary' })).optional() }),
+    multipart: z.object({
+      primary: z.string().meta({ format: 'binary' }),
+      attachments: z.array(z.string().meta({ format: 'binary' })).optional(),
+    }),
     responses: {
       201: { description: 'The new invoice; Location: /v1/invoices/{invoice_id}', schema: ingestionInvoiceSchema },
       409: { description: 'conflict or primary_md5_locked_by_deleted_invoice, with existing_invoice_id' },
-      413: { description: `payload_too_large: over ${MAX_INVOICE_FILE_BYTES / MiB} MiB per file, ${MAX_UPLOAD_FILES} files or ${MAX_UPLOAD_TOTAL_BYTES / MiB} MiB in all` },
+      413: {
+        description: `payload_too_large: over ${MAX_INVOICE_FILE_BYTES / MiB} MiB per file, ${MAX_UPLOAD_FILES} files or ${MAX_UPLOAD_TOTAL_BYTES / MiB} MiB in all`,
+      },
     },
     handler: async ({ actor, deps, ctx }) => {
-      if (!ctx.is('multipart')) throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
+      if (!ctx.is('multipart'))
+        throw errors.validation('Send the invoice as multipart/form-data with a file part named primary.');
       // Read only here, after the actor and its scope were checked; the files are gone when this returns.
       const invoice = await withMultipartFiles(ctx, uploadLimits(deps.config), async (files) => {
         const { primary, attachments } = uploadedFiles(files);
         return uploadInvoice(deps, actor.organizationId, primary, attachments, actor.userId);
       });
-      return { status: 201, body: (await viewIngestionInvoices(deps, [invoice]))[0], headers: { Location: `/v1/invoices/${invoice.id}` } };
+      return {
+        status: 201,
+        body: (await viewIngestionInvoices(deps, [invoice]))[0],
+        headers: { Location: `/v1/invoices/${invoice.id}` },
+      };
     },
   }),
   defineRoute({
     method: 'get',
     path: '/v1/invoices',
     operationId: 'listInvoices',
-    summary: 'List invoices, newest first unless sorted (issue_date, due_date, amounts.including_vat, invoice_number; unknown values last); ingestion tokens: {invoices, next_cursor}, limit 1 to 100, created_at only',
+    summary:
+      'List invoices, newest first unless sorted (issue_date, due_date, amounts.including_vat, invoice_number; unknown values last); ingestion tokens: {invoices, next_cursor}, limit 1 to 100, created_at only',
     tag,
     access: { level: 'read', ingestionScope: 'invoices:read' },
     query: invoiceListQuery,
@@ -159,7 +216,9 @@ export const invoiceRoutes = [
     access: { level: 'read' },
     query: metricsQuery,
     responses: { 200: { description: 'Counts and spend', schema: invoiceMetricsSchema } },
-    handler: async ({ query, actor, deps }) => ({ body: await invoiceMetrics(deps, actor.organizationId, query, await resolveTeamScope(deps.db, actor, query)) }),
+    handler: async ({ query, actor, deps }) => ({
+      body: await invoiceMetrics(deps, actor.organizationId, query, await resolveTeamScope(deps.db, actor, query)),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -176,8 +235,17 @@ export const invoiceRoutes = [
     responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
     handler: async ({ params, actor, deps }) => {
       // An invoice still pending or processing follows its import's run when that has ended.
-      if (actor.kind !== 'ingestion_token') return { body: await viewInvoice(deps, await reconcileInvoiceProcessing(deps, await findInvoice(deps, actor.organizationId, params.id))) };
-      const invoice = await reconcileInvoiceProcessing(deps, await findIngestionInvoice(deps, actor.organizationId, params.id));
+      if (actor.kind !== 'ingestion_token')
+        return {
+          body: await viewInvoice(
+            deps,
+            await reconcileInvoiceProcessing(deps, await findInvoice(deps, actor.organizationId, params.id)),
+          ),
+        };
+      const invoice = await reconcileInvoiceProcessing(
+        deps,
+        await findIngestionInvoice(deps, actor.organizationId, params.id),
+      );
       return {
         body: (await viewIngestionInvoices(deps, [invoice]))[0],
         headers: isTerminalForIngestion(invoice) ? undefined : { 'Retry-After': POLL_AFTER_SECONDS },
@@ -214,7 +282,8 @@ export const invoiceRoutes = [
     query: z.object({ permanent: booleanParam.default(false) }),
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, query, actor, deps, ctx }) => {
-      if (query.permanent && !(actor.kind === 'member' && actor.level === 'admin')) throw errors.insufficientLevel('admin');
+      if (query.permanent && !(actor.kind === 'member' && actor.level === 'admin'))
+        throw errors.insufficientLevel('admin');
       const invoice = await findInvoice(deps, actor.organizationId, params.id, { includeDeleted: true });
       if (!invoice.deletedAt) assertIfMatch(ctx, await viewInvoice(deps, invoice));
       await deleteInvoice(deps, actor, invoice, query.permanent);

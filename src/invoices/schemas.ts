@@ -5,7 +5,12 @@ const nullableString = z.string().nullable();
 const partyView = z.object({
   id: z.string().uuid().nullable(),
   name: nullableString.meta({ description: 'Name of the supplier record the invoice is linked to' }),
-  invoiced_as: z.object({ name: nullableString.meta({ description: 'The name as written on the invoice' }), org_number: nullableString, vat_id: nullableString, country_code: nullableString }),
+  invoiced_as: z.object({
+    name: nullableString.meta({ description: 'The name as written on the invoice' }),
+    org_number: nullableString,
+    vat_id: nullableString,
+    country_code: nullableString,
+  }),
 });
 
 export const lineItemSchema = z
@@ -24,9 +29,20 @@ export const lineItemSchema = z
     vat_rate: nullableString.meta({ description: 'A fraction: "0.25" is 25 %' }),
     period: z.object({ start: nullableString, end: nullableString }).nullable(),
     allowance_charges: z
-      .array(z.object({ is_charge: z.boolean(), amount: nullableString, base_amount: nullableString, reason: nullableString, reason_code: nullableString }))
+      .array(
+        z.object({
+          is_charge: z.boolean(),
+          amount: nullableString,
+          base_amount: nullableString,
+          reason: nullableString,
+          reason_code: nullableString,
+        }),
+      )
       .nullable()
-      .meta({ description: 'Line allowances (discounts) and charges, EN 16931 BG-27/BG-28; already in net_amount. null: not known (stored before they were kept)' }),
+      .meta({
+        description:
+          'Line allowances (discounts) and charges, EN 16931 BG-27/BG-28; already in net_amount. null: not known (stored before they were kept)',
+      }),
   })
   .meta({ id: 'InvoiceLineItem' });
 
@@ -36,7 +52,12 @@ const processingSchema = z.object({
   failure: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
 
-const alertCountsSchema = z.object({ pending: z.number().int(), claimed: z.number().int(), credited: z.number().int(), dismissed: z.number().int() });
+const alertCountsSchema = z.object({
+  pending: z.number().int(),
+  claimed: z.number().int(),
+  credited: z.number().int(),
+  dismissed: z.number().int(),
+});
 
 export const invoiceSchema = z
   .object({
@@ -72,16 +93,33 @@ export const invoiceSchema = z
     line_items: z.array(lineItemSchema),
     extraction: z
       .object({
-        method: z.enum(['structured', 'pdf_text']).nullable().meta({ description: 'structured: read from e-invoice XML (exact); pdf_text: read from a PDF text layer by the layout reader' }),
-        needs_review: z.boolean().meta({ description: 'The reading does not add up (totals, lines, line arithmetic) or lacks a key field; alerts from it are never certain' }),
+        method: z.enum(['structured', 'pdf_text']).nullable().meta({
+          description:
+            'structured: read from e-invoice XML (exact); pdf_text: read from a PDF text layer by the layout reader',
+        }),
+        needs_review: z.boolean().meta({
+          description:
+            'The reading does not add up (totals, lines, line arithmetic) or lacks a key field; alerts from it are never certain',
+        }),
         review_reasons: z.array(z.string()),
         confidence: z
           .object({ overall: z.number(), lines: z.number(), fields: z.record(z.string(), z.number()) })
           .nullable()
-          .meta({ description: 'How sure the reader is, 0..1, per field and for the lines; null for structured readings' }),
+          .meta({
+            description: 'How sure the reader is, 0..1, per field and for the lines; null for structured readings',
+          }),
       })
       .meta({ description: 'How the invoice was read from its document' }),
-    allowance_charges: z.array(z.object({ is_charge: z.boolean(), amount: nullableString, reason: nullableString, reason_code: nullableString, vat_category: nullableString, vat_rate: nullableString })),
+    allowance_charges: z.array(
+      z.object({
+        is_charge: z.boolean(),
+        amount: nullableString,
+        reason: nullableString,
+        reason_code: nullableString,
+        vat_category: nullableString,
+        vat_rate: nullableString,
+      }),
+    ),
     duplicate_of_invoice_id: z.string().uuid().nullable(),
     credited_invoice_reference: nullableString,
     credited_invoice_id: z.string().uuid().nullable(),
@@ -100,7 +138,11 @@ export const invoiceSchema = z
     }),
     workflows: z.object({
       settled: z.boolean(),
-      alert_check: z.object({ status: z.string(), skip_reason: nullableString, failure: z.object({ code: z.string(), message: z.string() }).nullable() }),
+      alert_check: z.object({
+        status: z.string(),
+        skip_reason: nullableString,
+        failure: z.object({ code: z.string(), message: z.string() }).nullable(),
+      }),
     }),
     primary_document_id: z.string().uuid().nullable(),
     attachment_document_ids: z.array(z.string().uuid()),
@@ -174,7 +216,10 @@ const partyInput = z
     return { name: party.name, org_number: party.org_number, vat_id: party.vat_id, country_code: party.country_code };
   });
 
-const namedParty = partyInput.refine((party) => party.name !== undefined, { message: 'a party needs a name (invoiced_as.name as read)', path: ['name'] }) as unknown as z.ZodType<{
+const namedParty = partyInput.refine((party) => party.name !== undefined, {
+  message: 'a party needs a name (invoiced_as.name as read)',
+  path: ['name'],
+}) as unknown as z.ZodType<{
   name: string;
   org_number?: string;
   vat_id?: string;
@@ -182,11 +227,20 @@ const namedParty = partyInput.refine((party) => party.name !== undefined, { mess
 }>;
 // As read, an invoice without a recipient shows one whose every field is null.
 const optionalParty = partyInput
-  .refine((party) => party.name !== undefined || (party.org_number === undefined && party.vat_id === undefined && party.country_code === undefined), {
-    message: 'a party needs a name (invoiced_as.name as read)',
-    path: ['name'],
-  })
-  .transform((party) => (party.name === undefined ? undefined : (party as { name: string; org_number?: string; vat_id?: string; country_code?: string })))
+  .refine(
+    (party) =>
+      party.name !== undefined ||
+      (party.org_number === undefined && party.vat_id === undefined && party.country_code === undefined),
+    {
+      message: 'a party needs a name (invoiced_as.name as read)',
+      path: ['name'],
+    },
+  )
+  .transform((party) =>
+    party.name === undefined
+      ? undefined
+      : (party as { name: string; org_number?: string; vat_id?: string; country_code?: string }),
+  )
   .optional();
 
 const periodInput = z.object({ start: dateString.nullable(), end: dateString.nullable() }).strict();
@@ -250,16 +304,18 @@ function lineInput(required: boolean) {
       period_start: optional(dateString),
       period_end: optional(dateString),
       period: periodInput.nullable().optional(),
-      allowance_charges: z
-        .array(lineAllowanceChargeInput)
-        .max(100)
-        .nullable()
-        .optional()
-        .meta({ description: 'Line allowances (discounts) and charges; net_amount is after them. Omitted or null: none' }),
+      allowance_charges: z.array(lineAllowanceChargeInput).max(100).nullable().optional().meta({
+        description: 'Line allowances (discounts) and charges; net_amount is after them. Omitted or null: none',
+      }),
     })
     .strict()
     .transform((raw): LineItemInput => {
-      const { id: _id, period, allowance_charges, ...line } = raw as Omit<LineItemInput, 'allowance_charges'> & {
+      const {
+        id: _id,
+        period,
+        allowance_charges,
+        ...line
+      } = raw as Omit<LineItemInput, 'allowance_charges'> & {
         id?: unknown;
         period?: { start: string | null; end: string | null } | null;
         allowance_charges?: LineAllowanceChargeInput[] | null;
@@ -343,19 +399,31 @@ export const createInvoiceSchema = z
     line_items: z.array(lineItemInput).min(1).max(10_000),
     allowance_charges: z.array(allowanceChargeInput).max(1000).default([]),
     amounts: z
-      .object({ ...writableAmounts, ...derivedAmounts, including_vat: decimalString, currency_code: optional(currencyCode), exchange_rate: optional(decimalString) })
+      .object({
+        ...writableAmounts,
+        ...derivedAmounts,
+        including_vat: decimalString,
+        currency_code: optional(currencyCode),
+        exchange_rate: optional(decimalString),
+      })
       .strict(),
   })
   .strict()
   .superRefine((body, ctx) => {
     const clash = (field: string, a: unknown, b: unknown) => {
-      if (a !== undefined && b !== undefined && a !== b) ctx.addIssue({ code: 'custom', path: [field], message: `differs from the value in ${field === 'currency_code' || field === 'exchange_rate' ? `amounts.${field}` : 'its read-shape twin'}` });
+      if (a !== undefined && b !== undefined && a !== b)
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `differs from the value in ${field === 'currency_code' || field === 'exchange_rate' ? `amounts.${field}` : 'its read-shape twin'}`,
+        });
     };
     clash('currency_code', body.currency_code, body.amounts.currency_code);
     clash('exchange_rate', body.exchange_rate, body.amounts.exchange_rate);
     clash('credited_invoice_number', body.credited_invoice_number, body.credited_invoice_reference);
     clash('delivery_country_code', body.delivery_country_code, body.delivery?.country_code);
-    if (body.currency_code === undefined && body.amounts.currency_code === undefined) ctx.addIssue({ code: 'custom', path: ['currency_code'], message: 'is required (or amounts.currency_code)' });
+    if (body.currency_code === undefined && body.amounts.currency_code === undefined)
+      ctx.addIssue({ code: 'custom', path: ['currency_code'], message: 'is required (or amounts.currency_code)' });
   })
   .transform((body) => ({
     document_type: body.document_type,
@@ -371,7 +439,8 @@ export const createInvoiceSchema = z
     contract_reference: body.contract_reference,
     credited_invoice_number: body.credited_invoice_number ?? body.credited_invoice_reference,
     delivery_country_code: body.delivery_country_code ?? body.delivery?.country_code,
-    invoice_period: body.invoice_period && (body.invoice_period.start || body.invoice_period.end) ? body.invoice_period : undefined,
+    invoice_period:
+      body.invoice_period && (body.invoice_period.start || body.invoice_period.end) ? body.invoice_period : undefined,
     line_items: body.line_items,
     allowance_charges: body.allowance_charges,
     amounts: {
@@ -422,9 +491,26 @@ export const patchInvoiceSchema = z
     buyer_reference: z.string().max(200).nullable().optional(),
     order_reference: z.string().max(200).nullable().optional(),
     contract_reference: z.string().max(200).nullable().optional(),
-    delivery_country_code: z.string().regex(/^[A-Z]{2}$/).nullable().optional(),
-    delivery: z.object({ country_code: z.string().regex(/^[A-Z]{2}$/).nullable(), address: readOnly }).strict().optional(),
-    line_items: z.array(patchLineItemInput).max(10_000).optional().meta({ description: 'Replaces the whole list; omitted lines are removed' }),
+    delivery_country_code: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .nullable()
+      .optional(),
+    delivery: z
+      .object({
+        country_code: z
+          .string()
+          .regex(/^[A-Z]{2}$/)
+          .nullable(),
+        address: readOnly,
+      })
+      .strict()
+      .optional(),
+    line_items: z
+      .array(patchLineItemInput)
+      .max(10_000)
+      .optional()
+      .meta({ description: 'Replaces the whole list; omitted lines are removed' }),
     amounts: z
       .object({
         excluding_vat: decimalString.nullable().optional(),
@@ -441,10 +527,16 @@ export const patchInvoiceSchema = z
       .optional(),
   })
   .strict()
-  .refine((body) => body.delivery_country_code === undefined || body.delivery === undefined || body.delivery.country_code === body.delivery_country_code, {
-    message: 'differs from delivery.country_code',
-    path: ['delivery_country_code'],
-  })
+  .refine(
+    (body) =>
+      body.delivery_country_code === undefined ||
+      body.delivery === undefined ||
+      body.delivery.country_code === body.delivery_country_code,
+    {
+      message: 'differs from delivery.country_code',
+      path: ['delivery_country_code'],
+    },
+  )
   .transform((body) => ({
     invoice_number: body.invoice_number,
     issue_date: body.issue_date,
@@ -452,7 +544,8 @@ export const patchInvoiceSchema = z
     buyer_reference: body.buyer_reference,
     order_reference: body.order_reference,
     contract_reference: body.contract_reference,
-    delivery_country_code: body.delivery_country_code !== undefined ? body.delivery_country_code : body.delivery?.country_code,
+    delivery_country_code:
+      body.delivery_country_code !== undefined ? body.delivery_country_code : body.delivery?.country_code,
     line_items: body.line_items,
     amounts: body.amounts && {
       excluding_vat: body.amounts.excluding_vat,

@@ -10,7 +10,8 @@ export type InvoiceWithLines = Invoice & { lines: InvoiceLine[] };
 // What a line's representation reads: a line as Prisma reads it, or as a list page reads it in one
 // statement with its invoice's extras (decimals as text).
 type LineDecimals = 'quantity' | 'unitPrice' | 'priceBaseQuantity' | 'netAmount' | 'vatRate';
-export type LineFields = Omit<InvoiceLine, LineDecimals | 'invoiceId' | 'organizationId' | 'position'> & Record<LineDecimals, DecimalLike | null>;
+export type LineFields = Omit<InvoiceLine, LineDecimals | 'invoiceId' | 'organizationId' | 'position'> &
+  Record<LineDecimals, DecimalLike | null>;
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
@@ -31,8 +32,10 @@ export interface CheckState {
 }
 
 function processingStatusOf(invoice: Invoice): Pick<CheckState, 'processingStatus' | 'skipReason' | 'failure'> {
-  if (invoice.processingStatus === 'pending' || invoice.processingStatus === 'processing') return { processingStatus: 'pending', skipReason: null, failure: null };
-  if (invoice.processingStatus === 'failed') return { processingStatus: 'skipped', skipReason: 'invoice_not_processed', failure: null };
+  if (invoice.processingStatus === 'pending' || invoice.processingStatus === 'processing')
+    return { processingStatus: 'pending', skipReason: null, failure: null };
+  if (invoice.processingStatus === 'failed')
+    return { processingStatus: 'skipped', skipReason: 'invoice_not_processed', failure: null };
   return {
     processingStatus: invoice.alertCheckStatus as CheckState['processingStatus'],
     skipReason: invoice.alertCheckSkipReason,
@@ -40,15 +43,28 @@ function processingStatusOf(invoice: Invoice): Pick<CheckState, 'processingStatu
   };
 }
 
-const RESULT_OF: Record<CheckState['processingStatus'], CheckState['result']> = { pending: null, processing: null, completed: 'no_alerts_found', failed: 'incomplete', skipped: 'not_checked' };
+const RESULT_OF: Record<CheckState['processingStatus'], CheckState['result']> = {
+  pending: null,
+  processing: null,
+  completed: 'no_alerts_found',
+  failed: 'incomplete',
+  skipped: 'not_checked',
+};
 
 // `matches`: the agreements the invoice is actively matched to.
 export function checkStateOf(invoice: Invoice, counts: AlertCounts = NO_ALERTS, matches = 0): CheckState {
   const processing = processingStatusOf(invoice);
   const total = alertTotal(counts);
-  const result = processing.processingStatus === 'completed' && total > 0 ? 'alerts_found' : RESULT_OF[processing.processingStatus];
+  const result =
+    processing.processingStatus === 'completed' && total > 0 ? 'alerts_found' : RESULT_OF[processing.processingStatus];
   const resolution = total === 0 ? null : counts.pending + counts.claimed > 0 ? 'open' : 'resolved';
-  return { ...processing, result, resolution, counts, agreements: { checked: invoice.checkedAgreementCount, total: matches } };
+  return {
+    ...processing,
+    result,
+    resolution,
+    counts,
+    agreements: { checked: invoice.checkedAgreementCount, total: matches },
+  };
 }
 
 export const alertTotal = (counts: AlertCounts) => counts.pending + counts.claimed + counts.credited + counts.dismissed;
@@ -154,7 +170,10 @@ export function serializeInvoice(invoice: Invoice, extras: InvoiceExtras, appBas
     order_reference: invoice.orderReference,
     contract_reference: invoice.contractReference,
     delivery: { country_code: invoice.deliveryCountryCode, address: invoice.deliveryAddress ?? null },
-    invoice_period: invoice.invoicePeriodStart || invoice.invoicePeriodEnd ? { start: day(invoice.invoicePeriodStart), end: day(invoice.invoicePeriodEnd) } : null,
+    invoice_period:
+      invoice.invoicePeriodStart || invoice.invoicePeriodEnd
+        ? { start: day(invoice.invoicePeriodStart), end: day(invoice.invoicePeriodEnd) }
+        : null,
     amounts: {
       currency_code: invoice.currencyCode,
       line_total: formatAmount(invoice.lineExtensionAmount),
@@ -184,8 +203,17 @@ export function serializeInvoice(invoice: Invoice, extras: InvoiceExtras, appBas
     credited_invoice_id: invoice.creditedInvoiceId,
     processing: processingOf(invoice),
     alerts: { status: invoice.checkStatus, counts: state.counts, agreements: state.agreements },
-    alert_summary: { total, counts: state.counts, result: state.result, resolution: state.resolution, all_checks_done: settled },
-    workflows: { settled, alert_check: { status: state.processingStatus, skip_reason: state.skipReason, failure: state.failure } },
+    alert_summary: {
+      total,
+      counts: state.counts,
+      result: state.result,
+      resolution: state.resolution,
+      all_checks_done: settled,
+    },
+    workflows: {
+      settled,
+      alert_check: { status: state.processingStatus, skip_reason: state.skipReason, failure: state.failure },
+    },
     primary_document_id: invoice.primaryDocumentId,
     attachment_document_ids: invoice.attachmentDocumentIds,
     url: invoiceUrl(appBaseUrl, invoice.id),
@@ -194,7 +222,11 @@ export function serializeInvoice(invoice: Invoice, extras: InvoiceExtras, appBas
   };
 }
 
-export function serializeIngestionInvoice(invoice: Invoice, extras: Pick<InvoiceExtras, 'matches' | 'counts'>, appBaseUrl: string) {
+export function serializeIngestionInvoice(
+  invoice: Invoice,
+  extras: Pick<InvoiceExtras, 'matches' | 'counts'>,
+  appBaseUrl: string,
+) {
   const { counts } = extras;
   const state = checkStateOf(invoice, counts, extras.matches);
   return {

@@ -6,11 +6,27 @@ import type { Invoice } from '../generated/prisma/client.js';
 import { jsonColumn, modelAndExtras, Prisma } from '../db/client.js';
 import { errors, type FieldIssue } from '../http/errors.js';
 import { amountProblems } from './amounts.js';
-import { findSemanticDuplicate, insertInvoiceLines, lineRowsOf, linkCreditNotes, resolveParties, totalsProblems, writeInvoiceContent } from './content.js';
+import {
+  findSemanticDuplicate,
+  insertInvoiceLines,
+  lineRowsOf,
+  linkCreditNotes,
+  resolveParties,
+  totalsProblems,
+  writeInvoiceContent,
+} from './content.js';
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
 import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
-import { NO_ALERTS, serializeIngestionInvoice, serializeInvoice, type AlertCounts, type InvoiceExtras, type InvoiceWithLines, type LineFields } from './serialize.js';
+import {
+  NO_ALERTS,
+  serializeIngestionInvoice,
+  serializeInvoice,
+  type AlertCounts,
+  type InvoiceExtras,
+  type InvoiceWithLines,
+  type LineFields,
+} from './serialize.js';
 import { toDecimal } from '../shared/money.js';
 import { refreshCheckStatus } from '../checks/check-status.js';
 
@@ -22,7 +38,12 @@ export const INVOICE_INCLUDE = {
   lines: { orderBy: { position: 'asc' as const } },
 };
 
-export async function findInvoice(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string, options: { includeDeleted?: boolean } = {}): Promise<InvoiceWithLines> {
+export async function findInvoice(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  invoiceId: string,
+  options: { includeDeleted?: boolean } = {},
+): Promise<InvoiceWithLines> {
   const invoice = await deps.db.invoice.findFirst({
     where: { id: invoiceId, organizationId, ...(options.includeDeleted ? {} : { deletedAt: null }) },
     include: INVOICE_INCLUDE,
@@ -34,8 +55,15 @@ export async function findInvoice(deps: Pick<AppDeps, 'db'>, organizationId: str
 // That an invoice exists for the organization (404 otherwise), without reading its lines: for
 // operations on the invoice's relations, where an invoice of 50,000 lines must cost no more than
 // one of a few.
-export async function findInvoiceId(deps: Pick<AppDeps, 'db'>, organizationId: string, invoiceId: string): Promise<{ id: string }> {
-  const invoice = await deps.db.invoice.findFirst({ where: { id: invoiceId, organizationId, deletedAt: null }, select: { id: true } });
+export async function findInvoiceId(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  invoiceId: string,
+): Promise<{ id: string }> {
+  const invoice = await deps.db.invoice.findFirst({
+    where: { id: invoiceId, organizationId, deletedAt: null },
+    select: { id: true },
+  });
   if (!invoice) throw errors.notFound('invoice');
   return invoice;
 }
@@ -55,7 +83,10 @@ const LINES_JSON = Prisma.sql`
                           l.period_start AS "periodStart", l.period_end AS "periodEnd", l.allowance_charges AS "allowanceCharges") line
     WHERE l.invoice_id = i.id)`;
 
-type LineJson = Omit<LineFields, 'periodStart' | 'periodEnd'> & { periodStart: string | null; periodEnd: string | null };
+type LineJson = Omit<LineFields, 'periodStart' | 'periodEnd'> & {
+  periodStart: string | null;
+  periodEnd: string | null;
+};
 
 const lineFromJson = (line: LineJson): LineFields => ({
   ...line,
@@ -102,16 +133,34 @@ interface ExtraColumns {
   lines: unknown;
 }
 
-const EXTRA_COLUMNS: ReadonlySet<string> = new Set(['lineCount', 'supplierName', 'recipientName', 'matches', 'counts', 'lines'] satisfies (keyof ExtraColumns)[]);
+const EXTRA_COLUMNS: ReadonlySet<string> = new Set([
+  'lineCount',
+  'supplierName',
+  'recipientName',
+  'matches',
+  'counts',
+  'lines',
+] satisfies (keyof ExtraColumns)[]);
 
 function extrasOf(row: ExtraColumns): InvoiceExtras {
   const counts = jsonColumn<Partial<AlertCounts>>(row.counts);
   const lines = (jsonColumn<LineJson[]>(row.lines) ?? []).map(lineFromJson);
-  return { supplierName: row.supplierName, recipientName: row.recipientName, matches: row.matches, counts: { ...NO_ALERTS, ...counts }, lines };
+  return {
+    supplierName: row.supplierName,
+    recipientName: row.recipientName,
+    matches: row.matches,
+    counts: { ...NO_ALERTS, ...counts },
+    lines,
+  };
 }
 
 // The extras of invoices already read, for a page of them in one statement.
-async function invoiceExtras(deps: Pick<AppDeps, 'reader'>, organizationId: string, invoiceIds: string[], options: ExtraOptions): Promise<Map<string, InvoiceExtras>> {
+async function invoiceExtras(
+  deps: Pick<AppDeps, 'reader'>,
+  organizationId: string,
+  invoiceIds: string[],
+  options: ExtraOptions,
+): Promise<Map<string, InvoiceExtras>> {
   if (invoiceIds.length === 0) return new Map();
   const rows = await deps.reader.$queryRaw<(ExtraColumns & { id: string })[]>`
     SELECT i.id::text AS "id", ${extraColumns(options)}
@@ -125,7 +174,13 @@ export type InvoiceWithExtras = Invoice & { extras: InvoiceExtras; lineCount: nu
 
 // Invoices with their extras in one statement: those of `where` (SQL over invoices `i`), in
 // `orderBy`, at most `limit` (a list page; lines, or their number, only when asked).
-export async function readInvoicesWithExtras(deps: Pick<AppDeps, 'reader'>, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number, options: ExtraOptions): Promise<InvoiceWithExtras[]> {
+export async function readInvoicesWithExtras(
+  deps: Pick<AppDeps, 'reader'>,
+  where: Prisma.Sql,
+  orderBy: Prisma.Sql,
+  limit: number,
+  options: ExtraOptions,
+): Promise<InvoiceWithExtras[]> {
   const rows = await deps.reader.$queryRaw<Record<string, unknown>[]>`
     SELECT i.*, ${extraColumns(options)}
       FROM (SELECT * FROM invoices i WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}) i
@@ -142,7 +197,11 @@ export async function readInvoicesWithExtras(deps: Pick<AppDeps, 'reader'>, wher
 }
 
 // The lines of invoices already read (a list page bounded by its lines), in one statement.
-export async function readInvoiceLines(deps: Pick<AppDeps, 'reader'>, organizationId: string, invoiceIds: string[]): Promise<Map<string, LineFields[]>> {
+export async function readInvoiceLines(
+  deps: Pick<AppDeps, 'reader'>,
+  organizationId: string,
+  invoiceIds: string[],
+): Promise<Map<string, LineFields[]>> {
   if (invoiceIds.length === 0) return new Map();
   const rows = await deps.reader.$queryRaw<{ id: string; lines: unknown }[]>`
     SELECT i.id::text AS "id", ${LINES_JSON} AS "lines"
@@ -159,24 +218,45 @@ export async function findIngestionInvoice(deps: Pick<AppDeps, 'db'>, organizati
 }
 
 export async function viewIngestionInvoices(deps: Deps, invoices: Invoice[]) {
-  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id), { lines: false });
-  return invoices.map((invoice) => serializeIngestionInvoice(invoice, extras.get(invoice.id) ?? NO_EXTRAS, deps.config.APP_BASE_URL));
+  const extras = await invoiceExtras(
+    deps,
+    invoices[0]?.organizationId ?? '',
+    invoices.map((invoice) => invoice.id),
+    { lines: false },
+  );
+  return invoices.map((invoice) =>
+    serializeIngestionInvoice(invoice, extras.get(invoice.id) ?? NO_EXTRAS, deps.config.APP_BASE_URL),
+  );
 }
 
 export async function viewInvoices(deps: Deps, invoices: InvoiceWithLines[]) {
-  const extras = await invoiceExtras(deps, invoices[0]?.organizationId ?? '', invoices.map((invoice) => invoice.id), { lines: false });
-  return invoices.map((invoice) => serializeInvoice(invoice, { ...(extras.get(invoice.id) ?? NO_EXTRAS), lines: invoice.lines }, deps.config.APP_BASE_URL));
+  const extras = await invoiceExtras(
+    deps,
+    invoices[0]?.organizationId ?? '',
+    invoices.map((invoice) => invoice.id),
+    { lines: false },
+  );
+  return invoices.map((invoice) =>
+    serializeInvoice(
+      invoice,
+      { ...(extras.get(invoice.id) ?? NO_EXTRAS), lines: invoice.lines },
+      deps.config.APP_BASE_URL,
+    ),
+  );
 }
 
 // A list page's invoice in either shape, read with its extras (readInvoicesWithExtras).
-export const listView = (deps: Deps, invoice: InvoiceWithExtras) => serializeInvoice(invoice, invoice.extras, deps.config.APP_BASE_URL);
-export const ingestionView = (deps: Deps, invoice: InvoiceWithExtras) => serializeIngestionInvoice(invoice, invoice.extras, deps.config.APP_BASE_URL);
+export const listView = (deps: Deps, invoice: InvoiceWithExtras) =>
+  serializeInvoice(invoice, invoice.extras, deps.config.APP_BASE_URL);
+export const ingestionView = (deps: Deps, invoice: InvoiceWithExtras) =>
+  serializeIngestionInvoice(invoice, invoice.extras, deps.config.APP_BASE_URL);
 
 export async function viewInvoice(deps: Deps, invoice: InvoiceWithLines) {
   return (await viewInvoices(deps, [invoice]))[0]!;
 }
 
-const percentFromFraction = (fraction: string | undefined) => (fraction === undefined ? null : toDecimal(fraction).times(100).toFixed());
+const percentFromFraction = (fraction: string | undefined) =>
+  fraction === undefined ? null : toDecimal(fraction).times(100).toFixed();
 
 function partyFromInput(input: CreateInvoiceInput['supplier'] | undefined): Party {
   return {
@@ -203,7 +283,8 @@ function linesFromInput(lines: NonNullable<PatchInvoiceInput['line_items']>): No
     netAmount: line.net_amount ?? null,
     vatCategory: line.vat_category ?? null,
     vatPercent: percentFromFraction(line.vat_rate),
-    period: line.period_start || line.period_end ? { start: line.period_start ?? null, end: line.period_end ?? null } : null,
+    period:
+      line.period_start || line.period_end ? { start: line.period_start ?? null, end: line.period_end ?? null } : null,
     // A line sent without allowance_charges has none.
     allowanceCharges: (line.allowance_charges ?? []).map((ac) => ({
       isCharge: ac.is_charge,
@@ -221,7 +302,8 @@ function linesFromInput(lines: NonNullable<PatchInvoiceInput['line_items']>): No
 export function normalizedFromInput(input: CreateInvoiceInput): NormalizedInvoice {
   const allowances = input.allowance_charges.filter((ac) => !ac.is_charge);
   const charges = input.allowance_charges.filter((ac) => ac.is_charge);
-  const total = (entries: { amount: string }[]) => (entries.length ? entries.reduce((s, e) => s.plus(e.amount), toDecimal(0)).toFixed() : null);
+  const total = (entries: { amount: string }[]) =>
+    entries.length ? entries.reduce((s, e) => s.plus(e.amount), toDecimal(0)).toFixed() : null;
   const lines = linesFromInput(input.line_items);
   return {
     documentType: input.document_type,
@@ -231,7 +313,9 @@ export function normalizedFromInput(input: CreateInvoiceInput): NormalizedInvoic
     dueDate: input.due_date ?? null,
     currencyCode: input.currency_code,
     taxCurrencyCode: null,
-    exchangeRate: input.exchange_rate ? { sourceCurrencyCode: input.currency_code, targetCurrencyCode: null, rate: input.exchange_rate } : null,
+    exchangeRate: input.exchange_rate
+      ? { sourceCurrencyCode: input.currency_code, targetCurrencyCode: null, rate: input.exchange_rate }
+      : null,
     supplier: partyFromInput(input.supplier),
     recipient: partyFromInput(input.recipient),
     buyerReference: input.buyer_reference ?? null,
@@ -273,14 +357,30 @@ export function normalizedFromInput(input: CreateInvoiceInput): NormalizedInvoic
 function problemsOf(invoice: NormalizedInvoice): FieldIssue[] {
   const lineProblems: FieldIssue[] = invoice.lines.flatMap((line, index) => {
     // Line allowances and charges (BG-27/BG-28) are in the net amount.
-    const adjustments = line.allowanceCharges.reduce((sum, ac) => (ac.isCharge ? sum.plus(ac.amount ?? 0) : sum.minus(ac.amount ?? 0)), toDecimal(0));
-    const expected = toDecimal(line.quantity!).times(line.unitPrice!).dividedBy(line.priceBaseQuantity ?? 1).plus(adjustments);
-    const formula = adjustments.isZero() ? 'quantity x unit_price' : 'quantity x unit_price - line allowances + line charges';
+    const adjustments = line.allowanceCharges.reduce(
+      (sum, ac) => (ac.isCharge ? sum.plus(ac.amount ?? 0) : sum.minus(ac.amount ?? 0)),
+      toDecimal(0),
+    );
+    const expected = toDecimal(line.quantity!)
+      .times(line.unitPrice!)
+      .dividedBy(line.priceBaseQuantity ?? 1)
+      .plus(adjustments);
+    const formula = adjustments.isZero()
+      ? 'quantity x unit_price'
+      : 'quantity x unit_price - line allowances + line charges';
     return expected.minus(line.netAmount!).abs().greaterThanOrEqualTo('0.01')
-      ? [{ field: `line_items.${index}.net_amount`, message: `${formula} is ${expected.toFixed(2)}, not ${line.netAmount}` }]
+      ? [
+          {
+            field: `line_items.${index}.net_amount`,
+            message: `${formula} is ${expected.toFixed(2)}, not ${line.netAmount}`,
+          },
+        ]
       : [];
   });
-  const totalProblems = totalsProblems(invoice).map((p) => ({ field: 'amounts', message: `${p.rule}: expected ${p.expected}, got ${p.actual}` }));
+  const totalProblems = totalsProblems(invoice).map((p) => ({
+    field: 'amounts',
+    message: `${p.rule}: expected ${p.expected}, got ${p.actual}`,
+  }));
   return [...lineProblems, ...totalProblems];
 }
 
@@ -289,31 +389,69 @@ async function existingWithNumber(tx: Prisma.TransactionClient, organizationId: 
   const vatId = normalizeVatId(invoice.supplier.vatId);
   const supplierWhere = orgNumber ? { orgNumber } : vatId ? { vatId } : { name: invoice.supplier.name! };
   return tx.invoice.findFirst({
-    where: { organizationId, deletedAt: null, invoiceNumber: invoice.invoiceNumber, documentType: invoice.documentType, supplierId: { in: (await tx.supplier.findMany({ where: { organizationId, ...supplierWhere }, select: { id: true } })).map((s) => s.id) } },
+    where: {
+      organizationId,
+      deletedAt: null,
+      invoiceNumber: invoice.invoiceNumber,
+      documentType: invoice.documentType,
+      supplierId: {
+        in: (await tx.supplier.findMany({ where: { organizationId, ...supplierWhere }, select: { id: true } })).map(
+          (s) => s.id,
+        ),
+      },
+    },
     select: { id: true },
   });
 }
 
 // POST /v1/invoices: the lines must add up to the totals, or nothing is created.
-export async function createInvoiceFromData(deps: Pick<AppDeps, 'db'>, organizationId: string, actor: RequestActor | Actor, input: CreateInvoiceInput): Promise<string> {
+export async function createInvoiceFromData(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  actor: RequestActor | Actor,
+  input: CreateInvoiceInput,
+): Promise<string> {
   const invoice = normalizedFromInput(input);
   const problems = problemsOf(invoice);
-  if (problems.length > 0) throw errors.validation('The line items do not add up to the totals; nothing was created.', problems);
+  if (problems.length > 0)
+    throw errors.validation('The line items do not add up to the totals; nothing was created.', problems);
   const parties = await resolveParties(deps.db, organizationId, invoice);
   return deps.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invoice-number:${organizationId}:${invoice.invoiceNumber}`}))`;
     const existing = await existingWithNumber(tx, organizationId, invoice);
     if (existing) {
-      throw errors.conflict('conflict', `Invoice ${invoice.invoiceNumber} of this supplier already exists.`, { existing_invoice_id: existing.id });
+      throw errors.conflict('conflict', `Invoice ${invoice.invoiceNumber} of this supplier already exists.`, {
+        existing_invoice_id: existing.id,
+      });
     }
     const id = randomUUID();
     // Without its original document an invoice is never eligible for a check (interface spec).
-    await tx.invoice.create({ data: { id, organizationId, source: 'api', processingStatus: 'completed', alertCheckStatus: 'skipped', alertCheckSkipReason: 'no_original_document' } });
+    await tx.invoice.create({
+      data: {
+        id,
+        organizationId,
+        source: 'api',
+        processingStatus: 'completed',
+        alertCheckStatus: 'skipped',
+        alertCheckSkipReason: 'no_original_document',
+      },
+    });
     await writeInvoiceContent(tx, { invoiceId: id, organizationId, invoice, format: 'json', parties });
-    await tx.invoice.update({ where: { id }, data: { duplicateOfInvoiceId: await findSemanticDuplicate(tx, id, organizationId) } });
+    await tx.invoice.update({
+      where: { id },
+      data: { duplicateOfInvoiceId: await findSemanticDuplicate(tx, id, organizationId) },
+    });
     await linkCreditNotes(tx, id, organizationId);
     await recordActivity(tx, organizationId, actor, [
-      { entityType: 'invoice', entityId: id, action: 'created', changes: { source: { before: null, after: 'api' }, invoice_number: { before: null, after: invoice.invoiceNumber } } },
+      {
+        entityType: 'invoice',
+        entityId: id,
+        action: 'created',
+        changes: {
+          source: { before: null, after: 'api' },
+          invoice_number: { before: null, after: invoice.invoiceNumber },
+        },
+      },
     ]);
     return id;
   });
@@ -323,10 +461,24 @@ const dateOrNull = (value: string | null | undefined) => (value ? new Date(`${va
 
 // The fields a PATCH can change, as the API shows them (lines without their ids, which a
 // replaced list renews): what the invoice's activity entries compare.
-const PATCHED_FIELDS = ['invoice_number', 'issue_date', 'due_date', 'buyer_reference', 'order_reference', 'contract_reference', 'delivery_country_code', 'amounts', 'line_items'] as const;
+const PATCHED_FIELDS = [
+  'invoice_number',
+  'issue_date',
+  'due_date',
+  'buyer_reference',
+  'order_reference',
+  'contract_reference',
+  'delivery_country_code',
+  'amounts',
+  'line_items',
+] as const;
 
 function patchedView(invoice: InvoiceWithLines): Record<string, unknown> {
-  const view = serializeInvoice(invoice, { supplierName: null, recipientName: null, matches: 0, counts: NO_ALERTS, lines: invoice.lines }, '');
+  const view = serializeInvoice(
+    invoice,
+    { supplierName: null, recipientName: null, matches: 0, counts: NO_ALERTS, lines: invoice.lines },
+    '',
+  );
   return {
     ...view,
     delivery_country_code: view.delivery.country_code,
@@ -336,9 +488,17 @@ function patchedView(invoice: InvoiceWithLines): Record<string, unknown> {
 
 // PATCH: only sent fields change; line_items replaces the list; checks are not re-run, but the
 // change marks earlier checks outdated (contentChangedAt).
-export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, invoice: InvoiceWithLines, input: PatchInvoiceInput): Promise<void> {
+export async function patchInvoice(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  invoice: InvoiceWithLines,
+  input: PatchInvoiceInput,
+): Promise<void> {
   if (invoice.processingStatus !== 'completed') {
-    throw errors.conflict('invoice_not_processed', 'The invoice is not processed yet (or could not be); it cannot be edited.');
+    throw errors.conflict(
+      'invoice_not_processed',
+      'The invoice is not processed yet (or could not be); it cannot be edited.',
+    );
   }
   const data: Prisma.InvoiceUpdateInput = { contentChangedAt: new Date() };
   if (input.invoice_number !== undefined) data.invoiceNumber = input.invoice_number;
@@ -350,7 +510,8 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: RequestActo
   if (input.delivery_country_code !== undefined) data.deliveryCountryCode = input.delivery_country_code;
   const amounts: Partial<NonNullable<PatchInvoiceInput['amounts']>> = input.amounts ?? {};
   // null (unknown, as a read shows it) clears the amount.
-  const decimal = (v: string | null | undefined, current: Prisma.Decimal | null) => (v === undefined ? current : v === null ? null : new Prisma.Decimal(v));
+  const decimal = (v: string | null | undefined, current: Prisma.Decimal | null) =>
+    v === undefined ? current : v === null ? null : new Prisma.Decimal(v);
   const next = {
     taxExclusive: decimal(amounts.excluding_vat, invoice.taxExclusiveAmount),
     vat: decimal(amounts.vat, invoice.vatAmount),
@@ -367,8 +528,12 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: RequestActo
     roundingAmount: next.rounding,
     payableAmount: next.payable,
   });
-  const lines = input.line_items ? linesFromInput(input.line_items) : invoice.lines.map((l) => ({ netAmount: l.netAmount?.toString() ?? null }));
-  const lineExtension = input.line_items ? lines.reduce((s, l) => s.plus(l.netAmount ?? 0), toDecimal(0)) : invoice.lineExtensionAmount;
+  const lines = input.line_items
+    ? linesFromInput(input.line_items)
+    : invoice.lines.map((l) => ({ netAmount: l.netAmount?.toString() ?? null }));
+  const lineExtension = input.line_items
+    ? lines.reduce((s, l) => s.plus(l.netAmount ?? 0), toDecimal(0))
+    : invoice.lineExtensionAmount;
   if (input.line_items) data.lineExtensionAmount = new Prisma.Decimal(lineExtension!.toString());
   data.amountsValid =
     amountProblems({
@@ -398,7 +563,9 @@ export async function patchInvoice(deps: Pick<AppDeps, 'db'>, actor: RequestActo
     const reviewed = reviewedExtraction(invoice.extraction);
     if (reviewed) await tx.invoice.update({ where: { id: invoice.id }, data: { extraction: reviewed } });
     await refreshCheckStatus(tx, { invoiceIds: [invoice.id] });
-    await recordActivity(tx, invoice.organizationId, actor, [{ entityType: 'invoice', entityId: invoice.id, action: 'updated', changes }]);
+    await recordActivity(tx, invoice.organizationId, actor, [
+      { entityType: 'invoice', entityId: invoice.id, action: 'updated', changes },
+    ]);
   });
   await orUnchanged(patched, () => undefined);
 }
@@ -411,9 +578,21 @@ function reviewedExtraction(extraction: Prisma.JsonValue | null): Prisma.InputJs
 
 // Soft delete keeps the record (and its file's fingerprint, which blocks re-uploads); permanent
 // removal deletes the invoice, its imports and its files.
-export async function deleteInvoice(deps: Pick<AppDeps, 'db' | 'storage'>, actor: RequestActor | Actor, invoice: InvoiceWithLines, permanent: boolean): Promise<void> {
+export async function deleteInvoice(
+  deps: Pick<AppDeps, 'db' | 'storage'>,
+  actor: RequestActor | Actor,
+  invoice: InvoiceWithLines,
+  permanent: boolean,
+): Promise<void> {
   const deleted = (tx: Prisma.TransactionClient, action: string) =>
-    recordActivity(tx, invoice.organizationId, actor, [{ entityType: 'invoice', entityId: invoice.id, action, changes: changedFields(patchedView(invoice), {}, ['invoice_number', 'amounts']) }]);
+    recordActivity(tx, invoice.organizationId, actor, [
+      {
+        entityType: 'invoice',
+        entityId: invoice.id,
+        action,
+        changes: changedFields(patchedView(invoice), {}, ['invoice_number', 'amounts']),
+      },
+    ]);
   if (!permanent) {
     if (!invoice.deletedAt) {
       await deps.db.$transaction(async (tx) => {
@@ -423,8 +602,12 @@ export async function deleteInvoice(deps: Pick<AppDeps, 'db' | 'storage'>, actor
     }
     return;
   }
-  const documentIds = [invoice.primaryDocumentId, ...invoice.attachmentDocumentIds].filter((id): id is string => id !== null);
-  const documents = await deps.db.document.findMany({ where: { id: { in: documentIds }, organizationId: invoice.organizationId } });
+  const documentIds = [invoice.primaryDocumentId, ...invoice.attachmentDocumentIds].filter(
+    (id): id is string => id !== null,
+  );
+  const documents = await deps.db.document.findMany({
+    where: { id: { in: documentIds }, organizationId: invoice.organizationId },
+  });
   await deps.db.$transaction(async (tx) => {
     await tx.invoiceImport.updateMany({ where: { invoiceId: invoice.id }, data: { invoiceId: null } });
     await tx.invoice.updateMany({ where: { duplicateOfInvoiceId: invoice.id }, data: { duplicateOfInvoiceId: null } });

@@ -94,11 +94,28 @@ export const matchingRoutes = [
         take,
         include: { agreement: true },
       });
-      const agreements = new Map((await withLinks(deps.db, rows.map((row) => row.agreement))).map((agreement) => [agreement.id, agreement]));
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, MATCHED_AT, rows.map((row) => ({ ...row, id: row.agreementId })));
+      const agreements = new Map(
+        (
+          await withLinks(
+            deps.db,
+            rows.map((row) => row.agreement),
+          )
+        ).map((agreement) => [agreement.id, agreement]),
+      );
+      const { rows: visible, nextCursor } = pageOf(
+        deps.cursors,
+        page,
+        MATCHED_AT,
+        rows.map((row) => ({ ...row, id: row.agreementId })),
+      );
       return {
         body: {
-          data: visible.map((m) => ({ id: m.agreementId, agreement: serializeAgreement(agreements.get(m.agreementId)!), reasons: m.reasons, matched_at: m.matchedAt.toISOString() })),
+          data: visible.map((m) => ({
+            id: m.agreementId,
+            agreement: serializeAgreement(agreements.get(m.agreementId)!),
+            reasons: m.reasons,
+            matched_at: m.matchedAt.toISOString(),
+          })),
           next_cursor: nextCursor,
         },
       };

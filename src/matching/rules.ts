@@ -39,7 +39,8 @@ export interface AgreementFacts {
 export type Verdict = { matched: true; reasons: string[] } | { matched: false; reason: string };
 
 // Legal-form words that differ between how a supplier writes its name and how we saved it.
-const LEGAL_FORMS = /\b(as|asa|ab|oy|oyj|aps|a\/s|gmbh|ag|ltd|limited|inc|llc|plc|bv|nv|sa|sarl|srl|co|company|corp|corporation)\b\.?/g;
+const LEGAL_FORMS =
+  /\b(as|asa|ab|oy|oyj|aps|a\/s|gmbh|ag|ltd|limited|inc|llc|plc|bv|nv|sa|sarl|srl|co|company|corp|corporation)\b\.?/g;
 
 export function comparableName(name: string | null): string | null {
   if (!name) return null;
@@ -75,12 +76,14 @@ function partyMatch(party: PartyFacts, candidates: PartyFacts[], smart: boolean,
   }
   if (!smart) return null;
   for (const candidate of candidates) {
-    if (same(party.orgNumber, candidate.orgNumber)) return `${role} identified by org number ${candidate.orgNumber} (smart matching)`;
+    if (same(party.orgNumber, candidate.orgNumber))
+      return `${role} identified by org number ${candidate.orgNumber} (smart matching)`;
     if (same(party.vatId, candidate.vatId)) return `${role} identified by VAT id ${candidate.vatId} (smart matching)`;
   }
   for (const candidate of candidates) {
     const name = comparableName(party.name);
-    if (name && name === comparableName(candidate.name)) return `${role} identified by its name "${party.name}" (smart matching)`;
+    if (name && name === comparableName(candidate.name))
+      return `${role} identified by its name "${party.name}" (smart matching)`;
   }
   return null;
 }
@@ -88,9 +91,12 @@ function partyMatch(party: PartyFacts, candidates: PartyFacts[], smart: boolean,
 function applicabilityProblem(invoice: InvoiceFacts, rules: Applicability | null): string | null {
   if (!rules) return null;
   const oneOf = (value: string | null, allowed: string[] | undefined, what: string) =>
-    allowed && !(value !== null && allowed.some((a) => a.toLowerCase() === value.toLowerCase())) ? `${what} ${value ?? '(none)'} is not one the agreement covers` : null;
+    allowed && !(value !== null && allowed.some((a) => a.toLowerCase() === value.toLowerCase()))
+      ? `${what} ${value ?? '(none)'} is not one the agreement covers`
+      : null;
   const prefix =
-    rules.order_reference_prefixes && !(invoice.orderReference && rules.order_reference_prefixes.some((p) => invoice.orderReference!.startsWith(p)))
+    rules.order_reference_prefixes &&
+    !(invoice.orderReference && rules.order_reference_prefixes.some((p) => invoice.orderReference!.startsWith(p)))
       ? `order reference ${invoice.orderReference ?? '(none)'} starts with none of the agreement's prefixes`
       : null;
   return (
@@ -102,7 +108,11 @@ function applicabilityProblem(invoice: InvoiceFacts, rules: Applicability | null
   );
 }
 
-export function matchInvoice(invoice: InvoiceFacts, agreement: AgreementFacts, options: { smartMatching: boolean }): Verdict {
+export function matchInvoice(
+  invoice: InvoiceFacts,
+  agreement: AgreementFacts,
+  options: { smartMatching: boolean },
+): Verdict {
   if (agreement.status === 'archived') return { matched: false, reason: 'the agreement is archived' };
   if (agreement.suppliers.length === 0) return { matched: false, reason: 'the agreement names no supplier' };
   const supplier = partyMatch(invoice.supplier, agreement.suppliers, options.smartMatching, 'supplier');
@@ -114,11 +124,14 @@ export function matchInvoice(invoice: InvoiceFacts, agreement: AgreementFacts, o
     reasons.push(recipient);
   }
   if (!invoice.issueDate) return { matched: false, reason: 'the invoice has no issue date' };
-  if (agreement.effectiveDate && invoice.issueDate < agreement.effectiveDate) return { matched: false, reason: 'issued before the agreement took effect' };
-  if (agreement.expirationDate && invoice.issueDate > agreement.expirationDate) return { matched: false, reason: 'issued after the agreement expired' };
+  if (agreement.effectiveDate && invoice.issueDate < agreement.effectiveDate)
+    return { matched: false, reason: 'issued before the agreement took effect' };
+  if (agreement.expirationDate && invoice.issueDate > agreement.expirationDate)
+    return { matched: false, reason: 'issued after the agreement expired' };
   reasons.push('issued within the agreement period');
   const problem = applicabilityProblem(invoice, agreement.applicability);
   if (problem) return { matched: false, reason: problem };
-  if (agreement.applicability && Object.keys(agreement.applicability).length > 0) reasons.push('within the agreement applicability');
+  if (agreement.applicability && Object.keys(agreement.applicability).length > 0)
+    reasons.push('within the agreement applicability');
   return { matched: true, reasons };
 }

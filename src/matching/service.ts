@@ -2,7 +2,14 @@ import { recordActivity, systemActor, type ActivityEntryInput, type Actor } from
 import type { Db } from '../db/client.js';
 import { batchesOf, inBatches } from '../shared/batches.js';
 import type { Party } from '../invoices/parsing/model.js';
-import { matchInvoice, partyKeys, type AgreementFacts, type Applicability, type InvoiceFacts, type PartyFacts } from './rules.js';
+import {
+  matchInvoice,
+  partyKeys,
+  type AgreementFacts,
+  type Applicability,
+  type InvoiceFacts,
+  type PartyFacts,
+} from './rules.js';
 
 // Recomputes the matches of the given invoices against every agreement of the organization and
 // writes the difference: new matches, returning matches (restored), ended matches. Idempotent.
@@ -17,7 +24,10 @@ interface AgreementEntry {
 // Whether the organization matches smartly, and every live agreement of it with the parties it
 // names, in one statement (a single-invoice refresh runs after every import, so its round trips
 // count).
-async function matchingContext(db: Db, organizationId: string): Promise<{ smartMatching: boolean; agreements: AgreementEntry[] }> {
+async function matchingContext(
+  db: Db,
+  organizationId: string,
+): Promise<{ smartMatching: boolean; agreements: AgreementEntry[] }> {
   const rows = await db.$queryRaw<
     {
       smart_matching: boolean;
@@ -69,7 +79,10 @@ function partyFacts(id: string | null, party: unknown): PartyFacts {
 
 // Only agreements naming a supplier that shares a key with the invoice's can match (partyKeys),
 // so each invoice is tried against its supplier's few agreements rather than all of them.
-function agreementsBySupplier(agreements: AgreementEntry[], smart: boolean): (supplier: PartyFacts) => Set<AgreementEntry> {
+function agreementsBySupplier(
+  agreements: AgreementEntry[],
+  smart: boolean,
+): (supplier: PartyFacts) => Set<AgreementEntry> {
   const index = new Map<string, AgreementEntry[]>();
   for (const agreement of agreements) {
     for (const key of agreement.facts.suppliers.flatMap((supplier) => partyKeys(supplier, smart))) {
@@ -106,21 +119,46 @@ export interface RefreshResult {
 
 // Matches made, changed or ended are recorded on the invoice and on the agreement (docs/activity.md)
 // as the work of `actor` (the matching or import run), in the transaction that writes them.
-function matchEntries(invoiceId: string, agreementId: string, action: 'matched' | 'match_updated' | 'unmatched', before: string[] | null, after: string[] | null): ActivityEntryInput[] {
+function matchEntries(
+  invoiceId: string,
+  agreementId: string,
+  action: 'matched' | 'match_updated' | 'unmatched',
+  before: string[] | null,
+  after: string[] | null,
+): ActivityEntryInput[] {
   const [was, is] = action === 'matched' ? [false, true] : action === 'unmatched' ? [true, false] : [true, true];
   const side = (id: string) => ({ before: was ? id : null, after: is ? id : null });
   const reasons = { before, after };
   return [
-    { entityType: 'invoice', entityId: invoiceId, action: `agreement_${action}`, changes: { agreement_id: side(agreementId), reasons } },
-    { entityType: 'agreement', entityId: agreementId, action: `invoice_${action}`, changes: { invoice_id: side(invoiceId), reasons } },
+    {
+      entityType: 'invoice',
+      entityId: invoiceId,
+      action: `agreement_${action}`,
+      changes: { agreement_id: side(agreementId), reasons },
+    },
+    {
+      entityType: 'agreement',
+      entityId: agreementId,
+      action: `invoice_${action}`,
+      changes: { invoice_id: side(invoiceId), reasons },
+    },
   ];
 }
 
-export async function refreshInvoiceMatches(db: Db, organizationId: string, invoiceIds: string[], actor: Actor = systemActor(null)): Promise<RefreshResult> {
+export async function refreshInvoiceMatches(
+  db: Db,
+  organizationId: string,
+  invoiceIds: string[],
+  actor: Actor = systemActor(null),
+): Promise<RefreshResult> {
   const [{ smartMatching, agreements }, invoices, existing] = await Promise.all([
     matchingContext(db, organizationId),
-    inBatches(invoiceIds, (ids) => db.invoice.findMany({ where: { organizationId, id: { in: ids } }, select: MATCHED_INVOICE_FIELDS })),
-    inBatches(invoiceIds, (ids) => db.invoiceAgreementMatch.findMany({ where: { organizationId, invoiceId: { in: ids } } })),
+    inBatches(invoiceIds, (ids) =>
+      db.invoice.findMany({ where: { organizationId, id: { in: ids } }, select: MATCHED_INVOICE_FIELDS }),
+    ),
+    inBatches(invoiceIds, (ids) =>
+      db.invoiceAgreementMatch.findMany({ where: { organizationId, invoiceId: { in: ids } } }),
+    ),
   ]);
   const wanted = new Map<string, { invoiceId: string; agreementId: string; reasons: string[] }>();
   const candidatesFor = agreementsBySupplier(agreements, smartMatching);
@@ -139,7 +177,12 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
     };
     for (const agreement of candidatesFor(facts.supplier)) {
       const verdict = matchInvoice(facts, agreement.facts, { smartMatching });
-      if (verdict.matched) wanted.set(`${invoice.id}:${agreement.id}`, { invoiceId: invoice.id, agreementId: agreement.id, reasons: verdict.reasons });
+      if (verdict.matched)
+        wanted.set(`${invoice.id}:${agreement.id}`, {
+          invoiceId: invoice.id,
+          agreementId: agreement.id,
+          reasons: verdict.reasons,
+        });
     }
   }
   const now = new Date();
@@ -156,7 +199,9 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
     ...toCreate.flatMap((m) => matchEntries(m.invoiceId, m.agreementId, 'matched', null, m.reasons)),
     ...toRestore.flatMap(([key, m]) => {
       const row = current.get(key)!;
-      return row.active ? matchEntries(m.invoiceId, m.agreementId, 'match_updated', row.reasons, m.reasons) : matchEntries(m.invoiceId, m.agreementId, 'matched', null, m.reasons);
+      return row.active
+        ? matchEntries(m.invoiceId, m.agreementId, 'match_updated', row.reasons, m.reasons)
+        : matchEntries(m.invoiceId, m.agreementId, 'matched', null, m.reasons);
     }),
     ...toEnd.flatMap((m) => matchEntries(m.invoiceId, m.agreementId, 'unmatched', m.reasons, null)),
   ];
@@ -164,9 +209,16 @@ export async function refreshInvoiceMatches(db: Db, organizationId: string, invo
   await db.$transaction(async (tx) => {
     // A concurrent refresh may have created the same match meanwhile; it computed the same thing.
     // Rows a chunk at a time: one bind parameter per value would hit PostgreSQL's 65,535.
-    for (const rows of batchesOf(toCreate, 5_000)) await tx.invoiceAgreementMatch.createMany({ data: rows.map((m) => ({ ...m, organizationId })), skipDuplicates: true });
+    for (const rows of batchesOf(toCreate, 5_000))
+      await tx.invoiceAgreementMatch.createMany({
+        data: rows.map((m) => ({ ...m, organizationId })),
+        skipDuplicates: true,
+      });
     for (const [, m] of toRestore) {
-      await tx.invoiceAgreementMatch.updateMany({ where: { invoiceId: m.invoiceId, agreementId: m.agreementId }, data: { active: true, endedAt: null, reasons: m.reasons } });
+      await tx.invoiceAgreementMatch.updateMany({
+        where: { invoiceId: m.invoiceId, agreementId: m.agreementId },
+        data: { active: true, endedAt: null, reasons: m.reasons },
+      });
     }
     if (toEnd.length > 0) {
       // The pairs as two array parameters: one bind parameter per pair would hit PostgreSQL's limit.

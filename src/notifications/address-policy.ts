@@ -14,14 +14,37 @@ import { Readable } from 'node:stream';
 
 const blocked = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001:db8::', 32], ['2002::', 16],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(network, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv6');
 
 export interface AddressPolicy {
   allowPrivate: boolean;
@@ -29,15 +52,29 @@ export interface AddressPolicy {
 }
 
 function policyOf(allowPrivate: boolean, allowedHosts: string): AddressPolicy {
-  return { allowPrivate, allowedHosts: new Set(allowedHosts.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)) };
+  return {
+    allowPrivate,
+    allowedHosts: new Set(
+      allowedHosts
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  };
 }
 
-export function addressPolicyOf(config: { WEBHOOK_ALLOW_PRIVATE: boolean; WEBHOOK_ALLOWED_HOSTS: string }): AddressPolicy {
+export function addressPolicyOf(config: {
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+  WEBHOOK_ALLOWED_HOSTS: string;
+}): AddressPolicy {
   return policyOf(config.WEBHOOK_ALLOW_PRIVATE, config.WEBHOOK_ALLOWED_HOSTS);
 }
 
 // For integrations; without a configuration (a process that has none) nothing private is allowed.
-export function integrationAddressPolicyOf(config?: { INTEGRATION_ALLOW_PRIVATE: boolean; INTEGRATION_ALLOWED_HOSTS: string }): AddressPolicy {
+export function integrationAddressPolicyOf(config?: {
+  INTEGRATION_ALLOW_PRIVATE: boolean;
+  INTEGRATION_ALLOWED_HOSTS: string;
+}): AddressPolicy {
   return policyOf(config?.INTEGRATION_ALLOW_PRIVATE ?? false, config?.INTEGRATION_ALLOWED_HOSTS ?? '');
 }
 
@@ -77,7 +114,8 @@ export function staticDestinationProblem(rawUrl: string, policy: AddressPolicy):
   const host = hostOf(url);
   if (policy.allowPrivate || policy.allowedHosts.has(host)) return null;
   if (url.protocol !== 'https:') return 'only https URLs are delivered to';
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local')) return 'local host names are not delivered to';
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local'))
+    return 'local host names are not delivered to';
   if (isIP(host) && isBlockedAddress(host)) return 'the address is in a range that is not delivered to';
   return null;
 }
@@ -93,12 +131,21 @@ export class DestinationRefused extends Error {
 // address connected to (no second resolution an attacker's DNS could answer differently).
 export function guardedLookup(policy: AddressPolicy, host: string) {
   const open = policy.allowPrivate || policy.allowedHosts.has(host.toLowerCase());
-  return (hostname: string, options: object, callback: (error: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void) => {
+  return (
+    hostname: string,
+    options: object,
+    callback: (
+      error: NodeJS.ErrnoException | null,
+      address: string | { address: string; family: number }[],
+      family?: number,
+    ) => void,
+  ) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as { address: string; family: number }[];
       const refused = !open && list.some((entry) => isBlockedAddress(entry.address));
-      if (refused || list.length === 0) return callback(new DestinationRefused('the host resolves to an address that is not delivered to'), '', 0);
+      if (refused || list.length === 0)
+        return callback(new DestinationRefused('the host resolves to an address that is not delivered to'), '', 0);
       if ((options as { all?: boolean }).all) return callback(null, list);
       return callback(null, list[0]!.address, list[0]!.family);
     });
@@ -128,21 +175,37 @@ export function agentWithinPolicy(rawUrl: string, policy: AddressPolicy): http.A
 // fetch's answer for one request within the policy: checked before connecting (scheme, literal
 // addresses, local names) and again on the address the name resolves to, which is the address
 // connected to. Redirects are not followed (a 3xx is answered as is).
-export function fetchWithinPolicy(url: URL, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }, policy: AddressPolicy): Promise<Response> {
+export function fetchWithinPolicy(
+  url: URL,
+  init: { method: string; headers: Record<string, string>; signal?: AbortSignal },
+  policy: AddressPolicy,
+): Promise<Response> {
   const problem = staticDestinationProblem(url.href, policy);
   if (problem) return Promise.reject(new DestinationRefused(problem));
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.request(url, { method: init.method, headers: init.headers, signal: init.signal, lookup: guardedLookup(policy, hostOf(url)) as never }, (response) => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) {
-        for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
-      }
-      const status = response.statusCode ?? 502;
-      const empty = status === 204 || status === 304 || init.method === 'HEAD';
-      if (empty) response.resume();
-      resolve(new Response(empty ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, headers }));
-    });
+    const request = client.request(
+      url,
+      {
+        method: init.method,
+        headers: init.headers,
+        signal: init.signal,
+        lookup: guardedLookup(policy, hostOf(url)) as never,
+      },
+      (response) => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+            headers.append(name, one);
+        }
+        const status = response.statusCode ?? 502;
+        const empty = status === 204 || status === 304 || init.method === 'HEAD';
+        if (empty) response.resume();
+        resolve(
+          new Response(empty ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, headers }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end();
   });

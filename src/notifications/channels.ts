@@ -15,7 +15,9 @@ export type ChannelWithPreference = Prisma.NotificationChannelGetPayload<{ inclu
 
 export async function serializeChannels(db: Db, config: Config, channels: ChannelWithPreference[]) {
   const userIds = [...new Set(channels.flatMap((c) => (c.preference.userId ? [c.preference.userId] : [])))];
-  const users = await inBatches(userIds, (ids) => db.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }));
+  const users = await inBatches(userIds, (ids) =>
+    db.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }),
+  );
   const emails = new Map(users.map((u) => [u.id, u.email]));
   return channels.map((channel) => {
     const owner = channel.preference.owner as Owner;
@@ -28,7 +30,9 @@ export async function serializeChannels(db: Db, config: Config, channels: Channe
       enabled: channel.enabled,
       events: channel.events,
       readiness: channelReadiness(config, channel.preference, channel, ownerEmail),
-      ...(channel.type === 'email' ? { address: channel.address } : { url: channel.url ?? '', secret_set: channel.secret !== null }),
+      ...(channel.type === 'email'
+        ? { address: channel.address }
+        : { url: channel.url ?? '', secret_set: channel.secret !== null }),
       created_at: channel.createdAt.toISOString(),
     };
   });
@@ -37,8 +41,15 @@ export async function serializeChannels(db: Db, config: Config, channels: Channe
 // A member removed from an organization hears nothing more from it: their personal preference
 // there (its sources and channels) is deleted in the removal's transaction, and deliveries still
 // pending to those channels fail at once instead of waiting for their next attempt.
-export async function endMemberNotifications(tx: Prisma.TransactionClient, organizationId: string, userId: string): Promise<void> {
-  const channels = await tx.notificationChannel.findMany({ where: { organizationId, preference: { ownerKey: userId, owner: 'personal' } }, select: { id: true } });
+export async function endMemberNotifications(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
+  const channels = await tx.notificationChannel.findMany({
+    where: { organizationId, preference: { ownerKey: userId, owner: 'personal' } },
+    select: { id: true },
+  });
   if (channels.length > 0) {
     await tx.notificationDelivery.updateMany({
       where: { organizationId, channelId: { in: channels.map((c) => c.id) }, status: 'pending' },
@@ -51,8 +62,14 @@ export async function endMemberNotifications(tx: Prisma.TransactionClient, organ
 // Personal preferences whose owner is still a member of the organization (and the organization's
 // own): a preference left behind by a removal that did not go through endMemberNotifications (a
 // membership deleted directly, an account deleted) never sends.
-export async function memberOwnersOf(db: Pick<Db, 'membership'>, organizationId: string, userIds: string[]): Promise<Set<string>> {
+export async function memberOwnersOf(
+  db: Pick<Db, 'membership'>,
+  organizationId: string,
+  userIds: string[],
+): Promise<Set<string>> {
   const unique = [...new Set(userIds)];
-  const members = await inBatches(unique, (ids) => db.membership.findMany({ where: { organizationId, userId: { in: ids } }, select: { userId: true } }));
+  const members = await inBatches(unique, (ids) =>
+    db.membership.findMany({ where: { organizationId, userId: { in: ids } }, select: { userId: true } }),
+  );
   return new Set(members.map((m) => m.userId));
 }

@@ -18,11 +18,17 @@ const FINISHED_RUN = ['completed', 'completed_with_errors', 'failed', 'cancelled
 const MAX_LISTED_ALERTS = 100;
 export const EXPIRY_THRESHOLDS_DAYS = [90, 60, 30] as const;
 
-export const deliveryIdOf = (eventId: string, channelId: string) => deterministicUuid(`notification-delivery:${eventId}:${channelId}`);
+export const deliveryIdOf = (eventId: string, channelId: string) =>
+  deterministicUuid(`notification-delivery:${eventId}:${channelId}`);
 
 // In the checks' own transaction: the alerts each check created, for the run's new_alert messages
 // (one outbox row per check, its id the check's).
-export async function recordNewAlerts(tx: Prisma.TransactionClient, organizationId: string, runId: string, checks: { checkId: string; alertIds: string[] }[]): Promise<void> {
+export async function recordNewAlerts(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  runId: string,
+  checks: { checkId: string; alertIds: string[] }[],
+): Promise<void> {
   const created = checks.filter((check) => check.alertIds.length > 0);
   if (created.length === 0) return;
   // Each check's ids as one JSON array: unnest cannot take an array of arrays of different lengths.
@@ -46,23 +52,43 @@ async function subscribersOf(db: Db, organizationId: string, kind: EventKind) {
   const emails = new Map(users.map((u) => [u.id, u.email]));
   // Only members hear of the organization: a personal preference whose owner left sends nothing.
   return preferences
-    .filter((preference) => preference.owner === 'organization' || (preference.userId !== null && members.has(preference.userId)))
-    .map((preference) => ({ preference, ownerEmail: preference.userId ? (emails.get(preference.userId) ?? null) : null }));
+    .filter(
+      (preference) =>
+        preference.owner === 'organization' || (preference.userId !== null && members.has(preference.userId)),
+    )
+    .map((preference) => ({
+      preference,
+      ownerEmail: preference.userId ? (emails.get(preference.userId) ?? null) : null,
+    }));
 }
 
 function readyChannels(config: Config, preference: StoredPreference, ownerEmail: string | null, kind: EventKind) {
-  return preference.channels.filter((c) => c.events.includes(kind) && channelReadiness(config, preference, c, ownerEmail) === 'ready');
+  return preference.channels.filter(
+    (c) => c.events.includes(kind) && channelReadiness(config, preference, c, ownerEmail) === 'ready',
+  );
 }
 
 function referencedIds(filters: SourceFilter[]) {
-  const of = (type: string) => [...new Set(filters.flatMap((f) => f.references.filter((r) => r.type === type).map((r) => r.id)))];
-  return { suppliers: of('supplier'), recipients: of('recipient'), agreements: of('agreement'), tags: of('agreement_tag') };
+  const of = (type: string) => [
+    ...new Set(filters.flatMap((f) => f.references.filter((r) => r.type === type).map((r) => r.id))),
+  ];
+  return {
+    suppliers: of('supplier'),
+    recipients: of('recipient'),
+    agreements: of('agreement'),
+    tags: of('agreement_tag'),
+  };
 }
 
 // Scope `mine` narrows a personal preference to the records covered by the person's teams
 // (docs/notifications.md "Who follows what"): the teams' compiled filters, the same SQL as
 // mine=true on the lists. A person in no team (or whose teams have no valid filter) hears nothing.
-async function recordsCoveredByCallerTeams(db: Db, preference: StoredPreference, target: 'alert' | 'agreement', alias: string): Promise<Prisma.Sql> {
+async function recordsCoveredByCallerTeams(
+  db: Db,
+  preference: StoredPreference,
+  target: 'alert' | 'agreement',
+  alias: string,
+): Promise<Prisma.Sql> {
   if (preference.owner !== 'personal' || preference.scope !== 'mine' || !preference.userId) return Prisma.sql`TRUE`;
   return scopeCondition(await scopeOfMember(db, preference.organizationId, preference.userId), target, alias);
 }
@@ -96,10 +122,30 @@ async function followedAgreements(db: Db, preference: StoredPreference, agreemen
   return new Set(rows.map((r) => r.id));
 }
 
-async function createEvent(tx: Prisma.TransactionClient, event: { id: string; organizationId: string; preferenceId: string; kind: EventKind; payload: Record<string, unknown> }, channels: { id: string; type: string }[]) {
-  await tx.notificationEvent.createMany({ data: [{ ...event, payload: event.payload as Prisma.InputJsonValue }], skipDuplicates: true });
+async function createEvent(
+  tx: Prisma.TransactionClient,
+  event: {
+    id: string;
+    organizationId: string;
+    preferenceId: string;
+    kind: EventKind;
+    payload: Record<string, unknown>;
+  },
+  channels: { id: string; type: string }[],
+) {
+  await tx.notificationEvent.createMany({
+    data: [{ ...event, payload: event.payload as Prisma.InputJsonValue }],
+    skipDuplicates: true,
+  });
   await tx.notificationDelivery.createMany({
-    data: channels.map((c) => ({ id: deliveryIdOf(event.id, c.id), organizationId: event.organizationId, eventId: event.id, channelId: c.id, channelType: c.type, kind: event.kind })),
+    data: channels.map((c) => ({
+      id: deliveryIdOf(event.id, c.id),
+      organizationId: event.organizationId,
+      eventId: event.id,
+      channelId: c.id,
+      channelType: c.type,
+      kind: event.kind,
+    })),
     skipDuplicates: true,
   });
 }
@@ -117,7 +163,10 @@ export async function dispatchNewAlerts(db: Db, config: Config, limit = 200): Pr
      WHERE r.status::text = ANY(${FINISHED_RUN}::text[])
      LIMIT ${limit}`;
   for (const run of runs) {
-    const rows = await db.notificationOutbox.findMany({ where: { runId: run.run_id }, select: { id: true, alertIds: true } });
+    const rows = await db.notificationOutbox.findMany({
+      where: { runId: run.run_id },
+      select: { id: true, alertIds: true },
+    });
     const alertIds = [...new Set(rows.flatMap((r) => r.alertIds))];
     // A run's new alerts can be any number: batched under PostgreSQL's 65,535 bind parameters, then
     // ordered by id as one query would (hex uuids sort as PostgreSQL sorts uuids).
@@ -146,16 +195,30 @@ export async function dispatchNewAlerts(db: Db, config: Config, limit = 200): Pr
         alert_count: followed.length,
         alerts: followed.slice(0, MAX_LISTED_ALERTS).map((alertId) => {
           const alert = byId.get(alertId)!;
-          return { id: alert.id, title: alert.title, impact_amount: alert.impactAmount?.toFixed(2) ?? null, currency_code: alert.currencyCode, invoice_id: alert.invoiceId, agreement_id: alert.agreementId, url: recordLink(config, `/alerts/${alert.id}`) };
+          return {
+            id: alert.id,
+            title: alert.title,
+            impact_amount: alert.impactAmount?.toFixed(2) ?? null,
+            currency_code: alert.currencyCode,
+            invoice_id: alert.invoiceId,
+            agreement_id: alert.agreementId,
+            url: recordLink(config, `/alerts/${alert.id}`),
+          };
         }),
         url: recordLink(config, `/workflow-runs/${run.run_id}`),
       };
-      events.push({ event: { id, organizationId: run.organization_id, preferenceId: preference.id, kind: 'new_alert', payload }, channels });
+      events.push({
+        event: { id, organizationId: run.organization_id, preferenceId: preference.id, kind: 'new_alert', payload },
+        channels,
+      });
     }
     await db.$transaction(async (tx) => {
       for (const { event, channels } of events) await createEvent(tx, event, channels);
       // Dispatched rows are removed (the events are the record), so the outbox stays small.
-      await countInBatches(rows.map((r) => r.id), (ids) => tx.notificationOutbox.deleteMany({ where: { id: { in: ids } } }));
+      await countInBatches(
+        rows.map((r) => r.id),
+        (ids) => tx.notificationOutbox.deleteMany({ where: { id: { in: ids } } }),
+      );
     });
   }
   return runs.length;
@@ -171,22 +234,44 @@ export async function dispatchAgreementExpiring(db: Db, config: Config, today: s
     select: { id: true, organizationId: true, title: true, expirationDate: true },
   });
   const byOrganization = new Map<string, typeof agreements>();
-  for (const a of agreements) byOrganization.set(a.organizationId, [...(byOrganization.get(a.organizationId) ?? []), a]);
+  for (const a of agreements)
+    byOrganization.set(a.organizationId, [...(byOrganization.get(a.organizationId) ?? []), a]);
   let created = 0;
   for (const [organizationId, list] of byOrganization) {
     const subscribers = await subscribersOf(db, organizationId, 'agreement_expiring');
     for (const { preference, ownerEmail } of subscribers) {
       const channels = readyChannels(config, preference, ownerEmail, 'agreement_expiring');
       if (channels.length === 0) continue;
-      const followed = await followedAgreements(db, preference, list.map((a) => a.id));
+      const followed = await followedAgreements(
+        db,
+        preference,
+        list.map((a) => a.id),
+      );
       const due = list.filter((a) => followed.has(a.id));
       await db.$transaction(async (tx) => {
         for (const agreement of due) {
           const expiration = agreement.expirationDate!.toISOString().slice(0, 10);
           const days = Math.round((agreement.expirationDate!.getTime() - base) / 86_400_000);
-          const id = deterministicUuid(`notification-event:agreement_expiring:${agreement.id}:${expiration}:${days}:${preference.id}`);
-          const payload = { type: 'agreement_expiring', id, organization_id: organizationId, agreement: { id: agreement.id, title: agreement.title, expiration_date: expiration, url: recordLink(config, `/agreements/${agreement.id}`) }, days_until_expiration: days };
-          await createEvent(tx, { id, organizationId, preferenceId: preference.id, kind: 'agreement_expiring', payload }, channels);
+          const id = deterministicUuid(
+            `notification-event:agreement_expiring:${agreement.id}:${expiration}:${days}:${preference.id}`,
+          );
+          const payload = {
+            type: 'agreement_expiring',
+            id,
+            organization_id: organizationId,
+            agreement: {
+              id: agreement.id,
+              title: agreement.title,
+              expiration_date: expiration,
+              url: recordLink(config, `/agreements/${agreement.id}`),
+            },
+            days_until_expiration: days,
+          };
+          await createEvent(
+            tx,
+            { id, organizationId, preferenceId: preference.id, kind: 'agreement_expiring', payload },
+            channels,
+          );
         }
       });
       // Counted after the commit: a transaction retried after a conflict runs its body again.
@@ -200,5 +285,10 @@ export async function dispatchAgreementExpiring(db: Db, config: Config, today: s
 // start was lost). One being retried has attempts and its workflow; starting a delivery's workflow
 // twice is refused by Temporal (same workflow id), so listing one twice is harmless.
 export async function pendingDeliveries(db: Db, limit = 500): Promise<{ id: string; replays: number }[]> {
-  return db.notificationDelivery.findMany({ where: { status: 'pending', attempts: 0 }, select: { id: true, replays: true }, orderBy: { createdAt: 'asc' }, take: limit });
+  return db.notificationDelivery.findMany({
+    where: { status: 'pending', attempts: 0 },
+    select: { id: true, replays: true },
+    orderBy: { createdAt: 'asc' },
+    take: limit,
+  });
 }

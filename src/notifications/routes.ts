@@ -6,11 +6,26 @@ import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { assertSentAsRead, booleanParam, commaList, createdRangeParams, createdRangeWhere, listResponse, uuidList } from '../http/schemas.js';
+import {
+  assertSentAsRead,
+  booleanParam,
+  commaList,
+  createdRangeParams,
+  createdRangeWhere,
+  listResponse,
+  uuidList,
+} from '../http/schemas.js';
 import { assertIfMatch } from '../http/etag.js';
 import type { Prisma } from '../db/client.js';
 import { CHANNEL_INCLUDE, serializeChannels } from './channels.js';
-import { loadPreference, newWebhookSecret, ORGANIZATION_OWNER_KEY, replacePreference, serializePreference, type Owner } from './preferences.js';
+import {
+  loadPreference,
+  newWebhookSecret,
+  ORGANIZATION_OWNER_KEY,
+  replacePreference,
+  serializePreference,
+  type Owner,
+} from './preferences.js';
 import { deliveryWorkflowId } from './workflow-ids.js';
 import {
   CHANNEL_FIXED_FIELDS,
@@ -36,7 +51,11 @@ function requireOwnerLevel(actor: MemberActor, owner: Owner, change: boolean) {
 }
 
 // The channels a caller may see: their own personal ones and the organization's.
-async function visibleChannelIds(deps: AppDeps, actor: MemberActor, channelIds?: string[]): Promise<Map<string, Owner>> {
+async function visibleChannelIds(
+  deps: AppDeps,
+  actor: MemberActor,
+  channelIds?: string[],
+): Promise<Map<string, Owner>> {
   const channels = await deps.db.notificationChannel.findMany({
     where: {
       organizationId: actor.organizationId,
@@ -51,8 +70,15 @@ async function visibleChannelIds(deps: AppDeps, actor: MemberActor, channelIds?:
 // One channel as an Admin, or its owner, sees it. An Admin sees every channel of the organization;
 // anyone else only their own and the organization's (another person's is not found).
 async function channelFor(deps: AppDeps, actor: MemberActor, id: string) {
-  const channel = await deps.db.notificationChannel.findFirst({ where: { id, organizationId: actor.organizationId }, include: CHANNEL_INCLUDE });
-  const visible = channel && (atLeast(actor.level, 'admin') || channel.preference.owner === 'organization' || channel.preference.ownerKey === actor.userId);
+  const channel = await deps.db.notificationChannel.findFirst({
+    where: { id, organizationId: actor.organizationId },
+    include: CHANNEL_INCLUDE,
+  });
+  const visible =
+    channel &&
+    (atLeast(actor.level, 'admin') ||
+      channel.preference.owner === 'organization' ||
+      channel.preference.ownerKey === actor.userId);
   if (!channel || !visible) throw errors.notFound('notification channel');
   return channel;
 }
@@ -65,7 +91,22 @@ const channelListQuery = z.object({
   enabled: booleanParam.optional(),
 });
 
-function serializeDelivery(row: { id: string; eventId: string; kind: string; channelId: string; channelType: string; status: string; attempts: number; replays: number; lastError: string | null; lastStatusCode: number | null; createdAt: Date; updatedAt: Date; deliveredAt: Date | null; event: { payload: unknown } }) {
+function serializeDelivery(row: {
+  id: string;
+  eventId: string;
+  kind: string;
+  channelId: string;
+  channelType: string;
+  status: string;
+  attempts: number;
+  replays: number;
+  lastError: string | null;
+  lastStatusCode: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deliveredAt: Date | null;
+  event: { payload: unknown };
+}) {
   return {
     id: row.id,
     event_id: row.eventId,
@@ -105,27 +146,55 @@ export const notificationRoutes = [
     responses: { 200: { description: 'The preferences document', schema: preferencesDocument } },
     handler: async ({ actor, deps, query }) => {
       const stored = await loadPreference(deps.db, actor.organizationId, query.owner, actor.userId);
-      return { body: { preferences: [await serializePreference(deps.db, deps.config, actor.organizationId, query.owner, actor.userId, stored)] } };
+      return {
+        body: {
+          preferences: [
+            await serializePreference(deps.db, deps.config, actor.organizationId, query.owner, actor.userId, stored),
+          ],
+        },
+      };
     },
   }),
   defineRoute({
     method: 'put',
     path: '/v1/notification-preferences',
     operationId: 'putNotificationPreferences',
-    summary: 'Replace the caller\'s notification preference (Read), or the organization\'s with owner=organization (Admin)',
+    summary:
+      "Replace the caller's notification preference (Read), or the organization's with owner=organization (Admin)",
     tag,
     access: { level: 'read' },
     query: ownerQuery,
     body: preferencesBodySchema,
-    responses: { 200: { description: 'The preferences document; a new webhook channel carries its secret, this once', schema: preferencesDocument } },
+    responses: {
+      200: {
+        description: 'The preferences document; a new webhook channel carries its secret, this once',
+        schema: preferencesDocument,
+      },
+    },
     handler: async ({ actor, deps, query, body }) => {
       requireOwnerLevel(actor, query.owner, true);
       const input = body.preferences[0]!;
       if (input.owner !== query.owner) {
-        throw errors.validation('The preference sent is not the one named by owner.', [{ field: 'preferences.0.owner', message: `must be ${query.owner} (the owner query parameter)` }]);
+        throw errors.validation('The preference sent is not the one named by owner.', [
+          { field: 'preferences.0.owner', message: `must be ${query.owner} (the owner query parameter)` },
+        ]);
       }
       const { stored, newSecrets } = await replacePreference(deps.db, actor.organizationId, actor.userId, input);
-      return { body: { preferences: [await serializePreference(deps.db, deps.config, actor.organizationId, query.owner, actor.userId, stored, newSecrets)] } };
+      return {
+        body: {
+          preferences: [
+            await serializePreference(
+              deps.db,
+              deps.config,
+              actor.organizationId,
+              query.owner,
+              actor.userId,
+              stored,
+              newSecrets,
+            ),
+          ],
+        },
+      };
     },
   }),
   defineRoute({
@@ -142,7 +211,10 @@ export const notificationRoutes = [
       if (!owner) throw errors.notFound('notification channel');
       requireOwnerLevel(actor, owner, true);
       const channel = await deps.db.notificationChannel.findUniqueOrThrow({ where: { id: params.id } });
-      if (channel.type !== 'webhook') throw errors.validation('Only webhook channels have a secret.', [{ field: 'id', message: 'not a webhook channel' }]);
+      if (channel.type !== 'webhook')
+        throw errors.validation('Only webhook channels have a secret.', [
+          { field: 'id', message: 'not a webhook channel' },
+        ]);
       const secret = newWebhookSecret();
       await deps.db.notificationChannel.update({ where: { id: params.id }, data: { secret } });
       return { body: { id: params.id, secret } };
@@ -152,7 +224,8 @@ export const notificationRoutes = [
     method: 'get',
     path: '/v1/notification-channels',
     operationId: 'listNotificationChannels',
-    summary: "Every notification channel of the organization, each person's and the organization's, oldest first (Admin)",
+    summary:
+      "Every notification channel of the organization, each person's and the organization's, oldest first (Admin)",
     tag,
     access: { level: 'admin' },
     query: channelListQuery,
@@ -160,7 +233,12 @@ export const notificationRoutes = [
     responses: { 200: { description: 'Channels', schema: listResponse(organizationChannelRead) } },
     handler: async ({ actor, deps, query }) => {
       const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'asc' }, filters);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'created_at', direction: 'asc' },
+        filters,
+      );
       const window = keyset(page, CREATED);
       const preference: Prisma.NotificationPreferenceWhereInput = {
         ...(filters.owner ? { owner: filters.owner } : {}),
@@ -204,7 +282,8 @@ export const notificationRoutes = [
     method: 'patch',
     path: '/v1/notification-channels/{id}',
     operationId: 'patchNotificationChannel',
-    summary: "Turn a channel on or off: one's own (Read), the organization's or another person's (Admin); optional If-Match",
+    summary:
+      "Turn a channel on or off: one's own (Read), the organization's or another person's (Admin); optional If-Match",
     tag,
     access: { level: 'read' },
     params: idParams,
@@ -219,7 +298,10 @@ export const notificationRoutes = [
       assertSentAsRead(ctx.request.body, current, CHANNEL_FIXED_FIELDS);
       if (body.enabled === undefined || body.enabled === channel.enabled) return { body: current! };
       // Conditional on the state read, so a PUT of the preference in between is not overwritten.
-      await deps.db.notificationChannel.updateMany({ where: { id: channel.id, enabled: channel.enabled }, data: { enabled: body.enabled } });
+      await deps.db.notificationChannel.updateMany({
+        where: { id: channel.id, enabled: channel.enabled },
+        data: { enabled: body.enabled },
+      });
       return { body: (await serializeChannels(deps.db, deps.config, [await channelFor(deps, actor, params.id)]))[0]! };
     },
   }),
@@ -235,7 +317,12 @@ export const notificationRoutes = [
     responses: { 200: { description: 'Deliveries', schema: listResponse(deliveryRead) } },
     handler: async ({ actor, deps, query }) => {
       const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'created_at', direction: 'desc' },
+        filters,
+      );
       const visible = [...(await visibleChannelIds(deps, actor, filters.channel_ids)).keys()];
       const window = keyset(page, CREATED);
       const rows = await deps.db.notificationDelivery.findMany({
@@ -268,8 +355,12 @@ export const notificationRoutes = [
     fieldsOf: deliveryRead,
     responses: { 200: { description: 'The delivery', schema: deliveryRead } },
     handler: async ({ actor, deps, params }) => {
-      const row = await deps.db.notificationDelivery.findFirst({ where: { id: params.id, organizationId: actor.organizationId }, include: { event: { select: { payload: true } } } });
-      if (!row || !(await visibleChannelIds(deps, actor, [row.channelId])).has(row.channelId)) throw errors.notFound('notification delivery');
+      const row = await deps.db.notificationDelivery.findFirst({
+        where: { id: params.id, organizationId: actor.organizationId },
+        include: { event: { select: { payload: true } } },
+      });
+      if (!row || !(await visibleChannelIds(deps, actor, [row.channelId])).has(row.channelId))
+        throw errors.notFound('notification delivery');
       return { body: serializeDelivery(row) };
     },
   }),
@@ -283,22 +374,40 @@ export const notificationRoutes = [
     params: idParams,
     responses: { 202: { description: 'The delivery, pending again', schema: deliveryRead } },
     handler: async ({ actor, deps, params }) => {
-      const row = await deps.db.notificationDelivery.findFirst({ where: { id: params.id, organizationId: actor.organizationId } });
+      const row = await deps.db.notificationDelivery.findFirst({
+        where: { id: params.id, organizationId: actor.organizationId },
+      });
       const owner = row ? (await visibleChannelIds(deps, actor, [row.channelId])).get(row.channelId) : undefined;
       if (!row || !owner) throw errors.notFound('notification delivery');
       // Replaying the organization's deliveries starts work for everyone: Write.
       if (owner === 'organization' && !atLeast(actor.level, 'write')) throw errors.insufficientLevel('write');
-      const updated = await deps.db.notificationDelivery.updateMany({ where: { id: row.id, status: 'failed' }, data: { status: 'pending', replays: { increment: 1 }, attempts: 0, lastError: null, lastStatusCode: null } });
-      if (updated.count === 0) throw errors.conflict('delivery_not_failed', 'Only a failed delivery can be replayed.', { status: row.status });
+      const updated = await deps.db.notificationDelivery.updateMany({
+        where: { id: row.id, status: 'failed' },
+        data: { status: 'pending', replays: { increment: 1 }, attempts: 0, lastError: null, lastStatusCode: null },
+      });
+      if (updated.count === 0)
+        throw errors.conflict('delivery_not_failed', 'Only a failed delivery can be replayed.', { status: row.status });
       const replays = row.replays + 1;
-      const retry = { initialSeconds: deps.config.NOTIFICATION_RETRY_INITIAL_SECONDS, maxSeconds: deps.config.NOTIFICATION_RETRY_MAX_SECONDS, attempts: deps.config.NOTIFICATION_RETRY_ATTEMPTS };
+      const retry = {
+        initialSeconds: deps.config.NOTIFICATION_RETRY_INITIAL_SECONDS,
+        maxSeconds: deps.config.NOTIFICATION_RETRY_MAX_SECONDS,
+        attempts: deps.config.NOTIFICATION_RETRY_ATTEMPTS,
+      };
       try {
-        await deps.temporal.workflow.start('deliverNotificationWorkflow', { workflowId: deliveryWorkflowId({ id: row.id, replays }), taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args: [row.id, retry] });
+        await deps.temporal.workflow.start('deliverNotificationWorkflow', {
+          workflowId: deliveryWorkflowId({ id: row.id, replays }),
+          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+          args: [row.id, retry],
+        });
       } catch (error) {
         // A lost start is picked up by the next dispatch (the delivery is pending again).
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) deps.logger.warn({ err: error, delivery_id: row.id }, 'replay workflow did not start; the dispatcher will');
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError))
+          deps.logger.warn({ err: error, delivery_id: row.id }, 'replay workflow did not start; the dispatcher will');
       }
-      const fresh = await deps.db.notificationDelivery.findUniqueOrThrow({ where: { id: row.id }, include: { event: { select: { payload: true } } } });
+      const fresh = await deps.db.notificationDelivery.findUniqueOrThrow({
+        where: { id: row.id },
+        include: { event: { select: { payload: true } } },
+      });
       return { status: 202, body: serializeDelivery(fresh) };
     },
   }),

@@ -14,14 +14,24 @@ export async function ensureNotificationSchedules(config: Config): Promise<void>
       {
         scheduleId: DISPATCH_SCHEDULE_ID,
         spec: { intervals: [{ every: config.NOTIFICATION_DISPATCH_INTERVAL_SECONDS * 1000 }] },
-        action: { type: 'startWorkflow', workflowType: 'dispatchNotificationsWorkflow', taskQueue: config.TEMPORAL_TASK_QUEUE, args: [] },
+        action: {
+          type: 'startWorkflow',
+          workflowType: 'dispatchNotificationsWorkflow',
+          taskQueue: config.TEMPORAL_TASK_QUEUE,
+          args: [],
+        },
         policies: { overlap: ScheduleOverlapPolicy.SKIP },
       },
       {
         scheduleId: EXPIRING_SCHEDULE_ID,
         // Daily at 06:00 UTC.
         spec: { calendars: [{ hour: 6, minute: 0 }] },
-        action: { type: 'startWorkflow', workflowType: 'agreementExpiringNotificationsWorkflow', taskQueue: config.TEMPORAL_TASK_QUEUE, args: [] },
+        action: {
+          type: 'startWorkflow',
+          workflowType: 'agreementExpiringNotificationsWorkflow',
+          taskQueue: config.TEMPORAL_TASK_QUEUE,
+          args: [],
+        },
         policies: { overlap: ScheduleOverlapPolicy.SKIP },
       },
     ];
@@ -30,7 +40,12 @@ export async function ensureNotificationSchedules(config: Config): Promise<void>
         await client.schedule.create(options);
       } catch (error) {
         if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-        await client.schedule.getHandle(options.scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: options.policies }));
+        await client.schedule.getHandle(options.scheduleId).update((previous) => ({
+          ...previous,
+          spec: options.spec,
+          action: options.action,
+          policies: options.policies,
+        }));
       }
     }
   } finally {

@@ -14,12 +14,20 @@ export const MAX_REFERENCES = 100;
 export const sourceFilterSchema = z
   .object({
     schema_version: z.literal(1),
-    references: z.array(z.object({ type: z.enum(REFERENCE_TYPES), id: z.string().uuid() }).strict()).min(1).max(MAX_REFERENCES),
+    references: z
+      .array(z.object({ type: z.enum(REFERENCE_TYPES), id: z.string().uuid() }).strict())
+      .min(1)
+      .max(MAX_REFERENCES),
   })
   .strict();
 export type SourceFilter = z.infer<typeof sourceFilterSchema>;
 
-const referenceSchema = z.object({ id: z.string().uuid(), name: z.string().nullable(), missing: z.boolean(), type: z.enum(REFERENCE_TYPES) });
+const referenceSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string().nullable(),
+  missing: z.boolean(),
+  type: z.enum(REFERENCE_TYPES),
+});
 
 // Read-only fields of the document are accepted back on PUT and ignored, so what was read can be sent.
 const sourceInput = z
@@ -33,15 +41,21 @@ const sourceInput = z
   .strict();
 
 // Simple and linear: one @, something either side, no spaces; the SMTP server has the last word.
-export const emailAddress = z.string().max(254).refine((v) => {
-  const at = v.indexOf('@');
-  return at > 0 && at === v.lastIndexOf('@') && at < v.length - 1 && !/\s/.test(v) && v.slice(at + 1).includes('.');
-}, 'must be an e-mail address');
+export const emailAddress = z
+  .string()
+  .max(254)
+  .refine((v) => {
+    const at = v.indexOf('@');
+    return at > 0 && at === v.lastIndexOf('@') && at < v.length - 1 && !/\s/.test(v) && v.slice(at + 1).includes('.');
+  }, 'must be an e-mail address');
 
 const channelCommon = {
   id: z.string().uuid().optional(),
   enabled: z.boolean(),
-  events: z.array(z.enum(NOTIFICATION_EVENTS)).max(NOTIFICATION_EVENTS.length).refine((e) => new Set(e).size === e.length, 'events must not repeat'),
+  events: z
+    .array(z.enum(NOTIFICATION_EVENTS))
+    .max(NOTIFICATION_EVENTS.length)
+    .refine((e) => new Set(e).size === e.length, 'events must not repeat'),
   readiness: z.enum(READINESS).optional(),
 };
 const webhookUrl = z
@@ -49,24 +63,40 @@ const webhookUrl = z
   .max(2048)
   .url()
   .refine((v) => /^https?:\/\//i.test(v), 'must be an http or https URL');
-const emailChannelInput = z.object({ ...channelCommon, type: z.literal('email'), address: emailAddress.nullable().optional() }).strict();
+const emailChannelInput = z
+  .object({ ...channelCommon, type: z.literal('email'), address: emailAddress.nullable().optional() })
+  .strict();
 const webhookChannelInput = z
   .object({ ...channelCommon, type: z.literal('webhook'), url: webhookUrl, secret_set: z.boolean().optional() })
   .strict();
 const channelInput = z.discriminatedUnion('type', [emailChannelInput, webhookChannelInput]);
 
 const personalInput = z
-  .object({ owner: z.literal('personal'), scope: z.enum(['mine', 'organization']), sources: z.array(sourceInput).max(MAX_SOURCES), channels: z.array(channelInput).max(MAX_CHANNELS) })
+  .object({
+    owner: z.literal('personal'),
+    scope: z.enum(['mine', 'organization']),
+    sources: z.array(sourceInput).max(MAX_SOURCES),
+    channels: z.array(channelInput).max(MAX_CHANNELS),
+  })
   .strict();
 const organizationInput = z
-  .object({ owner: z.literal('organization'), scope: z.literal('organization'), sources: z.array(sourceInput).max(0, 'organization preferences have no sources'), channels: z.array(channelInput).max(MAX_CHANNELS) })
+  .object({
+    owner: z.literal('organization'),
+    scope: z.literal('organization'),
+    sources: z.array(sourceInput).max(0, 'organization preferences have no sources'),
+    channels: z.array(channelInput).max(MAX_CHANNELS),
+  })
   .strict();
 
 export const preferenceInputSchema = z.discriminatedUnion('owner', [personalInput, organizationInput]);
 export type PreferenceInput = z.infer<typeof preferenceInputSchema>;
 export type ChannelInput = z.infer<typeof channelInput>;
 
-export const preferencesBodySchema = z.object({ preferences: z.array(preferenceInputSchema).length(1, 'send exactly one preference, the one named by owner') }).strict();
+export const preferencesBodySchema = z
+  .object({
+    preferences: z.array(preferenceInputSchema).length(1, 'send exactly one preference, the one named by owner'),
+  })
+  .strict();
 
 export const ownerQuery = z.object({ owner: z.enum(['personal', 'organization']).default('personal') });
 
@@ -81,7 +111,13 @@ const channelRead = z.object({
   secret_set: z.boolean().optional(),
   secret: z.string().optional().describe('webhook: the signing secret, only in the response that created it'),
 });
-const sourceRead = z.object({ id: z.string().uuid(), name: z.string(), personal: z.boolean(), filter: sourceFilterSchema, references: z.array(referenceSchema) });
+const sourceRead = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  personal: z.boolean(),
+  filter: sourceFilterSchema,
+  references: z.array(referenceSchema),
+});
 export const preferenceRead = z.object({
   owner: z.enum(['personal', 'organization']),
   scope: z.enum(['mine', 'organization']),
@@ -131,4 +167,6 @@ export const organizationChannelRead = z
 // /v1/notification-preferences by its owner. The rest of the read shape may be sent back as read.
 export const CHANNEL_FIXED_FIELDS = ['owner', 'user_id', 'type', 'events', 'address', 'url'] as const;
 const channelPatchInput = z.object({ enabled: z.boolean().optional() }).strict();
-export const channelPatchSchema = acceptingReadShape(channelPatchInput, organizationChannelRead).meta({ id: 'NotificationChannelPatch' });
+export const channelPatchSchema = acceptingReadShape(channelPatchInput, organizationChannelRead).meta({
+  id: 'NotificationChannelPatch',
+});

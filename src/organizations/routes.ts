@@ -19,11 +19,18 @@ export const organizationRoutes = [
     access: { level: 'read', withoutOrganization: true },
     query: z.object(pageParams(['name'])),
     fieldsOf: organizationSummarySchema,
-    responses: { 200: { description: 'Organizations of the key owner, by name', schema: listResponse(organizationSummarySchema) } },
+    responses: {
+      200: { description: 'Organizations of the key owner, by name', schema: listResponse(organizationSummarySchema) },
+    },
     handler: async ({ query, actor, deps }) => {
       const { userId } = actor;
       const memberships = await deps.db.membership.findMany({ where: { userId }, include: { organization: true } });
-      const data = memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role, currency_code: m.organization.currencyCode }));
+      const data = memberships.map((m) => ({
+        id: m.organization.id,
+        name: m.organization.name,
+        role: m.role,
+        currency_code: m.organization.currencyCode,
+      }));
       // A person's few organizations, paged like every list: by name, then id.
       const page = resolvePage(deps.cursors, query, { sort: 'name', direction: 'asc' }, {});
       const { rows, nextCursor } = pageOfRanked(deps.cursors, page, data, (o) => [o.name, o.id]);
@@ -99,7 +106,12 @@ export const organizationRoutes = [
     responses: { 200: { description: 'A page of members', schema: listResponse(memberSchema) } },
     handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'joined_at', direction: 'asc' }, {});
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'joined_at', direction: 'asc' },
+        {},
+      );
       // Memberships have a composite key; the user id is the tie-breaker and the member's id.
       const { where, orderBy, take } = keyset(page, JOINED, 'userId');
       const rows = await deps.db.membership.findMany({

@@ -17,10 +17,13 @@ export const organizationAccessSchema = z
     settings: z
       .object({
         line_rounding_minor_units: z.number().int().meta({
-          description: "How far a line's net amount may be from quantity x price (after line allowances and charges) and still be rounding, in the currency's smallest unit: 1 is one cent",
+          description:
+            "How far a line's net amount may be from quantity x price (after line allowances and charges) and still be rounding, in the currency's smallest unit: 1 is one cent",
         }),
       })
-      .meta({ description: 'Settings of the organization the checks read (changed by an administrator of the service)' }),
+      .meta({
+        description: 'Settings of the organization the checks read (changed by an administrator of the service)',
+      }),
   })
   .meta({ id: 'OrganizationAccess' });
 

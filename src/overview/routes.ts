@@ -9,7 +9,8 @@ export const overviewRoutes = [
     method: 'get',
     path: '/v1/overview',
     operationId: 'getOverview',
-    summary: 'The organization at a glance: invoice spend, open alerts, claims, agreements and suggested next steps; amounts per currency, `recent` covers the last 7 days. With `mine=true` or `team_ids` every figure covers only the records those teams cover (a team without a valid filter covers nothing)',
+    summary:
+      'The organization at a glance: invoice spend, open alerts, claims, agreements and suggested next steps; amounts per currency, `recent` covers the last 7 days. With `mine=true` or `team_ids` every figure covers only the records those teams cover (a team without a valid filter covers nothing)',
     tag: 'Overview',
     access: { level: 'read' },
     query: z.object({ fields: z.string().optional(), ...teamScopeParams }),

@@ -17,7 +17,14 @@ const money = z.object({
 });
 const count = z.number().int();
 
-export const NEXT_STEP_KINDS = ['agreement_not_ready', 'review_alerts', 'failed_invoices', 'incomplete_checks', 'outdated_checks', 'renewal_due'] as const;
+export const NEXT_STEP_KINDS = [
+  'agreement_not_ready',
+  'review_alerts',
+  'failed_invoices',
+  'incomplete_checks',
+  'outdated_checks',
+  'renewal_due',
+] as const;
 
 export const nextStepSchema = z.object({
   kind: z.enum(NEXT_STEP_KINDS),
@@ -43,19 +50,30 @@ export const overviewSchema = z
     claims: z.object({
       open_count: count.meta({ description: 'Claims pending or in progress' }),
       recent_open_count: count,
-      claimed: z.array(money).meta({ description: 'Impact of claimed alerts; recent: of claims created in the last 7 days' }),
-      refunded: z.array(money).meta({ description: 'Refunds recorded on claims; recent: refund dates in the last 7 days' }),
+      claimed: z
+        .array(money)
+        .meta({ description: 'Impact of claimed alerts; recent: of claims created in the last 7 days' }),
+      refunded: z
+        .array(money)
+        .meta({ description: 'Refunds recorded on claims; recent: refund dates in the last 7 days' }),
     }),
     agreements: z.object({
       active_count: count,
       expiring_soon: z.object({
         count: count.meta({ description: 'Active agreements expiring within 90 days' }),
         within_days: count,
-        soonest: z.array(z.object({ id: z.string().uuid(), title: z.string().nullable(), expiration_date: z.string() })),
+        soonest: z.array(
+          z.object({ id: z.string().uuid(), title: z.string().nullable(), expiration_date: z.string() }),
+        ),
       }),
       not_ready: z.object({
         count: count.meta({ description: 'Agreements (not archived) that checks cannot run against yet' }),
-        missing: z.object(Object.fromEntries(READINESS_GAPS.map((gap) => [gap, count])) as Record<(typeof READINESS_GAPS)[number], typeof count>),
+        missing: z.object(
+          Object.fromEntries(READINESS_GAPS.map((gap) => [gap, count])) as Record<
+            (typeof READINESS_GAPS)[number],
+            typeof count
+          >,
+        ),
       }),
     }),
     next_steps: z.array(nextStepSchema),

@@ -28,7 +28,8 @@ type Gap = (typeof READINESS_GAPS)[number];
 const DAY_MS = 86_400_000;
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-const byCurrency = (a: { currency_code: string | null }, b: { currency_code: string | null }) => (a.currency_code ?? '').localeCompare(b.currency_code ?? '');
+const byCurrency = (a: { currency_code: string | null }, b: { currency_code: string | null }) =>
+  (a.currency_code ?? '').localeCompare(b.currency_code ?? '');
 
 // Visible alerts only: an alert whose match ended or whose invoice was deleted is set aside
 // (docs/alerts.md) and out of every total.
@@ -81,11 +82,15 @@ interface Figure {
 function figuresOf(rows: FigureRow[]): (part: FigureRow['part']) => Figure {
   const figures = new Map<FigureRow['part'], Figure>();
   for (const row of rows) {
-    const figure = figures.get(row.part) ?? figures.set(row.part, { count: 0, recentCount: 0, money: [] }).get(row.part)!;
+    const figure =
+      figures.get(row.part) ?? figures.set(row.part, { count: 0, recentCount: 0, money: [] }).get(row.part)!;
     figure.count += row.count;
     figure.recentCount += row.recent_count;
     let entry = figure.money.find((m) => m.currency_code === row.currency_code);
-    if (!entry) figure.money.push((entry = { currency_code: row.currency_code, count: 0, total: new Decimal(0), recent: new Decimal(0) }));
+    if (!entry)
+      figure.money.push(
+        (entry = { currency_code: row.currency_code, count: 0, total: new Decimal(0), recent: new Decimal(0) }),
+      );
     entry.count += row.count;
     entry.total = entry.total.plus(row.total);
     entry.recent = entry.recent.plus(row.recent);
@@ -154,9 +159,17 @@ const ALERT_AND_CLAIM_FIGURES = `
 // Agreements: readiness computed once, then its counts, the soonest to expire, the not-ready ones
 // holding back the most invoices (matched, not deleted) and the renewals due, as one row.
 // With teams (scope), only the agreements they cover, and of their invoices only the covered ones.
-function agreementFigures(org: string, today: string, expiringThrough: string, renewalThrough: string, scope: TeamScope | null): Prisma.Sql {
+function agreementFigures(
+  org: string,
+  today: string,
+  expiringThrough: string,
+  renewalThrough: string,
+  scope: TeamScope | null,
+): Prisma.Sql {
   const coveredAgreement = (alias: string) => (scope ? scopeCondition(scope, 'agreement', alias) : Prisma.sql`TRUE`);
-  const coveredInvoice = scope ? Prisma.sql`EXISTS (SELECT 1 FROM invoices iv WHERE iv.id = m.invoice_id AND ${scopeCondition(scope, 'invoice', 'iv')})` : Prisma.sql`TRUE`;
+  const coveredInvoice = scope
+    ? Prisma.sql`EXISTS (SELECT 1 FROM invoices iv WHERE iv.id = m.invoice_id AND ${scopeCondition(scope, 'invoice', 'iv')})`
+    : Prisma.sql`TRUE`;
   return Prisma.sql`
   WITH readiness AS MATERIALIZED (${readinessSql(org, coveredAgreement('a'))}),
   counts AS (
@@ -199,11 +212,18 @@ function scopeSuffix(query: TeamScopeQuery): string {
   return '';
 }
 
-const withQuery = (link: string, suffix: string) => (suffix ? `${link}${link.includes('?') ? '&' : '?'}${suffix}` : link);
+const withQuery = (link: string, suffix: string) =>
+  suffix ? `${link}${link.includes('?') ? '&' : '?'}${suffix}` : link;
 
 // With a team scope (mine / team_ids) every figure covers only what the teams cover; without one
 // it comes from the trigger-kept totals.
-export async function overview(deps: Deps, organizationId: string, scope: TeamScope | null = null, teamQuery: TeamScopeQuery = {}, now = new Date()): Promise<Overview> {
+export async function overview(
+  deps: Deps,
+  organizationId: string,
+  scope: TeamScope | null = null,
+  teamQuery: TeamScopeQuery = {},
+  now = new Date(),
+): Promise<Overview> {
   const since = new Date(now.getTime() - RECENT_DAYS * DAY_MS);
   const today = isoDay(now);
   // Calendar dates (refunds): today and the 6 days before it.
@@ -215,8 +235,12 @@ export async function overview(deps: Deps, organizationId: string, scope: TeamSc
 
   // Three independent statements side by side, each on its own pool connection.
   const [invoiceRows, alertAndClaimRows, [agreements]] = await Promise.all([
-    scope ? db.$queryRaw<FigureRow[]>(scopedInvoiceFigures(scope, since)) : db.$queryRawUnsafe<FigureRow[]>(INVOICE_FIGURES, org, since),
-    scope ? db.$queryRaw<FigureRow[]>(scopedAlertAndClaimFigures(scope, since, recentFrom)) : db.$queryRawUnsafe<FigureRow[]>(ALERT_AND_CLAIM_FIGURES, org, since, recentFrom),
+    scope
+      ? db.$queryRaw<FigureRow[]>(scopedInvoiceFigures(scope, since))
+      : db.$queryRawUnsafe<FigureRow[]>(INVOICE_FIGURES, org, since),
+    scope
+      ? db.$queryRaw<FigureRow[]>(scopedAlertAndClaimFigures(scope, since, recentFrom))
+      : db.$queryRawUnsafe<FigureRow[]>(ALERT_AND_CLAIM_FIGURES, org, since, recentFrom),
     db.$queryRaw<AgreementFigures[]>(agreementFigures(org, today, expiringThrough, renewalThrough, scope)),
   ]);
   const figure = figuresOf([...invoiceRows, ...alertAndClaimRows]);
@@ -245,22 +269,59 @@ export async function overview(deps: Deps, organizationId: string, scope: TeamSc
   const step = (kind: NextStep['kind'], n: number, message: string, link: string) => {
     if (n > 0) steps.push({ kind, message, count: n, link: withQuery(link, suffix), agreement_id: null });
   };
-  step('review_alerts', pending.count, `${plural(pending.count, 'alert')} ${pending.count === 1 ? 'waits' : 'wait'} for review`, '/v1/alerts?statuses=pending');
-  step('failed_invoices', failed, `${plural(failed, 'invoice')} could not be read`, '/v1/invoices?processing_statuses=failed');
-  step('incomplete_checks', incomplete, `${plural(incomplete, 'invoice')} could not be checked completely`, '/v1/invoices?check_statuses=incomplete');
-  step('outdated_checks', outdated, `${plural(outdated, 'invoice')} changed, or ${outdated === 1 ? 'its' : 'their'} agreement did, since the last check`, '/v1/invoices?check_statuses=outdated');
-  step('renewal_due', renewalDue, `${plural(renewalDue, 'agreement')} must be renewed or cancelled by ${renewalThrough}`, `/v1/agreements?statuses=active&renewal_deadline_through=${renewalThrough}`);
+  step(
+    'review_alerts',
+    pending.count,
+    `${plural(pending.count, 'alert')} ${pending.count === 1 ? 'waits' : 'wait'} for review`,
+    '/v1/alerts?statuses=pending',
+  );
+  step(
+    'failed_invoices',
+    failed,
+    `${plural(failed, 'invoice')} could not be read`,
+    '/v1/invoices?processing_statuses=failed',
+  );
+  step(
+    'incomplete_checks',
+    incomplete,
+    `${plural(incomplete, 'invoice')} could not be checked completely`,
+    '/v1/invoices?check_statuses=incomplete',
+  );
+  step(
+    'outdated_checks',
+    outdated,
+    `${plural(outdated, 'invoice')} changed, or ${outdated === 1 ? 'its' : 'their'} agreement did, since the last check`,
+    '/v1/invoices?check_statuses=outdated',
+  );
+  step(
+    'renewal_due',
+    renewalDue,
+    `${plural(renewalDue, 'agreement')} must be renewed or cancelled by ${renewalThrough}`,
+    `/v1/agreements?statuses=active&renewal_deadline_through=${renewalThrough}`,
+  );
 
   return {
     recent_since: since.toISOString(),
     // Invoices without a currency count, but in no spend entry.
-    invoices: { count: spend.count, recent_count: spend.recentCount, spend: moneyOf(spend).filter((m) => m.currency_code !== null) },
+    invoices: {
+      count: spend.count,
+      recent_count: spend.recentCount,
+      spend: moneyOf(spend).filter((m) => m.currency_code !== null),
+    },
     alerts: { open_count: pending.count, recent_open_count: pending.recentCount, impact: moneyOf(pending) },
-    claims: { open_count: openClaims.count, recent_open_count: openClaims.recentCount, claimed: moneyOf(figure('claimed')), refunded: moneyOf(figure('refunded')) },
+    claims: {
+      open_count: openClaims.count,
+      recent_open_count: openClaims.recentCount,
+      claimed: moneyOf(figure('claimed')),
+      refunded: moneyOf(figure('refunded')),
+    },
     agreements: {
       active_count: counts.active,
       expiring_soon: { count: counts.expiring, within_days: EXPIRING_WITHIN_DAYS, soonest },
-      not_ready: { count: counts.not_ready, missing: Object.fromEntries(READINESS_GAPS.map((gap) => [gap, counts[gap]])) as Record<Gap, number> },
+      not_ready: {
+        count: counts.not_ready,
+        missing: Object.fromEntries(READINESS_GAPS.map((gap) => [gap, counts[gap]])) as Record<Gap, number>,
+      },
     },
     next_steps: steps,
   };

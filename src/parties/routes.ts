@@ -70,7 +70,12 @@ function partyListRoute(kind: 'supplier' | 'recipient', path: string, operationI
     responses: { 200: { description: `A page of ${kind}s`, schema: listResponse(partySchema) } },
     handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'name', direction: 'asc' }, filters);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'name', direction: 'asc' },
+        filters,
+      );
       const column = page.sort === 'created_at' ? CREATED : NAME;
       const { where, orderBy, take } = keyset(page, column);
       const search = filters.search
@@ -83,7 +88,8 @@ function partyListRoute(kind: 'supplier' | 'recipient', path: string, operationI
           }
         : {};
       const args = { where: { AND: [{ organizationId: actor.organizationId }, search, where] }, orderBy, take };
-      const rows: PartyRow[] = kind === 'supplier' ? await deps.db.supplier.findMany(args) : await deps.db.recipient.findMany(args);
+      const rows: PartyRow[] =
+        kind === 'supplier' ? await deps.db.supplier.findMany(args) : await deps.db.recipient.findMany(args);
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
       return { body: { data: visible.map(serializeParty), next_cursor: nextCursor } };
     },

@@ -30,7 +30,10 @@ export function isTerminal(status: RunStatus): boolean {
 }
 
 const notTerminal = { notIn: TERMINAL_RUN_STATUSES };
-const ALL_ITEMS_FAILED: RunFailure = { code: 'all_items_failed', message: 'Every item of this run failed; see its items.' };
+const ALL_ITEMS_FAILED: RunFailure = {
+  code: 'all_items_failed',
+  message: 'Every item of this run failed; see its items.',
+};
 
 export async function markRunStarted(db: Db, runId: string): Promise<void> {
   await db.workflowRun.updateMany({
@@ -65,7 +68,10 @@ export async function registerItems(db: Db, runId: string, items: NewItem[], com
 }
 
 export async function itemIdsByKey(db: Db, runId: string, keys: string[]): Promise<Record<string, string>> {
-  const rows = await db.workflowRunItem.findMany({ where: { runId, key: { in: keys } }, select: { id: true, key: true } });
+  const rows = await db.workflowRunItem.findMany({
+    where: { runId, key: { in: keys } },
+    select: { id: true, key: true },
+  });
   return Object.fromEntries(rows.map((row) => [row.key, row.id]));
 }
 
@@ -92,8 +98,10 @@ export async function finishItem(
     where: { id: itemId, status: { in: UNFINISHED_ITEM_STATUSES } },
     data: {
       status: outcome.status,
-      result: outcome.status === 'completed' ? ((outcome.result ?? Prisma.DbNull) as Prisma.InputJsonValue) : Prisma.DbNull,
-      failure: outcome.status === 'failed' ? ({ ...publicFailure(outcome.failure) } as Prisma.InputJsonValue) : Prisma.DbNull,
+      result:
+        outcome.status === 'completed' ? ((outcome.result ?? Prisma.DbNull) as Prisma.InputJsonValue) : Prisma.DbNull,
+      failure:
+        outcome.status === 'failed' ? ({ ...publicFailure(outcome.failure) } as Prisma.InputJsonValue) : Prisma.DbNull,
       finishedAt: new Date(),
     },
   });
@@ -131,7 +139,11 @@ export async function failItems(db: Db, itemIds: string[], failure: RunFailure):
 }
 
 export async function itemCounts(db: Db, runIds: string[]): Promise<Map<string, ItemCounts>> {
-  const groups = await db.workflowRunItem.groupBy({ by: ['runId', 'status'], where: { runId: { in: runIds } }, _count: { _all: true } });
+  const groups = await db.workflowRunItem.groupBy({
+    by: ['runId', 'status'],
+    where: { runId: { in: runIds } },
+    _count: { _all: true },
+  });
   const counts = new Map<string, ItemCounts>();
   for (const runId of runIds) counts.set(runId, { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 });
   for (const group of groups) counts.get(group.runId)![group.status] = group._count._all;
@@ -166,7 +178,10 @@ export async function cancelRunDecision(db: Db, runId: string): Promise<boolean>
       data: { status: 'cancelled', failure: Prisma.DbNull, finishedAt: new Date(), version: { increment: 1 } },
     });
     if (count === 0) return false;
-    await tx.workflowRunItem.updateMany({ where: { runId, status: 'queued' }, data: { status: 'cancelled', finishedAt: new Date() } });
+    await tx.workflowRunItem.updateMany({
+      where: { runId, status: 'queued' },
+      data: { status: 'cancelled', finishedAt: new Date() },
+    });
     return true;
   });
 }
@@ -204,7 +219,9 @@ export async function closeRun(
       data: {
         status: unfinishedItemsBecome,
         finishedAt: new Date(),
-        ...(unfinishedItemsBecome === 'failed' && failure ? { failure: failure as unknown as Prisma.InputJsonValue } : {}),
+        ...(unfinishedItemsBecome === 'failed' && failure
+          ? { failure: failure as unknown as Prisma.InputJsonValue }
+          : {}),
       },
     });
     return true;
@@ -219,7 +236,11 @@ export type ItemOutcome = { status: 'completed'; result: unknown } | { status: '
 
 // Starts the run and adds its one item already running, in one statement. A repeat (the activity
 // retried after a crash) finds the item it began: `proceed` then says whether to work on it.
-export async function startSingleItemRun(db: Db, runId: string, item: NewItem): Promise<{ itemId: string; proceed: boolean }> {
+export async function startSingleItemRun(
+  db: Db,
+  runId: string,
+  item: NewItem,
+): Promise<{ itemId: string; proceed: boolean }> {
   const rows = await db.$queryRaw<{ id: string; status: RunItemStatus }[]>`
     WITH run AS (
       UPDATE workflow_runs
@@ -251,8 +272,16 @@ export async function startSingleItemRun(db: Db, runId: string, item: NewItem): 
 // Records the item's outcome (null: it was not worked on) and ends the run from the item's
 // final status, in one statement; returns the run's status. A repeat changes nothing and
 // returns the same status.
-export async function finishSingleItemRun(db: Db, runId: string, itemId: string, outcome: ItemOutcome | null): Promise<RunStatus> {
-  const result = outcome?.status === 'completed' && outcome.result !== null && outcome.result !== undefined ? JSON.stringify(outcome.result) : null;
+export async function finishSingleItemRun(
+  db: Db,
+  runId: string,
+  itemId: string,
+  outcome: ItemOutcome | null,
+): Promise<RunStatus> {
+  const result =
+    outcome?.status === 'completed' && outcome.result !== null && outcome.result !== undefined
+      ? JSON.stringify(outcome.result)
+      : null;
   const failure = outcome?.status === 'failed' ? JSON.stringify(publicFailure(outcome.failure)) : null;
   // With no outcome the update matches no row (status IS NULL) and the item keeps its status.
   const rows = await db.$queryRaw<{ status: RunStatus }[]>`
@@ -283,7 +312,12 @@ export async function finishSingleItemRun(db: Db, runId: string, itemId: string,
 // The whole life of a single-item run inside one activity (workflows/runs/lifecycle.ts,
 // executeRunInOneActivity): started, the work, finished. A repeat after a crash finds the item
 // running and works again (the work is idempotent), or finds it ended and only reads the status.
-export async function runSingleItem(db: Db, runId: string, item: NewItem, work: () => Promise<ItemOutcome>): Promise<RunStatus> {
+export async function runSingleItem(
+  db: Db,
+  runId: string,
+  item: NewItem,
+  work: () => Promise<ItemOutcome>,
+): Promise<RunStatus> {
   const { itemId, proceed } = await startSingleItemRun(db, runId, item);
   return finishSingleItemRun(db, runId, itemId, proceed ? await work() : null);
 }

@@ -44,7 +44,12 @@ export const runRoutes = [
     responses: { 200: { description: 'A page of runs', schema: listResponse(workflowRunSchema) } },
     handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'created_at', direction: 'desc' },
+        filters,
+      );
       const { where, orderBy, take } = keyset(page, CREATED_AT);
       const rows = await deps.db.workflowRun.findMany({
         where: {
@@ -97,7 +102,12 @@ export const runRoutes = [
     handler: async ({ params, query, actor, deps }) => {
       const run = await findRun(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'position', direction: 'asc' }, filters);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'position', direction: 'asc' },
+        filters,
+      );
       const { where, orderBy, take } = keyset(page, POSITION);
       const rows = await deps.db.workflowRunItem.findMany({
         where: { AND: [{ runId: run.id }, filters.statuses ? { status: { in: filters.statuses } } : {}, where] },
@@ -118,8 +128,15 @@ export const runRoutes = [
     params: idParams,
     body: cancelBody,
     responses: {
-      200: { description: 'The run, cancelled (finished items keep their results); with item_ids, the run with those items cancelled', schema: workflowRunSchema },
-      409: { description: 'run_already_finished: the run ended (completed, failed, cancelled) before the cancel; the message names its status' },
+      200: {
+        description:
+          'The run, cancelled (finished items keep their results); with item_ids, the run with those items cancelled',
+        schema: workflowRunSchema,
+      },
+      409: {
+        description:
+          'run_already_finished: the run ended (completed, failed, cancelled) before the cancel; the message names its status',
+      },
     },
     handler: async ({ params, body, actor, deps, ctx }) => {
       const current = await findRun(deps, actor.organizationId, params.id);
@@ -138,15 +155,25 @@ export const runRoutes = [
     params: idParams,
     idempotent: true,
     responses: {
-      202: { description: 'The retrying run; Location points to it', schema: workflowRunSchema.extend({ workflow_run_id: z.string().uuid() }) },
-      409: { description: 'run_not_retryable: the run is not failed; run_type_not_retryable: only import, check and sync runs can be retried' },
+      202: {
+        description: 'The retrying run; Location points to it',
+        schema: workflowRunSchema.extend({ workflow_run_id: z.string().uuid() }),
+      },
+      409: {
+        description:
+          'run_not_retryable: the run is not failed; run_type_not_retryable: only import, check and sync runs can be retried',
+      },
     },
     handler: async ({ params, actor, deps }) => {
       // Retrying needs the level starting the work needs: a sync's depends on its scope.
       const failed = await findRun(deps, actor.organizationId, params.id);
       if (failed.type === 'sync') await assertMayResumeSync(deps, actor, failed);
       const run = await retryRun(deps, actor.organizationId, params.id);
-      return { status: 202, body: { ...(await viewRun(deps, run)), workflow_run_id: run.id }, headers: { Location: `/v1/workflow-runs/${run.id}` } };
+      return {
+        status: 202,
+        body: { ...(await viewRun(deps, run)), workflow_run_id: run.id },
+        headers: { Location: `/v1/workflow-runs/${run.id}` },
+      };
     },
   }),
 ];

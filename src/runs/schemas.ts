@@ -13,7 +13,10 @@ export const workflowRunSchema = z
     id: z.string().uuid().meta({ description: 'The run id, which is also its Temporal workflow ID.' }),
     type: z.string().meta({ description: 'import, check, refresh, sync, price_import, ...' }),
     status: z.enum(RUN_STATUSES),
-    owner: z.object({ type: z.string(), id: z.string().uuid() }).nullable().meta({ description: 'The record the run works for.' }),
+    owner: z
+      .object({ type: z.string(), id: z.string().uuid() })
+      .nullable()
+      .meta({ description: 'The record the run works for.' }),
     progress: z.object({
       total: z.number().int().nullable().meta({ description: 'null while the run is still finding its work' }),
       queued: z.number().int(),

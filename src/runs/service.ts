@@ -9,7 +9,15 @@ import { countRunFinished, countRunStarted } from '../http/metrics.js';
 import { runSearchAttributes } from '../temporal/search-attributes.js';
 import { publicFailure } from '../shared/failures.js';
 import { deterministicUuid } from '../shared/ids.js';
-import { cancelRunDecision, closeRun, finishRun, isTerminal, itemCounts, UNFINISHED_ITEM_STATUSES, type RunFailure } from './read-model.js';
+import {
+  cancelRunDecision,
+  closeRun,
+  finishRun,
+  isTerminal,
+  itemCounts,
+  UNFINISHED_ITEM_STATUSES,
+  type RunFailure,
+} from './read-model.js';
 import type { RunArgs } from './run-args.js';
 import { serializeRun } from './serialize.js';
 import type { WorkflowRunView } from './schemas.js';
@@ -38,7 +46,11 @@ type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger'>;
 
 // The run's row, for startRun or for a caller that inserts it in the same transaction as the
 // records the run works on (then startRecordedRun).
-export function newRunRow(deps: Pick<Deps, 'runTypes'>, request: StartRunRequest, id: string): Prisma.WorkflowRunUncheckedCreateInput {
+export function newRunRow(
+  deps: Pick<Deps, 'runTypes'>,
+  request: StartRunRequest,
+  id: string,
+): Prisma.WorkflowRunUncheckedCreateInput {
   deps.runTypes.get(request.type);
   return {
     id,
@@ -61,13 +73,26 @@ export function workflowIdOf(run: Pick<WorkflowRun, 'id' | 'workflowId'>): strin
 // Another run holds the shared workflow ID of `run` (one sync per integration): the 409 names it.
 async function runningHolderOf(deps: Deps, run: WorkflowRun): Promise<ApiError> {
   const holder = await deps.db.workflowRun.findFirst({
-    where: { organizationId: run.organizationId, workflowId: run.workflowId, id: { not: run.id }, status: { in: ['queued', 'running'] } },
+    where: {
+      organizationId: run.organizationId,
+      workflowId: run.workflowId,
+      id: { not: run.id },
+      status: { in: ['queued', 'running'] },
+    },
     select: { id: true },
   });
-  return errors.conflict('run_already_running', 'Another run of this record is running; retry when it has finished.', holder ? { running_run_id: holder.id } : undefined);
+  return errors.conflict(
+    'run_already_running',
+    'Another run of this record is running; retry when it has finished.',
+    holder ? { running_run_id: holder.id } : undefined,
+  );
 }
 
-async function insertRunOnce(deps: Deps, request: StartRunRequest, id: string): Promise<{ run: WorkflowRun; created: boolean }> {
+async function insertRunOnce(
+  deps: Deps,
+  request: StartRunRequest,
+  id: string,
+): Promise<{ run: WorkflowRun; created: boolean }> {
   try {
     const run = await deps.db.workflowRun.create({ data: newRunRow(deps, request, id) });
     return { run, created: true };
@@ -80,7 +105,11 @@ async function insertRunOnce(deps: Deps, request: StartRunRequest, id: string): 
 
 export async function startWorkflow(deps: Deps, run: WorkflowRun, reuse: WorkflowIdReusePolicy): Promise<void> {
   const runType = deps.runTypes.get(run.type);
-  const args: RunArgs = { runId: run.id, organizationId: run.organizationId, input: (run.input ?? {}) as Record<string, unknown> };
+  const args: RunArgs = {
+    runId: run.id,
+    organizationId: run.organizationId,
+    input: (run.input ?? {}) as Record<string, unknown>,
+  };
   await deps.temporal.workflow.start(runType.workflowType, {
     workflowId: workflowIdOf(run),
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
@@ -104,7 +133,9 @@ export async function startSharedWorkflow(deps: Deps, run: WorkflowRun): Promise
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError) || attempt >= 50) throw error;
       const holderId = await holderRunId(deps, workflowIdOf(run));
-      const holder = holderId ? await deps.db.workflowRun.findUnique({ where: { id: holderId }, select: { status: true } }) : null;
+      const holder = holderId
+        ? await deps.db.workflowRun.findUnique({ where: { id: holderId }, select: { status: true } })
+        : null;
       if (holderId !== run.id && holder && !isTerminal(holder.status)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -113,7 +144,10 @@ export async function startSharedWorkflow(deps: Deps, run: WorkflowRun): Promise
 
 // The run whose execution currently holds a workflow ID (from the execution's memo).
 export async function holderRunId(deps: Deps, workflowId: string): Promise<string | null> {
-  const description = await deps.temporal.workflow.getHandle(workflowId).describe().catch(() => null);
+  const description = await deps.temporal.workflow
+    .getHandle(workflowId)
+    .describe()
+    .catch(() => null);
   return ((description?.memo as { runId?: string } | undefined)?.runId as string | undefined) ?? null;
 }
 
@@ -152,7 +186,10 @@ async function failureFromTemporal(deps: Deps, workflowId: string): Promise<RunF
     if (error instanceof WorkflowFailedError) {
       // The workflow's own failure when it is one of ours; never a library's text.
       const failure = publicFailure(error.cause, WORKFLOW_FAILED);
-      deps.logger.warn({ err: error, workflow_id: workflowId, public_code: failure.code }, 'workflow failed in Temporal');
+      deps.logger.warn(
+        { err: error, workflow_id: workflowId, public_code: failure.code },
+        'workflow failed in Temporal',
+      );
       return failure;
     }
   }
@@ -186,10 +223,19 @@ async function reconcileOne(deps: Deps, run: WorkflowRun): Promise<boolean> {
     if (age < MISSING_WORKFLOW_GRACE_MS) return false;
     if (mayStartLate(run, age)) {
       await startRecordedRun(deps, run);
-      deps.logger.warn({ run_id: run.id, type: run.type }, 'started the workflow of a run whose API stopped before starting it');
+      deps.logger.warn(
+        { run_id: run.id, type: run.type },
+        'started the workflow of a run whose API stopped before starting it',
+      );
       return false;
     }
-    return closeRun(deps.db, run.id, 'failed', { code: 'workflow_not_found', message: 'The workflow of this run was never started.' }, 'failed');
+    return closeRun(
+      deps.db,
+      run.id,
+      'failed',
+      { code: 'workflow_not_found', message: 'The workflow of this run was never started.' },
+      'failed',
+    );
   }
   switch (status) {
     case 'RUNNING':
@@ -200,9 +246,21 @@ async function reconcileOne(deps: Deps, run: WorkflowRun): Promise<boolean> {
     case 'CANCELLED':
       return closeRun(deps.db, run.id, 'cancelled', null, 'cancelled');
     case 'TERMINATED':
-      return closeRun(deps.db, run.id, 'failed', { code: 'workflow_terminated', message: 'The workflow was terminated in Temporal.' }, 'cancelled');
+      return closeRun(
+        deps.db,
+        run.id,
+        'failed',
+        { code: 'workflow_terminated', message: 'The workflow was terminated in Temporal.' },
+        'cancelled',
+      );
     case 'TIMED_OUT':
-      return closeRun(deps.db, run.id, 'failed', { code: 'workflow_timed_out', message: 'The workflow timed out in Temporal.' }, 'failed');
+      return closeRun(
+        deps.db,
+        run.id,
+        'failed',
+        { code: 'workflow_timed_out', message: 'The workflow timed out in Temporal.' },
+        'failed',
+      );
     case 'FAILED':
       return closeRun(deps.db, run.id, 'failed', await failureFromTemporal(deps, workflowIdOf(run)), 'failed');
     default:
@@ -235,7 +293,10 @@ export async function findRun(deps: Deps, organizationId: string, runId: string)
 }
 
 export async function viewRuns(deps: Pick<AppDeps, 'db'>, runs: WorkflowRun[]): Promise<WorkflowRunView[]> {
-  const counts = await itemCounts(deps.db, runs.map((run) => run.id));
+  const counts = await itemCounts(
+    deps.db,
+    runs.map((run) => run.id),
+  );
   return runs.map((run) => serializeRun(run, counts.get(run.id)!));
 }
 
@@ -256,15 +317,24 @@ async function waitForRunningItems(deps: Deps, runId: string, timeoutMs: number)
 
 // Said the same way by every endpoint that cannot act on a finished run.
 export function alreadyFinished(run: Pick<WorkflowRun, 'status'>) {
-  return errors.conflict('run_already_finished', `This run has already finished: it is ${run.status}. A finished run cannot be cancelled.`);
+  return errors.conflict(
+    'run_already_finished',
+    `This run has already finished: it is ${run.status}. A finished run cannot be cancelled.`,
+  );
 }
 
 async function cancelItems(deps: Deps, run: WorkflowRun, itemIds: string[]): Promise<void> {
-  const found = await deps.db.workflowRunItem.findMany({ where: { runId: run.id, id: { in: itemIds } }, select: { id: true } });
+  const found = await deps.db.workflowRunItem.findMany({
+    where: { runId: run.id, id: { in: itemIds } },
+    select: { id: true },
+  });
   const known = new Set(found.map((item) => item.id));
   const unknown = itemIds.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw errors.validation('Some item_ids are not items of this run.', unknown.map((id) => ({ field: 'item_ids', message: `${id} is not an item of this run` })));
+    throw errors.validation(
+      'Some item_ids are not items of this run.',
+      unknown.map((id) => ({ field: 'item_ids', message: `${id} is not an item of this run` })),
+    );
   }
   // Only queued items can still be stopped; the workflow skips them (read-model beginItem).
   await deps.db.workflowRunItem.updateMany({
@@ -276,7 +346,12 @@ async function cancelItems(deps: Deps, run: WorkflowRun, itemIds: string[]): Pro
 // A 2xx cancel means the run ends cancelled: the decision is one conditional update of the read
 // model (cancelRunDecision), taken before Temporal is told, and no finishing step of the
 // workflow can overwrite it. A run that finished first is a 409 saying how it finished.
-export async function cancelRun(deps: Deps, organizationId: string, runId: string, itemIds?: string[]): Promise<WorkflowRun> {
+export async function cancelRun(
+  deps: Deps,
+  organizationId: string,
+  runId: string,
+  itemIds?: string[],
+): Promise<WorkflowRun> {
   const run = await findRun(deps, organizationId, runId);
   if (isTerminal(run.status)) throw alreadyFinished(run);
   if (itemIds) {
@@ -292,7 +367,10 @@ export async function cancelRun(deps: Deps, organizationId: string, runId: strin
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) {
       // No workflow left to finish its items (it never started, or has just closed).
-      await deps.db.workflowRunItem.updateMany({ where: { runId: run.id, status: { in: UNFINISHED_ITEM_STATUSES } }, data: { status: 'cancelled', finishedAt: new Date() } });
+      await deps.db.workflowRunItem.updateMany({
+        where: { runId: run.id, status: { in: UNFINISHED_ITEM_STATUSES } },
+        data: { status: 'cancelled', finishedAt: new Date() },
+      });
     } else {
       // The run is cancelled all the same: its workflow begins no further item and cannot
       // change the run's status; it stops when Temporal delivers the cancellation.
@@ -347,7 +425,13 @@ async function resumeRun(deps: Deps, run: WorkflowRun): Promise<WorkflowRun> {
     else await startWorkflow(deps, current, WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY);
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError && !run.workflowId) return current;
-    await closeRun(deps.db, run.id, 'failed', (run.failure as RunFailure | null) ?? { code: 'resume_failed', message: 'The run could not be resumed.' }, 'failed');
+    await closeRun(
+      deps.db,
+      run.id,
+      'failed',
+      (run.failure as RunFailure | null) ?? { code: 'resume_failed', message: 'The run could not be resumed.' },
+      'failed',
+    );
     // A shared workflow ID held by another running execution: that run must finish first.
     if (error instanceof WorkflowExecutionAlreadyStartedError) throw await runningHolderOf(deps, run);
     throw errors.serviceUnavailable('The run could not be resumed right now; retry shortly.');
@@ -362,7 +446,8 @@ async function reopenFailedRun(deps: Deps, run: WorkflowRun): Promise<boolean> {
   try {
     return await reopenFailedRunRows(deps, run);
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw await runningHolderOf(deps, run);
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+      throw await runningHolderOf(deps, run);
     throw error;
   }
 }
@@ -371,10 +456,19 @@ async function reopenFailedRunRows(deps: Deps, run: WorkflowRun): Promise<boolea
   return deps.db.$transaction(async (tx) => {
     const { count } = await tx.workflowRun.updateMany({
       where: { id: run.id, status: 'failed' },
-      data: { status: 'queued', failure: Prisma.DbNull, finishedAt: null, attempt: { increment: 1 }, version: { increment: 1 } },
+      data: {
+        status: 'queued',
+        failure: Prisma.DbNull,
+        finishedAt: null,
+        attempt: { increment: 1 },
+        version: { increment: 1 },
+      },
     });
     if (count === 1) {
-      await tx.workflowRunItem.updateMany({ where: { runId: run.id, status: 'failed' }, data: { status: 'queued', failure: Prisma.DbNull, finishedAt: null } });
+      await tx.workflowRunItem.updateMany({
+        where: { runId: run.id, status: 'failed' },
+        data: { status: 'queued', failure: Prisma.DbNull, finishedAt: null },
+      });
     }
     return count === 1;
   });

@@ -123,9 +123,10 @@ function nameSql(source: Source, field: NameField, organizationId: string, query
   const prefix = Prisma.sql`lower(${escaped}) || '%'`;
   const candidate = Prisma.sql`SELECT t.id, ${Prisma.raw(source.title)} AS title, ${text} AS matched_text FROM ${table} t WHERE ${scope}`;
   const inIndexOrder = Prisma.sql`ORDER BY ${lowered} USING ~<~ LIMIT ${CANDIDATES}`;
-  const anywhere = query.length >= ANYWHERE_MIN_LENGTH
-    ? Prisma.sql`UNION ALL (${candidate} AND (SELECT count(DISTINCT id) FROM named) < ${limit} AND ${lowered} LIKE '%' || lower(${escaped}) || '%' LIMIT ${CANDIDATES})`
-    : Prisma.empty;
+  const anywhere =
+    query.length >= ANYWHERE_MIN_LENGTH
+      ? Prisma.sql`UNION ALL (${candidate} AND (SELECT count(DISTINCT id) FROM named) < ${limit} AND ${lowered} LIKE '%' || lower(${escaped}) || '%' LIMIT ${CANDIDATES})`
+      : Prisma.empty;
   const found = Prisma.raw('lower(f.matched_text)');
   return Prisma.sql`
     WITH named AS (
@@ -145,7 +146,13 @@ function nameSql(source: Source, field: NameField, organizationId: string, query
 }
 
 // Words of a long text (instructions, explanations), ranked by ts_rank below every name match.
-function textSql(source: Source, field: LongTextField, organizationId: string, query: string, limit: number): Prisma.Sql {
+function textSql(
+  source: Source,
+  field: LongTextField,
+  organizationId: string,
+  query: string,
+  limit: number,
+): Prisma.Sql {
   const vector = Prisma.sql`to_tsvector('simple', ${Prisma.raw(field.text)})`;
   const words = Prisma.sql`plainto_tsquery('simple', ${query})`;
   const table = Prisma.raw(source.table);
@@ -171,13 +178,23 @@ function bestFirst(results: SearchResult[]): SearchResult[] {
     const seen = best.get(key);
     if (!seen || result.score > seen.score) best.set(key, result);
   }
-  return [...best.values()]
-    .sort((a, b) => b.score - a.score || a.matched_text.length - b.matched_text.length || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  return [...best.values()].sort(
+    (a, b) =>
+      b.score - a.score ||
+      a.matched_text.length - b.matched_text.length ||
+      a.title.localeCompare(b.title) ||
+      a.id.localeCompare(b.id),
+  );
 }
 
 // A result's place in the order (pagination.ts pageOfRanked, descending): best first, then the
 // shorter match.
-export const searchRank = (result: SearchResult) => [result.score, -result.matched_text.length, result.title, `${result.type}:${result.id}`];
+export const searchRank = (result: SearchResult) => [
+  result.score,
+  -result.matched_text.length,
+  result.title,
+  `${result.type}:${result.id}`,
+];
 
 // How deep the ranking reads for a page after the first: the results after a cursor are among the
 // best this many of each text (every text reads at most CANDIDATES a kind anyway).
@@ -186,7 +203,12 @@ const DEEPEST = 1001;
 // The best `depth` matches of each text, merged best first (the route pages them).
 export const SEARCH_DEPTH_AFTER_CURSOR = DEEPEST;
 
-export async function search(deps: Deps, organizationId: string, input: Pick<SearchQuery, 'query' | 'types'>, depth: number): Promise<SearchResult[]> {
+export async function search(
+  deps: Deps,
+  organizationId: string,
+  input: Pick<SearchQuery, 'query' | 'types'>,
+  depth: number,
+): Promise<SearchResult[]> {
   const limit = Math.min(depth, DEEPEST);
   const types = input.types ? SEARCH_TYPES.filter((type) => input.types!.includes(type)) : [...SEARCH_TYPES];
   const run = (sql: Prisma.Sql) => deps.db.$queryRaw<Row[]>(sql);
@@ -195,8 +217,24 @@ export async function search(deps: Deps, organizationId: string, input: Pick<Sea
     const source = SOURCES[type];
     for (const field of source.fields) {
       if (field.kind === 'text' && input.query.length < ANYWHERE_MIN_LENGTH) continue;
-      const sql = field.kind === 'name' ? nameSql(source, field, organizationId, input.query, limit) : textSql(source, field, organizationId, input.query, limit);
-      statements.push(run(sql).then((rows) => rows.map((row) => ({ type, id: row.id, title: row.title, matched_field: field.field, matched_text: row.matched_text, match: row.match, score: round(row.score), url: `${source.path}/${row.id}` }))));
+      const sql =
+        field.kind === 'name'
+          ? nameSql(source, field, organizationId, input.query, limit)
+          : textSql(source, field, organizationId, input.query, limit);
+      statements.push(
+        run(sql).then((rows) =>
+          rows.map((row) => ({
+            type,
+            id: row.id,
+            title: row.title,
+            matched_field: field.field,
+            matched_text: row.matched_text,
+            match: row.match,
+            score: round(row.score),
+            url: `${source.path}/${row.id}`,
+          })),
+        ),
+      );
     }
   }
   return bestFirst((await Promise.all(statements)).flat());

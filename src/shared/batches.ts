@@ -14,14 +14,22 @@ export function batchesOf<T>(items: readonly T[], size = ID_BATCH): T[][] {
 
 // `query` once per batch of `items`, one after another (a transaction client runs one statement
 // at a time anyway), the results concatenated in batch order.
-export async function inBatches<T, R>(items: readonly T[], query: (batch: T[]) => Promise<R[]>, size = ID_BATCH): Promise<R[]> {
+export async function inBatches<T, R>(
+  items: readonly T[],
+  query: (batch: T[]) => Promise<R[]>,
+  size = ID_BATCH,
+): Promise<R[]> {
   const results: R[] = [];
   for (const batch of batchesOf(items, size)) results.push(...(await query(batch)));
   return results;
 }
 
 // For writes that answer a count (updateMany, deleteMany).
-export async function countInBatches<T>(items: readonly T[], write: (batch: T[]) => Promise<{ count: number }>, size = ID_BATCH): Promise<number> {
+export async function countInBatches<T>(
+  items: readonly T[],
+  write: (batch: T[]) => Promise<{ count: number }>,
+  size = ID_BATCH,
+): Promise<number> {
   let count = 0;
   for (const batch of batchesOf(items, size)) count += (await write(batch)).count;
   return count;

@@ -1,4 +1,10 @@
-import { ApplicationFailure, CancelledFailure, TemporalFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import {
+  ApplicationFailure,
+  CancelledFailure,
+  TemporalFailure,
+  TerminatedFailure,
+  TimeoutFailure,
+} from '@temporalio/common';
 
 // What background work tells the customer when it fails, and whether a failure is worth another
 // attempt. One place for both: every activity goes through classifyActivityFailure
@@ -14,16 +20,22 @@ export interface PublicFailure {
 
 export const INTERNAL_ERROR: PublicFailure = {
   code: 'internal_error',
-  message: 'The work could not be completed because of an internal error. It was logged under the run id; retry the run, and contact support with the run id if it fails again.',
+  message:
+    'The work could not be completed because of an internal error. It was logged under the run id; retry the run, and contact support with the run id if it fails again.',
 };
 
 export const SERVICE_UNAVAILABLE: PublicFailure = {
   code: 'service_unavailable',
-  message: 'A service this work needs (database or file storage) was unavailable, and stayed so through several attempts. Retry the run later.',
+  message:
+    'A service this work needs (database or file storage) was unavailable, and stayed so through several attempts. Retry the run later.',
 };
 
 const CANCELLED: PublicFailure = { code: 'cancelled', message: 'The work was cancelled.' };
-const TIMED_OUT: PublicFailure = { code: 'timed_out', message: 'The work took too long and was stopped. Retry the run; contact support with the run id if it happens again.' };
+const TIMED_OUT: PublicFailure = {
+  code: 'timed_out',
+  message:
+    'The work took too long and was stopped. Retry the run; contact support with the run id if it happens again.',
+};
 const TERMINATED: PublicFailure = { code: 'workflow_terminated', message: 'The work was stopped by an operator.' };
 
 // Our own failures carry snake_case codes and messages written for the customer. A failure type
@@ -39,12 +51,31 @@ const isOwnCode = (code: string) => code.length <= 64 && /^[a-z][a-z0-9_]*$/.tes
 
 // A last guard on messages: text that smells of code, SQL or storage is never shown, whatever
 // code it came with (e.g. an old message stored before this existed).
-const INTERNAL_MARKERS = ['node_modules', '/src/', '/activities/', '/workflows/', '.ts:', '.js:', '.mjs:', 'prisma', 'invocation', 'minio', 's3error', 'econn', 'storage_key', 'storagekey'];
+const INTERNAL_MARKERS = [
+  'node_modules',
+  '/src/',
+  '/activities/',
+  '/workflows/',
+  '.ts:',
+  '.js:',
+  '.mjs:',
+  'prisma',
+  'invocation',
+  'minio',
+  's3error',
+  'econn',
+  'storage_key',
+  'storagekey',
+];
 // SQL keywords only as written in SQL (upper case): "update" is an ordinary word.
 const SQL_MARKERS = ['SELECT ', 'INSERT INTO', 'UPDATE ', 'DELETE FROM', ' WHERE '];
 function looksInternal(message: string): boolean {
   const lower = message.toLowerCase();
-  return message.length > 2000 || INTERNAL_MARKERS.some((marker) => lower.includes(marker)) || SQL_MARKERS.some((marker) => message.includes(marker));
+  return (
+    message.length > 2000 ||
+    INTERNAL_MARKERS.some((marker) => lower.includes(marker)) ||
+    SQL_MARKERS.some((marker) => message.includes(marker))
+  );
 }
 
 function ownFailure(code: string, message: string): PublicFailure | null {
@@ -75,7 +106,12 @@ export function publicFailure(error: unknown, fallback: PublicFailure = INTERNAL
   }
   // An activity's or child workflow's failure: what counts is its cause.
   if (error instanceof TemporalFailure) return error.cause ? publicFailure(error.cause, fallback) : fallback;
-  if (!(error instanceof Error) && isRecord(error) && typeof error.code === 'string' && typeof error.message === 'string') {
+  if (
+    !(error instanceof Error) &&
+    isRecord(error) &&
+    typeof error.code === 'string' &&
+    typeof error.message === 'string'
+  ) {
     const own = ownFailure(error.code, error.message);
     return own === INTERNAL_ERROR || own === null ? fallback : own;
   }
@@ -86,14 +122,33 @@ export function publicFailure(error: unknown, fallback: PublicFailure = INTERNAL
 
 // Node and undici network errors.
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ]);
 // Prisma: database not reachable, timeouts, connection closed, pool exhausted, transaction timed
 // out, write conflict or deadlock, too many connections.
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034', 'P2037']);
 // The driver adapter's own kinds for the same.
-const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TransactionWriteConflict', 'TooManyConnections']);
+const ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TransactionWriteConflict',
+  'TooManyConnections',
+]);
 // SQLSTATE: serialization failure, deadlock, lock not available, query cancelled (statement
 // timeout), server shutting down or starting, resources exhausted, I/O errors.
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01', '55P03', '57014', '57P01', '57P02', '57P03', '58000', '58030']);
@@ -102,9 +157,20 @@ const RETRYABLE_SQLSTATE_CLASSES = ['08', '53'];
 // bind parameters in one statement end in.
 const DETERMINISTIC_SQLSTATES = new Set(['08P01']);
 // S3 / MinIO answers that mean "try again".
-const S3_CODES = new Set(['InternalError', 'ServiceUnavailable', 'SlowDown', 'RequestTimeout', 'XMinioServerNotInitialized', 'XMinioStorageFull']);
+const S3_CODES = new Set([
+  'InternalError',
+  'ServiceUnavailable',
+  'SlowDown',
+  'RequestTimeout',
+  'XMinioServerNotInitialized',
+  'XMinioStorageFull',
+]);
 // The pg driver's own messages when the server goes away.
-const PG_MESSAGES = ['Connection terminated unexpectedly', 'Connection terminated due to connection timeout', 'timeout exceeded when trying to connect'];
+const PG_MESSAGES = [
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+];
 
 function isRetryableSqlState(code: unknown): boolean {
   if (typeof code !== 'string' || code.length !== 5 || DETERMINISTIC_SQLSTATES.has(code)) return false;
@@ -113,15 +179,19 @@ function isRetryableSqlState(code: unknown): boolean {
 
 function isInfrastructureError(error: Record<string, unknown>): boolean {
   const { code, name, message } = error;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || S3_CODES.has(code) || isRetryableSqlState(code))) return true;
-  if (typeof code === 'string' && typeof name === 'string' && name.startsWith('PrismaClient') && PRISMA_CODES.has(code)) return true;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || S3_CODES.has(code) || isRetryableSqlState(code)))
+    return true;
+  if (typeof code === 'string' && typeof name === 'string' && name.startsWith('PrismaClient') && PRISMA_CODES.has(code))
+    return true;
   if (name === 'PrismaClientInitializationError' || name === 'AbortError' || name === 'TimeoutError') return true;
   if (typeof message === 'string' && PG_MESSAGES.some((text) => message.includes(text))) return true;
   // The driver adapter's error, as Prisma passes it on (meta.driverAdapterError.cause).
-  const adapter = isRecord(error.meta) && isRecord(error.meta.driverAdapterError) ? error.meta.driverAdapterError.cause : undefined;
+  const adapter =
+    isRecord(error.meta) && isRecord(error.meta.driverAdapterError) ? error.meta.driverAdapterError.cause : undefined;
   const kind = isRecord(adapter) ? adapter.kind : isRecord(error.cause) ? error.cause.kind : undefined;
   if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;
-  if (isRecord(adapter) && (isRetryableSqlState(adapter.originalCode) || isRetryableSqlState(adapter.code))) return true;
+  if (isRecord(adapter) && (isRetryableSqlState(adapter.originalCode) || isRetryableSqlState(adapter.code)))
+    return true;
   return false;
 }
 

@@ -91,10 +91,20 @@ export function configureIsolation(options: { helpers: number }): void {
 
 /** For tests and metrics: helpers alive and busy, and calls waiting for one. */
 export function isolationStats(): { helpers: number; busy: number; waiting: number; size: number } {
-  return { helpers: helpers.size, busy: [...helpers].filter((helper) => helper.busy).length, waiting: waiting.length, size: poolSize };
+  return {
+    helpers: helpers.size,
+    busy: [...helpers].filter((helper) => helper.busy).length,
+    waiting: waiting.length,
+    size: poolSize,
+  };
 }
 
-export function runIsolated<T>(moduleUrl: URL, exportName: string, args: unknown[], limits: IsolationLimits): Promise<Isolated<T>> {
+export function runIsolated<T>(
+  moduleUrl: URL,
+  exportName: string,
+  args: unknown[],
+  limits: IsolationLimits,
+): Promise<Isolated<T>> {
   const signal = limits.signal ?? activitySignal();
   if (signal?.aborted) return Promise.resolve(cancelled());
   return new Promise<Isolated<T>>((resolve) => {
@@ -162,7 +172,11 @@ function freeHelper(): Helper | undefined {
 }
 
 function startHelper(): Helper {
-  const child = fork(ENTRY, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+  const child = fork(ENTRY, [], {
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
+  });
   child.unref();
   const helper: Helper = { child, busy: false };
   helpers.add(helper);
@@ -241,7 +255,9 @@ function processCpuMs(pid: number): number | null {
     // The fields after the command name (which may hold spaces, in parentheses): utime, stime,
     // cutime and cstime are the 12th to 15th of them.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
+    return (
+      ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND
+    );
   } catch {
     return null;
   }
@@ -264,7 +280,14 @@ function processResidentBytes(pid: number): number | null {
   }
 }
 
-async function callHelper<T>(helper: Helper, moduleUrl: URL, exportName: string, args: unknown[], limits: IsolationLimits, signal: AbortSignal | undefined): Promise<Isolated<T>> {
+async function callHelper<T>(
+  helper: Helper,
+  moduleUrl: URL,
+  exportName: string,
+  args: unknown[],
+  limits: IsolationLimits,
+  signal: AbortSignal | undefined,
+): Promise<Isolated<T>> {
   const { child } = helper;
   child.channel?.ref();
   let result: Isolated<T> | undefined;
@@ -291,25 +314,40 @@ async function callHelper<T>(helper: Helper, moduleUrl: URL, exportName: string,
           clearTimeout(timer);
           started = performance.now();
           cpuAtStart = cpuMs(child.pid);
-          timer = setTimeout(() => outOfTime(`stopped after ${limits.timeMs * WALL_CLOCK_FACTOR} ms of wall-clock time`), limits.timeMs * WALL_CLOCK_FACTOR);
+          timer = setTimeout(
+            () => outOfTime(`stopped after ${limits.timeMs * WALL_CLOCK_FACTOR} ms of wall-clock time`),
+            limits.timeMs * WALL_CLOCK_FACTOR,
+          );
           return;
         }
-        finish(reply.ok ? { ok: true, value: reply.value as T } : { ok: false, reason: 'crashed', message: reply.message });
+        finish(
+          reply.ok ? { ok: true, value: reply.value as T } : { ok: false, reason: 'crashed', message: reply.message },
+        );
       };
-      const onExit = (code: number | null, exitSignal: string | null) => finish({ ok: false, reason: 'crashed', message: `the helper process ended (${exitSignal ?? code})` });
+      const onExit = (code: number | null, exitSignal: string | null) =>
+        finish({ ok: false, reason: 'crashed', message: `the helper process ended (${exitSignal ?? code})` });
       const onAbort = () => stop(cancelled());
       const outOfTime = (message: string) => stop({ ok: false, reason: 'time_limit', message });
       // Until the helper says the function has begun, only its start-up limit applies.
       let started: number | null = null;
       let cpuAtStart: number | null = null;
-      let timer = setTimeout(() => outOfTime(`the helper did not start within ${STARTUP_LIMIT_MS} ms`), STARTUP_LIMIT_MS);
+      let timer = setTimeout(
+        () => outOfTime(`the helper did not start within ${STARTUP_LIMIT_MS} ms`),
+        STARTUP_LIMIT_MS,
+      );
       const watch = setInterval(() => {
         const resident = residentBytes(child.pid);
-        if (resident !== null && resident > limits.memoryBytes) return stop({ ok: false, reason: 'memory_limit', message: `stopped at ${Math.round(resident / 2 ** 20)} MiB` });
+        if (resident !== null && resident > limits.memoryBytes)
+          return stop({
+            ok: false,
+            reason: 'memory_limit',
+            message: `stopped at ${Math.round(resident / 2 ** 20)} MiB`,
+          });
         if (started === null) return;
         const cpu = cpuAtStart === null ? null : cpuMs(child.pid);
         const used = cpu === null || cpuAtStart === null ? performance.now() - started : cpu - cpuAtStart;
-        if (used > limits.timeMs) outOfTime(`stopped after ${limits.timeMs} ms of ${cpu === null ? 'wall-clock' : 'CPU'} time`);
+        if (used > limits.timeMs)
+          outOfTime(`stopped after ${limits.timeMs} ms of ${cpu === null ? 'wall-clock' : 'CPU'} time`);
       }, MEMORY_SAMPLE_MS);
       const beat = setInterval(heartbeat, HEARTBEAT_MS);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -317,7 +355,8 @@ async function callHelper<T>(helper: Helper, moduleUrl: URL, exportName: string,
       child.once('exit', onExit);
       knownModules.add(moduleUrl.href);
       child.send({ moduleUrl: moduleUrl.href, exportName, args }, (error) => {
-        if (error) stop({ ok: false, reason: 'crashed', message: `the helper process could not be reached: ${error.message}` });
+        if (error)
+          stop({ ok: false, reason: 'crashed', message: `the helper process could not be reached: ${error.message}` });
       });
     });
     return result;

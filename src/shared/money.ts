@@ -15,7 +15,12 @@ export function toDecimal(value: DecimalLike): Decimal {
 type Formattable = { toFixed(decimalPlaces?: number): string; decimalPlaces(): number };
 
 function formattable(value: DecimalLike): Formattable {
-  if (typeof value === 'object' && typeof (value as Partial<Formattable>).toFixed === 'function' && typeof (value as Partial<Formattable>).decimalPlaces === 'function') return value as Formattable;
+  if (
+    typeof value === 'object' &&
+    typeof (value as Partial<Formattable>).toFixed === 'function' &&
+    typeof (value as Partial<Formattable>).decimalPlaces === 'function'
+  )
+    return value as Formattable;
   return toDecimal(value);
 }
 
@@ -56,5 +61,8 @@ export function formatDecimal(value: DecimalLike | null | undefined): string | n
 }
 
 export function sum(values: (DecimalLike | null | undefined)[]): Decimal {
-  return values.reduce<Decimal>((total, value) => (value === null || value === undefined ? total : total.plus(toDecimal(value))), new Decimal(0));
+  return values.reduce<Decimal>(
+    (total, value) => (value === null || value === undefined ? total : total.plus(toDecimal(value))),
+    new Decimal(0),
+  );
 }

@@ -38,7 +38,10 @@ export function safeCell(value: string | number | null | undefined, numeric: boo
 }
 
 // CSV with a header row; values are strings (or numbers), null and undefined become empty cells.
-export function toSafeCsv<K extends string>(rows: readonly Partial<Record<K, string | number | null | undefined>>[], spec: CsvColumns<K>): string {
+export function toSafeCsv<K extends string>(
+  rows: readonly Partial<Record<K, string | number | null | undefined>>[],
+  spec: CsvColumns<K>,
+): string {
   const numeric = new Set<string>(spec.numberColumns ?? []);
   const safeRows = rows.map((row) => spec.columns.map((column) => safeCell(row[column], numeric.has(column))));
   return stringify(safeRows, { header: true, columns: [...spec.columns] });

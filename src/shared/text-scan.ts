@@ -64,7 +64,10 @@ export function removeDelimited(text: string, pairs: ReadonlyArray<readonly [str
     }
     if (pair) {
       // Unclosed: nothing after it can be closed by the same character either.
-      const rest = removeDelimited(text.slice(index + pair[0].length), pairs.filter((other) => other !== pair));
+      const rest = removeDelimited(
+        text.slice(index + pair[0].length),
+        pairs.filter((other) => other !== pair),
+      );
       return result + pair[0] + rest;
     }
     result += text[index];

@@ -96,7 +96,7 @@ function withZip64Sizes(entry: ZipEntry, extra: Uint8Array): ZipEntry {
 
 function findExtraField(extra: Uint8Array, id: number): Uint8Array | undefined {
   const data = view(extra);
-  for (let offset = 0; offset + 4 <= extra.byteLength; ) {
+  for (let offset = 0; offset + 4 <= extra.byteLength;) {
     const size = data.getUint16(offset + 2, true);
     if (data.getUint16(offset, true) === id) return slice(extra, offset + 4, size);
     offset += 4 + size;
@@ -124,7 +124,10 @@ function readZip64EndOfDirectory(data: DataView, end: number): { entryCount: num
   requireSignature(data, locator, ZIP64_LOCATOR, 20);
   const record = Number(data.getBigUint64(locator + 8, true));
   requireSignature(data, record, ZIP64_END_OF_DIRECTORY, 56);
-  return { entryCount: Number(data.getBigUint64(record + 32, true)), directoryOffset: Number(data.getBigUint64(record + 48, true)) };
+  return {
+    entryCount: Number(data.getBigUint64(record + 32, true)),
+    directoryOffset: Number(data.getBigUint64(record + 48, true)),
+  };
 }
 
 function requireSignature(data: DataView, offset: number, signature: number, length: number): void {
@@ -138,7 +141,12 @@ function requireSignature(data: DataView, offset: number, signature: number, len
  * once the total would pass `maxUnpackedBytes` (a `damaged` one for data that does not inflate).
  * Costs one extra inflate of the archive, small next to what the libraries do afterwards.
  */
-export function inflateEntries(bytes: Uint8Array, entries: readonly ZipEntry[], maxUnpackedBytes: number, visit: (entry: ZipEntry, content: Buffer) => void = () => {}): void {
+export function inflateEntries(
+  bytes: Uint8Array,
+  entries: readonly ZipEntry[],
+  maxUnpackedBytes: number,
+  visit: (entry: ZipEntry, content: Buffer) => void = () => {},
+): void {
   const declared = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
   if (declared > maxUnpackedBytes) throw tooLarge();
   let total = 0;
@@ -155,7 +163,10 @@ export function inflateEntries(bytes: Uint8Array, entries: readonly ZipEntry[], 
 function inflateEntry(bytes: Uint8Array, entry: ZipEntry, budget: number): Buffer | null {
   if ((entry.flags & ENCRYPTED_FLAG) !== 0) throw damaged(`'${entry.name}' is encrypted`);
   const compressed = compressedData(bytes, entry);
-  if (entry.method === STORED) return compressed.byteLength > budget ? null : Buffer.from(compressed.buffer, compressed.byteOffset, compressed.byteLength);
+  if (entry.method === STORED)
+    return compressed.byteLength > budget
+      ? null
+      : Buffer.from(compressed.buffer, compressed.byteOffset, compressed.byteLength);
   if (entry.method !== DEFLATED) throw damaged(`entry ${entry.name} uses compression method ${entry.method}`);
   try {
     // One byte over the budget is enough to know the budget is exceeded.
@@ -170,7 +181,11 @@ function inflateEntry(bytes: Uint8Array, entry: ZipEntry, budget: number): Buffe
 function compressedData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   const data = view(bytes);
   requireSignature(data, entry.localHeaderOffset, LOCAL_HEADER, 30);
-  const start = entry.localHeaderOffset + 30 + data.getUint16(entry.localHeaderOffset + 26, true) + data.getUint16(entry.localHeaderOffset + 28, true);
+  const start =
+    entry.localHeaderOffset +
+    30 +
+    data.getUint16(entry.localHeaderOffset + 26, true) +
+    data.getUint16(entry.localHeaderOffset + 28, true);
   if (start + entry.compressedSize > bytes.byteLength) throw damaged(`entry ${entry.name} is cut off`);
   return bytes.subarray(start, start + entry.compressedSize);
 }

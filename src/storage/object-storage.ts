@@ -58,9 +58,15 @@ export class ObjectStorage {
   }
 
   // A short-lived download link for the host clients use; the file downloads under its own name.
-  async presignDownload(key: string, fileName: string, expiresInSeconds = 900): Promise<{ url: string; expiresAt: Date }> {
+  async presignDownload(
+    key: string,
+    fileName: string,
+    expiresInSeconds = 900,
+  ): Promise<{ url: string; expiresAt: Date }> {
     const disposition = `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-    const url = await this.publicClient.presignedGetObject(this.bucket, key, expiresInSeconds, { 'response-content-disposition': disposition });
+    const url = await this.publicClient.presignedGetObject(this.bucket, key, expiresInSeconds, {
+      'response-content-disposition': disposition,
+    });
     return { url, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
   }
 
@@ -93,7 +99,8 @@ export class ObjectStorage {
       const stat = await this.client.statObject(this.bucket, key);
       return { size: stat.size, etag: stat.etag };
     } catch (error) {
-      if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey') return null;
+      if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey')
+        return null;
       throw error;
     }
   }

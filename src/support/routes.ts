@@ -7,13 +7,17 @@ export const supportRoutes = [
     method: 'post',
     path: '/v1/support/contact',
     operationId: 'contactSupport',
-    summary: 'Write to support (subject, message, optional base64 attachments); the body may be up to 32 MiB. Stored, and mailed to support when mail is set up',
+    summary:
+      'Write to support (subject, message, optional base64 attachments); the body may be up to 32 MiB. Stored, and mailed to support when mail is set up',
     tag: 'Support',
     access: { level: 'read' },
     maxBodyBytes: MAX_SUPPORT_BODY_BYTES,
     idempotent: true,
     body: supportContactSchema,
-    responses: { 202: { description: 'Received; the support request id', schema: supportReceiptSchema }, 413: { description: 'payload_too_large: over 32 MiB' } },
+    responses: {
+      202: { description: 'Received; the support request id', schema: supportReceiptSchema },
+      413: { description: 'payload_too_large: over 32 MiB' },
+    },
     handler: async ({ body, actor, deps }) => ({ status: 202, body: await contactSupport(deps, actor, body) }),
   }),
 ];

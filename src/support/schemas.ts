@@ -22,8 +22,17 @@ function isBase64(text: string): boolean {
 
 const attachment = z
   .object({
-    file_name: z.string().trim().min(1).max(255).refine((name) => !name.includes('/') && !name.includes('\\'), 'must be a file name, not a path'),
-    mime_type: z.string().min(3).max(255).refine((type) => type.includes('/'), 'must be a MIME type such as image/png'),
+    file_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .refine((name) => !name.includes('/') && !name.includes('\\'), 'must be a file name, not a path'),
+    mime_type: z
+      .string()
+      .min(3)
+      .max(255)
+      .refine((type) => type.includes('/'), 'must be a MIME type such as image/png'),
     content_base64: z.string().min(1).refine(isBase64, 'must be base64'),
   })
   .strict();
@@ -41,7 +50,9 @@ export type SupportContactInput = z.infer<typeof supportContactSchema>;
 export const supportReceiptSchema = z
   .object({
     id: z.string().uuid().meta({ description: 'The support request; quote it when writing to support' }),
-    mail_status: z.enum(['sent', 'failed', 'not_configured']).meta({ description: 'sent to the support address, failed (stored; support sees it), or not_configured (stored only)' }),
+    mail_status: z.enum(['sent', 'failed', 'not_configured']).meta({
+      description: 'sent to the support address, failed (stored; support sees it), or not_configured (stored only)',
+    }),
     attachments: z.array(z.object({ file_name: z.string(), mime_type: z.string(), file_size: z.number().int() })),
     created_at: z.string().datetime(),
   })

@@ -28,11 +28,17 @@ export const teamRoutes = [
     responses: { 200: { description: 'A page of teams', schema: listResponse(teamSchema) } },
     handler: async ({ query, actor, deps }) => {
       const { limit, cursor, sort, direction } = query;
-      const defaults = sort === 'name' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
+      const defaults =
+        sort === 'name' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
       const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, defaults, {});
       const column = SORTS[page.sort]!;
       const { where, orderBy, take } = keyset(page, column);
-      const rows = await deps.db.team.findMany({ where: { AND: [{ organizationId: actor.organizationId }, where] }, orderBy, take, include: TEAM_INCLUDE });
+      const rows = await deps.db.team.findMany({
+        where: { AND: [{ organizationId: actor.organizationId }, where] },
+        orderBy,
+        take,
+        include: TEAM_INCLUDE,
+      });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
       return { body: { data: visible.map(serializeTeam), next_cursor: nextCursor } };
     },
@@ -64,7 +70,9 @@ export const teamRoutes = [
     etag: true,
     fieldsOf: teamSchema,
     responses: { 200: { description: 'The team', schema: teamSchema } },
-    handler: async ({ params, actor, deps }) => ({ body: serializeTeam(await findTeam(deps.db, actor.organizationId, params.id)) }),
+    handler: async ({ params, actor, deps }) => ({
+      body: serializeTeam(await findTeam(deps.db, actor.organizationId, params.id)),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -103,13 +111,17 @@ export const teamRoutes = [
     method: 'post',
     path: '/v1/teams/{id}/members',
     operationId: 'addTeamMembers',
-    summary: "Add people to a team; people already in it are left as they are; If-Match (the team's ETag) optional, 412 on mismatch",
+    summary:
+      "Add people to a team; people already in it are left as they are; If-Match (the team's ETag) optional, 412 on mismatch",
     tag,
     access: { level: 'write' },
     params: idParams,
     body: addMembersSchema,
     etag: true,
-    responses: { 200: { description: 'The team', schema: teamSchema }, 412: { description: 'precondition_failed: If-Match does not match' } },
+    responses: {
+      200: { description: 'The team', schema: teamSchema },
+      412: { description: 'precondition_failed: If-Match does not match' },
+    },
     handler: async ({ params, body, actor, deps, ctx }) => {
       const team = await findTeam(deps.db, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeTeam(team));
@@ -120,12 +132,16 @@ export const teamRoutes = [
     method: 'delete',
     path: '/v1/teams/{id}/members/{user_id}',
     operationId: 'removeTeamMember',
-    summary: "Remove a person from a team; removing someone not in it changes nothing; If-Match (the team's ETag) optional, 412 on mismatch",
+    summary:
+      "Remove a person from a team; removing someone not in it changes nothing; If-Match (the team's ETag) optional, 412 on mismatch",
     tag,
     access: { level: 'write' },
     params: memberParams,
     etag: true,
-    responses: { 200: { description: 'The team', schema: teamSchema }, 412: { description: 'precondition_failed: If-Match does not match' } },
+    responses: {
+      200: { description: 'The team', schema: teamSchema },
+      412: { description: 'precondition_failed: If-Match does not match' },
+    },
     handler: async ({ params, actor, deps, ctx }) => {
       const team = await findTeam(deps.db, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeTeam(team));

@@ -14,9 +14,16 @@ export const teamSchema = z
     id: z.string().uuid(),
     name: z.string(),
     user_ids: z.array(z.string().uuid()),
-    filter: z.unknown().meta({ description: 'The definition exactly as stored (null, or even an invalid legacy definition)' }),
-    filter_status: z.enum(['valid', 'invalid', 'none']).meta({ description: 'none: no filter; invalid: the stored definition does not validate and matches nothing' }),
-    filter_errors: z.array(z.object({ field: z.string(), message: z.string() })).optional().meta({ description: 'Present when filter_status is invalid' }),
+    filter: z
+      .unknown()
+      .meta({ description: 'The definition exactly as stored (null, or even an invalid legacy definition)' }),
+    filter_status: z
+      .enum(['valid', 'invalid', 'none'])
+      .meta({ description: 'none: no filter; invalid: the stored definition does not validate and matches nothing' }),
+    filter_errors: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'Present when filter_status is invalid' }),
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })
@@ -36,10 +43,17 @@ const patchTeamInput = z.strictObject({
   // Checked by the service, not here: the filter exactly as stored (even an invalid legacy one,
   // which a read returns verbatim) changes nothing; any other value must be a valid definition
   // or null. A sent filter replaces the whole filter; null removes it (the team then matches nothing).
-  filter: z.unknown().optional().meta({ description: 'A TeamFilter or null; the filter as read is accepted and changes nothing' }),
+  filter: z
+    .unknown()
+    .optional()
+    .meta({ description: 'A TeamFilter or null; the filter as read is accepted and changes nothing' }),
   // Members change through /members; sent back as read (in any order) they are accepted.
-  user_ids: userIds.optional().meta({ description: 'Read-only here (use /members): accepted when it lists the current members' }),
+  user_ids: userIds
+    .optional()
+    .meta({ description: 'Read-only here (use /members): accepted when it lists the current members' }),
 });
 export const patchTeamSchema = acceptingReadShape(patchTeamInput, teamSchema)
-  .refine((body) => body.name !== undefined || body.filter !== undefined || body.user_ids !== undefined, { message: 'send name and/or filter' })
+  .refine((body) => body.name !== undefined || body.filter !== undefined || body.user_ids !== undefined, {
+    message: 'send name and/or filter',
+  })
   .meta({ id: 'TeamPatch' });

@@ -4,15 +4,27 @@ import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
 import { errors } from '../http/errors.js';
 import { booleanParam, uuidList } from '../http/schemas.js';
-import { compileCoveredSet, compileFilter, DEFAULT_ALIAS, validateTeamFilter, type CoveredSetOptions, type FilterTarget, type TeamFilter } from './filter/index.js';
+import {
+  compileCoveredSet,
+  compileFilter,
+  DEFAULT_ALIAS,
+  validateTeamFilter,
+  type CoveredSetOptions,
+  type FilterTarget,
+  type TeamFilter,
+} from './filter/index.js';
 
 // `mine` and `team_ids` on the lists, totals, metrics and exports of invoices, agreements, alerts
 // and claims (spec: Conventions, Teams row). Spread into a route's query schema; resolve once per
 // request with resolveTeamScope. Teams only narrow what is seen: the scope is always combined with
 // the organization and every other filter of the request.
 export const teamScopeParams = {
-  mine: booleanParam.optional().meta({ description: 'true: only records covered by a team of the caller (the API key owner). Not with team_ids.' }),
-  team_ids: uuidList.optional().meta({ description: 'Only records covered by any of these teams, whether or not the caller is a member. Not with mine.' }),
+  mine: booleanParam.optional().meta({
+    description: 'true: only records covered by a team of the caller (the API key owner). Not with team_ids.',
+  }),
+  team_ids: uuidList.optional().meta({
+    description: 'Only records covered by any of these teams, whether or not the caller is a member. Not with mine.',
+  }),
 };
 
 export interface TeamScopeQuery {
@@ -40,21 +52,33 @@ export async function resolveTeamScope(db: Db, actor: RequestActor, query: TeamS
   const organizationId = actor.organizationId;
   if (mine) {
     if (actor.kind !== 'member') {
-      throw errors.validation('mine=true needs a personal API key: an ingestion token belongs to no one.', [{ field: 'query.mine', message: 'needs an API key' }]);
+      throw errors.validation('mine=true needs a personal API key: an ingestion token belongs to no one.', [
+        { field: 'query.mine', message: 'needs an API key' },
+      ]);
     }
     return scopeOfMember(db, organizationId, actor.userId);
   }
-  const teams = await db.team.findMany({ where: { organizationId, id: { in: query.team_ids! } }, select: { id: true, filter: true } });
+  const teams = await db.team.findMany({
+    where: { organizationId, id: { in: query.team_ids! } },
+    select: { id: true, filter: true },
+  });
   // Another organization's team is as unknown as a team that never existed.
   const known = new Set(teams.map((t) => t.id));
   const missing = [...new Set(query.team_ids)].filter((id) => !known.has(id));
-  if (missing.length > 0) throw errors.notFound('team', missing.map((id) => ({ field: 'query.team_ids', message: `no team ${id}` })));
+  if (missing.length > 0)
+    throw errors.notFound(
+      'team',
+      missing.map((id) => ({ field: 'query.team_ids', message: `no team ${id}` })),
+    );
   return { organizationId, filters: validFilters(teams) };
 }
 
 // The records covered by any team of this person (mine=true; notifications with scope mine).
 export async function scopeOfMember(db: Db, organizationId: string, userId: string): Promise<TeamScope> {
-  const teams = await db.team.findMany({ where: { organizationId, members: { some: { userId } } }, select: { filter: true } });
+  const teams = await db.team.findMany({
+    where: { organizationId, members: { some: { userId } } },
+    select: { filter: true },
+  });
   return { organizationId, filters: validFilters(teams) };
 }
 
@@ -70,17 +94,32 @@ function validFilters(teams: { filter: unknown }[]): TeamFilter[] {
 }
 
 // SQL boolean: the row `alias` of `target` is covered by some team of the scope.
-export function scopeCondition(scope: TeamScope, target: FilterTarget, alias: string = DEFAULT_ALIAS[target]): Prisma.Sql {
+export function scopeCondition(
+  scope: TeamScope,
+  target: FilterTarget,
+  alias: string = DEFAULT_ALIAS[target],
+): Prisma.Sql {
   if (scope.filters.length === 0) return Prisma.sql`FALSE`;
-  return Prisma.sql`(${Prisma.join(scope.filters.map((filter) => compileFilter(filter, target, { organizationId: scope.organizationId, alias })), ' OR ')})`;
+  return Prisma.sql`(${Prisma.join(
+    scope.filters.map((filter) => compileFilter(filter, target, { organizationId: scope.organizationId, alias })),
+    ' OR ',
+  )})`;
 }
 
 // SQL boolean for totals and exports: the row `alias` is in the covered set of some team of the
 // scope, evaluated once per statement over joins (compileCoveredSet) instead of once per row.
 // `ids` narrows the set to a page's candidates.
-export function scopeSetCondition(scope: TeamScope, target: FilterTarget, alias: string = DEFAULT_ALIAS[target], narrowing: Omit<CoveredSetOptions, 'organizationId'> = {}): Prisma.Sql {
+export function scopeSetCondition(
+  scope: TeamScope,
+  target: FilterTarget,
+  alias: string = DEFAULT_ALIAS[target],
+  narrowing: Omit<CoveredSetOptions, 'organizationId'> = {},
+): Prisma.Sql {
   if (scope.filters.length === 0) return Prisma.sql`FALSE`;
-  const sets = scope.filters.map((filter) => Prisma.sql`(${compileCoveredSet(filter, target, { ...narrowing, organizationId: scope.organizationId })})`);
+  const sets = scope.filters.map(
+    (filter) =>
+      Prisma.sql`(${compileCoveredSet(filter, target, { ...narrowing, organizationId: scope.organizationId })})`,
+  );
   return Prisma.sql`${Prisma.raw(alias)}.id IN (${Prisma.join(sets, ' UNION ALL ')})`;
 }
 
@@ -106,7 +145,9 @@ export async function coveredIds(db: Db, scope: TeamScope, target: FilterTarget,
 // The statement of coveredIds (also EXPLAINed by the benchmark).
 export function coveredIdsStatement(scope: TeamScope, target: FilterTarget, ids: string[]): Prisma.Sql {
   const table = TABLE[target];
-  const covered = SET_BASED_PAGES.has(target) ? scopeSetCondition(scope, target, DEFAULT_ALIAS[target], { ids }) : scopeCondition(scope, target);
+  const covered = SET_BASED_PAGES.has(target)
+    ? scopeSetCondition(scope, target, DEFAULT_ALIAS[target], { ids })
+    : scopeCondition(scope, target);
   return Prisma.sql`
     SELECT ${table}.id::text AS id FROM ${table}
      WHERE ${table}.id = ANY(${ids}::uuid[]) AND ${table}.organization_id = ${scope.organizationId}::uuid AND ${covered}`;
@@ -134,7 +175,12 @@ export async function* coveredIdBatches(db: Db, scope: TeamScope, target: Filter
 }
 
 // Runs a Prisma query once per batch of covered ids (or once, unscoped) and concatenates the rows.
-export async function acrossScope<T>(db: Db, scope: TeamScope | null, target: FilterTarget, run: (idWhere: { id?: { in: string[] } }) => Promise<T[]>): Promise<T[]> {
+export async function acrossScope<T>(
+  db: Db,
+  scope: TeamScope | null,
+  target: FilterTarget,
+  run: (idWhere: { id?: { in: string[] } }) => Promise<T[]>,
+): Promise<T[]> {
   if (!scope) return run({});
   const all: T[] = [];
   for await (const ids of coveredIdBatches(db, scope, target)) all.push(...(await run({ id: { in: ids } })));

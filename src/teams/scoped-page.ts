@@ -1,7 +1,14 @@
 import type { RequestActor } from '../auth/actor.js';
 import type { AppDeps } from '../deps.js';
 import { asModel, Prisma, type RawReader } from '../db/client.js';
-import { keysetSql, pageOf, recordSortValue, type PageRequest, type SortColumn, type SqlSortColumn } from '../http/pagination.js';
+import {
+  keysetSql,
+  pageOf,
+  recordSortValue,
+  type PageRequest,
+  type SortColumn,
+  type SqlSortColumn,
+} from '../http/pagination.js';
 import type { FilterTarget } from './filter/index.js';
 import { coveredIds, resolveTeamScope, type TeamScope, type TeamScopeQuery } from './scope.js';
 
@@ -38,7 +45,12 @@ export async function scopedPage<K extends { id: string }, R extends { id: strin
   let cursorFromLastScanned: string | null = null;
   for (let round = 0; ; round++) {
     const candidates = await options.keys({ direction: page.direction, after, limit: batch - 1 });
-    const covered = await coveredIds(deps.db, scope, target, candidates.map((c) => c.id));
+    const covered = await coveredIds(
+      deps.db,
+      scope,
+      target,
+      candidates.map((c) => c.id),
+    );
     for (const candidate of candidates) {
       if (covered.has(candidate.id)) picked.push(candidate);
       if (picked.length > page.limit) break;
@@ -47,13 +59,22 @@ export async function scopedPage<K extends { id: string }, R extends { id: strin
     const last = candidates[candidates.length - 1]!;
     after = { value: recordSortValue((last as Record<string, unknown>)[column.field]), id: last.id };
     if (round + 1 >= MAX_ROUNDS) {
-      cursorFromLastScanned = deps.cursors.encode({ s: page.sort, d: page.direction, f: page.filterDigest, v: after.value, i: after.id });
+      cursorFromLastScanned = deps.cursors.encode({
+        s: page.sort,
+        d: page.direction,
+        f: page.filterDigest,
+        v: after.value,
+        i: after.id,
+      });
       break;
     }
   }
   const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, picked);
   const loaded = new Map((await options.load(visible.map((v) => v.id))).map((row) => [row.id, row]));
-  return { rows: visible.map((v) => loaded.get(v.id)!).filter(Boolean), nextCursor: nextCursor ?? cursorFromLastScanned };
+  return {
+    rows: visible.map((v) => loaded.get(v.id)!).filter(Boolean),
+    nextCursor: nextCursor ?? cursorFromLastScanned,
+  };
 }
 
 // `keys` for a list read in SQL: the ids and sort values of its rows that `where` keeps, in the
@@ -95,7 +116,8 @@ export async function sqlListPage<R extends { id: string }>(
   const column = list.sorts[page.sort]!;
   const scope = await resolveTeamScope(deps.db, request.actor, request.teams);
   const { where: afterCursor, orderBy, limit } = keysetSql(page, column, list.alias);
-  if (!scope) return pageOf(deps.cursors, page, column, await read(Prisma.sql`${filters} AND ${afterCursor}`, orderBy, limit));
+  if (!scope)
+    return pageOf(deps.cursors, page, column, await read(Prisma.sql`${filters} AND ${afterCursor}`, orderBy, limit));
   return scopedPage(deps, {
     page,
     column,

@@ -34,21 +34,37 @@ export async function findTeam(db: Db, organizationId: string, id: string): Prom
 async function assertMembers(db: Pick<Db, 'membership'>, organizationId: string, userIds: string[]): Promise<void> {
   if (userIds.length === 0) return;
   const unique = [...new Set(userIds)];
-  const found = await db.membership.findMany({ where: { organizationId, userId: { in: unique } }, select: { userId: true } });
+  const found = await db.membership.findMany({
+    where: { organizationId, userId: { in: unique } },
+    select: { userId: true },
+  });
   const known = new Set(found.map((m) => m.userId));
   const missing = unique.filter((id) => !known.has(id));
   if (missing.length > 0) {
-    throw errors.validation('Every user id must be a member of the organization.', missing.map((id) => ({ field: 'user_ids', message: `${id} is not a member of the organization` })));
+    throw errors.validation(
+      'Every user id must be a member of the organization.',
+      missing.map((id) => ({ field: 'user_ids', message: `${id} is not a member of the organization` })),
+    );
   }
 }
 
 const jsonOrNull = (value: unknown) => (value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue));
 
-export async function createTeam(db: Db, organizationId: string, input: { name: string; user_ids: string[]; filter: unknown }): Promise<TeamRecord> {
+export async function createTeam(
+  db: Db,
+  organizationId: string,
+  input: { name: string; user_ids: string[]; filter: unknown },
+): Promise<TeamRecord> {
   await assertMembers(db, organizationId, input.user_ids);
   const id = randomUUID();
   return db.team.create({
-    data: { id, organizationId, name: input.name, filter: jsonOrNull(input.filter), members: { create: [...new Set(input.user_ids)].map((userId) => ({ userId })) } },
+    data: {
+      id,
+      organizationId,
+      name: input.name,
+      filter: jsonOrNull(input.filter),
+      members: { create: [...new Set(input.user_ids)].map((userId) => ({ userId })) },
+    },
     include: TEAM_INCLUDE,
   });
 }
@@ -56,7 +72,11 @@ export async function createTeam(db: Db, organizationId: string, input: { name: 
 // Only what differs is written, so sending a team back as read changes nothing (not even
 // updated_at). A filter sent exactly as stored is left alone, even an invalid legacy one; any other
 // filter must validate. Every check runs before the write: a refused request changes nothing.
-export async function patchTeam(db: Db, team: TeamRecord, input: { name?: string; filter?: unknown; user_ids?: string[] }): Promise<TeamRecord> {
+export async function patchTeam(
+  db: Db,
+  team: TeamRecord,
+  input: { name?: string; filter?: unknown; user_ids?: string[] },
+): Promise<TeamRecord> {
   if (input.user_ids !== undefined) {
     const sorted = [...new Set(input.user_ids)].sort();
     assertSentAsRead({ user_ids: sorted }, { user_ids: team.members.map((m) => m.userId) }, ['user_ids']);
@@ -66,7 +86,8 @@ export async function patchTeam(db: Db, team: TeamRecord, input: { name?: string
   if (input.filter !== undefined && !sameJson(input.filter, team.filter)) {
     if (input.filter !== null) {
       const validation = validateTeamFilter(input.filter);
-      if (!validation.ok) throw errors.validation('The filter is not a valid team filter; nothing was changed.', validation.errors);
+      if (!validation.ok)
+        throw errors.validation('The filter is not a valid team filter; nothing was changed.', validation.errors);
     }
     data.filter = jsonOrNull(input.filter);
   }

@@ -12,7 +12,12 @@ export const INTEGRATION_ID = defineSearchAttributeKey('IntegrationId', SearchAt
 // Kept in sync with temporal-config/search-attributes.txt (read by the dev server launcher and docker-compose).
 export const SEARCH_ATTRIBUTES = [ORGANIZATION_ID, RUN_TYPE, OWNER_TYPE, OWNER_ID, INTEGRATION_ID];
 
-export function runSearchAttributes(run: { organizationId: string; type: string; ownerType: string | null; ownerId: string | null }) {
+export function runSearchAttributes(run: {
+  organizationId: string;
+  type: string;
+  ownerType: string | null;
+  ownerId: string | null;
+}) {
   const pairs = [
     { key: ORGANIZATION_ID, value: run.organizationId },
     { key: RUN_TYPE, value: run.type },

@@ -17,7 +17,10 @@ interface Asset {
 const require = createRequire(import.meta.url);
 const SOURCES: Record<string, { file: string; type: string }> = {
   'app.css': { file: fileURLToPath(new URL('./assets/app.css', import.meta.url)), type: 'text/css; charset=utf-8' },
-  'app.js': { file: fileURLToPath(new URL('./assets/app.js', import.meta.url)), type: 'text/javascript; charset=utf-8' },
+  'app.js': {
+    file: fileURLToPath(new URL('./assets/app.js', import.meta.url)),
+    type: 'text/javascript; charset=utf-8',
+  },
   'htmx.js': { file: require.resolve('htmx.org/dist/htmx.min.js'), type: 'text/javascript; charset=utf-8' },
 };
 

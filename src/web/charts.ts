@@ -50,9 +50,13 @@ export interface MonthSeries {
 // One series pair per currency seen in any month; a month without that currency shows 0.
 export function foundVsRecoveredByCurrency(months: MonthFigures[]): MonthSeries[] {
   const currencies = new Set<string>();
-  for (const month of months) for (const entry of [...month.found, ...month.recovered]) currencies.add(currencyKey(entry.currency_code));
+  for (const month of months)
+    for (const entry of [...month.found, ...month.recovered]) currencies.add(currencyKey(entry.currency_code));
   const sumOf = (entries: Money[], currency: string) =>
-    entries.filter((e) => currencyKey(e.currency_code) === currency).reduce((sum, e) => sum.plus(e.amount), new Decimal(0)).toString();
+    entries
+      .filter((e) => currencyKey(e.currency_code) === currency)
+      .reduce((sum, e) => sum.plus(e.amount), new Decimal(0))
+      .toString();
   return [...currencies].sort(byKey).map((currency) => ({
     currency,
     months: months.map((m) => m.month),
@@ -72,7 +76,11 @@ export interface GroupBars {
 }
 
 // Each group's impact split by currency: one bar list per currency, largest first, at most `top`.
-export function groupsByCurrency(groups: Group[], top = 10, unnamed: string = texts.overview.uncategorized): GroupBars[] {
+export function groupsByCurrency(
+  groups: Group[],
+  top = 10,
+  unnamed: string = texts.overview.uncategorized,
+): GroupBars[] {
   const perCurrency = new Map<string, { label: string; amount: Decimal }[]>();
   for (const group of groups) {
     for (const entry of group.impact) {
@@ -97,8 +105,14 @@ export function groupsByCurrency(groups: Group[], top = 10, unnamed: string = te
 // Sums a list of per-status money rows (claim metrics) into one amount per currency.
 export function totalsByCurrency(rows: { currency_code: string | null; total: string }[]): Money[] {
   const sums = new Map<string, Decimal>();
-  for (const row of rows) sums.set(currencyKey(row.currency_code), (sums.get(currencyKey(row.currency_code)) ?? new Decimal(0)).plus(row.total));
-  return [...sums.entries()].sort(([a], [b]) => byKey(a, b)).map(([key, sum]) => ({ currency_code: key === NO_CURRENCY ? null : key, amount: sum.toString() }));
+  for (const row of rows)
+    sums.set(
+      currencyKey(row.currency_code),
+      (sums.get(currencyKey(row.currency_code)) ?? new Decimal(0)).plus(row.total),
+    );
+  return [...sums.entries()]
+    .sort(([a], [b]) => byKey(a, b))
+    .map(([key, sum]) => ({ currency_code: key === NO_CURRENCY ? null : key, amount: sum.toString() }));
 }
 
 // ---- Pictures ----
@@ -129,7 +143,12 @@ export function barChartSvg(picture: BarPicture): string {
   const height = picture.horizontal ? Math.max(160, 60 + picture.categories.length * 34) : 280;
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height });
   try {
-    const categoryAxis = { type: 'category' as const, data: picture.categories.map((c) => shorten(c)), axisLabel: { ...FONT, interval: 0 }, inverse: picture.horizontal };
+    const categoryAxis = {
+      type: 'category' as const,
+      data: picture.categories.map((c) => shorten(c)),
+      axisLabel: { ...FONT, interval: 0 },
+      inverse: picture.horizontal,
+    };
     const valueAxis = { type: 'value' as const, axisLabel: FONT };
     chart.setOption({
       animation: false,
@@ -139,11 +158,18 @@ export function barChartSvg(picture: BarPicture): string {
       grid: { left: picture.horizontal ? 170 : 56, right: 24, top: picture.series.length > 1 ? 36 : 16, bottom: 32 },
       xAxis: picture.horizontal ? valueAxis : categoryAxis,
       yAxis: picture.horizontal ? categoryAxis : valueAxis,
-      series: picture.series.map((s) => ({ type: 'bar', name: s.name, data: s.values.map((v) => Number(v)), barMaxWidth: 28 })),
+      series: picture.series.map((s) => ({
+        type: 'bar',
+        name: s.name,
+        data: s.values.map((v) => Number(v)),
+        barMaxWidth: 28,
+      })),
     });
     const svg = chart.renderToSVGString();
     const label = escapeXml(picture.label);
-    return svg.replace(/^<svg /, `<svg role="img" aria-label="${label}" class="chart-svg" preserveAspectRatio="xMinYMin meet" `).replace(/^(<svg[^>]*>)/, `$1<title>${label}</title>`);
+    return svg
+      .replace(/^<svg /, `<svg role="img" aria-label="${label}" class="chart-svg" preserveAspectRatio="xMinYMin meet" `)
+      .replace(/^(<svg[^>]*>)/, `$1<title>${label}</title>`);
   } finally {
     chart.dispose();
   }
@@ -162,8 +188,18 @@ export function foundVsRecoveredCharts(months: MonthFigures[]): Chart[] {
       return {
         title,
         currency,
-        svg: barChartSvg({ label: title, categories: s.months, series: [{ name: t.found, values: s.found }, { name: t.recovered, values: s.recovered }] }),
-        table: { columns: [t.month, t.found, t.recovered], rows: s.months.map((month, i) => [month, money(s.found[i], code), money(s.recovered[i], code)]) },
+        svg: barChartSvg({
+          label: title,
+          categories: s.months,
+          series: [
+            { name: t.found, values: s.found },
+            { name: t.recovered, values: s.recovered },
+          ],
+        }),
+        table: {
+          columns: [t.month, t.found, t.recovered],
+          rows: s.months.map((month, i) => [month, money(s.found[i], code), money(s.recovered[i], code)]),
+        },
       };
     });
 }
@@ -176,8 +212,16 @@ export function groupCharts(title: string, groupColumn: string, groups: Group[],
     return {
       title: label,
       currency,
-      svg: barChartSvg({ label, categories: g.bars.map((b) => b.label), series: [{ name: texts.overview.openImpact, values: g.bars.map((b) => b.amount) }], horizontal: true }),
-      table: { columns: [groupColumn, texts.overview.openImpact], rows: g.bars.map((b) => [b.label, money(b.amount, code)]) },
+      svg: barChartSvg({
+        label,
+        categories: g.bars.map((b) => b.label),
+        series: [{ name: texts.overview.openImpact, values: g.bars.map((b) => b.amount) }],
+        horizontal: true,
+      }),
+      table: {
+        columns: [groupColumn, texts.overview.openImpact],
+        rows: g.bars.map((b) => [b.label, money(b.amount, code)]),
+      },
     };
   });
 }
@@ -192,12 +236,22 @@ export function expiringChart(agreements: ExpiringAgreement[], today: Date): Cha
   if (agreements.length === 0) return null;
   const t = texts.overview;
   const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  const days = agreements.map((a) => String(Math.round((Date.parse(`${a.expiration_date}T00:00:00Z`) - start) / 86_400_000)));
+  const days = agreements.map((a) =>
+    String(Math.round((Date.parse(`${a.expiration_date}T00:00:00Z`) - start) / 86_400_000)),
+  );
   return {
     title: t.agreementsExpiring,
     currency: null,
-    svg: barChartSvg({ label: t.agreementsExpiring, categories: agreements.map((a) => a.title), series: [{ name: t.daysLeft, values: days }], horizontal: true }),
-    table: { columns: [t.agreement, t.expires, t.daysLeft], rows: agreements.map((a, i) => [a.title, a.expiration_date, days[i]!]) },
+    svg: barChartSvg({
+      label: t.agreementsExpiring,
+      categories: agreements.map((a) => a.title),
+      series: [{ name: t.daysLeft, values: days }],
+      horizontal: true,
+    }),
+    table: {
+      columns: [t.agreement, t.expires, t.daysLeft],
+      rows: agreements.map((a, i) => [a.title, a.expiration_date, days[i]!]),
+    },
   };
 }
 

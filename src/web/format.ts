@@ -12,7 +12,8 @@ export const LOCALE = 'en-GB';
 // (the invoice page of 1,000 lines formats a few thousand amounts; built per call, that was most
 // of its server time).
 const grouping = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0, useGrouping: true });
-const DECIMAL_SEPARATOR = new Intl.NumberFormat(LOCALE).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+const DECIMAL_SEPARATOR =
+  new Intl.NumberFormat(LOCALE).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
 
 interface CurrencyFormat {
   minorDigits: number;
@@ -30,7 +31,12 @@ function currencyFormat(currency: string): CurrencyFormat | null {
   if (cached) return cached;
   let template: Intl.NumberFormat;
   try {
-    template = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 });
+    template = new Intl.NumberFormat(LOCALE, {
+      style: 'currency',
+      currency,
+      maximumFractionDigits: 0,
+      minimumFractionDigits: 0,
+    });
   } catch {
     return null;
   }
@@ -64,7 +70,9 @@ export function money(value: string | number | null | undefined, currency: strin
   const grouped = grouping.format(BigInt(integerPart!));
   // The sign and currency symbol where the locale puts them, around the exact digits.
   const parts = decimal.isNegative() && !decimal.isZero() ? format.negative : format.positive;
-  return parts.map((part) => (part.type === 'integer' ? grouped + (fraction ? DECIMAL_SEPARATOR + fraction : '') : part.value)).join('');
+  return parts
+    .map((part) => (part.type === 'integer' ? grouped + (fraction ? DECIMAL_SEPARATOR + fraction : '') : part.value))
+    .join('');
 }
 
 // Quantities and prices without a currency: exact, grouped.
@@ -110,7 +118,8 @@ const GROUPED = (separator: '.' | ',') => GROUPED_BY[separator];
 export function readAmount(text: string): AmountInput {
   const compact = text.trim().replace(/[\s\u00a0\u202f']/g, '');
   const refused = (message: string): AmountInput => ({ ok: false, message });
-  if (!/^\d[\d.,]*$/.test(compact) || /[.,]$/.test(compact)) return refused('must be an amount such as 1250,00 or 1250.00');
+  if (!/^\d[\d.,]*$/.test(compact) || /[.,]$/.test(compact))
+    return refused('must be an amount such as 1250,00 or 1250.00');
   const dot = compact.lastIndexOf('.');
   const comma = compact.lastIndexOf(',');
   let integer = compact;
@@ -121,7 +130,8 @@ export function readAmount(text: string): AmountInput {
     const at = Math.max(dot, comma);
     integer = compact.slice(0, at);
     fraction = compact.slice(at + 1);
-    if (!GROUPED(decimal === '.' ? ',' : '.').test(integer) || /[.,]/.test(fraction)) return refused('mixes separators; write it as 1234,50 or 1234.50');
+    if (!GROUPED(decimal === '.' ? ',' : '.').test(integer) || /[.,]/.test(fraction))
+      return refused('mixes separators; write it as 1234,50 or 1234.50');
     integer = integer.replace(/[.,]/g, '');
   } else if (dot >= 0 || comma >= 0) {
     const separator = dot >= 0 ? '.' : ',';
@@ -132,7 +142,9 @@ export function readAmount(text: string): AmountInput {
     } else {
       [integer, fraction] = parts as [string, string];
       if (fraction.length === 3 && /^[1-9]\d{0,2}$/.test(integer)) {
-        return refused(`is ambiguous: “${text.trim()}” can mean ${integer}${fraction} or ${integer}.${fraction}; write ${integer}${fraction},00 (or ${integer}${fraction}.00) for ${integer}${fraction}`);
+        return refused(
+          `is ambiguous: “${text.trim()}” can mean ${integer}${fraction} or ${integer}.${fraction}; write ${integer}${fraction},00 (or ${integer}${fraction}.00) for ${integer}${fraction}`,
+        );
       }
     }
   }

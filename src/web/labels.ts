@@ -28,23 +28,59 @@ function idsOf(values: Iterable<string | null | undefined> | undefined): string[
   return [...ids];
 }
 
-async function lookup<T extends { id: string }>(ids: string[], find: (ids: string[]) => Promise<T[]>, name: (row: T) => string | null): Promise<Map<string, string>> {
+async function lookup<T extends { id: string }>(
+  ids: string[],
+  find: (ids: string[]) => Promise<T[]>,
+  name: (row: T) => string | null,
+): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await find(ids);
   return new Map(rows.map((row) => [row.id, name(row) ?? '']));
 }
 
-export async function labelsOf(deps: Pick<AppDeps, 'db'>, organizationId: string, request: LabelRequest): Promise<Labels> {
+export async function labelsOf(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  request: LabelRequest,
+): Promise<Labels> {
   const db = deps.db;
   const where = (ids: string[]) => ({ id: { in: ids }, organizationId });
   const [agreements, suppliers, recipients, invoices, topics, claims, tags] = await Promise.all([
-    lookup(idsOf(request.agreements), (ids) => db.agreement.findMany({ where: where(ids), select: { id: true, title: true } }), (r) => r.title),
-    lookup(idsOf(request.suppliers), (ids) => db.supplier.findMany({ where: where(ids), select: { id: true, name: true } }), (r) => r.name),
-    lookup(idsOf(request.recipients), (ids) => db.recipient.findMany({ where: where(ids), select: { id: true, name: true } }), (r) => r.name),
-    lookup(idsOf(request.invoices), (ids) => db.invoice.findMany({ where: where(ids), select: { id: true, invoiceNumber: true } }), (r) => r.invoiceNumber),
-    lookup(idsOf(request.topics), (ids) => db.alertTopic.findMany({ where: where(ids), select: { id: true, title: true } }), (r) => r.title),
-    lookup(idsOf(request.claims), (ids) => db.claim.findMany({ where: where(ids), select: { id: true, reference: true, title: true } }), (r) => `${r.reference} · ${r.title}`),
-    lookup(idsOf(request.tags), (ids) => db.tag.findMany({ where: where(ids), select: { id: true, name: true } }), (r) => r.name),
+    lookup(
+      idsOf(request.agreements),
+      (ids) => db.agreement.findMany({ where: where(ids), select: { id: true, title: true } }),
+      (r) => r.title,
+    ),
+    lookup(
+      idsOf(request.suppliers),
+      (ids) => db.supplier.findMany({ where: where(ids), select: { id: true, name: true } }),
+      (r) => r.name,
+    ),
+    lookup(
+      idsOf(request.recipients),
+      (ids) => db.recipient.findMany({ where: where(ids), select: { id: true, name: true } }),
+      (r) => r.name,
+    ),
+    lookup(
+      idsOf(request.invoices),
+      (ids) => db.invoice.findMany({ where: where(ids), select: { id: true, invoiceNumber: true } }),
+      (r) => r.invoiceNumber,
+    ),
+    lookup(
+      idsOf(request.topics),
+      (ids) => db.alertTopic.findMany({ where: where(ids), select: { id: true, title: true } }),
+      (r) => r.title,
+    ),
+    lookup(
+      idsOf(request.claims),
+      (ids) => db.claim.findMany({ where: where(ids), select: { id: true, reference: true, title: true } }),
+      (r) => `${r.reference} · ${r.title}`,
+    ),
+    lookup(
+      idsOf(request.tags),
+      (ids) => db.tag.findMany({ where: where(ids), select: { id: true, name: true } }),
+      (r) => r.name,
+    ),
   ]);
   return { agreements, suppliers, recipients, invoices, topics, claims, tags };
 }
@@ -136,7 +172,10 @@ const CHECKER_SUMMARY: Record<string, string> = {
   agreed_discount_missing: 'agreed discount missing',
 };
 
-export function alertSummary(alert: { impact_amount: string; provenance?: { checker?: string | null } | null }): string {
+export function alertSummary(alert: {
+  impact_amount: string;
+  provenance?: { checker?: string | null } | null;
+}): string {
   const checker = alert.provenance?.checker;
   if (checker && CHECKER_SUMMARY[checker]) return CHECKER_SUMMARY[checker];
   return alert.impact_amount.startsWith('-') ? 'charged less than agreed' : 'charged more than agreed';

@@ -32,7 +32,13 @@ export function operation(operationId: string): RouteDefinition {
   return route;
 }
 
-export async function callOperation(deps: AppDeps, ctx: Context, credential: Credential, operationId: string, input: OperationInput = {}): Promise<OperationResult> {
+export async function callOperation(
+  deps: AppDeps,
+  ctx: Context,
+  credential: Credential,
+  operationId: string,
+  input: OperationInput = {},
+): Promise<OperationResult> {
   const route = operation(operationId);
   authorize(credential, route.access);
   const params = parsePart(route.params, input.params ?? {}, 'path');
@@ -40,7 +46,15 @@ export async function callOperation(deps: AppDeps, ctx: Context, credential: Cre
   assertKnownQueryKeys(queryKeysOf(route), rawQuery);
   const query = parsePart(route.query, rawQuery, 'query');
   const body = parsePart(route.body, input.body ?? {}, 'body');
-  const response = await route.handler({ params, query, body, actor: actorOf(credential), deps, ctx, idempotencyKey: null });
+  const response = await route.handler({
+    params,
+    query,
+    body,
+    actor: actorOf(credential),
+    deps,
+    ctx,
+    idempotencyKey: null,
+  });
   return { status: response.status ?? 200, body: response.body, headers: response.headers ?? {} };
 }
 
@@ -48,7 +62,8 @@ export async function callOperation(deps: AppDeps, ctx: Context, credential: Cre
 export type OperationCaller = <T = Record<string, unknown>>(operationId: string, input?: OperationInput) => Promise<T>;
 
 export function operationCaller(deps: AppDeps, ctx: Context, credential: Credential): OperationCaller {
-  return async <T>(operationId: string, input?: OperationInput) => (await callOperation(deps, ctx, credential, operationId, input)).body as T;
+  return async <T>(operationId: string, input?: OperationInput) =>
+    (await callOperation(deps, ctx, credential, operationId, input)).body as T;
 }
 
 // Whether the credential may call an operation (to show or hide an action's button).

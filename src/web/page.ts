@@ -109,7 +109,12 @@ function serverTiming(ctx: Context, started: bigint): void {
   ctx.set('Server-Timing', `app;dur=${ms.toFixed(1)}`);
 }
 
-const forbidden = (level: Level) => new ApiError(403, 'insufficient_level', `This needs the ${level} level; your role in this organization does not allow it.`);
+const forbidden = (level: Level) =>
+  new ApiError(
+    403,
+    'insufficient_level',
+    `This needs the ${level} level; your role in this organization does not allow it.`,
+  );
 
 // What a page or a download receives, once its level is checked and its path and query parsed.
 function readInput(deps: AppDeps, route: WebPage<any, any> | WebDownload<any, any>, ctx: Context, session: WebSession) {
@@ -130,11 +135,22 @@ function readInput(deps: AppDeps, route: WebPage<any, any> | WebDownload<any, an
 async function runPage(deps: AppDeps, page: WebPage<any, any>, ctx: Context, session: WebSession): Promise<void> {
   const [data, user] = await Promise.all([page.load(readInput(deps, page, ctx, session)), layoutUser(deps, session)]);
   if (data.redirect) return ctx.redirect(data.redirect);
-  const app = appView(ctx, { title: data.title ?? page.title, nav: page.nav, session, user, notice: takeNotice(ctx, deps) });
+  const app = appView(ctx, {
+    title: data.title ?? page.title,
+    nav: page.nav,
+    session,
+    user,
+    notice: takeNotice(ctx, deps),
+  });
   sendHtml(ctx, renderView(page.view, { ...data, app }));
 }
 
-async function runDownload(deps: AppDeps, route: WebDownload<any, any>, ctx: Context, session: WebSession): Promise<void> {
+async function runDownload(
+  deps: AppDeps,
+  route: WebDownload<any, any>,
+  ctx: Context,
+  session: WebSession,
+): Promise<void> {
   const file = await route.file(readInput(deps, route, ctx, session));
   ctx.status = 200;
   ctx.type = file.contentType;
@@ -145,7 +161,12 @@ async function runDownload(deps: AppDeps, route: WebDownload<any, any>, ctx: Con
   ctx.body = file.body;
 }
 
-const csrfFailed = () => new ApiError(403, 'csrf_failed', 'The form has expired or did not come from this application. Reload the page and try again.');
+const csrfFailed = () =>
+  new ApiError(
+    403,
+    'csrf_failed',
+    'The form has expired or did not come from this application. Reload the page and try again.',
+  );
 
 async function runAction(deps: AppDeps, action: WebAction<any, any>, ctx: Context, session: WebSession): Promise<void> {
   let result: ActionResult;
@@ -164,11 +185,27 @@ async function runAction(deps: AppDeps, action: WebAction<any, any>, ctx: Contex
   await sendActionResult(deps, ctx, session, result);
 }
 
-async function handleAction(deps: AppDeps, action: WebAction<any, any>, ctx: Context, session: WebSession, files: ReceivedFile[]): Promise<ActionResult> {
+async function handleAction(
+  deps: AppDeps,
+  action: WebAction<any, any>,
+  ctx: Context,
+  session: WebSession,
+  files: ReceivedFile[],
+): Promise<ActionResult> {
   const params = parsePart(action.params, ctx.params, 'path');
   const body = parsePart(action.body, (ctx.request as { body?: unknown }).body ?? {}, 'body');
   const credential = credentialOf(session);
-  return action.handle({ params, query: undefined as never, body, files, deps, ctx, session, credential, call: operationCaller(deps, ctx, credential) });
+  return action.handle({
+    params,
+    query: undefined as never,
+    body,
+    files,
+    deps,
+    ctx,
+    session,
+    credential,
+    call: operationCaller(deps, ctx, credential),
+  });
 }
 
 async function sendActionResult(deps: AppDeps, ctx: Context, session: WebSession, result: ActionResult): Promise<void> {
@@ -189,13 +226,23 @@ async function sendActionResult(deps: AppDeps, ctx: Context, session: WebSession
     sendHtml(ctx, renderView(result.fragment, { ...result.data, app }));
     return;
   }
-  const app = appView(ctx, { title: result.title, nav: result.nav ?? null, session, user: await layoutUser(deps, session) });
+  const app = appView(ctx, {
+    title: result.title,
+    nav: result.nav ?? null,
+    session,
+    user: await layoutUser(deps, session),
+  });
   sendHtml(ctx, renderView(result.view, { ...result.data, app }), result.status ?? 200);
 }
 
 // Any failure as a page: the API's own errors with their message (and field details), outages as
 // 503, anything else as 500 with the request id; the cause goes to the log only.
-export async function renderFailure(ctx: Context, deps: AppDeps, caught: unknown, session: WebSession | null): Promise<void> {
+export async function renderFailure(
+  ctx: Context,
+  deps: AppDeps,
+  caught: unknown,
+  session: WebSession | null,
+): Promise<void> {
   let error: ApiError;
   if (caught instanceof ApiError) error = caught;
   else if (outageSourceOf(caught)) {
@@ -203,14 +250,31 @@ export async function renderFailure(ctx: Context, deps: AppDeps, caught: unknown
     error = errors.serviceUnavailable('The service is temporarily unavailable. Try again in a moment.');
   } else {
     ctx.state.logger?.error({ err: caught }, 'unexpected failure');
-    error = new ApiError(500, 'internal_error', 'Something went wrong on our side. Quote the request id when contacting support.');
+    error = new ApiError(
+      500,
+      'internal_error',
+      'Something went wrong on our side. Quote the request id when contacting support.',
+    );
   }
-  const title = error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : error.status >= 500 ? 'Something went wrong' : 'This did not work';
-  const details = Array.isArray(error.extra.details) ? (error.extra.details as { field: string; message: string }[]) : [];
+  const title =
+    error.status === 404
+      ? 'Not found'
+      : error.status === 403
+        ? 'Not allowed'
+        : error.status >= 500
+          ? 'Something went wrong'
+          : 'This did not work';
+  const details = Array.isArray(error.extra.details)
+    ? (error.extra.details as { field: string; message: string }[])
+    : [];
   const user = session ? await layoutUser(deps, session).catch(() => null) : null;
   const app = appView(ctx, { title, session, user });
   for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
-  sendHtml(ctx, renderView('error', { app, status: error.status, code: error.code, message: error.message, details }), error.status);
+  sendHtml(
+    ctx,
+    renderView('error', { app, status: error.status, code: error.code, message: error.message, details }),
+    error.status,
+  );
 }
 
 export function webHandler(deps: AppDeps, route: WebRoute) {

@@ -45,14 +45,30 @@ const SUPPLIER: Kind = { operationId: 'listSuppliers', name: (row) => row.name ?
 const AGREEMENT: Kind = { operationId: 'listAgreements', name: (row) => row.title ?? '', plural: 'agreements' };
 
 // Resolves the picker's text into `query[idsKey]` (the API's filter); keeps ids given in the URL.
-async function picked(kind: Kind, input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential'>, text: string, query: Record<string, string>, idsKey: string): Promise<Picked> {
+async function picked(
+  kind: Kind,
+  input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential'>,
+  text: string,
+  query: Record<string, string>,
+  idsKey: string,
+): Promise<Picked> {
   if (text === '') {
     const ids = query[idsKey]?.split(',') ?? [];
     if (ids.length === 0) return { text: '', none: false, note: null };
     // Ids from a link: show their names in the field.
-    const labels = await labelsOf(input.deps, input.credential.organizationId, kind === SUPPLIER ? { suppliers: ids } : { agreements: ids });
-    const names = ids.map((id) => (kind === SUPPLIER ? labels.suppliers : labels.agreements).get(id)).filter((name): name is string => Boolean(name));
-    return { text: names.length === 1 ? names[0]! : '', none: false, note: names.length > 1 ? `${names.length} ${kind.plural} chosen.` : null };
+    const labels = await labelsOf(
+      input.deps,
+      input.credential.organizationId,
+      kind === SUPPLIER ? { suppliers: ids } : { agreements: ids },
+    );
+    const names = ids
+      .map((id) => (kind === SUPPLIER ? labels.suppliers : labels.agreements).get(id))
+      .filter((name): name is string => Boolean(name));
+    return {
+      text: names.length === 1 ? names[0]! : '',
+      none: false,
+      note: names.length > 1 ? `${names.length} ${kind.plural} chosen.` : null,
+    };
   }
   const found = await input.call<Page>(kind.operationId, { query: { search: text, limit: String(MAX_PICKED) } });
   const exact = found.data.filter((row) => kind.name(row).toLowerCase() === text.toLowerCase());
@@ -73,16 +89,24 @@ async function picked(kind: Kind, input: Pick<WebInput<unknown, unknown>, 'call'
   };
 }
 
-export function pickedSuppliers(input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential' | 'ctx'>, query: Record<string, string>): Promise<Picked> {
+export function pickedSuppliers(
+  input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential' | 'ctx'>,
+  query: Record<string, string>,
+): Promise<Picked> {
   return picked(SUPPLIER, input, firstText(input.ctx.query.supplier), query, 'supplier_ids');
 }
 
-export function pickedAgreements(input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential' | 'ctx'>, query: Record<string, string>): Promise<Picked> {
+export function pickedAgreements(
+  input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential' | 'ctx'>,
+  query: Record<string, string>,
+): Promise<Picked> {
   return picked(AGREEMENT, input, firstText(input.ctx.query.agreement), query, 'agreement_ids');
 }
 
 async function suggestions(kind: Kind, call: Caller, text: string): Promise<string[]> {
-  const page = await call<Page>(kind.operationId, { query: { limit: String(SUGGESTIONS), ...(text ? { search: text } : {}) } });
+  const page = await call<Page>(kind.operationId, {
+    query: { limit: String(SUGGESTIONS), ...(text ? { search: text } : {}) },
+  });
   return [...new Set(page.data.map(kind.name).filter((name) => name !== ''))];
 }
 

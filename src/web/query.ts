@@ -11,9 +11,14 @@ export function filledQuery(query: Record<string, unknown>, keys: readonly strin
 }
 
 // The URL of the same list with some parameters changed (a next page, a cleared filter).
-export function listUrl(path: string, query: Record<string, string>, changes: Record<string, string | null> = {}): string {
+export function listUrl(
+  path: string,
+  query: Record<string, string>,
+  changes: Record<string, string | null> = {},
+): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...query, ...changes })) if (value !== null && value !== '') params.set(key, value);
+  for (const [key, value] of Object.entries({ ...query, ...changes }))
+    if (value !== null && value !== '') params.set(key, value);
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
@@ -38,10 +43,21 @@ export interface ListState {
 }
 
 // The list's sort and direction as asked, else its default (the API's own default for the list).
-export function sortState(query: Record<string, string>, options: readonly SortOption[], fallback: ListState): ListState {
+export function sortState(
+  query: Record<string, string>,
+  options: readonly SortOption[],
+  fallback: ListState,
+): ListState {
   const option = options.find((o) => o.value === query.sort);
-  if (!option) return { sort: fallback.sort, direction: query.direction === 'asc' || query.direction === 'desc' ? query.direction : fallback.direction };
-  return { sort: option.value, direction: query.direction === 'asc' || query.direction === 'desc' ? query.direction : option.first };
+  if (!option)
+    return {
+      sort: fallback.sort,
+      direction: query.direction === 'asc' || query.direction === 'desc' ? query.direction : fallback.direction,
+    };
+  return {
+    sort: option.value,
+    direction: query.direction === 'asc' || query.direction === 'desc' ? query.direction : option.first,
+  };
 }
 
 export interface SortHeader {
@@ -53,7 +69,12 @@ export interface SortHeader {
 }
 
 // A column header's link: the sorted column toggles its direction, another starts with its own.
-export function sortHeader(path: string, filters: Record<string, string>, state: ListState, option: SortOption): SortHeader {
+export function sortHeader(
+  path: string,
+  filters: Record<string, string>,
+  state: ListState,
+  option: SortOption,
+): SortHeader {
   const sorted = state.sort === option.value;
   const next: Direction = sorted ? (state.direction === 'asc' ? 'desc' : 'asc') : option.first;
   const { cursor: _c, trail: _t, page: _p, ...kept } = filters;
@@ -80,24 +101,43 @@ export interface Pager {
 
 // `query`: the page's query (its cursor, trail and page number); `filters`: everything else that
 // names the list (filters, sort, direction).
-export function pager(path: string, filters: Record<string, string>, query: Record<string, unknown>, rowsShown: number, pageSize: number, nextCursor: string | null): Pager {
+export function pager(
+  path: string,
+  filters: Record<string, string>,
+  query: Record<string, unknown>,
+  rowsShown: number,
+  pageSize: number,
+  nextCursor: string | null,
+): Pager {
   const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? query.cursor : null;
-  const trail = typeof query.trail === 'string' && query.trail !== '' ? query.trail.split(TRAIL_SEPARATOR).slice(-MAX_TRAIL) : [];
+  const trail =
+    typeof query.trail === 'string' && query.trail !== '' ? query.trail.split(TRAIL_SEPARATOR).slice(-MAX_TRAIL) : [];
   const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(String(query.page ?? '1'), 10) || 1));
   const { cursor: _c, trail: _t, page: _p, ...list } = filters;
   const at = (pageCursor: string | null, pageTrail: string[], number: number) =>
-    pageCursor === null ? listUrl(path, list) : listUrl(path, list, { cursor: pageCursor, trail: pageTrail.length ? pageTrail.join(TRAIL_SEPARATOR) : null, page: String(number) });
+    pageCursor === null
+      ? listUrl(path, list)
+      : listUrl(path, list, {
+          cursor: pageCursor,
+          trail: pageTrail.length ? pageTrail.join(TRAIL_SEPARATOR) : null,
+          page: String(number),
+        });
   let previousUrl: string | null = null;
   if (cursor !== null) {
     const before = trail.at(-1);
     // Without a trail (it was cut, or the link came from elsewhere) Previous is the first page.
-    previousUrl = before === undefined || before === FIRST_PAGE_MARK ? at(null, [], 1) : at(before, trail.slice(0, -1), pageNumber - 1);
+    previousUrl =
+      before === undefined || before === FIRST_PAGE_MARK
+        ? at(null, [], 1)
+        : at(before, trail.slice(0, -1), pageNumber - 1);
   }
   const fromRow = rowsShown === 0 ? 0 : (pageNumber - 1) * pageSize + 1;
   return {
     firstUrl: cursor !== null ? at(null, [], 1) : null,
     previousUrl,
-    nextUrl: nextCursor ? at(nextCursor, [...trail, cursor ?? FIRST_PAGE_MARK].slice(-MAX_TRAIL), pageNumber + 1) : null,
+    nextUrl: nextCursor
+      ? at(nextCursor, [...trail, cursor ?? FIRST_PAGE_MARK].slice(-MAX_TRAIL), pageNumber + 1)
+      : null,
     fromRow,
     toRow: fromRow === 0 ? 0 : fromRow + rowsShown - 1,
   };
@@ -110,4 +150,5 @@ export function pageSizeOf(query: Record<string, unknown>): number {
 }
 
 // The page size in the URLs of a list, when it is not the default.
-export const limitOf = (pageSize: number): Record<string, string> => (pageSize === 50 ? {} : { limit: String(pageSize) });
+export const limitOf = (pageSize: number): Record<string, string> =>
+  pageSize === 50 ? {} : { limit: String(pageSize) };

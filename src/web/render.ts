@@ -66,7 +66,10 @@ interface LayoutRow {
 
 // Layout data of a signed-in page: the user and their organizations, one statement (every page
 // runs it beside its own data).
-export async function layoutUser(deps: Pick<AppDeps, 'db'>, session: Pick<WebSession, 'userId' | 'organizationId'>): Promise<LayoutUser> {
+export async function layoutUser(
+  deps: Pick<AppDeps, 'db'>,
+  session: Pick<WebSession, 'userId' | 'organizationId'>,
+): Promise<LayoutUser> {
   const rows = await deps.db.$queryRaw<LayoutRow[]>`
     SELECT u.email, u.name, o.id::text AS "organizationId", o.name AS "organizationName", m.role::text AS "role"
       FROM users u
@@ -84,16 +87,30 @@ export async function layoutUser(deps: Pick<AppDeps, 'db'>, session: Pick<WebSes
   return { email: user.email, name: user.name, organizations };
 }
 
-export function appView(ctx: Context, input: { title: string; nav?: NavSection | null; session?: WebSession | null; user?: LayoutUser | null; csrf?: string; notice?: string | null }): AppView {
+export function appView(
+  ctx: Context,
+  input: {
+    title: string;
+    nav?: NavSection | null;
+    session?: WebSession | null;
+    user?: LayoutUser | null;
+    csrf?: string;
+    notice?: string | null;
+  },
+): AppView {
   const session = input.session ?? null;
-  const organization = session && input.user ? (input.user.organizations.find((o) => o.id === session.organizationId) ?? null) : null;
+  const organization =
+    session && input.user ? (input.user.organizations.find((o) => o.id === session.organizationId) ?? null) : null;
   return {
     title: input.title,
     nav: input.nav ?? null,
     user: input.user ?? null,
     organization: organization ? { id: organization.id, name: organization.name } : null,
     role: session?.role ?? null,
-    can: { write: session ? atLeast(session.role, 'write') : false, admin: session ? atLeast(session.role, 'admin') : false },
+    can: {
+      write: session ? atLeast(session.role, 'write') : false,
+      admin: session ? atLeast(session.role, 'admin') : false,
+    },
     csrf: input.csrf ?? session?.csrfSecret ?? '',
     notice: input.notice ?? null,
     requestId: (ctx.state.requestId as string | undefined) ?? '',
@@ -117,7 +134,10 @@ export function sendHtml(ctx: Context, html: string, status = 200): void {
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'same-origin');
-  ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'");
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+  );
   ctx.body = html;
 }
 
@@ -125,7 +145,11 @@ export function sendHtml(ctx: Context, html: string, status = 200): void {
 const NOTICE_COOKIE = 'ics_notice';
 
 export function setNotice(ctx: Context, deps: Pick<AppDeps, 'config'>, notice: string): void {
-  setCookie(ctx, NOTICE_COOKIE, encodeURIComponent(notice.slice(0, 300)), { secure: isSecureApp(deps), path: '/app', maxAgeSeconds: 60 });
+  setCookie(ctx, NOTICE_COOKIE, encodeURIComponent(notice.slice(0, 300)), {
+    secure: isSecureApp(deps),
+    path: '/app',
+    maxAgeSeconds: 60,
+  });
 }
 
 export function takeNotice(ctx: Context, deps: Pick<AppDeps, 'config'>): string | null {

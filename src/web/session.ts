@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { ApiKeyCredential } from '../auth/credential.js';
-import { findActiveSession, firstOrganizationOf, revokeSession, sessionCredential, switchOrganization, type ActiveSession } from '../auth/sessions.js';
+import {
+  findActiveSession,
+  firstOrganizationOf,
+  revokeSession,
+  sessionCredential,
+  switchOrganization,
+  type ActiveSession,
+} from '../auth/sessions.js';
 import { digestToken, SESSION_TOKEN_PREFIX, sameSecret } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
 import { clearCookie, readCookie, setCookie } from './cookies.js';
@@ -23,7 +30,10 @@ export interface WebSession extends ActiveSession {
 export const isSecureApp = (deps: Pick<AppDeps, 'config'>) => deps.config.APP_BASE_URL.startsWith('https:');
 
 export function writeSessionCookie(ctx: Context, deps: Pick<AppDeps, 'config'>, token: string): void {
-  setCookie(ctx, SESSION_COOKIE, token, { secure: isSecureApp(deps), maxAgeSeconds: deps.config.SESSION_MAX_DAYS * 86_400 });
+  setCookie(ctx, SESSION_COOKIE, token, {
+    secure: isSecureApp(deps),
+    maxAgeSeconds: deps.config.SESSION_MAX_DAYS * 86_400,
+  });
 }
 
 export function clearSessionCookie(ctx: Context, deps: Pick<AppDeps, 'config'>): void {

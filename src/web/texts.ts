@@ -39,7 +39,13 @@ const en = {
     resultsFor: 'Results for',
     none: 'Nothing found.',
     more: 'More results',
-    kinds: { invoice: 'Invoices', agreement: 'Agreements', alert: 'Alerts', claim: 'Claims', topic: 'Topics' } as Record<string, string>,
+    kinds: {
+      invoice: 'Invoices',
+      agreement: 'Agreements',
+      alert: 'Alerts',
+      claim: 'Claims',
+      topic: 'Topics',
+    } as Record<string, string>,
   },
 };
 

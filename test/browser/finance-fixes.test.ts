@@ -9,7 +9,15 @@ import { eventually } from '../support/api.js';
 import { alertOn, claimSetup, createClaim } from '../support/claims.js';
 import { ingestionUpload, settledIngestionInvoice } from '../support/invoices.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';
-import { expectAccessible, launchBrowser, PHONE, screenshot, signIn, submit, type TestBrowser } from './support/browser.js';
+import {
+  expectAccessible,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  signIn,
+  submit,
+  type TestBrowser,
+} from './support/browser.js';
 import { createWebUser, type WebUser } from './support/users.js';
 
 // What a finance user hit in the pages (issue 30): a refund in another currency than the claim,
@@ -48,7 +56,10 @@ async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
 const pdfText = (bytes: Buffer) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: bytes }).toString('utf8');
 
 async function letterText(page: Page): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download letter (PDF)' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download letter (PDF)' }).click(),
+  ]);
   return pdfText(readFileSync((await download.path())!));
 }
 
@@ -56,8 +67,15 @@ describe('refunds on the claim page', () => {
   it('takes the claim’s currencies only and the decimal comma; corrects and deletes; the letter never shows a negative amount', async () => {
     const tenant = await createTenant({ name: 'Fjordkraft Eiendom AS' });
     const { agreementId, invoices } = await claimSetup(tenant, [{ currency: 'NOK', number: 'KPTYLUD-2602/3' }]);
-    const alert = await alertOn(tenant, invoices[0]!.id, agreementId, { title: 'Cleaning above the agreed price', impact_amount: '483.30' });
-    const claim = await createClaim(tenant, { agreement_id: agreementId, title: 'Cleaning overcharges', alerts: { alert_ids: [alert] } });
+    const alert = await alertOn(tenant, invoices[0]!.id, agreementId, {
+      title: 'Cleaning above the agreed price',
+      impact_amount: '483.30',
+    });
+    const claim = await createClaim(tenant, {
+      agreement_id: agreementId,
+      title: 'Cleaning overcharges',
+      alerts: { alert_ids: [alert] },
+    });
     const writer = await createWebUser({ role: 'write', organizationId: tenant.organizationId });
     const page = await signedIn(writer);
     await visit(page, `/app/claims/${claim.id}`, 'claim');
@@ -72,11 +90,15 @@ describe('refunds on the claim page', () => {
     await page.getByLabel('Reference (optional)').fill('Bank 2026-05');
     await submit(page, page.getByRole('button', { name: 'Record refund' }));
     expect(await page.getByRole('status').first().textContent()).toContain('Refund recorded.');
-    expect((await tenant.call(`/v1/claims/${claim.id}`)).body.refund_summary).toEqual([{ currency_code: 'NOK', amount: '12.50' }]);
+    expect((await tenant.call(`/v1/claims/${claim.id}`)).body.refund_summary).toEqual([
+      { currency_code: 'NOK', amount: '12.50' },
+    ]);
 
     // A forged refund in EUR on this NOK claim is refused with the API's words; nothing recorded.
     const csrf = (await page.locator('input[name="_csrf"]').first().getAttribute('value'))!;
-    const forged = await page.request.post(`/app/claims/${claim.id}/refunds`, { form: { _csrf: csrf, amount: '200.00', currency_code: 'EUR' } });
+    const forged = await page.request.post(`/app/claims/${claim.id}/refunds`, {
+      form: { _csrf: csrf, amount: '200.00', currency_code: 'EUR' },
+    });
     expect(forged.status()).toBe(400);
     const refusal = await forged.text();
     expect(refusal).toContain('validation_error');
@@ -95,7 +117,11 @@ describe('refunds on the claim page', () => {
     await screenshot(page, 'claim-refunds');
     await submit(page, row.getByRole('button', { name: 'Save correction' }));
     expect(await page.getByRole('status').first().textContent()).toContain('Refund corrected.');
-    expect((await tenant.call(`/v1/claims/${claim.id}`)).body.refunds[0]).toMatchObject({ amount: '200.00', currency_code: 'NOK', reference: 'Bank 2026-05' });
+    expect((await tenant.call(`/v1/claims/${claim.id}`)).body.refunds[0]).toMatchObject({
+      amount: '200.00',
+      currency_code: 'NOK',
+      reference: 'Bank 2026-05',
+    });
     const letter = await letterText(page);
     expect(letter.replace(/\s+/g, ' ')).toContain('283.30 NOK is still outstanding');
     expect(letter).not.toMatch(/(^|\s)[-−]\d/);
@@ -103,7 +129,9 @@ describe('refunds on the claim page', () => {
     // More refunded than claimed: nothing outstanding, never a negative amount.
     await page.getByLabel('Amount', { exact: true }).fill('1 000,00');
     await submit(page, page.getByRole('button', { name: 'Record refund' }));
-    expect((await tenant.call(`/v1/claims/${claim.id}`)).body.refund_summary).toEqual([{ currency_code: 'NOK', amount: '1200.00' }]);
+    expect((await tenant.call(`/v1/claims/${claim.id}`)).body.refund_summary).toEqual([
+      { currency_code: 'NOK', amount: '1200.00' },
+    ]);
     const overpaid = await letterText(page);
     expect(overpaid.replace(/\s+/g, ' ')).toContain('The refunds already received cover the claim in full.');
     expect(overpaid).not.toMatch(/(^|\s)[-−]\d/);
@@ -139,7 +167,11 @@ function scannedPdf(): Promise<Buffer> {
 describe('a failed invoice', () => {
   it('says why in the API’s words, links its run, and offers retry only where the API allows it', async () => {
     const tenant = await createTenant({ name: 'Skanner AS' });
-    const upload = await ingestionUpload(tenant.ingestionToken, `scan-${randomUUID().slice(0, 6)}.pdf`, await scannedPdf());
+    const upload = await ingestionUpload(
+      tenant.ingestionToken,
+      `scan-${randomUUID().slice(0, 6)}.pdf`,
+      await scannedPdf(),
+    );
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
     const invoiceId = upload.body.invoice_id as string;
     await settledIngestionInvoice(tenant.ingestionToken, invoiceId);
@@ -171,10 +203,16 @@ describe('a failed invoice', () => {
       await page.goto(`/app/invoices/${invoiceId}`);
       await submit(page, page.getByRole('button', { name: 'Retry the import' }));
       expect(await page.getByRole('status').first().textContent()).toContain('The import runs again');
-      const runs = await eventually(() => tenant.call(`/v1/workflow-runs?types=import`), (r) => r.body.data.some((x: { retry_of_run_id: string | null }) => x.retry_of_run_id === runId));
+      const runs = await eventually(
+        () => tenant.call(`/v1/workflow-runs?types=import`),
+        (r) => r.body.data.some((x: { retry_of_run_id: string | null }) => x.retry_of_run_id === runId),
+      );
       expect(runs.body.data.length).toBeGreaterThan(1);
       // The retried import fails again (a blank page has nothing to read, not even by OCR).
-      await eventually(() => tenant.call(`/v1/invoices/${invoiceId}`), (r) => r.body.processing.status === 'failed');
+      await eventually(
+        () => tenant.call(`/v1/invoices/${invoiceId}`),
+        (r) => r.body.processing.status === 'failed',
+      );
     }
     // A Read member sees the reason and the run, and no retry.
     const reader = await createWebUser({ role: 'read', organizationId: tenant.organizationId });
@@ -219,7 +257,8 @@ describe('lists', () => {
     const page = await signedIn(user);
     await visit(page, '/app/invoices', 'invoices');
     expect(await page.locator('.summary').textContent()).toMatch(/Showing 1–5 of\s+5\s+invoices/);
-    const numbers = async () => page.getByRole('table', { name: 'Invoices' }).locator('tbody tr td:first-child a').allTextContents();
+    const numbers = async () =>
+      page.getByRole('table', { name: 'Invoices' }).locator('tbody tr td:first-child a').allTextContents();
     const issued = page.getByRole('columnheader', { name: /Issued/ });
 
     // Issue date: newest first on the first click, oldest first on the second.
@@ -267,30 +306,50 @@ describe('lists', () => {
     await screenshot(page, 'invoices');
 
     // Alerts and claims sort both ways too, and count.
-    const agreementId = await matchedAgreement(tenant, [(await tenant.call('/v1/invoices?limit=1')).body.data[0].supplier.id], 'Kontor 2026');
+    const agreementId = await matchedAgreement(
+      tenant,
+      [(await tenant.call('/v1/invoices?limit=1')).body.data[0].supplier.id],
+      'Kontor 2026',
+    );
     const invoiceIds = ((await tenant.call('/v1/invoices?limit=10')).body.data as { id: string }[]).map((i) => i.id);
-    const small = await alertOn(tenant, invoiceIds[0]!, agreementId, { title: 'Small overcharge', impact_amount: '1.00' });
-    const large = await alertOn(tenant, invoiceIds[1]!, agreementId, { title: 'Large overcharge', impact_amount: '90.00' });
+    const small = await alertOn(tenant, invoiceIds[0]!, agreementId, {
+      title: 'Small overcharge',
+      impact_amount: '1.00',
+    });
+    const large = await alertOn(tenant, invoiceIds[1]!, agreementId, {
+      title: 'Large overcharge',
+      impact_amount: '90.00',
+    });
     await visit(page, '/app/alerts', 'alerts');
     const impact = page.getByRole('columnheader', { name: /Impact/ });
     await submit(page, impact.getByRole('link'));
-    const titles = () => page.getByRole('table', { name: 'Alerts' }).locator('tbody tr td:first-child a').allTextContents();
+    const titles = () =>
+      page.getByRole('table', { name: 'Alerts' }).locator('tbody tr td:first-child a').allTextContents();
     expect(await titles()).toEqual(['Large overcharge', 'Small overcharge']);
     await submit(page, page.getByRole('columnheader', { name: /Impact/ }).getByRole('link'));
     expect(await titles()).toEqual(['Small overcharge', 'Large overcharge']);
     expect(await page.locator('.summary').textContent()).toMatch(/of\s+2\s+alerts/);
     expect([small, large]).toHaveLength(2);
 
-    const writerTenantClaims = [await createClaim(tenant, { agreement_id: agreementId, title: 'Alpha claim', alerts: { alert_ids: [small] } }), await createClaim(tenant, { agreement_id: agreementId, title: 'Beta claim', alerts: { alert_ids: [large] } })];
+    const writerTenantClaims = [
+      await createClaim(tenant, { agreement_id: agreementId, title: 'Alpha claim', alerts: { alert_ids: [small] } }),
+      await createClaim(tenant, { agreement_id: agreementId, title: 'Beta claim', alerts: { alert_ids: [large] } }),
+    ];
     await visit(page, '/app/claims', 'claims');
     expect(await page.locator('.summary').textContent()).toMatch(/of\s+2\s+claims/);
-    const claimRefs = () => page.getByRole('table', { name: 'Claims' }).locator('tbody tr td:first-child a').allTextContents();
+    const claimRefs = () =>
+      page.getByRole('table', { name: 'Claims' }).locator('tbody tr td:first-child a').allTextContents();
     const byReference = page.getByRole('columnheader', { name: /Claim/ });
     await submit(page, byReference.getByRole('link'));
     const descending = await claimRefs();
     await submit(page, page.getByRole('columnheader', { name: /Claim/ }).getByRole('link'));
     expect(await claimRefs()).toEqual([...descending].reverse());
-    expect(descending).toEqual(writerTenantClaims.map((c) => c.reference).sort().reverse());
+    expect(descending).toEqual(
+      writerTenantClaims
+        .map((c) => c.reference)
+        .sort()
+        .reverse(),
+    );
     await page.context().close();
   });
 
@@ -298,31 +357,52 @@ describe('lists', () => {
     const tenant = await createTenant({ name: 'Mange Leverandører AS' });
     // 230 suppliers whose names sort before the one that matters.
     await testDb().supplier.createMany({
-      data: Array.from({ length: 230 }, (_, index) => ({ id: randomUUID(), organizationId: tenant.organizationId, name: `Aaa Leverandør ${String(index).padStart(3, '0')}` })),
+      data: Array.from({ length: 230 }, (_, index) => ({
+        id: randomUUID(),
+        organizationId: tenant.organizationId,
+        name: `Aaa Leverandør ${String(index).padStart(3, '0')}`,
+      })),
     });
     const zephyr = { name: `Zephyr Logistikk ${randomUUID().slice(0, 4)} AS`, org_number: '955123456' };
     const invoice = await invoiceOf(tenant, zephyr, { number: 'ZL-77812' });
     const other = await invoiceOf(tenant, newSupplier('Other'), { number: 'OT-1' });
     const agreementId = await matchedAgreement(tenant, [invoice.supplier.id, other.supplier.id], 'Transport 2026');
-    const zephyrAlert = await alertOn(tenant, invoice.id, agreementId, { title: 'Freight above the agreed rate', impact_amount: '44.00' });
+    const zephyrAlert = await alertOn(tenant, invoice.id, agreementId, {
+      title: 'Freight above the agreed rate',
+      impact_amount: '44.00',
+    });
     await alertOn(tenant, other.id, agreementId, { title: 'Other overcharge', impact_amount: '2.00' });
     // A duplicate-charge alert is labelled for what it is, never "charged more than agreed".
-    const duplicate = await insertAlert(tenant, { invoiceId: other.id, agreementId }, { checker: 'duplicate_charge', lineId: null, title: 'Charge already billed on another invoice' });
+    const duplicate = await insertAlert(
+      tenant,
+      { invoiceId: other.id, agreementId },
+      { checker: 'duplicate_charge', lineId: null, title: 'Charge already billed on another invoice' },
+    );
 
     const user = await createWebUser({ role: 'read', organizationId: tenant.organizationId });
     const page = await signedIn(user);
     await visit(page, '/app/alerts', 'alerts with a picker');
     const picker = page.getByLabel('Supplier');
     // Type-ahead: the API's supplier search fills the suggestions (htmx).
-    const suggested = page.waitForResponse((response) => response.url().includes('/app/suggest/suppliers') && response.url().includes('Zeph'));
+    const suggested = page.waitForResponse(
+      (response) => response.url().includes('/app/suggest/suppliers') && response.url().includes('Zeph'),
+    );
     await picker.pressSequentially('Zeph', { delay: 30 });
     await suggested;
-    await eventually(async () => page.locator('#supplier-choices option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value)), (values) => values.includes(zephyr.name), 10_000);
+    await eventually(
+      async () =>
+        page
+          .locator('#supplier-choices option')
+          .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value)),
+      (values) => values.includes(zephyr.name),
+      10_000,
+    );
     await picker.fill(zephyr.name);
     await expectAccessible(page, 'alerts, picking a supplier');
     await screenshot(page, 'alerts-picker');
     await submit(page, page.getByRole('button', { name: 'Filter' }));
-    const titles = () => page.getByRole('table', { name: 'Alerts' }).locator('tbody tr td:first-child a').allTextContents();
+    const titles = () =>
+      page.getByRole('table', { name: 'Alerts' }).locator('tbody tr td:first-child a').allTextContents();
     expect(await titles()).toEqual(['Freight above the agreed rate']);
     expect(await page.locator('.summary').textContent()).toMatch(/of\s+1\s+alert\b/);
     expect(await page.getByLabel('Supplier').inputValue()).toBe(zephyr.name);
@@ -348,15 +428,26 @@ describe('lists', () => {
 
   it('fit a phone: Alerts, Claims and Invoices never scroll sideways, even with long names', async () => {
     const tenant = await createTenant({ name: 'Langt Navn AS' });
-    const long = 'Rammeavtale om levering av kontorrekvisita, rengjøringsmidler og tilhørende tjenester for alle regionkontorer 2026–2028';
-    const supplier = { name: `Leverandørselskapet for kontorrekvisita og rengjøringsmidler i Nord-Norge ${randomUUID().slice(0, 4)} AS`, org_number: '955999111' };
+    const long =
+      'Rammeavtale om levering av kontorrekvisita, rengjøringsmidler og tilhørende tjenester for alle regionkontorer 2026–2028';
+    const supplier = {
+      name: `Leverandørselskapet for kontorrekvisita og rengjøringsmidler i Nord-Norge ${randomUUID().slice(0, 4)} AS`,
+      org_number: '955999111',
+    };
     const invoice = await invoiceOf(tenant, supplier, { number: 'NORDLYS-FAKTURA-2026-000123/7' });
     const agreementId = await matchedAgreement(tenant, [invoice.supplier.id], long);
-    const alert = await alertOn(tenant, invoice.id, agreementId, { title: `${long}: pris over avtalt`, impact_amount: '1234.50' });
+    const alert = await alertOn(tenant, invoice.id, agreementId, {
+      title: `${long}: pris over avtalt`,
+      impact_amount: '1234.50',
+    });
     await createClaim(tenant, { agreement_id: agreementId, title: long, alerts: { alert_ids: [alert] } });
     const user = await createWebUser({ role: 'write', organizationId: tenant.organizationId });
     const page = await signedIn(user, PHONE);
-    for (const [path, name] of [['/app/alerts?statuses=any', 'alerts'], ['/app/claims', 'claims'], ['/app/invoices', 'invoices']] as const) {
+    for (const [path, name] of [
+      ['/app/alerts?statuses=any', 'alerts'],
+      ['/app/claims', 'claims'],
+      ['/app/invoices', 'invoices'],
+    ] as const) {
       await visit(page, path, `${name} on a phone`);
       await expectNoSidewaysScroll(page, name);
       await screenshot(page, `${name}.phone`);

@@ -4,7 +4,16 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplesRoot } from '../support/invoices.js';
 import { testDb } from '../support/tenants.js';
-import { appUrl, expectAccessible, launchBrowser, PHONE, screenshot, signIn, submit, type TestBrowser } from './support/browser.js';
+import {
+  appUrl,
+  expectAccessible,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  signIn,
+  submit,
+  type TestBrowser,
+} from './support/browser.js';
 import { createWebUser } from './support/users.js';
 
 // Uploading invoices on the invoices page (issue 28): the API's document registration, byte
@@ -24,13 +33,23 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const row = (page: Page, fileName: string) => page.locator('li.upload-row', { has: page.locator('.upload-name', { hasText: fileName }) });
+const row = (page: Page, fileName: string) =>
+  page.locator('li.upload-row', { has: page.locator('.upload-name', { hasText: fileName }) });
 
 // Waits until the file's line has left queued and running (htmx polls the import), and returns it.
 async function settled(page: Page, fileName: string) {
   const line = row(page, fileName).first();
-  await line.locator('xpath=self::*[@data-upload-state!="uploading" and @data-upload-state!="queued" and @data-upload-state!="running"]').waitFor({ timeout: SETTLED_MS });
-  return { state: await line.getAttribute('data-upload-state'), outcome: await line.getAttribute('data-upload-outcome'), text: (await line.textContent())!, line };
+  await line
+    .locator(
+      'xpath=self::*[@data-upload-state!="uploading" and @data-upload-state!="queued" and @data-upload-state!="running"]',
+    )
+    .waitFor({ timeout: SETTLED_MS });
+  return {
+    state: await line.getAttribute('data-upload-state'),
+    outcome: await line.getAttribute('data-upload-outcome'),
+    text: (await line.textContent())!,
+    line,
+  };
 }
 
 describe('invoice upload', () => {
@@ -58,7 +77,10 @@ describe('invoice upload', () => {
     expect(other.text).toContain('Not an invoice');
 
     // Each imported file links to its invoice, the invoice of this organization.
-    const invoices = await testDb().invoice.findMany({ where: { organizationId: user.organizationId }, select: { id: true } });
+    const invoices = await testDb().invoice.findMany({
+      where: { organizationId: user.organizationId },
+      select: { id: true },
+    });
     expect(invoices).toHaveLength(2);
     const href = await xml.line.getByRole('link', { name: /Open the invoice/ }).getAttribute('href');
     expect(invoices.map((invoice) => `/app/invoices/${invoice.id}`)).toContain(href);
@@ -97,7 +119,11 @@ describe('invoice upload', () => {
 
   it('works without script: a plain multipart form post answers each file, and its import page settles', async () => {
     const user = await createWebUser({ role: 'write' });
-    const context = await browser.browser.newContext({ baseURL: appUrl(), javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const context = await browser.browser.newContext({
+      baseURL: appUrl(),
+      javaScriptEnabled: false,
+      viewport: { width: 1280, height: 900 },
+    });
     const page = await context.newPage();
     await signIn(page, user.email, user.password);
     await page.goto('/app/invoices');
@@ -116,7 +142,12 @@ describe('invoice upload', () => {
       importLinks.push((await line.getByRole('link', { name: /Check again/ }).getAttribute('href'))!);
       await importPage.goto(importLinks.at(-1)!);
       const deadline = Date.now() + SETTLED_MS;
-      while (['queued', 'running'].includes((await importPage.locator('li.upload-row').getAttribute('data-upload-state'))!) && Date.now() < deadline) {
+      while (
+        ['queued', 'running'].includes(
+          (await importPage.locator('li.upload-row').getAttribute('data-upload-state'))!,
+        ) &&
+        Date.now() < deadline
+      ) {
         await importPage.waitForTimeout(1000);
         await importPage.reload();
       }

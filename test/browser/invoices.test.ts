@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertOn, claimSetup } from '../support/claims.js';
 import { createTenant, testDb } from '../support/tenants.js';
-import { appUrl, expectAccessible, launchBrowser, PHONE, screenshot, signIn, submit, type TestBrowser } from './support/browser.js';
+import {
+  appUrl,
+  expectAccessible,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  signIn,
+  submit,
+  type TestBrowser,
+} from './support/browser.js';
 import { createWebUser, givePassword, PASSWORD } from './support/users.js';
 
 let browser: TestBrowser;
@@ -22,8 +31,15 @@ describe('invoice pages', () => {
       explanation: 'The agreement sets 5.00 per pack [1]',
       invoice_item_id: invoice!.line_items[0]!.id,
       impact_amount: '5.00',
-      expected: [{ description: 'Copy paper', unit: 'pack', currency_code: 'EUR', price: { type: 'amount', amount: '5.00' } }],
-      citations: [{ source_ref: 1, citation: { source: { source_type: 'agreement_prices' }, quote: 'Copy paper A4: 5.00 EUR per pack' } }],
+      expected: [
+        { description: 'Copy paper', unit: 'pack', currency_code: 'EUR', price: { type: 'amount', amount: '5.00' } },
+      ],
+      citations: [
+        {
+          source_ref: 1,
+          citation: { source: { source_type: 'agreement_prices' }, quote: 'Copy paper A4: 5.00 EUR per pack' },
+        },
+      ],
     });
     await alertOn(tenant, invoice!.id, setup.agreementId, { title: 'Freight charged twice', impact_amount: '1234.5' });
 
@@ -111,11 +127,17 @@ describe('invoice pages', () => {
     expect(await page.getByRole('button', { name: 'Create token' }).count()).toBe(0);
     // Forged with a valid CSRF token: refused by level, nothing changes.
     const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-    const invite = await page.request.post('/app/settings/members', { form: { _csrf: csrf, email: 'forged@example.test', role: 'admin' } });
+    const invite = await page.request.post('/app/settings/members', {
+      form: { _csrf: csrf, email: 'forged@example.test', role: 'admin' },
+    });
     expect(invite.status()).toBe(403);
-    const token = await page.request.post('/app/settings/ingestion-tokens', { form: { _csrf: csrf, name: 'forged', scopes: 'invoices:write' } });
+    const token = await page.request.post('/app/settings/ingestion-tokens', {
+      form: { _csrf: csrf, name: 'forged', scopes: 'invoices:write' },
+    });
     expect(token.status()).toBe(403);
-    const key = await page.request.post('/app/settings/api-keys', { form: { _csrf: csrf, name: 'forged', level: 'admin' } });
+    const key = await page.request.post('/app/settings/api-keys', {
+      form: { _csrf: csrf, name: 'forged', level: 'admin' },
+    });
     expect(key.status()).toBe(400);
     expect(await testDb().user.count({ where: { email: 'forged@example.test' } })).toBe(0);
     expect(await testDb().ingestionToken.count({ where: { organizationId: admin.organizationId } })).toBe(0);

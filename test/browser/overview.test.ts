@@ -2,7 +2,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertOn, claimSetup, createClaim } from '../support/claims.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
-import { expectAccessible, launchBrowser, PHONE, screenshot, signIn, submit, type TestBrowser } from './support/browser.js';
+import {
+  expectAccessible,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  signIn,
+  submit,
+  type TestBrowser,
+} from './support/browser.js';
 import { createWebUser, type WebUser } from './support/users.js';
 
 // The home page: the API's overview with charts drawn on the server (SVG, one per currency, each
@@ -16,15 +24,36 @@ let sekInvoiceId: string;
 beforeAll(async () => {
   browser = await launchBrowser();
   tenant = await createTenant({ name: 'Fjord Logistics AS' });
-  const setup = await claimSetup(tenant, [{ number: 'OVR-EUR-1', currency: 'EUR' }, { number: 'OVR-SEK-1', currency: 'SEK' }]);
+  const setup = await claimSetup(tenant, [
+    { number: 'OVR-EUR-1', currency: 'EUR' },
+    { number: 'OVR-SEK-1', currency: 'SEK' },
+  ]);
   sekInvoiceId = setup.invoices[1]!.id;
-  const eurAlert = await alertOn(tenant, setup.invoices[0]!.id, setup.agreementId, { title: 'Paper above the agreed price', impact_amount: '12.50' });
-  await alertOn(tenant, sekInvoiceId, setup.agreementId, { title: 'Freight not in the agreement', impact_amount: '70.00' });
+  const eurAlert = await alertOn(tenant, setup.invoices[0]!.id, setup.agreementId, {
+    title: 'Paper above the agreed price',
+    impact_amount: '12.50',
+  });
+  await alertOn(tenant, sekInvoiceId, setup.agreementId, {
+    title: 'Freight not in the agreement',
+    impact_amount: '70.00',
+  });
   const claim = await createClaim(tenant, { agreement_id: setup.agreementId, alerts: { alert_ids: [eurAlert] } });
-  const refund = await tenant.call(`/v1/claims/${claim.id}/refunds`, { method: 'POST', body: { amount: '5.00', currency_code: 'EUR' } });
+  const refund = await tenant.call(`/v1/claims/${claim.id}/refunds`, {
+    method: 'POST',
+    body: { amount: '5.00', currency_code: 'EUR' },
+  });
   expect(refund.status, JSON.stringify(refund.body)).toBe(201);
   const expires = new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10);
-  const cleaning = await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Office cleaning', status: 'active', supplier_ids: [setup.supplierId], instructions: 'Hourly rate 50 EUR.', expiration_date: expires } });
+  const cleaning = await tenant.call('/v1/agreements', {
+    method: 'POST',
+    body: {
+      title: 'Office cleaning',
+      status: 'active',
+      supplier_ids: [setup.supplierId],
+      instructions: 'Hourly rate 50 EUR.',
+      expiration_date: expires,
+    },
+  });
   expect(cleaning.status, JSON.stringify(cleaning.body)).toBe(201);
   user = await createWebUser({ role: 'write', organizationId: tenant.organizationId, name: 'Ingrid Hansen' });
 });
@@ -53,13 +82,17 @@ describe('overview and search', () => {
     const figures = await page.locator('.figures').textContent();
     expect(figures).toContain('SEK');
     expect(figures).toContain('€');
-    expect(await page.getByRole('link', { name: /waits? for review/ }).getAttribute('href')).toBe('/app/alerts?statuses=pending');
+    expect(await page.getByRole('link', { name: /waits? for review/ }).getAttribute('href')).toBe(
+      '/app/alerts?statuses=pending',
+    );
 
     // Found vs recovered: one chart per currency.
     await expect.poll(() => chart(page, 'Overcharges found vs recovered per month (EUR)').count()).toBe(1);
     expect(await chart(page, 'Overcharges found vs recovered per month (SEK)').count()).toBe(1);
     const month = new Date().toISOString().slice(0, 7);
-    const eurRows = dataTable(page, 'Overcharges found vs recovered per month (EUR)').getByRole('row', { includeHidden: true });
+    const eurRows = dataTable(page, 'Overcharges found vs recovered per month (EUR)').getByRole('row', {
+      includeHidden: true,
+    });
     expect(await eurRows.count()).toBe(7);
     const thisMonth = eurRows.filter({ hasText: month });
     expect(await thisMonth.textContent()).toContain('€12.50');
@@ -78,7 +111,9 @@ describe('overview and search', () => {
     // Agreements expiring: days left, not money.
     expect(await chart(page, 'Agreements expiring in the next 90 days').count()).toBe(1);
     const expiring = dataTable(page, 'Agreements expiring in the next 90 days');
-    expect(await expiring.getByRole('row', { includeHidden: true }).nth(1).textContent()).toMatch(/^Office cleaning\d{4}-\d{2}-\d{2}45$/);
+    expect(await expiring.getByRole('row', { includeHidden: true }).nth(1).textContent()).toMatch(
+      /^Office cleaning\d{4}-\d{2}-\d{2}45$/,
+    );
 
     // The data table opens from the keyboard.
     const summary = page.locator('#found-vs-recovered summary').first();
@@ -103,7 +138,10 @@ describe('overview and search', () => {
   it('searches from the header on any page, results grouped by kind, keyboard only', async () => {
     const page = await signedIn();
     await page.goto('/app/claims');
-    const box = page.getByRole('search').filter({ has: page.locator('#header-search') }).getByRole('searchbox', { name: 'Search' });
+    const box = page
+      .getByRole('search')
+      .filter({ has: page.locator('#header-search') })
+      .getByRole('searchbox', { name: 'Search' });
     await box.fill('OVR-SEK');
     await Promise.all([page.waitForNavigation(), box.press('Enter')]);
     expect(new URL(page.url()).pathname).toBe('/app/search');
@@ -117,7 +155,8 @@ describe('overview and search', () => {
     await page.goto('/app/search?query=Freight');
     expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Alerts (1)']);
     const link = page.locator('.search-results a').first();
-    for (let i = 0; i < 40 && !(await link.evaluate((el) => el === (el.ownerDocument as any).activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 40 && !(await link.evaluate((el) => el === (el.ownerDocument as any).activeElement)); i++)
+      await page.keyboard.press('Tab');
     await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
     expect(new URL(page.url()).pathname).toMatch(/^\/app\/alerts\/[0-9a-f-]{36}$/);
 

@@ -4,7 +4,16 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertOf, alertOn, claimSetup } from '../support/claims.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
-import { appUrl, expectAccessible, launchBrowser, PHONE, screenshot, signIn, submit, type TestBrowser } from './support/browser.js';
+import {
+  appUrl,
+  expectAccessible,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  signIn,
+  submit,
+  type TestBrowser,
+} from './support/browser.js';
 import { createWebUser, type WebUser } from './support/users.js';
 
 // Agreement, alerts triage, alert, claim, runs and integrations pages: the finance person's path
@@ -29,18 +38,43 @@ beforeAll(async () => {
   lineId = setup.invoices[0]!.line_items[0]!.id;
   await tenant.call(`/v1/agreements/${agreementId}/price-items`, {
     method: 'POST',
-    body: { entries: [{ description: 'Paper A4, 500 sheets', unit: 'pack', currency_code: 'EUR', price: { type: 'amount', amount: '5.00' } }] },
+    body: {
+      entries: [
+        {
+          description: 'Paper A4, 500 sheets',
+          unit: 'pack',
+          currency_code: 'EUR',
+          price: { type: 'amount', amount: '5.00' },
+        },
+      ],
+    },
   });
   pricedAlert = await alertOn(tenant, invoiceId, agreementId, {
     title: 'Paper above the agreed price',
     explanation: 'The invoice charges 5.50 EUR per pack; the agreement says 5.00 EUR [1].',
     invoice_item_id: lineId,
     correction_type: 'modify_item',
-    expected: [{ description: 'Paper A4, 500 sheets', unit: 'pack', currency_code: 'EUR', price: { type: 'amount', amount: '5.00' } }],
-    citations: [{ source_ref: 1, citation: { source: { source_type: 'agreement_prices' }, quote: 'Paper A4, 500 sheets: 5.00 EUR per pack' } }],
+    expected: [
+      {
+        description: 'Paper A4, 500 sheets',
+        unit: 'pack',
+        currency_code: 'EUR',
+        price: { type: 'amount', amount: '5.00' },
+      },
+    ],
+    citations: [
+      {
+        source_ref: 1,
+        citation: { source: { source_type: 'agreement_prices' }, quote: 'Paper A4, 500 sheets: 5.00 EUR per pack' },
+      },
+    ],
     impact_amount: '5.00',
   });
-  plainAlert = await alertOn(tenant, invoiceId, agreementId, { title: 'Delivery fee not in the agreement', explanation: 'A delivery fee of 12.50 EUR is charged [1].', impact_amount: '12.50' });
+  plainAlert = await alertOn(tenant, invoiceId, agreementId, {
+    title: 'Delivery fee not in the agreement',
+    explanation: 'A delivery fee of 12.50 EUR is charged [1].',
+    impact_amount: '12.50',
+  });
   runId = (await tenant.call('/v1/workflow-runs?limit=1')).body.data[0].id;
 });
 
@@ -85,7 +119,10 @@ describe('agreement, alert, claim, run and integration pages', () => {
     await page.getByLabel('Note (optional)').fill('Delivery is free only above 500 EUR; agreed by phone.');
     await submit(page, page.getByRole('button', { name: 'Dismiss alert' }));
     expect(await page.getByRole('status').first().textContent()).toContain('Alert dismissed.');
-    expect(await alertOf(tenant, plainAlert)).toMatchObject({ status: 'dismissed', dismissal: { category: 'agreed_elsewhere', note: 'Delivery is free only above 500 EUR; agreed by phone.' } });
+    expect(await alertOf(tenant, plainAlert)).toMatchObject({
+      status: 'dismissed',
+      dismissal: { category: 'agreed_elsewhere', note: 'Delivery is free only above 500 EUR; agreed by phone.' },
+    });
     expect(await page.getByRole('button', { name: 'Reopen' }).count()).toBe(1);
 
     // The other alert: its evidence, then into a new claim.
@@ -93,11 +130,15 @@ describe('agreement, alert, claim, run and integration pages', () => {
     expect(await page.locator('.impact').textContent()).toBe('€5.00');
     expect(await page.getByRole('table', { name: 'Agreed prices' }).textContent()).toContain('€5.00');
     expect(await page.locator('.citations blockquote').textContent()).toBe('Paper A4, 500 sheets: 5.00 EUR per pack');
-    expect(await page.getByRole('link', { name: /Line 1: Paper|Paper/ }).getAttribute('href')).toBe(`/app/invoices/${invoiceId}#line-${lineId}`);
+    expect(await page.getByRole('link', { name: /Line 1: Paper|Paper/ }).getAttribute('href')).toBe(
+      `/app/invoices/${invoiceId}#line-${lineId}`,
+    );
     await page.getByLabel('Claim', { exact: true }).selectOption('new');
     await page.getByLabel('Title of a new claim').fill('Paper overcharges Q1');
     await submit(page, page.getByRole('button', { name: 'Add to claim' }));
-    expect(await page.getByRole('status').first().textContent()).toMatch(/Alert added to the new claim CLM-\d{4}-\d{4}\./);
+    expect(await page.getByRole('status').first().textContent()).toMatch(
+      /Alert added to the new claim CLM-\d{4}-\d{4}\./,
+    );
     const claimed = await alertOf(tenant, pricedAlert);
     expect(claimed.status).toBe('claimed');
     const claim = (await tenant.call(`/v1/claims/${claimed.claim_id}`)).body;
@@ -107,7 +148,10 @@ describe('agreement, alert, claim, run and integration pages', () => {
     expect(new URL(page.url()).pathname).toBe(`/app/claims/${claim.id}`);
     await expectAccessible(page, 'claim');
     await screenshot(page, 'claim');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download letter (PDF)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download letter (PDF)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${claim.reference}.pdf`);
     const pdf = readFileSync((await download.path())!);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -140,7 +184,10 @@ describe('agreement, alert, claim, run and integration pages', () => {
 
   it('shows agreements, runs and integrations, on a laptop and on a phone', async () => {
     const admin = await createWebUser({ role: 'admin', organizationId: tenant.organizationId });
-    for (const [viewport, suffix] of [[undefined, ''], [PHONE, '.phone']] as const) {
+    for (const [viewport, suffix] of [
+      [undefined, ''],
+      [PHONE, '.phone'],
+    ] as const) {
       const page = await signedIn(admin, viewport);
       await visit(page, '/app/agreements', `agreements${suffix}`);
       await visit(page, `/app/agreements/${agreementId}`, `agreement${suffix}`, `agreement${suffix}`);
@@ -163,7 +210,9 @@ describe('agreement, alert, claim, run and integration pages', () => {
     const admin = await createWebUser({ role: 'admin', organizationId: tenant.organizationId });
     const page = await signedIn(admin);
     await page.goto('/app/integrations');
-    const form = page.locator('form', { has: page.getByRole('heading', { name: 'E-invoice inbox on S3-compatible storage' }) });
+    const form = page.locator('form', {
+      has: page.getByRole('heading', { name: 'E-invoice inbox on S3-compatible storage' }),
+    });
     expect(await form.count()).toBe(1);
     await form.getByLabel('Name').fill('Scanner inbox');
     await form.getByLabel('Endpoint').fill('http://127.0.0.1:9');
@@ -172,8 +221,14 @@ describe('agreement, alert, claim, run and integration pages', () => {
     await form.getByLabel('Secret key').fill('nothing');
     await submit(page, form.getByRole('button', { name: /Connect/ }));
     expect(await page.getByRole('status').first().textContent()).toContain('Scanner inbox connected.');
-    const created = (await tenant.call('/v1/integrations')).body.data.find((i: { name: string }) => i.name === 'Scanner inbox');
-    expect(created).toMatchObject({ provider: 's3_inbox', test_status: 'untested', credentials_set: expect.arrayContaining(['endpoint', 'bucket', 'access_key', 'secret_key']) });
+    const created = (await tenant.call('/v1/integrations')).body.data.find(
+      (i: { name: string }) => i.name === 'Scanner inbox',
+    );
+    expect(created).toMatchObject({
+      provider: 's3_inbox',
+      test_status: 'untested',
+      credentials_set: expect.arrayContaining(['endpoint', 'bucket', 'access_key', 'secret_key']),
+    });
 
     const card = page.locator(`#integration-${created.id}`);
     await submit(page, card.getByRole('button', { name: 'Test connection' }));
@@ -186,21 +241,31 @@ describe('agreement, alert, claim, run and integration pages', () => {
   it('shows a Read member no action and refuses a forged one', async () => {
     const reader = await createWebUser({ role: 'read', organizationId: tenant.organizationId });
     const page = await signedIn(reader);
-    const pending = await alertOn(tenant, invoiceId, agreementId, { title: 'Freight surcharge', impact_amount: '3.00' });
+    const pending = await alertOn(tenant, invoiceId, agreementId, {
+      title: 'Freight surcharge',
+      impact_amount: '3.00',
+    });
     await visit(page, `/app/alerts/${pending}`, 'alert as Read');
-    for (const name of ['Dismiss alert', 'Add to claim', 'Mark as credited', 'Reopen']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    for (const name of ['Dismiss alert', 'Add to claim', 'Mark as credited', 'Reopen'])
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
     const claimId = (await alertOf(tenant, pricedAlert)).claim_id;
     await visit(page, `/app/claims/${claimId}`, 'claim as Read');
-    for (const name of ['Record refund', 'Mark completed', 'Cancel claim', 'Remove', 'Save correction', /^Delete/]) expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
+    for (const name of ['Record refund', 'Mark completed', 'Cancel claim', 'Remove', 'Save correction', /^Delete/])
+      expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
     await visit(page, '/app/integrations', 'integrations as Read');
-    for (const name of ['Test connection', 'Start sync']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    for (const name of ['Test connection', 'Start sync'])
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
 
     // The session's own CSRF token (the sign-out form has it): the level still refuses.
     const csrf = (await page.locator('input[name="_csrf"]').first().getAttribute('value'))!;
-    const forged = await page.request.post(`/app/alerts/${pending}/dismiss`, { form: { _csrf: csrf, category: 'other', note: 'forged' } });
+    const forged = await page.request.post(`/app/alerts/${pending}/dismiss`, {
+      form: { _csrf: csrf, category: 'other', note: 'forged' },
+    });
     expect(forged.status()).toBe(403);
     expect(await forged.text()).toContain('insufficient_level');
-    const forgedStatus = await page.request.post(`/app/claims/${claimId}/status`, { form: { _csrf: csrf, status: 'cancelled' } });
+    const forgedStatus = await page.request.post(`/app/claims/${claimId}/status`, {
+      form: { _csrf: csrf, status: 'cancelled' },
+    });
     expect(forgedStatus.status()).toBe(403);
     expect((await alertOf(tenant, pending)).status).toBe('pending');
     expect((await tenant.call(`/v1/claims/${claimId}`)).body.status).not.toBe('cancelled');
@@ -211,7 +276,13 @@ describe('agreement, alert, claim, run and integration pages', () => {
     const stranger = await createWebUser({ role: 'admin' });
     const page = await signedIn(stranger);
     const claimId = (await alertOf(tenant, pricedAlert)).claim_id;
-    for (const path of [`/app/agreements/${agreementId}`, `/app/alerts/${pricedAlert}`, `/app/claims/${claimId}`, `/app/claims/${claimId}/export?format=pdf`, `/app/runs/${runId}`]) {
+    for (const path of [
+      `/app/agreements/${agreementId}`,
+      `/app/alerts/${pricedAlert}`,
+      `/app/claims/${claimId}`,
+      `/app/claims/${claimId}/export?format=pdf`,
+      `/app/runs/${runId}`,
+    ]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
@@ -219,7 +290,9 @@ describe('agreement, alert, claim, run and integration pages', () => {
     await expectAccessible(page, 'not found');
     // Acting on another organization's alert is refused the same way, and changes nothing.
     const csrf = (await page.locator('input[name="_csrf"]').first().getAttribute('value'))!;
-    expect((await page.request.post(`/app/alerts/${pricedAlert}/reopen`, { form: { _csrf: csrf } })).status()).toBe(404);
+    expect((await page.request.post(`/app/alerts/${pricedAlert}/reopen`, { form: { _csrf: csrf } })).status()).toBe(
+      404,
+    );
     expect((await alertOf(tenant, pricedAlert)).status).toBe('claimed');
     await page.context().close();
   });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { testDb } from '../support/tenants.js';
-import { expectAccessible, launchBrowser, PHONE, screenshot, signIn, submit, type TestBrowser } from './support/browser.js';
+import {
+  expectAccessible,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  signIn,
+  submit,
+  type TestBrowser,
+} from './support/browser.js';
 import { createWebUser } from './support/users.js';
 
 let browser: TestBrowser;
@@ -34,7 +42,11 @@ describe('personal settings', () => {
 
     const me = await call('/v1/me', { token: key, organizationId: user.organizationId });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ email: user.email, organization_id: user.organizationId, api_key: { name: 'ERP export', level: 'write' } });
+    expect(me.body).toMatchObject({
+      email: user.email,
+      organization_id: user.organizationId,
+      api_key: { name: 'ERP export', level: 'write' },
+    });
 
     // The key is listed by its prefix only; the plaintext is never shown again.
     await page.goto('/app/settings');

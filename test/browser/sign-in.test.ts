@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
-import { expectAccessible, launchBrowser, PHONE, screenshot, signIn, submit, type TestBrowser } from './support/browser.js';
+import {
+  expectAccessible,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  signIn,
+  submit,
+  type TestBrowser,
+} from './support/browser.js';
 import { createWebUser } from './support/users.js';
 
 let browser: TestBrowser;
@@ -30,7 +38,12 @@ describe('signing in', () => {
     await submit(page, page.getByRole('button', { name: 'Sign in' }));
     expect(new URL(page.url()).pathname).toBe('/app/invoices');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Invoices');
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invoices' }).getAttribute('aria-current')).toBe('page');
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Invoices' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
     await expectAccessible(page, 'invoices (empty)');
 
     const cookie = (await context.cookies()).find((c) => c.name === 'ics_session')!;

@@ -56,7 +56,11 @@ describe('crash recovery', () => {
     const invoiceIds = await uploadAll(tenant.ingestionToken);
     await expectWorkInFlight(tenant.organizationId);
     const killed = kill('WORKER_PID_FILE');
-    await eventually(async () => Number(readFileSync(inject('stackEnv').WORKER_PID_FILE!, 'utf8')), (pid) => pid !== killed, 30_000);
+    await eventually(
+      async () => Number(readFileSync(inject('stackEnv').WORKER_PID_FILE!, 'utf8')),
+      (pid) => pid !== killed,
+      30_000,
+    );
     await expectExactlyOneInvoicePerFile(tenant.organizationId, tenant.ingestionToken, invoiceIds);
   });
 
@@ -65,7 +69,11 @@ describe('crash recovery', () => {
     const invoiceIds = await uploadAll(tenant.ingestionToken);
     await expectWorkInFlight(tenant.organizationId);
     const killed = kill('TEMPORAL_PID_FILE');
-    await eventually(async () => Number(readFileSync(inject('stackEnv').TEMPORAL_PID_FILE!, 'utf8')), (pid) => pid !== killed, 30_000);
+    await eventually(
+      async () => Number(readFileSync(inject('stackEnv').TEMPORAL_PID_FILE!, 'utf8')),
+      (pid) => pid !== killed,
+      30_000,
+    );
     await expectExactlyOneInvoicePerFile(tenant.organizationId, tenant.ingestionToken, invoiceIds);
   });
 });

@@ -93,7 +93,12 @@ class Replicas {
     else this.lostOnTheWire++;
   }
 
-  async send<T = any>(first: number, path: string, options: CallOptions, deadlineMs = 100_000): Promise<ApiResponse<T> & { attempts: number }> {
+  async send<T = any>(
+    first: number,
+    path: string,
+    options: CallOptions,
+    deadlineMs = 100_000,
+  ): Promise<ApiResponse<T> & { attempts: number }> {
     const deadline = Date.now() + deadlineMs;
     let index = first;
     for (let attempts = 1; ; attempts++) {
@@ -102,7 +107,11 @@ class Replicas {
         const response = await call<T>(path, { ...options, baseUrl: api.url });
         // The same key is being served by another API (or was, by one that died): a moment later
         // it is answered from the stored response, or taken over once the record is stale.
-        if (response.status === 409 && (response.body as any)?.error?.code === 'idempotency_request_in_progress' && Date.now() < deadline) {
+        if (
+          response.status === 409 &&
+          (response.body as any)?.error?.code === 'idempotency_request_in_progress' &&
+          Date.now() < deadline
+        ) {
           this.inProgressRetries++;
           await new Promise((resolve) => setTimeout(resolve, 1_000));
           continue;
@@ -117,14 +126,23 @@ class Replicas {
   }
 
   // The Ingestion upload (multipart); a failed connection sends the same file to the next API.
-  async upload(first: number, token: string, fileName: string, bytes: Buffer): Promise<ApiResponse & { attempts: number }> {
+  async upload(
+    first: number,
+    token: string,
+    fileName: string,
+    bytes: Buffer,
+  ): Promise<ApiResponse & { attempts: number }> {
     let index = first;
     for (let attempts = 1; attempts <= 6; attempts++) {
       const api = this.apis[index % this.apis.length]!;
       const form = new FormData();
       form.append('primary', new Blob([bytes], { type: 'application/xml' }), fileName);
       try {
-        const response = await fetch(`${api.url}/v1/invoices/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+        const response = await fetch(`${api.url}/v1/invoices/upload`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}` },
+          body: form,
+        });
         return { status: response.status, headers: response.headers, body: await response.json(), attempts };
       } catch (error) {
         if (!isNetworkFailure(error)) throw error;
@@ -139,7 +157,12 @@ class Replicas {
 const UPLOADS = 12;
 const DATA_INVOICES = 4;
 const INBOX_FILES = 4;
-const CONSULTING_2017 = { title: 'Consulting 2017', status: 'active', effective_date: '2017-01-01', expiration_date: '2017-12-31' };
+const CONSULTING_2017 = {
+  title: 'Consulting 2017',
+  status: 'active',
+  effective_date: '2017-01-01',
+  expiration_date: '2017-12-31',
+};
 
 function invoiceAsData(number: string, supplierName: string) {
   return {
@@ -147,7 +170,17 @@ function invoiceAsData(number: string, supplierName: string) {
     issue_date: '2017-11-20',
     currency_code: 'EUR',
     supplier: { name: supplierName },
-    line_items: [{ description: 'item name', seller_item_id: 'SKU-1', quantity: '2', unit_code: 'DAY', unit_price: '400.00', net_amount: '800.00', vat_rate: '0.25' }],
+    line_items: [
+      {
+        description: 'item name',
+        seller_item_id: 'SKU-1',
+        quantity: '2',
+        unit_code: 'DAY',
+        unit_price: '400.00',
+        net_amount: '800.00',
+        vat_rate: '0.25',
+      },
+    ],
     amounts: { excluding_vat: '800.00', vat: '200.00', including_vat: '1000.00', payable: '1000.00' },
   };
 }
@@ -176,7 +209,9 @@ describe('scale-out: two APIs and two workers on one stack', () => {
   it('has two workers polling the task queue', async () => {
     const stackWorkerPid = readFileSync(env.WORKER_PID_FILE!, 'utf8').trim();
     const identities = await pollerIdentities();
-    expect(identities).toEqual(expect.arrayContaining([`${stackWorkerPid}@${os.hostname()}`, `${secondWorker.child.pid}@${os.hostname()}`]));
+    expect(identities).toEqual(
+      expect.arrayContaining([`${stackWorkerPid}@${os.hostname()}`, `${secondWorker.child.pid}@${os.hostname()}`]),
+    );
   });
 
   it('draws one request budget per key from both APIs', async () => {
@@ -187,13 +222,23 @@ describe('scale-out: two APIs and two workers on one stack', () => {
     const statuses: number[] = [];
     for (let sent = 0; sent < budget; sent += 20) {
       const batch = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => call('/v1/organization', { token: key, organizationId: tenant.organizationId, baseUrl: replicas.apis[(sent + i) % 2]!.url })),
+        Array.from({ length: 20 }, (_, i) =>
+          call('/v1/organization', {
+            token: key,
+            organizationId: tenant.organizationId,
+            baseUrl: replicas.apis[(sent + i) % 2]!.url,
+          }),
+        ),
       );
       statuses.push(...batch.map((response) => response.status));
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(budget);
     for (const api of replicas.apis) {
-      const refused = await call('/v1/organization', { token: key, organizationId: tenant.organizationId, baseUrl: api.url });
+      const refused = await call('/v1/organization', {
+        token: key,
+        organizationId: tenant.organizationId,
+        baseUrl: api.url,
+      });
       expectError(refused, 429, 'rate_limit_exceeded');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     }
@@ -207,43 +252,115 @@ describe('scale-out: two APIs and two workers on one stack', () => {
 
     // Before the load, through both APIs: a first invoice (its supplier is the agreement's), an
     // agreement created with one key sent to both, its price, the matches, an inbox integration.
-    const seed = await replicas.upload(0, tenant.ingestionToken, 'seed.xml', peppolInvoice(`SEED-${randomUUID().slice(0, 6)}`));
+    const seed = await replicas.upload(
+      0,
+      tenant.ingestionToken,
+      'seed.xml',
+      peppolInvoice(`SEED-${randomUUID().slice(0, 6)}`),
+    );
     expect(seed.status).toBe(201);
-    const seedInvoice = (await eventually(() => replicas.send(1, `/v1/invoices/${seed.body.invoice_id}`, options()), (r) => r.body.processing?.status === 'completed', 60_000)).body;
+    const seedInvoice = (
+      await eventually(
+        () => replicas.send(1, `/v1/invoices/${seed.body.invoice_id}`, options()),
+        (r) => r.body.processing?.status === 'completed',
+        60_000,
+      )
+    ).body;
     const supplierId: string = seedInvoice.supplier.id;
     const supplierName: string = seedInvoice.supplier.name;
 
     const agreementKey = { 'Idempotency-Key': `agreement-${randomUUID()}` };
-    const agreements = await bothApis(replicas, '/v1/agreements', options({ method: 'POST', body: { ...CONSULTING_2017, supplier_ids: [supplierId] }, headers: agreementKey }));
+    const agreements = await bothApis(
+      replicas,
+      '/v1/agreements',
+      options({ method: 'POST', body: { ...CONSULTING_2017, supplier_ids: [supplierId] }, headers: agreementKey }),
+    );
     expect(agreements.map((r) => r.status)).toEqual([201, 201]);
     expect(agreements[0].body.id).toBe(agreements[1].body.id);
     expect(agreements.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(1);
     const agreementId: string = agreements[0].body.id;
-    const priceBody = { entries: [{ description: 'item name', seller_item_id: 'SKU-1', unit: 'DAY', currency_code: 'EUR', price: { type: 'amount', amount: '350.00' } }] };
-    const prices = await bothApis(replicas, `/v1/agreements/${agreementId}/price-items`, options({ method: 'POST', body: priceBody, headers: { 'Idempotency-Key': `prices-${randomUUID()}` } }));
+    const priceBody = {
+      entries: [
+        {
+          description: 'item name',
+          seller_item_id: 'SKU-1',
+          unit: 'DAY',
+          currency_code: 'EUR',
+          price: { type: 'amount', amount: '350.00' },
+        },
+      ],
+    };
+    const prices = await bothApis(
+      replicas,
+      `/v1/agreements/${agreementId}/price-items`,
+      options({ method: 'POST', body: priceBody, headers: { 'Idempotency-Key': `prices-${randomUUID()}` } }),
+    );
     expect(prices.map((r) => r.status)).toEqual([201, 201]);
     expect(await db.agreement.count({ where: { organizationId } })).toBe(1);
     expect(await db.priceItem.count({ where: { agreementId } })).toBe(1);
-    const refresh = await replicas.send(1, `/v1/agreements/${agreementId}/invoices/refresh`, options({ method: 'POST' }));
+    const refresh = await replicas.send(
+      1,
+      `/v1/agreements/${agreementId}/invoices/refresh`,
+      options({ method: 'POST' }),
+    );
     expect(refresh.status).toBe(202);
-    await eventually(() => replicas.send(0, `/v1/workflow-runs/${refresh.body.workflow_run_id}`, options()), (r) => r.body.status === 'completed', 60_000);
+    await eventually(
+      () => replicas.send(0, `/v1/workflow-runs/${refresh.body.workflow_run_id}`, options()),
+      (r) => r.body.status === 'completed',
+      60_000,
+    );
 
     const endpoint = new URL(env.S3_ENDPOINT!);
-    const minio = new MinioClient({ endPoint: endpoint.hostname, port: Number(endpoint.port), useSSL: false, accessKey: env.S3_ACCESS_KEY!, secretKey: env.S3_SECRET_KEY!, pathStyle: true });
+    const minio = new MinioClient({
+      endPoint: endpoint.hostname,
+      port: Number(endpoint.port),
+      useSSL: false,
+      accessKey: env.S3_ACCESS_KEY!,
+      secretKey: env.S3_SECRET_KEY!,
+      pathStyle: true,
+    });
     const bucket = `scale-${randomUUID().slice(0, 8)}`;
     await minio.makeBucket(bucket, 'us-east-1');
     const inboxNumbers = Array.from({ length: INBOX_FILES }, (_, i) => `INBOX-${i}-${randomUUID().slice(0, 6)}`);
-    for (const [i, number] of inboxNumbers.entries()) await minio.putObject(bucket, `drop/${i}.xml`, peppolInvoice(number));
-    const integration = await replicas.send(0, '/v1/integrations', options({
-      method: 'POST',
-      body: { provider: 's3_inbox', name: 'Inbox', credentials: { endpoint: env.S3_ENDPOINT, bucket, prefix: 'drop/', access_key: env.S3_ACCESS_KEY, secret_key: env.S3_SECRET_KEY } },
-    }));
+    for (const [i, number] of inboxNumbers.entries())
+      await minio.putObject(bucket, `drop/${i}.xml`, peppolInvoice(number));
+    const integration = await replicas.send(
+      0,
+      '/v1/integrations',
+      options({
+        method: 'POST',
+        body: {
+          provider: 's3_inbox',
+          name: 'Inbox',
+          credentials: {
+            endpoint: env.S3_ENDPOINT,
+            bucket,
+            prefix: 'drop/',
+            access_key: env.S3_ACCESS_KEY,
+            secret_key: env.S3_SECRET_KEY,
+          },
+        },
+      }),
+    );
     expect(integration.status).toBe(201);
     const integrationId: string = integration.body.id;
-    expect((await replicas.send(1, `/v1/integrations/${integrationId}/test`, options({ method: 'POST' }))).body.result).toBe('passed');
+    expect(
+      (await replicas.send(1, `/v1/integrations/${integrationId}/test`, options({ method: 'POST' }))).body.result,
+    ).toBe('passed');
     // The nightly Schedule turned on through one API, read back through the other.
-    expect((await replicas.send(1, `/v1/integrations/${integrationId}`, options({ method: 'PATCH', body: { auto_sync: true } }))).body.schedule).toMatchObject({ paused: false });
-    expect((await replicas.send(0, `/v1/integrations/${integrationId}`, options())).body).toMatchObject({ auto_sync: true, schedule: { paused: false } });
+    expect(
+      (
+        await replicas.send(
+          1,
+          `/v1/integrations/${integrationId}`,
+          options({ method: 'PATCH', body: { auto_sync: true } }),
+        )
+      ).body.schedule,
+    ).toMatchObject({ paused: false });
+    expect((await replicas.send(0, `/v1/integrations/${integrationId}`, options())).body).toMatchObject({
+      auto_sync: true,
+      schedule: { paused: false },
+    });
 
     // The load. Uploads run on through the kill; the other parts send their first half before it and
     // the rest after it.
@@ -252,11 +369,19 @@ describe('scale-out: two APIs and two workers on one stack', () => {
     const uploadNumbers = Array.from({ length: UPLOADS }, (_, i) => `UP-${i}-${randomUUID().slice(0, 6)}`);
     const uploaded = new Map<string, { invoiceId: string; status: number; attempts: number }>();
     const uploadOne = async (i: number) => {
-      const response = await replicas.upload(i, tenant.ingestionToken, `${uploadNumbers[i]}.xml`, peppolInvoice(uploadNumbers[i]));
+      const response = await replicas.upload(
+        i,
+        tenant.ingestionToken,
+        `${uploadNumbers[i]}.xml`,
+        peppolInvoice(uploadNumbers[i]),
+      );
       // 201, or, when an earlier attempt's answer was lost with its connection, 409 naming the
       // invoice that attempt created: either way the file is one invoice.
       const invoiceId = response.status === 201 ? response.body.invoice_id : response.body?.existing_invoice_id;
-      expect(response.status === 201 || (response.status === 409 && response.attempts > 1), JSON.stringify(response.body)).toBe(true);
+      expect(
+        response.status === 201 || (response.status === 409 && response.attempts > 1),
+        JSON.stringify(response.body),
+      ).toBe(true);
       uploaded.set(uploadNumbers[i]!, { invoiceId, status: response.status, attempts: response.attempts });
     };
     // Uploads go on without a pause, three at a time, so the kill meets some on the wire.
@@ -270,7 +395,15 @@ describe('scale-out: two APIs and two workers on one stack', () => {
     const dataNumbers = Array.from({ length: DATA_INVOICES }, (_, i) => `DATA-${i}-${randomUUID().slice(0, 6)}`);
     const dataResults = new Map<string, ApiResponse[]>();
     const createAsData = async (number: string) => {
-      const responses = await bothApis(replicas, '/v1/invoices', options({ method: 'POST', body: invoiceAsData(number, supplierName), headers: { 'Idempotency-Key': `data-${number}` } }));
+      const responses = await bothApis(
+        replicas,
+        '/v1/invoices',
+        options({
+          method: 'POST',
+          body: invoiceAsData(number, supplierName),
+          headers: { 'Idempotency-Key': `data-${number}` },
+        }),
+      );
       dataResults.set(number, responses);
     };
     const dataWrites = (async () => {
@@ -281,18 +414,38 @@ describe('scale-out: two APIs and two workers on one stack', () => {
 
     const checkRuns: string[][] = [];
     const checkStarts = (async () => {
-      const agreementCheck = await bothApis(replicas, `/v1/agreements/${agreementId}/check`, options({ method: 'POST', body: { include_checked: true }, headers: { 'Idempotency-Key': `check-${randomUUID()}` } }));
+      const agreementCheck = await bothApis(
+        replicas,
+        `/v1/agreements/${agreementId}/check`,
+        options({
+          method: 'POST',
+          body: { include_checked: true },
+          headers: { 'Idempotency-Key': `check-${randomUUID()}` },
+        }),
+      );
       checkRuns.push(agreementCheck.map((r) => r.body.workflow_run_id));
       expect(agreementCheck.map((r) => r.status)).toEqual([202, 202]);
       await killed;
-      const invoiceCheck = await bothApis(replicas, `/v1/invoices/${seedInvoice.id}/check`, options({ method: 'POST', headers: { 'Idempotency-Key': `check-${randomUUID()}` } }));
+      const invoiceCheck = await bothApis(
+        replicas,
+        `/v1/invoices/${seedInvoice.id}/check`,
+        options({ method: 'POST', headers: { 'Idempotency-Key': `check-${randomUUID()}` } }),
+      );
       checkRuns.push(invoiceCheck.map((r) => r.body.workflow_run_id));
       expect(invoiceCheck.map((r) => r.status)).toEqual([202, 202]);
     })();
 
     // Two sync starts of one integration at once, one through each API: one sync, one 409 naming it.
     const today = new Date().toISOString().slice(0, 10);
-    const syncStarts = await Promise.all(replicas.apis.map((_, i) => replicas.send(i, `/v1/integrations/${integrationId}/syncs`, options({ method: 'POST', body: { date_from: today } }))));
+    const syncStarts = await Promise.all(
+      replicas.apis.map((_, i) =>
+        replicas.send(
+          i,
+          `/v1/integrations/${integrationId}/syncs`,
+          options({ method: 'POST', body: { date_from: today } }),
+        ),
+      ),
+    );
     const started = syncStarts.find((r) => r.status === 202)!;
     const refused = syncStarts.find((r) => r.status !== 202)!;
     expect(started, JSON.stringify(syncStarts.map((r) => r.body))).toBeDefined();
@@ -300,7 +453,11 @@ describe('scale-out: two APIs and two workers on one stack', () => {
     expect(refused.body.running_sync_id).toBe(started.body.id);
 
     // Mid-way: the first uploads are in, their imports and checks are under way.
-    await eventually(async () => uploaded.size, (count) => count >= UPLOADS / 2, 60_000);
+    await eventually(
+      async () => uploaded.size,
+      (count) => count >= UPLOADS / 2,
+      60_000,
+    );
     const unfinished = await db.workflowRun.count({ where: { organizationId, status: { in: ['queued', 'running'] } } });
     expect(unfinished).toBeGreaterThan(0);
     const killedAt = new Date();
@@ -316,8 +473,14 @@ describe('scale-out: two APIs and two workers on one stack', () => {
       150_000,
     );
     const settledAfterKillMs = Date.now() - killedAt.getTime();
-    const runs = await db.workflowRun.findMany({ where: { organizationId }, select: { id: true, type: true, status: true, failure: true, workflowId: true } });
-    expect(runs.filter((run) => run.status !== 'completed'), JSON.stringify(runs.filter((run) => run.status !== 'completed'))).toEqual([]);
+    const runs = await db.workflowRun.findMany({
+      where: { organizationId },
+      select: { id: true, type: true, status: true, failure: true, workflowId: true },
+    });
+    expect(
+      runs.filter((run) => run.status !== 'completed'),
+      JSON.stringify(runs.filter((run) => run.status !== 'completed')),
+    ).toEqual([]);
 
     // The killed worker had work: its runs' histories name it, and what it held was taken over.
     const killedIdentity = `${secondWorker.child.pid}@${os.hostname()}`;
@@ -326,22 +489,35 @@ describe('scale-out: two APIs and two workers on one stack', () => {
     for (const run of runs) {
       const history = await temporal.workflow.getHandle(run.workflowId ?? run.id).fetchHistory();
       const events = history.events ?? [];
-      const identities = events.map((event) => event.workflowTaskStartedEventAttributes?.identity ?? event.activityTaskStartedEventAttributes?.identity);
+      const identities = events.map(
+        (event) =>
+          event.workflowTaskStartedEventAttributes?.identity ?? event.activityTaskStartedEventAttributes?.identity,
+      );
       if (identities.includes(killedIdentity)) touchedByKilledWorker++;
-      takenOver += events.filter((event) => event.workflowTaskTimedOutEventAttributes || event.activityTaskTimedOutEventAttributes).length;
+      takenOver += events.filter(
+        (event) => event.workflowTaskTimedOutEventAttributes || event.activityTaskTimedOutEventAttributes,
+      ).length;
     }
     expect(touchedByKilledWorker).toBeGreaterThan(0);
 
     // Every file and every data invoice is exactly one invoice, settled.
-    const invoices = await db.invoice.findMany({ where: { organizationId }, select: { id: true, invoiceNumber: true, source: true, processingStatus: true, deletedAt: true } });
+    const invoices = await db.invoice.findMany({
+      where: { organizationId },
+      select: { id: true, invoiceNumber: true, source: true, processingStatus: true, deletedAt: true },
+    });
     const numbers = invoices.map((invoice) => invoice.invoiceNumber);
     for (const number of [seedInvoice.invoice_number, ...uploadNumbers, ...dataNumbers, ...inboxNumbers]) {
-      expect(numbers.filter((n) => n === number), number).toHaveLength(1);
+      expect(
+        numbers.filter((n) => n === number),
+        number,
+      ).toHaveLength(1);
     }
     expect(invoices).toHaveLength(1 + UPLOADS + DATA_INVOICES + INBOX_FILES);
     expect(invoices.filter((invoice) => invoice.processingStatus !== 'completed' || invoice.deletedAt)).toEqual([]);
     for (const number of uploadNumbers) {
-      expect(invoices.find((invoice) => invoice.invoiceNumber === number)!.id, number).toBe(uploaded.get(number)!.invoiceId);
+      expect(invoices.find((invoice) => invoice.invoiceNumber === number)!.id, number).toBe(
+        uploaded.get(number)!.invoiceId,
+      );
     }
     const imports = await db.invoiceImport.findMany({ where: { organizationId }, select: { outcome: true } });
     expect(imports).toHaveLength(1 + UPLOADS + INBOX_FILES);
@@ -377,17 +553,26 @@ describe('scale-out: two APIs and two workers on one stack', () => {
     await schedule.trigger();
     const nightly = await eventually(
       () => replicas.send(0, `/v1/integrations/${integrationId}/syncs`, options()),
-      (r) => r.body.data.some((s: { trigger: string; status: string }) => s.trigger === 'schedule' && !['queued', 'running'].includes(s.status)),
+      (r) =>
+        r.body.data.some(
+          (s: { trigger: string; status: string }) =>
+            s.trigger === 'schedule' && !['queued', 'running'].includes(s.status),
+        ),
       90_000,
     );
-    expect(nightly.body.data.find((s: { trigger: string }) => s.trigger === 'schedule')).toMatchObject({ status: 'completed', progress: expect.objectContaining({ found: INBOX_FILES, duplicate: INBOX_FILES }) });
+    expect(nightly.body.data.find((s: { trigger: string }) => s.trigger === 'schedule')).toMatchObject({
+      status: 'completed',
+      progress: expect.objectContaining({ found: INBOX_FILES, duplicate: INBOX_FILES }),
+    });
     const dispatch = await eventually(
       () => temporal.schedule.getHandle(DISPATCH_SCHEDULE_ID).describe(),
       (d) => d.info.recentActions.some((action) => action.takenAt > killedAt),
       60_000,
     );
     const afterKill = dispatch.info.recentActions.filter((action) => action.takenAt > killedAt);
-    await temporal.workflow.getHandle(afterKill[0]!.action.workflow.workflowId, afterKill[0]!.action.workflow.firstExecutionRunId).result();
+    await temporal.workflow
+      .getHandle(afterKill[0]!.action.workflow.workflowId, afterKill[0]!.action.workflow.firstExecutionRunId)
+      .result();
 
     // The kill met the load: requests failed over from the dead API.
     expect(replicas.refused + replicas.lostOnTheWire).toBeGreaterThan(0);

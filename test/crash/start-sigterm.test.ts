@@ -69,11 +69,29 @@ describe('npm start', () => {
   });
 
   it('stops the whole stack when npm alone gets SIGTERM', async () => {
-    const portVariables = ['PORT', 'EMBEDDED_POSTGRES_PORT', 'EMBEDDED_TEMPORAL_PORT', 'EMBEDDED_TEMPORAL_UI_PORT', 'EMBEDDED_MINIO_PORT', 'EMBEDDED_MINIO_CONSOLE_PORT'];
-    const ports: Record<string, number> = Object.fromEntries(await Promise.all(portVariables.map(async (variable) => [variable, await freePort()])));
+    const portVariables = [
+      'PORT',
+      'EMBEDDED_POSTGRES_PORT',
+      'EMBEDDED_TEMPORAL_PORT',
+      'EMBEDDED_TEMPORAL_UI_PORT',
+      'EMBEDDED_MINIO_PORT',
+      'EMBEDDED_MINIO_CONSOLE_PORT',
+    ];
+    const ports: Record<string, number> = Object.fromEntries(
+      await Promise.all(portVariables.map(async (variable) => [variable, await freePort()])),
+    );
     const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     // The embedded servers, not whatever this environment may point at.
-    for (const variable of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'APP_BASE_URL', 'PUBLIC_BASE_URL']) delete environment[variable];
+    for (const variable of [
+      'DATABASE_URL',
+      'TEMPORAL_ADDRESS',
+      'S3_ENDPOINT',
+      'S3_ACCESS_KEY',
+      'S3_SECRET_KEY',
+      'APP_BASE_URL',
+      'PUBLIC_BASE_URL',
+    ])
+      delete environment[variable];
     for (const [variable, port] of Object.entries(ports)) environment[variable] = String(port);
 
     const npm = spawn('npm', ['start'], { cwd: repoRoot, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,22 +101,38 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
     leftover = [npm.pid!];
 
-    await eventually(async () => output.includes('[stack] running') || npm.exitCode !== null, (ready) => ready, 300_000).catch((error: Error) => {
+    await eventually(
+      async () => output.includes('[stack] running') || npm.exitCode !== null,
+      (ready) => ready,
+      300_000,
+    ).catch((error: Error) => {
       throw new Error(`${error.message}\n${output}`);
     });
     expect(npm.exitCode, output).toBeNull();
     const started = descendants(npm.pid!);
     leftover.push(...started.map((p) => p.pid));
     // The servers and the two Node processes (worker, API) are all below npm.
-    expect(started.map((p) => p.command), JSON.stringify(started)).toEqual(expect.arrayContaining(['postgres', expect.stringMatching(/^temporal/), expect.stringMatching(/^minio/)]));
+    expect(
+      started.map((p) => p.command),
+      JSON.stringify(started),
+    ).toEqual(
+      expect.arrayContaining(['postgres', expect.stringMatching(/^temporal/), expect.stringMatching(/^minio/)]),
+    );
     expect(started.filter((p) => p.command === 'node').length, JSON.stringify(started)).toBeGreaterThanOrEqual(3);
     for (const port of Object.values(ports)) expect(await portAnswers(port), `port ${port}`).toBe(true);
 
     npm.kill('SIGTERM');
-    const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000)),
+    ]);
     expect(code, output).not.toBe('timeout');
     // What npm started ends with it: no process of the tree is left, no port answers.
-    await eventually(async () => started.filter((p) => alive(p.pid)), (left) => left.length === 0, 30_000);
+    await eventually(
+      async () => started.filter((p) => alive(p.pid)),
+      (left) => left.length === 0,
+      30_000,
+    );
     for (const port of Object.values(ports)) expect(await portAnswers(port), `port ${port}`).toBe(false);
     expect(output).toContain('[stack] stopping...');
     leftover = [];

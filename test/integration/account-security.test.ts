@@ -17,7 +17,12 @@ const FAILURE_BUDGET = 30;
 let api: OwnApi;
 
 beforeAll(async () => {
-  api = await startOwnApi({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '1', RATE_LIMIT_AUTH_FAILURES: String(FAILURE_BUDGET), RATE_LIMIT_STORE: 'postgres' });
+  api = await startOwnApi({
+    TRUST_PROXY: 'true',
+    TRUST_PROXY_HOPS: '1',
+    RATE_LIMIT_AUTH_FAILURES: String(FAILURE_BUDGET),
+    RATE_LIMIT_STORE: 'postgres',
+  });
 });
 afterAll(async () => {
   await api?.stop();
@@ -42,7 +47,12 @@ class WebClient {
     const headers: Record<string, string> = { 'X-Forwarded-For': this.address };
     if (this.cookies.size) headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(new URL(path, api.url), { method, headers, body: form ? new URLSearchParams(form).toString() : undefined, redirect: 'manual' });
+    const response = await fetch(new URL(path, api.url), {
+      method,
+      headers,
+      body: form ? new URLSearchParams(form).toString() : undefined,
+      redirect: 'manual',
+    });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
       const index = pair!.indexOf('=');
@@ -79,11 +89,19 @@ class WebClient {
   // The set-password / invitation form of a link.
   useLink(link: string, password: string, confirm = password): Promise<Page> {
     const url = new URL(link);
-    return this.submitAnonymous(`/app/set-password${url.search}`, '/app/set-password', { token: url.searchParams.get('token')!, password, confirm });
+    return this.submitAnonymous(`/app/set-password${url.search}`, '/app/set-password', {
+      token: url.searchParams.get('token')!,
+      password,
+      confirm,
+    });
   }
 
   // An admin's invitation on the members page: the link shown once (or the refusal page).
-  async invite(email: string, role: 'read' | 'write' | 'admin', name = ''): Promise<{ page: Page; link: string | null }> {
+  async invite(
+    email: string,
+    role: 'read' | 'write' | 'admin',
+    name = '',
+  ): Promise<{ page: Page; link: string | null }> {
     const page = await this.submit('/app/settings', '/app/settings/members', { email, role, name });
     const link = /data-testid="secret">([^<]+)</.exec(page.text)?.[1]?.trim() ?? null;
     return { page, link };
@@ -99,8 +117,15 @@ class WebClient {
   }
 }
 
-async function bearerCall(token: string, path: string, options: { organizationId?: string; address?: string; method?: string } = {}): Promise<ApiResponse> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'X-Forwarded-For': options.address ?? newAddress() };
+async function bearerCall(
+  token: string,
+  path: string,
+  options: { organizationId?: string; address?: string; method?: string } = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${token}`,
+    'X-Forwarded-For': options.address ?? newAddress(),
+  };
   if (options.organizationId) headers['X-Organization-Id'] = options.organizationId;
   const response = await fetch(new URL(path, api.url), { method: options.method ?? 'GET', headers });
   const text = await response.text();
@@ -111,7 +136,12 @@ async function bearerCall(token: string, path: string, options: { organizationId
 async function organizationWithAdmin(name: string) {
   const organization = await createOrganization(testDb(), { name: `${name} ${randomUUID().slice(0, 6)}` });
   const email = newEmail('admin');
-  const user = await addMember(testDb(), { organizationId: organization.id, email, role: 'admin', name: `${name} admin` });
+  const user = await addMember(testDb(), {
+    organizationId: organization.id,
+    email,
+    role: 'admin',
+    name: `${name} admin`,
+  });
   await testDb().user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(PASSWORD) } });
   const browser = new WebClient();
   expect((await browser.signIn(email, PASSWORD)).status).toBe(303);
@@ -119,7 +149,10 @@ async function organizationWithAdmin(name: string) {
 }
 
 const membershipsOf = async (email: string) =>
-  (await testDb().user.findUnique({ where: { email }, include: { memberships: true } }))?.memberships.map((m) => ({ organizationId: m.organizationId, role: m.role })) ?? [];
+  (await testDb().user.findUnique({ where: { email }, include: { memberships: true } }))?.memberships.map((m) => ({
+    organizationId: m.organizationId,
+    role: m.role,
+  })) ?? [];
 
 describe('no invitation of one organization reaches another', () => {
   it("refuses the reported takeover: A's admin uses A's link for an address B later made admin, and is not admin of B", async () => {
@@ -142,7 +175,9 @@ describe('no invitation of one organization reaches another', () => {
     // Switching to B is refused, and B's data is out of reach with the session bearer.
     const switched = await attacker.submit('/app/invoices', '/app/organization', { organization_id: b.organizationId });
     expect(switched.status).toBe(404);
-    expect((await attacker.apiCall('/v1/organizations')).body.data.map((o: { id: string }) => o.id)).toEqual([a.organizationId]);
+    expect((await attacker.apiCall('/v1/organizations')).body.data.map((o: { id: string }) => o.id)).toEqual([
+      a.organizationId,
+    ]);
     expectError(await attacker.apiCall('/v1/invoices', b.organizationId), 403, 'organization_not_accessible');
 
     // B's link now needs the account's own password: the address's real owner cannot be joined to
@@ -205,7 +240,10 @@ describe('no invitation of one organization reaches another', () => {
     expect((await secondBrowser.signIn(second, PASSWORD)).status).toBe(303);
     const invited = newEmail('invited');
     const { link: linkOfSecond } = await secondBrowser.invite(invited, 'admin');
-    expect((await b.browser.submit('/app/settings', `/app/settings/members/${secondAdmin.id}/role`, { role: 'read' })).status).toBe(303);
+    expect(
+      (await b.browser.submit('/app/settings', `/app/settings/members/${secondAdmin.id}/role`, { role: 'read' }))
+        .status,
+    ).toBe(303);
     const stale = await new WebClient().useLink(linkOfSecond!, PASSWORD);
     expect(stale.status).toBe(400);
     expect(stale.text).toContain('not valid any more');
@@ -217,7 +255,9 @@ describe('no invitation of one organization reaches another', () => {
     const invited = newEmail('withdrawn');
     const { link } = await a.browser.invite(invited, 'read');
     const settings = await a.browser.request('GET', '/app/settings');
-    const id = new RegExp(`/app/settings/invitations/([0-9a-f-]{36})/revoke" class="inline-form" data-confirm="Withdraw the invitation of ${invited.replace('.', '\\.')}`).exec(settings.text)?.[1];
+    const id = new RegExp(
+      `/app/settings/invitations/([0-9a-f-]{36})/revoke" class="inline-form" data-confirm="Withdraw the invitation of ${invited.replace('.', '\\.')}`,
+    ).exec(settings.text)?.[1];
     expect(id).toBeDefined();
     expect((await a.browser.submit('/app/settings', `/app/settings/invitations/${id}/revoke`, {})).status).toBe(303);
     expect((await new WebClient().useLink(link!, PASSWORD)).status).toBe(400);
@@ -245,7 +285,10 @@ describe('an invitation touches nothing beyond the organization', () => {
     const a = await organizationWithAdmin('Alpha');
     const elsewhere = await organizationWithAdmin('Elsewhere');
     const nobody = newEmail('nobody');
-    const [known, unknown] = [await a.browser.invite(elsewhere.email, 'write'), await a.browser.invite(nobody, 'write')];
+    const [known, unknown] = [
+      await a.browser.invite(elsewhere.email, 'write'),
+      await a.browser.invite(nobody, 'write'),
+    ];
     const normalize = (text: string, email: string) =>
       text
         .replaceAll(email, 'EMAIL')
@@ -257,7 +300,10 @@ describe('an invitation touches nothing beyond the organization', () => {
     expect(normalize(known.page.text, elsewhere.email)).toBe(normalize(unknown.page.text, nobody));
     // The link's page says the same too.
     const stranger = new WebClient();
-    const [knownLink, unknownLink] = [await stranger.request('GET', new URL(known.link!).pathname + new URL(known.link!).search), await stranger.request('GET', new URL(unknown.link!).pathname + new URL(unknown.link!).search)];
+    const [knownLink, unknownLink] = [
+      await stranger.request('GET', new URL(known.link!).pathname + new URL(known.link!).search),
+      await stranger.request('GET', new URL(unknown.link!).pathname + new URL(unknown.link!).search),
+    ];
     expect(knownLink.status).toBe(200);
     expect(normalize(knownLink.text, elsewhere.email)).toBe(normalize(unknownLink.text, nobody));
   });
@@ -273,7 +319,9 @@ describe('an invitation touches nothing beyond the organization', () => {
     const demoted = await a.browser.submit('/app/settings', `/app/settings/members/${a.userId}/role`, { role: 'read' });
     expect(demoted.status).toBe(400);
     expect(demoted.text).toContain('at least one admin');
-    await expect(addMember(testDb(), { organizationId: a.organizationId, email: a.email, role: 'read' })).rejects.toBeInstanceOf(AdminError);
+    await expect(
+      addMember(testDb(), { organizationId: a.organizationId, email: a.email, role: 'read' }),
+    ).rejects.toBeInstanceOf(AdminError);
     expect(await membershipsOf(a.email)).toEqual([{ organizationId: a.organizationId, role: 'admin' }]);
   });
 });
@@ -291,9 +339,23 @@ describe('failed authentications do not lock out honest clients', () => {
     expect(statuses.slice(FAILURE_BUDGET).every((s) => s === 429)).toBe(true);
 
     // Valid API keys from the same address, of the victim's organization and of another: 200.
-    const victimKey = await createApiKey(testDb(), { userId: victim.userId, organizationId: victim.organizationId, level: 'read' });
-    expect((await bearerCall(victimKey.key, '/v1/me', { organizationId: victim.organizationId, address: shared.address })).status).toBe(200);
-    expect((await bearerCall(stranger.apiKey, '/v1/invoices', { organizationId: stranger.organizationId, address: shared.address })).status).toBe(200);
+    const victimKey = await createApiKey(testDb(), {
+      userId: victim.userId,
+      organizationId: victim.organizationId,
+      level: 'read',
+    });
+    expect(
+      (await bearerCall(victimKey.key, '/v1/me', { organizationId: victim.organizationId, address: shared.address }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await bearerCall(stranger.apiKey, '/v1/invoices', {
+          organizationId: stranger.organizationId,
+          address: shared.address,
+        })
+      ).status,
+    ).toBe(200);
     // Sign-ins spend no budget of the address's tokens: a bad token there is plain 401.
     expectError(await bearerCall(badApiKey(), '/v1/me', { address: shared.address }), 401, 'invalid_token');
     // Another person behind the same address signs in.
@@ -304,14 +366,18 @@ describe('failed authentications do not lock out honest clients', () => {
   it('bad tokens from one address: past the budget they are 429, and a valid key from that address still passes', async () => {
     const tenant = await createTenant();
     const address = newAddress();
-    const answers = await Promise.all(Array.from({ length: 100 }, () => bearerCall(badApiKey(), '/v1/me', { address })));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => bearerCall(badApiKey(), '/v1/me', { address })),
+    );
     expect(answers.filter((a) => a.status === 401)).toHaveLength(FAILURE_BUDGET);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(100 - FAILURE_BUDGET);
     // Refused from memory now: a guess writes no request-budget row of its own.
     const late = badApiKey();
     expectError(await bearerCall(late, '/v1/me', { address }), 429, 'rate_limit_exceeded');
     expect(await testDb().rateLimit.count({ where: { key: `requests:${digestToken(late)}` } })).toBe(0);
-    expect((await bearerCall(tenant.apiKey, '/v1/me', { organizationId: tenant.organizationId, address })).status).toBe(200);
+    expect((await bearerCall(tenant.apiKey, '/v1/me', { organizationId: tenant.organizationId, address })).status).toBe(
+      200,
+    );
     const session = await organizationWithAdmin('Session');
     expect((await bearerCall(session.browser.session!, '/v1/me', { address })).status).toBe(200);
   });
@@ -328,7 +394,8 @@ describe('failed authentications do not lock out honest clients', () => {
     const person = await organizationWithAdmin('Typos');
     const browser = new WebClient();
     for (let round = 0; round < 2; round += 1) {
-      for (let i = 0; i < FAILURE_BUDGET - 1; i += 1) expect((await browser.signIn(person.email, `typo ${i}`)).status).toBe(401);
+      for (let i = 0; i < FAILURE_BUDGET - 1; i += 1)
+        expect((await browser.signIn(person.email, `typo ${i}`)).status).toBe(401);
       expect((await browser.signIn(person.email, PASSWORD)).status).toBe(303);
     }
   });
@@ -341,7 +408,11 @@ describe('the failure budget is taken before the password is checked', () => {
     // Every request of the burst needs the form's CSRF cookie first.
     const page = await burst.request('GET', '/app/sign-in');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1]!;
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => burst.request('POST', '/app/sign-in', { _csrf: csrf, email: victim.email, password: `burst ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        burst.request('POST', '/app/sign-in', { _csrf: csrf, email: victim.email, password: `burst ${i}` }),
+      ),
+    );
     const checked = answers.filter((a) => a.status !== 429);
     expect(checked.every((a) => a.status === 401)).toBe(true);
     expect(checked.length).toBeLessThanOrEqual(FAILURE_BUDGET);

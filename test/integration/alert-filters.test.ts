@@ -19,16 +19,26 @@ describe('the alert filters', () => {
     const agreementA = await matchedAgreement(tenant, [firstOfA.supplier.id], 'A supplies');
     const agreementB = await matchedAgreement(tenant, [ofB.supplier.id], 'B supplies');
     const topic = randomUUID();
-    await testDb().alertTopic.create({ data: { id: topic, organizationId: tenant.organizationId, agreementId: agreementA, title: 'Paper prices' } });
+    await testDb().alertTopic.create({
+      data: { id: topic, organizationId: tenant.organizationId, agreementId: agreementA, title: 'Paper prices' },
+    });
 
     const post = async (invoiceId: string, agreementId: string, title: string, impact: string) =>
-      (await postAlert(tenant, { invoice_id: invoiceId, agreement_id: agreementId, title, impact_amount: impact })).id as string;
+      (await postAlert(tenant, { invoice_id: invoiceId, agreement_id: agreementId, title, impact_amount: impact }))
+        .id as string;
     const wildcard = await post(firstOfA.id, agreementA, 'Price 50% above the agreed', '25.00');
     const underscore = await post(firstOfA.id, agreementA, 'Freight_fee not agreed', '-3.50');
     const onB = await post(ofB.id, agreementB, 'Freight fee not agreed', '12.00');
     await post(secondOfA.id, agreementA, 'Set aside with its invoice', '7.00');
-    await insertAlert(tenant, { invoiceId: firstOfA.id, agreementId: agreementA }, { checker: null, lineId: null, title: 'Topic alert', topicId: topic });
-    const dismissed = await tenant.call('/v1/alerts/dismiss', { method: 'POST', body: { alert_ids: [onB, underscore], category: 'agreed_exception' } });
+    await insertAlert(
+      tenant,
+      { invoiceId: firstOfA.id, agreementId: agreementA },
+      { checker: null, lineId: null, title: 'Topic alert', topicId: topic },
+    );
+    const dismissed = await tenant.call('/v1/alerts/dismiss', {
+      method: 'POST',
+      body: { alert_ids: [onB, underscore], category: 'agreed_exception' },
+    });
     expect(dismissed.status, JSON.stringify(dismissed.body)).toBe(200);
     expect((await tenant.call(`/v1/invoices/${secondOfA.id}`, { method: 'DELETE' })).status).toBe(204);
     expect(wildcard).toBeDefined();
@@ -65,19 +75,33 @@ describe('the alert filters', () => {
       expect(page.status, `${query}: ${JSON.stringify(page.body)}`).toBe(200);
       const listed = (page.body.data as { id: string }[]).map((alert) => alert.id).sort();
       const filter = filterOf(listQuery.parse(Object.fromEntries(new URLSearchParams(query))));
-      const prisma = (await testDb().alert.findMany({ where: await alertWhereOf(testDb(), tenant.organizationId, filter), select: { id: true } })).map((alert) => alert.id).sort();
+      const prisma = (
+        await testDb().alert.findMany({
+          where: await alertWhereOf(testDb(), tenant.organizationId, filter),
+          select: { id: true },
+        })
+      )
+        .map((alert) => alert.id)
+        .sort();
       expect(listed, query || 'no filter').toEqual(prisma);
     }
     // The filters above are not all empty or all full.
     expect((await tenant.call('/v1/alerts?limit=1000')).body.data).toHaveLength(4);
-    expect((await tenant.call('/v1/alerts?search=FREIGHT_')).body.data.map((alert: { id: string }) => alert.id)).toEqual([underscore]);
-    const ids = async (query: string) => ((await tenant.call(`/v1/alerts?statuses=pending,dismissed&${query}`)).body.data as { id: string }[]).map((alert) => alert.id).sort();
+    expect(
+      (await tenant.call('/v1/alerts?search=FREIGHT_')).body.data.map((alert: { id: string }) => alert.id),
+    ).toEqual([underscore]);
+    const ids = async (query: string) =>
+      ((await tenant.call(`/v1/alerts?statuses=pending,dismissed&${query}`)).body.data as { id: string }[])
+        .map((alert) => alert.id)
+        .sort();
     expect(await ids(`search=${encodeURIComponent(b.name.toLowerCase())}`)).toEqual([onB]);
     // The invoice's three visible alerts (two posted, the topic alert), none of the other invoices'.
     const byNumber = await ids(`search=${numberOfA}`);
     expect(byNumber).toHaveLength(3);
     expect(byNumber).toEqual(expect.arrayContaining([wildcard, underscore]));
-    const metrics = await tenant.call(`/v1/alerts/metrics?statuses=pending,dismissed&search=${encodeURIComponent(b.name)}`);
+    const metrics = await tenant.call(
+      `/v1/alerts/metrics?statuses=pending,dismissed&search=${encodeURIComponent(b.name)}`,
+    );
     expect(metrics.body.counts.total, JSON.stringify(metrics.body)).toBe(1);
   });
 });

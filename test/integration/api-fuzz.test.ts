@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SchemaSet } from '../support/json-schema.js';
-import { operationsOf, RawBody, requestArbitrary, type FuzzRequest, type IdPools, type Operation } from '../support/fuzz-requests.js';
+import {
+  operationsOf,
+  RawBody,
+  requestArbitrary,
+  type FuzzRequest,
+  type IdPools,
+  type Operation,
+} from '../support/fuzz-requests.js';
 import { paperAndTonerPair, newSupplier, postAlert } from '../support/alerts.js';
 import { agreementWithPrice, peppolInvoice, uploadedInvoice } from '../support/checks.js';
 import { importDocument, uploadDocument } from '../support/invoices.js';
@@ -41,7 +48,9 @@ const operations = operationsOf(document).sort((a, b) => destructiveRank(a) - de
 const runsPerOperation = Math.max(1, Math.floor(TOTAL_REQUESTS / operations.length));
 const millisecondsPerOperation = Math.floor((TOTAL_SECONDS * 1000) / operations.length);
 
-console.log(`API fuzz: seed ${SEED} (replay: FUZZ_SEED=${SEED}), ${operations.length} operations x ${runsPerOperation} requests, at most ${millisecondsPerOperation} ms each`);
+console.log(
+  `API fuzz: seed ${SEED} (replay: FUZZ_SEED=${SEED}), ${operations.length} operations x ${runsPerOperation} requests, at most ${millisecondsPerOperation} ms each`,
+);
 
 // ---- the organization and its records ----
 
@@ -102,13 +111,28 @@ async function seedRecords() {
   const invoice = await uploadedInvoice(tenant, peppolInvoice());
   const pair = await paperAndTonerPair(tenant, { supplier: newSupplier('Fuzz') });
   const alert = await postAlert(tenant, { invoice_id: pair.invoiceId, agreement_id: pair.agreementId });
-  const priced = await agreementWithPrice(tenant, { title: 'Fuzzed prices', supplier_ids: [invoice.supplier.id], status: 'active' }, '400.00');
+  const priced = await agreementWithPrice(
+    tenant,
+    { title: 'Fuzzed prices', supplier_ids: [invoice.supplier.id], status: 'active' },
+    '400.00',
+  );
   await tenant.call('/v1/agreements/tags', { method: 'POST', body: { name: `fuzz-${SEED}` } });
-  await tenant.call('/v1/alert-topics', { method: 'POST', body: { agreement_id: pair.agreementId, title: 'Fuzz topic', alert_ids: [alert.id] } });
+  await tenant.call('/v1/alert-topics', {
+    method: 'POST',
+    body: { agreement_id: pair.agreementId, title: 'Fuzz topic', alert_ids: [alert.id] },
+  });
   const documentId = await uploadDocument(tenant, 'invoice.xml', peppolInvoice());
   const imported = await importDocument(tenant, await uploadDocument(tenant, 'another.xml', peppolInvoice()));
-  await tenant.call(`/v1/agreements/${priced.id}/document-imports`, { method: 'POST', body: { entries: [{ document_id: documentId }] } });
-  await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }, { key: 'b', behaviour: 'fail' }] });
+  await tenant.call(`/v1/agreements/${priced.id}/document-imports`, {
+    method: 'POST',
+    body: { entries: [{ document_id: documentId }] },
+  });
+  await startTestRun(tenant, {
+    items: [
+      { key: 'a', behaviour: 'succeed' },
+      { key: 'b', behaviour: 'fail' },
+    ],
+  });
   addToPool('/v1/documents', [documentId]);
   addToPool('/v1/invoices/imports', [imported.body.id]);
   await harvestIds();
@@ -122,12 +146,16 @@ async function harvestIds() {
   for (const list of byDepth) {
     const names = [...list.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     if (names.length > 1) continue;
-    const parents = names.length === 0 ? [null] : [...(pools.get(list.path.slice(0, list.path.indexOf(`{${names[0]}}`) - 1)) ?? [])].slice(0, 3);
+    const parents =
+      names.length === 0
+        ? [null]
+        : [...(pools.get(list.path.slice(0, list.path.indexOf(`{${names[0]}}`) - 1)) ?? [])].slice(0, 3);
     for (const parent of parents) {
       const response = await tenant.call(parent ? list.path.replace(`{${names[0]}}`, parent) : list.path);
       if (response.status !== 200 || typeof response.body !== 'object') continue;
       for (const id of JSON.stringify(response.body).match(UUID_IN_TEXT) ?? []) anyIds.add(id);
-      if (Array.isArray(response.body?.data)) addToPool(list.path, response.body.data.map((row: { id?: string }) => row.id).filter(Boolean));
+      if (Array.isArray(response.body?.data))
+        addToPool(list.path, response.body.data.map((row: { id?: string }) => row.id).filter(Boolean));
     }
   }
 }
@@ -149,7 +177,10 @@ interface Answer {
 async function send(request: FuzzRequest): Promise<Answer> {
   const url = new URL(`${inject('apiUrl')}${request.path}`);
   for (const [name, value] of request.query) url.searchParams.append(name, value);
-  const headers: Record<string, string> = { Authorization: `Bearer ${await currentKey()}`, 'X-Organization-Id': tenant.organizationId };
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${await currentKey()}`,
+    'X-Organization-Id': tenant.organizationId,
+  };
   let body: string | undefined;
   if (request.body && request.method !== 'GET') {
     if (request.body instanceof RawBody) {
@@ -161,23 +192,37 @@ async function send(request: FuzzRequest): Promise<Answer> {
     }
   }
   sent++;
-  const response = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).catch((error: unknown) => {
-    throw new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms or connection lost: ${error instanceof Error ? error.message : String(error)}`);
+  const response = await fetch(url, {
+    method: request.method,
+    headers,
+    body,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  }).catch((error: unknown) => {
+    throw new Error(
+      `no answer within ${REQUEST_TIMEOUT_MS} ms or connection lost: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text: await response.text(),
+  };
 }
 
 // What a public error must never show: SQL, ORM or storage library text, file paths, stack
 // frames, storage keys.
-const INTERNALS = /prisma|invalid `|\bselect\b.*\bfrom\b|\binsert into\b|node_modules|\/work\/|\/tmp\/|\bat [\w.<>]+ \(|\.ts:\d+|minio|S3Error|organizations\/[0-9a-f-]{36}\/documents/i;
+const INTERNALS =
+  /prisma|invalid `|\bselect\b.*\bfrom\b|\binsert into\b|node_modules|\/work\/|\/tmp\/|\bat [\w.<>]+ \(|\.ts:\d+|minio|S3Error|organizations\/[0-9a-f-]{36}\/documents/i;
 
 function checkAnswer(operation: Operation, request: FuzzRequest, answer: Answer) {
   const where = `${request.method} ${request.path} (${request.kind}) answered ${answer.status}: ${answer.text.slice(0, 600)}`;
   if (answer.status >= 500) throw new Error(`server error: ${where}`);
   if (answer.status >= 400) {
-    if (!answer.contentType.includes('application/json')) throw new Error(`error without JSON content type (${answer.contentType}): ${where}`);
+    if (!answer.contentType.includes('application/json'))
+      throw new Error(`error without JSON content type (${answer.contentType}): ${where}`);
     const problems = schemas.validate({ $ref: '#/components/schemas/Error' }, JSON.parse(answer.text));
-    if (problems.length > 0) throw new Error(`error body is not the spec's error body (${problems.join('; ')}): ${where}`);
+    if (problems.length > 0)
+      throw new Error(`error body is not the spec's error body (${problems.join('; ')}): ${where}`);
     const { message, description } = JSON.parse(answer.text).error;
     if (INTERNALS.test(`${message} ${description ?? ''}`)) throw new Error(`error shows internals: ${where}`);
     return;
@@ -192,12 +237,14 @@ function checkAnswer(operation: Operation, request: FuzzRequest, answer: Answer)
     const declaredTypes = Object.keys(declared.content ?? {});
     if (declaredTypes.length === 0) return;
     const contentType = declaredTypes.find((type) => answer.contentType.startsWith(type));
-    if (!contentType) throw new Error(`content type ${answer.contentType}, declared ${declaredTypes.join(' or ')}: ${where}`);
+    if (!contentType)
+      throw new Error(`content type ${answer.contentType}, declared ${declaredTypes.join(' or ')}: ${where}`);
     const media = declared.content![contentType];
     if (contentType === 'application/json' && media?.schema) {
       const narrowed = request.query.some(([name]) => name === 'fields');
       const problems = schemas.validate(media.schema, JSON.parse(answer.text), '$', narrowed);
-      if (problems.length > 0) throw new Error(`2xx body does not match the declared schema (${problems.slice(0, 5).join('; ')}): ${where}`);
+      if (problems.length > 0)
+        throw new Error(`2xx body does not match the declared schema (${problems.slice(0, 5).join('; ')}): ${where}`);
     }
   }
 }
@@ -205,7 +252,9 @@ function checkAnswer(operation: Operation, request: FuzzRequest, answer: Answer)
 beforeAll(seedRecords, 180_000);
 
 afterAll(() => {
-  const lines = [...outcomes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, count]) => `${key}: ${count}`);
+  const lines = [...outcomes.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, count]) => `${key}: ${count}`);
   console.log(`API fuzz: ${sent} requests (seed ${SEED})\n  ${lines.join('\n  ')}`);
 });
 
@@ -213,30 +262,37 @@ describe('API fuzz from /v1/openapi.json', () => {
   it('understands every keyword of the contract document', () => {
     const unknown = new Set<string>();
     for (const operation of operations) {
-      for (const parameter of operation.parameters) for (const keyword of schemas.unknownKeywords(parameter.schema)) unknown.add(keyword);
+      for (const parameter of operation.parameters)
+        for (const keyword of schemas.unknownKeywords(parameter.schema)) unknown.add(keyword);
       if (operation.jsonBody) for (const keyword of schemas.unknownKeywords(operation.jsonBody)) unknown.add(keyword);
-      for (const response of Object.values(operation.responses)) for (const media of Object.values(response.content ?? {})) if (media.schema) for (const keyword of schemas.unknownKeywords(media.schema)) unknown.add(keyword);
+      for (const response of Object.values(operation.responses))
+        for (const media of Object.values(response.content ?? {}))
+          if (media.schema) for (const keyword of schemas.unknownKeywords(media.schema)) unknown.add(keyword);
     }
     expect([...unknown]).toEqual([]);
   });
 
   operations.forEach((operation, index) => {
-    it(`${operation.method} ${operation.path}`, async () => {
-      const property = fc.asyncProperty(requestArbitrary(schemas, operation, idPools), async (request) => {
-        const answer = await send(request);
-        const bucket = answer.status >= 500 ? '5xx' : String(answer.status);
-        outcomes.set(`${request.kind} -> ${bucket}`, (outcomes.get(`${request.kind} -> ${bucket}`) ?? 0) + 1);
-        checkAnswer(operation, request, answer);
-      });
-      await fc.assert(property, {
-        seed: SEED + index,
-        numRuns: runsPerOperation,
-        // Shrinking would send many more requests; the seed replays the failing case instead.
-        endOnFailure: true,
-        interruptAfterTimeLimit: millisecondsPerOperation,
-        markInterruptAsFailure: false,
-      });
-    }, millisecondsPerOperation + 2 * REQUEST_TIMEOUT_MS);
+    it(
+      `${operation.method} ${operation.path}`,
+      async () => {
+        const property = fc.asyncProperty(requestArbitrary(schemas, operation, idPools), async (request) => {
+          const answer = await send(request);
+          const bucket = answer.status >= 500 ? '5xx' : String(answer.status);
+          outcomes.set(`${request.kind} -> ${bucket}`, (outcomes.get(`${request.kind} -> ${bucket}`) ?? 0) + 1);
+          checkAnswer(operation, request, answer);
+        });
+        await fc.assert(property, {
+          seed: SEED + index,
+          numRuns: runsPerOperation,
+          // Shrinking would send many more requests; the seed replays the failing case instead.
+          endOnFailure: true,
+          interruptAfterTimeLimit: millisecondsPerOperation,
+          markInterruptAsFailure: false,
+        });
+      },
+      millisecondsPerOperation + 2 * REQUEST_TIMEOUT_MS,
+    );
   });
 });
 
@@ -250,7 +306,11 @@ describe('requests the fuzz found answered wrongly', () => {
   });
 
   it('answers a malformed multipart body on a JSON route with 400, not 500', async () => {
-    const response = await tenant.call('/v1/agreements', { method: 'POST', rawBody: 'a=1&', headers: { 'Content-Type': 'multipart/form-data; boundary=x' } });
+    const response = await tenant.call('/v1/agreements', {
+      method: 'POST',
+      rawBody: 'a=1&',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+    });
     expectError(response, 400, 'validation_error');
   });
 
@@ -284,10 +344,16 @@ describe('requests the fuzz found answered wrongly', () => {
   });
 
   it('answers a URL longer than 16 KiB with the error body as JSON', async () => {
-    const response = await fetch(`${inject('apiUrl')}/v1/invoices?search=${'x'.repeat(20_000)}`, { headers: { Authorization: `Bearer ${tenant.apiKey}` } });
+    const response = await fetch(`${inject('apiUrl')}/v1/invoices?search=${'x'.repeat(20_000)}`, {
+      headers: { Authorization: `Bearer ${tenant.apiKey}` },
+    });
     expect(response.status).toBe(431);
     expect(response.headers.get('content-type')).toContain('application/json');
     const body: any = await response.json();
-    expect(body.error).toMatchObject({ code: 'request_head_too_large', message: expect.any(String), request_id: expect.stringMatching(/^req_/) });
+    expect(body.error).toMatchObject({
+      code: 'request_head_too_large',
+      message: expect.any(String),
+      request_id: expect.stringMatching(/^req_/),
+    });
   });
 });

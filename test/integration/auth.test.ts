@@ -20,7 +20,9 @@ describe('authentication', () => {
     expectError(await tenant.call('/v1/organization'), 403, 'token_disabled');
 
     const other = await createTenant();
-    const tokenRow = await testDb().ingestionToken.findFirstOrThrow({ where: { organizationId: other.organizationId } });
+    const tokenRow = await testDb().ingestionToken.findFirstOrThrow({
+      where: { organizationId: other.organizationId },
+    });
     await disableIngestionToken(testDb(), tokenRow.id);
     expectError(await call('/v1/workflow-runs', { token: other.ingestionToken }), 403, 'token_disabled');
   });
@@ -29,7 +31,9 @@ describe('authentication', () => {
     const tenant = await createTenant({ name: 'Alpha Org' });
     const response = await call('/v1/organizations', { token: tenant.apiKey });
     expect(response.status).toBe(200);
-    expect(response.body.data).toEqual([{ id: tenant.organizationId, name: 'Alpha Org', role: 'admin', currency_code: 'EUR' }]);
+    expect(response.body.data).toEqual([
+      { id: tenant.organizationId, name: 'Alpha Org', role: 'admin', currency_code: 'EUR' },
+    ]);
     expect(response.body.next_cursor).toBeNull();
   });
 
@@ -38,8 +42,16 @@ describe('authentication', () => {
     const stranger = await createTenant();
     const implicit = await call('/v1/organization', { token: tenant.apiKey });
     expect(implicit.body.id).toBe(tenant.organizationId);
-    expectError(await call('/v1/organization', { token: tenant.apiKey, organizationId: stranger.organizationId }), 403, 'organization_not_accessible');
-    expectError(await call('/v1/organization', { token: tenant.apiKey, organizationId: 'not-a-uuid' }), 400, 'validation_error');
+    expectError(
+      await call('/v1/organization', { token: tenant.apiKey, organizationId: stranger.organizationId }),
+      403,
+      'organization_not_accessible',
+    );
+    expectError(
+      await call('/v1/organization', { token: tenant.apiKey, organizationId: 'not-a-uuid' }),
+      400,
+      'validation_error',
+    );
   });
 
   it('keeps ingestion tokens to the Ingestion API', async () => {
@@ -55,17 +67,33 @@ describe('levels', () => {
     const readKey = await keyFor(tenant, 'read');
     const read = await call('/v1/workflow-runs', { token: readKey, organizationId: tenant.organizationId });
     expect(read.status).toBe(200);
-    const cancel = await call(`/v1/workflow-runs/${crypto.randomUUID()}/cancel`, { method: 'POST', token: readKey, organizationId: tenant.organizationId });
+    const cancel = await call(`/v1/workflow-runs/${crypto.randomUUID()}/cancel`, {
+      method: 'POST',
+      token: readKey,
+      organizationId: tenant.organizationId,
+    });
     expectError(cancel, 403, 'insufficient_level');
   });
 
   it('caps a key at its owner role', async () => {
     // An admin key whose owner was later demoted to read acts at read.
     const tenant = await createTenant({ role: 'admin', keyLevel: 'admin' });
-    await testDb().membership.update({ where: { organizationId_userId: { organizationId: tenant.organizationId, userId: tenant.userId } }, data: { role: 'read' } });
+    await testDb().membership.update({
+      where: { organizationId_userId: { organizationId: tenant.organizationId, userId: tenant.userId } },
+      data: { role: 'read' },
+    });
     const organization = await tenant.call('/v1/organization');
-    expect(organization.body).toMatchObject({ role: 'read', key_level: 'admin', level: 'read', can: { read: true, write: false, admin: false } });
-    expectError(await tenant.call(`/v1/workflow-runs/${crypto.randomUUID()}/retry`, { method: 'POST' }), 403, 'insufficient_level');
+    expect(organization.body).toMatchObject({
+      role: 'read',
+      key_level: 'admin',
+      level: 'read',
+      can: { read: true, write: false, admin: false },
+    });
+    expectError(
+      await tenant.call(`/v1/workflow-runs/${crypto.randomUUID()}/retry`, { method: 'POST' }),
+      403,
+      'insufficient_level',
+    );
   });
 });
 
@@ -74,7 +102,12 @@ describe('me and members', () => {
     const tenant = await createTenant();
     const me = await tenant.call('/v1/me');
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ id: tenant.userId, user_id: tenant.userId, organization_id: tenant.organizationId, role: 'admin' });
+    expect(me.body).toMatchObject({
+      id: tenant.userId,
+      user_id: tenant.userId,
+      organization_id: tenant.organizationId,
+      role: 'admin',
+    });
     expect(me.headers.get('etag')).toMatch(/^"[\w-]+"$/);
   });
 
@@ -82,12 +115,18 @@ describe('me and members', () => {
     const tenant = await createTenant();
     const { addMember } = await import('../../src/admin/service.js');
     for (let i = 0; i < 4; i++) {
-      await addMember(testDb(), { organizationId: tenant.organizationId, email: `member${i}-${tenant.organizationId}@example.test`, role: 'read' });
+      await addMember(testDb(), {
+        organizationId: tenant.organizationId,
+        email: `member${i}-${tenant.organizationId}@example.test`,
+        role: 'read',
+      });
     }
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await tenant.call(`/v1/members?limit=2&fields=email${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: any = await tenant.call(
+        `/v1/members?limit=2&fields=email${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.status).toBe(200);
       for (const member of page.body.data) {
         expect(Object.keys(member).sort()).toEqual(['email', 'id']);

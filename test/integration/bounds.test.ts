@@ -13,7 +13,15 @@ import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 // starts an API instance of its own with that setting.
 
 async function ownCall(api: OwnApi, tenant: Tenant, path: string, init: RequestInit = {}) {
-  return fetch(`${api.url}${path}`, { ...init, headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+  return fetch(`${api.url}${path}`, {
+    ...init,
+    headers: {
+      Authorization: `Bearer ${tenant.apiKey}`,
+      'X-Organization-Id': tenant.organizationId,
+      'Content-Type': 'application/json',
+      ...(init.headers ?? {}),
+    },
+  });
 }
 
 async function errorOf(response: Response) {
@@ -33,7 +41,10 @@ describe('bounds', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT id FROM agreements WHERE id = $1 FOR UPDATE', [agreement.id]);
       const started = Date.now();
-      const response = await ownCall(api, tenant, `/v1/agreements/${agreement.id}`, { method: 'PATCH', body: JSON.stringify({ title: 'Changed' }) });
+      const response = await ownCall(api, tenant, `/v1/agreements/${agreement.id}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ title: 'Changed' }),
+      });
       const elapsed = Date.now() - started;
       const refused = await errorOf(response);
       expectError(refused, 503, 'service_unavailable');
@@ -52,11 +63,19 @@ describe('bounds', () => {
 
   it('spends a signed-in browser session from the same request budget as its bearer: the application is no way around it', async () => {
     const tenant = await createTenant();
-    const api = await startOwnApi({ RATE_LIMIT_REQUESTS: '4', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_STORE: 'memory' });
+    const api = await startOwnApi({
+      RATE_LIMIT_REQUESTS: '4',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      RATE_LIMIT_STORE: 'memory',
+    });
     try {
       const lifetime = { SESSION_IDLE_HOURS: 12, SESSION_MAX_DAYS: 30 };
-      const { token } = await createSession(testDb(), lifetime, { userId: tenant.userId, organizationId: tenant.organizationId });
-      const page = () => fetch(`${api.url}/app/invoices`, { headers: { Cookie: `ics_session=${token}` }, redirect: 'manual' });
+      const { token } = await createSession(testDb(), lifetime, {
+        userId: tenant.userId,
+        organizationId: tenant.organizationId,
+      });
+      const page = () =>
+        fetch(`${api.url}/app/invoices`, { headers: { Cookie: `ics_session=${token}` }, redirect: 'manual' });
       // Two pages and two API calls with the session's bearer spend its four requests.
       expect((await page()).status).toBe(200);
       expect((await fetch(`${api.url}/v1/me`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
@@ -66,10 +85,19 @@ describe('bounds', () => {
       expect(refusedPage.status).toBe(429);
       expect(refusedPage.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(await refusedPage.text()).toContain('rate_limit_exceeded');
-      expectError(await errorOf(await fetch(`${api.url}/v1/me`, { headers: { Authorization: `Bearer ${token}` } })), 429, 'rate_limit_exceeded');
+      expectError(
+        await errorOf(await fetch(`${api.url}/v1/me`, { headers: { Authorization: `Bearer ${token}` } })),
+        429,
+        'rate_limit_exceeded',
+      );
       // Another session of the same person has a budget of its own.
-      const other = (await createSession(testDb(), lifetime, { userId: tenant.userId, organizationId: tenant.organizationId })).token;
-      expect((await fetch(`${api.url}/app/invoices`, { headers: { Cookie: `ics_session=${other}` }, redirect: 'manual' })).status).toBe(200);
+      const other = (
+        await createSession(testDb(), lifetime, { userId: tenant.userId, organizationId: tenant.organizationId })
+      ).token;
+      expect(
+        (await fetch(`${api.url}/app/invoices`, { headers: { Cookie: `ics_session=${other}` }, redirect: 'manual' }))
+          .status,
+      ).toBe(200);
       // Signed out, nothing is spent: the visitor is sent to sign in.
       expect((await fetch(`${api.url}/app/invoices`, { redirect: 'manual' })).status).toBe(302);
     } finally {
@@ -100,21 +128,35 @@ describe('bounds', () => {
     }
 
     // Within the limit (the stack's 50,000): streamed (chunked, no length known in advance) and whole.
-    const xlsx = await fetch(`${inject('apiUrl')}/v1/claims/${claim.id}/export?format=xlsx`, { headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId } });
+    const xlsx = await fetch(`${inject('apiUrl')}/v1/claims/${claim.id}/export?format=xlsx`, {
+      headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId },
+    });
     expect(xlsx.status).toBe(200);
     expect(xlsx.headers.get('transfer-encoding')).toBe('chunked');
     expect(xlsx.headers.get('content-length')).toBeNull();
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(new Uint8Array(await xlsx.arrayBuffer()).buffer);
-    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Claim lines', 'Totals', 'Refunds received', 'Claim']);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
+      'Claim lines',
+      'Totals',
+      'Refunds received',
+      'Claim',
+    ]);
     expect(workbook.getWorksheet('Claim lines')!.rowCount).toBe(4);
     expect(workbook.getWorksheet('Totals')!.getRow(2).getCell(2).value).toBe(60);
 
-    const csv = await fetch(`${inject('apiUrl')}/v1/claims/${claim.id}/export?format=csv`, { headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId } });
+    const csv = await fetch(`${inject('apiUrl')}/v1/claims/${claim.id}/export?format=csv`, {
+      headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId },
+    });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('transfer-encoding')).toBe('chunked');
     const rows: string[][] = parse(Buffer.from(await csv.arrayBuffer()), { bom: true });
     expect(rows).toHaveLength(4);
-    expect(rows.slice(1).map((row) => row.find((cell) => alerts.includes(cell))).sort()).toEqual([...alerts].sort());
+    expect(
+      rows
+        .slice(1)
+        .map((row) => row.find((cell) => alerts.includes(cell)))
+        .sort(),
+    ).toEqual([...alerts].sort());
   });
 });

@@ -12,7 +12,13 @@ async function checkedInvoice(tenant: Tenant) {
   const invoice = await uploadedInvoice(tenant, bytes);
   const agreement = await agreementWithPrice(
     tenant,
-    { title: 'Consulting 2017', status: 'active', effective_date: '2017-01-01', expiration_date: '2017-12-31', supplier_ids: [invoice.supplier.id] },
+    {
+      title: 'Consulting 2017',
+      status: 'active',
+      effective_date: '2017-01-01',
+      expiration_date: '2017-12-31',
+      supplier_ids: [invoice.supplier.id],
+    },
     '350.00',
   );
   await rematch(tenant, agreement.id);
@@ -33,14 +39,27 @@ describe('claim documents, export and checks', () => {
   it('lists the files behind a claim with download links, exports the letter, and holds its pairs from re-checks while open', async () => {
     const tenant = await createTenant();
     const { bytes, invoice, agreementId, alertId } = await checkedInvoice(tenant);
-    const claim = await createClaim(tenant, { agreement_id: agreementId, title: 'Consulting overcharged', supplier_contact: { name: 'Jørgen Öberg', email: null }, alerts: { alert_ids: [alertId] } });
+    const claim = await createClaim(tenant, {
+      agreement_id: agreementId,
+      title: 'Consulting overcharged',
+      supplier_contact: { name: 'Jørgen Öberg', email: null },
+      alerts: { alert_ids: [alertId] },
+    });
     expect(claim.summary.claimed).toEqual([{ currency_code: 'EUR', amount: '350.00' }]);
 
     // Documents: the invoice's file, downloadable straight from storage with the link.
     const documents = await tenant.call(`/v1/claims/${claim.id}/documents`);
     expect(documents.status).toBe(200);
     expect(documents.body.data).toEqual([
-      expect.objectContaining({ role: 'invoice', invoice_id: invoice.id, invoice_number: invoice.invoice_number, file_name: 'invoice.xml', file_size: bytes.length, download_url: expect.any(String), expires_at: expect.any(String) }),
+      expect.objectContaining({
+        role: 'invoice',
+        invoice_id: invoice.id,
+        invoice_number: invoice.invoice_number,
+        file_name: 'invoice.xml',
+        file_size: bytes.length,
+        download_url: expect.any(String),
+        expires_at: expect.any(String),
+      }),
     ]);
     const expiresIn = Date.parse(documents.body.data[0].expires_at) - Date.now();
     expect(expiresIn).toBeGreaterThan(10 * 60_000);
@@ -69,15 +88,24 @@ describe('claim documents, export and checks', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe(type);
       expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${claim.reference}.${format}"`);
-      expect(Buffer.from(await response.arrayBuffer()).subarray(0, magic.length).toString('latin1')).toBe(magic);
+      expect(
+        Buffer.from(await response.arrayBuffer())
+          .subarray(0, magic.length)
+          .toString('latin1'),
+      ).toBe(magic);
     }
     expectError(await tenant.call(`/v1/claims/${claim.id}/export?format=docx`), 400, 'validation_error');
 
     // Open claim: its pair is not checked again, and says why.
     const held = await tenant.call(`/v1/invoices/${invoice.id}/check`, { method: 'POST' });
     expectError(held, 409, 'nothing_eligible');
-    expect(held.body.exclusions).toEqual([expect.objectContaining({ invoice_id: invoice.id, agreement_id: agreementId, reason: 'held_by_open_claim' })]);
-    const preview = await tenant.call('/v1/check-selections/preview', { method: 'POST', body: { scope: { agreement_ids: [agreementId] }, mode: 'again', invoices: { invoice_ids: [invoice.id] } } });
+    expect(held.body.exclusions).toEqual([
+      expect.objectContaining({ invoice_id: invoice.id, agreement_id: agreementId, reason: 'held_by_open_claim' }),
+    ]);
+    const preview = await tenant.call('/v1/check-selections/preview', {
+      method: 'POST',
+      body: { scope: { agreement_ids: [agreementId] }, mode: 'again', invoices: { invoice_ids: [invoice.id] } },
+    });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
     expect(preview.body.exclusions).toEqual([expect.objectContaining({ reason: 'held_by_open_claim', count: 1 })]);
 
@@ -88,22 +116,31 @@ describe('claim documents, export and checks', () => {
 
     // Cancelled: a new check replaces what the claim left; the same problem keeps its alert, pending.
     await setStatus(tenant, claim.id, 'cancelled');
-    expect(await alertOf(tenant, alertId)).toMatchObject({ status: 'dismissed', dismissal: { category: 'claim_cancelled' } });
+    expect(await alertOf(tenant, alertId)).toMatchObject({
+      status: 'dismissed',
+      dismissal: { category: 'claim_cancelled' },
+    });
     await check(tenant, invoice.id);
     expect(await alertOf(tenant, alertId)).toMatchObject({ status: 'pending', claim_id: null, dismissal: null });
   });
 
-  it('exports pending and credited alerts of the claim\'s invoices only when asked', async () => {
+  it("exports pending and credited alerts of the claim's invoices only when asked", async () => {
     const tenant = await createTenant();
     const { agreementId, invoices } = await claimSetup(tenant, [{}]);
     const invoiceId = invoices[0]!.id;
     const lineId = invoices[0]!.line_items[0]!.id;
-    const claimed = await alertOn(tenant, invoiceId, agreementId, { invoice_item_id: lineId, expected: [{ description: 'Paper', unit: 'EA', currency_code: 'EUR', price: { type: 'amount', amount: '5.00' } }] });
+    const claimed = await alertOn(tenant, invoiceId, agreementId, {
+      invoice_item_id: lineId,
+      expected: [{ description: 'Paper', unit: 'EA', currency_code: 'EUR', price: { type: 'amount', amount: '5.00' } }],
+    });
     const pending = await alertOn(tenant, invoiceId, agreementId, { impact_amount: '1.25', title: 'Freight' });
     const credited = await alertOn(tenant, invoiceId, agreementId, { impact_amount: '2.00' });
     await tenant.call('/v1/alerts/credit', { method: 'POST', body: { alert_ids: [credited] } });
     const claim = await createClaim(tenant, { agreement_id: agreementId, alerts: { alert_ids: [claimed] } });
-    await tenant.call(`/v1/claims/${claim.id}/refunds`, { method: 'POST', body: { amount: '1.00', currency_code: 'EUR' } });
+    await tenant.call(`/v1/claims/${claim.id}/refunds`, {
+      method: 'POST',
+      body: { amount: '1.00', currency_code: 'EUR' },
+    });
 
     const exported = async (query: string) => {
       const response = await tenant.call(`/v1/claims/${claim.id}/export?format=csv${query}`);
@@ -115,7 +152,9 @@ describe('claim documents, export and checks', () => {
     expect(only).toHaveLength(1);
     expect(only[0]).toEqual(expect.arrayContaining([claimed, '10.00', 'Paper', '1', 'claimed']));
     const withPending = await exported('&include_pending=true');
-    expect(withPending.map((row) => row.find((cell) => [claimed, pending, credited].includes(cell))).sort()).toEqual([claimed, pending].sort());
+    expect(withPending.map((row) => row.find((cell) => [claimed, pending, credited].includes(cell))).sort()).toEqual(
+      [claimed, pending].sort(),
+    );
     const everything = await exported('&include_pending=true&include_credited=true');
     expect(everything).toHaveLength(3);
     expect(everything.find((row) => row.includes(credited))).toEqual(expect.arrayContaining(['credited']));
@@ -126,11 +165,23 @@ describe('claim documents, export and checks', () => {
     const { agreementId, invoices } = await claimSetup(owner, [{}]);
     const alert = await alertOn(owner, invoices[0]!.id, agreementId);
     const claim = await createClaim(owner, { agreement_id: agreementId, alerts: { alert_ids: [alert] } });
-    const refundId = (await owner.call(`/v1/claims/${claim.id}/refunds`, { method: 'POST', body: { amount: '1.00', currency_code: 'EUR' } })).body.refunds[0].id;
+    const refundId = (
+      await owner.call(`/v1/claims/${claim.id}/refunds`, {
+        method: 'POST',
+        body: { amount: '1.00', currency_code: 'EUR' },
+      })
+    ).body.refunds[0].id;
 
     const readKey = await keyFor(owner, 'read');
-    const asReader = (path: string, options: { method?: string; body?: unknown } = {}) => call(path, { token: readKey, organizationId: owner.organizationId, ...options });
-    for (const path of ['/v1/claims', `/v1/claims/${claim.id}`, '/v1/claims/metrics', `/v1/claims/${claim.id}/documents`, `/v1/claims/${claim.id}/export?format=csv`]) {
+    const asReader = (path: string, options: { method?: string; body?: unknown } = {}) =>
+      call(path, { token: readKey, organizationId: owner.organizationId, ...options });
+    for (const path of [
+      '/v1/claims',
+      `/v1/claims/${claim.id}`,
+      '/v1/claims/metrics',
+      `/v1/claims/${claim.id}/documents`,
+      `/v1/claims/${claim.id}/export?format=csv`,
+    ]) {
       expect((await asReader(path)).status, path).toBe(200);
     }
     const writes: [string, string, unknown][] = [
@@ -145,26 +196,54 @@ describe('claim documents, export and checks', () => {
       ['POST', `/v1/claims/${claim.id}/credit-notes`, { invoice_id: invoices[0]!.id }],
       ['DELETE', `/v1/claims/${claim.id}/credit-notes/${invoices[0]!.id}`, undefined],
     ];
-    for (const [method, path, body] of writes) expectError(await asReader(path, { method, body }), 403, 'insufficient_level');
+    for (const [method, path, body] of writes)
+      expectError(await asReader(path, { method, body }), 403, 'insufficient_level');
 
     const stranger = await createTenant();
     expectError(await stranger.call(`/v1/claims/${claim.id}`), 404, 'not_found');
     expect((await stranger.call('/v1/claims')).body.data).toEqual([]);
     expect((await stranger.call('/v1/claims/metrics')).body.counts.total).toBe(0);
-    expectError(await stranger.call(`/v1/claims/${claim.id}`, { method: 'PATCH', body: { status: 'cancelled' } }), 404, 'not_found');
+    expectError(
+      await stranger.call(`/v1/claims/${claim.id}`, { method: 'PATCH', body: { status: 'cancelled' } }),
+      404,
+      'not_found',
+    );
     expectError(await stranger.call(`/v1/claims/${claim.id}`, { method: 'DELETE' }), 404, 'not_found');
-    expectError(await stranger.call(`/v1/claims/${claim.id}/alerts/remove`, { method: 'POST', body: { alert_ids: [alert] } }), 404, 'not_found');
-    expectError(await stranger.call(`/v1/claims/${claim.id}/refunds/${refundId}`, { method: 'DELETE' }), 404, 'not_found');
+    expectError(
+      await stranger.call(`/v1/claims/${claim.id}/alerts/remove`, { method: 'POST', body: { alert_ids: [alert] } }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await stranger.call(`/v1/claims/${claim.id}/refunds/${refundId}`, { method: 'DELETE' }),
+      404,
+      'not_found',
+    );
     expectError(await stranger.call(`/v1/claims/${claim.id}/export?format=csv`), 404, 'not_found');
     expectError(await stranger.call(`/v1/claims/${claim.id}/documents`), 404, 'not_found');
     // The owner's alerts cannot be taken into the stranger's claim: to the stranger they do not exist.
     const strangers = await claimSetup(stranger, [{}]);
     const own = await createClaim(stranger, { agreement_id: strangers.agreementId });
-    expectError(await stranger.call(`/v1/claims/${own.id}/alerts`, { method: 'POST', body: { alert_ids: [alert], move_from_open_claims: true } }), 400, 'validation_error');
-    expectError(await stranger.call('/v1/claims', { method: 'POST', body: { agreement_id: agreementId, title: 'Mine' } }), 400, 'validation_error');
+    expectError(
+      await stranger.call(`/v1/claims/${own.id}/alerts`, {
+        method: 'POST',
+        body: { alert_ids: [alert], move_from_open_claims: true },
+      }),
+      400,
+      'validation_error',
+    );
+    expectError(
+      await stranger.call('/v1/claims', { method: 'POST', body: { agreement_id: agreementId, title: 'Mine' } }),
+      400,
+      'validation_error',
+    );
 
     const after = await claimOf(owner, claim.id);
-    expect(after).toMatchObject({ status: 'pending', summary: { counts: { claimed: 1 } }, refunds: [expect.objectContaining({ id: refundId, amount: '1.00' })] });
+    expect(after).toMatchObject({
+      status: 'pending',
+      summary: { counts: { claimed: 1 } },
+      refunds: [expect.objectContaining({ id: refundId, amount: '1.00' })],
+    });
     expect(await alertOf(owner, alert)).toMatchObject({ status: 'claimed', claim_id: claim.id });
     expect(await testDb().claim.count({ where: { organizationId: stranger.organizationId } })).toBe(1);
   });

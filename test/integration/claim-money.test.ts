@@ -9,7 +9,12 @@ import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 const refund = (tenant: Tenant, claimId: string, body: object, headers: Record<string, string> = {}) =>
   tenant.call(`/v1/claims/${claimId}/refunds`, { method: 'POST', body, headers });
 
-async function creditNote(tenant: Tenant, supplier: { name: string; org_number: string }, amount: string, currency = 'EUR') {
+async function creditNote(
+  tenant: Tenant,
+  supplier: { name: string; org_number: string },
+  amount: string,
+  currency = 'EUR',
+) {
   const created = await tenant.call('/v1/invoices', {
     method: 'POST',
     body: {
@@ -18,7 +23,9 @@ async function creditNote(tenant: Tenant, supplier: { name: string; org_number: 
       issue_date: '2026-04-02',
       currency_code: currency,
       supplier,
-      line_items: [{ description: 'Credit for overcharged paper', quantity: '1', unit_price: amount, net_amount: amount }],
+      line_items: [
+        { description: 'Credit for overcharged paper', quantity: '1', unit_price: amount, net_amount: amount },
+      ],
       amounts: { excluding_vat: amount, vat: '0', including_vat: amount },
     },
   });
@@ -33,7 +40,13 @@ describe('claim refunds, credit notes and metrics', () => {
     const alert = await alertOn(tenant, invoices[0]!.id, agreementId, { impact_amount: '40.00' });
     const claim = await createClaim(tenant, { agreement_id: agreementId, alerts: { alert_ids: [alert] } });
 
-    const first = await refund(tenant, claim.id, { amount: '15.50', currency_code: 'EUR', date: '2026-04-01', reference: 'Bank 1', note: 'Partial' });
+    const first = await refund(tenant, claim.id, {
+      amount: '15.50',
+      currency_code: 'EUR',
+      date: '2026-04-01',
+      reference: 'Bank 1',
+      note: 'Partial',
+    });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body.refunds).toEqual([
       expect.objectContaining({
@@ -54,7 +67,12 @@ describe('claim refunds, credit notes and metrics', () => {
     expect(foreign.body.error.details).toEqual([{ field: 'currency_code', message: expect.stringContaining('EUR') }]);
     expect(await testDb().claimRefund.count({ where: { claimId: claim.id } })).toBe(1);
     const second = await refund(tenant, claim.id, { amount: '0.0001', currency_code: 'EUR' });
-    expect(second.body.refunds[1]).toMatchObject({ amount: '0.0001', currency_code: 'EUR', date: today, reference: null });
+    expect(second.body.refunds[1]).toMatchObject({
+      amount: '0.0001',
+      currency_code: 'EUR',
+      date: today,
+      reference: null,
+    });
     expect(second.body.refund_summary).toEqual([{ currency_code: 'EUR', amount: '15.5001' }]);
 
     // A replayed create records one refund.
@@ -68,18 +86,44 @@ describe('claim refunds, credit notes and metrics', () => {
       expectError(await refund(tenant, claim.id, { amount, currency_code: 'EUR' }), 400, 'validation_error');
     }
     expectError(await refund(tenant, claim.id, { amount: '1.00', currency_code: 'eur' }), 400, 'validation_error');
-    expectError(await refund(tenant, claim.id, { amount: '1.00', currency_code: 'EUR', date: '2026-02-30' }), 400, 'validation_error');
+    expectError(
+      await refund(tenant, claim.id, { amount: '1.00', currency_code: 'EUR', date: '2026-02-30' }),
+      400,
+      'validation_error',
+    );
     expectError(await refund(tenant, randomUUID(), { amount: '1.00', currency_code: 'EUR' }), 404, 'not_found');
     expect(await testDb().claimRefund.count({ where: { claimId: claim.id } })).toBe(3);
 
     const refundId = first.body.refunds[0].id;
-    const corrected = await tenant.call(`/v1/claims/${claim.id}/refunds/${refundId}`, { method: 'PATCH', body: { amount: '16.50', reference: null } });
+    const corrected = await tenant.call(`/v1/claims/${claim.id}/refunds/${refundId}`, {
+      method: 'PATCH',
+      body: { amount: '16.50', reference: null },
+    });
     expect(corrected.status).toBe(200);
-    expect(corrected.body.refunds.find((r: any) => r.id === refundId)).toMatchObject({ amount: '16.50', reference: null, note: 'Partial', date: '2026-04-01' });
+    expect(corrected.body.refunds.find((r: any) => r.id === refundId)).toMatchObject({
+      amount: '16.50',
+      reference: null,
+      note: 'Partial',
+      date: '2026-04-01',
+    });
     expect(corrected.body.refund_summary[0]).toEqual({ currency_code: 'EUR', amount: '17.5001' });
     // A correction to a currency the claim does not claim is refused the same way.
-    expectError(await tenant.call(`/v1/claims/${claim.id}/refunds/${refundId}`, { method: 'PATCH', body: { currency_code: 'NOK' } }), 400, 'validation_error');
-    expectError(await tenant.call(`/v1/claims/${claim.id}/refunds/${randomUUID()}`, { method: 'PATCH', body: { amount: '1.00' } }), 404, 'not_found');
+    expectError(
+      await tenant.call(`/v1/claims/${claim.id}/refunds/${refundId}`, {
+        method: 'PATCH',
+        body: { currency_code: 'NOK' },
+      }),
+      400,
+      'validation_error',
+    );
+    expectError(
+      await tenant.call(`/v1/claims/${claim.id}/refunds/${randomUUID()}`, {
+        method: 'PATCH',
+        body: { amount: '1.00' },
+      }),
+      404,
+      'not_found',
+    );
 
     const tiny = second.body.refunds[1].id;
     expect((await tenant.call(`/v1/claims/${claim.id}/refunds/${tiny}`, { method: 'DELETE' })).status).toBe(204);
@@ -91,9 +135,13 @@ describe('claim refunds, credit notes and metrics', () => {
 
     // More refunded than claimed: the letter shows nothing outstanding, never a negative amount.
     await refund(tenant, claim.id, { amount: '30.00', currency_code: 'EUR' });
-    const letter = await fetch(`${inject('apiUrl')}/v1/claims/${claim.id}/export?format=pdf`, { headers: { Authorization: `Bearer ${tenant.apiKey}` } });
+    const letter = await fetch(`${inject('apiUrl')}/v1/claims/${claim.id}/export?format=pdf`, {
+      headers: { Authorization: `Bearer ${tenant.apiKey}` },
+    });
     expect(letter.status).toBe(200);
-    const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: Buffer.from(await letter.arrayBuffer()) }).toString('utf8').replace(/\s+/g, ' ');
+    const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: Buffer.from(await letter.arrayBuffer()) })
+      .toString('utf8')
+      .replace(/\s+/g, ' ');
     expect(text).toContain('The refunds already received cover the claim in full.');
     expect(text).not.toMatch(/(^|\s)[-−]\s?\d/);
   });
@@ -105,15 +153,34 @@ describe('claim refunds, credit notes and metrics', () => {
     const claim = await createClaim(tenant, { agreement_id: agreementId, alerts: { alert_ids: [alert] } });
     const note = await creditNote(tenant, supplier, '25.00');
     const evidenceOnly = await creditNote(tenant, supplier, '5.00');
-    const otherSupplier = await creditNote(tenant, { name: `Other ${randomUUID().slice(0, 6)}`, org_number: '987654321' }, '5.00');
+    const otherSupplier = await creditNote(
+      tenant,
+      { name: `Other ${randomUUID().slice(0, 6)}`, org_number: '987654321' },
+      '5.00',
+    );
     const attach = (body: object) => tenant.call(`/v1/claims/${claim.id}/credit-notes`, { method: 'POST', body });
 
     const attached = await attach({ invoice_id: note.id, create_refund: true });
     expect(attached.status, JSON.stringify(attached.body)).toBe(201);
     expect(attached.body.credit_notes).toEqual([
-      expect.objectContaining({ invoice_id: note.id, invoice_number: note.invoice_number, issue_date: '2026-04-02', amount: '25.00', currency_code: 'EUR', attached_by: { user_id: tenant.userId, api_key_id: tenant.apiKeyId } }),
+      expect.objectContaining({
+        invoice_id: note.id,
+        invoice_number: note.invoice_number,
+        issue_date: '2026-04-02',
+        amount: '25.00',
+        currency_code: 'EUR',
+        attached_by: { user_id: tenant.userId, api_key_id: tenant.apiKeyId },
+      }),
     ]);
-    expect(attached.body.refunds).toEqual([expect.objectContaining({ amount: '25.00', currency_code: 'EUR', date: '2026-04-02', reference: note.invoice_number, credit_note_invoice_id: note.id })]);
+    expect(attached.body.refunds).toEqual([
+      expect.objectContaining({
+        amount: '25.00',
+        currency_code: 'EUR',
+        date: '2026-04-02',
+        reference: note.invoice_number,
+        credit_note_invoice_id: note.id,
+      }),
+    ]);
     const again = await attach({ invoice_id: note.id, create_refund: true });
     expect(again.status).toBe(200);
     expect(again.body.credit_notes).toHaveLength(1);
@@ -133,8 +200,12 @@ describe('claim refunds, credit notes and metrics', () => {
     expect(await testDb().claimCreditNote.count({ where: { claimId: claim.id } })).toBe(2);
 
     // Detaching keeps the refund recorded from it.
-    expect((await tenant.call(`/v1/claims/${claim.id}/credit-notes/${note.id}`, { method: 'DELETE' })).status).toBe(204);
-    expect((await tenant.call(`/v1/claims/${claim.id}/credit-notes/${note.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await tenant.call(`/v1/claims/${claim.id}/credit-notes/${note.id}`, { method: 'DELETE' })).status).toBe(
+      204,
+    );
+    expect((await tenant.call(`/v1/claims/${claim.id}/credit-notes/${note.id}`, { method: 'DELETE' })).status).toBe(
+      204,
+    );
     const after = await claimOf(tenant, claim.id);
     expect(after.credit_notes.map((c: any) => c.invoice_id)).toEqual([evidenceOnly.id]);
     expect(after.refunds).toHaveLength(1);
@@ -159,18 +230,56 @@ describe('claim refunds, credit notes and metrics', () => {
     const all = await metrics('');
     expect(all.counts).toEqual({ total: 3, pending: 2, in_progress: 0, completed: 1, cancelled: 0 });
     expect(all.claimed).toEqual([
-      { currency_code: 'EUR', total: '17.25', pending: '10.00', in_progress: '0.00', completed: '7.25', cancelled: '0.00' },
-      { currency_code: 'NOK', total: '200.00', pending: '200.00', in_progress: '0.00', completed: '0.00', cancelled: '0.00' },
+      {
+        currency_code: 'EUR',
+        total: '17.25',
+        pending: '10.00',
+        in_progress: '0.00',
+        completed: '7.25',
+        cancelled: '0.00',
+      },
+      {
+        currency_code: 'NOK',
+        total: '200.00',
+        pending: '200.00',
+        in_progress: '0.00',
+        completed: '0.00',
+        cancelled: '0.00',
+      },
     ]);
-    expect(all.refund_summary).toEqual([{ currency_code: 'EUR', total: '17.25', pending: '10.00', in_progress: '0.00', completed: '7.25', cancelled: '0.00' }]);
+    expect(all.refund_summary).toEqual([
+      {
+        currency_code: 'EUR',
+        total: '17.25',
+        pending: '10.00',
+        in_progress: '0.00',
+        completed: '7.25',
+        cancelled: '0.00',
+      },
+    ]);
 
-    expect((await metrics('refunded_from=2026-04-01')).refund_summary[0]).toMatchObject({ total: '13.25', pending: '6.00' });
-    expect((await metrics('refunded_from=2026-03-01&refunded_through=2026-04-15')).refund_summary[0]).toMatchObject({ total: '10.00', completed: '0.00' });
+    expect((await metrics('refunded_from=2026-04-01')).refund_summary[0]).toMatchObject({
+      total: '13.25',
+      pending: '6.00',
+    });
+    expect((await metrics('refunded_from=2026-03-01&refunded_through=2026-04-15')).refund_summary[0]).toMatchObject({
+      total: '10.00',
+      completed: '0.00',
+    });
     expect((await metrics('refunded_through=2026-02-28')).refund_summary).toEqual([]);
     const ofSupplier = await metrics(`supplier_ids=${supplierId}`);
     expect(ofSupplier.counts.total).toBe(1);
     expect(ofSupplier.claimed.map((c: any) => c.currency_code)).toEqual(['EUR', 'NOK']);
-    expect((await metrics('statuses=completed')).claimed).toEqual([{ currency_code: 'EUR', total: '7.25', pending: '0.00', in_progress: '0.00', completed: '7.25', cancelled: '0.00' }]);
+    expect((await metrics('statuses=completed')).claimed).toEqual([
+      {
+        currency_code: 'EUR',
+        total: '7.25',
+        pending: '0.00',
+        in_progress: '0.00',
+        completed: '7.25',
+        cancelled: '0.00',
+      },
+    ]);
     expectError(await tenant.call('/v1/claims/metrics?refunded_from=2026-13-01'), 400, 'validation_error');
   });
 });

@@ -12,16 +12,29 @@ import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 const INTERNALS = /\/work\/|\/src\/|\.ts:\d|invocation|prisma|SELECT|INSERT|compliance_checks|forced for test|P0001/i;
 
 async function supplierAgreement(tenant: Tenant) {
-  const first = await ingestionUpload(tenant.ingestionToken, 'first.xml', smallPeppolInvoice(`FIRST-${randomUUID().slice(0, 8)}`));
+  const first = await ingestionUpload(
+    tenant.ingestionToken,
+    'first.xml',
+    smallPeppolInvoice(`FIRST-${randomUUID().slice(0, 8)}`),
+  );
   expect(first.status).toBe(201);
   await settledIngestionInvoice(tenant.ingestionToken, first.body.invoice_id);
   const supplierId = (await tenant.call(`/v1/invoices/${first.body.invoice_id}`)).body.supplier.id;
   const agreement = await tenant.call('/v1/agreements', {
     method: 'POST',
-    body: { title: 'Supplies 2026', status: 'active', supplier_ids: [supplierId], effective_date: '2026-01-01', expiration_date: '2026-12-31' },
+    body: {
+      title: 'Supplies 2026',
+      status: 'active',
+      supplier_ids: [supplierId],
+      effective_date: '2026-01-01',
+      expiration_date: '2026-12-31',
+    },
   });
   expect(agreement.status).toBe(201);
-  const items = await tenant.call(`/v1/agreements/${agreement.body.id}/price-items`, { method: 'POST', body: { entries: priceItemEntries(0, 10) } });
+  const items = await tenant.call(`/v1/agreements/${agreement.body.id}/price-items`, {
+    method: 'POST',
+    body: { entries: priceItemEntries(0, 10) },
+  });
   expect(items.status).toBe(201);
   return agreement.body.id as string;
 }
@@ -31,7 +44,9 @@ async function supplierAgreement(tenant: Tenant) {
 async function failChecksOf(organizationId: string): Promise<() => Promise<void>> {
   const name = `fail_checks_${organizationId.replaceAll('-', '')}`;
   const db = testDb();
-  await db.$executeRawUnsafe(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced for test'; END $$`);
+  await db.$executeRawUnsafe(
+    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced for test'; END $$`,
+  );
   await db.$executeRawUnsafe(
     `CREATE TRIGGER ${name} BEFORE INSERT OR UPDATE ON compliance_checks FOR EACH ROW WHEN (NEW.organization_id = '${organizationId}'::uuid) EXECUTE FUNCTION ${name}()`,
   );
@@ -48,7 +63,11 @@ describe('failures', () => {
     const restore = await failChecksOf(tenant.organizationId);
     try {
       const started = Date.now();
-      const upload = await ingestionUpload(tenant.ingestionToken, 'invoice.xml', largePeppolInvoice({ number: `FAIL-${randomUUID().slice(0, 8)}`, lines: 20, items: 10 }).bytes);
+      const upload = await ingestionUpload(
+        tenant.ingestionToken,
+        'invoice.xml',
+        largePeppolInvoice({ number: `FAIL-${randomUUID().slice(0, 8)}`, lines: 20, items: 10 }).bytes,
+      );
       expect(upload.status).toBe(201);
       const invoiceId = upload.body.invoice_id;
       const settled = await settledIngestionInvoice(tenant.ingestionToken, invoiceId);
@@ -56,11 +75,17 @@ describe('failures', () => {
       expect(Date.now() - started).toBeLessThan(20_000);
 
       expect(settled.body.processing).toMatchObject({ status: 'completed', failure: null });
-      expect(settled.body.alerts.processing).toMatchObject({ status: 'failed', failure: { code: 'internal_error', message: expect.any(String) } });
+      expect(settled.body.alerts.processing).toMatchObject({
+        status: 'failed',
+        failure: { code: 'internal_error', message: expect.any(String) },
+      });
       expect(JSON.stringify(settled.body)).not.toMatch(INTERNALS);
 
       const invoice = (await tenant.call(`/v1/invoices/${invoiceId}`)).body;
-      expect(invoice.workflows).toMatchObject({ settled: true, alert_check: { status: 'failed', failure: { code: 'internal_error' } } });
+      expect(invoice.workflows).toMatchObject({
+        settled: true,
+        alert_check: { status: 'failed', failure: { code: 'internal_error' } },
+      });
       expect(JSON.stringify(invoice)).not.toMatch(INTERNALS);
 
       const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId } });
@@ -68,7 +93,9 @@ describe('failures', () => {
       expect(read).toMatchObject({ status: 'failed', failure: { code: 'internal_error' } });
       const run = (await tenant.call(`/v1/workflow-runs/${invoiceImport.workflowRunId}`)).body;
       const items = (await tenant.call(`/v1/workflow-runs/${invoiceImport.workflowRunId}/items`)).body;
-      expect(items.data).toEqual([expect.objectContaining({ status: 'failed', failure: expect.objectContaining({ code: 'internal_error' }) })]);
+      expect(items.data).toEqual([
+        expect.objectContaining({ status: 'failed', failure: expect.objectContaining({ code: 'internal_error' }) }),
+      ]);
       expect(JSON.stringify([read, run, items])).not.toMatch(INTERNALS);
     } finally {
       await restore();
@@ -83,10 +110,18 @@ describe('failures', () => {
     expect(upload.status).toBe(201);
     const invoiceId = upload.body.invoice_id;
     const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId } });
-    await (await testTemporal()).workflow.getHandle(invoiceImport.workflowRunId).terminate('test: an operator stops the import');
+    await (
+      await testTemporal()
+    ).workflow
+      .getHandle(invoiceImport.workflowRunId)
+      .terminate('test: an operator stops the import');
 
     // Reads reconcile an unsettled invoice from 10 s after its upload on (before, it is one query).
-    const read = await eventually(() => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }), (r) => r.body?.processing?.status !== 'processing' && r.body?.processing?.status !== 'pending', 40_000);
+    const read = await eventually(
+      () => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }),
+      (r) => r.body?.processing?.status !== 'processing' && r.body?.processing?.status !== 'pending',
+      40_000,
+    );
     expect(read.status).toBe(200);
     const importRead = (await tenant.call(`/v1/invoices/imports/${invoiceImport.id}`)).body;
     const organizationRead = (await tenant.call(`/v1/invoices/${invoiceId}`)).body;
@@ -97,13 +132,19 @@ describe('failures', () => {
       expect(importRead.status).toBe('completed');
       return;
     }
-    expect(read.body.processing).toMatchObject({ status: 'failed', failure: { code: 'workflow_terminated', message: expect.any(String) } });
+    expect(read.body.processing).toMatchObject({
+      status: 'failed',
+      failure: { code: 'workflow_terminated', message: expect.any(String) },
+    });
     expect(read.headers.get('retry-after')).toBeNull();
     expect(importRead).toMatchObject({ status: 'failed', failure: { code: 'workflow_terminated' } });
 
     // The import's worker, still reading the file, must not store it afterwards: the invoice stays failed.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    const later = await eventually(() => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }), () => true);
+    const later = await eventually(
+      () => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }),
+      () => true,
+    );
     expect(later.body.processing.status).toBe('failed');
   });
 });

@@ -11,8 +11,13 @@ import { handMadeXlsx, sheetRowXml } from '../unit/agreements/price-lists/fixtur
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 function billionLaughs(): Buffer {
-  const levels = Array.from({ length: 9 }, (_, level) => `<!ENTITY lol${level + 1} "${`&lol${level};`.repeat(10)}">`).join('\n');
-  return Buffer.from(`<?xml version="1.0"?>\n<!DOCTYPE lolz [\n<!ENTITY lol0 "lol">\n${levels}\n]>\n<Invoice>&lol9;</Invoice>`);
+  const levels = Array.from(
+    { length: 9 },
+    (_, level) => `<!ENTITY lol${level + 1} "${`&lol${level};`.repeat(10)}">`,
+  ).join('\n');
+  return Buffer.from(
+    `<?xml version="1.0"?>\n<!DOCTYPE lolz [\n<!ENTITY lol0 "lol">\n${levels}\n]>\n<Invoice>&lol9;</Invoice>`,
+  );
 }
 
 async function importInvoiceFile(tenant: Tenant, fileName: string, bytes: Buffer) {
@@ -23,7 +28,13 @@ async function importInvoiceFile(tenant: Tenant, fileName: string, bytes: Buffer
 }
 
 async function settledRun(tenant: Tenant, runId: string) {
-  return (await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => !['queued', 'running'].includes(r.body.status), 90_000)).body;
+  return (
+    await eventually(
+      () => tenant.call(`/v1/workflow-runs/${runId}`),
+      (r) => !['queued', 'running'].includes(r.body.status),
+      90_000,
+    )
+  ).body;
 }
 
 describe('hostile files fail alone, with their code, and the next import works', () => {
@@ -46,22 +57,43 @@ describe('hostile files fail alone, with their code, and the next import works',
   it('XML invoices imported at once are all read (the pool runs them side by side)', async () => {
     const tenant = await createTenant();
     const template = sample('peppol-bis3/peppol-base-example.xml').toString('utf8');
-    const files = Array.from({ length: 4 }, (_, index) => Buffer.from(template.replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>Parallel-${index}</cbc:ID>`)));
-    const done = await Promise.all(files.map((bytes, index) => importInvoiceFile(tenant, `parallel-${index}.xml`, bytes)));
+    const files = Array.from({ length: 4 }, (_, index) =>
+      Buffer.from(template.replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>Parallel-${index}</cbc:ID>`)),
+    );
+    const done = await Promise.all(
+      files.map((bytes, index) => importInvoiceFile(tenant, `parallel-${index}.xml`, bytes)),
+    );
     expect(done.map((item) => item.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
   }, 240_000);
 
   it('price lists: an XLSX zip bomb fails before it inflates, and the next price list imports', async () => {
     const tenant = await createTenant();
-    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Bomb' } })).body.id as string;
-    const bomb = handMadeXlsx(sheetRowXml(1, ['Item', 'Price']), [{ name: 'xl/media/filler.bin', data: new Uint8Array(160 * 1024 * 1024) }]);
+    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Bomb' } })).body
+      .id as string;
+    const bomb = handMadeXlsx(sheetRowXml(1, ['Item', 'Price']), [
+      { name: 'xl/media/filler.bin', data: new Uint8Array(160 * 1024 * 1024) },
+    ]);
     const bombId = await uploadDocument(tenant, 'prices.xlsx', Buffer.from(bomb), XLSX_MIME);
-    const csvId = await uploadDocument(tenant, 'prices.csv', Buffer.from('Artikkelnummer;Beskrivelse;Enhet;Pris\nP-A4;Kopipapir A4;pk;42,50\n', 'utf8'), 'text/csv');
+    const csvId = await uploadDocument(
+      tenant,
+      'prices.csv',
+      Buffer.from('Artikkelnummer;Beskrivelse;Enhet;Pris\nP-A4;Kopipapir A4;pk;42,50\n', 'utf8'),
+      'text/csv',
+    );
     const settledImportOf = async (documentId: string) => {
-      const started = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: 'NOK' }] } });
+      const started = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, {
+        method: 'POST',
+        body: { entries: [{ document_id: documentId, default_currency: 'NOK' }] },
+      });
       expect(started.status).toBe(202);
       const importId = started.body.data[0].id;
-      return (await eventually(() => tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`), (r) => ['completed', 'failed'].includes(r.body.status), 90_000)).body;
+      return (
+        await eventually(
+          () => tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`),
+          (r) => ['completed', 'failed'].includes(r.body.status),
+          90_000,
+        )
+      ).body;
     };
     const failed = await settledImportOf(bombId);
     expect(failed).toMatchObject({ status: 'failed', failure: { code: 'extraction_incomplete' } });
@@ -72,15 +104,28 @@ describe('hostile files fail alone, with their code, and the next import works',
 
   it('agreement documents: a DOCX nested too deep and a DOCX zip bomb fail with their codes, and the next DOCX is read', async () => {
     const tenant = await createTenant();
-    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Hostile DOCX' } })).body.id as string;
+    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Hostile DOCX' } })).body
+      .id as string;
     const deep = await buildDocx(`${'<w:p>'.repeat(2_000)}${'</w:p>'.repeat(2_000)}`);
     const bomb = await buildDocx(wordParagraphs([`Avtale ${' '.repeat(120 * 1024 * 1024)}slutt.`]));
-    const normal = await buildDocx(wordParagraphs(['Rammeavtale om levering av kontorrekvisita mellom Kontorhuset AS og Kunden AS. Oppsigelse skal skje skriftlig.']));
+    const normal = await buildDocx(
+      wordParagraphs([
+        'Rammeavtale om levering av kontorrekvisita mellom Kontorhuset AS og Kunden AS. Oppsigelse skal skje skriftlig.',
+      ]),
+    );
     const ids: string[] = [];
-    for (const [name, bytes] of [['deep.docx', deep], ['bomb.docx', bomb], ['vilkår.docx', normal]] as const) ids.push(await uploadDocument(tenant, name, Buffer.from(bytes), MIME.docx));
+    for (const [name, bytes] of [
+      ['deep.docx', deep],
+      ['bomb.docx', bomb],
+      ['vilkår.docx', normal],
+    ] as const)
+      ids.push(await uploadDocument(tenant, name, Buffer.from(bytes), MIME.docx));
     const codes: Record<string, string | null> = {};
     for (const documentId of ids) {
-      const started = await tenant.call(`/v1/agreements/${agreementId}/document-imports`, { method: 'POST', body: { entries: [{ document_id: documentId }] } });
+      const started = await tenant.call(`/v1/agreements/${agreementId}/document-imports`, {
+        method: 'POST',
+        body: { entries: [{ document_id: documentId }] },
+      });
       expect(started.status).toBe(202);
       await settledRun(tenant, started.body.workflow_run_id);
       const list = (await tenant.call(`/v1/agreements/${agreementId}/documents`)).body.data as any[];

@@ -48,7 +48,9 @@ describe('errors', () => {
     const tenant = await createTenant();
     const response = await tenant.call('/v1/workflow-runs?fields=status,nonsense');
     expectError(response, 400, 'validation_error');
-    expect(response.body.error.details.valid_fields).toEqual(expect.arrayContaining(['id', 'status', 'progress.total']));
+    expect(response.body.error.details.valid_fields).toEqual(
+      expect.arrayContaining(['id', 'status', 'progress.total']),
+    );
   });
 
   it('serves health and readiness, and Prometheus metrics on their own port only', async () => {

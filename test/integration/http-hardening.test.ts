@@ -35,14 +35,23 @@ function raw(baseUrl: string, request: RawRequest): Promise<ApiResponse> {
   const url = new URL(request.path, baseUrl);
   return new Promise((resolve, reject) => {
     const outgoing = http.request(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: request.method ?? 'GET', headers: request.headers, localAddress: request.localAddress, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: request.method ?? 'GET',
+        headers: request.headers,
+        localAddress: request.localAddress,
+        agent: false,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const headers = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+          for (const [name, value] of Object.entries(response.headers))
+            if (typeof value === 'string') headers.set(name, value);
           let body: unknown = text;
           try {
             body = text ? JSON.parse(text) : undefined;
@@ -61,11 +70,18 @@ function raw(baseUrl: string, request: RawRequest): Promise<ApiResponse> {
   });
 }
 
-function multipartBody(parts: { name: string; fileName: string; type: string; bytes: Buffer }[]): { body: Buffer; contentType: string } {
+function multipartBody(parts: { name: string; fileName: string; type: string; bytes: Buffer }[]): {
+  body: Buffer;
+  contentType: string;
+} {
   const boundary = `----ics${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.fileName}"\r\nContent-Type: ${part.type}\r\n\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.fileName}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+      ),
+    );
     chunks.push(part.bytes, Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
@@ -75,13 +91,18 @@ function multipartBody(parts: { name: string; fileName: string; type: string; by
 const randomLoopback = () => `127.${randomInt(1, 250)}.${randomInt(1, 250)}.${randomInt(2, 250)}`;
 const badApiKey = () => `icsk_${randomBytes(32).toString('base64url')}`;
 const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))]);
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)),
+  ]);
 
 describe('multipart bodies', () => {
   let api: OwnApi;
   let tempRoot: string;
   let tenant: Tenant;
-  const fiveMiB = multipartBody([{ name: 'primary', fileName: 'big.pdf', type: 'application/pdf', bytes: randomBytes(5 * 1024 * 1024) }]);
+  const fiveMiB = multipartBody([
+    { name: 'primary', fileName: 'big.pdf', type: 'application/pdf', bytes: randomBytes(5 * 1024 * 1024) },
+  ]);
   const tempFiles = () => readdirSync(tempRoot, { recursive: true });
 
   beforeAll(async () => {
@@ -97,37 +118,87 @@ describe('multipart bodies', () => {
   it('are not read on other paths or without a valid token: the answer comes before the body is sent', async () => {
     const headers = { 'Content-Type': fiveMiB.contentType, 'Content-Length': fiveMiB.body.length };
     // Only the first 64 KiB are sent and the request stays open: a server reading the body would never answer.
-    const unknownPath = await withTimeout(raw(api.url, { method: 'POST', path: '/v1/no-such-path', headers, body: fiveMiB.body, partial: true }), 10_000, 'unknown path');
+    const unknownPath = await withTimeout(
+      raw(api.url, { method: 'POST', path: '/v1/no-such-path', headers, body: fiveMiB.body, partial: true }),
+      10_000,
+      'unknown path',
+    );
     expectError(unknownPath, 404, 'not_found');
-    const anonymous = await withTimeout(raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers, body: fiveMiB.body, partial: true }), 10_000, 'anonymous upload');
+    const anonymous = await withTimeout(
+      raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers, body: fiveMiB.body, partial: true }),
+      10_000,
+      'anonymous upload',
+    );
     expectError(anonymous, 401, 'invalid_token');
     const badToken = await withTimeout(
-      raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers: { ...headers, Authorization: `Bearer ${badApiKey()}` }, body: fiveMiB.body, partial: true }),
+      raw(api.url, {
+        method: 'POST',
+        path: '/v1/invoices/upload',
+        headers: { ...headers, Authorization: `Bearer ${badApiKey()}` },
+        body: fiveMiB.body,
+        partial: true,
+      }),
       10_000,
       'upload with a bad token',
     );
     expectError(badToken, 401, 'invalid_token');
     // A JSON route does not read multipart either: the body is simply not what it takes.
     const jsonRoute = await withTimeout(
-      raw(api.url, { method: 'POST', path: '/v1/alerts', headers: { ...headers, Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId }, body: fiveMiB.body, partial: true }),
+      raw(api.url, {
+        method: 'POST',
+        path: '/v1/alerts',
+        headers: { ...headers, Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId },
+        body: fiveMiB.body,
+        partial: true,
+      }),
       10_000,
       'multipart to a JSON route',
     );
     expectError(jsonRoute, 400, 'validation_error');
     // Sent in full, three times, they leave nothing behind either.
-    for (let i = 0; i < 3; i += 1) expectError(await raw(api.url, { method: 'POST', path: '/v1/no-such-path', headers, body: fiveMiB.body }), 404, 'not_found');
-    expectError(await raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers, body: fiveMiB.body }), 401, 'invalid_token');
+    for (let i = 0; i < 3; i += 1)
+      expectError(
+        await raw(api.url, { method: 'POST', path: '/v1/no-such-path', headers, body: fiveMiB.body }),
+        404,
+        'not_found',
+      );
+    expectError(
+      await raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers, body: fiveMiB.body }),
+      401,
+      'invalid_token',
+    );
     expect(tempFiles()).toEqual([]);
   });
 
   it('refuses an oversized upload with 413, changes nothing and leaves no temporary file', async () => {
-    const headers = (body: { body: Buffer; contentType: string }) => ({ 'Content-Type': body.contentType, 'Content-Length': body.body.length, Authorization: `Bearer ${tenant.ingestionToken}` });
+    const headers = (body: { body: Buffer; contentType: string }) => ({
+      'Content-Type': body.contentType,
+      'Content-Length': body.body.length,
+      Authorization: `Bearer ${tenant.ingestionToken}`,
+    });
     // One file over the invoice limit (MAX_INVOICE_FILE_BYTES): read, then refused.
-    const tooBig = multipartBody([{ name: 'primary', fileName: 'huge.pdf', type: 'application/pdf', bytes: Buffer.alloc(MAX_INVOICE_FILE_BYTES + 1024 * 1024, 0x41) }]);
-    expectError(await raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers: headers(tooBig), body: tooBig.body }), 413, 'payload_too_large');
+    const tooBig = multipartBody([
+      {
+        name: 'primary',
+        fileName: 'huge.pdf',
+        type: 'application/pdf',
+        bytes: Buffer.alloc(MAX_INVOICE_FILE_BYTES + 1024 * 1024, 0x41),
+      },
+    ]);
+    expectError(
+      await raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers: headers(tooBig), body: tooBig.body }),
+      413,
+      'payload_too_large',
+    );
     // A declared length over the whole upload limit: refused before a byte is read.
     const declared = await withTimeout(
-      raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers: { ...headers(fiveMiB), 'Content-Length': 300 * 1024 * 1024 }, body: fiveMiB.body, partial: true }),
+      raw(api.url, {
+        method: 'POST',
+        path: '/v1/invoices/upload',
+        headers: { ...headers(fiveMiB), 'Content-Length': 300 * 1024 * 1024 },
+        body: fiveMiB.body,
+        partial: true,
+      }),
       10_000,
       'declared oversized upload',
     );
@@ -141,7 +212,9 @@ describe('multipart bodies', () => {
     // formidable would keep such a header in memory and run a quadratic regular expression over it.
     const boundary = '----icshuge';
     const crafted = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="primary"; ${'filename="x;\t'.repeat(70_000)}\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="primary"; ${'filename="x;\t'.repeat(70_000)}\r\n\r\n`,
+      ),
       Buffer.from('data'),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -149,7 +222,11 @@ describe('multipart bodies', () => {
     const response = await raw(api.url, {
       method: 'POST',
       path: '/v1/invoices/upload',
-      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': crafted.length, Authorization: `Bearer ${tenant.ingestionToken}` },
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': crafted.length,
+        Authorization: `Bearer ${tenant.ingestionToken}`,
+      },
       body: crafted,
     });
     expectError(response, 400, 'validation_error');
@@ -159,11 +236,22 @@ describe('multipart bodies', () => {
   });
 
   it('still takes a proper upload, streamed to storage, and removes its temporary files', async () => {
-    const invoice = multipartBody([{ name: 'primary', fileName: 'base.xml', type: mimeTypeOf('base.xml'), bytes: sample('peppol-bis3/peppol-base-example.xml') }]);
+    const invoice = multipartBody([
+      {
+        name: 'primary',
+        fileName: 'base.xml',
+        type: mimeTypeOf('base.xml'),
+        bytes: sample('peppol-bis3/peppol-base-example.xml'),
+      },
+    ]);
     const response = await raw(api.url, {
       method: 'POST',
       path: '/v1/invoices/upload',
-      headers: { 'Content-Type': invoice.contentType, 'Content-Length': invoice.body.length, Authorization: `Bearer ${tenant.ingestionToken}` },
+      headers: {
+        'Content-Type': invoice.contentType,
+        'Content-Length': invoice.body.length,
+        Authorization: `Bearer ${tenant.ingestionToken}`,
+      },
       body: invoice.body,
     });
     expect(response.status).toBe(201);
@@ -182,20 +270,46 @@ describe('uploads read at once', () => {
     const api = await startOwnApi({ UPLOAD_TEMP_DIR: tempRoot, UPLOAD_MAX_CONCURRENT: '1' });
     try {
       const tenant = await createTenant();
-      const invoice = multipartBody([{ name: 'primary', fileName: 'base.xml', type: mimeTypeOf('base.xml'), bytes: sample('peppol-bis3/peppol-base-example.xml') }]);
-      const headers = { 'Content-Type': invoice.contentType, 'Content-Length': invoice.body.length, Authorization: `Bearer ${tenant.ingestionToken}` };
+      const invoice = multipartBody([
+        {
+          name: 'primary',
+          fileName: 'base.xml',
+          type: mimeTypeOf('base.xml'),
+          bytes: sample('peppol-bis3/peppol-base-example.xml'),
+        },
+      ]);
+      const headers = {
+        'Content-Type': invoice.contentType,
+        'Content-Length': invoice.body.length,
+        Authorization: `Bearer ${tenant.ingestionToken}`,
+      };
       // The first upload sends half its body and waits: it holds the only slot.
       const url = new URL('/v1/invoices/upload', api.url);
-      const slow = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers, agent: false });
+      const slow = http.request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers,
+        agent: false,
+      });
       slow.on('error', () => undefined);
       slow.write(invoice.body.subarray(0, Math.floor(invoice.body.length / 2)));
-      await eventually(async () => readdirSync(tempRoot).length, (folders) => folders > 0, 10_000);
+      await eventually(
+        async () => readdirSync(tempRoot).length,
+        (folders) => folders > 0,
+        10_000,
+      );
       const refused = await raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers, body: invoice.body });
       expectError(refused, 503, 'service_unavailable');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       // The first client gives up: its slot and its folder are freed.
       slow.destroy();
-      await eventually(async () => readdirSync(tempRoot).length, (folders) => folders === 0, 10_000);
+      await eventually(
+        async () => readdirSync(tempRoot).length,
+        (folders) => folders === 0,
+        10_000,
+      );
       const accepted = await raw(api.url, { method: 'POST', path: '/v1/invoices/upload', headers, body: invoice.body });
       expect(accepted.status).toBe(201);
     } finally {
@@ -215,13 +329,20 @@ describe('idle keep-alive connections', () => {
     const closedEarly = new Promise<string>((resolve) => socket.once('close', () => resolve('closed')));
     let received = '';
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-    const answered = (count: number) => eventually(async () => received.split('HTTP/1.1 200').length - 1, (answers) => answers >= count, 10_000);
+    const answered = (count: number) =>
+      eventually(
+        async () => received.split('HTTP/1.1 200').length - 1,
+        (answers) => answers >= count,
+        10_000,
+      );
     const request = 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n';
     try {
       socket.write(request);
       await answered(1);
       expect(received).toMatch(/keep-alive: timeout=65/i);
-      expect(await Promise.race([closedEarly, new Promise((resolve) => setTimeout(() => resolve('open'), 6_000))])).toBe('open');
+      expect(
+        await Promise.race([closedEarly, new Promise((resolve) => setTimeout(() => resolve('open'), 6_000))]),
+      ).toBe('open');
       socket.write(request);
       await answered(2);
     } finally {
@@ -237,9 +358,14 @@ describe('query parameters', () => {
       const response = await tenant.call(`/v1/invoices?${query}`);
       expectError(response, 400, 'validation_error');
       expect(response.body.error.details.fields[0].field).toBe(`query.${query.split('=')[0]}`);
-      expect(response.body.error.details.valid_parameters).toEqual(expect.arrayContaining(['limit', 'cursor', 'processing_statuses']));
+      expect(response.body.error.details.valid_parameters).toEqual(
+        expect.arrayContaining(['limit', 'cursor', 'processing_statuses']),
+      );
     }
-    const ingestion = await tenant.call('/v1/invoices?mine=true', { token: tenant.ingestionToken, organizationId: null });
+    const ingestion = await tenant.call('/v1/invoices?mine=true', {
+      token: tenant.ingestionToken,
+      organizationId: null,
+    });
     expectError(ingestion, 400, 'validation_error');
     // A route without query parameters takes none.
     expectError(await tenant.call('/v1/me?debug=1'), 400, 'validation_error');
@@ -261,7 +387,11 @@ describe('request budget', () => {
     raw(api.url, {
       method,
       path,
-      headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        Authorization: `Bearer ${tenant.apiKey}`,
+        'X-Organization-Id': tenant.organizationId,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
       body: body ? Buffer.from(JSON.stringify(body)) : undefined,
     });
   // Connections the API takes from its pool while `work` runs: every statement takes one.
@@ -320,8 +450,17 @@ describe('failed authentication', () => {
     const tenant = await createTenant();
     const address = randomLoopback();
     const me = (api: OwnApi, token: string, from: string, headers: Record<string, string> = {}) =>
-      raw(api.url, { path: '/v1/me', headers: { Authorization: `Bearer ${token}`, 'X-Organization-Id': tenant.organizationId, ...headers }, localAddress: from });
-    for (let i = 0; i < 5; i += 1) expectError(await me(i % 2 ? replicaA : replicaB, i === 4 ? 'not-a-token' : badApiKey(), address), 401, 'invalid_token');
+      raw(api.url, {
+        path: '/v1/me',
+        headers: { Authorization: `Bearer ${token}`, 'X-Organization-Id': tenant.organizationId, ...headers },
+        localAddress: from,
+      });
+    for (let i = 0; i < 5; i += 1)
+      expectError(
+        await me(i % 2 ? replicaA : replicaB, i === 4 ? 'not-a-token' : badApiKey(), address),
+        401,
+        'invalid_token',
+      );
     // The other replica counts the same failures: the budget lives in PostgreSQL.
     const limited = await me(replicaB, badApiKey(), address);
     expectError(limited, 429, 'rate_limit_exceeded');
@@ -330,7 +469,11 @@ describe('failed authentication', () => {
     // X-Forwarded-For does not change who it is; a valid key from the same address still passes
     // (test/integration/account-security.test.ts).
     expectError(await me(replicaA, badApiKey(), address), 429, 'rate_limit_exceeded');
-    expectError(await me(replicaA, badApiKey(), address, { 'X-Forwarded-For': '198.51.100.1' }), 429, 'rate_limit_exceeded');
+    expectError(
+      await me(replicaA, badApiKey(), address, { 'X-Forwarded-For': '198.51.100.1' }),
+      429,
+      'rate_limit_exceeded',
+    );
     expect((await me(replicaA, tenant.apiKey, address)).status).toBe(200);
     // Another address is unaffected.
     expectError(await me(replicaA, badApiKey(), randomLoopback()), 401, 'invalid_token');
@@ -342,7 +485,15 @@ describe('failed authentication', () => {
     const proxy = randomLoopback();
     const client = `203.0.113.${randomInt(1, 250)}`;
     const me = (token: string, forwardedFor: string) =>
-      raw(behindProxy.url, { path: '/v1/me', headers: { Authorization: `Bearer ${token}`, 'X-Organization-Id': tenant.organizationId, 'X-Forwarded-For': forwardedFor }, localAddress: proxy });
+      raw(behindProxy.url, {
+        path: '/v1/me',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'X-Organization-Id': tenant.organizationId,
+          'X-Forwarded-For': forwardedFor,
+        },
+        localAddress: proxy,
+      });
     // The client puts a different first entry each time; the proxy appends the real address.
     for (let i = 0; i < 3; i += 1) expectError(await me(badApiKey(), `10.0.0.${i}, ${client}`), 401, 'invalid_token');
     expectError(await me(badApiKey(), `10.9.9.9, ${client}`), 429, 'rate_limit_exceeded');
@@ -368,11 +519,17 @@ describe('outages', () => {
 
   it('answers 503 service_unavailable with Retry-After when storage cannot be reached, and 200 again once it can', async () => {
     const tenant = await createTenant();
-    const registration = await tenant.call('/v1/documents/upload', { method: 'POST', body: { file_name: 'a.pdf', mime_type: 'application/pdf', file_size: 10 } });
+    const registration = await tenant.call('/v1/documents/upload', {
+      method: 'POST',
+      body: { file_name: 'a.pdf', mime_type: 'application/pdf', file_size: 10 },
+    });
     expect(registration.status).toBe(201);
     const api = await startOwnApi({}, 'storage');
     try {
-      const response = await raw(api.url, { path: `/v1/documents/${registration.body.document_id}`, headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId } });
+      const response = await raw(api.url, {
+        path: `/v1/documents/${registration.body.document_id}`,
+        headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId },
+      });
       expectError(response, 503, 'service_unavailable');
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(JSON.stringify(response.body)).not.toContain('organizations/');
@@ -389,8 +546,15 @@ describe('presigned uploads', () => {
   it('refuse an upload larger than its registration, with upload_size_mismatch, and start nothing', async () => {
     const tenant = await createTenant();
     const bytes = sample('peppol-bis3/peppol-base-example.xml');
-    const registration = await tenant.call('/v1/documents/upload', { method: 'POST', body: { file_name: 'a.xml', mime_type: 'application/xml', file_size: bytes.length } });
-    const put = await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: Buffer.concat([bytes, Buffer.alloc(4096, 0x20)]) });
+    const registration = await tenant.call('/v1/documents/upload', {
+      method: 'POST',
+      body: { file_name: 'a.xml', mime_type: 'application/xml', file_size: bytes.length },
+    });
+    const put = await fetch(registration.body.upload_url, {
+      method: 'PUT',
+      headers: registration.body.headers,
+      body: Buffer.concat([bytes, Buffer.alloc(4096, 0x20)]),
+    });
     expect(put.status).toBe(200);
     const refused = await importDocument(tenant, registration.body.document_id);
     expectError(refused, 400, 'upload_size_mismatch');
@@ -404,24 +568,37 @@ describe('presigned uploads', () => {
     const started = await Promise.all(Array.from({ length: 6 }, () => importDocument(tenant, documentId)));
     expect(started.map((r) => r.status)).toEqual([202, 202, 202, 202, 202, 202]);
     const document = await testDb().document.findUniqueOrThrow({ where: { id: documentId } });
-    expect(document.storageKey.startsWith(`organizations/${tenant.organizationId}/documents/${documentId}/`)).toBe(true);
+    expect(document.storageKey.startsWith(`organizations/${tenant.organizationId}/documents/${documentId}/`)).toBe(
+      true,
+    );
     expect(await storage().stat(`uploads/${tenant.organizationId}/${documentId}/a.xml`)).toBeNull();
   });
 
   it('keep what was parsed as the evidence: bytes PUT again after the import change nothing read later', async () => {
     const tenant = await createTenant();
     const original = sample('peppol-bis3/peppol-base-example.xml');
-    const registration = await tenant.call('/v1/documents/upload', { method: 'POST', body: { file_name: 'a.xml', mime_type: 'application/xml', file_size: original.length } });
-    expect((await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: original })).status).toBe(200);
+    const registration = await tenant.call('/v1/documents/upload', {
+      method: 'POST',
+      body: { file_name: 'a.xml', mime_type: 'application/xml', file_size: original.length },
+    });
+    expect(
+      (await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: original }))
+        .status,
+    ).toBe(200);
     const documentId = registration.body.document_id as string;
     const first = await settledImport(tenant, (await importDocument(tenant, documentId)).body.id);
-    expect(first, JSON.stringify(first)).toMatchObject({ status: "completed", outcome: "imported" });
+    expect(first, JSON.stringify(first)).toMatchObject({ status: 'completed', outcome: 'imported' });
 
     // The upload URL is still valid: another invoice's bytes go to it.
     const swapped = sample('peppol-bis3/peppol-vat-category-S.xml');
-    expect((await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: swapped })).status).toBe(200);
+    expect(
+      (await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: swapped }))
+        .status,
+    ).toBe(200);
     const document = await testDb().document.findUniqueOrThrow({ where: { id: documentId } });
-    expect(document.storageKey.startsWith(`organizations/${tenant.organizationId}/documents/${documentId}/`)).toBe(true);
+    expect(document.storageKey.startsWith(`organizations/${tenant.organizationId}/documents/${documentId}/`)).toBe(
+      true,
+    );
     expect((await storage().read(document.storageKey, 10 * 1024 * 1024)).equals(original)).toBe(true);
     // Importing the document again reads the sealed bytes: the same invoice, a duplicate.
     const again = await settledImport(tenant, (await importDocument(tenant, documentId)).body.id);
@@ -437,12 +614,24 @@ describe('spreadsheet exports', () => {
     const tenant = await createTenant();
     const invoice = await invoiceOf(tenant, newSupplier('=cmd'));
     const agreementId = await matchedAgreement(tenant, [invoice.supplier.id], '+Supplies');
-    await postAlert(tenant, { invoice_id: invoice.id, agreement_id: agreementId, title: FORMULA, explanation: '@SUM(A1:A9)', impact_amount: '-12.50' });
+    await postAlert(tenant, {
+      invoice_id: invoice.id,
+      agreement_id: agreementId,
+      title: FORMULA,
+      explanation: '@SUM(A1:A9)',
+      impact_amount: '-12.50',
+    });
 
     const csv = await tenant.call(`/v1/alerts/export?format=csv&agreement_ids=${agreementId}`);
     const [row] = parse(String(csv.body), { columns: true }) as Record<string, string>[];
-    expect(row).toMatchObject({ title: `'${FORMULA}`, explanation: "'@SUM(A1:A9)", agreement_title: "'+Supplies", impact_amount: '-12.50' });
-    for (const [column, value] of Object.entries(row!)) if (column !== 'impact_amount') expect(startsLikeFormula(value), `${column}: ${value}`).toBe(false);
+    expect(row).toMatchObject({
+      title: `'${FORMULA}`,
+      explanation: "'@SUM(A1:A9)",
+      agreement_title: "'+Supplies",
+      impact_amount: '-12.50',
+    });
+    for (const [column, value] of Object.entries(row!))
+      if (column !== 'impact_amount') expect(startsLikeFormula(value), `${column}: ${value}`).toBe(false);
 
     const xlsx = await fetch(`${inject('apiUrl')}/v1/alerts/export?format=xlsx&agreement_ids=${agreementId}`, {
       headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId },
@@ -460,10 +649,15 @@ describe('spreadsheet exports', () => {
 
   it('price items CSV: descriptions cannot run, prices stay numbers', async () => {
     const tenant = await createTenant();
-    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Office' } })).body.id as string;
+    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Office' } })).body
+      .id as string;
     const created = await tenant.call(`/v1/agreements/${agreementId}/price-items`, {
       method: 'POST',
-      body: { entries: [{ description: FORMULA, seller_item_id: '-2+3', unit: '@x', price: { type: 'amount', amount: '12.50' } }] },
+      body: {
+        entries: [
+          { description: FORMULA, seller_item_id: '-2+3', unit: '@x', price: { type: 'amount', amount: '12.50' } },
+        ],
+      },
     });
     expect(created.status).toBe(201);
     const csv = await tenant.call(`/v1/agreements/${agreementId}/price-items/export`);
@@ -474,16 +668,30 @@ describe('spreadsheet exports', () => {
 
   it('price import rows CSV: cells of the list cannot run', async () => {
     const tenant = await createTenant();
-    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Office' } })).body.id as string;
-    const list = ['Artikkelnummer;Beskrivelse;Enhet;Pris', `=1+2;${FORMULA.replaceAll(';', ',')};stk;42,50`, '@A1;+cmd;stk;abc'].join('\n');
+    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Office' } })).body
+      .id as string;
+    const list = [
+      'Artikkelnummer;Beskrivelse;Enhet;Pris',
+      `=1+2;${FORMULA.replaceAll(';', ',')};stk;42,50`,
+      '@A1;+cmd;stk;abc',
+    ].join('\n');
     const documentId = await uploadDocument(tenant, 'prices.csv', Buffer.from(list, 'utf8'), 'text/csv');
-    const started = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: 'NOK' }] } });
+    const started = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, {
+      method: 'POST',
+      body: { entries: [{ document_id: documentId, default_currency: 'NOK' }] },
+    });
     expect(started.status).toBe(202);
     const importId = started.body.data[0].id as string;
-    await eventually(() => tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`), (r) => ['completed', 'failed'].includes(r.body.status), 60_000);
+    await eventually(
+      () => tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`),
+      (r) => ['completed', 'failed'].includes(r.body.status),
+      60_000,
+    );
     const download = await tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}/download`);
     const rows = parse(String(download.body), { columns: true }) as Record<string, string>[];
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) for (const [column, value] of Object.entries(row)) expect(startsLikeFormula(value), `${column}: ${value}`).toBe(false);
+    for (const row of rows)
+      for (const [column, value] of Object.entries(row))
+        expect(startsLikeFormula(value), `${column}: ${value}`).toBe(false);
   });
 });

@@ -74,7 +74,9 @@ async function pageThrough(tenant: Tenant, sort: string, direction: 'asc' | 'des
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const query: string = cursor ? `limit=2&cursor=${encodeURIComponent(cursor)}` : `limit=2&sort=${sort}&direction=${direction}`;
+    const query: string = cursor
+      ? `limit=2&cursor=${encodeURIComponent(cursor)}`
+      : `limit=2&sort=${sort}&direction=${direction}`;
     const response: { status: number; body: any } = await tenant.call(`/v1/invoices?${query}`);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     ids.push(...response.body.data.map((i: { id: string }) => i.id));
@@ -89,14 +91,20 @@ describe('invoice list sorts', () => {
     const invoices = await createInvoices(tenant);
     for (const sort of Object.keys(valueOf)) {
       for (const direction of ['asc', 'desc'] as const) {
-        expect(await pageThrough(tenant, sort, direction), `${sort} ${direction}`).toEqual(expectedOrder(invoices, sort, direction));
+        expect(await pageThrough(tenant, sort, direction), `${sort} ${direction}`).toEqual(
+          expectedOrder(invoices, sort, direction),
+        );
       }
     }
     // Without a direction the other sorts ascend; created_at stays newest first.
     const byNumber = await tenant.call('/v1/invoices?sort=invoice_number&limit=100');
     expect(byNumber.body.data.map((i: any) => i.id)).toEqual(expectedOrder(invoices, 'invoice_number', 'asc'));
     const cursor = (await tenant.call('/v1/invoices?sort=due_date&limit=2')).body.next_cursor;
-    expectError(await tenant.call(`/v1/invoices?sort=issue_date&cursor=${encodeURIComponent(cursor)}`), 400, 'validation_error');
+    expectError(
+      await tenant.call(`/v1/invoices?sort=issue_date&cursor=${encodeURIComponent(cursor)}`),
+      400,
+      'validation_error',
+    );
   });
 
   it('keeps the Ingestion list to created_at', async () => {

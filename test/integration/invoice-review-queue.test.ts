@@ -29,12 +29,21 @@ async function invoicePdf(number: string, total: string): Promise<Buffer> {
   doc.font('Helvetica-Bold');
   for (const column of columns) doc.text(column.header, column.x, y, { width: column.width, align: column.align });
   doc.font('Helvetica');
-  for (const row of [['Paper A4', '2', '10.00', '20.00'], ['Stapler', '1', '5.00', '5.00']]) {
+  for (const row of [
+    ['Paper A4', '2', '10.00', '20.00'],
+    ['Stapler', '1', '5.00', '5.00'],
+  ]) {
     y += 18;
-    columns.forEach((column, index) => doc.text(row[index]!, column.x, y, { width: column.width, align: column.align }));
+    columns.forEach((column, index) =>
+      doc.text(row[index]!, column.x, y, { width: column.width, align: column.align }),
+    );
   }
   y += 40;
-  for (const [label, value] of [['Subtotal', '25.00'], ['VAT 20%', '5.00'], ['Total', total]]) {
+  for (const [label, value] of [
+    ['Subtotal', '25.00'],
+    ['VAT 20%', '5.00'],
+    ['Total', total],
+  ]) {
     doc.text(label!, 340, y, { width: 80, align: 'right' });
     doc.text(value!, 440, y, { width: 100, align: 'right' });
     y += 16;
@@ -59,15 +68,24 @@ describe('the invoice review queue', () => {
     const queue = await tenant.call('/v1/invoices?needs_review=true');
     expect(queue.status).toBe(200);
     expect(queue.body.data.map((invoice: any) => invoice.id)).toEqual([doesNot]);
-    expect((await tenant.call('/v1/invoices?needs_review=false')).body.data.map((invoice: any) => invoice.id)).toEqual([adds]);
+    expect((await tenant.call('/v1/invoices?needs_review=false')).body.data.map((invoice: any) => invoice.id)).toEqual([
+      adds,
+    ]);
     expect((await tenant.call('/v1/invoices')).body.data).toHaveLength(2);
     // Combined with other filters, and refused when it is no boolean.
     expect((await tenant.call('/v1/invoices?needs_review=true&search=INV-7001')).body.data).toEqual([]);
     expect((await tenant.call('/v1/invoices?needs_review=yes')).status).toBe(400);
     // A person's correction takes it out of the queue; a PATCH that changes nothing does not.
-    expect((await tenant.call(`/v1/invoices/${doesNot}`, { method: 'PATCH', body: { invoice_number: 'INV-7002' } })).status).toBe(200);
-    expect((await tenant.call('/v1/invoices?needs_review=true')).body.data.map((invoice: any) => invoice.id)).toEqual([doesNot]);
-    const corrected = await tenant.call(`/v1/invoices/${doesNot}`, { method: 'PATCH', body: { amounts: { including_vat: '30.00', payable: '30.00' } } });
+    expect(
+      (await tenant.call(`/v1/invoices/${doesNot}`, { method: 'PATCH', body: { invoice_number: 'INV-7002' } })).status,
+    ).toBe(200);
+    expect((await tenant.call('/v1/invoices?needs_review=true')).body.data.map((invoice: any) => invoice.id)).toEqual([
+      doesNot,
+    ]);
+    const corrected = await tenant.call(`/v1/invoices/${doesNot}`, {
+      method: 'PATCH',
+      body: { amounts: { including_vat: '30.00', payable: '30.00' } },
+    });
     expect(corrected.status).toBe(200);
     expect((await tenant.call('/v1/invoices?needs_review=true')).body.data).toEqual([]);
     expect((await tenant.call('/v1/invoices?needs_review=false')).body.data).toHaveLength(2);

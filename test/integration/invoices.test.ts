@@ -9,8 +9,23 @@ function invoiceBody(overrides: Record<string, unknown> = {}) {
     currency_code: 'EUR',
     supplier: { name: 'Acme Office Supplies', org_number: '987654321', country_code: 'NO' },
     line_items: [
-      { description: 'Printer paper A4', seller_item_id: 'P-A4', quantity: '10', unit_code: 'EA', unit_price: '4.50', net_amount: '45.00', vat_rate: '0.25' },
-      { description: 'Toner', seller_item_id: 'T-1', quantity: '2', unit_price: '62.25', net_amount: '124.50', vat_rate: '0.25' },
+      {
+        description: 'Printer paper A4',
+        seller_item_id: 'P-A4',
+        quantity: '10',
+        unit_code: 'EA',
+        unit_price: '4.50',
+        net_amount: '45.00',
+        vat_rate: '0.25',
+      },
+      {
+        description: 'Toner',
+        seller_item_id: 'T-1',
+        quantity: '2',
+        unit_price: '62.25',
+        net_amount: '124.50',
+        vat_rate: '0.25',
+      },
     ],
     amounts: { excluding_vat: '169.50', vat: '42.38', including_vat: '211.88', payable: '211.88' },
     ...overrides,
@@ -31,11 +46,27 @@ describe('invoices sent as data', () => {
       invoice_number: 'INV-1001',
       document_type: 'invoice',
       issue_date: '2026-03-15',
-      amounts: { currency_code: 'EUR', line_total: '169.50', excluding_vat: '169.50', vat: '42.38', including_vat: '211.88', valid: true },
-      supplier: { name: 'Acme Office Supplies', invoiced_as: { name: 'Acme Office Supplies', org_number: '987654321' } },
+      amounts: {
+        currency_code: 'EUR',
+        line_total: '169.50',
+        excluding_vat: '169.50',
+        vat: '42.38',
+        including_vat: '211.88',
+        valid: true,
+      },
+      supplier: {
+        name: 'Acme Office Supplies',
+        invoiced_as: { name: 'Acme Office Supplies', org_number: '987654321' },
+      },
       processing: { status: 'completed' },
     });
-    expect(response.body.line_items[0]).toMatchObject({ quantity: '10', unit_price: '4.5', net_amount: '45.00', vat_rate: '0.25', seller_item_id: 'P-A4' });
+    expect(response.body.line_items[0]).toMatchObject({
+      quantity: '10',
+      unit_price: '4.5',
+      net_amount: '45.00',
+      vat_rate: '0.25',
+      seller_item_id: 'P-A4',
+    });
   });
 
   it('creates nothing when the lines do not add up, and says which', async () => {
@@ -46,7 +77,9 @@ describe('invoices sent as data', () => {
     });
     expectError(wrongLine, 400, 'validation_error');
     expect(wrongLine.body.error.details[0].field).toBe('line_items.0.net_amount');
-    const wrongTotal = await create(tenant, { amounts: { excluding_vat: '169.50', vat: '42.38', including_vat: '300.00' } });
+    const wrongTotal = await create(tenant, {
+      amounts: { excluding_vat: '169.50', vat: '42.38', including_vat: '300.00' },
+    });
     expectError(wrongTotal, 400, 'validation_error');
     expectError(await create(tenant, { amounts: { including_vat: 'twelve' } }), 400, 'validation_error');
     expectError(await create(tenant, { unknown_field: true }), 400, 'validation_error');
@@ -69,13 +102,24 @@ describe('invoices sent as data', () => {
       document_type: 'credit_note',
       invoice_number: 'CN-1',
       credited_invoice_number: 'INV-1001',
-      line_items: [{ description: 'Toner returned', quantity: '1', unit_price: '62.25', net_amount: '62.25', vat_rate: '0.25' }],
+      line_items: [
+        { description: 'Toner returned', quantity: '1', unit_price: '62.25', net_amount: '62.25', vat_rate: '0.25' },
+      ],
       amounts: { excluding_vat: '62.25', vat: '15.56', including_vat: '77.81' },
     });
     expect(creditNote.status).toBe(201);
     expect(creditNote.body.credited_invoice_id).toBe(invoice.body.id);
     const metrics = await tenant.call('/v1/invoices/metrics');
-    expect(metrics.body.spend).toEqual([{ currency_code: 'EUR', invoiced: '211.88', credited: '77.81', net: '134.07', invoice_count: 1, credit_note_count: 1 }]);
+    expect(metrics.body.spend).toEqual([
+      {
+        currency_code: 'EUR',
+        invoiced: '211.88',
+        credited: '77.81',
+        net: '134.07',
+        invoice_count: 1,
+        credit_note_count: 1,
+      },
+    ]);
   });
 
   it('patches only sent fields, replaces line items, recomputes validity, and honours If-Match', async () => {
@@ -83,14 +127,37 @@ describe('invoices sent as data', () => {
     const created = await create(tenant);
     const read = await tenant.call(`/v1/invoices/${created.body.id}`);
     const etag = read.headers.get('etag')!;
-    expectError(await tenant.call(`/v1/invoices/${created.body.id}`, { method: 'PATCH', body: { buyer_reference: 'X' }, headers: { 'If-Match': '"old"' } }), 412, 'precondition_failed');
+    expectError(
+      await tenant.call(`/v1/invoices/${created.body.id}`, {
+        method: 'PATCH',
+        body: { buyer_reference: 'X' },
+        headers: { 'If-Match': '"old"' },
+      }),
+      412,
+      'precondition_failed',
+    );
     const patched = await tenant.call(`/v1/invoices/${created.body.id}`, {
       method: 'PATCH',
       headers: { 'If-Match': etag },
-      body: { buyer_reference: 'PO-77', line_items: [{ description: 'Printer paper A4', quantity: '10', unit_price: '4.50', net_amount: '45.00', vat_rate: '0.25' }] },
+      body: {
+        buyer_reference: 'PO-77',
+        line_items: [
+          {
+            description: 'Printer paper A4',
+            quantity: '10',
+            unit_price: '4.50',
+            net_amount: '45.00',
+            vat_rate: '0.25',
+          },
+        ],
+      },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ buyer_reference: 'PO-77', invoice_number: 'INV-1001', amounts: { line_total: '45.00', excluding_vat: '169.50', valid: false } });
+    expect(patched.body).toMatchObject({
+      buyer_reference: 'PO-77',
+      invoice_number: 'INV-1001',
+      amounts: { line_total: '45.00', excluding_vat: '169.50', valid: false },
+    });
     expect(patched.body.line_items).toHaveLength(1);
     expect(patched.headers.get('etag')).toBeNull();
     expect((await tenant.call(`/v1/invoices/${created.body.id}`)).headers.get('etag')).not.toBe(etag);
@@ -99,14 +166,21 @@ describe('invoices sent as data', () => {
   it('lists with date, supplier and search filters, and field selection', async () => {
     const tenant = await createTenant();
     const march = await create(tenant);
-    const april = await create(tenant, { invoice_number: 'INV-2002', issue_date: '2026-04-02', supplier: { name: 'Other Supplier AS', org_number: '111222333' } });
+    const april = await create(tenant, {
+      invoice_number: 'INV-2002',
+      issue_date: '2026-04-02',
+      supplier: { name: 'Other Supplier AS', org_number: '111222333' },
+    });
     const ids = async (query: string) => (await tenant.call(`/v1/invoices?${query}`)).body.data.map((i: any) => i.id);
     expect(await ids('issued_from=2026-04-01')).toEqual([april.body.id]);
     expect(await ids('issued_through=2026-03-31')).toEqual([march.body.id]);
     // A range narrows the newest-first walk by its invoices' creation times: same rows, any order.
     const third = await create(tenant, { invoice_number: 'INV-3003', issue_date: '2026-04-20' });
     expect(await ids('issued_from=2026-04-01&issued_through=2026-04-30')).toEqual([third.body.id, april.body.id]);
-    expect(await ids('issued_from=2026-04-01&issued_through=2026-04-30&direction=asc')).toEqual([april.body.id, third.body.id]);
+    expect(await ids('issued_from=2026-04-01&issued_through=2026-04-30&direction=asc')).toEqual([
+      april.body.id,
+      third.body.id,
+    ]);
     expect(await ids('issued_from=2030-01-01')).toEqual([]);
     await tenant.call(`/v1/invoices/${third.body.id}`, { method: 'DELETE' });
     expect(await ids(`supplier_ids=${march.body.supplier.id}`)).toEqual([march.body.id]);
@@ -121,14 +195,22 @@ describe('invoices sent as data', () => {
     expect(await count('processing_statuses=failed')).toBe(0);
     expect(await count('check_statuses=not_checked,checked,incomplete,outdated')).toBe(2);
     const selected = await tenant.call('/v1/invoices?fields=invoice_number,amounts.including_vat&limit=1');
-    expect(selected.body.data[0]).toEqual({ id: april.body.id, invoice_number: 'INV-2002', amounts: { including_vat: '211.88' } });
+    expect(selected.body.data[0]).toEqual({
+      id: april.body.id,
+      invoice_number: 'INV-2002',
+      amounts: { including_vat: '211.88' },
+    });
     expectError(await tenant.call('/v1/invoices?issued_from=2026-13-45'), 400, 'validation_error');
   });
 
   it('soft-deletes, and removes for good only at the admin level', async () => {
     const tenant = await createTenant({ role: 'write' });
     const created = await create(tenant);
-    expectError(await tenant.call(`/v1/invoices/${created.body.id}?permanent=true`, { method: 'DELETE' }), 403, 'insufficient_level');
+    expectError(
+      await tenant.call(`/v1/invoices/${created.body.id}?permanent=true`, { method: 'DELETE' }),
+      403,
+      'insufficient_level',
+    );
     expect((await tenant.call(`/v1/invoices/${created.body.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await tenant.call(`/v1/invoices/${created.body.id}`, { method: 'DELETE' })).status).toBe(204);
     expectError(await tenant.call(`/v1/invoices/${created.body.id}`), 404, 'not_found');

@@ -94,7 +94,9 @@ describe(`reads over ${INVOICES} invoices (more ids than bind parameters)`, () =
   }, 600_000);
 
   it('decides the check eligibility of every pair, held by the open claim', async () => {
-    const invoiceIds = (await testDb().invoice.findMany({ where: { organizationId: tenant.organizationId }, select: { id: true } })).map((i) => i.id);
+    const invoiceIds = (
+      await testDb().invoice.findMany({ where: { organizationId: tenant.organizationId }, select: { id: true } })
+    ).map((i) => i.id);
     const eligibility = await pairEligibility(testDb(), tenant.organizationId, invoiceIds);
     expect(eligibility.eligible).toEqual([]);
     expect(eligibility.excluded).toHaveLength(INVOICES);

@@ -13,8 +13,16 @@ const idsOf = async (tenant: Tenant, path: string) => {
 describe('search on the invoice and agreement lists', () => {
   it('matches the invoice number and the supplier name in any case, wildcards taken literally', async () => {
     const tenant = await createTenant();
-    const underscore = await invoiceOf(tenant, { name: 'Ærlig_Papir 100% AS', org_number: '912345670' }, { number: 'LS_7' });
-    const letter = await invoiceOf(tenant, { name: 'Ærligx Papir 1000 AS', org_number: '912345689' }, { number: 'LSX7' });
+    const underscore = await invoiceOf(
+      tenant,
+      { name: 'Ærlig_Papir 100% AS', org_number: '912345670' },
+      { number: 'LS_7' },
+    );
+    const letter = await invoiceOf(
+      tenant,
+      { name: 'Ærligx Papir 1000 AS', org_number: '912345689' },
+      { number: 'LSX7' },
+    );
     const search = (text: string) => idsOf(tenant, `/v1/invoices?search=${encodeURIComponent(text)}`);
 
     expect(await search('ls_7')).toEqual([underscore.id]);

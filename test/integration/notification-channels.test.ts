@@ -62,7 +62,11 @@ afterAll(async () => {
 });
 
 async function putPreference(tenant: Tenant, preference: Record<string, unknown>, owner = 'personal', token?: string) {
-  const response = await tenant.call(`/v1/notification-preferences?owner=${owner}`, { method: 'PUT', body: { preferences: [preference] }, ...(token ? { token } : {}) });
+  const response = await tenant.call(`/v1/notification-preferences?owner=${owner}`, {
+    method: 'PUT',
+    body: { preferences: [preference] },
+    ...(token ? { token } : {}),
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.preferences[0];
 }
@@ -70,7 +74,17 @@ async function putPreference(tenant: Tenant, preference: Record<string, unknown>
 // An invoice matched to an agreement whose price it exceeds: a check of it creates alerts.
 async function checkablePair(tenant: Tenant) {
   const invoice = await uploadedInvoice(tenant);
-  const agreement = await agreementWithPrice(tenant, { title: 'Consulting 2017', status: 'active', effective_date: '2017-01-01', expiration_date: '2017-12-31', supplier_ids: [invoice.supplier.id] }, '350.00');
+  const agreement = await agreementWithPrice(
+    tenant,
+    {
+      title: 'Consulting 2017',
+      status: 'active',
+      effective_date: '2017-01-01',
+      expiration_date: '2017-12-31',
+      supplier_ids: [invoice.supplier.id],
+    },
+    '350.00',
+  );
   await rematch(tenant, agreement.id);
   return invoice;
 }
@@ -85,7 +99,11 @@ async function checkCreatingAlerts(tenant: Tenant, invoiceId: string) {
 // The web application's member removal, as an Admin's browser sends it (session cookie and the
 // session's CSRF token).
 async function removeMemberInTheApplication(admin: Tenant, userId: string) {
-  const { token, session } = await createSession(testDb(), { SESSION_IDLE_HOURS: 12, SESSION_MAX_DAYS: 30 }, { userId: admin.userId, organizationId: admin.organizationId });
+  const { token, session } = await createSession(
+    testDb(),
+    { SESSION_IDLE_HOURS: 12, SESSION_MAX_DAYS: 30 },
+    { userId: admin.userId, organizationId: admin.organizationId },
+  );
   const response = await fetch(`${inject('apiUrl')}/app/settings/members/${userId}/remove`, {
     method: 'POST',
     redirect: 'manual',
@@ -98,8 +116,15 @@ async function removeMemberInTheApplication(admin: Tenant, userId: string) {
 describe('notification channels of the organization', () => {
   it('are listed and turned off by an Admin; a removed member hears nothing more, the organization still does', async () => {
     const admin = await createTenant();
-    const member = await addMember(testDb(), { organizationId: admin.organizationId, email: `${randomUUID()}@example.test`, name: 'Member', role: 'write' });
-    const memberKey = (await createApiKey(testDb(), { organizationId: admin.organizationId, userId: member.id, level: 'write' })).key;
+    const member = await addMember(testDb(), {
+      organizationId: admin.organizationId,
+      email: `${randomUUID()}@example.test`,
+      name: 'Member',
+      role: 'write',
+    });
+    const memberKey = (
+      await createApiKey(testDb(), { organizationId: admin.organizationId, userId: member.id, level: 'write' })
+    ).key;
     const invoice = await checkablePair(admin);
 
     const mine = `/member-${randomUUID()}`;
@@ -109,17 +134,36 @@ describe('notification channels of the organization', () => {
       {
         owner: 'personal',
         scope: 'organization',
-        sources: [{ name: 'Supplier', filter: { schema_version: 1, references: [{ type: 'supplier', id: invoice.supplier.id }] } }],
+        sources: [
+          {
+            name: 'Supplier',
+            filter: { schema_version: 1, references: [{ type: 'supplier', id: invoice.supplier.id }] },
+          },
+        ],
         channels: [
           { type: 'webhook', enabled: true, events: ['new_alert'], url: `${receiver.url}${mine}` },
-          { type: 'email', enabled: true, events: ['new_alert'], address: `member-${admin.organizationId}@example.test` },
+          {
+            type: 'email',
+            enabled: true,
+            events: ['new_alert'],
+            address: `member-${admin.organizationId}@example.test`,
+          },
         ],
       },
       'personal',
       memberKey,
     );
     const [memberWebhook, memberEmail] = personal.channels;
-    const organization = await putPreference(admin, { owner: 'organization', scope: 'organization', sources: [], channels: [{ type: 'webhook', enabled: true, events: ['new_alert'], url: `${receiver.url}${theirs}` }] }, 'organization');
+    const organization = await putPreference(
+      admin,
+      {
+        owner: 'organization',
+        scope: 'organization',
+        sources: [],
+        channels: [{ type: 'webhook', enabled: true, events: ['new_alert'], url: `${receiver.url}${theirs}` }],
+      },
+      'organization',
+    );
     const organizationWebhook = organization.channels[0];
 
     // An Admin sees every channel: whose it is and where it sends, never a secret.
@@ -128,62 +172,176 @@ describe('notification channels of the organization', () => {
     expect(listed.body.next_cursor).toBeNull();
     // Oldest first; the member's two channels were added together (either order).
     const ids = listed.body.data.map((c: { id: string }) => c.id);
-    expect([ids.slice(0, 2).sort(), ids[2]]).toEqual([[memberWebhook.id, memberEmail.id].sort(), organizationWebhook.id]);
+    expect([ids.slice(0, 2).sort(), ids[2]]).toEqual([
+      [memberWebhook.id, memberEmail.id].sort(),
+      organizationWebhook.id,
+    ]);
     expect(listed.body.data.find((c: { id: string }) => c.id === memberWebhook.id)).toEqual({
-      id: memberWebhook.id, owner: 'personal', user_id: member.id, type: 'webhook', enabled: true, events: ['new_alert'],
-      readiness: 'ready', url: `${receiver.url}${mine}`, secret_set: true, created_at: expect.any(String),
+      id: memberWebhook.id,
+      owner: 'personal',
+      user_id: member.id,
+      type: 'webhook',
+      enabled: true,
+      events: ['new_alert'],
+      readiness: 'ready',
+      url: `${receiver.url}${mine}`,
+      secret_set: true,
+      created_at: expect.any(String),
     });
     expect(listed.body.data[2]).toMatchObject({ owner: 'organization', user_id: null, secret_set: true });
     expect(JSON.stringify(listed.body)).not.toContain(memberWebhook.secret);
-    expect((await admin.call(`/v1/notification-channels?user_ids=${member.id}&types=email`)).body.data.map((c: { id: string }) => c.id)).toEqual([memberEmail.id]);
-    expect((await admin.call('/v1/notification-channels?owner=organization&fields=url')).body.data).toEqual([{ id: organizationWebhook.id, url: `${receiver.url}${theirs}` }]);
+    expect(
+      (await admin.call(`/v1/notification-channels?user_ids=${member.id}&types=email`)).body.data.map(
+        (c: { id: string }) => c.id,
+      ),
+    ).toEqual([memberEmail.id]);
+    expect((await admin.call('/v1/notification-channels?owner=organization&fields=url')).body.data).toEqual([
+      { id: organizationWebhook.id, url: `${receiver.url}${theirs}` },
+    ]);
     const paged = await admin.call('/v1/notification-channels?limit=2');
     expect(paged.body.data).toHaveLength(2);
-    expect((await admin.call(`/v1/notification-channels?limit=2&cursor=${encodeURIComponent(paged.body.next_cursor)}`)).body.data.map((c: { id: string }) => c.id)).toEqual([organizationWebhook.id]);
+    expect(
+      (
+        await admin.call(`/v1/notification-channels?limit=2&cursor=${encodeURIComponent(paged.body.next_cursor)}`)
+      ).body.data.map((c: { id: string }) => c.id),
+    ).toEqual([organizationWebhook.id]);
     // Below Admin: no list, and nobody else's channel; one's own can be turned off and on.
     expectError(await admin.call('/v1/notification-channels', { token: memberKey }), 403, 'insufficient_level');
-    expectError(await admin.call(`/v1/notification-channels/${organizationWebhook.id}`, { method: 'PATCH', body: { enabled: false }, token: memberKey }), 403, 'insufficient_level');
-    const adminsOwn = await putPreference(admin, { owner: 'personal', scope: 'organization', sources: [], channels: [{ type: 'email', enabled: true, events: ['new_alert'] }] });
-    expectError(await admin.call(`/v1/notification-channels/${adminsOwn.channels[0].id}`, { token: memberKey }), 404, 'not_found');
-    expect((await admin.call(`/v1/notification-channels/${memberEmail.id}`, { method: 'PATCH', body: { enabled: false }, token: memberKey })).body.enabled).toBe(false);
-    expect((await admin.call(`/v1/notification-channels/${memberEmail.id}`, { method: 'PATCH', body: { enabled: true }, token: memberKey })).body.enabled).toBe(true);
+    expectError(
+      await admin.call(`/v1/notification-channels/${organizationWebhook.id}`, {
+        method: 'PATCH',
+        body: { enabled: false },
+        token: memberKey,
+      }),
+      403,
+      'insufficient_level',
+    );
+    const adminsOwn = await putPreference(admin, {
+      owner: 'personal',
+      scope: 'organization',
+      sources: [],
+      channels: [{ type: 'email', enabled: true, events: ['new_alert'] }],
+    });
+    expectError(
+      await admin.call(`/v1/notification-channels/${adminsOwn.channels[0].id}`, { token: memberKey }),
+      404,
+      'not_found',
+    );
+    expect(
+      (
+        await admin.call(`/v1/notification-channels/${memberEmail.id}`, {
+          method: 'PATCH',
+          body: { enabled: false },
+          token: memberKey,
+        })
+      ).body.enabled,
+    ).toBe(false);
+    expect(
+      (
+        await admin.call(`/v1/notification-channels/${memberEmail.id}`, {
+          method: 'PATCH',
+          body: { enabled: true },
+          token: memberKey,
+        })
+      ).body.enabled,
+    ).toBe(true);
 
     // The Admin turns the member's e-mail channel off: the member's own document shows it.
     const read = await admin.call(`/v1/notification-channels/${memberEmail.id}`);
     expect(read.headers.get('etag')).toMatch(/^".+"$/);
-    expectError(await admin.call(`/v1/notification-channels/${memberEmail.id}`, { method: 'PATCH', body: { enabled: false }, headers: { 'If-Match': '"stale"' } }), 412, 'precondition_failed');
-    const refused = await admin.call(`/v1/notification-channels/${memberEmail.id}`, { method: 'PATCH', body: { ...read.body, enabled: false, address: 'admin@example.test' } });
+    expectError(
+      await admin.call(`/v1/notification-channels/${memberEmail.id}`, {
+        method: 'PATCH',
+        body: { enabled: false },
+        headers: { 'If-Match': '"stale"' },
+      }),
+      412,
+      'precondition_failed',
+    );
+    const refused = await admin.call(`/v1/notification-channels/${memberEmail.id}`, {
+      method: 'PATCH',
+      body: { ...read.body, enabled: false, address: 'admin@example.test' },
+    });
     expectError(refused, 400, 'validation_error');
     expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'address' })]);
-    const off = await admin.call(`/v1/notification-channels/${memberEmail.id}`, { method: 'PATCH', body: { ...read.body, enabled: false }, headers: { 'If-Match': read.headers.get('etag')! } });
+    const off = await admin.call(`/v1/notification-channels/${memberEmail.id}`, {
+      method: 'PATCH',
+      body: { ...read.body, enabled: false },
+      headers: { 'If-Match': read.headers.get('etag')! },
+    });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ enabled: false, readiness: 'disabled' });
     const memberView = await admin.call('/v1/notification-preferences', { token: memberKey });
-    expect(memberView.body.preferences[0].channels.map((c: { readiness: string }) => c.readiness)).toEqual(['ready', 'disabled']);
+    expect(memberView.body.preferences[0].channels.map((c: { readiness: string }) => c.readiness)).toEqual([
+      'ready',
+      'disabled',
+    ]);
 
     // A delivery still waiting for the member's webhook when they are removed.
-    const event = await testDb().notificationEvent.create({ data: { id: randomUUID(), organizationId: admin.organizationId, preferenceId: randomUUID(), kind: 'new_alert', payload: {} } });
-    const waiting = await testDb().notificationDelivery.create({ data: { id: randomUUID(), organizationId: admin.organizationId, eventId: event.id, channelId: memberWebhook.id, channelType: 'webhook', kind: 'new_alert', status: 'pending', attempts: 1 } });
+    const event = await testDb().notificationEvent.create({
+      data: {
+        id: randomUUID(),
+        organizationId: admin.organizationId,
+        preferenceId: randomUUID(),
+        kind: 'new_alert',
+        payload: {},
+      },
+    });
+    const waiting = await testDb().notificationDelivery.create({
+      data: {
+        id: randomUUID(),
+        organizationId: admin.organizationId,
+        eventId: event.id,
+        channelId: memberWebhook.id,
+        channelType: 'webhook',
+        kind: 'new_alert',
+        status: 'pending',
+        attempts: 1,
+      },
+    });
 
     await removeMemberInTheApplication(admin, member.id);
-    expect((await admin.call('/v1/notification-channels')).body.data.map((c: { id: string }) => c.id)).toEqual([organizationWebhook.id, adminsOwn.channels[0].id]);
+    expect((await admin.call('/v1/notification-channels')).body.data.map((c: { id: string }) => c.id)).toEqual([
+      organizationWebhook.id,
+      adminsOwn.channels[0].id,
+    ]);
     expectError(await admin.call(`/v1/notification-channels/${memberWebhook.id}`), 404, 'not_found');
-    expect(await testDb().notificationDelivery.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({ status: 'failed', lastError: "the channel's owner left the organization" });
+    expect(await testDb().notificationDelivery.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({
+      status: 'failed',
+      lastError: "the channel's owner left the organization",
+    });
 
     // A check after the removal: the organization's receiver hears of it, the member's does not.
     await checkCreatingAlerts(admin, invoice.id);
-    await eventually(async () => receiver.at(theirs), (seen) => seen.length === 1, 60_000);
+    await eventually(
+      async () => receiver.at(theirs),
+      (seen) => seen.length === 1,
+      60_000,
+    );
     // Two more dispatch intervals, so a message to the member would have been sent by now.
     await new Promise((resolve) => setTimeout(resolve, 5000));
     expect(receiver.at(mine)).toEqual([]);
-    expect(await testDb().notificationDelivery.count({ where: { channelId: { in: [memberWebhook.id, memberEmail.id] }, id: { not: waiting.id } } })).toBe(0);
+    expect(
+      await testDb().notificationDelivery.count({
+        where: { channelId: { in: [memberWebhook.id, memberEmail.id] }, id: { not: waiting.id } },
+      }),
+    ).toBe(0);
   });
 
   it('cuts a webhook attempt off at the deadline while the receiver trickles its answer, and tries again', async () => {
     const tenant = await createTenant();
     const invoice = await checkablePair(tenant);
     const slow = `/trickle/${randomUUID()}`;
-    const organization = await putPreference(tenant, { owner: 'organization', scope: 'organization', sources: [], channels: [{ type: 'webhook', enabled: true, events: ['new_alert'], url: `${receiver.url}${slow}` }] }, 'organization');
+    const organization = await putPreference(
+      tenant,
+      {
+        owner: 'organization',
+        scope: 'organization',
+        sources: [],
+        channels: [{ type: 'webhook', enabled: true, events: ['new_alert'], url: `${receiver.url}${slow}` }],
+      },
+      'organization',
+    );
     await checkCreatingAlerts(tenant, invoice.id);
 
     // Each attempt ends at the deadline (3 s) although bytes keep coming, and is retried.
@@ -192,7 +350,10 @@ describe('notification channels of the organization', () => {
       (r) => r.body.data?.[0]?.attempts >= 2,
       60_000,
     );
-    expect(retried.body.data[0]).toMatchObject({ last_error: 'the receiver did not answer within 3 s', last_status_code: null });
+    expect(retried.body.data[0]).toMatchObject({
+      last_error: 'the receiver did not answer within 3 s',
+      last_status_code: null,
+    });
     const first = receiver.at(slow)[0]!;
     const hungUp = receiver.closed.find((c) => c.path === slow)!;
     expect(hungUp).toBeDefined();

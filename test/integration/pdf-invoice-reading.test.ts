@@ -16,7 +16,14 @@ function fortyLines(): PdfInvoiceLine[] {
   return Array.from({ length: 40 }, (_, index) => {
     const quantity = 1 + (index % 5);
     const unitPrice = index + 1 === OVERCHARGED_LINE ? '12.00' : AGREED_PRICE;
-    return { item: `SKU-${String(index + 1).padStart(2, '0')}`, description: `Cable assembly type ${index + 1}`, quantity: String(quantity), unit: 'pcs', unitPrice, amount: new Decimal(unitPrice).times(quantity).toFixed(2) };
+    return {
+      item: `SKU-${String(index + 1).padStart(2, '0')}`,
+      description: `Cable assembly type ${index + 1}`,
+      quantity: String(quantity),
+      unit: 'pcs',
+      unitPrice,
+      amount: new Decimal(unitPrice).times(quantity).toFixed(2),
+    };
   });
 }
 
@@ -63,19 +70,37 @@ describe('text-layer PDF invoices without templates', () => {
     });
     expect(invoice.supplier.invoiced_as?.name ?? invoice.supplier.name).toContain('Kabelverket');
     expect(invoice.line_items).toHaveLength(40);
-    expect(invoice.line_items.map((line: { seller_item_id: string }) => line.seller_item_id)).toEqual(printed.lines.map((line) => line.item));
-    expect(invoice.line_items[OVERCHARGED_LINE - 1]).toMatchObject({ description: `Cable assembly type ${OVERCHARGED_LINE}` });
+    expect(invoice.line_items.map((line: { seller_item_id: string }) => line.seller_item_id)).toEqual(
+      printed.lines.map((line) => line.item),
+    );
+    expect(invoice.line_items[OVERCHARGED_LINE - 1]).toMatchObject({
+      description: `Cable assembly type ${OVERCHARGED_LINE}`,
+    });
     expect(new Decimal(invoice.line_items[OVERCHARGED_LINE - 1].unit_price).equals(12)).toBe(true);
     expect(invoice.extraction.confidence.lines).toBe(1);
 
     const agreement = await tenant.call('/v1/agreements', {
       method: 'POST',
-      body: { title: 'Cables 2025', status: 'active', effective_date: '2025-01-01', expiration_date: '2025-12-31', supplier_ids: [invoice.supplier.id] },
+      body: {
+        title: 'Cables 2025',
+        status: 'active',
+        effective_date: '2025-01-01',
+        expiration_date: '2025-12-31',
+        supplier_ids: [invoice.supplier.id],
+      },
     });
     expect(agreement.status, JSON.stringify(agreement.body)).toBe(201);
     const items = await tenant.call(`/v1/agreements/${agreement.body.id}/price-items`, {
       method: 'POST',
-      body: { entries: printed.lines.map((line) => ({ description: line.description, seller_item_id: line.item, unit: 'pcs', currency_code: 'EUR', price: { type: 'amount', amount: AGREED_PRICE } })) },
+      body: {
+        entries: printed.lines.map((line) => ({
+          description: line.description,
+          seller_item_id: line.item,
+          unit: 'pcs',
+          currency_code: 'EUR',
+          price: { type: 'amount', amount: AGREED_PRICE },
+        })),
+      },
     });
     expect(items.status, JSON.stringify(items.body)).toBe(201);
     await rematch(tenant, agreement.body.id);
@@ -86,7 +111,10 @@ describe('text-layer PDF invoices without templates', () => {
 
     const alerts = (await tenant.call(`/v1/alerts?invoice_ids=${invoice.id}`)).body.data;
     const overcharged = invoice.line_items[OVERCHARGED_LINE - 1].id;
-    const priceAlerts = alerts.filter((alert: { invoice_item_id: string | null; impact_amount: string }) => alert.invoice_item_id !== null && new Decimal(alert.impact_amount).gt(0));
+    const priceAlerts = alerts.filter(
+      (alert: { invoice_item_id: string | null; impact_amount: string }) =>
+        alert.invoice_item_id !== null && new Decimal(alert.impact_amount).gt(0),
+    );
     // Line 7 bills 2 pcs at 12.00 against 10.00 agreed: 4.00 too much, and no other line is flagged.
     expect(priceAlerts.map((alert: { invoice_item_id: string }) => alert.invoice_item_id)).toEqual([overcharged]);
     expect(priceAlerts[0].impact_amount).toBe('4.00');
@@ -97,7 +125,11 @@ describe('text-layer PDF invoices without templates', () => {
     const lines = fortyLines().slice(0, 5);
     // The printed total is 50.00 short of the lines: a misprint, or a misreading; either way a person should look.
     const printed = invoiceOf(lines);
-    const wrong = { ...printed, net: new Decimal(printed.net).minus(50).toFixed(2), vat: new Decimal(printed.net).minus(50).times('0.25').toFixed(2) };
+    const wrong = {
+      ...printed,
+      net: new Decimal(printed.net).minus(50).toFixed(2),
+      vat: new Decimal(printed.net).minus(50).times('0.25').toFixed(2),
+    };
     wrong.gross = new Decimal(wrong.net).plus(wrong.vat).toFixed(2);
     const invoice = await uploadedPdf(tenant, await pdfInvoice(wrong));
 

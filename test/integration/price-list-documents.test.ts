@@ -9,22 +9,44 @@ import { createTenant, type Tenant } from '../support/tenants.js';
 // by scripts/corpus/generate-price-list-documents.ts with their ground truth), imported over HTTP.
 
 const DIR = path.resolve(import.meta.dirname, '../fixtures/price-list-documents');
-const MIME: Record<string, string> = { pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' };
+const MIME: Record<string, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
 
 interface Truth {
   file: string;
   defaultCurrency: string;
-  items: { description: string; sellerItemId: string | null; unit: string | null; currencyCode: string; amount: string }[];
+  items: {
+    description: string;
+    sellerItemId: string | null;
+    unit: string | null;
+    currencyCode: string;
+    amount: string;
+  }[];
 }
 
-const truthOf = (file: string) => JSON.parse(readFileSync(path.join(DIR, file.replace(/\.(pdf|docx)$/u, '.json')), 'utf8')) as Truth;
+const truthOf = (file: string) =>
+  JSON.parse(readFileSync(path.join(DIR, file.replace(/\.(pdf|docx)$/u, '.json')), 'utf8')) as Truth;
 
 async function importFile(tenant: Tenant, agreementId: string, file: string, defaultCurrency: string) {
-  const documentId = await uploadDocument(tenant, file, readFileSync(path.join(DIR, file)), MIME[file.split('.').pop()!]);
-  const started = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, { method: 'POST', body: { entries: [{ document_id: documentId, default_currency: defaultCurrency }] } });
+  const documentId = await uploadDocument(
+    tenant,
+    file,
+    readFileSync(path.join(DIR, file)),
+    MIME[file.split('.').pop()!],
+  );
+  const started = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, {
+    method: 'POST',
+    body: { entries: [{ document_id: documentId, default_currency: defaultCurrency }] },
+  });
   expect(started.status).toBe(202);
   const importId = started.body.data[0].id as string;
-  const done = await eventually(() => tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`), (r) => ['completed', 'failed'].includes(r.body.status), 60_000);
+  const done = await eventually(
+    () => tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`),
+    (r) => ['completed', 'failed'].includes(r.body.status),
+    60_000,
+  );
   return { documentId, priceImport: done.body };
 }
 
@@ -35,10 +57,17 @@ async function newAgreement(tenant: Tenant, title: string): Promise<string> {
 async function priceItems(tenant: Tenant, agreementId: string) {
   const items = await tenant.call(`/v1/agreements/${agreementId}/price-items?limit=1000&sort=created_at`);
   expect(items.status).toBe(200);
-  return items.body.data.map((item: any) => ({ description: item.description, sellerItemId: item.seller_item_id, unit: item.unit, currencyCode: item.currency_code, amount: item.price.amount }));
+  return items.body.data.map((item: any) => ({
+    description: item.description,
+    sellerItemId: item.seller_item_id,
+    unit: item.unit,
+    currencyCode: item.currency_code,
+    amount: item.price.amount,
+  }));
 }
 
-const sortedItems = (items: Truth['items']) => [...items].sort((a, b) => `${a.sellerItemId}|${a.amount}`.localeCompare(`${b.sellerItemId}|${b.amount}`));
+const sortedItems = (items: Truth['items']) =>
+  [...items].sort((a, b) => `${a.sellerItemId}|${a.amount}`.localeCompare(`${b.sellerItemId}|${b.amount}`));
 
 describe('price lists from PDF and DOCX documents', () => {
   it('turns a three-page PDF price list into price items, every value exact', async () => {
@@ -46,7 +75,12 @@ describe('price lists from PDF and DOCX documents', () => {
     const agreementId = await newAgreement(tenant, 'Befestigungstechnik');
     const truth = truthOf('de-fasteners-multipage.pdf');
     const { priceImport } = await importFile(tenant, agreementId, truth.file, truth.defaultCurrency);
-    expect(priceImport).toMatchObject({ status: 'completed', failure: null, needs_review: false, rows: { found: 70, added: 70, skipped: 0, rejected: 0 } });
+    expect(priceImport).toMatchObject({
+      status: 'completed',
+      failure: null,
+      needs_review: false,
+      rows: { found: 70, added: 70, skipped: 0, rejected: 0 },
+    });
     expect(sortedItems(await priceItems(tenant, agreementId))).toEqual(sortedItems(truth.items));
   });
 
@@ -57,7 +91,9 @@ describe('price lists from PDF and DOCX documents', () => {
     const { priceImport } = await importFile(tenant, agreementId, truth.file, truth.defaultCurrency);
     expect(priceImport).toMatchObject({ status: 'completed', failure: null, rows: { found: 5, added: 5 } });
     expect(sortedItems(await priceItems(tenant, agreementId))).toEqual(sortedItems(truth.items));
-    const download = String((await tenant.call(`/v1/agreements/${agreementId}/price-imports/${priceImport.id}/download`)).body);
+    const download = String(
+      (await tenant.call(`/v1/agreements/${agreementId}/price-imports/${priceImport.id}/download`)).body,
+    );
     expect(download).toContain('quantity tier');
   });
 
@@ -65,10 +101,16 @@ describe('price lists from PDF and DOCX documents', () => {
     const tenant = await createTenant();
     const agreementId = await newAgreement(tenant, 'Toimistotarvikkeet');
     const { priceImport } = await importFile(tenant, agreementId, 'fi-unreadable-row.pdf', 'EUR');
-    expect(priceImport).toMatchObject({ status: 'failed', needs_review: true, failure: { code: 'extraction_incomplete' } });
+    expect(priceImport).toMatchObject({
+      status: 'failed',
+      needs_review: true,
+      failure: { code: 'extraction_incomplete' },
+    });
     expect(priceImport.failure.message).toMatch(/^1 row could not be read fully: page 1 row 2 \(/u);
     expect(await priceItems(tenant, agreementId)).toEqual([]);
-    const download = String((await tenant.call(`/v1/agreements/${agreementId}/price-imports/${priceImport.id}/download`)).body);
+    const download = String(
+      (await tenant.call(`/v1/agreements/${agreementId}/price-imports/${priceImport.id}/download`)).body,
+    );
     const lines = download.trim().split('\n');
     expect(lines[0]).toBe('sheet,row,outcome,reason,price_item_id,cells');
     expect(lines.slice(1).map((line) => line.split(',').slice(0, 3))).toEqual([
@@ -80,7 +122,7 @@ describe('price lists from PDF and DOCX documents', () => {
     expect(lines[2]).toContain('FI-11');
   });
 
-  it('lists an agreement\'s price imports, and with needs_review those a person should look at', async () => {
+  it("lists an agreement's price imports, and with needs_review those a person should look at", async () => {
     const tenant = await createTenant();
     const agreementId = await newAgreement(tenant, 'Review queue');
     const good = (await importFile(tenant, agreementId, 'no-furniture.pdf', 'EUR')).priceImport;
@@ -88,11 +130,21 @@ describe('price lists from PDF and DOCX documents', () => {
     const all = await tenant.call(`/v1/agreements/${agreementId}/price-imports`);
     expect(all.status).toBe(200);
     expect(all.body.data.map((i: any) => i.id)).toEqual([bad.id, good.id]);
-    expect((await tenant.call(`/v1/agreements/${agreementId}/price-imports?needs_review=true`)).body.data.map((i: any) => i.id)).toEqual([bad.id]);
-    expect((await tenant.call(`/v1/agreements/${agreementId}/price-imports?needs_review=false`)).body.data.map((i: any) => i.id)).toEqual([good.id]);
+    expect(
+      (await tenant.call(`/v1/agreements/${agreementId}/price-imports?needs_review=true`)).body.data.map(
+        (i: any) => i.id,
+      ),
+    ).toEqual([bad.id]);
+    expect(
+      (await tenant.call(`/v1/agreements/${agreementId}/price-imports?needs_review=false`)).body.data.map(
+        (i: any) => i.id,
+      ),
+    ).toEqual([good.id]);
     const paged = await tenant.call(`/v1/agreements/${agreementId}/price-imports?limit=1`);
     expect(paged.body.data).toHaveLength(1);
-    const next = await tenant.call(`/v1/agreements/${agreementId}/price-imports?limit=1&cursor=${paged.body.next_cursor}`);
+    const next = await tenant.call(
+      `/v1/agreements/${agreementId}/price-imports?limit=1&cursor=${paged.body.next_cursor}`,
+    );
     expect(next.body).toMatchObject({ data: [{ id: good.id }], next_cursor: null });
     expect((await tenant.call(`/v1/agreements/${agreementId}/price-imports?needs_review=maybe`)).status).toBe(400);
     // Another organization sees neither the agreement nor its imports.

@@ -21,12 +21,28 @@ describe('session bearer', () => {
     expect(token.startsWith('icss_')).toBe(true);
     const me = await call('/v1/me', { token });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ user_id: tenant.userId, organization_id: tenant.organizationId, role: 'write', api_key: null });
+    expect(me.body).toMatchObject({
+      user_id: tenant.userId,
+      organization_id: tenant.organizationId,
+      role: 'write',
+      api_key: null,
+    });
     const organization = await call('/v1/organization', { token, organizationId: tenant.organizationId });
-    expect(organization.body).toMatchObject({ id: tenant.organizationId, role: 'write', level: 'write', can: { read: true, write: true, admin: false } });
-    expect((await call('/v1/organizations', { token })).body.data.map((o: { id: string }) => o.id)).toEqual([tenant.organizationId]);
+    expect(organization.body).toMatchObject({
+      id: tenant.organizationId,
+      role: 'write',
+      level: 'write',
+      can: { read: true, write: true, admin: false },
+    });
+    expect((await call('/v1/organizations', { token })).body.data.map((o: { id: string }) => o.id)).toEqual([
+      tenant.organizationId,
+    ]);
     // At the role's level: admin operations are refused.
-    expectError(await call('/v1/integrations', { token, method: 'POST', body: { provider: 's3_inbox', name: 'x' } }), 403, 'insufficient_level');
+    expectError(
+      await call('/v1/integrations', { token, method: 'POST', body: { provider: 's3_inbox', name: 'x' } }),
+      403,
+      'insufficient_level',
+    );
   });
 
   it('records what a session does as the user, not as a key', async () => {
@@ -34,7 +50,9 @@ describe('session bearer', () => {
     const token = await sessionFor(tenant.userId, tenant.organizationId);
     const created = await call('/v1/agreements', { token, method: 'POST', body: { title: 'Made in a session' } });
     expect(created.status).toBe(201);
-    const entry = await testDb().activityEntry.findFirstOrThrow({ where: { organizationId: tenant.organizationId, entityId: created.body.id } });
+    const entry = await testDb().activityEntry.findFirstOrThrow({
+      where: { organizationId: tenant.organizationId, entityId: created.body.id },
+    });
     expect(entry).toMatchObject({ actorType: 'user', actorUserId: tenant.userId, actorApiKeyId: null });
   });
 
@@ -46,9 +64,17 @@ describe('session bearer', () => {
     const token = await sessionFor(tenant.userId, tenant.organizationId);
     expect((await call('/v1/organization', { token, organizationId: tenant.organizationId })).status).toBe(200);
     // A member of the other organization too, but the session is not active there.
-    expectError(await call('/v1/organization', { token, organizationId: second.id }), 403, 'organization_not_accessible');
+    expectError(
+      await call('/v1/organization', { token, organizationId: second.id }),
+      403,
+      'organization_not_accessible',
+    );
     const stranger = await createTenant();
-    expectError(await call('/v1/invoices', { token, organizationId: stranger.organizationId }), 403, 'organization_not_accessible');
+    expectError(
+      await call('/v1/invoices', { token, organizationId: stranger.organizationId }),
+      403,
+      'organization_not_accessible',
+    );
     expectError(await call('/v1/organization', { token, organizationId: 'not-a-uuid' }), 400, 'validation_error');
   });
 
@@ -60,12 +86,17 @@ describe('session bearer', () => {
     expectError(await call('/v1/me', { token }), 401, 'invalid_token');
 
     const idle = await sessionFor(tenant.userId, tenant.organizationId);
-    await testDb().userSession.updateMany({ where: { userId: tenant.userId, revokedAt: null }, data: { lastSeenAt: new Date(Date.now() - 13 * 3_600_000) } });
+    await testDb().userSession.updateMany({
+      where: { userId: tenant.userId, revokedAt: null },
+      data: { lastSeenAt: new Date(Date.now() - 13 * 3_600_000) },
+    });
     expectError(await call('/v1/me', { token: idle }), 401, 'invalid_token');
 
     const other = await createTenant();
     const live = await sessionFor(other.userId, other.organizationId);
-    await testDb().membership.delete({ where: { organizationId_userId: { organizationId: other.organizationId, userId: other.userId } } });
+    await testDb().membership.delete({
+      where: { organizationId_userId: { organizationId: other.organizationId, userId: other.userId } },
+    });
     expectError(await call('/v1/me', { token: live }), 403, 'organization_not_accessible');
   });
 

@@ -13,6 +13,10 @@ describe('the stack', () => {
     const tenant = await createTenant();
     const response = await tenant.call('/v1/organization');
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ id: tenant.organizationId, level: 'admin', can: { read: true, write: true, admin: true } });
+    expect(response.body).toMatchObject({
+      id: tenant.organizationId,
+      level: 'admin',
+      can: { read: true, write: true, admin: true },
+    });
   });
 });

@@ -26,29 +26,62 @@ describe('support contact', () => {
     const tenant = await createTenant();
     const headers = { 'Content-Type': 'application/json' };
     // The message itself is long (the limit is on the body); 32 MiB exactly is accepted.
-    const atLimit = await tenant.call('/v1/support/contact', { method: 'POST', rawBody: bodyOfSize(MAX_SUPPORT_BODY_BYTES), headers });
+    const atLimit = await tenant.call('/v1/support/contact', {
+      method: 'POST',
+      rawBody: bodyOfSize(MAX_SUPPORT_BODY_BYTES),
+      headers,
+    });
     // A 32 MiB message is over the message's own length rule: a validation error, not a size one.
     expectError(atLimit, 400, 'validation_error');
-    const over = await tenant.call('/v1/support/contact', { method: 'POST', rawBody: bodyOfSize(MAX_SUPPORT_BODY_BYTES + 1), headers });
+    const over = await tenant.call('/v1/support/contact', {
+      method: 'POST',
+      rawBody: bodyOfSize(MAX_SUPPORT_BODY_BYTES + 1),
+      headers,
+    });
     expectError(over, 413, 'payload_too_large');
     expect(over.body.error.message).toContain('32 MiB');
-    expectError(await tenant.call('/v1/comments', { method: 'POST', rawBody: bodyOfSize(2 * MiB + 1), headers }), 413, 'payload_too_large');
+    expectError(
+      await tenant.call('/v1/comments', { method: 'POST', rawBody: bodyOfSize(2 * MiB + 1), headers }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('stores a request of 32 MiB with its attachment in storage (202 with the request id); mail not configured', async () => {
     const tenant = await createTenant();
-    const envelope = JSON.stringify({ subject: 'Screenshot', message: 'See attached', attachments: [{ file_name: 'big.bin', mime_type: 'application/octet-stream', content_base64: '' }] });
+    const envelope = JSON.stringify({
+      subject: 'Screenshot',
+      message: 'See attached',
+      attachments: [{ file_name: 'big.bin', mime_type: 'application/octet-stream', content_base64: '' }],
+    });
     // Base64 of n bytes is 4*ceil(n/3) characters: fill the body to exactly 32 MiB.
     const room = MAX_SUPPORT_BODY_BYTES - envelope.length;
     const bytes = randomBytes(Math.floor(room / 4) * 3);
     const content = bytes.toString('base64');
-    const raw = JSON.stringify({ subject: 'Screenshot', message: 'See attached'.padEnd(12 + (room - content.length), ' '), attachments: [{ file_name: 'big.bin', mime_type: 'application/octet-stream', content_base64: content }] });
+    const raw = JSON.stringify({
+      subject: 'Screenshot',
+      message: 'See attached'.padEnd(12 + (room - content.length), ' '),
+      attachments: [{ file_name: 'big.bin', mime_type: 'application/octet-stream', content_base64: content }],
+    });
     expect(Buffer.byteLength(raw)).toBe(MAX_SUPPORT_BODY_BYTES);
-    const response = await tenant.call('/v1/support/contact', { method: 'POST', rawBody: raw, headers: { 'Content-Type': 'application/json' } });
+    const response = await tenant.call('/v1/support/contact', {
+      method: 'POST',
+      rawBody: raw,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(202);
-    expect(response.body).toMatchObject({ mail_status: 'not_configured', attachments: [{ file_name: 'big.bin', mime_type: 'application/octet-stream', file_size: bytes.length }] });
+    expect(response.body).toMatchObject({
+      mail_status: 'not_configured',
+      attachments: [{ file_name: 'big.bin', mime_type: 'application/octet-stream', file_size: bytes.length }],
+    });
     const stored = await testDb().supportRequest.findUniqueOrThrow({ where: { id: response.body.id } });
-    expect(stored).toMatchObject({ organizationId: tenant.organizationId, userId: tenant.userId, apiKeyId: tenant.apiKeyId, subject: 'Screenshot', mailStatus: 'not_configured' });
+    expect(stored).toMatchObject({
+      organizationId: tenant.organizationId,
+      userId: tenant.userId,
+      apiKeyId: tenant.apiKeyId,
+      subject: 'Screenshot',
+      mailStatus: 'not_configured',
+    });
     const [attachment] = stored.attachments as { storage_key: string }[];
     // The bytes in storage are the ones sent.
     const config = loadConfig({ ...process.env, ...inject('stackEnv') });
@@ -63,14 +96,53 @@ describe('support contact', () => {
   it('refuses what it cannot read and changes nothing; needs an API key of the organization', async () => {
     const tenant = await createTenant();
     const before = await testDb().supportRequest.count({ where: { organizationId: tenant.organizationId } });
-    expectError(await tenant.call('/v1/support/contact', { method: 'POST', body: { subject: 'x', message: 'y', attachments: [{ file_name: 'a.txt', mime_type: 'text/plain', content_base64: 'not base64!' }] } }), 400, 'validation_error');
-    expectError(await tenant.call('/v1/support/contact', { method: 'POST', body: { subject: 'x', message: 'y', attachments: [{ file_name: '../a.txt', mime_type: 'text/plain', content_base64: 'YQ==' }] } }), 400, 'validation_error');
-    expectError(await tenant.call('/v1/support/contact', { method: 'POST', body: { subject: '', message: 'y' } }), 400, 'validation_error');
-    expectError(await call('/v1/support/contact', { method: 'POST', body: { subject: 'x', message: 'y' } }), 401, 'invalid_token');
+    expectError(
+      await tenant.call('/v1/support/contact', {
+        method: 'POST',
+        body: {
+          subject: 'x',
+          message: 'y',
+          attachments: [{ file_name: 'a.txt', mime_type: 'text/plain', content_base64: 'not base64!' }],
+        },
+      }),
+      400,
+      'validation_error',
+    );
+    expectError(
+      await tenant.call('/v1/support/contact', {
+        method: 'POST',
+        body: {
+          subject: 'x',
+          message: 'y',
+          attachments: [{ file_name: '../a.txt', mime_type: 'text/plain', content_base64: 'YQ==' }],
+        },
+      }),
+      400,
+      'validation_error',
+    );
+    expectError(
+      await tenant.call('/v1/support/contact', { method: 'POST', body: { subject: '', message: 'y' } }),
+      400,
+      'validation_error',
+    );
+    expectError(
+      await call('/v1/support/contact', { method: 'POST', body: { subject: 'x', message: 'y' } }),
+      401,
+      'invalid_token',
+    );
     expect(await testDb().supportRequest.count({ where: { organizationId: tenant.organizationId } })).toBe(before);
     // Any member may write to support: a Read key is enough.
     const readKey = await keyFor(tenant, 'read');
-    expect((await call('/v1/support/contact', { method: 'POST', token: readKey, organizationId: tenant.organizationId, body: { subject: 'Help', message: 'Please' } })).status).toBe(202);
+    expect(
+      (
+        await call('/v1/support/contact', {
+          method: 'POST',
+          token: readKey,
+          organizationId: tenant.organizationId,
+          body: { subject: 'Help', message: 'Please' },
+        })
+      ).status,
+    ).toBe(202);
   });
 
   describe('with SMTP configured', () => {
@@ -80,7 +152,11 @@ describe('support contact', () => {
     beforeAll(async () => {
       receiver = await startMailReceiver();
       // The same API with mail configured, against the same stack.
-      api = await startOwnApi({ SMTP_URL: receiver.url, SMTP_FROM: 'service@example.test', SUPPORT_EMAIL: 'support@example.test' });
+      api = await startOwnApi({
+        SMTP_URL: receiver.url,
+        SMTP_FROM: 'service@example.test',
+        SUPPORT_EMAIL: 'support@example.test',
+      });
     });
     afterAll(async () => {
       await api.stop();
@@ -92,8 +168,16 @@ describe('support contact', () => {
       const png = randomBytes(3000);
       const response = await fetch(`${api.url}/v1/support/contact`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${tenant.apiKey}`, 'X-Organization-Id': tenant.organizationId, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ subject: 'Import stuck', message: 'Import 42 is still running.', attachments: [{ file_name: 'screen.png', mime_type: 'image/png', content_base64: png.toString('base64') }] }),
+        headers: {
+          Authorization: `Bearer ${tenant.apiKey}`,
+          'X-Organization-Id': tenant.organizationId,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({
+          subject: 'Import stuck',
+          message: 'Import 42 is still running.',
+          attachments: [{ file_name: 'screen.png', mime_type: 'image/png', content_base64: png.toString('base64') }],
+        }),
       });
       const receipt = (await response.json()) as any;
       expect(response.status, JSON.stringify(receipt)).toBe(202);

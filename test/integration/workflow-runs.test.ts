@@ -11,7 +11,10 @@ import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 const TERMINAL = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
 
 async function settled(tenant: Tenant, runId: string) {
-  const response = await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => TERMINAL.includes(r.body?.status));
+  const response = await eventually(
+    () => tenant.call(`/v1/workflow-runs/${runId}`),
+    (r) => TERMINAL.includes(r.body?.status),
+  );
   return response.body;
 }
 
@@ -22,7 +25,12 @@ async function release(runId: string) {
 describe('workflow runs', () => {
   it('runs items to completion and reports progress and results', async () => {
     const tenant = await createTenant();
-    const runId = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }, { key: 'b', behaviour: 'succeed' }] });
+    const runId = await startTestRun(tenant, {
+      items: [
+        { key: 'a', behaviour: 'succeed' },
+        { key: 'b', behaviour: 'succeed' },
+      ],
+    });
     const run = await settled(tenant, runId);
     expect(run).toMatchObject({
       id: runId,
@@ -42,7 +50,10 @@ describe('workflow runs', () => {
   it('keeps progress.total null while the run is still finding its work', async () => {
     const tenant = await createTenant();
     const runId = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }], holdUntilReleased: true });
-    const running = await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => r.body.status === 'running' && r.body.progress.queued === 1);
+    const running = await eventually(
+      () => tenant.call(`/v1/workflow-runs/${runId}`),
+      (r) => r.body.status === 'running' && r.body.progress.queued === 1,
+    );
     expect(running.body.progress.total).toBeNull();
     await release(runId);
     expect((await settled(tenant, runId)).progress.total).toBe(1);
@@ -50,7 +61,12 @@ describe('workflow runs', () => {
 
   it('ends completed_with_errors when some items fail, failed when all do', async () => {
     const tenant = await createTenant();
-    const mixed = await startTestRun(tenant, { items: [{ key: 'ok', behaviour: 'succeed' }, { key: 'bad', behaviour: 'fail' }] });
+    const mixed = await startTestRun(tenant, {
+      items: [
+        { key: 'ok', behaviour: 'succeed' },
+        { key: 'bad', behaviour: 'fail' },
+      ],
+    });
     const allBad = await startTestRun(tenant, { items: [{ key: 'bad', behaviour: 'fail' }] });
     expect((await settled(tenant, mixed)).status).toBe('completed_with_errors');
     const failed = await settled(tenant, allBad);
@@ -67,7 +83,10 @@ describe('workflow runs', () => {
   it('cancels a run; finished runs cannot be cancelled', async () => {
     const tenant = await createTenant();
     const runId = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }], holdUntilReleased: true });
-    await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => r.body.status === 'running');
+    await eventually(
+      () => tenant.call(`/v1/workflow-runs/${runId}`),
+      (r) => r.body.status === 'running',
+    );
     const cancelled = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST' });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
@@ -76,7 +95,10 @@ describe('workflow runs', () => {
     expectError(again, 409, 'run_already_finished');
     expect(again.body.error.message).toContain('cancelled');
     // The workflow saw the cancellation and stopped: Temporal and the API agree.
-    await eventually(() => testTemporal().then((t) => t.workflow.getHandle(runId).describe()), (d) => d.status.name === 'CANCELLED');
+    await eventually(
+      () => testTemporal().then((t) => t.workflow.getHandle(runId).describe()),
+      (d) => d.status.name === 'CANCELLED',
+    );
     expect((await tenant.call(`/v1/workflow-runs/${runId}`)).body.status).toBe('cancelled');
   });
 
@@ -94,13 +116,25 @@ describe('workflow runs', () => {
     const tenant = await createTenant();
     // The workflow ignores the cancellation and runs its finishing steps: they must not
     // overwrite the decision the cancel answered with.
-    const runId = await startTestRun(tenant, { items: [{ key: 'running', behaviour: 'brief' }, { key: 'queued', behaviour: 'succeed' }], ignoreCancellation: true });
-    await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => r.body.progress?.running === 1);
+    const runId = await startTestRun(tenant, {
+      items: [
+        { key: 'running', behaviour: 'brief' },
+        { key: 'queued', behaviour: 'succeed' },
+      ],
+      ignoreCancellation: true,
+    });
+    await eventually(
+      () => tenant.call(`/v1/workflow-runs/${runId}`),
+      (r) => r.body.progress?.running === 1,
+    );
     const cancelled = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST' });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
     const temporal = await testTemporal();
-    await eventually(() => temporal.workflow.getHandle(runId).describe(), (d) => d.status.name === 'COMPLETED');
+    await eventually(
+      () => temporal.workflow.getHandle(runId).describe(),
+      (d) => d.status.name === 'COMPLETED',
+    );
     const run = (await tenant.call(`/v1/workflow-runs/${runId}`)).body;
     expect(run.status).toBe('cancelled');
     expect(run.progress).toMatchObject({ total: 2, completed: 1, cancelled: 1, queued: 0, running: 0 });
@@ -113,11 +147,21 @@ describe('workflow runs', () => {
 
   it('cancels a run whose workflow has not reached its work; nothing is worked on', async () => {
     const tenant = await createTenant();
-    const runId = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }], ignoreCancellation: true, holdUntilReleased: true });
-    await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => r.body.progress?.queued === 1);
+    const runId = await startTestRun(tenant, {
+      items: [{ key: 'a', behaviour: 'succeed' }],
+      ignoreCancellation: true,
+      holdUntilReleased: true,
+    });
+    await eventually(
+      () => tenant.call(`/v1/workflow-runs/${runId}`),
+      (r) => r.body.progress?.queued === 1,
+    );
     expect((await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST' })).body.status).toBe('cancelled');
     await release(runId);
-    await eventually(() => testTemporal().then((t) => t.workflow.getHandle(runId).describe()), (d) => d.status.name === 'COMPLETED');
+    await eventually(
+      () => testTemporal().then((t) => t.workflow.getHandle(runId).describe()),
+      (d) => d.status.name === 'COMPLETED',
+    );
     const run = (await tenant.call(`/v1/workflow-runs/${runId}`)).body;
     expect(run).toMatchObject({ status: 'cancelled', progress: { total: 1, completed: 0, cancelled: 1 } });
   });
@@ -145,7 +189,10 @@ describe('workflow runs', () => {
         expect(response.body.error.message).toContain(final.status);
       }
       // Temporal has closed the workflow, and the run still says what the client was told.
-      await eventually(() => testTemporal().then((t) => t.workflow.getHandle(runId).describe()), (d) => d.status.name !== 'RUNNING');
+      await eventually(
+        () => testTemporal().then((t) => t.workflow.getHandle(runId).describe()),
+        (d) => d.status.name !== 'RUNNING',
+      );
       expect((await tenant.call(`/v1/workflow-runs/${runId}`)).body.status).toBe(final.status);
     }
     expect(answers.every((status) => status === 200 || status === 409)).toBe(true);
@@ -153,12 +200,31 @@ describe('workflow runs', () => {
 
   it('cancels selected items; the others finish', async () => {
     const tenant = await createTenant();
-    const runId = await startTestRun(tenant, { items: [{ key: 'keep', behaviour: 'succeed' }, { key: 'drop', behaviour: 'succeed' }], holdUntilReleased: true });
-    const items = await eventually(() => tenant.call(`/v1/workflow-runs/${runId}/items`), (r) => r.body.data?.length === 2);
+    const runId = await startTestRun(tenant, {
+      items: [
+        { key: 'keep', behaviour: 'succeed' },
+        { key: 'drop', behaviour: 'succeed' },
+      ],
+      holdUntilReleased: true,
+    });
+    const items = await eventually(
+      () => tenant.call(`/v1/workflow-runs/${runId}/items`),
+      (r) => r.body.data?.length === 2,
+    );
     const drop = items.body.data.find((i: any) => i.key === 'drop');
-    const response = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST', body: { item_ids: [drop.id] } });
+    const response = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, {
+      method: 'POST',
+      body: { item_ids: [drop.id] },
+    });
     expect(response.status).toBe(200);
-    expectError(await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST', body: { item_ids: [crypto.randomUUID()] } }), 400, 'validation_error');
+    expectError(
+      await tenant.call(`/v1/workflow-runs/${runId}/cancel`, {
+        method: 'POST',
+        body: { item_ids: [crypto.randomUUID()] },
+      }),
+      400,
+      'validation_error',
+    );
     await release(runId);
     const run = await settled(tenant, runId);
     expect(run.status).toBe('completed');
@@ -196,7 +262,9 @@ describe('workflow runs', () => {
     const refresh = await tenant.call(`/v1/agreements/${agreement.body.id}/invoices/refresh`, { method: 'POST' });
     expect(refresh.status).toBe(202);
     const refreshRun = refresh.body.workflow_run_id;
-    const reconcile = await tenant.call(`/v1/agreements/${agreement.body.id}/alert-topics/reconcile`, { method: 'POST' });
+    const reconcile = await tenant.call(`/v1/agreements/${agreement.body.id}/alert-topics/reconcile`, {
+      method: 'POST',
+    });
     expect(reconcile.status).toBe(202);
     for (const runId of [refreshRun, reconcile.body.workflow_run_id]) {
       await settled(tenant, runId);
@@ -206,16 +274,30 @@ describe('workflow runs', () => {
     }
     // Failed or not, the type decides: a refresh stopped in Temporal (failed) is not retried either.
     const second = await tenant.call(`/v1/agreements/${agreement.body.id}/invoices/refresh`, { method: 'POST' });
-    await testTemporal().then((t) => t.workflow.getHandle(second.body.workflow_run_id).terminate('operator stopped it')).catch(() => undefined);
+    await testTemporal()
+      .then((t) => t.workflow.getHandle(second.body.workflow_run_id).terminate('operator stopped it'))
+      .catch(() => undefined);
     const stopped = await settled(tenant, second.body.workflow_run_id);
-    expectError(await tenant.call(`/v1/workflow-runs/${second.body.workflow_run_id}/retry`, { method: 'POST' }), 409, 'run_type_not_retryable');
-    expect(await testDb().workflowRun.count({ where: { organizationId: tenant.organizationId, retryOfRunId: { not: null } } })).toBe(0);
+    expectError(
+      await tenant.call(`/v1/workflow-runs/${second.body.workflow_run_id}/retry`, { method: 'POST' }),
+      409,
+      'run_type_not_retryable',
+    );
+    expect(
+      await testDb().workflowRun.count({
+        where: { organizationId: tenant.organizationId, retryOfRunId: { not: null } },
+      }),
+    ).toBe(0);
     expect(['completed', 'failed']).toContain(stopped.status);
   });
 
   it('resumes a failed resumable run under the same id, keeping finished items', async () => {
     const tenant = await createTenant();
-    const runId = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'fail_on_first_attempt' }] }, 'test_resumable');
+    const runId = await startTestRun(
+      tenant,
+      { items: [{ key: 'a', behaviour: 'fail_on_first_attempt' }] },
+      'test_resumable',
+    );
     expect((await settled(tenant, runId)).status).toBe('failed');
     const resumed = await tenant.call(`/v1/workflow-runs/${runId}/retry`, { method: 'POST' });
     expect(resumed.status).toBe(202);
@@ -228,9 +310,18 @@ describe('workflow runs', () => {
   it('shows a workflow terminated or cancelled in Temporal UI as such', async () => {
     const tenant = await createTenant();
     const temporal = await testTemporal();
-    const terminated = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }], holdUntilReleased: true });
-    const cancelled = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }], holdUntilReleased: true });
-    await eventually(() => tenant.call(`/v1/workflow-runs/${cancelled}`), (r) => r.body.status === 'running');
+    const terminated = await startTestRun(tenant, {
+      items: [{ key: 'a', behaviour: 'succeed' }],
+      holdUntilReleased: true,
+    });
+    const cancelled = await startTestRun(tenant, {
+      items: [{ key: 'a', behaviour: 'succeed' }],
+      holdUntilReleased: true,
+    });
+    await eventually(
+      () => tenant.call(`/v1/workflow-runs/${cancelled}`),
+      (r) => r.body.status === 'running',
+    );
     await temporal.workflow.getHandle(terminated).terminate('operator stopped it');
     await temporal.workflow.getHandle(cancelled).cancel();
     const t = await settled(tenant, terminated);
@@ -246,9 +337,17 @@ describe('workflow runs', () => {
     const tenant = await createTenant();
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
     const input = { items: [{ key: 'a', behaviour: 'succeed' }] };
-    const row = (id: string, createdAt: Date) => ({ id, organizationId: tenant.organizationId, type: 'test_items', input, createdAt });
+    const row = (id: string, createdAt: Date) => ({
+      id,
+      organizationId: tenant.organizationId,
+      type: 'test_items',
+      input,
+      createdAt,
+    });
     const [orphan, fresh, stale] = [randomUUID(), randomUUID(), randomUUID()];
-    await testDb().workflowRun.createMany({ data: [row(orphan, minutesAgo(2)), row(fresh, minutesAgo(0)), row(stale, minutesAgo(25 * 60))] });
+    await testDb().workflowRun.createMany({
+      data: [row(orphan, minutesAgo(2)), row(fresh, minutesAgo(0)), row(stale, minutesAgo(25 * 60))],
+    });
 
     // Within the first minute the API that wrote it may still be starting it: left as it is.
     expect((await tenant.call(`/v1/workflow-runs/${fresh}`)).body.status).toBe('queued');
@@ -278,17 +377,33 @@ describe('workflow run lists', () => {
     expect(seen).not.toContain(added);
 
     const cursorOfOtherFilters = (await tenant.call('/v1/workflow-runs?limit=1&types=test_items')).body.next_cursor;
-    expectError(await tenant.call(`/v1/workflow-runs?limit=1&cursor=${encodeURIComponent(cursorOfOtherFilters)}`), 400, 'validation_error');
-    expectError(await tenant.call(`/v1/workflow-runs?limit=1&direction=asc&types=test_items&cursor=${encodeURIComponent(cursorOfOtherFilters)}`), 400, 'validation_error');
+    expectError(
+      await tenant.call(`/v1/workflow-runs?limit=1&cursor=${encodeURIComponent(cursorOfOtherFilters)}`),
+      400,
+      'validation_error',
+    );
+    expectError(
+      await tenant.call(
+        `/v1/workflow-runs?limit=1&direction=asc&types=test_items&cursor=${encodeURIComponent(cursorOfOtherFilters)}`,
+      ),
+      400,
+      'validation_error',
+    );
     expectError(await tenant.call('/v1/workflow-runs?cursor=forged.cursor'), 400, 'validation_error');
 
-    const created = await Promise.all(ids.map(async (id) => (await tenant.call(`/v1/workflow-runs/${id}`)).body.created_at as string));
-    const window = await tenant.call(`/v1/workflow-runs?types=test_items&created_from=${created[1]}&created_before=${created[3]}`);
+    const created = await Promise.all(
+      ids.map(async (id) => (await tenant.call(`/v1/workflow-runs/${id}`)).body.created_at as string),
+    );
+    const window = await tenant.call(
+      `/v1/workflow-runs?types=test_items&created_from=${created[1]}&created_before=${created[3]}`,
+    );
     expect(window.body.data.map((r: any) => r.id)).toEqual([ids[2], ids[1]]);
     expectError(await tenant.call('/v1/workflow-runs?created_from=yesterday'), 400, 'validation_error');
 
     await Promise.all(ids.map((id) => settled(tenant, id)));
-    const completed = await tenant.call(`/v1/workflow-runs?statuses=completed&owner_type=test&owner_ids=${tenant.organizationId}&fields=status,progress.total`);
+    const completed = await tenant.call(
+      `/v1/workflow-runs?statuses=completed&owner_type=test&owner_ids=${tenant.organizationId}&fields=status,progress.total`,
+    );
     expect(completed.body.data.length).toBeGreaterThanOrEqual(5);
     expect(completed.body.data[0]).toEqual({ id: expect.any(String), status: 'completed', progress: { total: 0 } });
   });
@@ -298,18 +413,31 @@ describe('conditional requests and idempotency', () => {
   it('sends an ETag and answers 412 when If-Match does not match', async () => {
     const tenant = await createTenant();
     const runId = await startTestRun(tenant, { items: [{ key: 'a', behaviour: 'succeed' }], holdUntilReleased: true });
-    const read = await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => r.body.status === 'running' && r.body.progress.queued === 1);
+    const read = await eventually(
+      () => tenant.call(`/v1/workflow-runs/${runId}`),
+      (r) => r.body.status === 'running' && r.body.progress.queued === 1,
+    );
     const etag = read.headers.get('etag')!;
     expect(etag).toMatch(/^".+"$/);
-    expectError(await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST', headers: { 'If-Match': '"stale"' } }), 412, 'precondition_failed');
+    expectError(
+      await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST', headers: { 'If-Match': '"stale"' } }),
+      412,
+      'precondition_failed',
+    );
     expect((await tenant.call(`/v1/workflow-runs/${runId}`)).body.status).toBe('running');
-    const cancelled = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, { method: 'POST', headers: { 'If-Match': etag } });
+    const cancelled = await tenant.call(`/v1/workflow-runs/${runId}/cancel`, {
+      method: 'POST',
+      headers: { 'If-Match': etag },
+    });
     expect(cancelled.body.status).toBe('cancelled');
   });
 
   it('replays the first response for a repeated Idempotency-Key and refuses it for another request', async () => {
     const tenant = await createTenant();
-    const [a, b] = [await startTestRun(tenant, { items: [], failRun: true }), await startTestRun(tenant, { items: [], failRun: true })];
+    const [a, b] = [
+      await startTestRun(tenant, { items: [], failRun: true }),
+      await startTestRun(tenant, { items: [], failRun: true }),
+    ];
     await settled(tenant, a);
     await settled(tenant, b);
     const key = { 'Idempotency-Key': `retry-${a}` };
@@ -318,11 +446,17 @@ describe('conditional requests and idempotency', () => {
     expect(repeat.status).toBe(202);
     expect(repeat.body).toEqual(first.body);
     expect(repeat.headers.get('idempotent-replayed')).toBe('true');
-    expectError(await tenant.call(`/v1/workflow-runs/${b}/retry`, { method: 'POST', headers: key }), 409, 'idempotency_key_reused');
+    expectError(
+      await tenant.call(`/v1/workflow-runs/${b}/retry`, { method: 'POST', headers: key }),
+      409,
+      'idempotency_key_reused',
+    );
     // Keys are per organization: another organization may use the same key.
     const other = await createTenant();
     const otherRun = await startTestRun(other, { items: [], failRun: true });
     await settled(other, otherRun);
-    expect((await other.call(`/v1/workflow-runs/${otherRun}/retry`, { method: 'POST', headers: key })).status).toBe(202);
+    expect((await other.call(`/v1/workflow-runs/${otherRun}/retry`, { method: 'POST', headers: key })).status).toBe(
+      202,
+    );
   });
 });

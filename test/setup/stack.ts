@@ -29,7 +29,13 @@ export interface TestStack {
 async function startSupervisedTemporal(workDir: string, port: number) {
   const server = supervise(
     'temporal',
-    () => spawnTemporalDevServer({ port, uiPort: null, dbFile: path.join(workDir, 'temporal.sqlite'), logFile: path.join(workDir, 'temporal.log') }),
+    () =>
+      spawnTemporalDevServer({
+        port,
+        uiPort: null,
+        dbFile: path.join(workDir, 'temporal.sqlite'),
+        logFile: path.join(workDir, 'temporal.log'),
+      }),
     path.join(workDir, 'temporal.pid'),
   );
   await waitForTemporal(port, server.current());
@@ -43,7 +49,14 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ics-test-'));
   // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
   chmodSync(workDir, 0o755);
-  const [pgPort, temporalPort, minioPort, minioConsolePort, smtpPort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [pgPort, temporalPort, minioPort, minioConsolePort, smtpPort, apiPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const stoppers: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => console.error('stop failed:', error));
@@ -61,9 +74,28 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
         throw new Error(`${name} did not start: ${error instanceof Error ? error.message : String(error)}`);
       });
     const [postgres] = await Promise.all([
-      named('PostgreSQL', startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: pgPort, persistent: false, user: 'postgres', password: 'postgres', serverFlags: diagnosticPostgresFlags() })).then(started),
+      named(
+        'PostgreSQL',
+        startEmbeddedPostgres({
+          dataDir: path.join(workDir, 'postgres'),
+          port: pgPort,
+          persistent: false,
+          user: 'postgres',
+          password: 'postgres',
+          serverFlags: diagnosticPostgresFlags(),
+        }),
+      ).then(started),
       named('Temporal', startSupervisedTemporal(workDir, temporalPort)).then(started),
-      named('MinIO', startMinio({ dataDir: path.join(workDir, 'minio'), port: minioPort, consolePort: minioConsolePort, accessKey: 'test-access-key', secretKey: 'test-secret-key-123' })).then(started),
+      named(
+        'MinIO',
+        startMinio({
+          dataDir: path.join(workDir, 'minio'),
+          port: minioPort,
+          consolePort: minioConsolePort,
+          accessKey: 'test-access-key',
+          secretKey: 'test-secret-key-123',
+        }),
+      ).then(started),
     ]);
     await postgres.ensureDatabase('ics_test');
 
@@ -93,7 +125,8 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
       PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
       APP_BASE_URL: `http://127.0.0.1:${apiPort}/app`,
       // Encrypts integration credentials: a rotated-out key second, as after a key rotation.
-      INTEGRATION_KEYS: 'test2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,test1:Hx4dHBsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=',
+      INTEGRATION_KEYS:
+        'test2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,test1:Hx4dHBsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=',
       // Notifications: tests receive e-mail on this port (test/support/smtp-receiver.ts) and
       // webhooks on 127.0.0.1 (allow-listed; every other private address stays refused), with
       // short retries and a dispatch every 2 seconds.
@@ -122,11 +155,12 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
     const workerPidFile = path.join(workDir, 'worker.pid');
     const worker = supervise(
       'worker',
-      () => spawnTypeScript('worker', 'src/worker.ts', {
-        cwd: repoRoot,
-        env: { ...env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
-        logFile: path.join(workDir, 'worker.log'),
-      }),
+      () =>
+        spawnTypeScript('worker', 'src/worker.ts', {
+          cwd: repoRoot,
+          env: { ...env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+          logFile: path.join(workDir, 'worker.log'),
+        }),
       workerPidFile,
     );
     stoppers.push(() => worker.stop());

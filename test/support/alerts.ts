@@ -13,7 +13,11 @@ export interface LineSpec {
   net_amount: string;
 }
 
-export async function invoiceOf(tenant: Tenant, supplier: { name: string; org_number: string }, options: { number?: string; currency?: string; lines?: LineSpec[] } = {}) {
+export async function invoiceOf(
+  tenant: Tenant,
+  supplier: { name: string; org_number: string },
+  options: { number?: string; currency?: string; lines?: LineSpec[] } = {},
+) {
   const lines = options.lines ?? [{ description: 'Paper', quantity: '10', unit_price: '5.50', net_amount: '55.00' }];
   const total = lines.reduce((sum, line) => sum + Math.round(Number(line.net_amount) * 100), 0);
   const amount = (total / 100).toFixed(2);
@@ -52,10 +56,16 @@ export async function matchedAgreement(tenant: Tenant, supplierIds: string[], ti
   return created.body.id;
 }
 
-export const newSupplier = (name = 'Acme') => ({ name: `${name} ${randomUUID().slice(0, 6)}`, org_number: String(100_000_000 + Math.floor(Math.random() * 899_999_999)) });
+export const newSupplier = (name = 'Acme') => ({
+  name: `${name} ${randomUUID().slice(0, 6)}`,
+  org_number: String(100_000_000 + Math.floor(Math.random() * 899_999_999)),
+});
 
 export async function postAlert(tenant: Tenant, body: Record<string, unknown>) {
-  const response = await tenant.call('/v1/alerts', { method: 'POST', body: { title: 'Overcharged', explanation: 'Price above the agreed [1]', impact_amount: '10.00', ...body } });
+  const response = await tenant.call('/v1/alerts', {
+    method: 'POST',
+    body: { title: 'Overcharged', explanation: 'Price above the agreed [1]', impact_amount: '10.00', ...body },
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
 }
@@ -64,7 +74,11 @@ export async function postAlert(tenant: Tenant, body: Record<string, unknown>) {
 // a draft agreement: drafts are never checked, so no check replaces the alerts a test makes.
 export async function paperAndTonerPair(
   tenant: Tenant,
-  options: { supplier: { name: string; org_number: string }; agreementId?: string; agreement?: { title: string; instructions: string } },
+  options: {
+    supplier: { name: string; org_number: string };
+    agreementId?: string;
+    agreement?: { title: string; instructions: string };
+  },
 ) {
   const created = await tenant.call('/v1/invoices', {
     method: 'POST',
@@ -74,7 +88,14 @@ export async function paperAndTonerPair(
       currency_code: 'EUR',
       supplier: options.supplier,
       line_items: [
-        { line_number: '1', description: 'Copy paper A4', seller_item_id: '1001', quantity: '4', unit_price: '12.50', net_amount: '50.00' },
+        {
+          line_number: '1',
+          description: 'Copy paper A4',
+          seller_item_id: '1001',
+          quantity: '4',
+          unit_price: '12.50',
+          net_amount: '50.00',
+        },
         { line_number: '2', description: 'Toner', quantity: '1', unit_price: '80.00', net_amount: '80.00' },
       ],
       amounts: { excluding_vat: '130.00', vat: '0', including_vat: '130.00' },
@@ -85,7 +106,12 @@ export async function paperAndTonerPair(
   const agreement = options.agreement ?? { title: 'Supplies', instructions: 'x' };
   const agreementId =
     options.agreementId ??
-    (await tenant.call('/v1/agreements', { method: 'POST', body: { ...agreement, supplier_ids: [invoice.supplier.id], effective_date: '2026-01-01' } })).body.id;
+    (
+      await tenant.call('/v1/agreements', {
+        method: 'POST',
+        body: { ...agreement, supplier_ids: [invoice.supplier.id], effective_date: '2026-01-01' },
+      })
+    ).body.id;
   await refresh(tenant, `/v1/invoices/${invoice.id}/agreements/refresh`);
   const lines = await testDb().invoiceLine.findMany({ where: { invoiceId: invoice.id }, orderBy: { position: 'asc' } });
   return { agreementId: agreementId as string, invoiceId: invoice.id as string, lines };
@@ -96,7 +122,14 @@ export async function paperAndTonerPair(
 export async function insertAlert(
   tenant: Tenant,
   pair: { agreementId: string; invoiceId: string },
-  fields: { checker: string | null; lineId: string | null; title?: string; topicId?: string; impact?: string; status?: 'pending' | 'dismissed' },
+  fields: {
+    checker: string | null;
+    lineId: string | null;
+    title?: string;
+    topicId?: string;
+    impact?: string;
+    status?: 'pending' | 'dismissed';
+  },
 ): Promise<string> {
   const id = randomUUID();
   await testDb().alert.create({

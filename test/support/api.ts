@@ -29,7 +29,11 @@ export async function call<T = any>(path: string, options: CallOptions = {}): Pr
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(`${options.baseUrl ?? inject('apiUrl')}${path}`, { method: options.method ?? 'GET', headers, body });
+  const response = await fetch(`${options.baseUrl ?? inject('apiUrl')}${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -49,12 +53,17 @@ export function expectError(response: ApiResponse, status: number, code: string)
   }
 }
 
-export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }

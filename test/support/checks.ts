@@ -14,7 +14,10 @@ export function peppolInvoice(number = `CHK-${randomUUID().slice(0, 8)}`, issueD
       .toString('utf8')
       .replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>${number}</cbc:ID>`)
       .replace('<cbc:IssueDate>2017-11-13</cbc:IssueDate>', `<cbc:IssueDate>${issueDate}</cbc:IssueDate>`)
-      .replace('<cbc:Name>item name</cbc:Name>', '<cbc:Name>item name</cbc:Name><cac:SellersItemIdentification><cbc:ID>SKU-1</cbc:ID></cac:SellersItemIdentification>'),
+      .replace(
+        '<cbc:Name>item name</cbc:Name>',
+        '<cbc:Name>item name</cbc:Name><cac:SellersItemIdentification><cbc:ID>SKU-1</cbc:ID></cac:SellersItemIdentification>',
+      ),
   );
 }
 
@@ -34,7 +37,17 @@ export async function agreementWithPrice(tenant: Tenant, body: Record<string, un
   if (price) {
     const items = await tenant.call(`/v1/agreements/${created.body.id}/price-items`, {
       method: 'POST',
-      body: { entries: [{ description: 'item name', seller_item_id: 'SKU-1', unit: 'DAY', currency_code: 'EUR', price: { type: 'amount', amount: price } }] },
+      body: {
+        entries: [
+          {
+            description: 'item name',
+            seller_item_id: 'SKU-1',
+            unit: 'DAY',
+            currency_code: 'EUR',
+            price: { type: 'amount', amount: price },
+          },
+        ],
+      },
     });
     expect(items.status).toBe(201);
     priceItemId = items.body.data[0].id;
@@ -43,7 +56,11 @@ export async function agreementWithPrice(tenant: Tenant, body: Record<string, un
 }
 
 export async function settledRun(tenant: Tenant, runId: string) {
-  const run = await eventually(() => tenant.call(`/v1/workflow-runs/${runId}`), (r) => !['queued', 'running'].includes(r.body.status), 60_000);
+  const run = await eventually(
+    () => tenant.call(`/v1/workflow-runs/${runId}`),
+    (r) => !['queued', 'running'].includes(r.body.status),
+    60_000,
+  );
   return run.body;
 }
 

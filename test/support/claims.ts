@@ -13,7 +13,12 @@ export async function claimSetup(tenant: Tenant, invoices: { currency?: string; 
   return { supplier, supplierId, agreementId, invoices: created };
 }
 
-export async function alertOn(tenant: Tenant, invoiceId: string, agreementId: string, body: Record<string, unknown> = {}): Promise<string> {
+export async function alertOn(
+  tenant: Tenant,
+  invoiceId: string,
+  agreementId: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
   return (await postAlert(tenant, { invoice_id: invoiceId, agreement_id: agreementId, ...body })).id;
 }
 
@@ -25,4 +30,5 @@ export async function createClaim(tenant: Tenant, body: Record<string, unknown>)
 
 export const alertOf = async (tenant: Tenant, id: string) => (await tenant.call(`/v1/alerts/${id}`)).body;
 export const claimOf = async (tenant: Tenant, id: string) => (await tenant.call(`/v1/claims/${id}`)).body;
-export const setStatus = (tenant: Tenant, id: string, status: string) => tenant.call(`/v1/claims/${id}`, { method: 'PATCH', body: { status } });
+export const setStatus = (tenant: Tenant, id: string, status: string) =>
+  tenant.call(`/v1/claims/${id}`, { method: 'PATCH', body: { status } });

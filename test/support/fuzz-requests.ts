@@ -101,10 +101,12 @@ const junkValue = fc.oneof(
   fc.constant(JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}')),
 );
 
-const hugeString = fc.record({
-  length: fc.integer({ min: 10_000, max: 1_900_000 }),
-  unit: fc.constantFrom('a', 'é', '0', ' ', '\\', '"', '\u0000', '😀', '%', "'; --", 'a.'),
-}).map(({ length, unit }) => new HugeString(length, unit));
+const hugeString = fc
+  .record({
+    length: fc.integer({ min: 10_000, max: 1_900_000 }),
+    unit: fc.constantFrom('a', 'é', '0', ' ', '\\', '"', '\u0000', '😀', '%', "'; --", 'a.'),
+  })
+  .map(({ length, unit }) => new HugeString(length, unit));
 
 // A segment that is only dots names another path: clients resolve "." and ".." in the URL before
 // sending it (GET /v1/invoices/. is GET /v1/invoices/), so no request can carry one as an id.
@@ -112,18 +114,38 @@ const isDotSegment = (value: string) => value === '.' || value === '..';
 
 const malformedPathId = fc.oneof(
   fc.string({ minLength: 1, maxLength: 40 }).filter((value) => !isDotSegment(value)),
-  fc.constantFrom('0', '-1', 'null', 'undefined', '%00', '.%2e', '00000000-0000-0000-0000-00000000000g', ' 00000000-0000-0000-0000-000000000000', 'aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    'null',
+    'undefined',
+    '%00',
+    '.%2e',
+    '00000000-0000-0000-0000-00000000000g',
+    ' 00000000-0000-0000-0000-000000000000',
+    'aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa',
+  ),
   fc.integer({ min: 100, max: 5_000 }).map((n) => 'a'.repeat(n)),
 );
 
 // ---- mutations of a valid body ----
 
-type Mutation = { kind: 'wrong_type'; at: number; junk: unknown } | { kind: 'drop_key'; at: number } | { kind: 'unknown_key'; at: number; key: string; junk: unknown } | { kind: 'huge_string'; at: number; huge: HugeString } | { kind: 'null_leaf'; at: number };
+type Mutation =
+  | { kind: 'wrong_type'; at: number; junk: unknown }
+  | { kind: 'drop_key'; at: number }
+  | { kind: 'unknown_key'; at: number; key: string; junk: unknown }
+  | { kind: 'huge_string'; at: number; huge: HugeString }
+  | { kind: 'null_leaf'; at: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('wrong_type' as const), at: fc.nat(), junk: junkValue }),
   fc.record({ kind: fc.constant('drop_key' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('unknown_key' as const), at: fc.nat(), key: fc.string({ minLength: 1, maxLength: 12 }), junk: junkValue }),
+  fc.record({
+    kind: fc.constant('unknown_key' as const),
+    at: fc.nat(),
+    key: fc.string({ minLength: 1, maxLength: 12 }),
+    junk: junkValue,
+  }),
   fc.record({ kind: fc.constant('huge_string' as const), at: fc.nat(), huge: hugeString }),
   fc.record({ kind: fc.constant('null_leaf' as const), at: fc.nat() }),
 );
@@ -133,8 +155,11 @@ type Slot = { parent: Record<string, unknown> | unknown[] | null; key: string | 
 function slotsOf(root: { value: unknown }): Slot[] {
   const slots: Slot[] = [{ parent: null, key: 'value', value: root.value }];
   const visit = (value: unknown) => {
-    if (Array.isArray(value)) value.forEach((child, index) => (slots.push({ parent: value, key: index, value: child }), visit(child)));
-    else if (value && typeof value === 'object') for (const [key, child] of Object.entries(value)) slots.push({ parent: value as Record<string, unknown>, key, value: child }), visit(child);
+    if (Array.isArray(value))
+      value.forEach((child, index) => (slots.push({ parent: value, key: index, value: child }), visit(child)));
+    else if (value && typeof value === 'object')
+      for (const [key, child] of Object.entries(value))
+        (slots.push({ parent: value as Record<string, unknown>, key, value: child }), visit(child));
   };
   visit(root.value);
   return slots;
@@ -158,7 +183,8 @@ function applyMutation(valid: unknown, change: Mutation): unknown {
       break;
     case 'unknown_key': {
       const objects = slots.filter((s) => s.value && typeof s.value === 'object' && !Array.isArray(s.value));
-      const holder = objects.length > 0 ? (objects[change.at % objects.length]!.value as Record<string, unknown>) : null;
+      const holder =
+        objects.length > 0 ? (objects[change.at % objects.length]!.value as Record<string, unknown>) : null;
       if (holder) holder[change.key] = change.junk;
       else target[slot.key] = { [change.key]: change.junk };
       break;
@@ -200,49 +226,126 @@ function queryValue(set: SchemaSet, schema: Schema, pools: IdPools, name: string
   const s = set.resolve(schema);
   if (s.type === 'array') {
     // Plural filters: one comma list, or the parameter repeated.
-    return fc.tuple(validValue(set, s, pools, name) as fc.Arbitrary<unknown[]>, fc.boolean()).map(([items, repeated]) => (repeated ? items.map(String) : [items.map(String).join(',')]));
+    return fc
+      .tuple(validValue(set, s, pools, name) as fc.Arbitrary<unknown[]>, fc.boolean())
+      .map(([items, repeated]) => (repeated ? items.map(String) : [items.map(String).join(',')]));
   }
   return validValue(set, s, pools, name).map((value) => [typeof value === 'string' ? value : JSON.stringify(value)]);
 }
 
 const invalidQueryValue = fc.oneof(
   fc.string({ maxLength: 30 }),
-  fc.constantFrom('', ',', ',,,', 'true,false', '-1', '1.5', '1e400', 'null', '[]', '{}', '2026-02-30', '9999-99-99', 'not-a-uuid'),
+  fc.constantFrom(
+    '',
+    ',',
+    ',,,',
+    'true,false',
+    '-1',
+    '1.5',
+    '1e400',
+    'null',
+    '[]',
+    '{}',
+    '2026-02-30',
+    '9999-99-99',
+    'not-a-uuid',
+  ),
   fc.integer({ min: 1_000, max: 12_000 }).map((n) => 'x'.repeat(n)),
 );
 
 function queryArbitrary(set: SchemaSet, operation: Operation, pools: IdPools): fc.Arbitrary<[string, string][]> {
   const parameters = operation.parameters.filter((parameter) => parameter.in === 'query');
   const each = parameters.map((parameter) =>
-    fc.oneof(
-      { weight: 5, arbitrary: fc.constant([] as string[]) },
-      { weight: 4, arbitrary: parameter.name === 'cursor' ? fc.constant([] as string[]) : queryValue(set, parameter.schema, pools, parameter.name) },
-      { weight: 1, arbitrary: invalidQueryValue.map((value) => [value]) },
-    ).map((values) => values.map((value) => [parameter.name, value] as [string, string])),
+    fc
+      .oneof(
+        { weight: 5, arbitrary: fc.constant([] as string[]) },
+        {
+          weight: 4,
+          arbitrary:
+            parameter.name === 'cursor'
+              ? fc.constant([] as string[])
+              : queryValue(set, parameter.schema, pools, parameter.name),
+        },
+        { weight: 1, arbitrary: invalidQueryValue.map((value) => [value]) },
+      )
+      .map((values) => values.map((value) => [parameter.name, value] as [string, string])),
   );
-  const unknown = fc.oneof({ weight: 9, arbitrary: fc.constant([] as [string, string][]) }, { weight: 1, arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 10 })).map((pair) => [pair]) });
+  const unknown = fc.oneof(
+    { weight: 9, arbitrary: fc.constant([] as [string, string][]) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 10 }))
+        .map((pair) => [pair]),
+    },
+  );
   return fc.tuple(fc.tuple(...each), unknown).map(([lists, extra]) => [...lists.flat(), ...extra]);
 }
 
-function bodyArbitrary(set: SchemaSet, operation: Operation, pools: IdPools): fc.Arbitrary<{ body: FuzzRequest['body']; kind: string }> {
+function bodyArbitrary(
+  set: SchemaSet,
+  operation: Operation,
+  pools: IdPools,
+): fc.Arbitrary<{ body: FuzzRequest['body']; kind: string }> {
   const hostile: fc.WeightedArbitrary<{ body: FuzzRequest['body']; kind: string }>[] = [
-    { weight: 3, arbitrary: fc.integer({ min: 1_000, max: 100_000 }).map((depth) => ({ body: new RawBody('deep_arrays', depth), kind: 'deep_nesting' })) },
-    { weight: 3, arbitrary: fc.integer({ min: 1_000, max: 100_000 }).map((depth) => ({ body: new RawBody('deep_objects', depth), kind: 'deep_nesting' })) },
     {
       weight: 3,
-      arbitrary: fc.constantFrom('{', '{"a":', '[1,2', 'nul', '{"a":1}}', '\u0000', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}', '{"a":1,"a":2}').map((sample) => ({ body: new RawBody('malformed', 1, 'application/json', sample), kind: 'malformed_json' })),
+      arbitrary: fc
+        .integer({ min: 1_000, max: 100_000 })
+        .map((depth) => ({ body: new RawBody('deep_arrays', depth), kind: 'deep_nesting' })),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .integer({ min: 1_000, max: 100_000 })
+        .map((depth) => ({ body: new RawBody('deep_objects', depth), kind: 'deep_nesting' })),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .constantFrom(
+          '{',
+          '{"a":',
+          '[1,2',
+          'nul',
+          '{"a":1}}',
+          '\u0000',
+          '{"a":"\\ud800"}',
+          '{"__proto__":{"x":1}}',
+          '{"a":1,"a":2}',
+        )
+        .map((sample) => ({ body: new RawBody('malformed', 1, 'application/json', sample), kind: 'malformed_json' })),
     },
     { weight: 3, arbitrary: junkValue.map((json) => ({ body: { json }, kind: 'wrong_body_type' })) },
     { weight: 3, arbitrary: hugeString.map((huge) => ({ body: { json: huge }, kind: 'huge_string_body' })) },
-    { weight: 3, arbitrary: fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x').map((contentType) => ({ body: new RawBody('text', 3, contentType, 'a=1&'), kind: 'other_content_type' })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .constantFrom(
+          'text/plain',
+          'application/xml',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+        )
+        .map((contentType) => ({ body: new RawBody('text', 3, contentType, 'a=1&'), kind: 'other_content_type' })),
+    },
     // Over the 2 MiB limit: must be a 413, not a stall or a 500.
-    { weight: 1, arbitrary: fc.constant({ body: new RawBody('text', 2_200_000, 'application/json', ' '), kind: 'oversized' }) },
+    {
+      weight: 1,
+      arbitrary: fc.constant({ body: new RawBody('text', 2_200_000, 'application/json', ' '), kind: 'oversized' }),
+    },
   ];
-  if (!operation.jsonBody) return fc.oneof({ weight: 18, arbitrary: fc.constant({ body: null, kind: 'no_body' }) }, ...hostile);
+  if (!operation.jsonBody)
+    return fc.oneof({ weight: 18, arbitrary: fc.constant({ body: null, kind: 'no_body' }) }, ...hostile);
   const valid = validValue(set, operation.jsonBody, pools);
   return fc.oneof(
     { weight: 24, arbitrary: valid.map((json) => ({ body: { json }, kind: 'valid' })) },
-    { weight: 18, arbitrary: fc.tuple(valid, mutation).map(([json, change]) => ({ body: { json: applyMutation(json, change) }, kind: `mutated_${change.kind}` })) },
+    {
+      weight: 18,
+      arbitrary: fc
+        .tuple(valid, mutation)
+        .map(([json, change]) => ({ body: { json: applyMutation(json, change) }, kind: `mutated_${change.kind}` })),
+    },
     ...hostile,
   );
 }
@@ -251,24 +354,43 @@ function bodyArbitrary(set: SchemaSet, operation: Operation, pools: IdPools): fc
 // body valid per the schema. These reach the handlers (and the database) rather than validation.
 function cleanRequest(set: SchemaSet, operation: Operation, pools: IdPools): fc.Arbitrary<FuzzRequest> {
   const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
-  const path = fc.tuple(...names.map((name) => {
-    const valid = pools.forPathParameter(operation.path.slice(0, operation.path.indexOf(`{${name}}`) - 1));
-    return valid.length > 0 ? fc.constantFrom(...valid) : fc.uuid();
-  })).map((chosen) => names.reduce((result, name, index) => result.replace(`{${name}}`, chosen[index]!), operation.path));
+  const path = fc
+    .tuple(
+      ...names.map((name) => {
+        const valid = pools.forPathParameter(operation.path.slice(0, operation.path.indexOf(`{${name}}`) - 1));
+        return valid.length > 0 ? fc.constantFrom(...valid) : fc.uuid();
+      }),
+    )
+    .map((chosen) =>
+      names.reduce((result, name, index) => result.replace(`{${name}}`, chosen[index]!), operation.path),
+    );
   const query = fc
-    .tuple(...operation.parameters.filter((p) => p.in === 'query' && p.name !== 'cursor' && p.name !== 'fields').map((p) =>
-      fc.oneof(fc.constant([] as string[]), queryValue(set, p.schema, pools, p.name)).map((values) => values.map((value) => [p.name, value] as [string, string])),
-    ))
+    .tuple(
+      ...operation.parameters
+        .filter((p) => p.in === 'query' && p.name !== 'cursor' && p.name !== 'fields')
+        .map((p) =>
+          fc
+            .oneof(fc.constant([] as string[]), queryValue(set, p.schema, pools, p.name))
+            .map((values) => values.map((value) => [p.name, value] as [string, string])),
+        ),
+    )
     .map((lists) => lists.flat());
-  const body = operation.jsonBody ? validValue(set, operation.jsonBody, pools).map((json) => ({ json })) : fc.constant(null);
-  return fc.tuple(path, query, body).map(([p, q, b]) => ({ method: operation.method, path: p, query: q, body: b, kind: 'clean' }));
+  const body = operation.jsonBody
+    ? validValue(set, operation.jsonBody, pools).map((json) => ({ json }))
+    : fc.constant(null);
+  return fc
+    .tuple(path, query, body)
+    .map(([p, q, b]) => ({ method: operation.method, path: p, query: q, body: b, kind: 'clean' }));
 }
 
 export function requestArbitrary(set: SchemaSet, operation: Operation, pools: IdPools): fc.Arbitrary<FuzzRequest> {
   const anything = fc
     .tuple(pathArbitrary(operation, pools), queryArbitrary(set, operation, pools), bodyArbitrary(set, operation, pools))
     // GET sends no body (fetch refuses one), whatever was generated for it.
-    .map(([path, query, { body, kind }]) => (operation.method === 'GET' ? { method: operation.method, path, query, body: null, kind: 'get' } : { method: operation.method, path, query, body, kind }));
+    .map(([path, query, { body, kind }]) =>
+      operation.method === 'GET'
+        ? { method: operation.method, path, query, body: null, kind: 'get' }
+        : { method: operation.method, path, query, body, kind },
+    );
   return fc.oneof({ weight: 1, arbitrary: cleanRequest(set, operation, pools) }, { weight: 2, arbitrary: anything });
 }
-

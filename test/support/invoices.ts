@@ -6,7 +6,12 @@ import { call, eventually, type ApiResponse } from './api.js';
 import type { Tenant } from './tenants.js';
 
 // Beside the clone, or two levels up from a worktree (/work/wt/<name>).
-export const samplesRoot = process.env.SAMPLES_DIR ?? [path.resolve(repoRoot, '../shared/samples'), path.resolve(repoRoot, '../../shared/samples')].find((dir) => existsSync(dir)) ?? path.resolve(repoRoot, '../shared/samples');
+export const samplesRoot =
+  process.env.SAMPLES_DIR ??
+  [path.resolve(repoRoot, '../shared/samples'), path.resolve(repoRoot, '../../shared/samples')].find((dir) =>
+    existsSync(dir),
+  ) ??
+  path.resolve(repoRoot, '../shared/samples');
 
 export function sample(relativePath: string): Buffer {
   return readFileSync(path.join(samplesRoot, relativePath));
@@ -18,10 +23,22 @@ export function mimeTypeOf(fileName: string): string {
 
 // Registers a document and PUTs its bytes straight to storage, as a client would: with exactly
 // the returned headers and no API key.
-export async function uploadDocument(tenant: Tenant, fileName: string, bytes: Buffer, mimeType = mimeTypeOf(fileName)): Promise<string> {
-  const registration = await tenant.call('/v1/documents/upload', { method: 'POST', body: { file_name: fileName, mime_type: mimeType, file_size: bytes.length, category: 'invoice' } });
+export async function uploadDocument(
+  tenant: Tenant,
+  fileName: string,
+  bytes: Buffer,
+  mimeType = mimeTypeOf(fileName),
+): Promise<string> {
+  const registration = await tenant.call('/v1/documents/upload', {
+    method: 'POST',
+    body: { file_name: fileName, mime_type: mimeType, file_size: bytes.length, category: 'invoice' },
+  });
   if (registration.status !== 201) throw new Error(`registration failed: ${JSON.stringify(registration.body)}`);
-  const put = await fetch(registration.body.upload_url, { method: 'PUT', headers: registration.body.headers, body: bytes });
+  const put = await fetch(registration.body.upload_url, {
+    method: 'PUT',
+    headers: registration.body.headers,
+    body: bytes,
+  });
   if (!put.ok) throw new Error(`storage PUT failed: ${put.status} ${await put.text()}`);
   return registration.body.document_id;
 }
@@ -31,16 +48,30 @@ export async function importDocument(tenant: Tenant, documentId: string, headers
 }
 
 export async function settledImport(tenant: Tenant, importId: string) {
-  const response = await eventually(() => tenant.call(`/v1/invoices/imports/${importId}`), (r) => !['queued', 'running'].includes(r.body?.status), 60_000);
+  const response = await eventually(
+    () => tenant.call(`/v1/invoices/imports/${importId}`),
+    (r) => !['queued', 'running'].includes(r.body?.status),
+    60_000,
+  );
   return response.body;
 }
 
 // The Ingestion API upload: multipart/form-data with a primary file part.
-export async function ingestionUpload(token: string, fileName: string, bytes: Buffer, attachments: { name: string; bytes: Buffer }[] = []): Promise<ApiResponse> {
+export async function ingestionUpload(
+  token: string,
+  fileName: string,
+  bytes: Buffer,
+  attachments: { name: string; bytes: Buffer }[] = [],
+): Promise<ApiResponse> {
   const form = new FormData();
   form.append('primary', new Blob([bytes], { type: mimeTypeOf(fileName) }), fileName);
-  for (const attachment of attachments) form.append('attachments', new Blob([attachment.bytes], { type: 'application/pdf' }), attachment.name);
-  const response = await fetch(`${inject('apiUrl')}/v1/invoices/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  for (const attachment of attachments)
+    form.append('attachments', new Blob([attachment.bytes], { type: 'application/pdf' }), attachment.name);
+  const response = await fetch(`${inject('apiUrl')}/v1/invoices/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
@@ -48,7 +79,10 @@ export async function settledIngestionInvoice(token: string, invoiceId: string) 
   const response = await eventually(
     () => call(`/v1/invoices/${invoiceId}`, { token }),
     // As the spec tells clients: poll while either status is pending or processing.
-    (r) => ![r.body?.processing?.status, r.body?.alerts?.processing?.status].some((status) => ['pending', 'processing'].includes(status)),
+    (r) =>
+      ![r.body?.processing?.status, r.body?.alerts?.processing?.status].some((status) =>
+        ['pending', 'processing'].includes(status),
+      ),
     60_000,
   );
   return response;

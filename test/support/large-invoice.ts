@@ -58,7 +58,13 @@ export const agreedPrice = (item: number) => new Decimal(1000 + ((item * 7919) %
 export function priceItemEntries(from: number, to: number) {
   return Array.from({ length: to - from }, (_, offset) => {
     const item = from + offset;
-    return { description: `Article ${item + 1}`, seller_item_id: articleOf(item), unit: 'stk', currency_code: 'EUR', price: { type: 'amount', amount: agreedPrice(item).toFixed(2) } };
+    return {
+      description: `Article ${item + 1}`,
+      seller_item_id: articleOf(item),
+      unit: 'stk',
+      currency_code: 'EUR',
+      price: { type: 'amount', amount: agreedPrice(item).toFixed(2) },
+    };
   });
 }
 
@@ -128,7 +134,10 @@ export function largePeppolInvoice(options: LargeInvoiceOptions): { bytes: Buffe
   }
   const vat = lineTotal.times('0.25').toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   const totals = totalsXml(lineTotal, vat);
-  return { bytes: Buffer.from(`${header(options.number, issueDate)}${totals}${parts.join('')}\n</Invoice>\n`), overcharged };
+  return {
+    bytes: Buffer.from(`${header(options.number, issueDate)}${totals}${parts.join('')}\n</Invoice>\n`),
+    overcharged,
+  };
 }
 
 // A one-line invoice of the same supplier: the first upload of a test creates the supplier every

@@ -19,7 +19,10 @@ export interface XmlLine {
 const lineNet = (line: XmlLine) =>
   line.net !== undefined
     ? new Decimal(line.net)
-    : (line.allowances ?? []).reduce((net, entry) => (entry.isCharge ? net.plus(entry.amount) : net.minus(entry.amount)), new Decimal(line.quantity).times(line.price));
+    : (line.allowances ?? []).reduce(
+        (net, entry) => (entry.isCharge ? net.plus(entry.amount) : net.minus(entry.amount)),
+        new Decimal(line.quantity).times(line.price),
+      );
 
 function allowanceXml(entry: { amount: string; reason: string; isCharge?: boolean }, base: Decimal): string {
   return (
@@ -44,5 +47,7 @@ function lineXml(line: XmlLine, index: number): string {
 export function peppolInvoiceWithLines(number: string, issueDate: string, lines: XmlLine[]): Buffer {
   const lineTotal = lines.reduce((total, line) => total.plus(lineNet(line)), new Decimal(0));
   const vat = lineTotal.times('0.25').toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  return Buffer.from(`${peppolInvoiceHeader(number, issueDate)}${totalsXml(lineTotal, vat)}${lines.map(lineXml).join('')}\n</Invoice>\n`);
+  return Buffer.from(
+    `${peppolInvoiceHeader(number, issueDate)}${totalsXml(lineTotal, vat)}${lines.map(lineXml).join('')}\n</Invoice>\n`,
+  );
 }

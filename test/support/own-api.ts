@@ -18,9 +18,13 @@ export interface OwnApi {
 }
 
 // Settings the API reads at start; `outage` points the database or storage at a port nothing listens on.
-export async function startOwnApi(overrides: Record<string, string> = {}, outage?: 'database' | 'storage'): Promise<OwnApi> {
+export async function startOwnApi(
+  overrides: Record<string, string> = {},
+  outage?: 'database' | 'storage',
+): Promise<OwnApi> {
   const closed = `127.0.0.1:${await freePort()}`;
-  const databaseOverride = outage === 'database' ? { DATABASE_URL: `postgresql://postgres:postgres@${closed}/ics_test` } : {};
+  const databaseOverride =
+    outage === 'database' ? { DATABASE_URL: `postgresql://postgres:postgres@${closed}/ics_test` } : {};
   const config: Config = loadConfig({ ...process.env, ...inject('stackEnv'), ...overrides, ...databaseOverride });
   // Connecting to the database is lazy; storage is checked at start, so it is swapped afterwards.
   const deps = await createAppDeps(config, testRunTypes);

@@ -37,7 +37,8 @@ export async function pdfInvoice(invoice: PdfInvoice): Promise<Buffer> {
     doc.font('Helvetica').fontSize(size);
     doc.text(value, right ? x - doc.widthOfString(value) : x, y, { lineBreak: false });
   };
-  const footer = () => text(`${invoice.supplier} · Org. no. ${invoice.orgNumber} · VAT no. ${invoice.vatId}`, 40, 800, 7);
+  const footer = () =>
+    text(`${invoice.supplier} · Org. no. ${invoice.orgNumber} · VAT no. ${invoice.vatId}`, 40, 800, 7);
   text(invoice.supplier, 40, 40, 16);
   text('INVOICE', 555, 40, 18, true);
   text('Bill to', 40, 100, 7);
@@ -59,7 +60,11 @@ export async function pdfInvoice(invoice: PdfInvoice): Promise<Buffer> {
     text('Unit', 360, y);
     text('Unit price', 460, y, 9, true);
     text('Amount', 555, y, 9, true);
-    doc.moveTo(40, y + 12).lineTo(555, y + 12).lineWidth(0.5).stroke();
+    doc
+      .moveTo(40, y + 12)
+      .lineTo(555, y + 12)
+      .lineWidth(0.5)
+      .stroke();
     return y + 16;
   };
   let y = header(180);

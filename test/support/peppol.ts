@@ -87,7 +87,10 @@ function allowanceCharge(entry: PeppolCharge, currency: string, vat: string | nu
 function lineXml(line: PeppolLine, index: number, doc: PeppolDocument, vat: string): string {
   const tag = doc.creditNote ? 'CreditNoteLine' : 'InvoiceLine';
   const quantityTag = doc.creditNote ? 'CreditedQuantity' : 'InvoicedQuantity';
-  const period = line.periodStart && line.periodEnd ? `<cac:InvoicePeriod><cbc:StartDate>${line.periodStart}</cbc:StartDate><cbc:EndDate>${line.periodEnd}</cbc:EndDate></cac:InvoicePeriod>` : '';
+  const period =
+    line.periodStart && line.periodEnd
+      ? `<cac:InvoicePeriod><cbc:StartDate>${line.periodStart}</cbc:StartDate><cbc:EndDate>${line.periodEnd}</cbc:EndDate></cac:InvoicePeriod>`
+      : '';
   return `<cac:${tag}>
     <cbc:ID>${index + 1}</cbc:ID>
     <cbc:${quantityTag} unitCode="${escape(line.unitCode)}">${line.quantity}</cbc:${quantityTag}>
@@ -107,8 +110,12 @@ export function peppolDocument(doc: PeppolDocument): Buffer {
   const vat = doc.vatPercent ?? '25';
   const charges = doc.charges ?? [];
   const lineTotal = doc.lines.reduce((sum, line) => sum.plus(line.net), new Decimal(0));
-  const allowanceTotal = charges.filter((entry) => !entry.isCharge).reduce((sum, entry) => sum.plus(entry.amount), new Decimal(0));
-  const chargeTotal = charges.filter((entry) => entry.isCharge).reduce((sum, entry) => sum.plus(entry.amount), new Decimal(0));
+  const allowanceTotal = charges
+    .filter((entry) => !entry.isCharge)
+    .reduce((sum, entry) => sum.plus(entry.amount), new Decimal(0));
+  const chargeTotal = charges
+    .filter((entry) => entry.isCharge)
+    .reduce((sum, entry) => sum.plus(entry.amount), new Decimal(0));
   const taxable = lineTotal.minus(allowanceTotal).plus(chargeTotal);
   const vatAmount = taxable.times(vat).div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   const inclusive = taxable.plus(vatAmount);
@@ -148,6 +155,12 @@ export function peppolDocument(doc: PeppolDocument): Buffer {
 }
 
 /** A line billing quantity x price exactly. */
-export function pricedLine(description: string, sellerItemId: string | null, quantity: string, unitCode: string, price: string): PeppolLine {
+export function pricedLine(
+  description: string,
+  sellerItemId: string | null,
+  quantity: string,
+  unitCode: string,
+  price: string,
+): PeppolLine {
   return { description, sellerItemId, quantity, unitCode, price, net: new Decimal(quantity).times(price).toFixed(2) };
 }

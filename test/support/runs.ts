@@ -19,10 +19,21 @@ export async function testTemporal(): Promise<Client> {
   return temporal;
 }
 
-export async function startTestRun(tenant: Tenant, input: TestItemsInput, type: 'test_items' | 'test_resumable' = 'test_items', owner = { type: 'test', id: tenant.organizationId }) {
+export async function startTestRun(
+  tenant: Tenant,
+  input: TestItemsInput,
+  type: 'test_items' | 'test_resumable' = 'test_items',
+  owner = { type: 'test', id: tenant.organizationId },
+) {
   const config = loadConfig({ ...process.env, ...inject('stackEnv') });
   const run = await startRun(
-    { db: testDb(), temporal: await testTemporal(), config, runTypes: new RunTypeRegistry(testRunTypes), logger: createLogger('silent', 'test') },
+    {
+      db: testDb(),
+      temporal: await testTemporal(),
+      config,
+      runTypes: new RunTypeRegistry(testRunTypes),
+      logger: createLogger('silent', 'test'),
+    },
     { organizationId: tenant.organizationId, type, input: input as unknown as Record<string, unknown>, owner },
   );
   return run.id;

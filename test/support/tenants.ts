@@ -25,9 +25,21 @@ export interface Tenant {
 export async function createTenant(options: { role?: Level; keyLevel?: Level; name?: string } = {}): Promise<Tenant> {
   const database = testDb();
   const organization = await createOrganization(database, { name: options.name ?? `Org ${randomUUID().slice(0, 8)}` });
-  const user = await addMember(database, { organizationId: organization.id, email: `${randomUUID()}@example.test`, name: 'Test User', role: options.role ?? 'admin' });
-  const key = await createApiKey(database, { organizationId: organization.id, userId: user.id, level: options.keyLevel ?? options.role ?? 'admin' });
-  const token = await createIngestionToken(database, { organizationId: organization.id, scopes: ['invoices:read', 'invoices:write'] });
+  const user = await addMember(database, {
+    organizationId: organization.id,
+    email: `${randomUUID()}@example.test`,
+    name: 'Test User',
+    role: options.role ?? 'admin',
+  });
+  const key = await createApiKey(database, {
+    organizationId: organization.id,
+    userId: user.id,
+    level: options.keyLevel ?? options.role ?? 'admin',
+  });
+  const token = await createIngestionToken(database, {
+    organizationId: organization.id,
+    scopes: ['invoices:read', 'invoices:write'],
+  });
   return {
     organizationId: organization.id,
     userId: user.id,

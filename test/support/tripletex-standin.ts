@@ -75,12 +75,31 @@ export class TripletexStandin {
   }
 
   private send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-    response.writeHead(status, { 'Content-Type': 'application/json', 'X-Rate-Limit-Limit': '100', 'X-Rate-Limit-Remaining': '42', 'X-Rate-Limit-Reset': '1', ...headers });
+    response.writeHead(status, {
+      'Content-Type': 'application/json',
+      'X-Rate-Limit-Limit': '100',
+      'X-Rate-Limit-Remaining': '42',
+      'X-Rate-Limit-Reset': '1',
+      ...headers,
+    });
     response.end(JSON.stringify(body));
   }
 
   private error(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-    this.send(response, status, { status, code: status * 10, message, link: 'https://tripletex.no/v2-docs/', developerMessage: null, validationMessages: null, requestId: randomBytes(8).toString('hex') }, headers);
+    this.send(
+      response,
+      status,
+      {
+        status,
+        code: status * 10,
+        message,
+        link: 'https://tripletex.no/v2-docs/',
+        developerMessage: null,
+        validationMessages: null,
+        requestId: randomBytes(8).toString('hex'),
+      },
+      headers,
+    );
   }
 
   private authenticated(request: IncomingMessage): boolean {
@@ -95,7 +114,12 @@ export class TripletexStandin {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://standin');
-    const logged: LoggedRequest = { method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), at: Date.now() };
+    const logged: LoggedRequest = {
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      at: Date.now(),
+    };
     this.requests.push(logged);
     if (this.dropConnectionWhen?.(logged)) {
       request.socket.destroy();
@@ -106,7 +130,8 @@ export class TripletexStandin {
     if (request.method === 'PUT' && url.pathname === '/v2/token/session/:create') {
       const { consumerToken, employeeToken, expirationDate } = logged.query;
       if (!expirationDate) return this.error(response, 422, 'expirationDate is required');
-      if (consumerToken !== this.consumerToken || employeeToken !== this.employeeToken) return this.error(response, 401, 'Unauthorized');
+      if (consumerToken !== this.consumerToken || employeeToken !== this.employeeToken)
+        return this.error(response, 401, 'Unauthorized');
       const token = randomBytes(16).toString('base64url');
       this.sessions.add(token);
       return this.send(response, 200, { value: { id: this.sessions.size, version: 0, token, expirationDate } });
@@ -122,13 +147,18 @@ export class TripletexStandin {
     if (pdf) {
       const invoice = this.invoices.find((candidate) => candidate.id === Number(pdf[1]));
       if (!invoice) return this.error(response, 404, 'Object not found');
-      response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(invoice.pdf.length), 'X-Rate-Limit-Remaining': '42' });
+      response.writeHead(200, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': String(invoice.pdf.length),
+        'X-Rate-Limit-Remaining': '42',
+      });
       response.end(invoice.pdf);
       return;
     }
     if (url.pathname === '/v2/supplierInvoice') {
       const { invoiceDateFrom, invoiceDateTo } = logged.query;
-      if (!invoiceDateFrom || !invoiceDateTo) return this.error(response, 422, 'invoiceDateFrom and invoiceDateTo are required');
+      if (!invoiceDateFrom || !invoiceDateTo)
+        return this.error(response, 422, 'invoiceDateFrom and invoiceDateTo are required');
       const matching = this.invoices
         .filter((invoice) => invoice.invoiceDate >= invoiceDateFrom && invoice.invoiceDate < invoiceDateTo)
         .sort((a, b) => a.id - b.id)
@@ -136,11 +166,19 @@ export class TripletexStandin {
           id: invoice.id,
           invoiceNumber: invoice.invoiceNumber,
           invoiceDate: invoice.invoiceDate,
-          supplier: { id: invoice.supplierId, name: this.suppliers.find((s) => s.id === invoice.supplierId)?.name ?? null },
+          supplier: {
+            id: invoice.supplierId,
+            name: this.suppliers.find((s) => s.id === invoice.supplierId)?.name ?? null,
+          },
         }));
       return this.sendList(response, matching, logged.query);
     }
-    if (url.pathname === '/v2/supplier') return this.sendList(response, [...this.suppliers].sort((a, b) => a.id - b.id), logged.query);
+    if (url.pathname === '/v2/supplier')
+      return this.sendList(
+        response,
+        [...this.suppliers].sort((a, b) => a.id - b.id),
+        logged.query,
+      );
     return this.error(response, 404, 'Not found');
   }
 

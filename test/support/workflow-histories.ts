@@ -31,7 +31,16 @@ export interface HistoryFixture {
 // Read from the source rather than imported: workflow modules belong in Temporal's sandbox.
 export function productionWorkflowTypes(): string[] {
   const source = readFileSync(path.join(repoRoot, 'workflows/index.ts'), 'utf8');
-  return [...source.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((match) => match[1]!.split(',').map((name) => name.trim().split(/\s+as\s+/).pop()!)).filter(Boolean);
+  return [...source.matchAll(/export\s*\{([^}]*)\}/g)]
+    .flatMap((match) =>
+      match[1]!.split(',').map((name) =>
+        name
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!,
+      ),
+    )
+    .filter(Boolean);
 }
 
 export function loadHistoryFixtures(): HistoryFixture[] {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
-const valid = { DATABASE_URL: 'postgresql://u@localhost/db', S3_ENDPOINT: 'http://localhost:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' };
+const valid = {
+  DATABASE_URL: 'postgresql://u@localhost/db',
+  S3_ENDPOINT: 'http://localhost:9000',
+  S3_ACCESS_KEY: 'a',
+  S3_SECRET_KEY: 'b',
+};
 
 describe('configuration', () => {
   it('applies defaults', () => {
@@ -12,7 +17,9 @@ describe('configuration', () => {
     // No Temporal UI link unless one is configured; empty counts as not set.
     expect(config.TEMPORAL_UI_URL).toBeUndefined();
     expect(loadConfig({ ...valid, TEMPORAL_UI_URL: '' }).TEMPORAL_UI_URL).toBeUndefined();
-    expect(loadConfig({ ...valid, TEMPORAL_UI_URL: 'https://temporal.example' }).TEMPORAL_UI_URL).toBe('https://temporal.example');
+    expect(loadConfig({ ...valid, TEMPORAL_UI_URL: 'https://temporal.example' }).TEMPORAL_UI_URL).toBe(
+      'https://temporal.example',
+    );
   });
 
   it('names every invalid variable', () => {

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { IntegrationKeyError, newKeySetting, openCredentials, parseKeyring, sealCredentials } from '../../src/integrations/crypto.js';
+import {
+  IntegrationKeyError,
+  newKeySetting,
+  openCredentials,
+  parseKeyring,
+  sealCredentials,
+} from '../../src/integrations/crypto.js';
 import { lastCalendarMonth, syncPeriod } from '../../src/integrations/syncs.js';
 
-const binding = { organizationId: '00000000-0000-4000-8000-000000000001', integrationId: '00000000-0000-4000-8000-000000000002' };
+const binding = {
+  organizationId: '00000000-0000-4000-8000-000000000001',
+  integrationId: '00000000-0000-4000-8000-000000000002',
+};
 
 describe('integration credentials encryption', () => {
   it('round-trips under the first key, with the key id beside the ciphertext and no plaintext in it', () => {
@@ -10,10 +19,14 @@ describe('integration credentials encryption', () => {
     const sealed = sealCredentials(keyring, binding, { employee_token: 'very-secret-token' });
     expect(sealed.keyId).toBe('k2');
     expect(sealed.ciphertext).not.toContain('very-secret-token');
-    expect(Buffer.from(sealed.ciphertext.split('.')[3]!, 'base64').toString('latin1')).not.toContain('very-secret-token');
+    expect(Buffer.from(sealed.ciphertext.split('.')[3]!, 'base64').toString('latin1')).not.toContain(
+      'very-secret-token',
+    );
     expect(openCredentials(keyring, binding, sealed)).toEqual({ employee_token: 'very-secret-token' });
     // A fresh IV each time.
-    expect(sealCredentials(keyring, binding, { employee_token: 'very-secret-token' }).ciphertext).not.toBe(sealed.ciphertext);
+    expect(sealCredentials(keyring, binding, { employee_token: 'very-secret-token' }).ciphertext).not.toBe(
+      sealed.ciphertext,
+    );
   });
 
   it('decrypts with an older key after rotation, and not at all once that key is gone', () => {
@@ -28,8 +41,13 @@ describe('integration credentials encryption', () => {
   it('binds the ciphertext to its integration: copied onto another row it does not decrypt', () => {
     const keyring = parseKeyring(newKeySetting('k'));
     const sealed = sealCredentials(keyring, binding, { a: 1 });
-    expect(() => openCredentials(keyring, { ...binding, integrationId: '00000000-0000-4000-8000-000000000003' }, sealed)).toThrow(IntegrationKeyError);
-    const tampered = { ...sealed, ciphertext: sealed.ciphertext.slice(0, -4) + (sealed.ciphertext.endsWith('AAAA') ? 'BBBB' : 'AAAA') };
+    expect(() =>
+      openCredentials(keyring, { ...binding, integrationId: '00000000-0000-4000-8000-000000000003' }, sealed),
+    ).toThrow(IntegrationKeyError);
+    const tampered = {
+      ...sealed,
+      ciphertext: sealed.ciphertext.slice(0, -4) + (sealed.ciphertext.endsWith('AAAA') ? 'BBBB' : 'AAAA'),
+    };
     expect(() => openCredentials(keyring, binding, tampered)).toThrow(IntegrationKeyError);
   });
 
@@ -37,7 +55,9 @@ describe('integration credentials encryption', () => {
     expect(() => parseKeyring('')).toThrow(IntegrationKeyError);
     expect(() => parseKeyring('k:short')).toThrow(/32 bytes/);
     expect(() => parseKeyring(`bad id:${Buffer.alloc(32).toString('base64')}`)).toThrow(IntegrationKeyError);
-    expect(() => parseKeyring(`k:${Buffer.alloc(32).toString('base64')},k:${Buffer.alloc(32).toString('base64')}`)).toThrow(/twice/);
+    expect(() =>
+      parseKeyring(`k:${Buffer.alloc(32).toString('base64')},k:${Buffer.alloc(32).toString('base64')}`),
+    ).toThrow(/twice/);
   });
 });
 

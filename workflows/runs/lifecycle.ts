@@ -34,7 +34,10 @@ const failureOf = (error: unknown) => publicFailure(error);
 
 // `body` may answer 'continue_as_new' (a long sync): the run stays open and the caller continues
 // it as a new execution of the same workflow.
-export async function executeRun(runId: string, body: () => Promise<void | 'continue_as_new'>): Promise<'finished' | 'continue_as_new'> {
+export async function executeRun(
+  runId: string,
+  body: () => Promise<void | 'continue_as_new'>,
+): Promise<'finished' | 'continue_as_new'> {
   await runModel.markRunStarted(runId);
   try {
     if ((await body()) === 'continue_as_new') return 'continue_as_new';
@@ -49,7 +52,11 @@ export async function executeRun(runId: string, body: () => Promise<void | 'cont
 // A run whose only work is one item (an invoice import): the same life as executeRun with
 // processItems, in two read-model activities instead of five (fewer statements, and fewer
 // markers in the workflow's history).
-export async function executeSingleItemRun(runId: string, item: NewRunItem, work: () => Promise<unknown>): Promise<void> {
+export async function executeSingleItemRun(
+  runId: string,
+  item: NewRunItem,
+  work: () => Promise<unknown>,
+): Promise<void> {
   let status: string;
   try {
     const { itemId, proceed } = await runModel.startSingleItemRun(runId, item);
@@ -115,7 +122,11 @@ export async function registerItems(runId: string, items: NewRunItem[], complete
 
 // Runs `work` for each item that is still queued (items cancelled through the API are skipped);
 // an item's failure is recorded on the item and does not stop the others.
-export async function processItems<T extends RunItemRef>(items: T[], work: (item: T) => Promise<unknown>, options: { concurrency?: number } = {}): Promise<void> {
+export async function processItems<T extends RunItemRef>(
+  items: T[],
+  work: (item: T) => Promise<unknown>,
+  options: { concurrency?: number } = {},
+): Promise<void> {
   const concurrency = Math.max(1, options.concurrency ?? 1);
   let next = 0;
   // `concurrency` lanes take the next item in list order; with 1, items run one after another.
@@ -135,7 +146,8 @@ export async function processItemBatches<T extends RunItemRef>(
   options: { size: number; concurrency?: number },
 ): Promise<void> {
   const batches: T[][] = [];
-  for (let start = 0; start < items.length; start += options.size) batches.push(items.slice(start, start + options.size));
+  for (let start = 0; start < items.length; start += options.size)
+    batches.push(items.slice(start, start + options.size));
   let next = 0;
   const lane = async () => {
     while (next < batches.length) {
@@ -144,7 +156,10 @@ export async function processItemBatches<T extends RunItemRef>(
         await work(batch);
       } catch (error) {
         if (isCancellation(error)) throw error;
-        await runModel.failRunItems(batch.map((item) => item.id), failureOf(error));
+        await runModel.failRunItems(
+          batch.map((item) => item.id),
+          failureOf(error),
+        );
       }
     }
   };
@@ -161,4 +176,3 @@ async function processItem<T extends RunItemRef>(item: T, work: (item: T) => Pro
     await runModel.failRunItem(item.id, failureOf(error));
   }
 }
-

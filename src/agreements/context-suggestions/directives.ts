@@ -81,13 +81,23 @@ class DirectiveScanner {
     const parsed = this.conditionsAndReason(checkerStart);
     if (parsed) return parsed;
     // The pattern could also end the checker before a "reason:" written straight after it.
-    if (startsWithAsciiCaseless(this.line, afterChecker - 'reason'.length, 'reason') && this.line[afterChecker] === ':') {
+    if (
+      startsWithAsciiCaseless(this.line, afterChecker - 'reason'.length, 'reason') &&
+      this.line[afterChecker] === ':'
+    ) {
       const checkerEnd = afterChecker - 'reason'.length;
       if (checkerEnd === checkerStart) return null;
       this.at = checkerEnd;
       const reason = this.tail();
       if (reason === false) return null;
-      return { checker: this.line.slice(checkerStart, checkerEnd).toLowerCase(), item: null, unitPrice: null, currencyCode: null, ref: null, reason };
+      return {
+        checker: this.line.slice(checkerStart, checkerEnd).toLowerCase(),
+        item: null,
+        unitPrice: null,
+        currencyCode: null,
+        ref: null,
+        reason,
+      };
     }
     return null;
   }
@@ -99,7 +109,14 @@ class DirectiveScanner {
     const ref = this.optional(() => this.ref());
     const reason = this.tail();
     if (reason === false) return null;
-    return { checker, item, unitPrice: price?.unitPrice ?? null, currencyCode: price?.currencyCode ?? null, ref, reason };
+    return {
+      checker,
+      item,
+      unitPrice: price?.unitPrice ?? null,
+      currencyCode: price?.currencyCode ?? null,
+      ref,
+      reason,
+    };
   }
 
   // An optional part: on failure nothing is consumed, as when the pattern skips its group.
@@ -157,7 +174,13 @@ class DirectiveScanner {
   private ref(): string | null {
     if (!this.spacedKeyword('(ref') || !this.requiredSpace()) return null;
     const start = this.at;
-    while (this.at < this.line.length && !isWhitespace(this.line[this.at]) && this.line[this.at] !== '(' && this.line[this.at] !== ')') this.at += 1;
+    while (
+      this.at < this.line.length &&
+      !isWhitespace(this.line[this.at]) &&
+      this.line[this.at] !== '(' &&
+      this.line[this.at] !== ')'
+    )
+      this.at += 1;
     if (this.at === start || this.line[this.at] !== ')') return null;
     const ref = this.line.slice(start, this.at);
     this.at += 1;
@@ -207,7 +230,8 @@ export function parseDirectives(instructions: string | null): Directive[] {
 export function formatDirective(directive: Directive): string {
   const parts = [`Do not flag: ${directive.checker}`];
   if (directive.item !== null) parts.push(` for item "${escapeQuoted(oneLine(directive.item))}"`);
-  if (directive.unitPrice !== null) parts.push(` at unit price ${directive.unitPrice}${directive.currencyCode ? ` ${directive.currencyCode}` : ''}`);
+  if (directive.unitPrice !== null)
+    parts.push(` at unit price ${directive.unitPrice}${directive.currencyCode ? ` ${directive.currencyCode}` : ''}`);
   if (directive.ref !== null) parts.push(` (ref ${directive.ref})`);
   const reason = directive.reason ? oneLine(directive.reason) : '';
   if (reason) parts.push(`. Reason: ${reason}`);
@@ -223,7 +247,10 @@ export function directiveKey(directive: Directive): string {
     directive.currencyCode?.toUpperCase() ?? null,
     directive.ref,
   ];
-  return createHash('sha256').update(JSON.stringify(['directive', ...canonical])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify(['directive', ...canonical]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 function itemMatches(item: string, subject: SuppressionSubject): boolean {
@@ -234,7 +261,8 @@ function itemMatches(item: string, subject: SuppressionSubject): boolean {
 function priceMatches(directive: Directive, subject: SuppressionSubject): boolean {
   if (subject.unitPrice === null) return false;
   if (!new Decimal(directive.unitPrice!).eq(new Decimal(subject.unitPrice))) return false;
-  if (directive.currencyCode && subject.currencyCode) return directive.currencyCode === subject.currencyCode.toUpperCase();
+  if (directive.currencyCode && subject.currencyCode)
+    return directive.currencyCode === subject.currencyCode.toUpperCase();
   return true;
 }
 

@@ -10,7 +10,16 @@
 import { createHash } from 'node:crypto';
 import { formatAmount } from '../../shared/money.js';
 import { foldText } from '../price-lists/normalize.js';
-import { compactItem, directiveKey, itemKeyOf, formatDirective, parseDirective, parseDirectives, type Directive, type SuppressionSubject } from './directives.js';
+import {
+  compactItem,
+  directiveKey,
+  itemKeyOf,
+  formatDirective,
+  parseDirective,
+  parseDirectives,
+  type Directive,
+  type SuppressionSubject,
+} from './directives.js';
 
 export interface DismissedAlert {
   checker: string | null;
@@ -51,23 +60,36 @@ export function directiveFor(alert: DismissedAlert, reason: string | null): Dire
   const item = itemKeyOf(alert.line);
   if (item) {
     const unitPrice = alert.line?.unitPrice ? formatAmount(alert.line.unitPrice) : null;
-    return { checker: alert.checker, item, unitPrice, currencyCode: unitPrice ? alert.currencyCode : null, ref: null, reason };
+    return {
+      checker: alert.checker,
+      item,
+      unitPrice,
+      currencyCode: unitPrice ? alert.currencyCode : null,
+      ref: null,
+      reason,
+    };
   }
-  if (alert.fingerprint) return { checker: alert.checker, item: null, unitPrice: null, currencyCode: null, ref: alert.fingerprint, reason };
+  if (alert.fingerprint)
+    return { checker: alert.checker, item: null, unitPrice: null, currencyCode: null, ref: alert.fingerprint, reason };
   return null;
 }
 
 function noteFor(alert: DismissedAlert, reason: string | null): { instruction: string; editKey: string } {
   const item = itemKeyOf(alert.line);
   const text = `Not an issue: "${oneLine(alert.title).replace(/"/g, "'")}"${item ? ` for item "${oneLine(item).replace(/"/g, "'")}"` : ''}${reason ? `. Reason: ${reason}` : ''}`;
-  const editKey = createHash('sha256').update(JSON.stringify(['note', foldText(alert.title), compactItem(item)])).digest('hex').slice(0, 32);
+  const editKey = createHash('sha256')
+    .update(JSON.stringify(['note', foldText(alert.title), compactItem(item)]))
+    .digest('hex')
+    .slice(0, 32);
   return { instruction: text, editKey };
 }
 
 export function proposeEdit(alert: DismissedAlert, dismissal: Dismissal): Proposal {
   const inLine = reasonInLine(dismissal);
   const note = dismissal.note ? oneLine(dismissal.note) : '';
-  const reason = clip(`Alert "${oneLine(alert.title)}" was dismissed${dismissal.category ? ` as ${dismissal.category}` : ''}${note ? `: ${note}` : '.'}`);
+  const reason = clip(
+    `Alert "${oneLine(alert.title)}" was dismissed${dismissal.category ? ` as ${dismissal.category}` : ''}${note ? `: ${note}` : '.'}`,
+  );
   const directive = directiveFor(alert, inLine);
   if (directive) return { instruction: formatDirective(directive), reason, editKey: directiveKey(directive) };
   return { ...noteFor(alert, inLine), reason };

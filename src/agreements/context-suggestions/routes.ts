@@ -3,7 +3,13 @@ import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../
 import { defineRoute, idParams } from '../../http/route.js';
 import { commaList, listResponse } from '../../http/schemas.js';
 import { findAgreement } from '../service.js';
-import { acceptSuggestion, findSuggestion, rejectSuggestion, serializeSuggestion, SUGGESTION_STATUSES } from './service.js';
+import {
+  acceptSuggestion,
+  findSuggestion,
+  rejectSuggestion,
+  serializeSuggestion,
+  SUGGESTION_STATUSES,
+} from './service.js';
 
 const tag = 'Agreements';
 const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
@@ -15,7 +21,9 @@ export const contextSuggestionSchema = z
     agreement_id: z.string().uuid(),
     alert_id: z.string().uuid().nullable().meta({ description: 'The dismissed alert that led to the suggestion' }),
     status: z.enum(SUGGESTION_STATUSES),
-    instruction: z.string().meta({ description: 'The line accepting appends to the instructions; "Do not flag: ..." lines are read by the checks' }),
+    instruction: z.string().meta({
+      description: 'The line accepting appends to the instructions; "Do not flag: ..." lines are read by the checks',
+    }),
     reason: z.string(),
     created_at: z.string().datetime(),
     decided_at: z.string().datetime().nullable(),
@@ -42,10 +50,21 @@ export const contextSuggestionRoutes = [
     handler: async ({ params: p, query, actor, deps }) => {
       const agreement = await findAgreement(deps, actor.organizationId, p.id);
       const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'created_at', direction: 'desc' },
+        filters,
+      );
       const { where, orderBy, take } = keyset(page, CREATED_AT);
       const rows = await deps.db.contextSuggestion.findMany({
-        where: { AND: [{ agreementId: agreement.id, organizationId: agreement.organizationId }, filters.statuses ? { status: { in: filters.statuses } } : {}, where] },
+        where: {
+          AND: [
+            { agreementId: agreement.id, organizationId: agreement.organizationId },
+            filters.statuses ? { status: { in: filters.statuses } } : {},
+            where,
+          ],
+        },
         orderBy,
         take,
       });
@@ -57,7 +76,8 @@ export const contextSuggestionRoutes = [
     method: 'post',
     path: '/v1/agreements/{id}/context-suggestions/{suggestion_id}/accept',
     operationId: 'acceptContextSuggestion',
-    summary: 'Accept: appends the line to the instructions (unless there already) and makes earlier checks outdated; repeating changes nothing',
+    summary:
+      'Accept: appends the line to the instructions (unless there already) and makes earlier checks outdated; repeating changes nothing',
     tag,
     access: { level: 'write' },
     params,

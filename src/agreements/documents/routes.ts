@@ -4,8 +4,22 @@ import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../
 import { defineRoute, idParams } from '../../http/route.js';
 import { assertSentAsRead, commaList, listResponse } from '../../http/schemas.js';
 import { findAgreement } from '../service.js';
-import { agreementDocumentSchema, classificationPatchSchema, CLASSIFICATIONS, documentImportBodySchema, documentImportResponseSchema, PROCESSING_STATUSES } from './schemas.js';
-import { classifyByUser, findAgreementDocument, importAgreementDocuments, serializeAgreementDocument, settleEnded, WITH_DOCUMENT } from './service.js';
+import {
+  agreementDocumentSchema,
+  classificationPatchSchema,
+  CLASSIFICATIONS,
+  documentImportBodySchema,
+  documentImportResponseSchema,
+  PROCESSING_STATUSES,
+} from './schemas.js';
+import {
+  classifyByUser,
+  findAgreementDocument,
+  importAgreementDocuments,
+  serializeAgreementDocument,
+  settleEnded,
+  WITH_DOCUMENT,
+} from './service.js';
 
 const tag = 'Agreement documents';
 const documentParams = z.object({ id: z.string().uuid(), document_id: z.string().uuid() });
@@ -16,15 +30,22 @@ export const agreementDocumentRoutes = [
     method: 'post',
     path: '/v1/agreements/{id}/document-imports',
     operationId: 'importAgreementDocuments',
-    summary: 'Attach uploaded documents to an agreement; each is classified (terms or price list) and indexed for search in one background run',
+    summary:
+      'Attach uploaded documents to an agreement; each is classified (terms or price list) and indexed for search in one background run',
     tag,
     access: { level: 'write' },
     params: idParams,
     idempotent: true,
     body: documentImportBodySchema,
     responses: {
-      202: { description: 'The run and every entry\'s document; Location points to the run', schema: documentImportResponseSchema },
-      200: { description: 'Every document was already on the agreement (reused); nothing was started', schema: documentImportResponseSchema },
+      202: {
+        description: "The run and every entry's document; Location points to the run",
+        schema: documentImportResponseSchema,
+      },
+      200: {
+        description: 'Every document was already on the agreement (reused); nothing was started',
+        schema: documentImportResponseSchema,
+      },
     },
     handler: async ({ params, body, actor, deps, idempotencyKey }) => {
       const agreement = await findAgreement(deps, actor.organizationId, params.id);
@@ -34,7 +55,11 @@ export const agreementDocumentRoutes = [
       });
       const data = documents.map((d) => ({ ...serializeAgreementDocument(d.record), reused: d.reused }));
       if (!runId) return { status: 200, body: { workflow_run_id: null, data } };
-      return { status: 202, body: { workflow_run_id: runId, data }, headers: { Location: `/v1/workflow-runs/${runId}` } };
+      return {
+        status: 202,
+        body: { workflow_run_id: runId, data },
+        headers: { Location: `/v1/workflow-runs/${runId}` },
+      };
     },
   }),
   defineRoute({
@@ -55,7 +80,12 @@ export const agreementDocumentRoutes = [
     handler: async ({ params, query, actor, deps }) => {
       const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'asc' }, filters);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'created_at', direction: 'asc' },
+        filters,
+      );
       const { where, orderBy, take } = keyset(page, CREATED_AT);
       const rows = await deps.db.agreementDocument.findMany({
         where: {
@@ -71,7 +101,9 @@ export const agreementDocumentRoutes = [
         include: WITH_DOCUMENT,
       });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
-      return { body: { data: (await settleEnded(deps, visible)).map(serializeAgreementDocument), next_cursor: nextCursor } };
+      return {
+        body: { data: (await settleEnded(deps, visible)).map(serializeAgreementDocument), next_cursor: nextCursor },
+      };
     },
   }),
   defineRoute({
@@ -95,7 +127,8 @@ export const agreementDocumentRoutes = [
     method: 'patch',
     path: '/v1/agreements/{id}/documents/{document_id}',
     operationId: 'classifyAgreementDocument',
-    summary: "Change a document's classification (terms or price list); a change makes earlier checks of the agreement outdated",
+    summary:
+      "Change a document's classification (terms or price list); a change makes earlier checks of the agreement outdated",
     tag,
     access: { level: 'write' },
     params: documentParams,
@@ -105,9 +138,19 @@ export const agreementDocumentRoutes = [
       const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const record = await findAgreementDocument(deps, agreement, params.document_id);
       assertIfMatch(ctx, serializeAgreementDocument(record));
-      assertSentAsRead(ctx.request.body, serializeAgreementDocument(record), ['id', 'agreement_id', 'document_id', 'file_name', 'mime_type']);
-      const repeated = body.classification === null || (body.classification === record.classification && (body.classified_by ?? 'user') === record.classifiedBy);
-      return { body: serializeAgreementDocument(repeated ? record : await classifyByUser(deps, record, body.classification!)) };
+      assertSentAsRead(ctx.request.body, serializeAgreementDocument(record), [
+        'id',
+        'agreement_id',
+        'document_id',
+        'file_name',
+        'mime_type',
+      ]);
+      const repeated =
+        body.classification === null ||
+        (body.classification === record.classification && (body.classified_by ?? 'user') === record.classifiedBy);
+      return {
+        body: serializeAgreementDocument(repeated ? record : await classifyByUser(deps, record, body.classification!)),
+      };
     },
   }),
 ];

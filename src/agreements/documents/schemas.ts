@@ -4,10 +4,9 @@ import { acceptingReadShape } from '../../http/schemas.js';
 export const CLASSIFICATIONS = ['terms', 'price_list'] as const;
 export const PROCESSING_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
 
-const failureSchema = z
-  .object({ code: z.string(), message: z.string() })
-  .nullable()
-  .meta({ description: 'Why the document failed: unsupported_format, unreadable, no_text, too_large, encrypted, or run_ended' });
+const failureSchema = z.object({ code: z.string(), message: z.string() }).nullable().meta({
+  description: 'Why the document failed: unsupported_format, unreadable, no_text, too_large, encrypted, or run_ended',
+});
 
 export const agreementDocumentSchema = z
   .object({
@@ -16,17 +15,30 @@ export const agreementDocumentSchema = z
     document_id: z.string().uuid(),
     file_name: z.string(),
     mime_type: z.string(),
-    status: z.enum(PROCESSING_STATUSES).meta({ description: 'queued and processing are not final; the agreement reports documents_processing meanwhile' }),
-    classification: z.enum(CLASSIFICATIONS).nullable().meta({ description: 'null until the import classified the file' }),
-    classified_by: z.enum(['automatic', 'user']).nullable().meta({ description: "user after a PATCH; a later import keeps the user's choice" }),
+    status: z.enum(PROCESSING_STATUSES).meta({
+      description: 'queued and processing are not final; the agreement reports documents_processing meanwhile',
+    }),
+    classification: z
+      .enum(CLASSIFICATIONS)
+      .nullable()
+      .meta({ description: 'null until the import classified the file' }),
+    classified_by: z
+      .enum(['automatic', 'user'])
+      .nullable()
+      .meta({ description: "user after a PATCH; a later import keeps the user's choice" }),
     classification_confidence: z.enum(['high', 'medium', 'low']).nullable(),
-    classification_reason: z.string().nullable().meta({ description: 'The evidence for an automatic classification, in one sentence' }),
+    classification_reason: z
+      .string()
+      .nullable()
+      .meta({ description: 'The evidence for an automatic classification, in one sentence' }),
     failure: failureSchema,
     search_index: z
       .object({
         status: z.enum(PROCESSING_STATUSES),
         passage_count: z.number().int(),
-        partial: z.boolean().meta({ description: 'Only part of the text is searchable (index cap or extraction limit)' }),
+        partial: z
+          .boolean()
+          .meta({ description: 'Only part of the text is searchable (index cap or extraction limit)' }),
         partial_reason: z.string().nullable(),
         indexed_at: z.string().datetime().nullable(),
       })
@@ -50,10 +62,15 @@ export const documentImportBodySchema = z
 
 export const documentImportResponseSchema = z
   .object({
-    workflow_run_id: z.string().uuid().nullable().meta({ description: 'The run processing the admitted documents; null when every document was already on the agreement' }),
+    workflow_run_id: z.string().uuid().nullable().meta({
+      description: 'The run processing the admitted documents; null when every document was already on the agreement',
+    }),
     data: z.array(
       agreementDocumentSchema.extend({
-        reused: z.boolean().meta({ description: 'The document was already on the agreement (queued, processing or completed); nothing new was started for it' }),
+        reused: z.boolean().meta({
+          description:
+            'The document was already on the agreement (queued, processing or completed); nothing new was started for it',
+        }),
       }),
     ),
   })
@@ -63,6 +80,11 @@ export const documentImportResponseSchema = z
 // classification with the same classified_by change nothing; every other read field is ignored.
 // A classification sent without classified_by (or with user) is the user's choice.
 export const classificationPatchSchema = acceptingReadShape(
-  z.object({ classification: z.enum(CLASSIFICATIONS).nullable(), classified_by: z.enum(['automatic', 'user']).nullable().optional() }).strict(),
+  z
+    .object({
+      classification: z.enum(CLASSIFICATIONS).nullable(),
+      classified_by: z.enum(['automatic', 'user']).nullable().optional(),
+    })
+    .strict(),
   agreementDocumentSchema,
 );

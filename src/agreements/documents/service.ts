@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../db/client.js';
-import type { AgreementDocument, Document, DocumentClassification, DocumentIndex } from '../../generated/prisma/client.js';
+import type {
+  AgreementDocument,
+  Document,
+  DocumentClassification,
+  DocumentIndex,
+} from '../../generated/prisma/client.js';
 import { errors, type FieldIssue } from '../../http/errors.js';
 import { isTerminal } from '../../runs/read-model.js';
 import { reconcileRuns, startRun } from '../../runs/service.js';
@@ -15,7 +20,9 @@ import { markAgreementTermsChanged } from '../../checks/outdated.js';
 
 type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' | 'storage'>;
 
-export type AgreementDocumentRecord = AgreementDocument & { document: Document & { searchIndex: DocumentIndex | null } };
+export type AgreementDocumentRecord = AgreementDocument & {
+  document: Document & { searchIndex: DocumentIndex | null };
+};
 export const WITH_DOCUMENT = { document: { include: { searchIndex: true } } } as const;
 
 const RUN_ENDED = { code: 'run_ended', message: 'The run ended before this document was processed; import it again.' };
@@ -29,9 +36,14 @@ export async function importAgreementDocuments(
   const documentIds = entries.map((e) => e.document_id);
   await assertImportable(deps, agreement.organizationId, documentIds);
   // With an Idempotency-Key the run id is derived from it, so a repeat can never start a second run.
-  const runId = request.idempotencyKey ? deterministicUuid(`document-import:${agreement.organizationId}:${agreement.id}:${request.idempotencyKey}`) : randomUUID();
+  const runId = request.idempotencyKey
+    ? deterministicUuid(`document-import:${agreement.organizationId}:${agreement.id}:${request.idempotencyKey}`)
+    : randomUUID();
   const admission = await admit(deps, agreement, documentIds, runId);
-  const records = await deps.db.agreementDocument.findMany({ where: { agreementId: agreement.id, documentId: { in: documentIds } }, include: WITH_DOCUMENT });
+  const records = await deps.db.agreementDocument.findMany({
+    where: { agreementId: agreement.id, documentId: { in: documentIds } },
+    include: WITH_DOCUMENT,
+  });
   const admitted = records.filter((r) => r.workflowRunId === runId);
   if (admitted.length > 0) {
     try {
@@ -40,7 +52,10 @@ export async function importAgreementDocuments(
         type: 'document_import',
         runId,
         owner: { type: 'agreement', id: agreement.id },
-        input: { agreementDocumentIds: admitted.map((r) => r.id), maxPassages: deps.config.DOCUMENT_INDEX_MAX_PASSAGES },
+        input: {
+          agreementDocumentIds: admitted.map((r) => r.id),
+          maxPassages: deps.config.DOCUMENT_INDEX_MAX_PASSAGES,
+        },
         createdByUserId: request.createdByUserId,
       });
     } catch (error) {
@@ -51,7 +66,10 @@ export async function importAgreementDocuments(
   const byDocument = new Map(records.map((r) => [r.documentId, r]));
   return {
     runId: admitted.length > 0 ? runId : null,
-    documents: documentIds.map((id) => ({ record: byDocument.get(id)!, reused: byDocument.get(id)!.workflowRunId !== runId })),
+    documents: documentIds.map((id) => ({
+      record: byDocument.get(id)!,
+      reused: byDocument.get(id)!.workflowRunId !== runId,
+    })),
   };
 }
 
@@ -68,22 +86,37 @@ async function assertImportable(deps: Deps, organizationId: string, documentIds:
       // Every entry is named at once; sealing below checks again, on the bytes it keeps.
       const stat = document.uploadedAt ? { size: document.fileSize } : await deps.storage.stat(document.storageKey);
       if (!stat) issues.push({ field, message: 'not uploaded yet; PUT the bytes to its upload_url first' });
-      else if (stat.size !== document.fileSize) issues.push({ field, message: `registered with ${document.fileSize} bytes but ${stat.size} arrived` });
+      else if (stat.size !== document.fileSize)
+        issues.push({ field, message: `registered with ${document.fileSize} bytes but ${stat.size} arrived` });
     }
   }
   if (issues.length > 0) throw errors.validation('Some entries cannot be imported.', issues);
   // Each checked against its registration and sealed (an upload that is missing or of another size is refused).
-  await sealDocuments(deps, documentIds.map((id) => documents.find((d) => d.id === id)!), (index) => `entries.${index}.document_id`);
+  await sealDocuments(
+    deps,
+    documentIds.map((id) => documents.find((d) => d.id === id)!),
+    (index) => `entries.${index}.document_id`,
+  );
 }
 
 // New documents are queued for this run; a document that failed before is queued again; one that
 // is queued, processing or completed is left alone (reused), so nothing is processed twice.
 async function admit(deps: Deps, agreement: AgreementWithLinks, documentIds: string[], runId: string) {
-  const existing = await deps.db.agreementDocument.findMany({ where: { agreementId: agreement.id, documentId: { in: documentIds } } });
-  const fresh = documentIds.filter((id) => !existing.some((e) => e.documentId === id)).map((documentId) => ({ id: randomUUID(), documentId }));
+  const existing = await deps.db.agreementDocument.findMany({
+    where: { agreementId: agreement.id, documentId: { in: documentIds } },
+  });
+  const fresh = documentIds
+    .filter((id) => !existing.some((e) => e.documentId === id))
+    .map((documentId) => ({ id: randomUUID(), documentId }));
   const retried = existing.filter((e) => e.status === 'failed' && e.workflowRunId !== runId);
   await deps.db.agreementDocument.createMany({
-    data: fresh.map((f) => ({ id: f.id, organizationId: agreement.organizationId, agreementId: agreement.id, documentId: f.documentId, workflowRunId: runId })),
+    data: fresh.map((f) => ({
+      id: f.id,
+      organizationId: agreement.organizationId,
+      agreementId: agreement.id,
+      documentId: f.documentId,
+      workflowRunId: runId,
+    })),
     // A concurrent import of the same document won: that one is reused.
     skipDuplicates: true,
   });
@@ -96,19 +129,33 @@ async function admit(deps: Deps, agreement: AgreementWithLinks, documentIds: str
   return {
     // The run could not be started: the request changes nothing.
     async undo() {
-      await deps.db.agreementDocument.deleteMany({ where: { id: { in: fresh.map((f) => f.id) }, workflowRunId: runId } });
+      await deps.db.agreementDocument.deleteMany({
+        where: { id: { in: fresh.map((f) => f.id) }, workflowRunId: runId },
+      });
       for (const record of retried) {
         await deps.db.agreementDocument.updateMany({
           where: { id: record.id, workflowRunId: runId },
-          data: { status: 'failed', failure: record.failure ?? Prisma.DbNull, workflowRunId: record.workflowRunId, processedAt: record.processedAt },
+          data: {
+            status: 'failed',
+            failure: record.failure ?? Prisma.DbNull,
+            workflowRunId: record.workflowRunId,
+            processedAt: record.processedAt,
+          },
         });
       }
     },
   };
 }
 
-export async function findAgreementDocument(deps: Deps, agreement: AgreementWithLinks, documentId: string): Promise<AgreementDocumentRecord> {
-  const record = await deps.db.agreementDocument.findFirst({ where: { agreementId: agreement.id, documentId }, include: WITH_DOCUMENT });
+export async function findAgreementDocument(
+  deps: Deps,
+  agreement: AgreementWithLinks,
+  documentId: string,
+): Promise<AgreementDocumentRecord> {
+  const record = await deps.db.agreementDocument.findFirst({
+    where: { agreementId: agreement.id, documentId },
+    include: WITH_DOCUMENT,
+  });
   if (!record) throw errors.notFound('agreement document');
   return (await settleEnded(deps, [record]))[0]!;
 }
@@ -118,18 +165,30 @@ export async function findAgreementDocument(deps: Deps, agreement: AgreementWith
 export async function settleEnded(deps: Deps, records: AgreementDocumentRecord[]): Promise<AgreementDocumentRecord[]> {
   const pending = records.filter((r) => r.status === 'queued' || r.status === 'processing');
   if (pending.length === 0) return records;
-  const runs = await deps.db.workflowRun.findMany({ where: { id: { in: [...new Set(pending.map((r) => r.workflowRunId))] } } });
+  const runs = await deps.db.workflowRun.findMany({
+    where: { id: { in: [...new Set(pending.map((r) => r.workflowRunId))] } },
+  });
   const ended = (await reconcileRuns(deps, runs)).filter((run) => isTerminal(run.status)).map((run) => run.id);
   if (ended.length === 0) return records;
   await deps.db.agreementDocument.updateMany({
-    where: { id: { in: pending.map((r) => r.id) }, workflowRunId: { in: ended }, status: { in: ['queued', 'processing'] } },
+    where: {
+      id: { in: pending.map((r) => r.id) },
+      workflowRunId: { in: ended },
+      status: { in: ['queued', 'processing'] },
+    },
     data: { status: 'failed', failure: RUN_ENDED, processedAt: new Date() },
   });
-  return deps.db.agreementDocument.findMany({ where: { id: { in: records.map((r) => r.id) } }, include: WITH_DOCUMENT }).then((fresh) => records.map((r) => fresh.find((f) => f.id === r.id)!));
+  return deps.db.agreementDocument
+    .findMany({ where: { id: { in: records.map((r) => r.id) } }, include: WITH_DOCUMENT })
+    .then((fresh) => records.map((r) => fresh.find((f) => f.id === r.id)!));
 }
 
 // A user's classification; a changed one makes earlier checks of the agreement outdated.
-export async function classifyByUser(deps: Deps, record: AgreementDocumentRecord, classification: DocumentClassification): Promise<AgreementDocumentRecord> {
+export async function classifyByUser(
+  deps: Deps,
+  record: AgreementDocumentRecord,
+  classification: DocumentClassification,
+): Promise<AgreementDocumentRecord> {
   if (record.classification === classification && record.classifiedBy === 'user') return record;
   const changed = record.classification !== classification;
   await deps.db.$transaction(async (tx) => {
@@ -159,7 +218,13 @@ export function serializeAgreementDocument(record: AgreementDocumentRecord) {
     classification_reason: record.classificationReason,
     failure: (record.failure as { code: string; message: string } | null) ?? null,
     search_index: index
-      ? { status: index.status, passage_count: index.passageCount, partial: index.partial, partial_reason: index.partialReason, indexed_at: iso(index.indexedAt) }
+      ? {
+          status: index.status,
+          passage_count: index.passageCount,
+          partial: index.partial,
+          partial_reason: index.partialReason,
+          indexed_at: iso(index.indexedAt),
+        }
       : null,
     workflow_run_id: record.workflowRunId,
     created_at: record.createdAt.toISOString(),

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { toSafeCsv } from '../../shared/spreadsheet-cells.js';
 import { defineRoute } from '../../http/route.js';
 import { findAgreement } from '../service.js';
-import { findPriceImport, listPriceImports, priceImportListQuery, startPriceImports, viewPriceImport } from './service.js';
+import {
+  findPriceImport,
+  listPriceImports,
+  priceImportListQuery,
+  startPriceImports,
+  viewPriceImport,
+} from './service.js';
 import { listResponse } from '../../http/schemas.js';
 import { isIsoCurrencyCode } from '../price-lists/currency.js';
 
@@ -19,11 +25,24 @@ const priceImportSchema = z
     instructions: z.string().nullable(),
     worksheets: z.array(z.string()),
     status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
-    reused: z.boolean().meta({ description: 'The same file with the same settings was imported before; this is that import' }),
-    rows: z.object({ found: z.number().int(), added: z.number().int(), skipped: z.number().int(), rejected: z.number().int() }).nullable(),
-    failure: z.object({ code: z.string(), message: z.string() }).nullable().meta({ description: 'extraction_incomplete when the list could not be read completely' }),
+    reused: z
+      .boolean()
+      .meta({ description: 'The same file with the same settings was imported before; this is that import' }),
+    rows: z
+      .object({
+        found: z.number().int(),
+        added: z.number().int(),
+        skipped: z.number().int(),
+        rejected: z.number().int(),
+      })
+      .nullable(),
+    failure: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .meta({ description: 'extraction_incomplete when the list could not be read completely' }),
     needs_review: z.boolean().meta({
-      description: 'The import has finished and a person should look at it: the list could not be read completely (failure), or some rows were rejected (see the download)',
+      description:
+        'The import has finished and a person should look at it: the list could not be read completely (failure), or some rows were rejected (see the download)',
     }),
     workflow_run_id: z.string().uuid(),
     created_at: z.string().datetime(),
@@ -31,7 +50,10 @@ const priceImportSchema = z
   })
   .meta({ id: 'PriceImport' });
 
-const importsStartedSchema = z.object({ workflow_run_id: z.string().uuid().nullable(), data: z.array(priceImportSchema) });
+const importsStartedSchema = z.object({
+  workflow_run_id: z.string().uuid().nullable(),
+  data: z.array(priceImportSchema),
+});
 
 const entrySchema = z
   .object({
@@ -57,9 +79,13 @@ export const priceImportRoutes = [
     idempotent: true,
     body: z.object({ entries: z.array(entrySchema).min(1).max(20) }).strict(),
     responses: {
-      202: { description: 'The imports (reused ones marked) and the new run; Location points to the run', schema: importsStartedSchema },
+      202: {
+        description: 'The imports (reused ones marked) and the new run; Location points to the run',
+        schema: importsStartedSchema,
+      },
       200: {
-        description: 'Every entry reused an earlier import: nothing was started (workflow_run_id null, as for a check with nothing to do); each import names its own run, and Location points to the first import',
+        description:
+          'Every entry reused an earlier import: nothing was started (workflow_run_id null, as for a check with nothing to do); each import names its own run, and Location points to the first import',
         schema: importsStartedSchema,
       },
     },
@@ -67,8 +93,17 @@ export const priceImportRoutes = [
       const agreement = await findAgreement(deps, actor.organizationId, id);
       const { runId, imports } = await startPriceImports(deps, agreement, body.entries, actor.userId);
       const data = await Promise.all(imports.map((i) => viewPriceImport(deps, i.record, i.reused)));
-      if (!runId) return { status: 200, body: { workflow_run_id: null, data }, headers: { Location: `/v1/agreements/${agreement.id}/price-imports/${data[0]!.id}` } };
-      return { status: 202, body: { workflow_run_id: runId, data }, headers: { Location: `/v1/workflow-runs/${runId}` } };
+      if (!runId)
+        return {
+          status: 200,
+          body: { workflow_run_id: null, data },
+          headers: { Location: `/v1/agreements/${agreement.id}/price-imports/${data[0]!.id}` },
+        };
+      return {
+        status: 202,
+        body: { workflow_run_id: runId, data },
+        headers: { Location: `/v1/workflow-runs/${runId}` },
+      };
     },
   }),
   defineRoute({
@@ -114,12 +149,28 @@ export const priceImportRoutes = [
     handler: async ({ params: p, actor, deps }) => {
       const agreement = await findAgreement(deps, actor.organizationId, p.id);
       const priceImport = await findPriceImport(deps, agreement.id, p.import_id);
-      const rows = await deps.db.priceImportRow.findMany({ where: { importId: priceImport.id }, orderBy: { position: 'asc' } });
+      const rows = await deps.db.priceImportRow.findMany({
+        where: { importId: priceImport.id },
+        orderBy: { position: 'asc' },
+      });
       const csv = toSafeCsv(
-        rows.map((row) => ({ sheet: row.sheet, row: row.rowNumber, outcome: row.outcome, reason: row.reason, price_item_id: row.priceItemId, cells: JSON.stringify(row.raw) })),
+        rows.map((row) => ({
+          sheet: row.sheet,
+          row: row.rowNumber,
+          outcome: row.outcome,
+          reason: row.reason,
+          price_item_id: row.priceItemId,
+          cells: JSON.stringify(row.raw),
+        })),
         { columns: ['sheet', 'row', 'outcome', 'reason', 'price_item_id', 'cells'], numberColumns: ['row'] },
       );
-      return { body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="price-import-${priceImport.id}.csv"` } };
+      return {
+        body: csv,
+        headers: {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="price-import-${priceImport.id}.csv"`,
+        },
+      };
     },
   }),
 ];

@@ -23,21 +23,49 @@ export interface PriceImportEntry {
 
 // The same bytes (storage's content hash) with the same settings on the same agreement.
 function reuseKeyOf(agreementId: string, contentHash: string, entry: PriceImportEntry): string {
-  const settings = [agreementId, contentHash, entry.default_currency, entry.mode ?? 'add', entry.instructions ?? '', [...(entry.worksheets ?? [])].sort()];
+  const settings = [
+    agreementId,
+    contentHash,
+    entry.default_currency,
+    entry.mode ?? 'add',
+    entry.instructions ?? '',
+    [...(entry.worksheets ?? [])].sort(),
+  ];
   return createHash('sha256').update(JSON.stringify(settings)).digest('hex');
 }
 
-export async function startPriceImports(deps: Deps, agreement: AgreementWithLinks, entries: PriceImportEntry[], createdByUserId: string | null) {
-  const documents = await findDocuments(deps, agreement.organizationId, entries.map((e) => e.document_id));
+export async function startPriceImports(
+  deps: Deps,
+  agreement: AgreementWithLinks,
+  entries: PriceImportEntry[],
+  createdByUserId: string | null,
+) {
+  const documents = await findDocuments(
+    deps,
+    agreement.organizationId,
+    entries.map((e) => e.document_id),
+  );
   const planned = [];
   for (const [index, entry] of entries.entries()) {
     const document = await sealDocument(deps, documents[index]!, `entries.${index}.document_id`);
     const stat = await deps.storage.stat(document.storageKey);
-    if (!stat) throw errors.validation(`The bytes of document ${document.id} are not in storage.`, [{ field: `entries.${index}.document_id`, message: 'not in storage' }]);
+    if (!stat)
+      throw errors.validation(`The bytes of document ${document.id} are not in storage.`, [
+        { field: `entries.${index}.document_id`, message: 'not in storage' },
+      ]);
     const reuseKey = reuseKeyOf(agreement.id, stat.etag, entry);
-    const previous = await deps.db.priceImport.findFirst({ where: { agreementId: agreement.id, reuseKey }, orderBy: { createdAt: 'desc' } });
-    const previousStatus = previous ? workStatusOf((await findRun(deps, agreement.organizationId, previous.workflowRunId)).status) : null;
-    planned.push({ entry, reuseKey, reuse: previous && previousStatus !== 'failed' && previousStatus !== 'cancelled' ? previous : null });
+    const previous = await deps.db.priceImport.findFirst({
+      where: { agreementId: agreement.id, reuseKey },
+      orderBy: { createdAt: 'desc' },
+    });
+    const previousStatus = previous
+      ? workStatusOf((await findRun(deps, agreement.organizationId, previous.workflowRunId)).status)
+      : null;
+    planned.push({
+      entry,
+      reuseKey,
+      reuse: previous && previousStatus !== 'failed' && previousStatus !== 'cancelled' ? previous : null,
+    });
   }
   const fresh = planned.filter((p) => !p.reuse);
   const runId = randomUUID();
@@ -75,7 +103,11 @@ export async function startPriceImports(deps: Deps, agreement: AgreementWithLink
   return { runId: created.length > 0 ? runId : null, imports };
 }
 
-export async function findPriceImport(deps: Pick<AppDeps, 'db'>, agreementId: string, importId: string): Promise<PriceImport> {
+export async function findPriceImport(
+  deps: Pick<AppDeps, 'db'>,
+  agreementId: string,
+  importId: string,
+): Promise<PriceImport> {
   const priceImport = await deps.db.priceImport.findFirst({ where: { id: importId, agreementId } });
   if (!priceImport) throw errors.notFound('price import');
   return priceImport;
@@ -95,9 +127,15 @@ export async function viewPriceImport(deps: Deps, priceImport: PriceImport, reus
     status,
     reused,
     rows: priceImport.finishedAt
-      ? { found: priceImport.rowsFound ?? 0, added: priceImport.rowsAdded ?? 0, skipped: priceImport.rowsSkipped ?? 0, rejected: priceImport.rowsRejected ?? 0 }
+      ? {
+          found: priceImport.rowsFound ?? 0,
+          added: priceImport.rowsAdded ?? 0,
+          skipped: priceImport.rowsSkipped ?? 0,
+          rejected: priceImport.rowsRejected ?? 0,
+        }
       : null,
-    failure: status === 'failed' ? ((priceImport.failure ?? run.failure) as { code: string; message: string } | null) : null,
+    failure:
+      status === 'failed' ? ((priceImport.failure ?? run.failure) as { code: string; message: string } | null) : null,
     needs_review: needsReview(priceImport),
     workflow_run_id: priceImport.workflowRunId,
     created_at: priceImport.createdAt.toISOString(),
@@ -121,13 +159,19 @@ const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
 export const priceImportListQuery = z.object({
   ...pageParams(['created_at']),
   needs_review: booleanParam.optional().meta({
-    description: 'true: finished imports a person should look at (not read completely, or rows rejected); false: the others',
+    description:
+      'true: finished imports a person should look at (not read completely, or rows rejected); false: the others',
   }),
 });
 
 export async function listPriceImports(deps: Deps, agreementId: string, query: z.infer<typeof priceImportListQuery>) {
   const { limit, cursor, sort, direction, needs_review } = query;
-  const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, { needs_review });
+  const page = resolvePage(
+    deps.cursors,
+    { limit, cursor, sort, direction },
+    { sort: 'created_at', direction: 'desc' },
+    { needs_review },
+  );
   const { where, orderBy, take } = keyset(page, CREATED_AT);
   const review = needs_review === undefined ? {} : needs_review ? NEEDS_REVIEW : { NOT: NEEDS_REVIEW };
   const rows = await deps.db.priceImport.findMany({ where: { AND: [{ agreementId }, review, where] }, orderBy, take });

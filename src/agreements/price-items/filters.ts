@@ -23,7 +23,12 @@ const COLUMNS = {
 const NONE: Prisma.PriceItemWhereInput = { id: { in: [] } };
 
 const ORDERED = new Set(['less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal']);
-const PRISMA_OPERATOR: Record<string, string> = { less_than: 'lt', less_than_or_equal: 'lte', greater_than: 'gt', greater_than_or_equal: 'gte' };
+const PRISMA_OPERATOR: Record<string, string> = {
+  less_than: 'lt',
+  less_than_or_equal: 'lte',
+  greater_than: 'gt',
+  greater_than_or_equal: 'gte',
+};
 
 function invalid(index: number, message: string) {
   return errors.validation(`filters[${index}]: ${message}`, [{ field: `filters.${index}`, message }]);
@@ -57,18 +62,21 @@ function conditionWhere(condition: FilterCondition, index: number): Prisma.Price
     case 'not_equals':
       return { NOT: { [column]: typedValue(index, kind, condition.value) } };
     default:
-      if (!ORDERED.has(condition.operator) || kind === 'text' || kind === 'enum') throw invalid(index, `${condition.operator} works on dates and numbers`);
+      if (!ORDERED.has(condition.operator) || kind === 'text' || kind === 'enum')
+        throw invalid(index, `${condition.operator} works on dates and numbers`);
       return { [column]: { [PRISMA_OPERATOR[condition.operator]!]: typedValue(index, kind, condition.value) } };
   }
 }
 
-export function priceItemWhere(agreementId: string, search: string | undefined, conditions: FilterCondition[] | undefined): Prisma.PriceItemWhereInput {
+export function priceItemWhere(
+  agreementId: string,
+  search: string | undefined,
+  conditions: FilterCondition[] | undefined,
+): Prisma.PriceItemWhereInput {
   return {
     AND: [
       { agreementId },
-      search
-        ? { OR: [{ description: containsText(search) }, { sellerItemId: containsText(search) }] }
-        : {},
+      search ? { OR: [{ description: containsText(search) }, { sellerItemId: containsText(search) }] } : {},
       ...(conditions ?? []).map(conditionWhere),
     ],
   };

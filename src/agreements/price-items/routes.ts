@@ -6,7 +6,13 @@ import { defineRoute, idParams } from '../../http/route.js';
 import { assertSentAsRead, listResponse } from '../../http/schemas.js';
 import { findAgreement } from '../service.js';
 import { priceItemWhere } from './filters.js';
-import { createPriceItemsSchema, filtersParam, filterConditionSchema, patchPriceItemsSchema, priceItemSchema } from './schemas.js';
+import {
+  createPriceItemsSchema,
+  filtersParam,
+  filterConditionSchema,
+  patchPriceItemsSchema,
+  priceItemSchema,
+} from './schemas.js';
 import { createPriceItems, deletePriceItems, patchPriceItems, serializePriceItem } from './service.js';
 
 const tag = 'Price items';
@@ -21,12 +27,21 @@ const MAX_EXPORT_ROWS = 100_000;
 
 const selection = { search: z.string().min(1).max(200).optional(), filters: filtersParam.optional() };
 const listQuery = z.object({ ...pageParams(['description', 'valid_from', 'valid_until', 'created_at']), ...selection });
-const exportQuery = z.object({ sort: z.enum(['description', 'valid_from', 'valid_until', 'created_at']).optional(), direction: z.enum(['asc', 'desc']).optional(), ...selection });
+const exportQuery = z.object({
+  sort: z.enum(['description', 'valid_from', 'valid_until', 'created_at']).optional(),
+  direction: z.enum(['asc', 'desc']).optional(),
+  ...selection,
+});
 const deleteBody = z.union([
   z.object({ ids: z.array(z.string().uuid()).min(1).max(10_000) }).strict(),
   // What the list shows with the same search and filters (spec: the same filter parameters remove
   // every match): without any, the list shows every item, so {} removes every item.
-  z.object({ search: z.string().min(1).max(200).optional(), filters: z.array(filterConditionSchema).max(20).optional() }).strict(),
+  z
+    .object({
+      search: z.string().min(1).max(200).optional(),
+      filters: z.array(filterConditionSchema).max(20).optional(),
+    })
+    .strict(),
 ]);
 
 export const priceItemRoutes = [
@@ -60,11 +75,19 @@ export const priceItemRoutes = [
     handler: async ({ params, body, actor, deps, ctx }) => {
       const agreement = await findAgreement(deps, actor.organizationId, params.id);
       // An item stays on its agreement and keeps its source: those are accepted only as read.
-      const current = await deps.db.priceItem.findMany({ where: { agreementId: agreement.id, id: { in: body.entries.map((e) => e.id) } } });
+      const current = await deps.db.priceItem.findMany({
+        where: { agreementId: agreement.id, id: { in: body.entries.map((e) => e.id) } },
+      });
       const sent = (ctx.request.body as { entries: unknown[] }).entries;
       body.entries.forEach((entry, index) => {
         const item = current.find((c) => c.id === entry.id);
-        if (item) assertSentAsRead(sent[index], serializePriceItem(item), ['agreement_id', 'source_document_id'], `entries.${index}.`);
+        if (item)
+          assertSentAsRead(
+            sent[index],
+            serializePriceItem(item),
+            ['agreement_id', 'source_document_id'],
+            `entries.${index}.`,
+          );
       });
       const items = await patchPriceItems(deps, actor, agreement.id, body.entries);
       return { body: { data: items.map(serializePriceItem) } };
@@ -84,10 +107,19 @@ export const priceItemRoutes = [
     handler: async ({ params, query, actor, deps }) => {
       const agreement = await findAgreement(deps, actor.organizationId, params.id);
       const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'description', direction: 'asc' }, filters);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'description', direction: 'asc' },
+        filters,
+      );
       const column = SORTS[page.sort]!;
       const { where, orderBy, take } = keyset(page, column);
-      const rows = await deps.db.priceItem.findMany({ where: { AND: [priceItemWhere(agreement.id, filters.search, filters.filters), where] }, orderBy, take });
+      const rows = await deps.db.priceItem.findMany({
+        where: { AND: [priceItemWhere(agreement.id, filters.search, filters.filters), where] },
+        orderBy,
+        take,
+      });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
       return { body: { data: visible.map(serializePriceItem), next_cursor: nextCursor } };
     },
@@ -107,10 +139,20 @@ export const priceItemRoutes = [
       const column = SORTS[query.sort ?? 'description']!;
       const rows = await deps.db.priceItem.findMany({
         where: priceItemWhere(agreement.id, query.search, query.filters),
-        orderBy: [{ [column.field]: column.nullable ? { sort: query.direction ?? 'asc', nulls: 'last' } : (query.direction ?? 'asc') }, { id: 'asc' }],
+        orderBy: [
+          {
+            [column.field]: column.nullable
+              ? { sort: query.direction ?? 'asc', nulls: 'last' }
+              : (query.direction ?? 'asc'),
+          },
+          { id: 'asc' },
+        ],
         take: MAX_EXPORT_ROWS + 1,
       });
-      if (rows.length > MAX_EXPORT_ROWS) throw errors.validation(`More than ${MAX_EXPORT_ROWS} price items match; narrow the export with search or filters.`);
+      if (rows.length > MAX_EXPORT_ROWS)
+        throw errors.validation(
+          `More than ${MAX_EXPORT_ROWS} price items match; narrow the export with search or filters.`,
+        );
       const csv = toSafeCsv(
         rows.map(serializePriceItem).map((item) => ({
           id: item.id,
@@ -124,16 +166,34 @@ export const priceItemRoutes = [
           basis: item.price.type === 'rate' ? item.price.basis : '',
           valid_from: item.valid_from ?? '',
           valid_until: item.valid_until ?? '',
-          unit_conversions: item.unit_conversions.map((c) => `1 ${c.from_unit} = ${c.quantity} ${c.to_unit}`).join('; '),
+          unit_conversions: item.unit_conversions
+            .map((c) => `1 ${c.from_unit} = ${c.quantity} ${c.to_unit}`)
+            .join('; '),
         })),
         {
-          columns: ['id', 'description', 'seller_item_id', 'unit', 'currency_code', 'price_type', 'amount', 'fraction', 'basis', 'valid_from', 'valid_until', 'unit_conversions'],
+          columns: [
+            'id',
+            'description',
+            'seller_item_id',
+            'unit',
+            'currency_code',
+            'price_type',
+            'amount',
+            'fraction',
+            'basis',
+            'valid_from',
+            'valid_until',
+            'unit_conversions',
+          ],
           numberColumns: ['amount', 'fraction'],
         },
       );
       return {
         body: csv,
-        headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="price-items-${agreement.id}.csv"` },
+        headers: {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="price-items-${agreement.id}.csv"`,
+        },
       };
     },
   }),
@@ -141,7 +201,8 @@ export const priceItemRoutes = [
     method: 'post',
     path: '/v1/agreements/{id}/price-items/delete',
     operationId: 'deletePriceItems',
-    summary: 'Remove price items by ids, or every item the list shows with the same search and/or filters ({} or {"filters": []}: all of them)',
+    summary:
+      'Remove price items by ids, or every item the list shows with the same search and/or filters ({} or {"filters": []}: all of them)',
     tag,
     access: { level: 'write' },
     params: idParams,
@@ -149,7 +210,10 @@ export const priceItemRoutes = [
     responses: { 200: { description: 'How many were removed', schema: z.object({ deleted: z.number().int() }) } },
     handler: async ({ params, body, actor, deps }) => {
       const agreement = await findAgreement(deps, actor.organizationId, params.id);
-      const where = 'ids' in body ? { agreementId: agreement.id, id: { in: body.ids } } : priceItemWhere(agreement.id, body.search, body.filters);
+      const where =
+        'ids' in body
+          ? { agreementId: agreement.id, id: { in: body.ids } }
+          : priceItemWhere(agreement.id, body.search, body.filters);
       return { body: { deleted: await deletePriceItems(deps, actor, agreement.organizationId, agreement.id, where) } };
     },
   }),

@@ -21,7 +21,12 @@ export const priceSchema = z.discriminatedUnion('type', [
     .object({
       type: z.literal('rate'),
       fraction: fraction.meta({ description: 'A fraction: "0.05" is 5 %' }),
-      basis: z.string().trim().min(1, 'a rate needs a basis').max(200).meta({ description: 'What the rate applies to, e.g. invoice subtotal' }),
+      basis: z
+        .string()
+        .trim()
+        .min(1, 'a rate needs a basis')
+        .max(200)
+        .meta({ description: 'What the rate applies to, e.g. invoice subtotal' }),
     })
     .strict(),
 ]);
@@ -31,16 +36,21 @@ const priceItemBase = z
     description: z.string().trim().min(1).max(1000),
     seller_item_id: z.string().trim().min(1).max(200).nullable().optional(),
     unit: z.string().trim().min(1).max(50).nullable().optional(),
-    currency_code: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').nullable().optional(),
+    currency_code: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code')
+      .nullable()
+      .optional(),
     price: priceSchema,
-    valid_from: dateString.nullable().optional().meta({ description: 'The first day the price applies; null or absent: from the agreement\'s start' }),
-    valid_until: dateString.nullable().optional(),
-    unit_conversions: z
-      .array(unitConversionSchema)
-      .max(20)
+    valid_from: dateString
       .nullable()
       .optional()
-      .meta({ description: 'Pack sizes and other units the price converts to: {from_unit: "förp", quantity: "10", to_unit: "EA"} says one förp is 10 EA. One of the two units is the price item\'s unit' }),
+      .meta({ description: "The first day the price applies; null or absent: from the agreement's start" }),
+    valid_until: dateString.nullable().optional(),
+    unit_conversions: z.array(unitConversionSchema).max(20).nullable().optional().meta({
+      description:
+        'Pack sizes and other units the price converts to: {from_unit: "förp", quantity: "10", to_unit: "EA"} says one förp is 10 EA. One of the two units is the price item\'s unit',
+    }),
   })
   .strict();
 
@@ -52,12 +62,24 @@ export const priceItemInput = priceItemBase.superRefine((item, ctx) => {
  * What a price item (as it is after a create or a PATCH) may not say: a start after its end, or
  * a unit conversion that does not involve the item's own unit (it could never be used).
  */
-export function priceItemProblems(item: { unit?: string | null; valid_from?: string | null; valid_until?: string | null; unit_conversions?: UnitConversionInput[] | null }) {
+export function priceItemProblems(item: {
+  unit?: string | null;
+  valid_from?: string | null;
+  valid_until?: string | null;
+  unit_conversions?: UnitConversionInput[] | null;
+}) {
   const problems: { path: (string | number)[]; message: string }[] = [];
-  if (item.valid_from && item.valid_until && item.valid_from > item.valid_until) problems.push({ path: ['valid_from'], message: 'must not be after valid_until' });
+  if (item.valid_from && item.valid_until && item.valid_from > item.valid_until)
+    problems.push({ path: ['valid_from'], message: 'must not be after valid_until' });
   (item.unit ? (item.unit_conversions ?? []) : []).forEach((conversion, index) => {
-    if (compareUnits(conversion.from_unit, item.unit).agree !== true && compareUnits(conversion.to_unit, item.unit).agree !== true) {
-      problems.push({ path: ['unit_conversions', index], message: `one of from_unit and to_unit must be the price item's unit (${item.unit})` });
+    if (
+      compareUnits(conversion.from_unit, item.unit).agree !== true &&
+      compareUnits(conversion.to_unit, item.unit).agree !== true
+    ) {
+      problems.push({
+        path: ['unit_conversions', index],
+        message: `one of from_unit and to_unit must be the price item's unit (${item.unit})`,
+      });
     }
   });
   return problems;
@@ -66,7 +88,6 @@ export function priceItemProblems(item: { unit?: string | null; valid_from?: str
 export const MAX_PATCH_ENTRIES = 100;
 
 export type UnitConversionInput = z.infer<typeof unitConversionSchema>;
-
 
 export const priceItemSchema = z
   .object({
@@ -91,14 +112,42 @@ export const priceItemSchema = z
 
 // Entries in the shape items are read (the list's data can be sent back): agreement_id,
 // source_document_id and timestamps are accepted as read and ignored; so is id on creation.
-export const createPriceItemsSchema = z.object({ entries: z.array(acceptingReadShape(priceItemInput, priceItemSchema)).min(1).max(5000) }).strict();
+export const createPriceItemsSchema = z
+  .object({ entries: z.array(acceptingReadShape(priceItemInput, priceItemSchema)).min(1).max(5000) })
+  .strict();
 export const patchPriceItemsSchema = z
-  .object({ entries: z.array(acceptingReadShape(priceItemBase.partial().extend({ id: z.string().uuid() }).strict(), priceItemSchema)).min(1).max(MAX_PATCH_ENTRIES) })
+  .object({
+    entries: z
+      .array(acceptingReadShape(priceItemBase.partial().extend({ id: z.string().uuid() }).strict(), priceItemSchema))
+      .min(1)
+      .max(MAX_PATCH_ENTRIES),
+  })
   .strict();
 
 // filters=[{"field":"valid_until","operator":"less_than","value":"2026-01-01"}]: all must match.
-export const FILTER_FIELDS = ['description', 'seller_item_id', 'unit', 'currency_code', 'valid_from', 'valid_until', 'price.type', 'price.amount', 'price.fraction', 'price.basis'] as const;
-export const FILTER_OPERATORS = ['equals', 'not_equals', 'contains', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal', 'is_null', 'is_not_null'] as const;
+export const FILTER_FIELDS = [
+  'description',
+  'seller_item_id',
+  'unit',
+  'currency_code',
+  'valid_from',
+  'valid_until',
+  'price.type',
+  'price.amount',
+  'price.fraction',
+  'price.basis',
+] as const;
+export const FILTER_OPERATORS = [
+  'equals',
+  'not_equals',
+  'contains',
+  'less_than',
+  'less_than_or_equal',
+  'greater_than',
+  'greater_than_or_equal',
+  'is_null',
+  'is_not_null',
+] as const;
 
 export const filterConditionSchema = z
   .object({

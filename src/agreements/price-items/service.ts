@@ -38,20 +38,46 @@ export function serializePriceItem(item: PriceItem) {
 // Stored as the checks read them ({fromUnit, quantity, toUnit}); shown in the API's words.
 function unitConversionsOf(value: unknown) {
   if (!Array.isArray(value)) return [];
-  return (value as UnitConversion[]).map((c) => ({ from_unit: c.fromUnit, quantity: String(c.quantity), to_unit: c.toUnit }));
+  return (value as UnitConversion[]).map((c) => ({
+    from_unit: c.fromUnit,
+    quantity: String(c.quantity),
+    to_unit: c.toUnit,
+  }));
 }
 
-function storedConversions(input: UnitConversionInput[] | null | undefined): Prisma.InputJsonValue | typeof Prisma.DbNull {
+function storedConversions(
+  input: UnitConversionInput[] | null | undefined,
+): Prisma.InputJsonValue | typeof Prisma.DbNull {
   if (!input || input.length === 0) return Prisma.DbNull;
-  return input.map((c) => ({ fromUnit: c.from_unit, quantity: new Prisma.Decimal(c.quantity).toFixed(), toUnit: c.to_unit }));
+  return input.map((c) => ({
+    fromUnit: c.from_unit,
+    quantity: new Prisma.Decimal(c.quantity).toFixed(),
+    toUnit: c.to_unit,
+  }));
 }
 
 // A price item's fields as the API shows them, without ids and timestamps: what its activity entries compare.
-const PRICE_ITEM_FIELDS = ['agreement_id', 'description', 'seller_item_id', 'unit', 'currency_code', 'price', 'valid_from', 'valid_until', 'unit_conversions', 'source_document_id'] as const;
+const PRICE_ITEM_FIELDS = [
+  'agreement_id',
+  'description',
+  'seller_item_id',
+  'unit',
+  'currency_code',
+  'price',
+  'valid_from',
+  'valid_until',
+  'unit_conversions',
+  'source_document_id',
+] as const;
 
 export function priceItemActivity(action: string, before: PriceItem | null, after: PriceItem | null) {
   const view = (item: PriceItem | null) => (item ? (serializePriceItem(item) as Record<string, unknown>) : {});
-  return { entityType: 'price_item' as const, entityId: (after ?? before)!.id, action, changes: changedFields(view(before), view(after), PRICE_ITEM_FIELDS) };
+  return {
+    entityType: 'price_item' as const,
+    entityId: (after ?? before)!.id,
+    action,
+    changes: changedFields(view(before), view(after), PRICE_ITEM_FIELDS),
+  };
 }
 
 export function priceColumns(input: Partial<PriceItemInput>): Prisma.PriceItemUncheckedUpdateInput {
@@ -60,8 +86,10 @@ export function priceColumns(input: Partial<PriceItemInput>): Prisma.PriceItemUn
   if (input.seller_item_id !== undefined) data.sellerItemId = input.seller_item_id;
   if (input.unit !== undefined) data.unit = input.unit;
   if (input.currency_code !== undefined) data.currencyCode = input.currency_code;
-  if (input.valid_from !== undefined) data.validFrom = input.valid_from ? new Date(`${input.valid_from}T00:00:00Z`) : null;
-  if (input.valid_until !== undefined) data.validUntil = input.valid_until ? new Date(`${input.valid_until}T00:00:00Z`) : null;
+  if (input.valid_from !== undefined)
+    data.validFrom = input.valid_from ? new Date(`${input.valid_from}T00:00:00Z`) : null;
+  if (input.valid_until !== undefined)
+    data.validUntil = input.valid_until ? new Date(`${input.valid_until}T00:00:00Z`) : null;
   if (input.unit_conversions !== undefined) data.unitConversions = storedConversions(input.unit_conversions);
   if (input.price) {
     data.priceType = input.price.type;
@@ -75,7 +103,14 @@ export function priceColumns(input: Partial<PriceItemInput>): Prisma.PriceItemUn
 // All or nothing: one transaction for every entry. Up to 5,000 entries a request: written with
 // one array parameter per column (insertPriceItems), as a price list's rows are; Prisma's
 // createMany took over a second per 1,000 rows, past the transaction's time limit.
-export async function createPriceItems(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, organizationId: string, agreementId: string, entries: PriceItemInput[], sourceDocumentId: string | null = null) {
+export async function createPriceItems(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  organizationId: string,
+  agreementId: string,
+  entries: PriceItemInput[],
+  sourceDocumentId: string | null = null,
+) {
   const rows: PriceItemRow[] = entries.map((entry) => ({
     id: randomUUID(),
     organizationId,
@@ -99,34 +134,61 @@ export async function createPriceItems(deps: Pick<AppDeps, 'db'>, actor: Request
       await insertPriceItems(tx, rows);
       await markAgreementTermsChanged(tx, agreementId);
       // In the order of the entries (they share one created_at).
-      const created = new Map((await tx.priceItem.findMany({ where: { id: { in: rows.map((r) => r.id) } } })).map((item) => [item.id, item]));
+      const created = new Map(
+        (await tx.priceItem.findMany({ where: { id: { in: rows.map((r) => r.id) } } })).map((item) => [item.id, item]),
+      );
       const ordered = rows.map((row) => created.get(row.id)!);
-      await recordActivity(tx, organizationId, actor, ordered.map((item) => priceItemActivity('created', null, item)));
+      await recordActivity(
+        tx,
+        organizationId,
+        actor,
+        ordered.map((item) => priceItemActivity('created', null, item)),
+      );
       return ordered;
     },
     { timeout: 60_000 },
   );
 }
 
-export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, agreementId: string, entries: (Partial<PriceItemInput> & { id: string })[]) {
+export async function patchPriceItems(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  agreementId: string,
+  entries: (Partial<PriceItemInput> & { id: string })[],
+) {
   const ids = entries.map((e) => e.id);
   const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
-  if (duplicates.length) throw errors.validation('Each price item may appear once per request.', duplicates.map((id) => ({ field: 'entries', message: `${id} appears twice` })));
+  if (duplicates.length)
+    throw errors.validation(
+      'Each price item may appear once per request.',
+      duplicates.map((id) => ({ field: 'entries', message: `${id} appears twice` })),
+    );
   const existing = await deps.db.priceItem.findMany({ where: { agreementId, id: { in: ids } } });
   const unknown = ids.filter((id) => !existing.some((item) => item.id === id));
-  if (unknown.length) throw errors.validation('Some entries name no price item of this agreement; nothing was changed.', unknown.map((id) => ({ field: 'entries', message: `no price item ${id}` })));
+  if (unknown.length)
+    throw errors.validation(
+      'Some entries name no price item of this agreement; nothing was changed.',
+      unknown.map((id) => ({ field: 'entries', message: `no price item ${id}` })),
+    );
   // Each item as it would be after its changes: a start after its end, or a conversion without its unit, is refused.
   const problems = entries.flatMap((entry, index) => {
     const merged = { ...serializePriceItem(existing.find((item) => item.id === entry.id)!), ...entry };
-    return priceItemProblems(merged).map((problem) => ({ field: ['entries', index, ...problem.path].join('.'), message: problem.message }));
+    return priceItemProblems(merged).map((problem) => ({
+      field: ['entries', index, ...problem.path].join('.'),
+      message: problem.message,
+    }));
   });
-  if (problems.length) throw errors.validation('Some entries would make a price item contradict itself; nothing was changed.', problems);
+  if (problems.length)
+    throw errors.validation('Some entries would make a price item contradict itself; nothing was changed.', problems);
   await deps.db.$transaction(async (tx) => {
     await lockAgreementTerms(tx, agreementId);
     const activity = [];
     for (const { id, ...changes } of entries) {
       const before = existing.find((item) => item.id === id)!;
-      const entry = priceItemActivity('updated', before, { ...before, ...(priceColumns(changes) as Partial<PriceItem>) });
+      const entry = priceItemActivity('updated', before, {
+        ...before,
+        ...(priceColumns(changes) as Partial<PriceItem>),
+      });
       // An entry sent back as it was read changes nothing (not even updated_at).
       if (Object.keys(entry.changes).length === 0) continue;
       await tx.priceItem.update({ where: { id }, data: priceColumns(changes) });
@@ -141,14 +203,28 @@ export async function patchPriceItems(deps: Pick<AppDeps, 'db'>, actor: RequestA
 }
 
 // Removes the matching price items of the agreement, recording each removal.
-export async function deletePriceItems(deps: Pick<AppDeps, 'db'>, actor: RequestActor | Actor, organizationId: string, agreementId: string, where: Prisma.PriceItemWhereInput): Promise<number> {
+export async function deletePriceItems(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  organizationId: string,
+  agreementId: string,
+  where: Prisma.PriceItemWhereInput,
+): Promise<number> {
   return deps.db.$transaction(async (tx) => {
     await lockAgreementTerms(tx, agreementId);
     const doomed = await tx.priceItem.findMany({ where: { AND: [where, { agreementId }] } });
     if (doomed.length === 0) return 0;
-    const count = await countInBatches(doomed.map((item) => item.id), (ids) => tx.priceItem.deleteMany({ where: { id: { in: ids } } }));
+    const count = await countInBatches(
+      doomed.map((item) => item.id),
+      (ids) => tx.priceItem.deleteMany({ where: { id: { in: ids } } }),
+    );
     await markAgreementTermsChanged(tx, agreementId);
-    await recordActivity(tx, organizationId, actor, doomed.map((item) => priceItemActivity('deleted', item, null)));
+    await recordActivity(
+      tx,
+      organizationId,
+      actor,
+      doomed.map((item) => priceItemActivity('deleted', item, null)),
+    );
     return count;
   });
 }

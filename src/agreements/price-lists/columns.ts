@@ -19,88 +19,334 @@ interface ColumnAliases {
 export const COLUMN_ALIASES: Readonly<Record<PriceListField | 'notUsed', ColumnAliases>> = {
   description: {
     names: [
-      'description', 'item', 'product', 'name', 'article name', 'item name', 'product name', 'item description', 'product description',
-      'beskrivelse', 'varenavn', 'vare', 'produkt', 'produktnavn', 'artikkel', 'artikkelnavn', 'varebeskrivelse', 'betegnelse', 'varebetegnelse', // no, da
-      'benämning', 'beskrivning', 'artikel', 'artikelnamn', 'produktnamn', // sv (and de "Artikel")
-      'kuvaus', 'tuote', 'nimike', 'tuotenimi', 'nimi', // fi
-      'Bezeichnung', 'Artikelbezeichnung', 'Produktbezeichnung', 'Beschreibung', 'Artikelname', // de
-      'désignation', 'libellé', 'article', 'produit', 'description article', // fr
-      'omschrijving', 'artikelomschrijving', 'productomschrijving', 'productnaam', 'artikelnaam', // nl
+      'description',
+      'item',
+      'product',
+      'name',
+      'article name',
+      'item name',
+      'product name',
+      'item description',
+      'product description',
+      'beskrivelse',
+      'varenavn',
+      'vare',
+      'produkt',
+      'produktnavn',
+      'artikkel',
+      'artikkelnavn',
+      'varebeskrivelse',
+      'betegnelse',
+      'varebetegnelse', // no, da
+      'benämning',
+      'beskrivning',
+      'artikel',
+      'artikelnamn',
+      'produktnamn', // sv (and de "Artikel")
+      'kuvaus',
+      'tuote',
+      'nimike',
+      'tuotenimi',
+      'nimi', // fi
+      'Bezeichnung',
+      'Artikelbezeichnung',
+      'Produktbezeichnung',
+      'Beschreibung',
+      'Artikelname', // de
+      'désignation',
+      'libellé',
+      'article',
+      'produit',
+      'description article', // fr
+      'omschrijving',
+      'artikelomschrijving',
+      'productomschrijving',
+      'productnaam',
+      'artikelnaam', // nl
     ],
-    endings: ['beskrivelse', 'beskrivning', 'betegnelse', 'benämning', 'navn', 'namn', 'nimi', 'kuvaus', 'bezeichnung', 'beschreibung', 'omschrijving'],
+    endings: [
+      'beskrivelse',
+      'beskrivning',
+      'betegnelse',
+      'benämning',
+      'navn',
+      'namn',
+      'nimi',
+      'kuvaus',
+      'bezeichnung',
+      'beschreibung',
+      'omschrijving',
+    ],
   },
   sellerItemId: {
     names: [
-      'article number', 'article no', 'article code', 'item number', 'item no', 'item code', 'sku', 'part number', 'part no',
-      'product number', 'product no', 'product code', 'supplier item id', 'seller item id', 'vendor item number',
-      'art.nr', 'art no', 'artikkelnummer', 'artikkelnr', 'varenummer', 'varenr', 'varekode', 'produktnummer', 'produktnr', // no, da
-      'artikelnummer', 'artikelnr', 'art nummer', // sv, de
-      'tuotenumero', 'tuotenro', 'tuotekoodi', 'nimikekoodi', // fi
-      'Artikel-Nr.', 'Art.-Nr.', 'Materialnummer', // de
-      'référence', 'réf', 'réf article', 'code article', 'n° article', 'no article', 'numéro d\'article', 'code produit', // fr
-      'artikelcode', 'art nr', 'productcode', 'bestelnummer', // nl
+      'article number',
+      'article no',
+      'article code',
+      'item number',
+      'item no',
+      'item code',
+      'sku',
+      'part number',
+      'part no',
+      'product number',
+      'product no',
+      'product code',
+      'supplier item id',
+      'seller item id',
+      'vendor item number',
+      'art.nr',
+      'art no',
+      'artikkelnummer',
+      'artikkelnr',
+      'varenummer',
+      'varenr',
+      'varekode',
+      'produktnummer',
+      'produktnr', // no, da
+      'artikelnummer',
+      'artikelnr',
+      'art nummer', // sv, de
+      'tuotenumero',
+      'tuotenro',
+      'tuotekoodi',
+      'nimikekoodi', // fi
+      'Artikel-Nr.',
+      'Art.-Nr.',
+      'Materialnummer', // de
+      'référence',
+      'réf',
+      'réf article',
+      'code article',
+      'n° article',
+      'no article',
+      "numéro d'article",
+      'code produit', // fr
+      'artikelcode',
+      'art nr',
+      'productcode',
+      'bestelnummer', // nl
     ],
     endings: ['nummer', 'nr', 'numero', 'nro', 'koodi', 'kode', 'kod'],
   },
   unit: {
-    names: ['unit', 'uom', 'unit of measure', 'enhet', 'enhed', 'måleenhet', 'yksikkö', 'Einheit', 'Mengeneinheit', 'ME', 'unité', 'eenheid'],
+    names: [
+      'unit',
+      'uom',
+      'unit of measure',
+      'enhet',
+      'enhed',
+      'måleenhet',
+      'yksikkö',
+      'Einheit',
+      'Mengeneinheit',
+      'ME',
+      'unité',
+      'eenheid',
+    ],
     endings: ['enhet', 'enhed', 'einheit', 'yksikkö', 'eenheid'],
   },
   price: {
     names: [
-      'price', 'unit price', 'net price', 'amount', 'price per unit', 'hourly rate',
-      'pris', 'enhetspris', 'nettopris', 'stykpris', 'styckpris', 'enhedspris', 'a pris', 'timepris', 'timpris', // no, sv, da
-      'hinta', 'yksikköhinta', 'nettohinta', // fi
-      'Preis', 'Einzelpreis', 'Nettopreis', 'Stückpreis', // de
-      'prix', 'prix unitaire', 'prix net', 'tarif', 'prix ht', // fr
-      'prijs', 'stukprijs', 'eenheidsprijs', 'nettoprijs', // nl
+      'price',
+      'unit price',
+      'net price',
+      'amount',
+      'price per unit',
+      'hourly rate',
+      'pris',
+      'enhetspris',
+      'nettopris',
+      'stykpris',
+      'styckpris',
+      'enhedspris',
+      'a pris',
+      'timepris',
+      'timpris', // no, sv, da
+      'hinta',
+      'yksikköhinta',
+      'nettohinta', // fi
+      'Preis',
+      'Einzelpreis',
+      'Nettopreis',
+      'Stückpreis', // de
+      'prix',
+      'prix unitaire',
+      'prix net',
+      'tarif',
+      'prix ht', // fr
+      'prijs',
+      'stukprijs',
+      'eenheidsprijs',
+      'nettoprijs', // nl
     ],
     endings: ['pris', 'preis', 'hinta', 'prijs'],
   },
   currency: {
-    names: ['currency', 'currency code', 'ccy', 'valuta', 'valutakode', 'valutakod', 'valuutta', 'Währung', 'devise', 'monnaie'],
+    names: [
+      'currency',
+      'currency code',
+      'ccy',
+      'valuta',
+      'valutakode',
+      'valutakod',
+      'valuutta',
+      'Währung',
+      'devise',
+      'monnaie',
+    ],
   },
   validFrom: {
     names: [
-      'valid from', 'effective from', 'effective date', 'start date', 'from date', 'price from', 'applies from',
-      'gyldig fra', 'gyldig fra og med', 'gyldig fom', 'gäller från', 'gäller fr o m', 'giltig från', 'giltig fr o m', 'startdato', 'fra dato', 'från datum', // no, sv, da
-      'voimassa alkaen', 'alkaen', 'alkupäivä', // fi
-      'Gültig ab', 'Gültig von', 'Preis ab', // de
-      'valable à partir de', 'date de début', 'geldig vanaf', 'ingangsdatum', 'startdatum', // fr, nl
+      'valid from',
+      'effective from',
+      'effective date',
+      'start date',
+      'from date',
+      'price from',
+      'applies from',
+      'gyldig fra',
+      'gyldig fra og med',
+      'gyldig fom',
+      'gäller från',
+      'gäller fr o m',
+      'giltig från',
+      'giltig fr o m',
+      'startdato',
+      'fra dato',
+      'från datum', // no, sv, da
+      'voimassa alkaen',
+      'alkaen',
+      'alkupäivä', // fi
+      'Gültig ab',
+      'Gültig von',
+      'Preis ab', // de
+      'valable à partir de',
+      'date de début',
+      'geldig vanaf',
+      'ingangsdatum',
+      'startdatum', // fr, nl
     ],
   },
   validUntil: {
     names: [
-      'valid until', 'valid to', 'valid through', 'valid thru', 'expires', 'expiry', 'expiry date', 'expiration date', 'end date',
-      'gyldig til', 'gyldig til og med', 'gyldig tom', 'gäller till', 'gäller tom', 'giltig till', 'giltig tom', 'sluttdato', 'slutdato',
-      'voimassa', 'voimassa asti', 'Gültig bis', 'valable jusqu\'au', 'geldig tot', 'geldig tot en met',
+      'valid until',
+      'valid to',
+      'valid through',
+      'valid thru',
+      'expires',
+      'expiry',
+      'expiry date',
+      'expiration date',
+      'end date',
+      'gyldig til',
+      'gyldig til og med',
+      'gyldig tom',
+      'gäller till',
+      'gäller tom',
+      'giltig till',
+      'giltig tom',
+      'sluttdato',
+      'slutdato',
+      'voimassa',
+      'voimassa asti',
+      'Gültig bis',
+      "valable jusqu'au",
+      'geldig tot',
+      'geldig tot en met',
     ],
   },
   rate: {
     names: [
-      'discount', 'fee %', 'percent', 'percentage', '%', 'rate %',
-      'rabatt', 'sats', 'prosent', 'procent', 'rabat', // no, sv, da
-      'alennus', 'prosentti', // fi
-      'Prozent', 'Prozentsatz', // de
-      'remise', 'pourcentage', 'korting', // fr, nl
+      'discount',
+      'fee %',
+      'percent',
+      'percentage',
+      '%',
+      'rate %',
+      'rabatt',
+      'sats',
+      'prosent',
+      'procent',
+      'rabat', // no, sv, da
+      'alennus',
+      'prosentti', // fi
+      'Prozent',
+      'Prozentsatz', // de
+      'remise',
+      'pourcentage',
+      'korting', // fr, nl
     ],
     endings: ['rabatt', 'rabat', 'alennus', 'prosent', 'procent', 'prozent', 'korting'],
   },
   basis: {
-    names: ['basis', 'applies to', 'applied to', 'rate basis', 'grunnlag', 'underlag', 'grundlag', 'peruste', 'Grundlage', 'Bemessungsgrundlage', 'assiette', 'grondslag'],
+    names: [
+      'basis',
+      'applies to',
+      'applied to',
+      'rate basis',
+      'grunnlag',
+      'underlag',
+      'grundlag',
+      'peruste',
+      'Grundlage',
+      'Bemessungsgrundlage',
+      'assiette',
+      'grondslag',
+    ],
     endings: ['grunnlag', 'underlag', 'grundlag', 'grundlage', 'peruste'],
   },
   notUsed: {
     names: [
-      'vat', 'mva', 'moms', 'mwst', 'ust', 'alv', 'tax', 'Mehrwertsteuer', 'Umsatzsteuer', 'arvonlisävero', 'tva', 'btw', 'ttc',
-      'group', 'category', 'kategori', 'kategorie', 'ean', 'gtin',
+      'vat',
+      'mva',
+      'moms',
+      'mwst',
+      'ust',
+      'alv',
+      'tax',
+      'Mehrwertsteuer',
+      'Umsatzsteuer',
+      'arvonlisävero',
+      'tva',
+      'btw',
+      'ttc',
+      'group',
+      'category',
+      'kategori',
+      'kategorie',
+      'ean',
+      'gtin',
     ],
     endings: ['gruppe', 'grupp', 'ryhmä', 'kategori', 'kategorie'],
   },
 };
 
 // Price headers often say what the price excludes; "VAT" there must not make the column unused.
-const PRICE_QUALIFIERS = ['excl vat', 'ex vat', 'excluding vat', 'excl tax', 'ex tax', 'before tax', 'eks mva', 'ekskl mva', 'ex mva', 'exkl moms', 'ex moms', 'ekskl moms', 'exkl mwst', 'ohne mwst', 'zzgl mwst', 'veroton', 'alv 0', 'ht', 'hors tva', 'excl btw', 'exclusief btw', 'ex btw'];
+const PRICE_QUALIFIERS = [
+  'excl vat',
+  'ex vat',
+  'excluding vat',
+  'excl tax',
+  'ex tax',
+  'before tax',
+  'eks mva',
+  'ekskl mva',
+  'ex mva',
+  'exkl moms',
+  'ex moms',
+  'ekskl moms',
+  'exkl mwst',
+  'ohne mwst',
+  'zzgl mwst',
+  'veroton',
+  'alv 0',
+  'ht',
+  'hors tva',
+  'excl btw',
+  'exclusief btw',
+  'ex btw',
+];
 
 // A preposition ends the head of the header: "Pris per enhet" is a price, not a unit.
 const HEAD_ENDING_WORDS = new Set(['per', 'pr', 'pro', 'je']);
@@ -117,11 +363,16 @@ interface PreparedAlias {
 }
 
 const PREPARED_NAMES: PreparedAlias[] = Object.entries(COLUMN_ALIASES).flatMap(([field, aliases]) =>
-  aliases.names.map((name) => ({ field: field as Field, words: foldText(name).split(' '), compact: compactText(name) })),
+  aliases.names.map((name) => ({
+    field: field as Field,
+    words: foldText(name).split(' '),
+    compact: compactText(name),
+  })),
 );
 
-const PREPARED_ENDINGS: { field: Field; ending: string }[] = Object.entries(COLUMN_ALIASES).flatMap(([field, aliases]) =>
-  (aliases.endings ?? []).map((ending) => ({ field: field as Field, ending: compactText(ending) })),
+const PREPARED_ENDINGS: { field: Field; ending: string }[] = Object.entries(COLUMN_ALIASES).flatMap(
+  ([field, aliases]) =>
+    (aliases.endings ?? []).map((ending) => ({ field: field as Field, ending: compactText(ending) })),
 );
 
 /** How sure a header match is; a column found by a stronger match wins over a weaker duplicate. */
@@ -147,7 +398,10 @@ export function matchHeaderCell(header: string): HeaderCellMatch | null {
   if (namesUnusedColumn(words)) return null;
   const head = headWords(words);
   const candidates = [...exactCandidates(words), ...containedCandidates(head), ...endingCandidates(head)];
-  const best = candidates.reduce<Candidate | null>((chosen, candidate) => (chosen === null || ranksHigher(candidate, chosen) ? candidate : chosen), null);
+  const best = candidates.reduce<Candidate | null>(
+    (chosen, candidate) => (chosen === null || ranksHigher(candidate, chosen) ? candidate : chosen),
+    null,
+  );
   return best === null ? null : { field: best.field as PriceListField, strength: best.strength };
 }
 
@@ -169,14 +423,25 @@ function headWords(words: string[]): string[] {
 
 function exactCandidates(words: string[]): Candidate[] {
   const compact = words.join('');
-  return PREPARED_NAMES.filter((alias) => alias.compact === compact).map((alias) => ({ field: alias.field, end: words.length, length: compact.length, strength: MatchStrength.exact }));
+  return PREPARED_NAMES.filter((alias) => alias.compact === compact).map((alias) => ({
+    field: alias.field,
+    end: words.length,
+    length: compact.length,
+    strength: MatchStrength.exact,
+  }));
 }
 
 function containedCandidates(words: string[]): Candidate[] {
   const found: Candidate[] = [];
   for (const alias of PREPARED_NAMES) {
     const start = indexOfSequence(words, alias.words);
-    if (start !== -1) found.push({ field: alias.field, end: start + alias.words.length, length: alias.compact.length, strength: MatchStrength.contains });
+    if (start !== -1)
+      found.push({
+        field: alias.field,
+        end: start + alias.words.length,
+        length: alias.compact.length,
+        strength: MatchStrength.contains,
+      });
   }
   return found;
 }
@@ -185,7 +450,8 @@ function endingCandidates(words: string[]): Candidate[] {
   const found: Candidate[] = [];
   words.forEach((word, index) => {
     for (const { field, ending } of PREPARED_ENDINGS) {
-      if (word.length > ending.length && word.endsWith(ending)) found.push({ field, end: index + 1, length: ending.length, strength: MatchStrength.ending });
+      if (word.length > ending.length && word.endsWith(ending))
+        found.push({ field, end: index + 1, length: ending.length, strength: MatchStrength.ending });
     }
   });
   return found;

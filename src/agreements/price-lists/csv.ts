@@ -26,7 +26,8 @@ export function readCsv(bytes: Uint8Array, sheetName: string): CsvReading {
 
 /** The delimiter under which the file has the best header row; ties go to the most regular column count. */
 export function detectDelimiter(text: string): CsvDelimiter {
-  const sample = text.length > SAMPLE_CHARS ? text.slice(0, text.lastIndexOf('\n', SAMPLE_CHARS) + 1 || SAMPLE_CHARS) : text;
+  const sample =
+    text.length > SAMPLE_CHARS ? text.slice(0, text.lastIndexOf('\n', SAMPLE_CHARS) + 1 || SAMPLE_CHARS) : text;
   let best: CsvDelimiter = ',';
   let bestScore = -1;
   for (const delimiter of CSV_DELIMITERS) {
@@ -41,7 +42,9 @@ export function detectDelimiter(text: string): CsvDelimiter {
 }
 
 function delimiterScore(rows: SourceRow[]): number {
-  const texts = rows.map((row) => row.cells.map((cell) => cell?.text ?? '')).filter((cells) => cells.some((text) => text.trim() !== ''));
+  const texts = rows
+    .map((row) => row.cells.map((cell) => cell?.text ?? ''))
+    .filter((cells) => cells.some((text) => text.trim() !== ''));
   const header = findHeaderRow(texts.slice(0, LIMITS.headerScanRows));
   const headerPoints = header === null ? 0 : headerScore(header.mapping);
   return headerPoints * 1000 + regularity(texts.map((cells) => cells.length));
@@ -60,7 +63,11 @@ interface Skipped {
   error: CsvError | undefined;
 }
 
-function parseRecords(text: string, delimiter: CsvDelimiter, maxRows: number): { rows: SourceRow[]; problems: string[] } {
+function parseRecords(
+  text: string,
+  delimiter: CsvDelimiter,
+  maxRows: number,
+): { rows: SourceRow[]; problems: string[] } {
   const skipped: Skipped[] = [];
   const options: Options = {
     delimiter,
@@ -84,7 +91,11 @@ function parseRecords(text: string, delimiter: CsvDelimiter, maxRows: number): {
 // csv-parse's per-record context (on_record, info) costs more than the parse itself on large
 // files, so line numbers are counted here: a record spans one line plus the line breaks inside
 // its quoted fields.
-function numberRows(records: string[][], skipped: Skipped[], maxRows: number): { rows: SourceRow[]; problems: string[] } {
+function numberRows(
+  records: string[][],
+  skipped: Skipped[],
+  maxRows: number,
+): { rows: SourceRow[]; problems: string[] } {
   const rows: SourceRow[] = [];
   const problems: string[] = [];
   let line = 1;
@@ -99,7 +110,8 @@ function numberRows(records: string[][], skipped: Skipped[], maxRows: number): {
   records.forEach((record, index) => {
     reportSkipsBefore(index);
     const blank = record.every((text) => text.trim() === '');
-    if (!blank && rows.length < maxRows) rows.push({ rowNumber: line, cells: record.map((text) => (text === '' ? undefined : { text })) });
+    if (!blank && rows.length < maxRows)
+      rows.push({ rowNumber: line, cells: record.map((text) => (text === '' ? undefined : { text })) });
     line += 1 + record.reduce((breaks, text) => breaks + lineBreaks(text), 0);
   });
   reportSkipsBefore(Number.POSITIVE_INFINITY);
@@ -115,7 +127,8 @@ function recordCount(error: CsvError | null | undefined): number {
 }
 
 function unreadableStretch(line: number, error: CsvError | undefined): string {
-  if (error?.code === 'CSV_QUOTE_NOT_CLOSED') return `line ${line}: a quoted field is never closed, so the file from line ${line} on could not be read`;
+  if (error?.code === 'CSV_QUOTE_NOT_CLOSED')
+    return `line ${line}: a quoted field is never closed, so the file from line ${line} on could not be read`;
   const lastLine = errorLine(error);
   const lines = lastLine !== undefined && lastLine > line ? `lines ${line}-${lastLine}` : `line ${line}`;
   return `${lines} could not be read${error?.message ? ` (${error.message})` : ''}`;

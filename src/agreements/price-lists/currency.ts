@@ -11,8 +11,8 @@ const ISO_4217_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('curr
 const CURRENCY_SYMBOLS: Readonly<Record<string, readonly string[]>> = {
   '€': ['EUR'],
   '£': ['GBP'],
-  '$': ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'MXN'],
-  'us$': ['USD'],
+  $: ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'MXN'],
+  us$: ['USD'],
   '¥': ['JPY', 'CNY'],
   kr: ['NOK', 'SEK', 'DKK', 'ISK'],
   nkr: ['NOK'],
@@ -100,7 +100,9 @@ export function bracketedCurrency(numberFormat: string): string | undefined {
 /** A currency named in a price column's header, e.g. "Price (NOK)" or "Preis €"; codes must be in capitals. */
 export function currencyInHeader(header: string): string | null {
   const tokens = header.split(/[^\p{L}\p{Sc}.]+/u).map((token) => trimCharsStart(trimCharsEnd(token, '.'), '.'));
-  const found = tokens.find((token) => (/^[A-Z]{3}$/.test(token) && isIsoCurrencyCode(token)) || /^\p{Sc}$/u.test(token) || /^kr$/i.test(token));
+  const found = tokens.find(
+    (token) => (/^[A-Z]{3}$/.test(token) && isIsoCurrencyCode(token)) || /^\p{Sc}$/u.test(token) || /^kr$/i.test(token),
+  );
   return found ?? null;
 }
 

@@ -36,10 +36,26 @@ function dayOrMonthFirst(first: string, second: string, year: string, written: s
   if (a === 0 || b === 0) return { ok: false, problem: `'${written}' is not a real date` };
   if (a > 12 || a === b) return calendarDate(Number(year), b, a, written);
   if (b > 12) return calendarDate(Number(year), a, b, written); // only month/day/year reads: US style
-  return { ok: false, problem: `'${written}' is ambiguous: ${a} ${MONTHS[b - 1]} or ${b} ${MONTHS[a - 1]} ${year}? write it as YYYY-MM-DD` };
+  return {
+    ok: false,
+    problem: `'${written}' is ambiguous: ${a} ${MONTHS[b - 1]} or ${b} ${MONTHS[a - 1]} ${year}? write it as YYYY-MM-DD`,
+  };
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 function calendarDate(year: number, month: number, day: number, written: string): ParsedDate {
   const date = new Date(Date.UTC(year, month - 1, day));

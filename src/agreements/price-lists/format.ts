@@ -9,7 +9,11 @@ export type DetectedFormat = { format: 'csv' | 'xlsx' | 'docx' | 'pdf' } | { fai
 const SIGNATURES: { bytes: number[]; failure: PriceListFailure }[] = [
   {
     bytes: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1],
-    failure: { code: 'unsupported_format', message: 'this is an old Excel .xls workbook or a password-protected workbook; save it as .xlsx without a password, or as CSV' },
+    failure: {
+      code: 'unsupported_format',
+      message:
+        'this is an old Excel .xls workbook or a password-protected workbook; save it as .xlsx without a password, or as CSV',
+    },
   },
 ];
 
@@ -24,7 +28,13 @@ export function detectFormat(bytes: Uint8Array, fileName: string): DetectedForma
   const known = SIGNATURES.find((signature) => startsWith(bytes, signature.bytes));
   if (known !== undefined) return { failure: known.failure };
   if (hasUtf16Bom(bytes) || looksLikeText(bytes.subarray(0, SNIFF_BYTES))) return { format: 'csv' };
-  if (/\.xlsx$/i.test(fileName)) return { failure: { code: 'unreadable', message: `'${fileName}' is named .xlsx but is not an Excel workbook; it may be damaged` } };
+  if (/\.xlsx$/i.test(fileName))
+    return {
+      failure: {
+        code: 'unreadable',
+        message: `'${fileName}' is named .xlsx but is not an Excel workbook; it may be damaged`,
+      },
+    };
   return { failure: { code: 'unsupported_format', message: 'the file is neither CSV, XLSX, DOCX nor PDF' } };
 }
 

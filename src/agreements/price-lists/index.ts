@@ -3,7 +3,13 @@ import { PDF_MEMORY_LIMIT_BYTES } from '../../shared/pdfjs.js';
 import { readCsv } from './csv.js';
 import { isIsoCurrencyCode } from './currency.js';
 import { detectFormat } from './format.js';
-import { LIMITS, type PriceListFailure, type PriceListReadInput, type PriceListReadResult, type SourceSheet } from './model.js';
+import {
+  LIMITS,
+  type PriceListFailure,
+  type PriceListReadInput,
+  type PriceListReadResult,
+  type SourceSheet,
+} from './model.js';
 import { readSheet, type RowBudget, type SheetReading } from './sheet.js';
 import { readXlsx } from './xlsx.js';
 import { readDocxPriceList, readPdfPriceList } from './documents/read.js';
@@ -30,15 +36,22 @@ export { readPriceListWords } from './documents/read.js';
  */
 export async function readPriceList(input: PriceListReadInput): Promise<PriceListReadResult> {
   const defaultCurrency = input.defaultCurrency.trim().toUpperCase();
-  if (!isIsoCurrencyCode(defaultCurrency)) throw new TypeError(`defaultCurrency '${input.defaultCurrency}' is not an ISO 4217 currency code`);
+  if (!isIsoCurrencyCode(defaultCurrency))
+    throw new TypeError(`defaultCurrency '${input.defaultCurrency}' is not an ISO 4217 currency code`);
   if (input.bytes.length > LIMITS.maxInputBytes) {
-    return failed({ code: 'too_large', message: `the file is ${bytesText(input.bytes.length)}; at most ${bytesText(LIMITS.maxInputBytes)} (${LIMITS.maxInputBytes / 1024 / 1024} MiB) can be read` });
+    return failed({
+      code: 'too_large',
+      message: `the file is ${bytesText(input.bytes.length)}; at most ${bytesText(LIMITS.maxInputBytes)} (${LIMITS.maxInputBytes / 1024 / 1024} MiB) can be read`,
+    });
   }
   const detected = detectFormat(input.bytes, input.fileName);
   if ('failure' in detected) return failed(detected.failure);
   if (detected.format === 'pdf') return readPdfPriceList(input.bytes, defaultCurrency);
   if (detected.format === 'docx') return readDocxPriceList(input.bytes, defaultCurrency, input.worksheets);
-  const source = detected.format === 'csv' ? { sheets: [readCsv(input.bytes, input.fileName).sheet], problems: [] } : await readXlsx(input.bytes, input.worksheets);
+  const source =
+    detected.format === 'csv'
+      ? { sheets: [readCsv(input.bytes, input.fileName).sheet], problems: [] }
+      : await readXlsx(input.bytes, input.worksheets);
   if ('failure' in source) return failed(source.failure);
   return assemble(source.sheets, source.problems, defaultCurrency);
 }
@@ -64,9 +77,15 @@ export async function readPriceListIsolated(input: PriceListReadInput): Promise<
   if (result.ok) return result.value;
   switch (result.reason) {
     case 'time_limit':
-      return failed({ code: 'timeout', message: `reading the file took longer than ${PRICE_LIST_TIME_LIMIT_MS / 1000} s and was stopped` });
+      return failed({
+        code: 'timeout',
+        message: `reading the file took longer than ${PRICE_LIST_TIME_LIMIT_MS / 1000} s and was stopped`,
+      });
     case 'memory_limit':
-      return failed({ code: 'too_large_inflated', message: `reading the file took more than ${PRICE_LIST_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (it unpacks that far) and was stopped` });
+      return failed({
+        code: 'too_large_inflated',
+        message: `reading the file took more than ${PRICE_LIST_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (it unpacks that far) and was stopped`,
+      });
     case 'crashed':
       return failed({ code: 'unreadable', message: 'the file could not be read' });
     case 'cancelled':
@@ -87,7 +106,12 @@ function assemble(sources: SourceSheet[], fileProblems: string[], defaultCurrenc
     const rowsText = LIMITS.maxDataRows.toLocaleString('en-US');
     problems.push(`the file has more than ${rowsText} data rows; only the first ${rowsText} were read`);
   }
-  const result: PriceListReadResult = { kind: 'read', sheets, rows: readings.flatMap((reading) => reading.rows), complete: problems.length === 0 };
+  const result: PriceListReadResult = {
+    kind: 'read',
+    sheets,
+    rows: readings.flatMap((reading) => reading.rows),
+    complete: problems.length === 0,
+  };
   // The caller fails an import of an incomplete list with this code; the rows stay available.
   if (!result.complete) result.failure = { code: 'extraction_incomplete', message: problems.join('; ') };
   return result;

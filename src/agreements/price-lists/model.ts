@@ -12,7 +12,14 @@ export interface PriceListReadInput {
   worksheets?: string[];
 }
 
-export type PriceListFailureCode = 'unsupported_format' | 'unreadable' | 'no_header_row' | 'too_large' | 'too_large_inflated' | 'timeout' | 'extraction_incomplete';
+export type PriceListFailureCode =
+  | 'unsupported_format'
+  | 'unreadable'
+  | 'no_header_row'
+  | 'too_large'
+  | 'too_large_inflated'
+  | 'timeout'
+  | 'extraction_incomplete';
 
 export interface PriceListFailure {
   code: PriceListFailureCode;
@@ -20,7 +27,8 @@ export interface PriceListFailure {
 }
 
 /** Our field names; `columns` maps each one found to the header as written in the file. */
-export type PriceListField = 'description' | 'sellerItemId' | 'unit' | 'price' | 'currency' | 'validFrom' | 'validUntil' | 'rate' | 'basis';
+export type PriceListField =
+  'description' | 'sellerItemId' | 'unit' | 'price' | 'currency' | 'validFrom' | 'validUntil' | 'rate' | 'basis';
 
 export interface PriceListSheet {
   name: string;

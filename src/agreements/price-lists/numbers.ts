@@ -38,7 +38,13 @@ export function parseNumberText(text: string): ParsedNumber {
   if (percent && unwrapped.currencyToken !== null) return NOT_A_NUMBER;
   const digits = canonicalDigits(unwrapped.body);
   if (!digits.ok) return digits;
-  return { ok: true, value: new Decimal(digits.canonical), negative: parenthesised !== null || unwrapped.negative, percent, currencyToken: unwrapped.currencyToken };
+  return {
+    ok: true,
+    value: new Decimal(digits.canonical),
+    negative: parenthesised !== null || unwrapped.negative,
+    percent,
+    currencyToken: unwrapped.currencyToken,
+  };
 }
 
 const SIGN = /^[-−+]/;
@@ -133,7 +139,11 @@ function canonicalDigits(body: string): CanonicalDigits {
   if (lastComma === -1 && lastDot === -1) return { ok: true, canonical: compact };
   if (lastComma !== -1 && lastDot !== -1) {
     const decimalAt = Math.max(lastComma, lastDot);
-    return withDecimalPoint(compact.slice(0, decimalAt), compact.slice(decimalAt + 1), compact[decimalAt] === ',' ? '.' : ',');
+    return withDecimalPoint(
+      compact.slice(0, decimalAt),
+      compact.slice(decimalAt + 1),
+      compact[decimalAt] === ',' ? '.' : ',',
+    );
   }
   const separator = lastComma !== -1 ? ',' : '.';
   const parts = compact.split(separator);

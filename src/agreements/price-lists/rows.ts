@@ -17,13 +17,35 @@ export interface RowContext {
   headerCurrency: string | null;
 }
 
-export type RowVerdict = { outcome: 'accepted'; reason: null; item: PriceItem } | { outcome: 'rejected'; reason: string; item: null };
+export type RowVerdict =
+  { outcome: 'accepted'; reason: null; item: PriceItem } | { outcome: 'rejected'; reason: string; item: null };
 
 type Problem = { problem: string };
-type PriceReading = { kind: 'amount'; amount: Decimal; currencyToken: string | null } | { kind: 'rate'; fraction: Decimal };
+type PriceReading =
+  { kind: 'amount'; amount: Decimal; currencyToken: string | null } | { kind: 'rate'; fraction: Decimal };
 
 // First words of a totals line, in our languages. Such a row has no article number.
-const TOTALS_WORDS = new Set(['total', 'totals', 'subtotal', 'sum', 'grand total', 'totalt', 'sum total', 'summa', 'delsumma', 'i alt', 'ialt', 'yhteensa', 'valisumma', 'gesamt', 'summe', 'zwischensumme', 'gesamtsumme'].map(compactText));
+const TOTALS_WORDS = new Set(
+  [
+    'total',
+    'totals',
+    'subtotal',
+    'sum',
+    'grand total',
+    'totalt',
+    'sum total',
+    'summa',
+    'delsumma',
+    'i alt',
+    'ialt',
+    'yhteensa',
+    'valisumma',
+    'gesamt',
+    'summe',
+    'zwischensumme',
+    'gesamtsumme',
+  ].map(compactText),
+);
 
 export function interpretRow(row: SourceRow, context: RowContext): RowVerdict {
   const cellOf = (field: PriceListField) => {
@@ -45,20 +67,43 @@ export function interpretRow(row: SourceRow, context: RowContext): RowVerdict {
     return undefined;
   };
   if (description === '') problems.push('no description');
-  const price = unlessProblem(readPrice(cellOf('price'), cellOf('rate')) ?? { problem: noPriceReason(row, description) });
-  const currency = unlessProblem(readCurrency(price?.kind === 'amount' ? price.currencyToken : null, textOf('currency'), context));
+  const price = unlessProblem(
+    readPrice(cellOf('price'), cellOf('rate')) ?? { problem: noPriceReason(row, description) },
+  );
+  const currency = unlessProblem(
+    readCurrency(price?.kind === 'amount' ? price.currencyToken : null, textOf('currency'), context),
+  );
   const validUntil = unlessProblem(readDate(cellOf('validUntil'), 'valid until'));
   const validFrom = unlessProblem(readDate(cellOf('validFrom'), 'valid from'));
-  if (validFrom && validUntil && validFrom > validUntil) problems.push(`valid from ${validFrom} is after valid until ${validUntil}`);
+  if (validFrom && validUntil && validFrom > validUntil)
+    problems.push(`valid from ${validFrom} is after valid until ${validUntil}`);
   const basis = textOf('basis');
   if (price?.kind === 'rate' && basis === '') problems.push('a rate needs a basis');
-  if (problems.length > 0 || price === undefined || currency === undefined || validUntil === undefined || validFrom === undefined) return rejected(problems.join('; '));
+  if (
+    problems.length > 0 ||
+    price === undefined ||
+    currency === undefined ||
+    validUntil === undefined ||
+    validFrom === undefined
+  )
+    return rejected(problems.join('; '));
 
-  const itemPrice: PriceItemPrice = price.kind === 'amount' ? { type: 'amount', amount: price.amount.toFixed() } : { type: 'rate', fraction: price.fraction.toFixed(), basis };
+  const itemPrice: PriceItemPrice =
+    price.kind === 'amount'
+      ? { type: 'amount', amount: price.amount.toFixed() }
+      : { type: 'rate', fraction: price.fraction.toFixed(), basis };
   return {
     outcome: 'accepted',
     reason: null,
-    item: { description, sellerItemId, unit: textOf('unit') || null, currencyCode: currency.code, price: itemPrice, validFrom, validUntil },
+    item: {
+      description,
+      sellerItemId,
+      unit: textOf('unit') || null,
+      currencyCode: currency.code,
+      price: itemPrice,
+      validFrom,
+      validUntil,
+    },
   };
 }
 
@@ -72,7 +117,9 @@ function rejected(reason: string): RowVerdict {
 
 function repeatsHeader(row: SourceRow, context: RowContext): boolean {
   const mapped = Object.values(context.indexes);
-  return mapped.length > 0 && mapped.every((index) => foldText(row.cells[index]?.text ?? '') === context.foldedHeader[index]);
+  return (
+    mapped.length > 0 && mapped.every((index) => foldText(row.cells[index]?.text ?? '') === context.foldedHeader[index])
+  );
 }
 
 // "Total", "Sum", "I alt", "Yhteensä" in the row's first filled cell (whatever column that is) of a row
@@ -83,7 +130,9 @@ function totalsRowLabel(row: SourceRow, context: RowContext, sellerItemId: strin
   const hasUnit = unitIndex !== undefined && (row.cells[unitIndex]?.text.trim() ?? '') !== '';
   if (hasUnit || (sellerItemId !== null && sellerItemId !== label)) return null;
   const words = foldText(label).split(' ');
-  return [1, 2].some((count) => words.length >= count && TOTALS_WORDS.has(words.slice(0, count).join(''))) ? label : null;
+  return [1, 2].some((count) => words.length >= count && TOTALS_WORDS.has(words.slice(0, count).join('')))
+    ? label
+    : null;
 }
 
 // A lone text with nothing else on the row is a heading or a note ("Cables", "Prices excl. VAT").
@@ -104,7 +153,9 @@ function readPrice(priceCell: SourceCell | undefined, rateCell: SourceCell | und
   // A "Discount %" column of zeros next to the prices changes nothing; any other rate next to a
   // price would need us to guess how the two combine, so the row is rejected instead.
   if (price.kind === 'amount' && rate.kind === 'rate' && rate.fraction.isZero()) return price;
-  return { problem: `has both a price ('${priceCell!.text.trim()}') and a rate ('${rateCell!.text.trim()}'); a price item is either an amount or a rate` };
+  return {
+    problem: `has both a price ('${priceCell!.text.trim()}') and a rate ('${rateCell!.text.trim()}'); a price item is either an amount or a rate`,
+  };
 }
 
 function isFilled(cell: SourceCell | undefined): cell is SourceCell {
@@ -117,12 +168,16 @@ function readPriceCell(cell: SourceCell): PriceReading | Problem {
   if (unusable !== null) return unusable;
   if (cell.number !== undefined) {
     if (cell.number.isNegative()) return { problem: `${written} is negative` };
-    return cell.percentFormat ? { kind: 'rate', fraction: cell.number } : { kind: 'amount', amount: cell.number, currencyToken: cell.formatCurrency ?? null };
+    return cell.percentFormat
+      ? { kind: 'rate', fraction: cell.number }
+      : { kind: 'amount', amount: cell.number, currencyToken: cell.formatCurrency ?? null };
   }
   const parsed = parseNumberText(cell.text);
   if (!parsed.ok) return { problem: `${written} ${parsed.problem}` };
   if (parsed.negative && !parsed.value.isZero()) return { problem: `${written} is negative` };
-  return parsed.percent ? { kind: 'rate', fraction: parsed.value.dividedBy(100) } : { kind: 'amount', amount: parsed.value, currencyToken: parsed.currencyToken };
+  return parsed.percent
+    ? { kind: 'rate', fraction: parsed.value.dividedBy(100) }
+    : { kind: 'amount', amount: parsed.value, currencyToken: parsed.currencyToken };
 }
 
 // A rate column holds percents: "5", "5 %" and "5,5" mean 5 % and 5.5 %. An Excel cell formatted
@@ -143,7 +198,8 @@ function readRateCell(cell: SourceCell): PriceReading | Problem {
 }
 
 function unusableNumberCell(cell: SourceCell, written: string): Problem | null {
-  if (cell.formulaWithoutResult) return { problem: `${written} is a formula with no saved result; open and save the file in Excel first` };
+  if (cell.formulaWithoutResult)
+    return { problem: `${written} is a formula with no saved result; open and save the file in Excel first` };
   if (cell.date !== undefined) return { problem: `${written} is a date, not a number` };
   return null;
 }
@@ -169,7 +225,9 @@ function readCurrency(priceToken: string | null, columnText: string, context: Ro
     claims.push({ source, code: resolved.code });
   }
   if (new Set(claims.map((claim) => claim.code)).size > 1) {
-    return { problem: `currency is unclear: ${claims.map((claim) => `${claim.source} says ${claim.code}`).join(', ')}` };
+    return {
+      problem: `currency is unclear: ${claims.map((claim) => `${claim.source} says ${claim.code}`).join(', ')}`,
+    };
   }
   return { code: claims[0]?.code ?? context.defaultCurrency };
 }

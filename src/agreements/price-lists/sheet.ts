@@ -1,6 +1,13 @@
 import { findHeaderRow } from './columns.js';
 import { currencyInHeader } from './currency.js';
-import { LIMITS, type PriceListField, type PriceListRow, type PriceListSheet, type SourceRow, type SourceSheet } from './model.js';
+import {
+  LIMITS,
+  type PriceListField,
+  type PriceListRow,
+  type PriceListSheet,
+  type SourceRow,
+  type SourceSheet,
+} from './model.js';
 import { foldText } from './normalize.js';
 import { interpretRow, type RowContext } from './rows.js';
 import { readTiers } from './tiers.js';
@@ -42,7 +49,11 @@ export function readSheet(source: SourceSheet, defaultCurrency: string, budget: 
     rows.push(...readRow(source.name, row, keys, context));
   }
   return {
-    sheet: { name: source.name, headerRowNumber: headerRow.rowNumber, columns: columnsAsWritten(header.mapping.indexes, headerTexts) },
+    sheet: {
+      name: source.name,
+      headerRowNumber: headerRow.rowNumber,
+      columns: columnsAsWritten(header.mapping.indexes, headerTexts),
+    },
     rows,
     problems: [...source.problems],
     hitRowLimit,
@@ -55,11 +66,17 @@ function readRow(sheet: string, row: SourceRow, keys: string[], context: RowCont
   const priceIndex = context.indexes.price;
   const priceCell = priceIndex === undefined ? undefined : row.cells[priceIndex];
   const tiers = priceCell && priceCell.number === undefined ? readTiers(priceCell.text) : null;
-  if (priceIndex === undefined || !priceCell || tiers === null) return [{ sheet, rowNumber: row.rowNumber, raw, ...interpretRow(row, context) }];
+  if (priceIndex === undefined || !priceCell || tiers === null)
+    return [{ sheet, rowNumber: row.rowNumber, raw, ...interpretRow(row, context) }];
   return tiers.map((tier) => {
     const cells = [...row.cells];
     cells[priceIndex] = { text: tier.price };
-    return { sheet, rowNumber: row.rowNumber, raw: { ...raw, [TIER_KEY]: tier.range }, ...interpretRow({ rowNumber: row.rowNumber, cells }, context) };
+    return {
+      sheet,
+      rowNumber: row.rowNumber,
+      raw: { ...raw, [TIER_KEY]: tier.range },
+      ...interpretRow({ rowNumber: row.rowNumber, cells }, context),
+    };
   });
 }
 
@@ -69,14 +86,30 @@ export const TIER_KEY = 'quantity tier';
 // A sheet with nothing on it lost nothing; one with content but no header could not be read.
 function withoutHeader(source: SourceSheet, hasContent: boolean): SheetReading {
   const problems = hasContent
-    ? [`${source.label} has no header row: none of its first ${LIMITS.headerScanRows} rows names a price column and another known column (description, article number, unit, ...)`]
+    ? [
+        `${source.label} has no header row: none of its first ${LIMITS.headerScanRows} rows names a price column and another known column (description, article number, unit, ...)`,
+      ]
     : [];
-  return { sheet: { name: source.name, headerRowNumber: null, columns: {} }, rows: [], problems: [...problems, ...source.problems], hitRowLimit: false };
+  return {
+    sheet: { name: source.name, headerRowNumber: null, columns: {} },
+    rows: [],
+    problems: [...problems, ...source.problems],
+    hitRowLimit: false,
+  };
 }
 
-function rowContext(indexes: Partial<Record<PriceListField, number>>, headerTexts: string[], defaultCurrency: string): RowContext {
+function rowContext(
+  indexes: Partial<Record<PriceListField, number>>,
+  headerTexts: string[],
+  defaultCurrency: string,
+): RowContext {
   const priceHeader = indexes.price === undefined ? undefined : headerTexts[indexes.price];
-  return { defaultCurrency, indexes, foldedHeader: headerTexts.map(foldText), headerCurrency: priceHeader === undefined ? null : currencyInHeader(priceHeader) };
+  return {
+    defaultCurrency,
+    indexes,
+    foldedHeader: headerTexts.map(foldText),
+    headerCurrency: priceHeader === undefined ? null : currencyInHeader(priceHeader),
+  };
 }
 
 function isEmptyRow(row: SourceRow): boolean {
@@ -109,15 +142,20 @@ function rawCells(row: SourceRow, keys: string[]): Record<string, string> {
   return raw;
 }
 
-function columnsAsWritten(indexes: Partial<Record<PriceListField, number>>, headerTexts: string[]): Partial<Record<PriceListField, string>> {
+function columnsAsWritten(
+  indexes: Partial<Record<PriceListField, number>>,
+  headerTexts: string[],
+): Partial<Record<PriceListField, string>> {
   const columns: Partial<Record<PriceListField, string>> = {};
-  for (const [field, index] of Object.entries(indexes) as [PriceListField, number][]) columns[field] = headerTexts[index]!;
+  for (const [field, index] of Object.entries(indexes) as [PriceListField, number][])
+    columns[field] = headerTexts[index]!;
   return columns;
 }
 
 /** Spreadsheet column letters, which users see in Excel and most CSV viewers: 0 -> A, 26 -> AA. */
 export function columnName(index: number): string {
   let name = '';
-  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
+  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26))
+    name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
   return name;
 }

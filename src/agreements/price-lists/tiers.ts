@@ -13,7 +13,8 @@ export interface PriceTier {
 // A tier's quantity range, at the start of the text or after a separator: "1-99", "1 – 99",
 // "100+", ">= 100", "≥100", "from 100" (and the same in our languages), followed by ":" or "=".
 // Read from text whose white space is one space each, so no run of spaces can be split two ways.
-const RANGE = /(?:^|[ ,;/|])((?:\d+ ?[-–—] ?\d+)|(?:\d+ ?\+)|(?:(?:>=|≥|>|from|fra|från|ab|vanaf|à partir de|dès|alkaen) ?\d+)) ?(?:pcs|stk|st|kpl|pce|pc)?\.? ?[:=]/giu;
+const RANGE =
+  /(?:^|[ ,;/|])((?:\d+ ?[-–—] ?\d+)|(?:\d+ ?\+)|(?:(?:>=|≥|>|from|fra|från|ab|vanaf|à partir de|dès|alkaen) ?\d+)) ?(?:pcs|stk|st|kpl|pce|pc)?\.? ?[:=]/giu;
 
 const MAX_TIERS = 20;
 

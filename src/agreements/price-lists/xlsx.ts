@@ -5,7 +5,8 @@ import { LIMITS, type PriceListFailure, type SourceCell, type SourceRow, type So
 import { decimalFromExcelNumber } from './numbers.js';
 import { checkZip } from './zip.js';
 
-export type XlsxReading = { ok: true; sheets: SourceSheet[]; problems: string[] } | { ok: false; failure: PriceListFailure };
+export type XlsxReading =
+  { ok: true; sheets: SourceSheet[]; problems: string[] } | { ok: false; failure: PriceListFailure };
 
 // Rows kept per sheet: enough to find the header and to notice the data-row limit was passed.
 const MAX_ROWS_PER_SHEET = LIMITS.maxDataRows + LIMITS.headerScanRows + 1;
@@ -25,7 +26,10 @@ export async function readXlsx(bytes: Uint8Array, worksheetNames: string[] | und
 function notAnExcelWorkbook(entryNames: string[]): PriceListFailure | null {
   if (entryNames.includes('xl/workbook.xml')) return null;
   if (entryNames.includes('content.xml') && entryNames.includes('mimetype')) {
-    return { code: 'unsupported_format', message: 'this is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV' };
+    return {
+      code: 'unsupported_format',
+      message: 'this is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV',
+    };
   }
   return { code: 'unsupported_format', message: 'this is a zip file but not an Excel workbook' };
 }
@@ -34,20 +38,31 @@ async function loadWorkbook(bytes: Uint8Array): Promise<ExcelJS.Workbook | Price
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs types its input as its own Buffer stand-in; a Node Buffer is what it reads.
-    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as Parameters<ExcelJS.Xlsx['load']>[0]);
+    await workbook.xlsx.load(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as Parameters<ExcelJS.Xlsx['load']>[0],
+    );
     return workbook;
   } catch (error) {
-    return { code: 'unreadable', message: 'the workbook could not be read: it may be damaged, or saved in a format other than .xlsx' };
+    return {
+      code: 'unreadable',
+      message: 'the workbook could not be read: it may be damaged, or saved in a format other than .xlsx',
+    };
   }
 }
 
-function selectWorksheets(workbook: ExcelJS.Workbook, names: string[] | undefined): { worksheets: ExcelJS.Worksheet[]; problems: string[] } {
+function selectWorksheets(
+  workbook: ExcelJS.Workbook,
+  names: string[] | undefined,
+): { worksheets: ExcelJS.Worksheet[]; problems: string[] } {
   if (names === undefined || names.length === 0) return { worksheets: workbook.worksheets, problems: [] };
   const worksheets: ExcelJS.Worksheet[] = [];
   const problems: string[] = [];
   for (const name of names) {
     const found = findWorksheet(workbook, name);
-    if (found === undefined) problems.push(`worksheet '${name}' was not found; the workbook has ${workbook.worksheets.map((sheet) => `'${sheet.name}'`).join(', ')}`);
+    if (found === undefined)
+      problems.push(
+        `worksheet '${name}' was not found; the workbook has ${workbook.worksheets.map((sheet) => `'${sheet.name}'`).join(', ')}`,
+      );
     else if (!worksheets.includes(found)) worksheets.push(found);
   }
   return { worksheets, problems };
@@ -56,7 +71,10 @@ function selectWorksheets(workbook: ExcelJS.Workbook, names: string[] | undefine
 // Exact name first; then ignoring case and surrounding spaces, since users type sheet names by hand.
 function findWorksheet(workbook: ExcelJS.Workbook, name: string): ExcelJS.Worksheet | undefined {
   const loose = (text: string) => text.trim().toLowerCase();
-  return workbook.worksheets.find((sheet) => sheet.name === name) ?? workbook.worksheets.find((sheet) => loose(sheet.name) === loose(name));
+  return (
+    workbook.worksheets.find((sheet) => sheet.name === name) ??
+    workbook.worksheets.find((sheet) => loose(sheet.name) === loose(name))
+  );
 }
 
 function readWorksheet(worksheet: ExcelJS.Worksheet): SourceSheet {
@@ -75,7 +93,10 @@ function readWorksheet(worksheet: ExcelJS.Worksheet): SourceSheet {
 }
 
 /** Cell value as exceljs gives it -> our cell: numbers exact, dates as calendar days, formulas by result. */
-export function sourceCell(value: ExcelJS.CellValue | undefined, numberFormat: string | undefined): SourceCell | undefined {
+export function sourceCell(
+  value: ExcelJS.CellValue | undefined,
+  numberFormat: string | undefined,
+): SourceCell | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'number') return numberCell(value, numberFormat);
   if (typeof value === 'string') return { text: value };
@@ -105,10 +126,15 @@ function dateCell(value: Date): SourceCell {
   return { text: time === '00:00' ? date : `${date} ${time}`, date };
 }
 
-function formulaCell(value: ExcelJS.CellFormulaValue | ExcelJS.CellSharedFormulaValue, numberFormat: string | undefined): SourceCell {
+function formulaCell(
+  value: ExcelJS.CellFormulaValue | ExcelJS.CellSharedFormulaValue,
+  numberFormat: string | undefined,
+): SourceCell {
   const result = value.result;
-  const resultCell = result === undefined || result === null ? undefined : sourceCell(result as ExcelJS.CellValue, numberFormat);
+  const resultCell =
+    result === undefined || result === null ? undefined : sourceCell(result as ExcelJS.CellValue, numberFormat);
   if (resultCell !== undefined) return resultCell;
-  const formula = 'formula' in value && value.formula ? value.formula : (value as ExcelJS.CellSharedFormulaValue).sharedFormula;
+  const formula =
+    'formula' in value && value.formula ? value.formula : (value as ExcelJS.CellSharedFormulaValue).sharedFormula;
   return { text: `=${formula}`, formulaWithoutResult: true };
 }

@@ -16,7 +16,8 @@ export function checkZip(bytes: Uint8Array): ZipCheck {
     return { ok: true, entryNames: entries.map((entry) => entry.name) };
   } catch (error) {
     if (!(error instanceof ZipError)) throw error;
-    if (error.kind === 'too_large') return tooLarge(`it expands to more than ${LIMITS.maxUnzippedBytes / 1024 / 1024} MiB`);
+    if (error.kind === 'too_large')
+      return tooLarge(`it expands to more than ${LIMITS.maxUnzippedBytes / 1024 / 1024} MiB`);
     return { ok: false, failure: { code: 'unreadable', message: `the workbook is damaged (${error.detail})` } };
   }
 }

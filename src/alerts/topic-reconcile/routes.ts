@@ -24,7 +24,9 @@ export const topicReconcileRoutes = [
         type: 'topic_reconcile',
         owner: { type: 'agreement', id: agreement.id },
         input: { agreementId: agreement.id },
-        runId: idempotencyKey ? deterministicUuid(`topic_reconcile:${agreement.organizationId}:${idempotencyKey}`) : undefined,
+        runId: idempotencyKey
+          ? deterministicUuid(`topic_reconcile:${agreement.organizationId}:${idempotencyKey}`)
+          : undefined,
         createdByUserId: actor.userId,
       });
       return { status: 202, body: { workflow_run_id: run.id }, headers: { Location: `/v1/workflow-runs/${run.id}` } };

@@ -69,7 +69,8 @@ function humanized(checker: string): string {
 function titleFor(sample: ReconcileAlert): string {
   const head = sample.checker ? humanized(sample.checker) : 'Recorded by users';
   const line = sample.line;
-  if (line?.description?.trim() && line.sellerItemId?.trim()) return `${head}: ${line.description.trim()} (item ${line.sellerItemId.trim()})`;
+  if (line?.description?.trim() && line.sellerItemId?.trim())
+    return `${head}: ${line.description.trim()} (item ${line.sellerItemId.trim()})`;
   if (line?.description?.trim()) return `${head}: ${line.description.trim()}`;
   if (line?.sellerItemId?.trim()) return `${head}: item ${line.sellerItemId.trim()}`;
   return `${head} (whole invoice)`;
@@ -115,11 +116,15 @@ function groupBy<T>(values: T[], key: (value: T) => string): Map<string, T[]> {
 /** Alerts and topics in a stable order (oldest first); the plan follows that order. */
 export function planReconcile(topics: ReconcileTopic[], alerts: ReconcileAlert[]): ReconcilePlan {
   const topicOfKey = new Map<string, ReconcileTopic>();
-  for (const topic of topics) if (topic.groupKey !== null && !topicOfKey.has(topic.groupKey)) topicOfKey.set(topic.groupKey, topic);
+  for (const topic of topics)
+    if (topic.groupKey !== null && !topicOfKey.has(topic.groupKey)) topicOfKey.set(topic.groupKey, topic);
 
   const toSort = alerts.filter((a) => !a.setAside && a.topicId === null);
   const plan: ReconcilePlan = { create: [], assign: [], rewrite: [], remove: [] };
-  const byTopic = groupBy(alerts.filter((a) => a.topicId !== null), (a) => a.topicId!);
+  const byTopic = groupBy(
+    alerts.filter((a) => a.topicId !== null),
+    (a) => a.topicId!,
+  );
   const membership = new Map<string, ReconcileAlert[]>(topics.map((t) => [t.id, byTopic.get(t.id) ?? []]));
 
   for (const [groupKey, group] of groupBy(toSort, groupKeyOf)) {
@@ -143,7 +148,8 @@ export function planReconcile(topics: ReconcileTopic[], alerts: ReconcileAlert[]
     const shaping = members.filter((a) => !a.setAside);
     if (shaping.length === 0) continue;
     const text = textFor(topic.groupKey, shaping);
-    if (text.title !== topic.title || text.description !== topic.description) plan.rewrite.push({ topicId: topic.id, ...text });
+    if (text.title !== topic.title || text.description !== topic.description)
+      plan.rewrite.push({ topicId: topic.id, ...text });
   }
   return plan;
 }

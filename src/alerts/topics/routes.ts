@@ -4,7 +4,15 @@ import { defineRoute, idParams } from '../../http/route.js';
 import { assertSentAsRead, listResponse } from '../../http/schemas.js';
 import { visibleAlertsWhere } from '../filters.js';
 import { createTopicSchema, moveAlertsSchema, patchTopicSchema, topicListQuery, topicSchema } from './schemas.js';
-import { createTopic, deleteTopic, findTopic, moveAlerts, patchTopic, serializeTopic, topicInclude } from './service.js';
+import {
+  createTopic,
+  deleteTopic,
+  findTopic,
+  moveAlerts,
+  patchTopic,
+  serializeTopic,
+  topicInclude,
+} from './service.js';
 
 const tag = 'Alert topics';
 const SORTS: Record<string, SortColumn> = {
@@ -27,7 +35,12 @@ export const alertTopicRoutes = [
     handler: async ({ query, actor, deps }) => {
       const organizationId = actor.organizationId;
       const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, { sort: 'created_at', direction: 'desc' }, filters);
+      const page = resolvePage(
+        deps.cursors,
+        { limit, cursor, sort, direction },
+        { sort: 'created_at', direction: 'desc' },
+        filters,
+      );
       const column = SORTS[page.sort]!;
       const { where, orderBy, take } = keyset(page, column);
       const topicWhere: Prisma.AlertTopicWhereInput = {
@@ -35,7 +48,12 @@ export const alertTopicRoutes = [
         ...(filters.agreement_ids ? { agreementId: { in: filters.agreement_ids } } : {}),
         ...(filters.include_empty ? {} : { alerts: { some: visibleAlertsWhere(organizationId) } }),
       };
-      const rows = await deps.db.alertTopic.findMany({ where: { AND: [topicWhere, where] }, orderBy, take, include: topicInclude(organizationId) });
+      const rows = await deps.db.alertTopic.findMany({
+        where: { AND: [topicWhere, where] },
+        orderBy,
+        take,
+        include: topicInclude(organizationId),
+      });
       const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
       return { body: { data: visible.map(serializeTopic), next_cursor: nextCursor } };
     },
@@ -44,13 +62,16 @@ export const alertTopicRoutes = [
     method: 'post',
     path: '/v1/alert-topics',
     operationId: 'createAlertTopic',
-    summary: "Create a topic on an agreement, optionally moving alerts of that agreement into it",
+    summary: 'Create a topic on an agreement, optionally moving alerts of that agreement into it',
     tag,
     access: { level: 'write' },
     idempotent: true,
     body: createTopicSchema,
     responses: { 201: { description: 'The topic', schema: topicSchema } },
-    handler: async ({ body, actor, deps }) => ({ status: 201, body: serializeTopic(await createTopic(deps, actor, actor.organizationId, body)) }),
+    handler: async ({ body, actor, deps }) => ({
+      status: 201,
+      body: serializeTopic(await createTopic(deps, actor, actor.organizationId, body)),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -73,11 +94,15 @@ export const alertTopicRoutes = [
     method: 'delete',
     path: '/v1/alert-topics/{id}',
     operationId: 'deleteAlertTopic',
-    summary: 'Delete a topic; its alerts stay, without a topic (409 alert_in_completed_claim while it holds alerts of a completed claim)',
+    summary:
+      'Delete a topic; its alerts stay, without a topic (409 alert_in_completed_claim while it holds alerts of a completed claim)',
     tag,
     access: { level: 'write' },
     params: idParams,
-    responses: { 204: { description: 'Deleted' }, 409: { description: 'alert_in_completed_claim: the topic holds alerts of a completed claim' } },
+    responses: {
+      204: { description: 'Deleted' },
+      409: { description: 'alert_in_completed_claim: the topic holds alerts of a completed claim' },
+    },
     handler: async ({ params, actor, deps }) => {
       await deleteTopic(deps, actor, await findTopic(deps, actor.organizationId, params.id));
       return { status: 204 };

@@ -14,7 +14,13 @@ export const topicListQuery = z.object({
 });
 
 const createTopicInput = z
-  .object({ agreement_id: uuid, title, description: description.optional(), is_locked: z.boolean().default(false), alert_ids: alertIds.optional() })
+  .object({
+    agreement_id: uuid,
+    title,
+    description: description.optional(),
+    is_locked: z.boolean().default(false),
+    alert_ids: alertIds.optional(),
+  })
   .strict();
 
 // agreement_id is fixed once a topic exists: a PATCH accepts it as read and ignores it.
@@ -28,8 +34,13 @@ export const topicSchema = z
     agreement_id: uuid,
     title: z.string(),
     description: z.string().nullable(),
-    is_locked: z.boolean().meta({ description: "A locked topic's text is not rewritten by topic reconciliation; alerts can still be moved" }),
-    alert_count: z.number().int().meta({ description: 'Alerts in the topic that lists show (set-aside alerts are not counted)' }),
+    is_locked: z.boolean().meta({
+      description: "A locked topic's text is not rewritten by topic reconciliation; alerts can still be moved",
+    }),
+    alert_count: z
+      .number()
+      .int()
+      .meta({ description: 'Alerts in the topic that lists show (set-aside alerts are not counted)' }),
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })

@@ -15,16 +15,44 @@ type ActingAs = RequestActor | Actor;
 
 // What a topic's activity entries compare (alert_count is derived, not a change of the topic).
 const topicFields = (topic: AlertTopic | null): Record<string, unknown> =>
-  topic ? { agreement_id: topic.agreementId, title: topic.title, description: topic.description, is_locked: topic.isLocked } : {};
+  topic
+    ? { agreement_id: topic.agreementId, title: topic.title, description: topic.description, is_locked: topic.isLocked }
+    : {};
 
 function topicActivity(action: string, before: AlertTopic | null, after: AlertTopic | null) {
-  return { entityType: 'topic' as const, entityId: (after ?? before)!.id, action, changes: changedFields(topicFields(before), topicFields(after), ['agreement_id', 'title', 'description', 'is_locked']) };
+  return {
+    entityType: 'topic' as const,
+    entityId: (after ?? before)!.id,
+    action,
+    changes: changedFields(topicFields(before), topicFields(after), [
+      'agreement_id',
+      'title',
+      'description',
+      'is_locked',
+    ]),
+  };
 }
 
 // Alerts put into a topic (or taken out of theirs): one entry per alert whose topic changes.
-async function recordTopicMoves(tx: Prisma.TransactionClient, organizationId: string, actor: ActingAs, moves: { id: string; topicId: string | null }[], topicId: string | null) {
+async function recordTopicMoves(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  actor: ActingAs,
+  moves: { id: string; topicId: string | null }[],
+  topicId: string | null,
+) {
   const moved = moves.filter((alert) => alert.topicId !== topicId);
-  await recordActivity(tx, organizationId, actor, moved.map((alert) => ({ entityType: 'alert' as const, entityId: alert.id, action: 'topic_changed', changes: { topic_id: { before: alert.topicId, after: topicId } } })));
+  await recordActivity(
+    tx,
+    organizationId,
+    actor,
+    moved.map((alert) => ({
+      entityType: 'alert' as const,
+      entityId: alert.id,
+      action: 'topic_changed',
+      changes: { topic_id: { before: alert.topicId, after: topicId } },
+    })),
+  );
 }
 
 // Topics group the alerts of one agreement. alert_count counts what lists show: set-aside alerts
@@ -47,35 +75,68 @@ export function serializeTopic(topic: TopicWithCount) {
 }
 
 export async function findTopic(deps: Deps, organizationId: string, id: string): Promise<TopicWithCount> {
-  const topic = await deps.db.alertTopic.findFirst({ where: { id, organizationId }, include: topicInclude(organizationId) });
+  const topic = await deps.db.alertTopic.findFirst({
+    where: { id, organizationId },
+    include: topicInclude(organizationId),
+  });
   if (!topic) throw errors.notFound('alert topic');
   return topic;
 }
 
 // Every id must name an alert of the organization on this agreement; otherwise nothing changes.
-async function assertAlertsOfAgreement(deps: Deps, organizationId: string, agreementId: string, alertIds: string[]): Promise<string[]> {
+async function assertAlertsOfAgreement(
+  deps: Deps,
+  organizationId: string,
+  agreementId: string,
+  alertIds: string[],
+): Promise<string[]> {
   const ids = [...new Set(alertIds)];
-  const alerts = await deps.db.alert.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, agreementId: true, claimId: true, claim: { select: { status: true } } } });
+  const alerts = await deps.db.alert.findMany({
+    where: { organizationId, id: { in: ids } },
+    select: { id: true, agreementId: true, claimId: true, claim: { select: { status: true } } },
+  });
   const issues = ids.flatMap((id) => {
     const alert = alerts.find((a) => a.id === id);
     if (!alert) return [{ field: 'alert_ids', message: `no alert ${id}` }];
-    if (alert.agreementId !== agreementId) return [{ field: 'alert_ids', message: `alert ${id} belongs to another agreement` }];
+    if (alert.agreementId !== agreementId)
+      return [{ field: 'alert_ids', message: `alert ${id} belongs to another agreement` }];
     return [];
   });
-  if (issues.length > 0) throw errors.validation("Some alert_ids name no alert of the topic's agreement; nothing was changed.", issues);
+  if (issues.length > 0)
+    throw errors.validation("Some alert_ids name no alert of the topic's agreement; nothing was changed.", issues);
   // Alerts in a completed claim cannot change, their topic included.
   for (const alert of alerts) assertNotInCompletedClaim(alert);
   return ids;
 }
 
-export async function createTopic(deps: Deps, actor: ActingAs, organizationId: string, input: CreateTopicInput): Promise<TopicWithCount> {
-  const agreement = await deps.db.agreement.findFirst({ where: { id: input.agreement_id, organizationId }, select: { id: true } });
-  if (!agreement) throw errors.validation('agreement_id names no agreement.', [{ field: 'agreement_id', message: 'names no agreement' }]);
-  const alertIds = input.alert_ids ? await assertAlertsOfAgreement(deps, organizationId, agreement.id, input.alert_ids) : [];
+export async function createTopic(
+  deps: Deps,
+  actor: ActingAs,
+  organizationId: string,
+  input: CreateTopicInput,
+): Promise<TopicWithCount> {
+  const agreement = await deps.db.agreement.findFirst({
+    where: { id: input.agreement_id, organizationId },
+    select: { id: true },
+  });
+  if (!agreement)
+    throw errors.validation('agreement_id names no agreement.', [
+      { field: 'agreement_id', message: 'names no agreement' },
+    ]);
+  const alertIds = input.alert_ids
+    ? await assertAlertsOfAgreement(deps, organizationId, agreement.id, input.alert_ids)
+    : [];
   const id = randomUUID();
   await deps.db.$transaction(async (tx) => {
     const topic = await tx.alertTopic.create({
-      data: { id, organizationId, agreementId: agreement.id, title: input.title, description: input.description ?? null, isLocked: input.is_locked },
+      data: {
+        id,
+        organizationId,
+        agreementId: agreement.id,
+        title: input.title,
+        description: input.description ?? null,
+        isLocked: input.is_locked,
+      },
     });
     await recordActivity(tx, organizationId, actor, [topicActivity('created', null, topic)]);
     await moveInto(tx, organizationId, actor, alertIds, id);
@@ -83,7 +144,12 @@ export async function createTopic(deps: Deps, actor: ActingAs, organizationId: s
   return findTopic(deps, organizationId, id);
 }
 
-export async function patchTopic(deps: Deps, actor: ActingAs, topic: AlertTopic, input: PatchTopicInput): Promise<TopicWithCount> {
+export async function patchTopic(
+  deps: Deps,
+  actor: ActingAs,
+  topic: AlertTopic,
+  input: PatchTopicInput,
+): Promise<TopicWithCount> {
   const next: AlertTopic = {
     ...topic,
     ...(input.title !== undefined ? { title: input.title } : {}),
@@ -94,7 +160,10 @@ export async function patchTopic(deps: Deps, actor: ActingAs, topic: AlertTopic,
   // Sending back what was read changes nothing, not even updated_at.
   if (Object.keys(entry.changes).length > 0) {
     await deps.db.$transaction(async (tx) => {
-      await tx.alertTopic.update({ where: { id: topic.id }, data: { title: next.title, description: next.description, isLocked: next.isLocked } });
+      await tx.alertTopic.update({
+        where: { id: topic.id },
+        data: { title: next.title, description: next.description, isLocked: next.isLocked },
+      });
       await recordActivity(tx, topic.organizationId, actor, [entry]);
     });
   }
@@ -105,11 +174,25 @@ export async function patchTopic(deps: Deps, actor: ActingAs, topic: AlertTopic,
 // (spec, Alert transitions): while the topic holds one, it is not deleted (409, nothing changes).
 export async function deleteTopic(deps: Deps, actor: ActingAs, topic: AlertTopic): Promise<void> {
   await deps.db.$transaction(async (tx) => {
-    const held = await tx.alert.findMany({ where: { topicId: topic.id, claim: { status: 'completed' } }, select: { id: true, claimId: true }, take: 100 });
+    const held = await tx.alert.findMany({
+      where: { topicId: topic.id, claim: { status: 'completed' } },
+      select: { id: true, claimId: true },
+      take: 100,
+    });
     if (held.length > 0) {
-      throw new ApiError(409, 'alert_in_completed_claim', 'The topic holds alerts of a completed claim, which cannot change; reopen the claim or move those alerts out first. Nothing was changed.', {
-        details: held.map((alert) => ({ field: 'id', alert_id: alert.id, claim_id: alert.claimId, message: 'in a completed claim' })),
-      });
+      throw new ApiError(
+        409,
+        'alert_in_completed_claim',
+        'The topic holds alerts of a completed claim, which cannot change; reopen the claim or move those alerts out first. Nothing was changed.',
+        {
+          details: held.map((alert) => ({
+            field: 'id',
+            alert_id: alert.id,
+            claim_id: alert.claimId,
+            message: 'in a completed claim',
+          })),
+        },
+      );
     }
     const alerts = await tx.alert.findMany({ where: { topicId: topic.id }, select: { id: true, topicId: true } });
     await tx.alert.updateMany({ where: { topicId: topic.id }, data: { topicId: null } });
@@ -119,7 +202,13 @@ export async function deleteTopic(deps: Deps, actor: ActingAs, topic: AlertTopic
   });
 }
 
-async function moveInto(tx: Prisma.TransactionClient, organizationId: string, actor: ActingAs, alertIds: string[], topicId: string) {
+async function moveInto(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  actor: ActingAs,
+  alertIds: string[],
+  topicId: string,
+) {
   if (alertIds.length === 0) return;
   const before = await tx.alert.findMany({ where: { id: { in: alertIds } }, select: { id: true, topicId: true } });
   await tx.alert.updateMany({ where: { id: { in: alertIds } }, data: { topicId } });
@@ -127,7 +216,12 @@ async function moveInto(tx: Prisma.TransactionClient, organizationId: string, ac
 }
 
 // Moves alerts of the topic's agreement into it; topics they leave stay, even when emptied.
-export async function moveAlerts(deps: Deps, actor: ActingAs, topic: AlertTopic, alertIds: string[]): Promise<TopicWithCount> {
+export async function moveAlerts(
+  deps: Deps,
+  actor: ActingAs,
+  topic: AlertTopic,
+  alertIds: string[],
+): Promise<TopicWithCount> {
   const ids = await assertAlertsOfAgreement(deps, topic.organizationId, topic.agreementId, alertIds);
   await deps.db.$transaction((tx) => moveInto(tx, topic.organizationId, actor, ids, topic.id));
   return findTopic(deps, topic.organizationId, topic.id);

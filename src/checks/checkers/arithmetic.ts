@@ -12,7 +12,18 @@
 // computed - stated for subtractions). On a credit note (amounts usually positive, money coming
 // back) a smaller credit than computed is against the buyer, so the sign flips; when a credit
 // note's amounts are negative it does not. In practice credit notes are not checked.
-import { decOrNull, halfMinorUnit, lineFigures, lineRoundingTolerance, money, priceString, showMoney, sumOf, ZERO, type Dec } from './money.js';
+import {
+  decOrNull,
+  halfMinorUnit,
+  lineFigures,
+  lineRoundingTolerance,
+  money,
+  priceString,
+  showMoney,
+  sumOf,
+  ZERO,
+  type Dec,
+} from './money.js';
 import { capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, quoteLine } from './findings.js';
 import type { CheckInput, CheckInvoice, CheckLine, Checker, Confidence, Finding } from './types.js';
 
@@ -62,7 +73,8 @@ function lineFinding(input: CheckInput, line: CheckLine): Finding | null {
   if (!known && impact.lt(0)) {
     impact = ZERO;
     confidence = 'low';
-    note = ' The line nets less than its quantity and price give, probably a line discount the invoice data does not show; no amount is claimed.';
+    note =
+      ' The line nets less than its quantity and price give, probably a line discount the invoice data does not show; no amount is claimed.';
   }
   const formula =
     `${quantity.toFixed()} x ${priceString(price)}${base !== null && !base.eq(1) ? ` / ${base.toFixed()}` : ''}` +
@@ -94,7 +106,9 @@ interface TotalsRule {
 
 const stated = (value: Parameters<typeof decOrNull>[0]) => decOrNull(value);
 const documentEntries = (invoice: CheckInvoice, isCharge: boolean) =>
-  invoice.allowanceCharges.filter((entry) => entry.isCharge === isCharge).map((entry) => decOrNull(entry.amount) ?? ZERO);
+  invoice.allowanceCharges
+    .filter((entry) => entry.isCharge === isCharge)
+    .map((entry) => decOrNull(entry.amount) ?? ZERO);
 const show = (value: Dec) => value.toFixed(Math.max(2, value.decimalPlaces()));
 
 // Document allowances or charges against their stated total (an allowance total is subtracted).
@@ -109,7 +123,9 @@ function documentTotalRule(kind: 'allowance' | 'charge'): TotalsRule {
       if (total === null || entries.length === 0) return null;
       const computed = sumOf(entries);
       const formula = `the ${entries.length} document ${kind}s add up to ${show(computed)}`;
-      return kind === 'charge' ? { stated: total, computed, formula } : { stated: total, computed, formula, statedIsSubtracted: true };
+      return kind === 'charge'
+        ? { stated: total, computed, formula }
+        : { stated: total, computed, formula, statedIsSubtracted: true };
     },
   };
 }
@@ -124,7 +140,11 @@ const TOTALS_RULES: TotalsRule[] = [
       const nets = invoice.lines.map((line) => lineFigures(line).netAmount);
       if (total === null || invoice.lines.length === 0 || nets.some((net) => net === null)) return null;
       const computed = sumOf(nets as Dec[]);
-      return { stated: total, computed, formula: `the ${invoice.lines.length} line net amounts add up to ${show(computed)}` };
+      return {
+        stated: total,
+        computed,
+        formula: `the ${invoice.lines.length} line net amounts add up to ${show(computed)}`,
+      };
     },
   },
   documentTotalRule('allowance'),
@@ -135,12 +155,18 @@ const TOTALS_RULES: TotalsRule[] = [
     title: 'Total excluding VAT does not add up',
     evaluate(invoice) {
       const total = stated(invoice.totals.taxExclusive);
-      const lineTotal = stated(invoice.totals.lineExtension) ?? (invoice.lines.length > 0 ? sumOf(invoice.lines.map((line) => lineFigures(line).netAmount ?? ZERO)) : null);
+      const lineTotal =
+        stated(invoice.totals.lineExtension) ??
+        (invoice.lines.length > 0 ? sumOf(invoice.lines.map((line) => lineFigures(line).netAmount ?? ZERO)) : null);
       if (total === null || lineTotal === null) return null;
       const allowances = stated(invoice.totals.allowanceTotal) ?? sumOf(documentEntries(invoice, false));
       const charges = stated(invoice.totals.chargeTotal) ?? sumOf(documentEntries(invoice, true));
       const computed = lineTotal.minus(allowances).plus(charges);
-      return { stated: total, computed, formula: `line total ${show(lineTotal)} - allowances ${show(allowances)} + charges ${show(charges)} = ${show(computed)}` };
+      return {
+        stated: total,
+        computed,
+        formula: `line total ${show(lineTotal)} - allowances ${show(allowances)} + charges ${show(charges)} = ${show(computed)}`,
+      };
     },
   },
   {
@@ -153,7 +179,11 @@ const TOTALS_RULES: TotalsRule[] = [
       const vat = stated(invoice.totals.vatTotal);
       if (total === null || taxExclusive === null || vat === null) return null;
       const computed = taxExclusive.plus(vat);
-      return { stated: total, computed, formula: `total excluding VAT ${show(taxExclusive)} + VAT ${show(vat)} = ${show(computed)}` };
+      return {
+        stated: total,
+        computed,
+        formula: `total excluding VAT ${show(taxExclusive)} + VAT ${show(vat)} = ${show(computed)}`,
+      };
     },
   },
   {
@@ -167,7 +197,11 @@ const TOTALS_RULES: TotalsRule[] = [
       const prepaid = stated(invoice.totals.prepaid) ?? ZERO;
       const rounding = stated(invoice.totals.payableRounding) ?? ZERO;
       const computed = taxInclusive.minus(prepaid).plus(rounding);
-      return { stated: total, computed, formula: `total including VAT ${show(taxInclusive)} - prepaid ${show(prepaid)} + rounding ${show(rounding)} = ${show(computed)}` };
+      return {
+        stated: total,
+        computed,
+        formula: `total including VAT ${show(taxInclusive)} - prepaid ${show(prepaid)} + rounding ${show(rounding)} = ${show(computed)}`,
+      };
     },
   },
 ];

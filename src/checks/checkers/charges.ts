@@ -14,7 +14,16 @@
 import { foldText } from '../../agreements/price-lists/normalize.js';
 import { appliesOn, matchPriceItem } from './match.js';
 import { decOrNull, lineFigures, ZERO, type Dec } from './money.js';
-import { chargeConcepts, conceptName, DISCOUNT_WORDS, mentions, namesCharge, NOT_PER_INVOICE_WORDS, sharesConcept, type ChargeConcept } from './vocabulary.js';
+import {
+  chargeConcepts,
+  conceptName,
+  DISCOUNT_WORDS,
+  mentions,
+  namesCharge,
+  NOT_PER_INVOICE_WORDS,
+  sharesConcept,
+  type ChargeConcept,
+} from './vocabulary.js';
 import type { CheckAllowanceCharge, CheckInput, CheckLine, CheckPriceItem } from './types.js';
 
 export interface InvoiceCharge {
@@ -47,12 +56,19 @@ export function isFeeRate(item: CheckPriceItem): boolean {
 
 /** An amount item that is a fee rather than goods: no article number, and its name is a charge. */
 export function isFeeAmount(item: CheckPriceItem): boolean {
-  return item.priceType === 'amount' && !item.sellerItemId && namesCharge(item.description) && !mentions(item.description, DISCOUNT_WORDS);
+  return (
+    item.priceType === 'amount' &&
+    !item.sellerItemId &&
+    namesCharge(item.description) &&
+    !mentions(item.description, DISCOUNT_WORDS)
+  );
 }
 
 /** The agreement's fees that apply on the invoice date. */
 export function agreedFees(input: CheckInput): CheckPriceItem[] {
-  return input.agreement.priceItems.filter((item) => (isFeeRate(item) || isFeeAmount(item)) && appliesOn(item, input.invoice.issueDate));
+  return input.agreement.priceItems.filter(
+    (item) => (isFeeRate(item) || isFeeAmount(item)) && appliesOn(item, input.invoice.issueDate),
+  );
 }
 
 const linesByInput = new WeakMap<CheckInput, InvoiceCharge[]>();
@@ -75,7 +91,10 @@ export function chargeLines(input: CheckInput): InvoiceCharge[] {
     if (net === null || net.lte(0)) return [];
     if (!toRate) {
       if (quantity !== null && !quantity.eq(1)) return [];
-      const asGoods = matchPriceItem(line, agreement.priceItems, { invoiceDate: invoice.issueDate, priceType: 'amount' });
+      const asGoods = matchPriceItem(line, agreement.priceItems, {
+        invoiceDate: invoice.issueDate,
+        priceType: 'amount',
+      });
       if (asGoods) return [];
     }
     return [{ line, charge: null, text: line.description, amount: net, concepts: chargeConcepts(line.description) }];
@@ -89,7 +108,9 @@ export function documentCharges(input: CheckInput): InvoiceCharge[] {
   return input.invoice.allowanceCharges.flatMap((charge) => {
     const amount = decOrNull(charge.amount)?.abs() ?? ZERO;
     if (!charge.isCharge || amount.isZero()) return [];
-    return [{ line: null, charge, text: charge.reason, amount, concepts: chargeConcepts(charge.reason, charge.reasonCode) }];
+    return [
+      { line: null, charge, text: charge.reason, amount, concepts: chargeConcepts(charge.reason, charge.reasonCode) },
+    ];
   });
 }
 
@@ -100,10 +121,44 @@ export function invoiceCharges(input: CheckInput): InvoiceCharge[] {
 }
 
 // Words set aside when comparing names: they say "a fee", not which one.
-const GENERIC_WORDS = new Set(['fee', 'fees', 'charge', 'charges', 'surcharge', 'gebyr', 'avgift', 'tillegg', 'tillagg', 'tillaeg', 'maksu', 'lisa', 'gebuhr', 'zuschlag', 'kosten', 'frais', 'toeslag', 'of', 'on', 'the', 'and', 'per', 'pa', 'av', 'for', 'til', 'og', 'percent', '%']);
+const GENERIC_WORDS = new Set([
+  'fee',
+  'fees',
+  'charge',
+  'charges',
+  'surcharge',
+  'gebyr',
+  'avgift',
+  'tillegg',
+  'tillagg',
+  'tillaeg',
+  'maksu',
+  'lisa',
+  'gebuhr',
+  'zuschlag',
+  'kosten',
+  'frais',
+  'toeslag',
+  'of',
+  'on',
+  'the',
+  'and',
+  'per',
+  'pa',
+  'av',
+  'for',
+  'til',
+  'og',
+  'percent',
+  '%',
+]);
 
 function stems(text: string | null): string[] {
-  return text ? foldText(text).split(' ').filter((word) => word.length >= 4 && !GENERIC_WORDS.has(word)) : [];
+  return text
+    ? foldText(text)
+        .split(' ')
+        .filter((word) => word.length >= 4 && !GENERIC_WORDS.has(word))
+    : [];
 }
 
 // Two words are about the same thing when they start alike ("emballering"/"emballage").
@@ -117,12 +172,25 @@ function quoted(text: string | null, code: string | null | undefined): string {
 }
 
 /** The agreed fee a charge is for, and how that was read; null when it is for none of them. */
-export function assignFee(input: CheckInput, charge: InvoiceCharge, fees: CheckPriceItem[] = agreedFees(input)): FeeAssignment | null {
+export function assignFee(
+  input: CheckInput,
+  charge: InvoiceCharge,
+  fees: CheckPriceItem[] = agreedFees(input),
+): FeeAssignment | null {
   if (fees.length === 0) return null;
   const { line } = charge;
   if (line) {
-    const match = matchPriceItem(line, fees.filter((item) => item.priceType === 'rate'), { invoiceDate: input.invoice.issueDate });
-    if (match) return { item: match.priceItem, how: 'price_item', reading: `"${line.description ?? line.sellerItemId ?? ''}" is the agreed "${match.priceItem.description}"` };
+    const match = matchPriceItem(
+      line,
+      fees.filter((item) => item.priceType === 'rate'),
+      { invoiceDate: input.invoice.issueDate },
+    );
+    if (match)
+      return {
+        item: match.priceItem,
+        how: 'price_item',
+        reading: `"${line.description ?? line.sellerItemId ?? ''}" is the agreed "${match.priceItem.description}"`,
+      };
   }
   for (const item of fees) {
     const concept = sharesConcept(charge.concepts, chargeConcepts(item.description));
@@ -137,12 +205,20 @@ export function assignFee(input: CheckInput, charge: InvoiceCharge, fees: CheckP
   const words = stems(charge.text);
   for (const item of fees) {
     if (stems(item.description).some((a) => words.some((b) => related(a, b)))) {
-      return { item, how: 'similar_name', reading: `"${charge.text}" is taken to be the agreed "${item.description}" because the names start alike (a guess)` };
+      return {
+        item,
+        how: 'similar_name',
+        reading: `"${charge.text}" is taken to be the agreed "${item.description}" because the names start alike (a guess)`,
+      };
     }
   }
   const rates = fees.filter((item) => item.priceType === 'rate');
   if (charge.charge && !charge.charge.reason && !charge.charge.reasonCode && rates.length === 1) {
-    return { item: rates[0]!, how: 'only_fee', reading: `a charge without a reason is taken to be "${rates[0]!.description}", the only fee the agreement has (a guess)` };
+    return {
+      item: rates[0]!,
+      how: 'only_fee',
+      reading: `a charge without a reason is taken to be "${rates[0]!.description}", the only fee the agreement has (a guess)`,
+    };
   }
   return null;
 }

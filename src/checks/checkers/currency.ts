@@ -18,9 +18,15 @@ export type Conversion =
     }
   | { kind: 'missing'; from: string; to: string; date: string | null; description: string };
 
-export function convertToInvoiceCurrency(amount: Dec, priceCurrency: string | null, invoice: CheckInvoice, rates: RateLookup): Conversion {
+export function convertToInvoiceCurrency(
+  amount: Dec,
+  priceCurrency: string | null,
+  invoice: CheckInvoice,
+  rates: RateLookup,
+): Conversion {
   const target = invoice.currencyCode;
-  if (priceCurrency === null || target === null || priceCurrency.toUpperCase() === target.toUpperCase()) return { kind: 'same', amount };
+  if (priceCurrency === null || target === null || priceCurrency.toUpperCase() === target.toUpperCase())
+    return { kind: 'same', amount };
   const from = priceCurrency.toUpperCase();
   const to = target.toUpperCase();
   const own = invoiceRate(invoice, from, to);

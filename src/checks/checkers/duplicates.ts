@@ -102,10 +102,19 @@ function priorIndexOf(input: CheckInput): PriorIndex {
 function sameItemCandidates(input: CheckInput, line: CheckLine): Candidate[] {
   const index = priorIndexOf(input);
   const lineId = normalizeItemId(line.sellerItemId);
-  const byId: Candidate[] = lineId === null ? [] : (index.byItemId.get(lineId) ?? []).map((prepared) => ({ prior: prepared.prior, prepared, by: 'seller_item_id' }));
+  const byId: Candidate[] =
+    lineId === null
+      ? []
+      : (index.byItemId.get(lineId) ?? []).map((prepared) => ({
+          prior: prepared.prior,
+          prepared,
+          by: 'seller_item_id',
+        }));
   const description = normalizeDescription(line.description);
   const byDescription: Candidate[] = (description === null ? [] : (index.byDescription.get(description) ?? []))
-    .filter(({ prior, itemId }) => (lineId === null || itemId === null) && sameUnit(line.unitCode, prior.unitCode) !== false)
+    .filter(
+      ({ prior, itemId }) => (lineId === null || itemId === null) && sameUnit(line.unitCode, prior.unitCode) !== false,
+    )
     .map((prepared) => ({ prior: prepared.prior, prepared, by: 'description' }));
   return [...byId, ...byDescription];
 }
@@ -127,7 +136,12 @@ function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
   const period = periodOf(line.periodStart, line.periodEnd) ?? periodOf(invoice.periodStart, invoice.periodEnd);
   // Matches in issue-date order; sorted after the filters below (which keep their order), since a
   // line's candidates are every earlier charge of its item and most of them are no match.
-  const byDate = (list: Candidate[]) => list.sort((a, b) => (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') || a.prior.lineId.localeCompare(b.prior.lineId));
+  const byDate = (list: Candidate[]) =>
+    list.sort(
+      (a, b) =>
+        (a.prior.issueDate ?? '').localeCompare(b.prior.issueDate ?? '') ||
+        a.prior.lineId.localeCompare(b.prior.lineId),
+    );
   const candidates = sameItemCandidates(input, line);
 
   if (period) {
@@ -138,7 +152,10 @@ function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
       }),
     );
     if (overlapping.length === 0) return null;
-    const covered = coveredDays(period, overlapping.map((candidate) => periodOf(candidate.prior.periodStart, candidate.prior.periodEnd)!));
+    const covered = coveredDays(
+      period,
+      overlapping.map((candidate) => periodOf(candidate.prior.periodStart, candidate.prior.periodEnd)!),
+    );
     const total = periodDays(period);
     const impact = covered === total ? net : net.times(covered).div(total);
     const sameQuantity = overlapping.every((candidate) => equalDecimals(quantity, candidate.prepared.quantity));
@@ -175,7 +192,14 @@ function duplicateOf(input: CheckInput, line: CheckLine): Finding | null {
   let confidence: Confidence = strongest.found.strong ? 'high' : 'medium';
   if (evidenced.some(({ candidate }) => candidate.by === 'description')) confidence = lessSure(confidence);
   const text = `the same quantity for the same amount was billed within ${DUPLICATE_WINDOW_DAYS} days of this invoice, ${strongest.found.text}`;
-  return finding(input, line, evidenced.map(({ candidate }) => candidate), net, confidence, text);
+  return finding(
+    input,
+    line,
+    evidenced.map(({ candidate }) => candidate),
+    net,
+    confidence,
+    text,
+  );
 }
 
 interface Evidence {
@@ -184,21 +208,27 @@ interface Evidence {
   text: string;
 }
 
-const normalizedReference = (reference: string | null | undefined): string | null => (reference ? reference.toLowerCase().replace(/[^a-z0-9]+/g, '') || null : null);
+const normalizedReference = (reference: string | null | undefined): string | null =>
+  reference ? reference.toLowerCase().replace(/[^a-z0-9]+/g, '') || null : null;
 
 // What says two equal charges without a period are one delivery billed twice, not two orders:
 // the same order reference, the same delivery date, or a near-equal invoice number. Two different
 // order references say they are two orders, unless the invoice numbers say otherwise.
 function evidenceOf(invoice: CheckInput['invoice'], prior: PriorCharge): Evidence | null {
   const number = nearEqualNumbers(invoice.invoiceNumber, prior.invoiceNumber);
-  if (number) return { strong: true, text: `under a near-equal invoice number (${invoice.invoiceNumber} and ${prior.invoiceNumber})` };
+  if (number)
+    return {
+      strong: true,
+      text: `under a near-equal invoice number (${invoice.invoiceNumber} and ${prior.invoiceNumber})`,
+    };
   const order = normalizedReference(invoice.orderReference);
   const priorOrder = normalizedReference(prior.orderReference);
   if (order !== null && priorOrder !== null) {
     if (order === priorOrder) return { strong: true, text: `for the same order reference ${invoice.orderReference}` };
     return null;
   }
-  if (invoice.deliveryDate && invoice.deliveryDate === prior.deliveryDate) return { strong: false, text: `for the same delivery date ${invoice.deliveryDate}` };
+  if (invoice.deliveryDate && invoice.deliveryDate === prior.deliveryDate)
+    return { strong: false, text: `for the same delivery date ${invoice.deliveryDate}` };
   return null;
 }
 
@@ -212,19 +242,31 @@ export function nearEqualNumbers(a: string | null | undefined, b: string | null 
   const right = normalizedReference(b);
   if (left === null || right === null) return false;
   if (left === right) return true;
-  const [short, long] = left.length <= right.length ? [a!.trim().toLowerCase(), b!.trim().toLowerCase()] : [b!.trim().toLowerCase(), a!.trim().toLowerCase()];
+  const [short, long] =
+    left.length <= right.length
+      ? [a!.trim().toLowerCase(), b!.trim().toLowerCase()]
+      : [b!.trim().toLowerCase(), a!.trim().toLowerCase()];
   if (short.length < 3 || !long.includes(short)) return false;
-  const extra = long.startsWith(short) ? long.slice(short.length) : long.endsWith(short) ? long.slice(0, long.length - short.length) : null;
+  const extra = long.startsWith(short)
+    ? long.slice(short.length)
+    : long.endsWith(short)
+      ? long.slice(0, long.length - short.length)
+      : null;
   if (extra === null) return false;
   if (/^\d+$/.test(short) && /^\d+$/.test(long)) return false;
   // A suffix after a separator ("-2", "/b") or of letters ("B"); a prefix of letters ("R", "K-").
-  return long.startsWith(short) ? /^[-_/ .][a-z0-9]{1,2}$|^[a-z]{1,2}$/.test(extra) : /^[a-z]{1,2}[-_/ .]?$/.test(extra);
+  return long.startsWith(short)
+    ? /^[-_/ .][a-z0-9]{1,2}$|^[a-z]{1,2}$/.test(extra)
+    : /^[a-z]{1,2}[-_/ .]?$/.test(extra);
 }
 
 // Days of `period` inside at least one of `others` (overlaps counted once).
 function coveredDays(period: Period, others: Period[]): number {
   const clipped = others
-    .map((other) => ({ start: other.start > period.start ? other.start : period.start, end: other.end < period.end ? other.end : period.end }))
+    .map((other) => ({
+      start: other.start > period.start ? other.start : period.start,
+      end: other.end < period.end ? other.end : period.end,
+    }))
     .filter((other) => other.start <= other.end)
     .sort((a, b) => a.start.localeCompare(b.start));
   let days = 0;
@@ -241,7 +283,14 @@ function nextDay(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
-function finding(input: CheckInput, line: CheckLine, matches: Candidate[], impact: Dec, confidence: Confidence, why: string): Finding | null {
+function finding(
+  input: CheckInput,
+  line: CheckLine,
+  matches: Candidate[],
+  impact: Dec,
+  confidence: Confidence,
+  why: string,
+): Finding | null {
   const { invoice } = input;
   if (!isMaterial(impact, invoice.currencyCode)) return null;
   const cited = matches.slice(0, MAX_CITED);
@@ -249,7 +298,9 @@ function finding(input: CheckInput, line: CheckLine, matches: Candidate[], impac
     { source: invoiceSource(), quote: quoteLine(invoice, line) },
     ...cited.map(({ prior }) => ({ source: invoiceSource(), quote: quotePrior(prior) })),
   ];
-  const refs = cited.map(({ prior }, index) => `invoice ${prior.invoiceNumber ?? prior.invoiceId} [${index + 2}]`).join(', ');
+  const refs = cited
+    .map(({ prior }, index) => `invoice ${prior.invoiceNumber ?? prior.invoiceId} [${index + 2}]`)
+    .join(', ');
   const more = matches.length > cited.length ? ` and ${matches.length - cited.length} more` : '';
   return {
     checker: CODE,

@@ -2,7 +2,15 @@
 // exchange rate nor a central bank rate for the issue date covers the pair. One finding per
 // currency pair (not per line), with no impact guessed ("0.00") and low confidence; the unit
 // price checker leaves those lines alone rather than compare them at a made-up rate.
-import { fingerprint, invoiceSource, lineLabel, numbered, priceItemSource, quoteLine, quotePriceItem } from './findings.js';
+import {
+  fingerprint,
+  invoiceSource,
+  lineLabel,
+  numbered,
+  priceItemSource,
+  quoteLine,
+  quotePriceItem,
+} from './findings.js';
 import { pricedLines, type PricedLine } from './pricing.js';
 import type { CheckInvoice, Checker, Finding } from './types.js';
 

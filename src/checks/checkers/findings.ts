@@ -10,7 +10,9 @@ import type { CheckInvoice, CheckLine, CheckPriceItem, Citation, CitationSource 
  * corrected figures, gives the same fingerprint.
  */
 export function fingerprint(checker: string, ...parts: (string | number | null)[]): string {
-  const digest = createHash('sha256').update(JSON.stringify([checker, ...parts])).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([checker, ...parts]))
+    .digest('hex');
   return `${checker}:${digest.slice(0, 32)}`;
 }
 
@@ -51,14 +53,20 @@ export function suppliedTextSource(): CitationSource {
 
 /** "Invoice 1001, line 2: Copy paper A4 (article 1001), 4 BX x 12.50 per 1 = 50.00" */
 export function quoteLine(invoice: CheckInvoice, line: CheckLine): string {
-  const parts: string[] = [`Invoice ${invoice.invoiceNumber ?? invoice.id}, line ${line.lineNumber ?? line.position + 1}: ${line.description ?? '(no description)'}`];
+  const parts: string[] = [
+    `Invoice ${invoice.invoiceNumber ?? invoice.id}, line ${line.lineNumber ?? line.position + 1}: ${line.description ?? '(no description)'}`,
+  ];
   if (line.sellerItemId) parts.push(` (article ${line.sellerItemId})`);
   const quantity = decOrNull(line.quantity);
   const price = decOrNull(line.unitPrice);
   const base = decOrNull(line.priceBaseQuantity);
   const net = decOrNull(line.netAmount);
   if (quantity) parts.push(`, quantity ${plain(quantity)}${line.unitCode ? ` ${line.unitCode}` : ''}`);
-  if (price) parts.push(`, unit price ${plain(price)} ${invoice.currencyCode ?? ''}`.trimEnd() + (base && !base.eq(1) ? ` per ${plain(base)}` : ''));
+  if (price)
+    parts.push(
+      `, unit price ${plain(price)} ${invoice.currencyCode ?? ''}`.trimEnd() +
+        (base && !base.eq(1) ? ` per ${plain(base)}` : ''),
+    );
   if (net) parts.push(`, net amount ${net.toFixed(Math.max(2, net.decimalPlaces()))}`);
   if (line.periodStart || line.periodEnd) parts.push(`, period ${line.periodStart ?? '?'} to ${line.periodEnd ?? '?'}`);
   return parts.join('');

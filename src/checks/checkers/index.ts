@@ -48,7 +48,10 @@ export const defaultCheckers: Checker[] = [
  * input always gives the same list. A fingerprint found twice is kept once (the first).
  */
 export function runCheckers(input: CheckInput, checkers: readonly Checker[] = defaultCheckers): Finding[] {
-  const ordered: CheckInput = { ...input, invoice: { ...input.invoice, lines: [...input.invoice.lines].sort((a, b) => a.position - b.position) } };
+  const ordered: CheckInput = {
+    ...input,
+    invoice: { ...input.invoice, lines: [...input.invoice.lines].sort((a, b) => a.position - b.position) },
+  };
   const seen = new Set<string>();
   const findings: Finding[] = [];
   for (const checker of checkers) {

@@ -51,7 +51,8 @@ export function appliesOn(item: CheckPriceItem, date: IsoDate | null): boolean {
 
 /** Why a matched price does not apply on the date, in words. */
 export function notApplyingReason(item: CheckPriceItem, date: IsoDate | null): string {
-  if (item.validFrom != null && date !== null && item.validFrom > date) return `the agreed price applies from ${item.validFrom}, after the invoice date ${date}`;
+  if (item.validFrom != null && date !== null && item.validFrom > date)
+    return `the agreed price applies from ${item.validFrom}, after the invoice date ${date}`;
   return `the agreed price was valid until ${item.validUntil}, before the invoice date ${date}`;
 }
 
@@ -96,7 +97,11 @@ function relate(itemUnit: string | null, pricedAs: string, billedAs: string, lin
   return [priced.guess, billed.guess].filter(Boolean).join('; ');
 }
 
-export function matchPriceItem(line: MatchableLine, priceItems: readonly CheckPriceItem[], options: MatchOptions): PriceItemMatch | null {
+export function matchPriceItem(
+  line: MatchableLine,
+  priceItems: readonly CheckPriceItem[],
+  options: MatchOptions,
+): PriceItemMatch | null {
   const index = priceIndexOf(priceItems, options.priceType);
   const byId = candidatesByItemId(line, index);
   if (byId.length > 0) return best(line, byId, 'seller_item_id', options.invoiceDate);
@@ -170,7 +175,12 @@ interface Ranked {
   units: UnitRelation;
 }
 
-function best(line: MatchableLine, candidates: CheckPriceItem[], matchedBy: MatchedBy, date: IsoDate | null): PriceItemMatch {
+function best(
+  line: MatchableLine,
+  candidates: CheckPriceItem[],
+  matchedBy: MatchedBy,
+  date: IsoDate | null,
+): PriceItemMatch {
   const ranked = candidates
     .map((item): Ranked => {
       const units = unitRelation(line.unitCode, item);
@@ -178,7 +188,9 @@ function best(line: MatchableLine, candidates: CheckPriceItem[], matchedBy: Matc
     })
     .sort(compareRanked);
   const top = ranked[0]!;
-  const rivals = ranked.filter((other) => other !== top && sameTier(top, other) && priceOf(other.item) !== priceOf(top.item)).length;
+  const rivals = ranked.filter(
+    (other) => other !== top && sameTier(top, other) && priceOf(other.item) !== priceOf(top.item),
+  ).length;
   const { units } = top;
   let confidence = matchConfidence(matchedBy, units.agree, rivals);
   // A unit read through a mapping is a guess: never certain (docs/checks.md, "Certainty").
@@ -273,17 +285,30 @@ export function lessSure(level: Confidence): Confidence {
   return LEVELS[Math.max(0, LEVELS.indexOf(level) - 1)]!;
 }
 
-function describeMatch(line: MatchableLine, item: CheckPriceItem, matchedBy: MatchedBy, units: UnitRelation, applies: boolean, date: IsoDate | null, rivals: number): string {
+function describeMatch(
+  line: MatchableLine,
+  item: CheckPriceItem,
+  matchedBy: MatchedBy,
+  units: UnitRelation,
+  applies: boolean,
+  date: IsoDate | null,
+  rivals: number,
+): string {
   const unitsAgree = units.agree;
   const parts = [
     matchedBy === 'seller_item_id'
       ? `article number ${line.sellerItemId} is price item "${item.description}"`
       : `description "${line.description}" is price item "${item.description}"${item.sellerItemId ? ` (article number ${item.sellerItemId})` : ''}`,
   ];
-  if (unitsAgree === true && units.conversion) parts.push(`the agreement prices it per ${item.unit ?? units.conversion.split(' ')[1]}, the invoice bills it per ${line.unitCode}, converted at ${units.conversion}`);
+  if (unitsAgree === true && units.conversion)
+    parts.push(
+      `the agreement prices it per ${item.unit ?? units.conversion.split(' ')[1]}, the invoice bills it per ${line.unitCode}, converted at ${units.conversion}`,
+    );
   else if (unitsAgree === true && !units.guess) parts.push(`same unit (${item.unit})`);
-  else if (unitsAgree === true) parts.push(`the same unit: the agreement's "${item.unit}" and the invoice's "${line.unitCode}"`);
-  else if (unitsAgree === false) parts.push(`the agreement prices it per ${item.unit}, the invoice bills it per ${line.unitCode}`);
+  else if (unitsAgree === true)
+    parts.push(`the same unit: the agreement's "${item.unit}" and the invoice's "${line.unitCode}"`);
+  else if (unitsAgree === false)
+    parts.push(`the agreement prices it per ${item.unit}, the invoice bills it per ${line.unitCode}`);
   else parts.push(item.unit ? 'the invoice line gives no unit' : 'the price list gives no unit');
   if (units.guess) parts.push(`assumed: ${units.guess}`);
   if (!applies) parts.push(notApplyingReason(item, date));

@@ -36,10 +36,20 @@ export interface LineFigures {
 // (the checkers share the line objects of one input), not once per checker.
 const figuresByLine = new WeakMap<object, LineFigures>();
 
-export function lineFigures(line: { quantity: DecimalInput | null; unitPrice: DecimalInput | null; priceBaseQuantity: DecimalInput | null; netAmount: DecimalInput | null }): LineFigures {
+export function lineFigures(line: {
+  quantity: DecimalInput | null;
+  unitPrice: DecimalInput | null;
+  priceBaseQuantity: DecimalInput | null;
+  netAmount: DecimalInput | null;
+}): LineFigures {
   let figures = figuresByLine.get(line);
   if (!figures) {
-    figures = { quantity: decOrNull(line.quantity), unitPrice: decOrNull(line.unitPrice), baseQuantity: decOrNull(line.priceBaseQuantity), netAmount: decOrNull(line.netAmount) };
+    figures = {
+      quantity: decOrNull(line.quantity),
+      unitPrice: decOrNull(line.unitPrice),
+      baseQuantity: decOrNull(line.priceBaseQuantity),
+      netAmount: decOrNull(line.netAmount),
+    };
     figuresByLine.set(line, figures);
   }
   return figures;
@@ -59,7 +69,9 @@ export function minorUnits(currencyCode: string | null): number {
   let units = minorUnitsByCurrency.get(currencyCode);
   if (units === undefined) {
     try {
-      units = new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions().maximumFractionDigits ?? 2;
+      units =
+        new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions()
+          .maximumFractionDigits ?? 2;
     } catch {
       units = 2;
     }

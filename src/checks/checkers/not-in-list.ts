@@ -16,7 +16,18 @@ import { agreedFees, assignFee, chargeLineIds, invoiceCharges, type InvoiceCharg
 import { quoteCharge } from './rate-terms.js';
 import { lowerOf, matchPriceItem, notApplyingReason, type PriceItemMatch } from './match.js';
 import { lineFigures, money } from './money.js';
-import { agreementPricesSource, capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, priceItemSource, quoteLine, quotePriceItem } from './findings.js';
+import {
+  agreementPricesSource,
+  capitalize,
+  fingerprint,
+  invoiceSource,
+  lineKey,
+  lineLabel,
+  numbered,
+  priceItemSource,
+  quoteLine,
+  quotePriceItem,
+} from './findings.js';
 import type { CheckInput, CheckLine, Checker, Finding } from './types.js';
 
 const CODE = 'item_not_in_agreement';
@@ -25,13 +36,22 @@ export const notInPriceListChecker: Checker = {
   code: CODE,
   title: 'Item not in the agreement price list',
   run(input) {
-    if (input.invoice.documentType === 'credit_note' || !input.agreement.priceItems.some((item) => item.priceType === 'amount')) return [];
+    if (
+      input.invoice.documentType === 'credit_note' ||
+      !input.agreement.priceItems.some((item) => item.priceType === 'amount')
+    )
+      return [];
     const charges = chargeLineIds(input);
     return input.invoice.lines.flatMap((line) => {
       const net = lineFigures(line).netAmount;
       if (net === null || net.lte(0) || charges.has(line.id)) return [];
       const match = matchPriceItem(line, input.agreement.priceItems, { invoiceDate: input.invoice.issueDate });
-      const finding = match === null ? unlisted(input, line) : match.applies && match.unitsAgree !== false ? null : unpriced(input, line, match);
+      const finding =
+        match === null
+          ? unlisted(input, line)
+          : match.applies && match.unitsAgree !== false
+            ? null
+            : unpriced(input, line, match);
       return finding ? [finding] : [];
     });
   },
@@ -84,7 +104,8 @@ function unpriced(input: CheckInput, line: CheckLine, match: PriceItemMatch): Fi
   };
 }
 
-const notYetValid = (item: PriceItemMatch['priceItem'], date: string | null) => item.validFrom != null && date !== null && item.validFrom > date;
+const notYetValid = (item: PriceItemMatch['priceItem'], date: string | null) =>
+  item.validFrom != null && date !== null && item.validFrom > date;
 
 const FEE_CODE = 'fee_not_agreed';
 
@@ -119,13 +140,18 @@ function chargeNotAgreed(input: CheckInput, charge: InvoiceCharge, documentKey: 
   return {
     checker: FEE_CODE,
     // A document charge has no line: its reason (or code) and occurrence name it.
-    fingerprint: charge.line ? fingerprint(FEE_CODE, lineKey(charge.line)) : fingerprint(FEE_CODE, 'document', documentKey),
+    fingerprint: charge.line
+      ? fingerprint(FEE_CODE, lineKey(charge.line))
+      : fingerprint(FEE_CODE, 'document', documentKey),
     title: `Charge not in the agreement: ${name}`,
     explanation:
       `${where} [1] charges ${amount}${currency ? ` ${currency}` : ''}, and the agreement [2] allows no such fee or charge` +
       `${unnamed ? ' (the charge gives no reason; the agreement has no fee it could be)' : ''}. The whole charge is claimed.`,
     citations: numbered([
-      { source: invoiceSource(), quote: charge.line ? quoteLine(invoice, charge.line) : quoteCharge(input, charge.charge!) },
+      {
+        source: invoiceSource(),
+        quote: charge.line ? quoteLine(invoice, charge.line) : quoteCharge(input, charge.charge!),
+      },
       { source: agreementPricesSource(), quote: listQuote },
     ]),
     impactAmount: amount,

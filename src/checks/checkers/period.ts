@@ -7,7 +7,16 @@
 import { chargePeriod, overlapDays, periodDays, showPeriod, type DatedBy, type Period } from './dates.js';
 import { lessSure } from './match.js';
 import { isMaterial, lineFigures, money } from './money.js';
-import { capitalize, fingerprint, invoiceSource, lineKey, lineLabel, numbered, quoteLine, suppliedTextSource } from './findings.js';
+import {
+  capitalize,
+  fingerprint,
+  invoiceSource,
+  lineKey,
+  lineLabel,
+  numbered,
+  quoteLine,
+  suppliedTextSource,
+} from './findings.js';
 import type { CheckInput, CheckLine, Checker, Confidence, Finding } from './types.js';
 
 const CODE = 'charge_outside_agreement_period';
@@ -27,13 +36,18 @@ export const periodChecker: Checker = {
   },
 };
 
-const BASE_CONFIDENCE: Record<DatedBy, Confidence> = { 'line period': 'high', 'invoice period': 'medium', 'issue date': 'low' };
+const BASE_CONFIDENCE: Record<DatedBy, Confidence> = {
+  'line period': 'high',
+  'invoice period': 'medium',
+  'issue date': 'low',
+};
 
 function outsideCharge(input: CheckInput, line: CheckLine, agreementPeriod: Period): Finding | null {
   const { invoice, agreement } = input;
   const dated = chargePeriod(line, invoice);
   // Most lines lie wholly inside: decided by comparing the date strings, before any arithmetic.
-  if (dated === null || (dated.period.start >= agreementPeriod.start && dated.period.end <= agreementPeriod.end)) return null;
+  if (dated === null || (dated.period.start >= agreementPeriod.start && dated.period.end <= agreementPeriod.end))
+    return null;
   const net = lineFigures(line).netAmount;
   if (net === null || net.lte(0)) return null;
   const total = periodDays(dated.period);
@@ -43,13 +57,19 @@ function outsideCharge(input: CheckInput, line: CheckLine, agreementPeriod: Peri
   const impact = whole ? net : net.times(outside).div(total);
   if (!isMaterial(impact, invoice.currencyCode)) return null;
 
-  const side = dated.period.start < agreementPeriod.start ? 'before the agreement took effect' : 'after the agreement expired';
+  const side =
+    dated.period.start < agreementPeriod.start ? 'before the agreement took effect' : 'after the agreement expired';
   const agreementText = `the agreement "${agreement.title ?? agreement.id}" runs ${agreement.effectiveDate ?? '(no start)'} to ${agreement.expirationDate ?? '(no end)'}`;
   const impactText = whole
     ? `The whole net amount, ${money(impact, invoice.currencyCode)}, is charged ${side}.`
     : `${outside} of its ${total} days fall outside; pro rata that is ${money(impact, invoice.currencyCode)} of ${money(net, invoice.currencyCode)}.`;
   const citations = [
-    { source: invoiceSource(), quote: quoteLine(invoice, line) + (dated.datedBy === 'line period' ? '' : `; ${dated.datedBy} ${showPeriod(dated.period)}`) },
+    {
+      source: invoiceSource(),
+      quote:
+        quoteLine(invoice, line) +
+        (dated.datedBy === 'line period' ? '' : `; ${dated.datedBy} ${showPeriod(dated.period)}`),
+    },
     // The agreement's dates are data entered for it, not a price: cited as supplied text.
     { source: suppliedTextSource(), quote: capitalize(agreementText) },
   ];

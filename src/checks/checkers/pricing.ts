@@ -75,12 +75,22 @@ export function lineAdjustment(line: CheckLine): Dec | null {
   );
 }
 
-function netPerUnit(line: CheckLine, quantity: Dec, pricePerUnit: Dec, netAmount: Dec | null): Pick<PricedLine, 'chargedPerUnit' | 'chargedFrom' | 'lineAdjustment'> {
+function netPerUnit(
+  line: CheckLine,
+  quantity: Dec,
+  pricePerUnit: Dec,
+  netAmount: Dec | null,
+): Pick<PricedLine, 'chargedPerUnit' | 'chargedFrom' | 'lineAdjustment'> {
   const adjustment = lineAdjustment(line);
-  if (quantity.isZero()) return { chargedPerUnit: pricePerUnit, chargedFrom: 'price', lineAdjustment: adjustment ?? ZERO };
+  if (quantity.isZero())
+    return { chargedPerUnit: pricePerUnit, chargedFrom: 'price', lineAdjustment: adjustment ?? ZERO };
   if (adjustment !== null) {
     if (adjustment.isZero()) return { chargedPerUnit: pricePerUnit, chargedFrom: 'price', lineAdjustment: ZERO };
-    return { chargedPerUnit: pricePerUnit.plus(adjustment.div(quantity)), chargedFrom: 'line_allowances', lineAdjustment: adjustment };
+    return {
+      chargedPerUnit: pricePerUnit.plus(adjustment.div(quantity)),
+      chargedFrom: 'line_allowances',
+      lineAdjustment: adjustment,
+    };
   }
   // Unknown allowances: a line that nets less than its price gives is charged what it nets.
   if (netAmount !== null && quantity.gt(0) && netAmount.lt(pricePerUnit.times(quantity))) {

@@ -29,8 +29,22 @@ import { foldText } from '../../agreements/price-lists/normalize.js';
 import { appliesOn, lessSure, lowerOf, matchPriceItem } from './match.js';
 import { D, decOrNull, halfMinorUnit, lineFigures, money, showMoney, sumOf, ZERO, type Dec } from './money.js';
 import { pricedLines } from './pricing.js';
-import { agreedFees, assignFee, chargeLineIds, invoiceCharges, type FeeAssignment, type InvoiceCharge } from './charges.js';
-import { DISCOUNT_WORDS, LINE_BASIS_WORDS, mentions, namesCharge, NOT_PER_INVOICE_WORDS, SUBTOTAL_BASIS_WORDS } from './vocabulary.js';
+import {
+  agreedFees,
+  assignFee,
+  chargeLineIds,
+  invoiceCharges,
+  type FeeAssignment,
+  type InvoiceCharge,
+} from './charges.js';
+import {
+  DISCOUNT_WORDS,
+  LINE_BASIS_WORDS,
+  mentions,
+  namesCharge,
+  NOT_PER_INVOICE_WORDS,
+  SUBTOTAL_BASIS_WORDS,
+} from './vocabulary.js';
 import {
   fingerprint,
   invoiceSource,
@@ -41,7 +55,15 @@ import {
   quoteLine,
   quotePriceItem,
 } from './findings.js';
-import type { CheckAllowanceCharge, CheckInput, CheckLine, CheckPriceItem, Checker, Confidence, Finding } from './types.js';
+import type {
+  CheckAllowanceCharge,
+  CheckInput,
+  CheckLine,
+  CheckPriceItem,
+  Checker,
+  Confidence,
+  Finding,
+} from './types.js';
 
 export type RateBasis = 'invoice_subtotal' | 'line_total';
 export type RateTermKind = 'discount' | 'fee' | 'not_per_invoice' | 'unknown';
@@ -75,12 +97,14 @@ interface RateTerm {
 
 function rateTerms(input: CheckInput, kind: RateTermKind): RateTerm[] {
   return input.agreement.priceItems.flatMap((item): RateTerm[] => {
-    if (item.priceType !== 'rate' || rateTermKind(item) !== kind || !appliesOn(item, input.invoice.issueDate)) return [];
+    if (item.priceType !== 'rate' || rateTermKind(item) !== kind || !appliesOn(item, input.invoice.issueDate))
+      return [];
     const fraction = decOrNull(item.fraction);
     if (fraction === null || fraction.lt(0)) return [];
     const basis = rateBasis(item.basis);
     // "Fragttillæg 2 %" with no basis: suppliers mean the goods on the invoice; a guess, so medium.
-    if (basis === null && kind === 'fee' && !item.basis?.trim()) return [{ item, fraction, basis: 'invoice_subtotal', confidence: 'medium', basisAssumed: true }];
+    if (basis === null && kind === 'fee' && !item.basis?.trim())
+      return [{ item, fraction, basis: 'invoice_subtotal', confidence: 'medium', basisAssumed: true }];
     if (basis === null) return [];
     return [{ item, fraction, basis: basis.basis, confidence: basis.confidence, basisAssumed: false }];
   });
@@ -123,10 +147,15 @@ function discountShortfall(input: CheckInput, terms: RateTerm[]): Finding | null
   const charged = chargedLines(input);
   if (charged.length === 0) return null;
   const netTotal = sumOf(charged.map((entry) => entry.net));
-  const listValue = agreedValueOfAll(input, charged.map((entry) => entry.line));
+  const listValue = agreedValueOfAll(
+    input,
+    charged.map((entry) => entry.line),
+  );
   const basisAmount = listValue ?? netTotal;
   const allowances = sumOf(invoice.allowanceCharges.filter((entry) => !entry.isCharge).map(amountOf));
-  const discountLines = sumOf(invoice.lines.map((line) => lineFigures(line).netAmount ?? ZERO).filter((net) => net.lt(0))).abs();
+  const discountLines = sumOf(
+    invoice.lines.map((line) => lineFigures(line).netAmount ?? ZERO).filter((net) => net.lt(0)),
+  ).abs();
   const inPrices = listValue === null ? ZERO : D.max(ZERO, listValue.minus(netTotal));
   const given = allowances.plus(discountLines).plus(inPrices);
   const fractions = sumOf(terms.map((term) => term.fraction));
@@ -142,7 +171,9 @@ function discountShortfall(input: CheckInput, terms: RateTerm[]): Finding | null
     ...terms.map((term) => ({ source: priceItemSource(term.item), quote: quotePriceItem(term.item) })),
     { source: invoiceSource(), quote: invoiceDiscountQuote(input, netTotal, allowances, discountLines) },
   ];
-  const termRefs = terms.map((term, index) => `${percent(term.fraction)} "${term.item.description}" [${index + 1}]`).join(' and ');
+  const termRefs = terms
+    .map((term, index) => `${percent(term.fraction)} "${term.item.description}" [${index + 1}]`)
+    .join(' and ');
   const invoiceRef = `[${terms.length + 1}]`;
   const basisText =
     listValue === null
@@ -186,7 +217,9 @@ function agreedValueOfAll(input: CheckInput, lines: CheckLine[]): Dec | null {
 
 function invoiceDiscountQuote(input: CheckInput, netTotal: Dec, allowances: Dec, discountLines: Dec): string {
   const { invoice } = input;
-  const reasons = invoice.allowanceCharges.filter((entry) => !entry.isCharge).map((entry) => `${entry.reason ?? entry.reasonCode ?? 'allowance'} ${amountOf(entry).toFixed(2)}`);
+  const reasons = invoice.allowanceCharges
+    .filter((entry) => !entry.isCharge)
+    .map((entry) => `${entry.reason ?? entry.reasonCode ?? 'allowance'} ${amountOf(entry).toFixed(2)}`);
   return (
     `Invoice ${invoice.invoiceNumber ?? invoice.id}: lines ${netTotal.toFixed(2)}; ` +
     `document allowances ${reasons.length > 0 ? reasons.join(', ') : 'none'}` +
@@ -213,12 +246,23 @@ export const feeChecker: Checker = {
     const terms = rateTerms(input, 'fee');
     const basisAmount = sumOf(chargedLines(input).map((entry) => entry.net));
     const byRate = terms.flatMap((term) => {
-      const finding = rateFeeExcess(input, term, assigned.filter((entry) => entry.assignment.item.id === term.item.id), basisAmount);
+      const finding = rateFeeExcess(
+        input,
+        term,
+        assigned.filter((entry) => entry.assignment.item.id === term.item.id),
+        basisAmount,
+      );
       return finding ? [finding] : [];
     });
     const byAmount = fees
       .filter((item) => item.priceType === 'amount')
-      .flatMap((item) => amountFeeExcess(input, item, assigned.filter((entry) => entry.assignment.item.id === item.id)));
+      .flatMap((item) =>
+        amountFeeExcess(
+          input,
+          item,
+          assigned.filter((entry) => entry.assignment.item.id === item.id),
+        ),
+      );
     return [...byRate, ...byAmount];
   },
 };
@@ -231,17 +275,27 @@ interface AssignedCharge {
 const GUESSES: FeeAssignment['how'][] = ['similar_name', 'only_fee'];
 
 function readingsOf(assigned: AssignedCharge[]): { text: string; confidence: Confidence } {
-  const readings = assigned.filter((entry) => entry.assignment.how !== 'price_item').map((entry) => entry.assignment.reading);
+  const readings = assigned
+    .filter((entry) => entry.assignment.how !== 'price_item')
+    .map((entry) => entry.assignment.reading);
   const guessed = assigned.some((entry) => GUESSES.includes(entry.assignment.how));
   const unique = [...new Set(readings)];
   return { text: unique.length > 0 ? ` (${unique.join('; ')})` : '', confidence: guessed ? 'medium' : 'high' };
 }
 
 function chargeCitations(input: CheckInput, assigned: AssignedCharge[]) {
-  return assigned.map(({ charge }) => ({ source: invoiceSource(), quote: charge.line ? quoteLine(input.invoice, charge.line) : quoteCharge(input, charge.charge!) }));
+  return assigned.map(({ charge }) => ({
+    source: invoiceSource(),
+    quote: charge.line ? quoteLine(input.invoice, charge.line) : quoteCharge(input, charge.charge!),
+  }));
 }
 
-function rateFeeExcess(input: CheckInput, term: RateTerm, assigned: AssignedCharge[], basisAmount: Dec): Finding | null {
+function rateFeeExcess(
+  input: CheckInput,
+  term: RateTerm,
+  assigned: AssignedCharge[],
+  basisAmount: Dec,
+): Finding | null {
   const { invoice } = input;
   const currency = invoice.currencyCode;
   const chargedAmount = sumOf(assigned.map((entry) => entry.charge.amount));
@@ -250,8 +304,14 @@ function rateFeeExcess(input: CheckInput, term: RateTerm, assigned: AssignedChar
   const excess = chargedAmount.minus(allowed);
   if (excess.lte(halfMinorUnit(currency))) return null;
 
-  const citations = [{ source: priceItemSource(term.item), quote: quotePriceItem(term.item) }, ...chargeCitations(input, assigned)];
-  const whereRefs = citations.slice(1).map((_, index) => `[${index + 2}]`).join(' ');
+  const citations = [
+    { source: priceItemSource(term.item), quote: quotePriceItem(term.item) },
+    ...chargeCitations(input, assigned),
+  ];
+  const whereRefs = citations
+    .slice(1)
+    .map((_, index) => `[${index + 2}]`)
+    .join(' ');
   const onlyLine = assigned.length === 1 && assigned[0]!.charge.line ? assigned[0]!.charge.line : null;
   const readings = readingsOf(assigned);
   return {
@@ -262,10 +322,19 @@ function rateFeeExcess(input: CheckInput, term: RateTerm, assigned: AssignedChar
       `The agreement allows ${percent(term.fraction)} "${term.item.description}" [1] of the invoice subtotal of ${showMoney(basisAmount, currency)}: ` +
       `${showMoney(allowed, currency)}. The invoice charges ${showMoney(chargedAmount, currency)} for it ${whereRefs}` +
       `${onlyLine ? ` (${lineLabel(onlyLine)})` : ''}${readings.text}, ${money(excess, currency)}${currency ? ` ${currency}` : ''} more.` +
-      (term.basisAssumed ? ' The agreement names no basis for the rate; it is taken of the invoice subtotal (a guess).' : ''),
+      (term.basisAssumed
+        ? ' The agreement names no basis for the rate; it is taken of the invoice subtotal (a guess).'
+        : ''),
     citations: numbered(citations),
     impactAmount: money(excess, currency),
-    expected: [{ description: term.item.description, unit: null, currency_code: currency, price: { type: 'rate', fraction: term.fraction.toFixed(), basis: term.item.basis ?? term.basis } }],
+    expected: [
+      {
+        description: term.item.description,
+        unit: null,
+        currency_code: currency,
+        price: { type: 'rate', fraction: term.fraction.toFixed(), basis: term.item.basis ?? term.basis },
+      },
+    ],
     confidence: lowerOf(term.confidence, readings.confidence),
     invoiceItemId: onlyLine?.id ?? null,
     correctionType: onlyLine ? 'modify_item' : 'modify_invoice',
@@ -280,13 +349,24 @@ function amountFeeExcess(input: CheckInput, item: CheckPriceItem, assigned: Assi
   const currency = invoice.currencyCode;
   const agreed = decOrNull(item.amount);
   // Only an agreed amount in the invoice currency (or none named) is compared here.
-  if (agreed === null || assigned.length === 0 || (item.currencyCode && currency && item.currencyCode !== currency)) return [];
-  const allowed = sumOf(assigned.map(({ charge }) => agreed.times(charge.line ? (lineFigures(charge.line).quantity ?? new D(1)) : new D(1))));
+  if (agreed === null || assigned.length === 0 || (item.currencyCode && currency && item.currencyCode !== currency))
+    return [];
+  const allowed = sumOf(
+    assigned.map(({ charge }) =>
+      agreed.times(charge.line ? (lineFigures(charge.line).quantity ?? new D(1)) : new D(1)),
+    ),
+  );
   const chargedAmount = sumOf(assigned.map((entry) => entry.charge.amount));
   const excess = chargedAmount.minus(allowed);
   if (excess.lte(halfMinorUnit(currency))) return [];
-  const citations = [{ source: priceItemSource(item), quote: quotePriceItem(item) }, ...chargeCitations(input, assigned)];
-  const whereRefs = citations.slice(1).map((_, index) => `[${index + 2}]`).join(' ');
+  const citations = [
+    { source: priceItemSource(item), quote: quotePriceItem(item) },
+    ...chargeCitations(input, assigned),
+  ];
+  const whereRefs = citations
+    .slice(1)
+    .map((_, index) => `[${index + 2}]`)
+    .join(' ');
   const onlyLine = assigned.length === 1 && assigned[0]!.charge.line ? assigned[0]!.charge.line : null;
   const readings = readingsOf(assigned);
   return [
@@ -299,7 +379,14 @@ function amountFeeExcess(input: CheckInput, item: CheckPriceItem, assigned: Assi
         `${readings.text}, ${money(excess, currency)}${currency ? ` ${currency}` : ''} more.`,
       citations: numbered(citations),
       impactAmount: money(excess, currency),
-      expected: [{ description: item.description, unit: item.unit, currency_code: item.currencyCode ?? currency, price: { type: 'amount', amount: agreed.toFixed() } }],
+      expected: [
+        {
+          description: item.description,
+          unit: item.unit,
+          currency_code: item.currencyCode ?? currency,
+          price: { type: 'amount', amount: agreed.toFixed() },
+        },
+      ],
       confidence: lowerOf(item.currencyCode ? 'high' : 'medium', readings.confidence),
       invoiceItemId: onlyLine?.id ?? null,
       correctionType: onlyLine ? 'modify_item' : 'modify_invoice',

@@ -195,9 +195,7 @@ export type Citation = {
   citation: { source: CitationSource; quote: string };
 };
 
-export type ExpectedPrice =
-  | { type: 'amount'; amount: string }
-  | { type: 'rate'; fraction: string; basis: string };
+export type ExpectedPrice = { type: 'amount'; amount: string } | { type: 'rate'; fraction: string; basis: string };
 
 export type ExpectedEntry = {
   description: string;

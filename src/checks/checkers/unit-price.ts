@@ -72,7 +72,10 @@ function overcharge(input: CheckInput, priced: PricedLine): Finding | null {
     agreedText = `${showMoney(priced.agreedPerUnit, item.currencyCode)} per ${unit} [2], which is ${showMoney(agreed, currency)}`;
   }
   if (conversion.kind === 'converted') {
-    citations.push({ source: conversion.via === 'invoice' ? invoiceSource() : suppliedTextSource(), quote: capitalize(conversion.description) });
+    citations.push({
+      source: conversion.via === 'invoice' ? invoiceSource() : suppliedTextSource(),
+      quote: capitalize(conversion.description),
+    });
     agreedText += ` at ${conversion.description} [3]`;
   }
   let chargedText =
@@ -96,7 +99,14 @@ function overcharge(input: CheckInput, priced: PricedLine): Finding | null {
     explanation,
     citations: numbered(citations),
     impactAmount: money(impact, currency),
-    expected: [{ description: item.description, unit: match.unitFactor.eq(1) ? (item.unit ?? line.unitCode) : line.unitCode, currency_code: currency, price: { type: 'amount', amount: priceString(agreed) } }],
+    expected: [
+      {
+        description: item.description,
+        unit: match.unitFactor.eq(1) ? (item.unit ?? line.unitCode) : line.unitCode,
+        currency_code: currency,
+        price: { type: 'amount', amount: priceString(agreed) },
+      },
+    ],
     confidence: lowerOf(match.confidence, currencyConfidence(priced)),
     invoiceItemId: line.id,
     correctionType: 'modify_item',

@@ -35,55 +35,194 @@ interface ConceptWords {
 export const CHARGE_CONCEPTS: Record<ChargeConcept, ConceptWords> = {
   freight: {
     alone: [
-      'freight', 'shipping', 'carriage', 'postage', 'delivery charge', 'delivery fee', 'delivery cost', // en
-      'frakt', 'porto', 'leveringskost', 'forsendelse', // no
-      'leveranskostnad', 'leveransavgift', // sv (frakt, porto)
-      'fragt', 'leveringsomkostning', // da
-      'rahti', 'toimitusmaksu', 'toimituskulu', 'postikulu', // fi
-      'fracht', 'versand', 'zustellgebuhr', 'lieferkosten', // de
-      'frais de port', '=port', 'livraison', 'frais d expedition', // fr
-      'vracht', 'verzend', 'bezorgkosten', 'leveringskosten', // nl
+      'freight',
+      'shipping',
+      'carriage',
+      'postage',
+      'delivery charge',
+      'delivery fee',
+      'delivery cost', // en
+      'frakt',
+      'porto',
+      'leveringskost',
+      'forsendelse', // no
+      'leveranskostnad',
+      'leveransavgift', // sv (frakt, porto)
+      'fragt',
+      'leveringsomkostning', // da
+      'rahti',
+      'toimitusmaksu',
+      'toimituskulu',
+      'postikulu', // fi
+      'fracht',
+      'versand',
+      'zustellgebuhr',
+      'lieferkosten', // de
+      'frais de port',
+      '=port',
+      'livraison',
+      'frais d expedition', // fr
+      'vracht',
+      'verzend',
+      'bezorgkosten',
+      'leveringskosten', // nl
       'transport',
     ],
     withFeeWord: ['delivery', 'levering', 'leverans', 'toimitus', 'liefer'],
   },
   fuel: {
-    alone: ['fuel surcharge', 'drivstofftillegg', 'bransletillagg', 'braendstoftillaeg', 'polttoainelisa', 'treibstoffzuschlag', 'kraftstoffzuschlag', 'dieselzuschlag', 'surcharge carburant', 'brandstoftoeslag'],
-    withFeeWord: ['fuel', 'drivstoff', 'bransle', 'braendstof', 'polttoaine', 'treibstoff', 'kraftstoff', 'diesel', 'carburant', 'brandstof'],
+    alone: [
+      'fuel surcharge',
+      'drivstofftillegg',
+      'bransletillagg',
+      'braendstoftillaeg',
+      'polttoainelisa',
+      'treibstoffzuschlag',
+      'kraftstoffzuschlag',
+      'dieselzuschlag',
+      'surcharge carburant',
+      'brandstoftoeslag',
+    ],
+    withFeeWord: [
+      'fuel',
+      'drivstoff',
+      'bransle',
+      'braendstof',
+      'polttoaine',
+      'treibstoff',
+      'kraftstoff',
+      'diesel',
+      'carburant',
+      'brandstof',
+    ],
   },
   invoice_fee: {
     alone: [
-      'invoice fee', 'invoicing fee', 'billing fee', 'paper invoice', 'fakturagebyr', 'fakturaavgift', 'faktureringsavgift', 'faktureringsgebyr', 'papirfaktura',
-      'pappersfaktura', 'laskutuslisa', 'laskutusmaksu', 'paperilasku', 'rechnungsgebuhr', 'rechnungspauschale', 'papierrechnung', 'frais de facturation',
-      'factuurkosten', 'facturatiekosten', 'papieren factuur',
+      'invoice fee',
+      'invoicing fee',
+      'billing fee',
+      'paper invoice',
+      'fakturagebyr',
+      'fakturaavgift',
+      'faktureringsavgift',
+      'faktureringsgebyr',
+      'papirfaktura',
+      'pappersfaktura',
+      'laskutuslisa',
+      'laskutusmaksu',
+      'paperilasku',
+      'rechnungsgebuhr',
+      'rechnungspauschale',
+      'papierrechnung',
+      'frais de facturation',
+      'factuurkosten',
+      'facturatiekosten',
+      'papieren factuur',
     ],
-    withFeeWord: ['invoice', 'invoicing', 'billing', 'faktura', 'fakturer', 'laskutus', '=lasku', 'rechnung', 'facturation', '=facture', 'factuur', 'facturatie'],
+    withFeeWord: [
+      'invoice',
+      'invoicing',
+      'billing',
+      'faktura',
+      'fakturer',
+      'laskutus',
+      '=lasku',
+      'rechnung',
+      'facturation',
+      '=facture',
+      'factuur',
+      'facturatie',
+    ],
   },
   handling: {
     alone: [
-      'handling', 'ekspedisjon', 'expeditionsavgift', 'ekspeditionsgebyr', 'kasittelymaksu', 'kasittelykulu', 'kasittelylisa', 'bearbeitungsgebuhr', 'manutention',
-      'frais de dossier', 'behandelingskosten', 'orderkosten', 'ordergebyr', 'orderavgift', 'ordregebyr', 'ordreavgift', 'auftragspauschale',
+      'handling',
+      'ekspedisjon',
+      'expeditionsavgift',
+      'ekspeditionsgebyr',
+      'kasittelymaksu',
+      'kasittelykulu',
+      'kasittelylisa',
+      'bearbeitungsgebuhr',
+      'manutention',
+      'frais de dossier',
+      'behandelingskosten',
+      'orderkosten',
+      'ordergebyr',
+      'orderavgift',
+      'ordregebyr',
+      'ordreavgift',
+      'auftragspauschale',
     ],
     // "Order fee" is handling; "Småordretillegg" (small order) is not, so order words count only whole.
     withFeeWord: ['kasittely', 'bearbeitung', 'behandeling', '=order', '=ordre', '=tilaus', '=auftrag', '=commande'],
   },
   administration: {
     alone: ['administratiekosten', 'verwaltungsgebuhr'],
-    withFeeWord: ['administration', 'administrasjon', 'administrativ', 'administratie', 'hallinnointi', 'hallinto', 'verwaltung', '=admin'],
+    withFeeWord: [
+      'administration',
+      'administrasjon',
+      'administrativ',
+      'administratie',
+      'hallinnointi',
+      'hallinto',
+      'verwaltung',
+      '=admin',
+    ],
   },
   packing: {
-    alone: ['packing charge', 'packaging fee', 'emballasjegebyr', 'verpackungskosten', 'frais d emballage', 'verpakkingskosten'],
-    withFeeWord: ['packing', 'packaging', 'emballasje', 'emballage', 'forpackning', 'forpakning', 'pakkaus', 'verpackung', 'verpakking'],
+    alone: [
+      'packing charge',
+      'packaging fee',
+      'emballasjegebyr',
+      'verpackungskosten',
+      'frais d emballage',
+      'verpakkingskosten',
+    ],
+    withFeeWord: [
+      'packing',
+      'packaging',
+      'emballasje',
+      'emballage',
+      'forpackning',
+      'forpakning',
+      'pakkaus',
+      'verpackung',
+      'verpakking',
+    ],
   },
   small_order: {
     alone: [
-      'small order', 'minimum order', 'smaordre', 'minsteordre', 'smaorder', 'minimiorder', 'smaordretillaeg', 'pientilaus', 'minimitilaus',
-      'mindermengen', 'kleinmengen', 'mindestbestell', 'petite commande', 'minimum de commande', 'kleine order', 'minimale order', 'klein order',
+      'small order',
+      'minimum order',
+      'smaordre',
+      'minsteordre',
+      'smaorder',
+      'minimiorder',
+      'smaordretillaeg',
+      'pientilaus',
+      'minimitilaus',
+      'mindermengen',
+      'kleinmengen',
+      'mindestbestell',
+      'petite commande',
+      'minimum de commande',
+      'kleine order',
+      'minimale order',
+      'klein order',
     ],
     withFeeWord: [],
   },
   environmental: {
-    alone: ['miljoavgift', 'miljogebyr', 'miljotillaeg', 'ymparistomaksu', 'umweltpauschale', 'eco participation', 'milieutoeslag'],
+    alone: [
+      'miljoavgift',
+      'miljogebyr',
+      'miljotillaeg',
+      'ymparistomaksu',
+      'umweltpauschale',
+      'eco participation',
+      'milieutoeslag',
+    ],
     withFeeWord: ['environmental', 'environment', 'miljo', 'ymparisto', 'umwelt', 'environnement', 'milieu', '=eco'],
   },
   insurance: {
@@ -91,55 +230,197 @@ export const CHARGE_CONCEPTS: Record<ChargeConcept, ConceptWords> = {
     withFeeWord: [],
   },
   reminder: {
-    alone: ['reminder fee', 'purregebyr', 'purring', 'paminnelseavgift', 'rykkergebyr', 'muistutusmaksu', 'mahngebuhr', 'frais de relance', 'aanmaningskosten', 'herinneringskosten'],
+    alone: [
+      'reminder fee',
+      'purregebyr',
+      'purring',
+      'paminnelseavgift',
+      'rykkergebyr',
+      'muistutusmaksu',
+      'mahngebuhr',
+      'frais de relance',
+      'aanmaningskosten',
+      'herinneringskosten',
+    ],
     withFeeWord: ['reminder', 'paminnelse', 'rykker', 'muistutus', '=mahn', 'relance', 'aanmaning', 'herinnering'],
   },
   payment: {
     alone: ['card fee', 'kortgebyr', 'kortavgift', 'korttimaksu', 'kartengebuhr', 'frais de carte', 'transactiekosten'],
-    withFeeWord: ['card', 'kort', 'kortti', 'karte', 'carte', 'payment', 'betaling', 'betalning', 'maksutapa', 'zahlung', 'paiement'],
+    withFeeWord: [
+      'card',
+      'kort',
+      'kortti',
+      'karte',
+      'carte',
+      'payment',
+      'betaling',
+      'betalning',
+      'maksutapa',
+      'zahlung',
+      'paiement',
+    ],
   },
 };
 
 /** A charge at all: "fee", "gebyr", "avgift", "tillæg", "maksu", "Gebühr", "frais", "toeslag"... */
 export const FEE_WORDS = [
-  '=fee', '=fees', 'surcharge', '=charge', '=charges', '=cost', '=costs', // en
-  'gebyr', 'avgift', 'tillegg', 'tillagg', 'tillaeg', 'omkostning', // no, sv, da
-  'maksu', 'lisa', 'kulut', '=kulu', // fi
-  'gebuhr', 'zuschlag', 'kosten', 'pauschale', // de, nl
-  '=frais', 'supplement', // fr
+  '=fee',
+  '=fees',
+  'surcharge',
+  '=charge',
+  '=charges',
+  '=cost',
+  '=costs', // en
+  'gebyr',
+  'avgift',
+  'tillegg',
+  'tillagg',
+  'tillaeg',
+  'omkostning', // no, sv, da
+  'maksu',
+  'lisa',
+  'kulut',
+  '=kulu', // fi
+  'gebuhr',
+  'zuschlag',
+  'kosten',
+  'pauschale', // de, nl
+  '=frais',
+  'supplement', // fr
   'toeslag', // nl
 ];
 
 /** A discount: "rabatt", "rabat", "alennus", "Nachlass", "remise", "korting"... */
-export const DISCOUNT_WORDS = ['discount', 'rebate', 'rabatt', 'rabat', 'alennus', 'nachlass', 'remise', 'reduction', 'korting', 'prisavslag', 'avslag'];
+export const DISCOUNT_WORDS = [
+  'discount',
+  'rebate',
+  'rabatt',
+  'rabat',
+  'alennus',
+  'nachlass',
+  'remise',
+  'reduction',
+  'korting',
+  'prisavslag',
+  'avslag',
+];
 
 /** Terms settled outside the invoice: bonuses, annual terms, cash or early-payment discounts. */
 export const NOT_PER_INVOICE_WORDS = [
-  'bonus', 'annual', 'yearly', 'arlig', 'arsrabatt', 'vuosi', 'jahres', 'jahrlich', 'skonto', 'cash discount', 'early payment', 'prompt payment',
-  'kontant', 'kateis', 'escompte', 'annuel', 'jaarlijks', 'kassakorting', 'betalingskorting', 'omzet',
+  'bonus',
+  'annual',
+  'yearly',
+  'arlig',
+  'arsrabatt',
+  'vuosi',
+  'jahres',
+  'jahrlich',
+  'skonto',
+  'cash discount',
+  'early payment',
+  'prompt payment',
+  'kontant',
+  'kateis',
+  'escompte',
+  'annuel',
+  'jaarlijks',
+  'kassakorting',
+  'betalingskorting',
+  'omzet',
 ];
 
 /** A rate applied line by line. */
 export const LINE_BASIS_WORDS = [
-  'line total', 'line amount', 'line net', 'each line', 'per line', 'every line', // en
-  'linjebelop', 'linjebelob', 'linjesum', 'per linje', 'pr linje', 'hver linje', // no, da
-  'radbelopp', 'per rad', 'varje rad', // sv
-  'rivisumma', 'riveittain', 'rivikohtai', // fi
-  'positionsbetrag', 'zeilenbetrag', 'je position', 'pro position', 'pro zeile', // de
-  'montant de ligne', 'montant de la ligne', 'par ligne', 'chaque ligne', // fr
-  'regelbedrag', 'per regel', 'elke regel', // nl
+  'line total',
+  'line amount',
+  'line net',
+  'each line',
+  'per line',
+  'every line', // en
+  'linjebelop',
+  'linjebelob',
+  'linjesum',
+  'per linje',
+  'pr linje',
+  'hver linje', // no, da
+  'radbelopp',
+  'per rad',
+  'varje rad', // sv
+  'rivisumma',
+  'riveittain',
+  'rivikohtai', // fi
+  'positionsbetrag',
+  'zeilenbetrag',
+  'je position',
+  'pro position',
+  'pro zeile', // de
+  'montant de ligne',
+  'montant de la ligne',
+  'par ligne',
+  'chaque ligne', // fr
+  'regelbedrag',
+  'per regel',
+  'elke regel', // nl
 ];
 
 /** A rate of the goods and services on the invoice. */
 export const SUBTOTAL_BASIS_WORDS = [
-  'subtotal', 'sub total', 'invoice total', 'invoice amount', 'invoice value', 'net total', 'total excl', 'total excluding', 'order value', 'order total', 'goods value', // en
-  'delsum', 'nettosum', 'fakturabelop', 'fakturasum', 'fakturatotal', 'ordresum', 'ordreverdi', 'varebelop', 'nettobelop', // no, da
-  'fakturabelopp', 'ordervarde', 'nettobelopp', 'varuvarde', // sv
-  'fakturabelob', 'nettobelob', 'ordrevaerdi', 'varevaerdi', 'varebelob', // da
-  'valisumma', 'laskun summa', 'laskun loppusumma', 'veroton', 'tilauksen arvo', 'nettosumma', // fi
-  'zwischensumme', 'nettobetrag', 'rechnungsbetrag', 'warenwert', 'auftragswert', 'bestellwert', 'rechnungssumme', // de
-  'sous total', 'total ht', 'montant ht', 'montant de la facture', 'montant facture', 'valeur de la commande', 'hors taxe', // fr
-  'subtotaal', 'factuurbedrag', 'factuurtotaal', 'nettobedrag', 'totaal excl', 'orderwaarde', 'goederenwaarde', // nl
+  'subtotal',
+  'sub total',
+  'invoice total',
+  'invoice amount',
+  'invoice value',
+  'net total',
+  'total excl',
+  'total excluding',
+  'order value',
+  'order total',
+  'goods value', // en
+  'delsum',
+  'nettosum',
+  'fakturabelop',
+  'fakturasum',
+  'fakturatotal',
+  'ordresum',
+  'ordreverdi',
+  'varebelop',
+  'nettobelop', // no, da
+  'fakturabelopp',
+  'ordervarde',
+  'nettobelopp',
+  'varuvarde', // sv
+  'fakturabelob',
+  'nettobelob',
+  'ordrevaerdi',
+  'varevaerdi',
+  'varebelob', // da
+  'valisumma',
+  'laskun summa',
+  'laskun loppusumma',
+  'veroton',
+  'tilauksen arvo',
+  'nettosumma', // fi
+  'zwischensumme',
+  'nettobetrag',
+  'rechnungsbetrag',
+  'warenwert',
+  'auftragswert',
+  'bestellwert',
+  'rechnungssumme', // de
+  'sous total',
+  'total ht',
+  'montant ht',
+  'montant de la facture',
+  'montant facture',
+  'valeur de la commande',
+  'hors taxe', // fr
+  'subtotaal',
+  'factuurbedrag',
+  'factuurtotaal',
+  'nettobedrag',
+  'totaal excl',
+  'orderwaarde',
+  'goederenwaarde', // nl
 ];
 
 /** UNCL 7161 charge reason codes that say what a document charge is for. */

@@ -47,26 +47,35 @@ for (const entry of UNIT_TABLE) {
   put(fold(entry.name), 'name');
 }
 for (const entry of UNIT_TABLE) {
-  for (const words of Object.values(entry.words)) for (const word of words ?? []) if (!BY_KEY.has(fold(word))) BY_KEY.set(fold(word), { entry, how: 'word' });
+  for (const words of Object.values(entry.words))
+    for (const word of words ?? []) if (!BY_KEY.has(fold(word))) BY_KEY.set(fold(word), { entry, how: 'word' });
 }
 
 // "per stk", "pr. stk", "à 10 stk" → "stk"; "user/month", "EUR per user per month" → "user" + "month".
 const LEADING_PER = /^\s*(?:per|pr\.?|pro|je|par|à|a)\s+/i;
 // "kr/stk", "EUR per kg", "€/h": a price column's currency written before the unit.
-const LEADING_CURRENCY = /^\s*(?:nok|sek|dkk|eur|usd|gbp|chf|pln|isk|kr\.?|euro?|€|\$|£)\s*(?:\/|\bper\b|\bpr\.?|\bpro\b|\bje\b)\s*/i;
+const LEADING_CURRENCY =
+  /^\s*(?:nok|sek|dkk|eur|usd|gbp|chf|pln|isk|kr\.?|euro?|€|\$|£)\s*(?:\/|\bper\b|\bpr\.?|\bpro\b|\bje\b)\s*/i;
 // Applied to text whose white space is already one space each (linear: no \s* around the slash).
 const PERIOD_SPLIT = / ?\/ ?| (?:per|pr\.?|pro|je) /i;
 
 function readUncached(written: string): ReadUnit | null {
   const text = written.trim().replace(LEADING_CURRENCY, '').replace(LEADING_PER, '');
   if (!text) return null;
-  const [main = '', ...rest] = text.replace(/\s+/g, ' ').split(PERIOD_SPLIT).filter((part) => part.trim() !== '');
+  const [main = '', ...rest] = text
+    .replace(/\s+/g, ' ')
+    .split(PERIOD_SPLIT)
+    .filter((part) => part.trim() !== '');
   const direct = lookup(text);
   // "m/s"-like units of the table itself are read whole; otherwise the last part is a period.
   if (direct || rest.length === 0) return readPart(written, direct ? text : main, null);
   const period = lookup(rest[rest.length - 1]!);
   const isPeriod = period !== null && ['MIN', 'HUR', 'DAY', 'WEE', 'MON', 'ANN'].includes(period.entry.code);
-  return readPart(written, isPeriod ? [main, ...rest.slice(0, -1)].join(' ') : text, isPeriod ? period!.entry.name : null);
+  return readPart(
+    written,
+    isPeriod ? [main, ...rest.slice(0, -1)].join(' ') : text,
+    isPeriod ? period!.entry.name : null,
+  );
 }
 
 function readPart(written: string, text: string, perPeriod: string | null): ReadUnit | null {
@@ -123,7 +132,8 @@ function compareUncached(a: string, b: string): UnitComparison {
   if (!left || !right) return { agree: null, guess: null };
   if (fold(a) === fold(b)) return { agree: true, guess: null };
   const guesses: string[] = [];
-  for (const side of [left, right]) if (side.how === 'word') guesses.push(`"${side.written.trim()}" read as ${side.code} (${side.name})`);
+  for (const side of [left, right])
+    if (side.how === 'word') guesses.push(`"${side.written.trim()}" read as ${side.code} (${side.name})`);
   const periodBilled = billedPerPeriod(left, right) ?? billedPerPeriod(right, left);
   if (periodBilled) return { agree: true, guess: [...guesses, periodBilled].join('; ') };
   if (left.code === null || right.code === null) {
@@ -132,10 +142,13 @@ function compareUncached(a: string, b: string): UnitComparison {
     if (left.family === null || left.family !== right.family) return { agree: false, guess: null };
     guesses.push(`${left.code} (${left.name}) and ${right.code} (${right.name}) taken as the same unit`);
   }
-  if (left.perPeriod !== null && right.perPeriod !== null && left.perPeriod !== right.perPeriod) return { agree: false, guess: null };
+  if (left.perPeriod !== null && right.perPeriod !== null && left.perPeriod !== right.perPeriod)
+    return { agree: false, guess: null };
   if (left.perPeriod !== right.perPeriod) {
     const priced = left.perPeriod ? left : right;
-    guesses.push(`the price per ${priced.perPeriod} in "${priced.written.trim()}" taken to be per the invoice's billing period`);
+    guesses.push(
+      `the price per ${priced.perPeriod} in "${priced.written.trim()}" taken to be per the invoice's billing period`,
+    );
   }
   return { agree: true, guess: guesses.length > 0 ? guesses.join('; ') : null };
 }
@@ -144,7 +157,18 @@ function compareUncached(a: string, b: string): UnitComparison {
 // of subscriptions send the period as the unit and count unit-periods in the quantity. Named as a
 // guess: the line's quantity is taken to count users (or TB...) times months.
 function billedPerPeriod(priced: ReadUnit, billed: ReadUnit): string | null {
-  if (priced.perPeriod === null || billed.perPeriod !== null || billed.code === null || billed.name !== priced.perPeriod) return null;
-  const what = priced.written.trim().replace(LEADING_CURRENCY, '').replace(LEADING_PER, '').replace(/\s+/g, ' ').split(PERIOD_SPLIT)[0];
+  if (
+    priced.perPeriod === null ||
+    billed.perPeriod !== null ||
+    billed.code === null ||
+    billed.name !== priced.perPeriod
+  )
+    return null;
+  const what = priced.written
+    .trim()
+    .replace(LEADING_CURRENCY, '')
+    .replace(LEADING_PER, '')
+    .replace(/\s+/g, ' ')
+    .split(PERIOD_SPLIT)[0];
   return `the line billed per ${billed.name} against the price per ${what} per ${priced.perPeriod} in "${priced.written.trim()}": its quantity taken to count ${what}-${priced.perPeriod}s`;
 }

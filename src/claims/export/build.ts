@@ -30,13 +30,23 @@ export class TooManyLetterLines extends Error {
 
 const isoDate = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
-type AddressJson = { lines?: unknown; street?: unknown; city?: unknown; postalCode?: unknown; postal_code?: unknown; countryCode?: unknown; country_code?: unknown } | null;
+type AddressJson = {
+  lines?: unknown;
+  street?: unknown;
+  city?: unknown;
+  postalCode?: unknown;
+  postal_code?: unknown;
+  countryCode?: unknown;
+  country_code?: unknown;
+} | null;
 
 // Address lines as recorded (parsed invoices store {lines, city, postalCode, countryCode}).
 function addressLines(address: AddressJson): string[] {
   if (!address || typeof address !== 'object') return [];
   const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
-  const lines = Array.isArray(address.lines) ? address.lines.map(text).filter((l): l is string => l !== null) : [text(address.street)].filter((l): l is string => l !== null);
+  const lines = Array.isArray(address.lines)
+    ? address.lines.map(text).filter((l): l is string => l !== null)
+    : [text(address.street)].filter((l): l is string => l !== null);
   const city = [text(address.postalCode) ?? text(address.postal_code), text(address.city)].filter(Boolean).join(' ');
   if (city) lines.push(city);
   const country = text(address.countryCode) ?? text(address.country_code);
@@ -64,7 +74,8 @@ function citationText(expected: PriceEntry[] | null, citations: CitationEntry[] 
     const per = first.unit ? ` per ${first.unit}` : '';
     return `Agreed price ${what}${first.price.amount}${first.currency_code ? ` ${first.currency_code}` : ''}${per}`;
   }
-  if (first?.price?.type === 'rate' && first.price.fraction) return `Agreed rate ${first.price.fraction} of ${first.price.basis ?? 'the basis'}`;
+  if (first?.price?.type === 'rate' && first.price.fraction)
+    return `Agreed rate ${first.price.fraction} of ${first.price.basis ?? 'the basis'}`;
   const quotes = (citations ?? []).map((c) => c.citation?.quote?.trim()).filter((q): q is string => Boolean(q));
   return quotes.length > 0 ? quotes.map((q) => `"${q}"`).join(' ') : null;
 }
@@ -88,13 +99,24 @@ const LINE_SELECT = {
   match: { select: { invoice: { select: { invoiceNumber: true, issueDate: true, currencyCode: true } } } },
 } satisfies Prisma.AlertSelect;
 
-export async function buildClaimLetter(db: Db, organizationId: string, claimId: string, options: LetterOptions): Promise<ClaimLetter> {
-  const claim = await db.claim.findFirst({ where: { id: claimId, organizationId }, include: { refunds: { orderBy: [{ date: 'asc' }, { createdAt: 'asc' }] } } });
+export async function buildClaimLetter(
+  db: Db,
+  organizationId: string,
+  claimId: string,
+  options: LetterOptions,
+): Promise<ClaimLetter> {
+  const claim = await db.claim.findFirst({
+    where: { id: claimId, organizationId },
+    include: { refunds: { orderBy: [{ date: 'asc' }, { createdAt: 'asc' }] } },
+  });
   if (!claim) throw errors.notFound('claim');
   const [organization, supplier, agreement] = await Promise.all([
     db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { name: true } }),
     claim.supplierId ? db.supplier.findFirst({ where: { id: claim.supplierId, organizationId } }) : null,
-    db.agreement.findUniqueOrThrow({ where: { id: claim.agreementId }, select: { id: true, title: true, effectiveDate: true, expirationDate: true } }),
+    db.agreement.findUniqueOrThrow({
+      where: { id: claim.agreementId },
+      select: { id: true, title: true, effectiveDate: true, expirationDate: true },
+    }),
   ]);
 
   const statuses: ('claimed' | 'credited')[] = options.includeCredited ? ['claimed', 'credited'] : ['claimed'];
@@ -113,7 +135,10 @@ export async function buildClaimLetter(db: Db, organizationId: string, claimId: 
   tooMany(ownRows.length);
   const ownIds = ownRows.map((a) => a.id);
   const invoiceIds = [...new Set(ownRows.map((a) => a.invoiceId))];
-  const otherStatuses = [...(options.includePending ? ['pending' as const] : []), ...(options.includeCredited ? ['credited' as const] : [])];
+  const otherStatuses = [
+    ...(options.includePending ? ['pending' as const] : []),
+    ...(options.includeCredited ? ['credited' as const] : []),
+  ];
   // Alerts of the same invoices no (live) claim holds: open findings and earlier credits. Their
   // ids first, counted against the limit batch by batch, then their lines.
   const otherIds: string[] = [];
@@ -135,11 +160,17 @@ export async function buildClaimLetter(db: Db, organizationId: string, claimId: 
       tooMany(ownIds.length + otherIds.length);
     }
   }
-  const own = await inBatches(ownIds, (ids) => db.alert.findMany({ where: { id: { in: ids } }, select: LINE_SELECT, orderBy: { id: 'asc' } }));
-  const others = await inBatches(otherIds, (ids) => db.alert.findMany({ where: { id: { in: ids } }, select: LINE_SELECT }));
+  const own = await inBatches(ownIds, (ids) =>
+    db.alert.findMany({ where: { id: { in: ids } }, select: LINE_SELECT, orderBy: { id: 'asc' } }),
+  );
+  const others = await inBatches(otherIds, (ids) =>
+    db.alert.findMany({ where: { id: { in: ids } }, select: LINE_SELECT }),
+  );
   const alerts = [...own, ...others];
   const lineIds = alerts.map((a) => a.invoiceLineId).filter((id): id is string => id !== null);
-  const invoiceLines = new Map((await inBatches(lineIds, (ids) => db.invoiceLine.findMany({ where: { id: { in: ids } } }))).map((l) => [l.id, l]));
+  const invoiceLines = new Map(
+    (await inBatches(lineIds, (ids) => db.invoiceLine.findMany({ where: { id: { in: ids } } }))).map((l) => [l.id, l]),
+  );
 
   const lines: ClaimLetterLine[] = alerts.map((alert) => {
     const line = alert.invoiceLineId ? invoiceLines.get(alert.invoiceLineId) : undefined;
@@ -185,12 +216,25 @@ export async function buildClaimLetter(db: Db, organizationId: string, claimId: 
     generatedAt: (options.now ?? new Date()).toISOString(),
     organization: { name: organization.name, organizationNumber: null, vatId: null, address: [] },
     supplier: supplierParty(supplier),
-    supplierContact: claim.supplierContactName !== null || claim.supplierContactEmail !== null ? { name: claim.supplierContactName, email: claim.supplierContactEmail } : null,
-    agreement: { id: agreement.id, title: agreement.title ?? '', startDate: isoDate(agreement.effectiveDate), endDate: isoDate(agreement.expirationDate) },
+    supplierContact:
+      claim.supplierContactName !== null || claim.supplierContactEmail !== null
+        ? { name: claim.supplierContactName, email: claim.supplierContactEmail }
+        : null,
+    agreement: {
+      id: agreement.id,
+      title: agreement.title ?? '',
+      startDate: isoDate(agreement.effectiveDate),
+      endDate: isoDate(agreement.expirationDate),
+    },
     note: claim.note,
     lines,
     totals: totalsOf(lines, claim.refunds),
-    refunds: claim.refunds.map((r) => ({ date: isoDate(r.date)!, amount: formatAmount(r.amount)!, currencyCode: r.currencyCode, reference: r.reference })),
+    refunds: claim.refunds.map((r) => ({
+      date: isoDate(r.date)!,
+      amount: formatAmount(r.amount)!,
+      currencyCode: r.currencyCode,
+      reference: r.reference,
+    })),
   };
 }
 
@@ -202,25 +246,44 @@ function compareLineReference(a: string | null, b: string | null): number {
   return a.localeCompare(b, 'en', { numeric: true });
 }
 
-function supplierParty(supplier: { name: string; orgNumber: string | null; vatId: string | null; address: unknown } | null): ClaimLetterParty {
+function supplierParty(
+  supplier: { name: string; orgNumber: string | null; vatId: string | null; address: unknown } | null,
+): ClaimLetterParty {
   if (!supplier) return { name: '', organizationNumber: null, vatId: null, address: [] };
-  return { name: supplier.name, organizationNumber: supplier.orgNumber, vatId: supplier.vatId, address: addressLines(supplier.address as AddressJson) };
+  return {
+    name: supplier.name,
+    organizationNumber: supplier.orgNumber,
+    vatId: supplier.vatId,
+    address: addressLines(supplier.address as AddressJson),
+  };
 }
 
 // Per currency: the claimed lines' differences, the refunds received, and what is outstanding.
-function totalsOf(lines: ClaimLetterLine[], refunds: { currencyCode: string; amount: { toString(): string } }[]): ClaimLetterTotal[] {
+function totalsOf(
+  lines: ClaimLetterLine[],
+  refunds: { currencyCode: string; amount: { toString(): string } }[],
+): ClaimLetterTotal[] {
   const claimed = new Map<string, Decimal>();
   const refunded = new Map<string, Decimal>();
   for (const line of lines) {
     if (line.alertStatus !== 'claimed') continue;
     claimed.set(line.currencyCode, (claimed.get(line.currencyCode) ?? new Decimal(0)).plus(line.difference));
   }
-  for (const refund of refunds) refunded.set(refund.currencyCode, (refunded.get(refund.currencyCode) ?? new Decimal(0)).plus(refund.amount.toString()));
+  for (const refund of refunds)
+    refunded.set(
+      refund.currencyCode,
+      (refunded.get(refund.currencyCode) ?? new Decimal(0)).plus(refund.amount.toString()),
+    );
   const currencies = [...new Set([...claimed.keys(), ...refunded.keys()])].sort();
   return currencies.map((currency) => {
     const claim = claimed.get(currency) ?? new Decimal(0);
     const refund = refunded.get(currency) ?? new Decimal(0);
     // What is still owed: never below zero (a refund beyond the claim leaves nothing outstanding).
-    return { currencyCode: currency, claimed: formatAmount(claim)!, refunded: formatAmount(refund)!, outstanding: formatAmount(Decimal.max(claim.minus(refund), 0))! };
+    return {
+      currencyCode: currency,
+      claimed: formatAmount(claim)!,
+      refunded: formatAmount(refund)!,
+      outstanding: formatAmount(Decimal.max(claim.minus(refund), 0))!,
+    };
   });
 }

@@ -3,8 +3,18 @@
 // supplier reads is exactly what the database holds.
 
 const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ] as const;
 
 /** A plain decimal string: optional minus, digits, optional fraction. Checked without a regex. */
@@ -52,7 +62,9 @@ export function showMoney(value: string | null): string {
 
 /** "12.5" + "DAY" -> "12.5 DAY"; missing parts are left out. */
 export function showQuantity(quantity: string | null, unit: string | null): string {
-  return [quantity === null ? null : groupThousands(quantity), unit].filter((part) => part !== null && part !== '').join(' ');
+  return [quantity === null ? null : groupThousands(quantity), unit]
+    .filter((part) => part !== null && part !== '')
+    .join(' ');
 }
 
 /** "2026-11-24T10:15:00Z" or "2026-11-24" -> "24 November 2026" (the calendar day in UTC). */
@@ -74,7 +86,8 @@ export function showPeriod(startDate: string | null, endDate: string | null): st
 export function calendarDay(isoDateOrTimestamp: string): { year: number; month: number; day: number } | null {
   const datePart = isoDateOrTimestamp.slice(0, 10);
   const [year, month, day] = datePart.split('-');
-  if (datePart.length !== 10 || !year || !month || !day || year.length !== 4 || month.length !== 2 || day.length !== 2) return null;
+  if (datePart.length !== 10 || !year || !month || !day || year.length !== 4 || month.length !== 2 || day.length !== 2)
+    return null;
   if (!isDigits(year) || !isDigits(month) || !isDigits(day)) return null;
   const parsed = { year: Number(year), month: Number(month), day: Number(day) };
   if (parsed.month < 1 || parsed.month > 12 || parsed.day < 1 || parsed.day > 31) return null;

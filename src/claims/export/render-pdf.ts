@@ -127,7 +127,9 @@ interface TableLayout {
 // description column.
 function tableLayout(invoiceWidth: number): TableLayout {
   const fixed = TABLE_COLUMNS.reduce((total, column, index) => total + (index === 0 ? invoiceWidth : column.width), 0);
-  const widths = TABLE_COLUMNS.map((column, index) => (index === 0 ? invoiceWidth : column.width === 0 ? CONTENT_WIDTH - fixed : column.width));
+  const widths = TABLE_COLUMNS.map((column, index) =>
+    index === 0 ? invoiceWidth : column.width === 0 ? CONTENT_WIDTH - fixed : column.width,
+  );
   const xs = widths.map((_, index) => MARGIN.left + widths.slice(0, index).reduce((a, b) => a + b, 0));
   return { widths, xs };
 }
@@ -210,7 +212,10 @@ class LetterWriter {
   private respondParagraphs(): [string, string] {
     const { letter } = this;
     const outstanding = letter.totals.filter((t) => !isZero(t.outstanding) && !t.outstanding.startsWith('-'));
-    const amount = outstanding.length > 0 ? amountsInWords(outstanding.map((t) => ({ amount: t.outstanding, currencyCode: t.currencyCode }))) : 'the outstanding amount';
+    const amount =
+      outstanding.length > 0
+        ? amountsInWords(outstanding.map((t) => ({ amount: t.outstanding, currencyCode: t.currencyCode })))
+        : 'the outstanding amount';
     return [
       `Please issue a credit note for ${amount} and quote the reference ${letter.reference} on it, or refund the amount quoting the same reference. ` +
         'One credit note per currency is easiest for both of us to match.',
@@ -222,7 +227,8 @@ class LetterWriter {
   private invoiceColumnWidth(): number {
     this.use('condensedBold', TABLE_FONT_SIZE);
     let widest = 0;
-    for (const line of this.letter.lines) widest = Math.max(widest, this.doc.widthOfString(clip(line.invoiceNumber, MAX_FIELD_CHARS)));
+    for (const line of this.letter.lines)
+      widest = Math.max(widest, this.doc.widthOfString(clip(line.invoiceNumber, MAX_FIELD_CHARS)));
     return Math.min(INVOICE_WIDTH.max, Math.max(INVOICE_WIDTH.min, Math.ceil(widest) + 2 * CELL_PAD_X + 1));
   }
 
@@ -251,9 +257,25 @@ class LetterWriter {
   }
 
   /** Text at a fixed place that never flows onto another page (the caller made room). */
-  private place(text: string, x: number, y: number, width: number, font: LetterFont, size: number, color: string = COLOR.text, align: 'left' | 'right' = 'left', height?: number): number {
+  private place(
+    text: string,
+    x: number,
+    y: number,
+    width: number,
+    font: LetterFont,
+    size: number,
+    color: string = COLOR.text,
+    align: 'left' | 'right' = 'left',
+    height?: number,
+  ): number {
     const measured = this.height(text, font, size, width);
-    this.use(font, size, color).text(text, x, y, { width, align, lineGap: 0, height: height ?? measured + 1, ellipsis: true });
+    this.use(font, size, color).text(text, x, y, {
+      width,
+      align,
+      lineGap: 0,
+      height: height ?? measured + 1,
+      ellipsis: true,
+    });
     return Math.min(measured, height ?? measured);
   }
 
@@ -261,7 +283,14 @@ class LetterWriter {
    * A paragraph at the cursor over the full width; it may continue on the next page. `keepAfter`:
    * room the next block needs on the same page (the closing), so a short paragraph moves with it.
    */
-  private paragraph(text: string, font: LetterFont = 'regular', size = 9.5, color: string = COLOR.text, gapAfter = 8, keepAfter = 0): void {
+  private paragraph(
+    text: string,
+    font: LetterFont = 'regular',
+    size = 9.5,
+    color: string = COLOR.text,
+    gapAfter = 8,
+    keepAfter = 0,
+  ): void {
     const height = this.height(text, font, size, CONTENT_WIDTH);
     const whole = height + gapAfter + keepAfter;
     this.ensureSpace(keepAfter > 0 && whole <= CONTENT_BOTTOM - MARGIN.top ? whole : Math.min(height, 3 * size * 1.3));
@@ -286,11 +315,20 @@ class LetterWriter {
   // --- the letter head ---
 
   /** Lines one under the other; whatever would pass `bottom` is cut with an ellipsis or left out. */
-  private stack(lines: StackedLine[], x: number, y: number, width: number, bottom: number, align: 'left' | 'right' = 'left'): number {
+  private stack(
+    lines: StackedLine[],
+    x: number,
+    y: number,
+    width: number,
+    bottom: number,
+    align: 'left' | 'right' = 'left',
+  ): number {
     for (const line of lines) {
       const room = bottom - y;
       if (room < line.size * 1.2) break;
-      y += this.place(line.text, x, y, width, line.font, line.size, line.color ?? COLOR.text, align, room) + (line.gapAfter ?? 1);
+      y +=
+        this.place(line.text, x, y, width, line.font, line.size, line.color ?? COLOR.text, align, room) +
+        (line.gapAfter ?? 1);
     }
     return y;
   }
@@ -301,11 +339,40 @@ class LetterWriter {
     // block has a bounded height, so the head never pushes the letter off its first page.
     const top = this.y;
     const detailsWidth = 230;
-    const nameHeight = this.place(clip(organization.name, MAX_FIELD_CHARS), MARGIN.left, top, CONTENT_WIDTH - detailsWidth - 10, 'bold', 14, COLOR.accent, 'left', 52);
-    const details = partyDetails(organization).map((text): StackedLine => ({ text, font: 'regular', size: 8, color: COLOR.muted }));
-    const detailsBottom = this.stack(details, MARGIN.left + CONTENT_WIDTH - detailsWidth, top + 1, detailsWidth, top + 100, 'right');
+    const nameHeight = this.place(
+      clip(organization.name, MAX_FIELD_CHARS),
+      MARGIN.left,
+      top,
+      CONTENT_WIDTH - detailsWidth - 10,
+      'bold',
+      14,
+      COLOR.accent,
+      'left',
+      52,
+    );
+    const details = partyDetails(organization).map((text): StackedLine => ({
+      text,
+      font: 'regular',
+      size: 8,
+      color: COLOR.muted,
+    }));
+    const detailsBottom = this.stack(
+      details,
+      MARGIN.left + CONTENT_WIDTH - detailsWidth,
+      top + 1,
+      detailsWidth,
+      top + 100,
+      'right',
+    );
     let y = Math.max(top + nameHeight, detailsBottom) + 8;
-    this.doc.save().moveTo(MARGIN.left, y).lineTo(MARGIN.left + CONTENT_WIDTH, y).lineWidth(0.8).strokeColor(COLOR.accent).stroke().restore();
+    this.doc
+      .save()
+      .moveTo(MARGIN.left, y)
+      .lineTo(MARGIN.left + CONTENT_WIDTH, y)
+      .lineWidth(0.8)
+      .strokeColor(COLOR.accent)
+      .stroke()
+      .restore();
     y += 18;
 
     // The addressee on the left, the date on the right, as on any business letter.
@@ -313,10 +380,26 @@ class LetterWriter {
     const addressee: StackedLine[] = [
       { text: 'To', font: 'regular', size: 7.5, color: COLOR.muted, gapAfter: 3.5 },
       { text: clip(supplier.name, MAX_FIELD_CHARS), font: 'bold', size: 11, gapAfter: 2 },
-      ...(supplierContact?.name ? [{ text: `Attn. ${clip(supplierContact.name, MAX_FIELD_CHARS)}`, font: 'regular' as const, size: 9.5 }] : []),
+      ...(supplierContact?.name
+        ? [{ text: `Attn. ${clip(supplierContact.name, MAX_FIELD_CHARS)}`, font: 'regular' as const, size: 9.5 }]
+        : []),
       ...addressLines(supplier).map((text): StackedLine => ({ text, font: 'regular', size: 9.5 })),
-      ...partyIdentifiers(supplier).map((text): StackedLine => ({ text, font: 'regular', size: 8, color: COLOR.muted })),
-      ...(supplierContact?.email ? [{ text: clip(supplierContact.email, MAX_FIELD_CHARS), font: 'regular' as const, size: 8, color: COLOR.muted }] : []),
+      ...partyIdentifiers(supplier).map((text): StackedLine => ({
+        text,
+        font: 'regular',
+        size: 8,
+        color: COLOR.muted,
+      })),
+      ...(supplierContact?.email
+        ? [
+            {
+              text: clip(supplierContact.email, MAX_FIELD_CHARS),
+              font: 'regular' as const,
+              size: 8,
+              color: COLOR.muted,
+            },
+          ]
+        : []),
     ];
     y = this.stack(addressee, MARGIN.left, y, 300, addressTop + 190);
 
@@ -328,14 +411,43 @@ class LetterWriter {
 
   private writeSubjectAndReference(): void {
     const { letter } = this;
-    this.y += this.place(`Claim: ${clip(letter.title, MAX_FIELD_CHARS)}`, MARGIN.left, this.y, CONTENT_WIDTH, 'bold', 15, COLOR.text, 'left', 56) + 10;
+    this.y +=
+      this.place(
+        `Claim: ${clip(letter.title, MAX_FIELD_CHARS)}`,
+        MARGIN.left,
+        this.y,
+        CONTENT_WIDTH,
+        'bold',
+        15,
+        COLOR.text,
+        'left',
+        56,
+      ) + 10;
 
     // The reference is what the supplier must copy onto its credit note: a band of its own.
     const bandHeight = 44;
     this.doc.save().rect(MARGIN.left, this.y, CONTENT_WIDTH, bandHeight).fill(COLOR.band).restore();
     this.doc.save().rect(MARGIN.left, this.y, 3, bandHeight).fill(COLOR.accent).restore();
-    this.place('Reference to quote on your credit note and in every reply', MARGIN.left + 14, this.y + 7, 320, 'regular', 7.5, COLOR.muted);
-    this.place(letter.reference, MARGIN.left + 14, this.y + 18, CONTENT_WIDTH - 28, 'bold', 16, COLOR.accent, 'left', 20);
+    this.place(
+      'Reference to quote on your credit note and in every reply',
+      MARGIN.left + 14,
+      this.y + 7,
+      320,
+      'regular',
+      7.5,
+      COLOR.muted,
+    );
+    this.place(
+      letter.reference,
+      MARGIN.left + 14,
+      this.y + 18,
+      CONTENT_WIDTH - 28,
+      'bold',
+      16,
+      COLOR.accent,
+      'left',
+      20,
+    );
     this.y += bandHeight + 12;
 
     const period = showPeriod(letter.agreement.startDate, letter.agreement.endDate);
@@ -346,20 +458,33 @@ class LetterWriter {
   private writeOpening(): void {
     const { letter } = this;
     const contactName = letter.supplierContact?.name;
-    this.paragraph(`Dear ${contactName ? clip(contactName, MAX_FIELD_CHARS) : 'Sir or Madam'},`, 'regular', 9.5, COLOR.text, 6);
-    if (letter.status === 'cancelled') this.paragraph('This claim has been withdrawn. This copy is for your records only; no action is needed.', 'bold');
-    if (letter.status === 'completed') this.paragraph('This claim has been settled. This copy is for your records only; no action is needed.', 'bold');
+    this.paragraph(
+      `Dear ${contactName ? clip(contactName, MAX_FIELD_CHARS) : 'Sir or Madam'},`,
+      'regular',
+      9.5,
+      COLOR.text,
+      6,
+    );
+    if (letter.status === 'cancelled')
+      this.paragraph('This claim has been withdrawn. This copy is for your records only; no action is needed.', 'bold');
+    if (letter.status === 'completed')
+      this.paragraph('This claim has been settled. This copy is for your records only; no action is needed.', 'bold');
 
     const invoices = new Set(letter.lines.map((line) => line.invoiceId)).size;
     const claimed = letter.totals.filter((t) => !isZero(t.claimed));
     const refunded = letter.totals.some((t) => !isZero(t.refunded));
-    const sentences = [`We have checked your invoices to ${clip(letter.organization.name, MAX_FIELD_CHARS)} against the agreement above.`];
+    const sentences = [
+      `We have checked your invoices to ${clip(letter.organization.name, MAX_FIELD_CHARS)} against the agreement above.`,
+    ];
     if (invoices > 0) {
       sentences.push(
         `On ${plural(invoices, 'invoice', 'invoices')} we were charged more than agreed: the ${plural(letter.lines.length, 'line is', 'lines are')} listed below with the price charged, the price agreed, where it was agreed, and the difference.`,
       );
     }
-    if (claimed.length > 0) sentences.push(`We claim ${amountsInWords(claimed.map((t) => ({ amount: t.claimed, currencyCode: t.currencyCode })))} back.`);
+    if (claimed.length > 0)
+      sentences.push(
+        `We claim ${amountsInWords(claimed.map((t) => ({ amount: t.claimed, currencyCode: t.currencyCode })))} back.`,
+      );
     if (refunded) {
       const outstanding = letter.totals.filter((t) => !isZero(t.outstanding));
       sentences.push(
@@ -404,29 +529,77 @@ class LetterWriter {
       previousInvoice = line.invoiceId;
       firstOnPage = false;
     }
-    this.doc.save().moveTo(MARGIN.left, this.y).lineTo(MARGIN.left + CONTENT_WIDTH, this.y).lineWidth(0.8).strokeColor(COLOR.rule).stroke().restore();
+    this.doc
+      .save()
+      .moveTo(MARGIN.left, this.y)
+      .lineTo(MARGIN.left + CONTENT_WIDTH, this.y)
+      .lineWidth(0.8)
+      .strokeColor(COLOR.rule)
+      .stroke()
+      .restore();
     this.y += 10;
   }
 
   private tableHeaderHeight(): number {
-    return Math.max(...TABLE_COLUMNS.map((column, index) => this.height(column.header, 'condensedBold', HEADER_FONT_SIZE, this.table.widths[index]! - 2 * CELL_PAD_X))) + 2 * CELL_PAD_Y;
+    return (
+      Math.max(
+        ...TABLE_COLUMNS.map((column, index) =>
+          this.height(column.header, 'condensedBold', HEADER_FONT_SIZE, this.table.widths[index]! - 2 * CELL_PAD_X),
+        ),
+      ) +
+      2 * CELL_PAD_Y
+    );
   }
 
   private drawTableHeader(): void {
     const height = this.tableHeaderHeight();
     this.doc.save().rect(MARGIN.left, this.y, CONTENT_WIDTH, height).fill(COLOR.accent).restore();
     TABLE_COLUMNS.forEach((column, index) => {
-      this.place(column.header, this.table.xs[index]! + CELL_PAD_X, this.y + CELL_PAD_Y, this.table.widths[index]! - 2 * CELL_PAD_X, 'condensedBold', HEADER_FONT_SIZE, COLOR.white, column.align);
+      this.place(
+        column.header,
+        this.table.xs[index]! + CELL_PAD_X,
+        this.y + CELL_PAD_Y,
+        this.table.widths[index]! - 2 * CELL_PAD_X,
+        'condensedBold',
+        HEADER_FONT_SIZE,
+        COLOR.white,
+        column.align,
+      );
     });
     this.y += height;
   }
 
   private prepareRow(line: ClaimLetterLine, showInvoice: boolean, pageRoom: number): PreparedRow {
-    const cell = (text: string, font: LetterFont = 'condensed', size = TABLE_FONT_SIZE, color: string = COLOR.text): Cell => ({ text, font, size, color });
-    const description = clip(line.lineReference ? `Line ${line.lineReference}: ${line.description ?? line.title}` : (line.description ?? line.title), MAX_CELL_CHARS);
-    const number = this.fitOneLine(clip(line.invoiceNumber, MAX_FIELD_CHARS), 'condensedBold', TABLE_FONT_SIZE, this.table.widths[0]! - 2 * CELL_PAD_X);
+    const cell = (
+      text: string,
+      font: LetterFont = 'condensed',
+      size = TABLE_FONT_SIZE,
+      color: string = COLOR.text,
+    ): Cell => ({
+      text,
+      font,
+      size,
+      color,
+    });
+    const description = clip(
+      line.lineReference
+        ? `Line ${line.lineReference}: ${line.description ?? line.title}`
+        : (line.description ?? line.title),
+      MAX_CELL_CHARS,
+    );
+    const number = this.fitOneLine(
+      clip(line.invoiceNumber, MAX_FIELD_CHARS),
+      'condensedBold',
+      TABLE_FONT_SIZE,
+      this.table.widths[0]! - 2 * CELL_PAD_X,
+    );
     const cells: Cell[][] = [
-      showInvoice ? [{ ...cell(number.text, 'condensedBold', number.size), oneLine: true }, cell(line.issueDate ?? '', 'condensed', 7, COLOR.muted)] : [],
+      showInvoice
+        ? [
+            { ...cell(number.text, 'condensedBold', number.size), oneLine: true },
+            cell(line.issueDate ?? '', 'condensed', 7, COLOR.muted),
+          ]
+        : [],
       [cell(description)],
       [cell(showQuantity(line.quantity, line.unit))],
       [cell(showMoney(line.chargedUnitPrice))],
@@ -435,11 +608,21 @@ class LetterWriter {
       [cell(line.currencyCode)],
     ];
     const cellHeight = (parts: Cell[], index: number) =>
-      parts.reduce((total, part) => total + (part.text === '' ? 0 : part.oneLine ? part.size * 1.2 : this.height(part.text, part.font, part.size, this.table.widths[index]! - 2 * CELL_PAD_X)), 0);
+      parts.reduce(
+        (total, part) =>
+          total +
+          (part.text === ''
+            ? 0
+            : part.oneLine
+              ? part.size * 1.2
+              : this.height(part.text, part.font, part.size, this.table.widths[index]! - 2 * CELL_PAD_X)),
+        0,
+      );
     const detail = rowDetail(line);
     const detailWidth = CONTENT_WIDTH - this.table.widths[0]! - 2 * CELL_PAD_X;
     // A row and its detail always fit one page: the detail first gives way, then the description.
-    const detailHeight = detail === null ? 0 : Math.min(this.height(detail, 'regular', DETAIL_FONT_SIZE, detailWidth) + 2, pageRoom / 3);
+    const detailHeight =
+      detail === null ? 0 : Math.min(this.height(detail, 'regular', DETAIL_FONT_SIZE, detailWidth) + 2, pageRoom / 3);
     const rowHeight = Math.min(Math.max(...cells.map(cellHeight)) + 2 * CELL_PAD_Y, pageRoom - detailHeight - 4);
     return { line, cells, detail, rowHeight, detailHeight };
   }
@@ -447,7 +630,14 @@ class LetterWriter {
   private drawRow(row: PreparedRow, invoiceBoundary: boolean): void {
     const top = this.y;
     const ruleColor = invoiceBoundary ? COLOR.rule : COLOR.faintRule;
-    this.doc.save().moveTo(MARGIN.left, top).lineTo(MARGIN.left + CONTENT_WIDTH, top).lineWidth(invoiceBoundary ? 0.8 : 0.4).strokeColor(ruleColor).stroke().restore();
+    this.doc
+      .save()
+      .moveTo(MARGIN.left, top)
+      .lineTo(MARGIN.left + CONTENT_WIDTH, top)
+      .lineWidth(invoiceBoundary ? 0.8 : 0.4)
+      .strokeColor(ruleColor)
+      .stroke()
+      .restore();
     row.cells.forEach((parts, index) => {
       let y = top + CELL_PAD_Y;
       const width = this.table.widths[index]! - 2 * CELL_PAD_X;
@@ -467,7 +657,17 @@ class LetterWriter {
     this.y = top + row.rowHeight;
     if (row.detail !== null) {
       const x = this.table.xs[1]! + CELL_PAD_X;
-      this.place(row.detail, x, this.y - 1.5, MARGIN.left + CONTENT_WIDTH - x - CELL_PAD_X, 'regular', DETAIL_FONT_SIZE, COLOR.muted, 'left', row.detailHeight);
+      this.place(
+        row.detail,
+        x,
+        this.y - 1.5,
+        MARGIN.left + CONTENT_WIDTH - x - CELL_PAD_X,
+        'regular',
+        DETAIL_FONT_SIZE,
+        COLOR.muted,
+        'left',
+        row.detailHeight,
+      );
       this.y += row.detailHeight + 1;
     }
   }
@@ -482,7 +682,12 @@ class LetterWriter {
       { header: 'Refunds received', width: 130, align: 'right' as const },
       { header: 'Outstanding', width: 140, align: 'right' as const },
     ];
-    const rows = this.letter.totals.map((total: ClaimLetterTotal) => [total.currencyCode, showMoney(total.claimed), showMoney(total.refunded), showMoney(total.outstanding)]);
+    const rows = this.letter.totals.map((total: ClaimLetterTotal) => [
+      total.currencyCode,
+      showMoney(total.claimed),
+      showMoney(total.refunded),
+      showMoney(total.outstanding),
+    ]);
     this.simpleTable(columns, rows, 3);
   }
 
@@ -492,7 +697,14 @@ class LetterWriter {
     const block = rows === 0 ? 20 : rows <= 5 ? 15 + rows * 17 + 8 : 40;
     this.heading('Refunds received', Math.min(block + keepAfter, CONTENT_BOTTOM - MARGIN.top - 40));
     if (this.letter.refunds.length === 0) {
-      this.paragraph('We have not received any refund for this claim so far.', 'regular', 9.5, COLOR.muted, 8, keepAfter);
+      this.paragraph(
+        'We have not received any refund for this claim so far.',
+        'regular',
+        9.5,
+        COLOR.muted,
+        8,
+        keepAfter,
+      );
       return;
     }
     const columns = [
@@ -501,36 +713,80 @@ class LetterWriter {
       { header: 'Amount', width: 130, align: 'right' as const },
       { header: 'Currency', width: 70, align: 'right' as const },
     ];
-    const cells = this.letter.refunds.map((refund) => [refund.date, clip(refund.reference ?? '–', MAX_FIELD_CHARS), showMoney(refund.amount), refund.currencyCode]);
+    const cells = this.letter.refunds.map((refund) => [
+      refund.date,
+      clip(refund.reference ?? '–', MAX_FIELD_CHARS),
+      showMoney(refund.amount),
+      refund.currencyCode,
+    ]);
     this.simpleTable(columns, cells, 2, keepAfter);
   }
 
   /** A small table (totals, refunds) whose rows do not break across pages. */
-  private simpleTable(columns: { header: string; width: number; align: 'left' | 'right' }[], rows: string[][], boldColumn: number, keepAfter = 0): void {
+  private simpleTable(
+    columns: { header: string; width: number; align: 'left' | 'right' }[],
+    rows: string[][],
+    boldColumn: number,
+    keepAfter = 0,
+  ): void {
     const drawHeader = () => {
       let x = MARGIN.left;
       for (const column of columns) {
-        this.place(column.header, x + CELL_PAD_X, this.y, column.width - 2 * CELL_PAD_X, 'bold', 7.5, COLOR.muted, column.align);
+        this.place(
+          column.header,
+          x + CELL_PAD_X,
+          this.y,
+          column.width - 2 * CELL_PAD_X,
+          'bold',
+          7.5,
+          COLOR.muted,
+          column.align,
+        );
         x += column.width;
       }
       this.y += 12;
-      this.doc.save().moveTo(MARGIN.left, this.y).lineTo(MARGIN.left + CONTENT_WIDTH, this.y).lineWidth(0.8).strokeColor(COLOR.rule).stroke().restore();
+      this.doc
+        .save()
+        .moveTo(MARGIN.left, this.y)
+        .lineTo(MARGIN.left + CONTENT_WIDTH, this.y)
+        .lineWidth(0.8)
+        .strokeColor(COLOR.rule)
+        .stroke()
+        .restore();
       this.y += 3;
     };
     drawHeader();
     rows.forEach((row, rowIndex) => {
-      const height = Math.max(...row.map((text, index) => this.height(text, 'regular', 9, columns[index]!.width - 2 * CELL_PAD_X))) + 5;
+      const height =
+        Math.max(...row.map((text, index) => this.height(text, 'regular', 9, columns[index]!.width - 2 * CELL_PAD_X))) +
+        5;
       // The last row keeps room for what must stay with it (the closing).
       const last = rowIndex === rows.length - 1;
       if (this.ensureSpace(height + (last ? 8 + keepAfter : 0))) drawHeader();
       let x = MARGIN.left;
       row.forEach((text, index) => {
         const column = columns[index]!;
-        this.place(text, x + CELL_PAD_X, this.y + 2, column.width - 2 * CELL_PAD_X, index === boldColumn ? 'bold' : 'regular', 9, COLOR.text, column.align);
+        this.place(
+          text,
+          x + CELL_PAD_X,
+          this.y + 2,
+          column.width - 2 * CELL_PAD_X,
+          index === boldColumn ? 'bold' : 'regular',
+          9,
+          COLOR.text,
+          column.align,
+        );
         x += column.width;
       });
       this.y += height;
-      this.doc.save().moveTo(MARGIN.left, this.y).lineTo(MARGIN.left + CONTENT_WIDTH, this.y).lineWidth(0.4).strokeColor(COLOR.faintRule).stroke().restore();
+      this.doc
+        .save()
+        .moveTo(MARGIN.left, this.y)
+        .lineTo(MARGIN.left + CONTENT_WIDTH, this.y)
+        .lineWidth(0.4)
+        .strokeColor(COLOR.faintRule)
+        .stroke()
+        .restore();
     });
     this.y += 8;
   }
@@ -548,7 +804,10 @@ class LetterWriter {
     if (!this.letter.note || this.letter.note.trim() === '') return;
     const note = clip(this.letter.note.trim(), MAX_NOTE_CHARS);
     // The heading stays with its note (and the note with the closing) when they fit one page.
-    this.heading('Note', Math.min(this.height(note, 'regular', 9.5, CONTENT_WIDTH) + 8 + keepAfter, CONTENT_BOTTOM - MARGIN.top - 40));
+    this.heading(
+      'Note',
+      Math.min(this.height(note, 'regular', 9.5, CONTENT_WIDTH) + 8 + keepAfter, CONTENT_BOTTOM - MARGIN.top - 40),
+    );
     this.paragraph(note, 'regular', 9.5, COLOR.text, 8, keepAfter);
   }
 
@@ -613,12 +872,31 @@ function writeFooters(doc: PdfDoc, letter: ClaimLetter): void {
     const bottomMargin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     const y = PAGE.height - 40;
-    doc.save().moveTo(MARGIN.left, y - 6).lineTo(MARGIN.left + CONTENT_WIDTH, y - 6).lineWidth(0.4).strokeColor(COLOR.rule).stroke().restore();
+    doc
+      .save()
+      .moveTo(MARGIN.left, y - 6)
+      .lineTo(MARGIN.left + CONTENT_WIDTH, y - 6)
+      .lineWidth(0.4)
+      .strokeColor(COLOR.rule)
+      .stroke()
+      .restore();
     doc.font(LETTER_FONTS.regular.name).fontSize(7.5).fillColor(COLOR.muted);
     // One line each: a long name is cut with an ellipsis rather than running into the page number.
     const oneLine = { height: 10, ellipsis: true, lineGap: 0 };
-    doc.text(clip(`${letter.organization.name}  ·  Claim ${letter.reference}  ·  ${letter.supplier.name}`, 300), MARGIN.left, y, { ...oneLine, width: CONTENT_WIDTH - 100 });
-    doc.text(`Page ${index + 1} of ${total}`, MARGIN.left + CONTENT_WIDTH - 90, y, { ...oneLine, width: 90, align: 'right' });
+    doc.text(
+      clip(`${letter.organization.name}  ·  Claim ${letter.reference}  ·  ${letter.supplier.name}`, 300),
+      MARGIN.left,
+      y,
+      {
+        ...oneLine,
+        width: CONTENT_WIDTH - 100,
+      },
+    );
+    doc.text(`Page ${index + 1} of ${total}`, MARGIN.left + CONTENT_WIDTH - 90, y, {
+      ...oneLine,
+      width: 90,
+      align: 'right',
+    });
     doc.page.margins.bottom = bottomMargin;
   }
 }

@@ -33,7 +33,9 @@ export function streamClaimXlsx(letter: ClaimLetter): Readable {
   addTotalsSheet(workbook, letter);
   addRefundsSheet(workbook, letter);
   addClaimSheet(workbook, letter);
-  workbook.commit().catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
+  workbook
+    .commit()
+    .catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
   return output;
 }
 
@@ -41,7 +43,12 @@ export async function renderClaimXlsx(letter: ClaimLetter): Promise<Buffer> {
   return buffer(streamClaimXlsx(letter));
 }
 
-const CSV_OPTIONS = { bom: true, header: true, columns: CLAIM_COLUMNS.map((column) => column.header), record_delimiter: 'windows' } as const;
+const CSV_OPTIONS = {
+  bom: true,
+  header: true,
+  columns: CLAIM_COLUMNS.map((column) => column.header),
+  record_delimiter: 'windows',
+} as const;
 
 function csvRow(line: ClaimLetter['lines'][number]): string[] {
   return CLAIM_COLUMNS.map((column) => csvCell(column, column.value(line)));
@@ -55,9 +62,11 @@ export function renderClaimCsv(letter: ClaimLetter): string {
 
 // The same bytes as renderClaimCsv, row by row as the client reads them.
 export function streamClaimCsv(letter: ClaimLetter): Readable {
-  const rows = Readable.from((function* () {
-    for (const line of letter.lines) yield csvRow(line);
-  })());
+  const rows = Readable.from(
+    (function* () {
+      for (const line of letter.lines) yield csvRow(line);
+    })(),
+  );
   return rows.pipe(csvStream(CSV_OPTIONS));
 }
 
@@ -88,7 +97,11 @@ function addTotalsSheet(workbook: ExcelJS.Workbook, letter: ClaimLetter): void {
     { key: 'refunded', header: 'Refunds received', kind: 'number', minDecimals: 2, width: 18, value: () => null },
     { key: 'outstanding', header: 'Outstanding', kind: 'number', minDecimals: 2, width: 16, value: () => null },
   ];
-  addPlainRows(sheet, columns, letter.totals.map((t) => [t.currencyCode, t.claimed, t.refunded, t.outstanding]));
+  addPlainRows(
+    sheet,
+    columns,
+    letter.totals.map((t) => [t.currencyCode, t.claimed, t.refunded, t.outstanding]),
+  );
 }
 
 function addRefundsSheet(workbook: ExcelJS.Workbook, letter: ClaimLetter): void {
@@ -99,7 +112,11 @@ function addRefundsSheet(workbook: ExcelJS.Workbook, letter: ClaimLetter): void 
     { key: 'currency', header: 'Currency', kind: 'text', width: 10, value: () => null },
     { key: 'reference', header: 'Reference', kind: 'text', width: 30, value: () => null },
   ];
-  addPlainRows(sheet, columns, letter.refunds.map((r) => [r.date, r.amount, r.currencyCode, r.reference]));
+  addPlainRows(
+    sheet,
+    columns,
+    letter.refunds.map((r) => [r.date, r.amount, r.currencyCode, r.reference]),
+  );
 }
 
 /** The letter's facts, so the workbook stands on its own when forwarded without the PDF. */

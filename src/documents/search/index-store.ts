@@ -22,10 +22,19 @@ const INSERT_BATCH = 500;
 
 // Creates the index row if needed and marks it processing for this run (search keeps using the
 // passages of an earlier index meanwhile).
-export async function markIndexing(db: Db, document: { id: string; organizationId: string }, runId: string): Promise<void> {
+export async function markIndexing(
+  db: Db,
+  document: { id: string; organizationId: string },
+  runId: string,
+): Promise<void> {
   await db.documentIndex.upsert({
     where: { documentId: document.id },
-    create: { documentId: document.id, organizationId: document.organizationId, status: 'processing', workflowRunId: runId },
+    create: {
+      documentId: document.id,
+      organizationId: document.organizationId,
+      status: 'processing',
+      workflowRunId: runId,
+    },
     update: { status: 'processing', workflowRunId: runId },
   });
 }
@@ -35,7 +44,8 @@ export function partialReasonOf(extraction: ExtractionResult, maxPassages: numbe
   if (extraction.passages.length > maxPassages) {
     return `Only the first ${maxPassages} of ${extraction.passages.length} passages are indexed; the rest of the document is not searched.`;
   }
-  if (extraction.truncated) return 'Text extraction stopped at a limit (text length, page count or time); the rest of the document is not searched.';
+  if (extraction.truncated)
+    return 'Text extraction stopped at a limit (text length, page count or time); the rest of the document is not searched.';
   return null;
 }
 
@@ -82,7 +92,14 @@ export async function storeExtraction(
 
 function summarize(extraction: ExtractionResult, maxPassages: number): IndexSummary {
   if (extraction.kind === 'failed') {
-    return { status: 'failed', format: null, passage_count: 0, partial: false, partial_reason: null, failure: publicFailure({ code: extraction.code, message: extraction.message }) };
+    return {
+      status: 'failed',
+      format: null,
+      passage_count: 0,
+      partial: false,
+      partial_reason: null,
+      failure: publicFailure({ code: extraction.code, message: extraction.message }),
+    };
   }
   const partialReason = partialReasonOf(extraction, maxPassages);
   return {
@@ -95,7 +112,11 @@ function summarize(extraction: ExtractionResult, maxPassages: number): IndexSumm
   };
 }
 
-async function insertPassages(tx: Prisma.TransactionClient, document: { id: string; organizationId: string }, passages: Passage[]): Promise<void> {
+async function insertPassages(
+  tx: Prisma.TransactionClient,
+  document: { id: string; organizationId: string },
+  passages: Passage[],
+): Promise<void> {
   const column = <T>(pick: (p: Passage) => T) => passages.map(pick);
   await tx.$executeRaw`
     INSERT INTO document_passages (document_id, ordinal, organization_id, page, sheet, start_offset, end_offset, text, search_vector)

@@ -13,7 +13,12 @@ export const documentSearchRoutes = [
     tag,
     access: { level: 'read' },
     body: searchRequestSchema,
-    responses: { 200: { description: 'Matching passages, documents not searched, and whether the result is partial', schema: searchResponseSchema } },
+    responses: {
+      200: {
+        description: 'Matching passages, documents not searched, and whether the result is partial',
+        schema: searchResponseSchema,
+      },
+    },
     handler: async ({ body, actor, deps }) => ({ body: await searchDocuments(deps, actor.organizationId, body) }),
   }),
   defineRoute({

@@ -85,7 +85,8 @@ export interface Provider<Credentials extends Record<string, unknown> = Record<s
   open(credentials: Credentials, context: ProviderContext): ProviderConnection;
 }
 
-export type ProviderErrorKind = 'authentication' | 'rate_limited' | 'unavailable' | 'invalid_response' | 'not_found' | 'configuration';
+export type ProviderErrorKind =
+  'authentication' | 'rate_limited' | 'unavailable' | 'invalid_response' | 'not_found' | 'configuration';
 
 // A provider's failure in words fit for the customer (no URLs, no library text); `retryable`
 // says whether trying again later can help.

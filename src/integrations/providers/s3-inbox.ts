@@ -24,10 +24,22 @@ import {
 
 const credentialsSchema = z
   .object({
-    endpoint: z.string().url().max(500).meta({ description: 'http(s) address of the S3-compatible service, e.g. https://s3.eu-north-1.amazonaws.com' }),
+    endpoint: z
+      .string()
+      .url()
+      .max(500)
+      .meta({ description: 'http(s) address of the S3-compatible service, e.g. https://s3.eu-north-1.amazonaws.com' }),
     region: z.string().min(1).max(64).default('us-east-1'),
-    bucket: z.string().min(3).max(63).regex(/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/, 'must be an S3 bucket name'),
-    prefix: z.string().max(500).default('').meta({ description: 'Folder inside the bucket, e.g. inbox/ (empty: the whole bucket)' }),
+    bucket: z
+      .string()
+      .min(3)
+      .max(63)
+      .regex(/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/, 'must be an S3 bucket name'),
+    prefix: z
+      .string()
+      .max(500)
+      .default('')
+      .meta({ description: 'Folder inside the bucket, e.g. inbox/ (empty: the whole bucket)' }),
     access_key: z.string().min(1).max(500),
     secret_key: z.string().min(1).max(500),
   })
@@ -56,14 +68,17 @@ function clientFor(credentials: S3InboxCredentials, agent: http.Agent): Client {
 // The storage's answer in words for the customer; the library's own text stays out.
 function providerErrorOf(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (error instanceof DestinationRefused) return new ProviderError('configuration', 'The storage address (endpoint) is not one the service connects to.');
+  if (error instanceof DestinationRefused)
+    return new ProviderError('configuration', 'The storage address (endpoint) is not one the service connects to.');
   const code = (error as { code?: string }).code ?? '';
   if (['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidToken', 'ExpiredToken'].includes(code)) {
     return new ProviderError('authentication', 'The storage refused the access key and secret.');
   }
   if (code === 'NoSuchBucket') return new ProviderError('configuration', 'The bucket does not exist.');
-  if (code === 'NoSuchKey' || code === 'NotFound') return new ProviderError('not_found', 'The file is no longer in the inbox.');
-  if (code === 'SlowDown' || code === 'TooManyRequests') return new ProviderError('rate_limited', 'The storage asked to slow down.');
+  if (code === 'NoSuchKey' || code === 'NotFound')
+    return new ProviderError('not_found', 'The file is no longer in the inbox.');
+  if (code === 'SlowDown' || code === 'TooManyRequests')
+    return new ProviderError('rate_limited', 'The storage asked to slow down.');
   return new ProviderError('unavailable', 'The storage could not be reached.');
 }
 
@@ -107,7 +122,10 @@ class S3InboxConnection implements ProviderConnection {
         reject(error);
         this.agent.destroy();
       };
-      timer = setTimeout(() => end(new ProviderError('unavailable', 'The storage did not answer in time.')), this.context.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+      timer = setTimeout(
+        () => end(new ProviderError('unavailable', 'The storage did not answer in time.')),
+        this.context.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      );
       onAbort = () => end(new ProviderError('unavailable', 'The storage call was cancelled.'));
       if (this.context.signal?.aborted) onAbort();
       else this.context.signal?.addEventListener('abort', onAbort, { once: true });
@@ -156,20 +174,35 @@ class S3InboxConnection implements ProviderConnection {
     const steps: TestStep[] = [];
     try {
       if (!(await this.bounded(() => this.client.bucketExists(this.credentials.bucket)))) {
-        return [{ name: 'sign_in', status: 'failed', message: 'The bucket does not exist.' }, { name: 'read_invoices', status: 'skipped', message: 'Needs a working sign-in.' }];
+        return [
+          { name: 'sign_in', status: 'failed', message: 'The bucket does not exist.' },
+          { name: 'read_invoices', status: 'skipped', message: 'Needs a working sign-in.' },
+        ];
       }
-      steps.push({ name: 'sign_in', status: 'passed', message: 'The storage accepted the access key; the bucket exists.' });
+      steps.push({
+        name: 'sign_in',
+        status: 'passed',
+        message: 'The storage accepted the access key; the bucket exists.',
+      });
     } catch (error) {
-      return [{ name: 'sign_in', status: 'failed', message: providerErrorOf(error).message }, { name: 'read_invoices', status: 'skipped', message: 'Needs a working sign-in.' }];
+      return [
+        { name: 'sign_in', status: 'failed', message: providerErrorOf(error).message },
+        { name: 'read_invoices', status: 'skipped', message: 'Needs a working sign-in.' },
+      ];
     }
     try {
-      const listed = await this.bounded(() => this.client.listObjectsV2Query(this.credentials.bucket, this.credentials.prefix, '', '', 20, ''));
+      const listed = await this.bounded(() =>
+        this.client.listObjectsV2Query(this.credentials.bucket, this.credentials.prefix, '', '', 20, ''),
+      );
       const invoices = listed.objects.filter((object) => object.name && INVOICE_EXTENSION.test(object.name));
       if (invoices[0]?.name) await this.read(invoices[0].name);
       steps.push({
         name: 'read_invoices',
         status: 'passed',
-        message: invoices.length === 0 ? 'The inbox is readable and holds no invoice files yet.' : `Read ${invoices.length === 1 ? 'the invoice file' : `1 of ${invoices.length} invoice files`} found first.`,
+        message:
+          invoices.length === 0
+            ? 'The inbox is readable and holds no invoice files yet.'
+            : `Read ${invoices.length === 1 ? 'the invoice file' : `1 of ${invoices.length} invoice files`} found first.`,
       });
     } catch (error) {
       steps.push({ name: 'read_invoices', status: 'failed', message: providerErrorOf(error).message });
@@ -184,7 +217,16 @@ class S3InboxConnection implements ProviderConnection {
   async listInvoices(period: Period, page: string | null): Promise<InvoicePage> {
     let listed;
     try {
-      listed = await this.bounded(() => this.client.listObjectsV2Query(this.credentials.bucket, this.credentials.prefix, '', '', LIST_BATCH, page ?? ''));
+      listed = await this.bounded(() =>
+        this.client.listObjectsV2Query(
+          this.credentials.bucket,
+          this.credentials.prefix,
+          '',
+          '',
+          LIST_BATCH,
+          page ?? '',
+        ),
+      );
     } catch (error) {
       throw providerErrorOf(error);
     }
@@ -194,7 +236,12 @@ class S3InboxConnection implements ProviderConnection {
       const day = dayOf(new Date(object.lastModified));
       if (day < period.from || day > period.through) continue;
       if (object.name.toLowerCase().endsWith('.pdf') && (await this.exists(`${baseName(object.name)}.xml`))) continue;
-      invoices.push({ key: `s3:${object.name}`, reference: object.name, label: fileNameOf(object.name), supplierExternalId: null });
+      invoices.push({
+        key: `s3:${object.name}`,
+        reference: object.name,
+        label: fileNameOf(object.name),
+        supplierExternalId: null,
+      });
     }
     this.context.heartbeat();
     const last = listed.objects[listed.objects.length - 1]?.name;
@@ -202,7 +249,11 @@ class S3InboxConnection implements ProviderConnection {
   }
 
   async fetchInvoiceFiles(invoice: ProviderInvoiceRef): Promise<InvoiceFile[]> {
-    const primary = { fileName: fileNameOf(invoice.reference), mimeType: mimeTypeOf(invoice.reference), bytes: await this.read(invoice.reference) };
+    const primary = {
+      fileName: fileNameOf(invoice.reference),
+      mimeType: mimeTypeOf(invoice.reference),
+      bytes: await this.read(invoice.reference),
+    };
     if (!invoice.reference.toLowerCase().endsWith('.xml')) return [primary];
     const pdfName = `${baseName(invoice.reference)}.pdf`;
     if (!(await this.exists(pdfName))) return [primary];
@@ -214,7 +265,8 @@ export const s3InboxProvider: Provider<S3InboxCredentials> = {
   id: 's3_inbox',
   name: 'E-invoice inbox on S3-compatible storage',
   connect: 'api',
-  scopeDescription: 'An inbox knows no suppliers: scope cannot narrow its syncs (every invoice file of the period is imported).',
+  scopeDescription:
+    'An inbox knows no suppliers: scope cannot narrow its syncs (every invoice file of the period is imported).',
   credentialsSchema,
   addressFields: ['endpoint'],
   secretFields: ['access_key', 'secret_key'],

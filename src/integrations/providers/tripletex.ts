@@ -32,16 +32,29 @@ export const TRIPLETEX_API = 'https://tripletex.no';
 
 const credentialsSchema = z
   .object({
-    consumer_token: z.string().min(1).max(500).meta({ description: 'The consumer token Tripletex issued to this application' }),
-    employee_token: z.string().min(1).max(500).meta({ description: 'An employee token created in Tripletex under API access' }),
-    company_id: z.string().regex(/^\d{1,12}$/, 'must be a Tripletex company id (digits), or 0 for the token owner\'s company').default('0'),
+    consumer_token: z
+      .string()
+      .min(1)
+      .max(500)
+      .meta({ description: 'The consumer token Tripletex issued to this application' }),
+    employee_token: z
+      .string()
+      .min(1)
+      .max(500)
+      .meta({ description: 'An employee token created in Tripletex under API access' }),
+    company_id: z
+      .string()
+      .regex(/^\d{1,12}$/, "must be a Tripletex company id (digits), or 0 for the token owner's company")
+      .default('0'),
     base_url: z
       .string()
       .url()
       .max(500)
       .refine((value) => /^https?:$/.test(new URL(value).protocol), 'must be an http(s) address')
       .default(TRIPLETEX_API)
-      .meta({ description: `The API host (default ${TRIPLETEX_API}; https://api.tripletex.io is Tripletex's test environment)` }),
+      .meta({
+        description: `The API host (default ${TRIPLETEX_API}; https://api.tripletex.io is Tripletex's test environment)`,
+      }),
   })
   .strict();
 
@@ -132,7 +145,12 @@ class TripletexConnection implements ProviderConnection {
 
   // One HTTP exchange, waiting out 429s (heartbeating meanwhile); network failures and 5xx are
   // `unavailable` (the activity retries), 401/403 `authentication`.
-  private async exchange(method: 'GET' | 'PUT', path: string, query: Record<string, string>, authorization: string | null): Promise<Response> {
+  private async exchange(
+    method: 'GET' | 'PUT',
+    path: string,
+    query: Record<string, string>,
+    authorization: string | null,
+  ): Promise<Response> {
     const url = new URL(`${this.base}${path}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     for (let waits = 0; ; waits++) {
@@ -143,12 +161,19 @@ class TripletexConnection implements ProviderConnection {
           {
             method,
             headers: { Accept: 'application/json', ...(authorization ? { Authorization: authorization } : {}) },
-            signal: AbortSignal.any([AbortSignal.timeout(this.context.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS), ...(this.context.signal ? [this.context.signal] : [])]),
+            signal: AbortSignal.any([
+              AbortSignal.timeout(this.context.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+              ...(this.context.signal ? [this.context.signal] : []),
+            ]),
           },
           this.context.addressPolicy,
         );
       } catch (error) {
-        if (error instanceof DestinationRefused) throw new ProviderError('configuration', 'The Tripletex address (base_url) is not one the service connects to.');
+        if (error instanceof DestinationRefused)
+          throw new ProviderError(
+            'configuration',
+            'The Tripletex address (base_url) is not one the service connects to.',
+          );
         throw new ProviderError('unavailable', 'Tripletex could not be reached.');
       }
       if (response.status !== 429) return response;
@@ -169,7 +194,11 @@ class TripletexConnection implements ProviderConnection {
     const response = await this.exchange(
       'PUT',
       '/v2/token/session/:create',
-      { consumerToken: this.credentials.consumer_token, employeeToken: this.credentials.employee_token, expirationDate: expiration },
+      {
+        consumerToken: this.credentials.consumer_token,
+        employeeToken: this.credentials.employee_token,
+        expirationDate: expiration,
+      },
       null,
     );
     if (response.status === 401 || response.status === 403) {
@@ -213,12 +242,21 @@ class TripletexConnection implements ProviderConnection {
       await response.body?.cancel().catch(() => undefined);
       this.sessionToken = null;
       if (attempt >= 1 || response.status === 403) {
-        throw new ProviderError('authentication', response.status === 403 ? 'The employee token lacks access to supplier invoices.' : 'Tripletex refused the session.');
+        throw new ProviderError(
+          'authentication',
+          response.status === 403
+            ? 'The employee token lacks access to supplier invoices.'
+            : 'Tripletex refused the session.',
+        );
       }
     }
   }
 
-  private async invoicePage(period: Period, from: number, count: number): Promise<ListEnvelope<TripletexSupplierInvoice>> {
+  private async invoicePage(
+    period: Period,
+    from: number,
+    count: number,
+  ): Promise<ListEnvelope<TripletexSupplierInvoice>> {
     const response = await this.get('/v2/supplierInvoice', {
       invoiceDateFrom: period.from,
       invoiceDateTo: nextDay(period.through),
@@ -234,23 +272,45 @@ class TripletexConnection implements ProviderConnection {
     try {
       this.sessionToken = await this.createSession();
     } catch (error) {
-      return [{ name: 'sign_in', status: 'failed', message: messageOf(error) }, skipped('read_invoices'), skipped('download_invoice')];
+      return [
+        { name: 'sign_in', status: 'failed', message: messageOf(error) },
+        skipped('read_invoices'),
+        skipped('download_invoice'),
+      ];
     }
-    const steps: TestStep[] = [{ name: 'sign_in', status: 'passed', message: 'Tripletex created a session for the tokens.' }];
+    const steps: TestStep[] = [
+      { name: 'sign_in', status: 'passed', message: 'Tripletex created a session for the tokens.' },
+    ];
     let first: TripletexSupplierInvoice | undefined;
     try {
       const today = new Date().toISOString().slice(0, 10);
       const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
       const page = await this.invoicePage({ from: yearAgo, through: today }, 0, 3);
       first = page.values?.[0];
-      steps.push({ name: 'read_invoices', status: 'passed', message: `Read ${page.values?.length ?? 0} of ${page.fullResultSize ?? 0} supplier invoices of the last year.` });
+      steps.push({
+        name: 'read_invoices',
+        status: 'passed',
+        message: `Read ${page.values?.length ?? 0} of ${page.fullResultSize ?? 0} supplier invoices of the last year.`,
+      });
     } catch (error) {
-      return [...steps, { name: 'read_invoices', status: 'failed', message: messageOf(error) }, skipped('download_invoice')];
+      return [
+        ...steps,
+        { name: 'read_invoices', status: 'failed', message: messageOf(error) },
+        skipped('download_invoice'),
+      ];
     }
-    if (!first) return [...steps, { name: 'download_invoice', status: 'skipped', message: 'No supplier invoice of the last year to download.' }];
+    if (!first)
+      return [
+        ...steps,
+        { name: 'download_invoice', status: 'skipped', message: 'No supplier invoice of the last year to download.' },
+      ];
     try {
       const file = await this.download(first.id);
-      steps.push({ name: 'download_invoice', status: 'passed', message: `Downloaded the PDF of one invoice (${file.length} bytes).` });
+      steps.push({
+        name: 'download_invoice',
+        status: 'passed',
+        message: `Downloaded the PDF of one invoice (${file.length} bytes).`,
+      });
     } catch (error) {
       steps.push({ name: 'download_invoice', status: 'failed', message: messageOf(error) });
     }
@@ -260,13 +320,21 @@ class TripletexConnection implements ProviderConnection {
   async listSuppliers(): Promise<ProviderSupplier[]> {
     const suppliers: ProviderSupplier[] = [];
     // The server may answer fewer than `count`: the next page starts after what it sent.
-    for (let from = 0; from < MAX_SUPPLIERS; ) {
+    for (let from = 0; from < MAX_SUPPLIERS;) {
       const page = await this.json<ListEnvelope<TripletexSupplier>>(
-        await this.get('/v2/supplier', { from: String(from), count: String(SUPPLIER_PAGE), fields: 'id,name,organizationNumber' }),
+        await this.get('/v2/supplier', {
+          from: String(from),
+          count: String(SUPPLIER_PAGE),
+          fields: 'id,name,organizationNumber',
+        }),
       );
       const values = page.values ?? [];
       for (const supplier of values) {
-        suppliers.push({ externalId: String(supplier.id), name: supplier.name?.trim() || `Supplier ${supplier.id}`, orgNumber: supplier.organizationNumber || null });
+        suppliers.push({
+          externalId: String(supplier.id),
+          name: supplier.name?.trim() || `Supplier ${supplier.id}`,
+          orgNumber: supplier.organizationNumber || null,
+        });
       }
       this.context.heartbeat();
       from += values.length;
@@ -278,7 +346,8 @@ class TripletexConnection implements ProviderConnection {
   // Pages are offsets (`from`) in Tripletex's list of the period's supplier invoices.
   async listInvoices(period: Period, page: string | null, supplierExternalIds: string[] | null): Promise<InvoicePage> {
     const from = page ? Number(page) : 0;
-    if (!Number.isInteger(from) || from < 0) throw new ProviderError('configuration', 'The sync checkpoint names no valid page.');
+    if (!Number.isInteger(from) || from < 0)
+      throw new ProviderError('configuration', 'The sync checkpoint names no valid page.');
     const envelope = await this.invoicePage(period, from, PAGE_SIZE);
     const values = envelope.values ?? [];
     const wanted = supplierExternalIds ? new Set(supplierExternalIds) : null;
@@ -287,7 +356,11 @@ class TripletexConnection implements ProviderConnection {
       .map((invoice) => ({
         key: `tripletex:${invoice.id}`,
         reference: String(invoice.id),
-        label: `Supplier invoice ${invoice.invoiceNumber ?? invoice.id}${invoice.supplier?.name ? ` from ${invoice.supplier.name}` : ''}`.slice(0, 200),
+        label:
+          `Supplier invoice ${invoice.invoiceNumber ?? invoice.id}${invoice.supplier?.name ? ` from ${invoice.supplier.name}` : ''}`.slice(
+            0,
+            200,
+          ),
         supplierExternalId: invoice.supplier?.id !== undefined ? String(invoice.supplier.id) : null,
       }));
     const next = from + values.length;
@@ -317,7 +390,8 @@ export const tripletexProvider: Provider<TripletexCredentials> = {
   id: 'tripletex',
   name: 'Tripletex',
   connect: 'api',
-  scopeDescription: 'scope.supplier_ids lists suppliers of GET /v1/integrations/{id}/suppliers (their id): a sync imports only their supplier invoices.',
+  scopeDescription:
+    'scope.supplier_ids lists suppliers of GET /v1/integrations/{id}/suppliers (their id): a sync imports only their supplier invoices.',
   credentialsSchema,
   addressFields: ['base_url'],
   secretFields: ['consumer_token', 'employee_token'],

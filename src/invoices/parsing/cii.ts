@@ -5,7 +5,17 @@
  */
 import { documentTypeFrom, fillLineVatPercents, withStructuredExtraction } from './document-rules.js';
 import { FieldReader } from './field-reader.js';
-import type { Address, AllowanceCharge, ExchangeRate, InvoiceLine, InvoiceOutcome, InvoiceTotals, Party, Period, VatBreakdownEntry } from './model.js';
+import type {
+  Address,
+  AllowanceCharge,
+  ExchangeRate,
+  InvoiceLine,
+  InvoiceOutcome,
+  InvoiceTotals,
+  Party,
+  Period,
+  VatBreakdownEntry,
+} from './model.js';
 import { attributeOf, childAt, childrenNamed, firstOf, textAt, type XmlElement } from './xml-tree.js';
 
 /** Container names that changed between ZUGFeRD 1.0 and CII D16B (ZUGFeRD 2.x / Factur-X). */
@@ -60,7 +70,9 @@ export function readCii(root: XmlElement): InvoiceOutcome {
   const taxCurrencyCode = textAt(settlement, 'TaxCurrencyCode');
   const typeCode = textAt(document, 'TypeCode');
   const vatBreakdown = childrenNamed(settlement, 'ApplicableTradeTax').map((tax) => readTradeTax(tax, reader));
-  const lines = childrenNamed(transaction, 'IncludedSupplyChainTradeLineItem').map((line) => readLine(line, names, reader));
+  const lines = childrenNamed(transaction, 'IncludedSupplyChainTradeLineItem').map((line) =>
+    readLine(line, names, reader),
+  );
   const deliveryAddress = readAddress(childAt(delivery, 'ShipToTradeParty', 'PostalTradeAddress'));
 
   const invoice = withStructuredExtraction({
@@ -68,7 +80,11 @@ export function readCii(root: XmlElement): InvoiceOutcome {
     typeCode,
     invoiceNumber: textAt(document, 'ID'),
     issueDate: readDateTime(childAt(document, 'IssueDateTime'), 'IssueDateTime', reader),
-    dueDate: readDateTime(childAt(settlement, 'SpecifiedTradePaymentTerms', 'DueDateDateTime'), 'DueDateDateTime', reader),
+    dueDate: readDateTime(
+      childAt(settlement, 'SpecifiedTradePaymentTerms', 'DueDateDateTime'),
+      'DueDateDateTime',
+      reader,
+    ),
     currencyCode,
     taxCurrencyCode,
     exchangeRate: readExchangeRate(childAt(settlement, 'TaxApplicableTradeCurrencyExchange'), reader),
@@ -80,10 +96,16 @@ export function readCii(root: XmlElement): InvoiceOutcome {
     creditedInvoiceReference: textAt(settlement, 'InvoiceReferencedDocument', 'IssuerAssignedID'),
     deliveryAddress,
     deliveryCountryCode: deliveryAddress?.countryCode ?? null,
-    deliveryDate: readDateTime(childAt(delivery, 'ActualDeliverySupplyChainEvent', 'OccurrenceDateTime'), 'OccurrenceDateTime', reader),
+    deliveryDate: readDateTime(
+      childAt(delivery, 'ActualDeliverySupplyChainEvent', 'OccurrenceDateTime'),
+      'OccurrenceDateTime',
+      reader,
+    ),
     invoicePeriod: readPeriod(childAt(settlement, 'BillingSpecifiedPeriod'), reader),
     lines: fillLineVatPercents(lines, vatBreakdown),
-    allowanceCharges: childrenNamed(settlement, 'SpecifiedTradeAllowanceCharge').map((element) => readAllowanceCharge(element, reader)),
+    allowanceCharges: childrenNamed(settlement, 'SpecifiedTradeAllowanceCharge').map((element) =>
+      readAllowanceCharge(element, reader),
+    ),
     vatBreakdown,
     totals: readTotals(childAt(settlement, names.summation), currencyCode, taxCurrencyCode, reader),
     notes: childrenNamed(document, 'IncludedNote')
@@ -128,7 +150,9 @@ function readVatId(party: XmlElement | undefined): string | null {
 function readAddress(address: XmlElement | undefined): Address | null {
   if (!address) return null;
   return {
-    lines: ['LineOne', 'LineTwo', 'LineThree'].map((name) => textAt(address, name)).filter((line): line is string => line !== null),
+    lines: ['LineOne', 'LineTwo', 'LineThree']
+      .map((name) => textAt(address, name))
+      .filter((line): line is string => line !== null),
     city: textAt(address, 'CityName'),
     postalCode: textAt(address, 'PostcodeCode'),
     countryCode: textAt(address, 'CountryID'),
@@ -194,11 +218,18 @@ function readLine(line: XmlElement, names: CiiVocabulary, reader: FieldReader): 
     vatCategory: textAt(tax, 'CategoryCode'),
     vatPercent: reader.decimal(ratePercentOf(tax), 'line RateApplicablePercent'),
     period: readPeriod(childAt(settlement, 'BillingSpecifiedPeriod'), reader),
-    allowanceCharges: childrenNamed(settlement, 'SpecifiedTradeAllowanceCharge').map((element) => readAllowanceCharge(element, reader)),
+    allowanceCharges: childrenNamed(settlement, 'SpecifiedTradeAllowanceCharge').map((element) =>
+      readAllowanceCharge(element, reader),
+    ),
   };
 }
 
-function readTotals(summation: XmlElement | undefined, currency: string | null, taxCurrency: string | null, reader: FieldReader): InvoiceTotals {
+function readTotals(
+  summation: XmlElement | undefined,
+  currency: string | null,
+  taxCurrency: string | null,
+  reader: FieldReader,
+): InvoiceTotals {
   const amount = (name: string) => reader.decimal(childAt(summation, name), name);
   const { main, inTaxCurrency } = pickTaxTotalAmounts(summation, currency, taxCurrency);
   return {
@@ -219,9 +250,13 @@ function readTotals(summation: XmlElement | undefined, currency: string | null, 
 function pickTaxTotalAmounts(summation: XmlElement | undefined, currency: string | null, taxCurrency: string | null) {
   const amounts = childrenNamed(summation, 'TaxTotalAmount');
   const currencyOf = (amount: XmlElement) => attributeOf(amount, 'currencyID');
-  const main = amounts.find((amount) => currencyOf(amount) === currency) ?? amounts.find((amount) => currencyOf(amount) === null) ?? amounts[0];
+  const main =
+    amounts.find((amount) => currencyOf(amount) === currency) ??
+    amounts.find((amount) => currencyOf(amount) === null) ??
+    amounts[0];
   const inTaxCurrency =
-    taxCurrency !== null && taxCurrency !== currency ? amounts.find((amount) => currencyOf(amount) === taxCurrency) : undefined;
+    taxCurrency !== null && taxCurrency !== currency
+      ? amounts.find((amount) => currencyOf(amount) === taxCurrency)
+      : undefined;
   return { main, inTaxCurrency };
 }
-

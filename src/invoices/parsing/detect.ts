@@ -67,7 +67,8 @@ export function unwrapFramedFinvoice(bytes: Uint8Array): Uint8Array | null {
   const end = text.lastIndexOf('</Finvoice>');
   if (end < rootStart) return null;
   const declarationStart = lastXmlDeclarationBefore(text, rootStart);
-  const start = declarationStart !== -1 && onlyPrologBetween(text, declarationStart, rootStart) ? declarationStart : rootStart;
+  const start =
+    declarationStart !== -1 && onlyPrologBetween(text, declarationStart, rootStart) ? declarationStart : rootStart;
   // Only a byte order mark or whitespace in front: an ordinary Finvoice file, nothing to cut.
   if (/^(?:\xEF\xBB\xBF)?\s*$/.test(text.slice(0, start))) return null;
   return bytes.subarray(start, end + '</Finvoice>'.length);
@@ -88,7 +89,11 @@ function lastXmlDeclarationBefore(text: string, position: number): number {
 function onlyPrologBetween(text: string, from: number, to: number): boolean {
   let index = skipWhitespace(text, from);
   while (index < to) {
-    const [open, end] = text.startsWith('<?', index) ? ['<?', '?>'] : text.startsWith('<!--', index) ? ['<!--', '-->'] : [null, null];
+    const [open, end] = text.startsWith('<?', index)
+      ? ['<?', '?>']
+      : text.startsWith('<!--', index)
+        ? ['<!--', '-->']
+        : [null, null];
     if (open === null) return false;
     const closeAt = text.indexOf(end, index + open.length);
     // Not closed before `to`: not prolog.

@@ -27,7 +27,9 @@ export function documentTypeFrom(typeCode: string | null, fallback: DocumentType
 export function fillLineVatPercents(lines: InvoiceLine[], breakdown: VatBreakdownEntry[]): InvoiceLine[] {
   return lines.map((line) => {
     if (line.vatPercent !== null || line.vatCategory === null) return line;
-    const rates = new Set(breakdown.filter((entry) => entry.category === line.vatCategory).map((entry) => entry.vatPercent));
+    const rates = new Set(
+      breakdown.filter((entry) => entry.category === line.vatCategory).map((entry) => entry.vatPercent),
+    );
     const [onlyRate] = rates;
     return rates.size === 1 && onlyRate !== undefined ? { ...line, vatPercent: onlyRate } : line;
   });

@@ -50,7 +50,10 @@ export class FieldReader {
     if (raw === null) return null;
     const format = attributeOf(element, formatAttribute);
     const value = parseCompactDate(raw, format);
-    if (value === null) this.warn(`${field}: "${preview(raw)}" (format ${format ?? 'unspecified'}) is not a CCYYMMDD date and was ignored.`);
+    if (value === null)
+      this.warn(
+        `${field}: "${preview(raw)}" (format ${format ?? 'unspecified'}) is not a CCYYMMDD date and was ignored.`,
+      );
     return value;
   }
 }

@@ -6,7 +6,17 @@
 import { isNegative } from './decimal.js';
 import { documentTypeFrom, withStructuredExtraction } from './document-rules.js';
 import { FieldReader } from './field-reader.js';
-import type { Address, AllowanceCharge, DocumentType, InvoiceLine, InvoiceOutcome, InvoiceTotals, Party, Period, VatBreakdownEntry } from './model.js';
+import type {
+  Address,
+  AllowanceCharge,
+  DocumentType,
+  InvoiceLine,
+  InvoiceOutcome,
+  InvoiceTotals,
+  Party,
+  Period,
+  VatBreakdownEntry,
+} from './model.js';
 import { attributeOf, childAt, childrenNamed, firstOf, textAt, textOf, type XmlElement } from './xml-tree.js';
 
 type PartyRole = 'Seller' | 'Buyer' | 'Delivery';
@@ -20,7 +30,10 @@ export function readFinvoice(root: XmlElement): InvoiceOutcome {
   const details = childAt(root, 'InvoiceDetails');
   const currencyCode = readCurrency(root, details);
   const totals = readTotals(root, details, reader);
-  const deliveryAddress = readAddress(childAt(root, 'DeliveryPartyDetails', 'DeliveryPostalAddressDetails'), 'Delivery');
+  const deliveryAddress = readAddress(
+    childAt(root, 'DeliveryPartyDetails', 'DeliveryPostalAddressDetails'),
+    'Delivery',
+  );
 
   const invoice = withStructuredExtraction({
     documentType: readDocumentType(details, totals, reader),
@@ -36,19 +49,33 @@ export function readFinvoice(root: XmlElement): InvoiceOutcome {
     buyerReference: textAt(details, 'BuyerReferenceIdentifier'),
     orderReference: textAt(details, 'OrderIdentifier'),
     contractReference: textAt(details, 'AgreementIdentifier'),
-    creditedInvoiceReference: textOf(firstOf(details, ['OriginalInvoiceNumber'], ['OriginalInvoiceReference', 'InvoiceNumber'])),
+    creditedInvoiceReference: textOf(
+      firstOf(details, ['OriginalInvoiceNumber'], ['OriginalInvoiceReference', 'InvoiceNumber']),
+    ),
     deliveryAddress,
     deliveryCountryCode: deliveryAddress?.countryCode ?? null,
     deliveryDate: reader.compactDate(childAt(root, 'DeliveryDetails', 'DeliveryDate'), 'DeliveryDate', 'Format'),
-    invoicePeriod: readPeriod(childAt(details, 'InvoicingPeriodStartDate'), childAt(details, 'InvoicingPeriodEndDate'), reader),
+    invoicePeriod: readPeriod(
+      childAt(details, 'InvoicingPeriodStartDate'),
+      childAt(details, 'InvoicingPeriodEndDate'),
+      reader,
+    ),
     lines: childrenNamed(root, 'InvoiceRow').map((row) => readRow(row, reader)),
     allowanceCharges: [
-      ...childrenNamed(details, 'DiscountDetails').map((element) => readAllowanceCharge(element, false, currencyCode, reader)),
-      ...childrenNamed(details, 'ChargeDetails').map((element) => readAllowanceCharge(element, true, currencyCode, reader)),
+      ...childrenNamed(details, 'DiscountDetails').map((element) =>
+        readAllowanceCharge(element, false, currencyCode, reader),
+      ),
+      ...childrenNamed(details, 'ChargeDetails').map((element) =>
+        readAllowanceCharge(element, true, currencyCode, reader),
+      ),
     ],
-    vatBreakdown: childrenNamed(details, 'VatSpecificationDetails').map((element) => readVatSpecification(element, reader)),
+    vatBreakdown: childrenNamed(details, 'VatSpecificationDetails').map((element) =>
+      readVatSpecification(element, reader),
+    ),
     totals,
-    notes: childrenNamed(details, 'InvoiceFreeText').map(textOf).filter((note): note is string => note !== null),
+    notes: childrenNamed(details, 'InvoiceFreeText')
+      .map(textOf)
+      .filter((note): note is string => note !== null),
   });
   return { kind: 'invoice', invoice, format: 'finvoice_3', warnings: reader.allWarnings() };
 }
@@ -108,7 +135,9 @@ function readParty(root: XmlElement, role: 'Seller' | 'Buyer'): Party {
 function readAddress(address: XmlElement | undefined, role: PartyRole): Address | null {
   if (!address) return null;
   return {
-    lines: childrenNamed(address, `${role}StreetName`).map(textOf).filter((line): line is string => line !== null),
+    lines: childrenNamed(address, `${role}StreetName`)
+      .map(textOf)
+      .filter((line): line is string => line !== null),
     city: textAt(address, `${role}TownName`),
     postalCode: textAt(address, `${role}PostCodeIdentifier`),
     countryCode: textAt(address, 'CountryCode'),
@@ -132,11 +161,18 @@ function readVatSpecification(element: XmlElement, reader: FieldReader): VatBrea
   };
 }
 
-function readAllowanceCharge(element: XmlElement, isCharge: boolean, currencyCode: string | null, reader: FieldReader): AllowanceCharge {
+function readAllowanceCharge(
+  element: XmlElement,
+  isCharge: boolean,
+  currencyCode: string | null,
+  reader: FieldReader,
+): AllowanceCharge {
   const amount = childAt(element, 'Amount');
   const amountCurrency = attributeOf(amount, 'AmountCurrencyIdentifier');
   if (amountCurrency !== null && currencyCode !== null && amountCurrency !== currencyCode) {
-    reader.warn(`A ${isCharge ? 'charge' : 'discount'} amount is in ${amountCurrency}, not the invoice currency ${currencyCode}.`);
+    reader.warn(
+      `A ${isCharge ? 'charge' : 'discount'} amount is in ${amountCurrency}, not the invoice currency ${currencyCode}.`,
+    );
   }
   return {
     isCharge,
@@ -151,7 +187,9 @@ function readAllowanceCharge(element: XmlElement, isCharge: boolean, currencyCod
 
 function readRow(row: XmlElement, reader: FieldReader): InvoiceLine {
   const quantity = childAt(row, 'InvoicedQuantity');
-  const freeText = childrenNamed(row, 'RowFreeText').map(textOf).filter((text): text is string => text !== null);
+  const freeText = childrenNamed(row, 'RowFreeText')
+    .map(textOf)
+    .filter((text): text is string => text !== null);
   return {
     id: textAt(row, 'RowPositionIdentifier'),
     description: textAt(row, 'ArticleName') ?? (freeText.length > 0 ? freeText.join('\n') : null),
@@ -175,8 +213,13 @@ function readRow(row: XmlElement, reader: FieldReader): InvoiceLine {
 /** Row discount, progressive discounts and row charges, in that order. */
 function readRowAllowanceCharges(row: XmlElement, reader: FieldReader): AllowanceCharge[] {
   const discounts = [row, ...childrenNamed(row, 'RowProgressiveDiscountDetails')]
-    .filter((holder) => childAt(holder, 'RowDiscountAmount') !== undefined || childAt(holder, 'RowDiscountPercent') !== undefined)
-    .map((holder) => rowAllowanceCharge(false, holder, 'RowDiscountAmount', 'RowDiscountTypeText', 'RowDiscountTypeCode', reader));
+    .filter(
+      (holder) =>
+        childAt(holder, 'RowDiscountAmount') !== undefined || childAt(holder, 'RowDiscountPercent') !== undefined,
+    )
+    .map((holder) =>
+      rowAllowanceCharge(false, holder, 'RowDiscountAmount', 'RowDiscountTypeText', 'RowDiscountTypeCode', reader),
+    );
   const charges = childrenNamed(row, 'RowChargeDetails').map((holder) =>
     rowAllowanceCharge(true, holder, 'Amount', 'ReasonText', 'ReasonCode', reader),
   );
@@ -212,7 +255,10 @@ function readTotals(root: XmlElement, details: XmlElement | undefined, reader: F
     chargeTotal: amount('ChargesTotalVatExcludedAmount'),
     prepaid: amount('InvoicePaidAmount'),
     payableRounding: amount('InvoiceTotalRoundoffAmount'),
-    payable: reader.decimal(childAt(root, 'EpiDetails', 'EpiPaymentInstructionDetails', 'EpiInstructedAmount'), 'EpiInstructedAmount'),
+    payable: reader.decimal(
+      childAt(root, 'EpiDetails', 'EpiPaymentInstructionDetails', 'EpiInstructedAmount'),
+      'EpiInstructedAmount',
+    ),
     vatTotal: amount('InvoiceTotalVatAmount'),
     vatTotalInTaxCurrency: null,
   };

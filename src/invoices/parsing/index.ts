@@ -32,7 +32,10 @@ export async function parseInvoiceDocument(input: ParseInput): Promise<ParseOutc
 async function parseBytes(bytes: Uint8Array): Promise<ParseOutcome> {
   if (bytes.byteLength === 0) return failed('empty_file', 'The file is empty.');
   if (bytes.byteLength > MAX_INPUT_BYTES) {
-    return failed('file_too_large', `The file has ${bytes.byteLength} bytes; at most ${MAX_INPUT_BYTES} bytes (${MAX_INPUT_BYTES / 2 ** 20} MiB) are accepted.`);
+    return failed(
+      'file_too_large',
+      `The file has ${bytes.byteLength} bytes; at most ${MAX_INPUT_BYTES} bytes (${MAX_INPUT_BYTES / 2 ** 20} MiB) are accepted.`,
+    );
   }
   switch (detectContainer(bytes)) {
     case 'pdf':

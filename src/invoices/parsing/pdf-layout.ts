@@ -27,7 +27,8 @@ export function layoutLines(fragments: readonly PositionedText[]): string[] {
   for (const fragment of topToBottom) {
     const row = rows.at(-1);
     const anchor = row?.[0];
-    if (row && anchor && Math.abs(anchor.y - fragment.y) <= SAME_LINE_TOLERANCE * Math.max(anchor.fontSize, 1)) row.push(fragment);
+    if (row && anchor && Math.abs(anchor.y - fragment.y) <= SAME_LINE_TOLERANCE * Math.max(anchor.fontSize, 1))
+      row.push(fragment);
     else rows.push([fragment]);
   }
   return rows.map(joinRow).filter((line) => line !== '');

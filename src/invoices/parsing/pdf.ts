@@ -27,15 +27,22 @@ export async function parsePdfIsolated(bytes: Uint8Array): Promise<ParseOutcome>
     return failed('truncated_pdf', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged.');
   }
   const startedAt = Date.now();
-  const result = await runIsolated<ParseOutcome>(new URL(import.meta.url), 'parsePdf', [bytes], { timeMs: PDF_TIME_LIMIT_MS, memoryBytes: PDF_MEMORY_LIMIT_BYTES });
+  const result = await runIsolated<ParseOutcome>(new URL(import.meta.url), 'parsePdf', [bytes], {
+    timeMs: PDF_TIME_LIMIT_MS,
+    memoryBytes: PDF_MEMORY_LIMIT_BYTES,
+  });
   // A scan: OCR page by page, each page a call of its own (ocr/scan.ts).
-  if (result.ok && result.value.kind === 'failed' && result.value.code === 'no_text_layer') return readScannedPdf(bytes, { startedAt });
+  if (result.ok && result.value.kind === 'failed' && result.value.code === 'no_text_layer')
+    return readScannedPdf(bytes, { startedAt });
   if (result.ok) return result.value;
   switch (result.reason) {
     case 'time_limit':
       return failed('pdf_timeout', `Reading the PDF took longer than ${PDF_TIME_LIMIT_MS / 1000} s and was stopped.`);
     case 'memory_limit':
-      return failed('pdf_too_large_inflated', `Reading the PDF took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`);
+      return failed(
+        'pdf_too_large_inflated',
+        `Reading the PDF took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`,
+      );
     case 'crashed':
       return failed('malformed_pdf', `The PDF could not be read: ${result.message}`);
     case 'cancelled':
@@ -66,7 +73,10 @@ async function readDocument(task: PDFDocumentLoadingTask, options: PdfReadOption
   if (embedded.outcome) return embedded.outcome;
   const words = await wordsOfPdf(document, MAX_TEXT_PAGES);
   if (words.length === 0) {
-    return failed('no_text_layer', 'The PDF has no text layer (a scan or image) and no embedded e-invoice XML; it needs OCR.');
+    return failed(
+      'no_text_layer',
+      'The PDF has no text layer (a scan or image) and no embedded e-invoice XML; it needs OCR.',
+    );
   }
   const outcome = readInvoiceFromWords(words, { pageCount: document.numPages });
   if (outcome.kind === 'invoice') outcome.warnings.push(...embedded.warnings);
@@ -111,7 +121,9 @@ function xmlAttachments(raw: unknown): Attachment[] {
     const index = KNOWN_XML_ATTACHMENTS.indexOf(attachment.filename.toLowerCase());
     return index === -1 ? KNOWN_XML_ATTACHMENTS.length : index;
   };
-  return attachments.filter((attachment) => attachment.filename.toLowerCase().endsWith('.xml')).sort((a, b) => rank(a) - rank(b));
+  return attachments
+    .filter((attachment) => attachment.filename.toLowerCase().endsWith('.xml'))
+    .sort((a, b) => rank(a) - rank(b));
 }
 
 function isAttachment(value: unknown): value is Attachment {

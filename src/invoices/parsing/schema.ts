@@ -108,7 +108,11 @@ export const normalizedInvoiceSchema: z.ZodType<NormalizedInvoice> = z.object({
     needsReview: z.boolean().optional(),
     reviewReasons: z.array(z.string()).optional(),
     confidence: z
-      .object({ overall: z.number().min(0).max(1), lines: z.number().min(0).max(1), fields: z.record(z.string(), z.number().min(0).max(1)) })
+      .object({
+        overall: z.number().min(0).max(1),
+        lines: z.number().min(0).max(1),
+        fields: z.record(z.string(), z.number().min(0).max(1)),
+      })
       .nullable()
       .optional(),
   }),

@@ -27,8 +27,16 @@ interface UblVocabulary {
   typeCode: string;
 }
 
-const INVOICE_VOCABULARY: UblVocabulary = { line: 'InvoiceLine', quantity: 'InvoicedQuantity', typeCode: 'InvoiceTypeCode' };
-const CREDIT_NOTE_VOCABULARY: UblVocabulary = { line: 'CreditNoteLine', quantity: 'CreditedQuantity', typeCode: 'CreditNoteTypeCode' };
+const INVOICE_VOCABULARY: UblVocabulary = {
+  line: 'InvoiceLine',
+  quantity: 'InvoicedQuantity',
+  typeCode: 'InvoiceTypeCode',
+};
+const CREDIT_NOTE_VOCABULARY: UblVocabulary = {
+  line: 'CreditNoteLine',
+  quantity: 'CreditedQuantity',
+  typeCode: 'CreditNoteTypeCode',
+};
 
 const EHF_2_CUSTOMIZATION = /urn:www\.difi\.no:ehf:(?:faktura|kreditnota):ver2\.0$/;
 const EN16931_CUSTOMIZATION = /peppol|en16931/i;
@@ -71,7 +79,9 @@ export function readUbl(root: XmlElement): InvoiceOutcome {
     allowanceCharges: childrenNamed(root, 'AllowanceCharge').map((element) => readAllowanceCharge(element, reader)),
     vatBreakdown,
     totals: readTotals(childAt(root, 'LegalMonetaryTotal'), mainTaxTotal, inTaxCurrency, reader),
-    notes: childrenNamed(root, 'Note').map(textOf).filter((note): note is string => note !== null),
+    notes: childrenNamed(root, 'Note')
+      .map(textOf)
+      .filter((note): note is string => note !== null),
   });
   return { kind: 'invoice', invoice, format, warnings: reader.allWarnings() };
 }
@@ -80,7 +90,9 @@ function ublFormatOf(root: XmlElement, reader: FieldReader): InvoiceFormat {
   const customization = textAt(root, 'CustomizationID') ?? '';
   if (EHF_2_CUSTOMIZATION.test(customization)) return 'ehf_2';
   if (!EN16931_CUSTOMIZATION.test(customization)) {
-    reader.warn(`CustomizationID "${customization}" is neither Peppol BIS 3 / EN 16931 nor EHF 2.0; read as generic UBL 2.1.`);
+    reader.warn(
+      `CustomizationID "${customization}" is neither Peppol BIS 3 / EN 16931 nor EHF 2.0; read as generic UBL 2.1.`,
+    );
   }
   return 'peppol_bis_3';
 }
@@ -97,7 +109,9 @@ function pickTaxTotals(root: XmlElement, currency: string | null, taxCurrency: s
     taxTotals.find((taxTotal) => childAt(taxTotal, 'TaxSubtotal') !== undefined) ??
     taxTotals[0];
   const inTaxCurrency =
-    taxCurrency !== null && taxCurrency !== currency ? taxTotals.find((taxTotal) => currencyOf(taxTotal) === taxCurrency) : undefined;
+    taxCurrency !== null && taxCurrency !== currency
+      ? taxTotals.find((taxTotal) => currencyOf(taxTotal) === taxCurrency)
+      : undefined;
   return { main, inTaxCurrency };
 }
 
@@ -117,7 +131,9 @@ function readParty(party: XmlElement | undefined): Party {
 
 /** A party may be registered for several tax schemes; only the VAT one is its VAT id. */
 function readVatId(party: XmlElement | undefined): string | null {
-  const vatScheme = childrenNamed(party, 'PartyTaxScheme').find((scheme) => textAt(scheme, 'TaxScheme', 'ID')?.toUpperCase() === 'VAT');
+  const vatScheme = childrenNamed(party, 'PartyTaxScheme').find(
+    (scheme) => textAt(scheme, 'TaxScheme', 'ID')?.toUpperCase() === 'VAT',
+  );
   return textAt(vatScheme, 'CompanyID');
 }
 
@@ -162,7 +178,9 @@ function readCreditedInvoice(root: XmlElement, reader: FieldReader): string | nu
     .map((reference) => textAt(reference, 'InvoiceDocumentReference', 'ID'))
     .filter((id): id is string => id !== null);
   if (references.length > 1) {
-    reader.warn(`The document references ${references.length} invoices (${references.join(', ')}); creditedInvoiceReference holds the first.`);
+    reader.warn(
+      `The document references ${references.length} invoices (${references.join(', ')}); creditedInvoiceReference holds the first.`,
+    );
   }
   return references[0] ?? null;
 }
@@ -230,6 +248,9 @@ function readTotals(
     payableRounding: amount('PayableRoundingAmount'),
     payable: amount('PayableAmount'),
     vatTotal: reader.decimal(childAt(mainTaxTotal, 'TaxAmount'), 'TaxTotal/TaxAmount'),
-    vatTotalInTaxCurrency: reader.decimal(childAt(taxTotalInTaxCurrency, 'TaxAmount'), 'TaxTotal/TaxAmount (tax currency)'),
+    vatTotalInTaxCurrency: reader.decimal(
+      childAt(taxTotalInTaxCurrency, 'TaxAmount'),
+      'TaxTotal/TaxAmount (tax currency)',
+    ),
   };
 }

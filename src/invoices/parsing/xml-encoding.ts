@@ -22,7 +22,10 @@ export function decodeXmlBytes(bytes: Uint8Array): DecodedText {
   if (declared === null) return decodeStrict(bytes, 'utf-8');
   if (/^utf-?16/i.test(declared)) {
     // Without a BOM we just read the declaration as single bytes, so it cannot be UTF-16.
-    return { ok: false, failure: failed('invalid_encoding', `The XML declares ${declared} but its bytes are not UTF-16.`) };
+    return {
+      ok: false,
+      failure: failed('invalid_encoding', `The XML declares ${declared} but its bytes are not UTF-16.`),
+    };
   }
   return decodeStrict(bytes, declared);
 }
@@ -39,12 +42,21 @@ function decodeStrict(bytes: Uint8Array, encoding: string): DecodedText {
     // WHATWG TextDecoder knows the usual labels: utf-8, iso-8859-1/-15, windows-1252, ...
     decoder = new TextDecoder(encoding, { fatal: true });
   } catch {
-    return { ok: false, failure: failed('unsupported_encoding', `The XML declares the unsupported character encoding "${encoding}".`) };
+    return {
+      ok: false,
+      failure: failed('unsupported_encoding', `The XML declares the unsupported character encoding "${encoding}".`),
+    };
   }
   try {
     return { ok: true, text: decoder.decode(bytes) };
   } catch {
-    return { ok: false, failure: failed('invalid_encoding', `The XML bytes are not valid ${encoding}; the declared encoding does not match the content.`) };
+    return {
+      ok: false,
+      failure: failed(
+        'invalid_encoding',
+        `The XML bytes are not valid ${encoding}; the declared encoding does not match the content.`,
+      ),
+    };
   }
 }
 

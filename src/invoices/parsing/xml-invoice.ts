@@ -16,13 +16,19 @@ export const XML_MEMORY_LIMIT_BYTES = PDF_MEMORY_LIMIT_BYTES;
 // so in the worker's thread a large or hostile file would stall every other activity, and only
 // a process can be stopped on time or memory. The helpers stay warm between files.
 export async function parseXmlInvoiceIsolated(bytes: Uint8Array): Promise<ParseOutcome> {
-  const result = await runIsolated<ParseOutcome>(new URL(import.meta.url), 'parseXmlInvoice', [bytes], { timeMs: XML_TIME_LIMIT_MS, memoryBytes: XML_MEMORY_LIMIT_BYTES });
+  const result = await runIsolated<ParseOutcome>(new URL(import.meta.url), 'parseXmlInvoice', [bytes], {
+    timeMs: XML_TIME_LIMIT_MS,
+    memoryBytes: XML_MEMORY_LIMIT_BYTES,
+  });
   if (result.ok) return result.value;
   switch (result.reason) {
     case 'time_limit':
       return failed('xml_timeout', `Reading the XML took longer than ${XML_TIME_LIMIT_MS / 1000} s and was stopped.`);
     case 'memory_limit':
-      return failed('xml_too_large_expanded', `Reading the XML took more than ${XML_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory and was stopped.`);
+      return failed(
+        'xml_too_large_expanded',
+        `Reading the XML took more than ${XML_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory and was stopped.`,
+      );
     case 'crashed':
       return failed('malformed_xml', 'The XML could not be read.');
     case 'cancelled':
@@ -43,7 +49,8 @@ export function parseXmlInvoice(bytes: Uint8Array): ParseOutcome {
       return readCii(loaded.root);
     case 'finvoice': {
       const outcome = readFinvoice(loaded.root);
-      if (framedFinvoice) outcome.warnings.unshift('The Finvoice document was read from behind a SOAP envelope in the same file.');
+      if (framedFinvoice)
+        outcome.warnings.unshift('The Finvoice document was read from behind a SOAP envelope in the same file.');
       return outcome;
     }
     case 'not_invoice':

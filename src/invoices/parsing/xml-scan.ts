@@ -88,8 +88,14 @@ export function scanXml(text: string, maxDepth: number): Scanned {
   let root: MutableElement | null = null;
 
   parser.on('opentag', (tag: SaxesTagPlain) => {
-    if (REFUSED_NAMES.has(tag.name)) throw new NotWellFormed(`${parser.line}:${parser.column}: tag '${tag.name}' is not allowed.`);
-    const element: MutableElement = { name: localName(tag.name), attributes: attributesOf(tag.attributes as Record<string, string>), children: [], text: '' };
+    if (REFUSED_NAMES.has(tag.name))
+      throw new NotWellFormed(`${parser.line}:${parser.column}: tag '${tag.name}' is not allowed.`);
+    const element: MutableElement = {
+      name: localName(tag.name),
+      attributes: attributesOf(tag.attributes as Record<string, string>),
+      children: [],
+      text: '',
+    };
     const parent = open[open.length - 1];
     if (parent) parent.element.children.push(element);
     else root = element;
@@ -117,12 +123,24 @@ export function scanXml(text: string, maxDepth: number): Scanned {
   try {
     parser.write(text).close();
   } catch (error) {
-    if (error instanceof TooDeep) return { ok: false, failure: { code: 'xml_too_deep', message: `The XML nests elements deeper than ${maxDepth} levels.` } };
-    if (error instanceof NotWellFormed) return { ok: false, failure: { code: 'malformed_xml', message: notWellFormed(error.message) } };
+    if (error instanceof TooDeep)
+      return {
+        ok: false,
+        failure: { code: 'xml_too_deep', message: `The XML nests elements deeper than ${maxDepth} levels.` },
+      };
+    if (error instanceof NotWellFormed)
+      return { ok: false, failure: { code: 'malformed_xml', message: notWellFormed(error.message) } };
     throw error;
   }
   // saxes reports a missing root or an unclosed element as an error; this is a second guard.
-  if (root === null || open.length > 0) return { ok: false, failure: { code: 'malformed_xml', message: 'The XML is not well-formed: the root element is missing or not closed.' } };
+  if (root === null || open.length > 0)
+    return {
+      ok: false,
+      failure: {
+        code: 'malformed_xml',
+        message: 'The XML is not well-formed: the root element is missing or not closed.',
+      },
+    };
   return { ok: true, root };
 }
 

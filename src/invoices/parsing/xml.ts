@@ -25,7 +25,10 @@ export function loadXml(bytes: Uint8Array): LoadedXml {
   if (!decoded.ok) return decoded;
   const text = decoded.text;
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
-    return reject('xml_entities_rejected', 'The XML contains a DOCTYPE or ENTITY declaration; e-invoices never need one and it is refused for safety.');
+    return reject(
+      'xml_entities_rejected',
+      'The XML contains a DOCTYPE or ENTITY declaration; e-invoices never need one and it is refused for safety.',
+    );
   }
   if (exceedsNodeLimit(text)) {
     return reject('xml_too_many_elements', `The XML has more than ${MAX_XML_NODES} elements and attributes.`);

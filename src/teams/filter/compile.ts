@@ -39,7 +39,18 @@ const FALSE = Prisma.sql`FALSE`;
 const INV = Prisma.raw('inv');
 const AG = Prisma.raw('ag');
 
-const COMPARE: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=', on: '=', before: '<', on_or_before: '<=', after: '>', on_or_after: '>=' };
+const COMPARE: Record<string, string> = {
+  eq: '=',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  on: '=',
+  before: '<',
+  on_or_before: '<=',
+  after: '>',
+  on_or_after: '>=',
+};
 const TODAY = Prisma.sql`(now() AT TIME ZONE 'UTC')::date`;
 const AGREEMENT_FIELDS = new Set(['agreement.id', 'agreement.tag', 'agreement.expiration_date']);
 
@@ -60,7 +71,8 @@ const lowered = (condition: Condition) => Prisma.sql`${positiveValues(condition)
 // Exact text: the lowered value is one of the wanted ones; contains: the wanted text occurs in it
 // (strpos: no pattern syntax).
 function textMatches(text: Sql, condition: Condition): Sql {
-  if (isContains(condition)) return Prisma.sql`strpos(lower(${text}), ${(condition.value as string).toLowerCase()}) > 0`;
+  if (isContains(condition))
+    return Prisma.sql`strpos(lower(${text}), ${(condition.value as string).toLowerCase()}) > 0`;
   return Prisma.sql`lower(${text}) = ANY(${lowered(condition)})`;
 }
 
@@ -92,7 +104,8 @@ function addressLine(inv: Sql): Sql {
 // Exact text matches a street line, the city, the postal code, the country code or the one line;
 // contains searches the one line. Rows without an address skip the JSON work.
 function deliveryAddress(inv: Sql, condition: Condition): Sql {
-  if (isContains(condition)) return Prisma.sql`(${inv}.delivery_address IS NOT NULL AND ${textMatches(addressLine(inv), condition)})`;
+  if (isContains(condition))
+    return Prisma.sql`(${inv}.delivery_address IS NOT NULL AND ${textMatches(addressLine(inv), condition)})`;
   const wanted = lowered(condition);
   return Prisma.sql`(${inv}.delivery_address IS NOT NULL AND (
     lower(${inv}.delivery_address->>'city') = ANY(${wanted}) OR lower(${inv}.delivery_address->>'postalCode') = ANY(${wanted})
@@ -113,7 +126,10 @@ function invoicePredicate(condition: Condition, inv: Sql, organizationId: string
       return textMatches(Prisma.sql`${inv}.currency_code`, condition);
     case 'invoice.reference':
       return isContains(condition)
-        ? textMatches(Prisma.sql`concat_ws(' ', ${inv}.buyer_reference, ${inv}.order_reference, ${inv}.contract_reference)`, condition)
+        ? textMatches(
+            Prisma.sql`concat_ws(' ', ${inv}.buyer_reference, ${inv}.order_reference, ${inv}.contract_reference)`,
+            condition,
+          )
         : Prisma.sql`(${textMatches(Prisma.sql`${inv}.buyer_reference`, condition)} OR ${textMatches(Prisma.sql`${inv}.order_reference`, condition)} OR ${textMatches(Prisma.sql`${inv}.contract_reference`, condition)})`;
     case 'invoice.delivery_address':
       return deliveryAddress(inv, condition);
@@ -131,7 +147,8 @@ function invoicePredicate(condition: Condition, inv: Sql, organizationId: string
 function agreementPredicate(condition: Condition, ag: Sql): Sql {
   if (condition.field === 'agreement.id') return Prisma.sql`${ag}.id = ANY(${uuids(condition)})`;
   // The agreements carrying those tags: once per statement, hashed (tags are the organization's).
-  if (condition.field === 'agreement.tag') return Prisma.sql`${ag}.id IN (SELECT t.agreement_id FROM agreement_tags t WHERE t.tag_id = ANY(${uuids(condition)}))`;
+  if (condition.field === 'agreement.tag')
+    return Prisma.sql`${ag}.id IN (SELECT t.agreement_id FROM agreement_tags t WHERE t.tag_id = ANY(${uuids(condition)}))`;
   return dateCondition(Prisma.sql`${ag}.expiration_date`, condition);
 }
 
@@ -146,7 +163,9 @@ function conditionSql(positive: PositiveOf, condition: Condition): Sql {
 }
 
 function groupSql(positive: PositiveOf, group: Group): Sql {
-  const parts = group.children.map((child) => ('combinator' in child ? groupSql(positive, child) : conditionSql(positive, child)));
+  const parts = group.children.map((child) =>
+    'combinator' in child ? groupSql(positive, child) : conditionSql(positive, child),
+  );
   if (parts.length === 0) return group.combinator === 'and' ? TRUE : FALSE;
   return Prisma.sql`(${Prisma.join(parts, group.combinator === 'and' ? ' AND ' : ' OR ')})`;
 }
@@ -163,7 +182,12 @@ function invoiceFlags(filter: TeamFilter, organizationId: string): { select: Sql
   const invoiceConditions = conditionsOf(filter.root).filter((c) => !isAgreementCondition(c));
   if (invoiceConditions.length === 0) return null;
   const index = new Map(invoiceConditions.map((condition, i) => [condition, i]));
-  const select = Prisma.join(invoiceConditions.map((condition, i) => Prisma.sql`bool_or(${invoicePredicate(condition, INV, organizationId)}) AS ${Prisma.raw(`c${i}`)}`));
+  const select = Prisma.join(
+    invoiceConditions.map(
+      (condition, i) =>
+        Prisma.sql`bool_or(${invoicePredicate(condition, INV, organizationId)}) AS ${Prisma.raw(`c${i}`)}`,
+    ),
+  );
   return { select, flagOf: (condition) => Prisma.raw(`f.c${index.get(condition)!}`) };
 }
 
@@ -178,7 +202,13 @@ function invoiceTarget(filter: TeamFilter, row: Sql, organizationId: string): Sq
 
 // An alert has one invoice and one agreement: both are read once and the tree evaluated over them.
 function alertTarget(filter: TeamFilter, row: Sql, organizationId: string): Sql {
-  const tree = groupSql((condition) => (isAgreementCondition(condition) ? agreementPredicate(condition, AG) : invoicePredicate(condition, INV, organizationId)), filter.root);
+  const tree = groupSql(
+    (condition) =>
+      isAgreementCondition(condition)
+        ? agreementPredicate(condition, AG)
+        : invoicePredicate(condition, INV, organizationId),
+    filter.root,
+  );
   return Prisma.sql`EXISTS (SELECT 1 FROM invoices inv JOIN agreements ag ON ag.id = ${row}.agreement_id WHERE inv.id = ${row}.invoice_id AND ${tree})`;
 }
 
@@ -189,8 +219,10 @@ function agreementTarget(filter: TeamFilter, row: Sql, organizationId: string): 
   const tree = groupSql((condition) => {
     if (isAgreementCondition(condition)) return agreementPredicate(condition, row);
     const viaInvoices = flags!.flagOf(condition);
-    if (condition.field === 'supplier.id') return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_suppliers x WHERE x.agreement_id = ${row}.id AND x.supplier_id = ANY(${uuids(condition)})))`;
-    if (condition.field === 'recipient.id') return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_recipients x WHERE x.agreement_id = ${row}.id AND x.recipient_id = ANY(${uuids(condition)})))`;
+    if (condition.field === 'supplier.id')
+      return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_suppliers x WHERE x.agreement_id = ${row}.id AND x.supplier_id = ANY(${uuids(condition)})))`;
+    if (condition.field === 'recipient.id')
+      return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_recipients x WHERE x.agreement_id = ${row}.id AND x.recipient_id = ANY(${uuids(condition)})))`;
     return viaInvoices;
   }, filter.root);
   if (!flags) return tree;
@@ -204,7 +236,9 @@ function claimTarget(filter: TeamFilter, row: Sql, organizationId: string): Sql 
   const tree = groupSql((condition) => {
     if (isAgreementCondition(condition)) return agreementPredicate(condition, AG);
     const viaInvoices = flags!.flagOf(condition);
-    return condition.field === 'supplier.id' ? Prisma.sql`(${row}.supplier_id = ANY(${uuids(condition)}) OR ${viaInvoices})` : viaInvoices;
+    return condition.field === 'supplier.id'
+      ? Prisma.sql`(${row}.supplier_id = ANY(${uuids(condition)}) OR ${viaInvoices})`
+      : viaInvoices;
   }, filter.root);
   const invoices = flags
     ? Prisma.sql`(SELECT ${flags.select} FROM alerts al JOIN invoices inv ON inv.id = al.invoice_id WHERE al.claim_id = ${row}.id) f CROSS JOIN `
@@ -228,7 +262,12 @@ export function compileFilter(filter: TeamFilter, target: FilterTarget, options:
   return TARGETS[target](filter, Prisma.raw(alias), options.organizationId);
 }
 
-export const DEFAULT_ALIAS: Record<FilterTarget, string> = { invoice: 'invoices', agreement: 'agreements', alert: 'alerts', claim: 'claims' };
+export const DEFAULT_ALIAS: Record<FilterTarget, string> = {
+  invoice: 'invoices',
+  agreement: 'agreements',
+  alert: 'alerts',
+  claim: 'claims',
+};
 
 // --- the covered set: the ids of the target's records a filter covers, set-based ----------------
 //
@@ -252,11 +291,18 @@ export interface CoveredSetOptions {
 
 // One flag per agreement condition of an invoice, per invoice: the agreement conditions are
 // evaluated once per agreement (af), then aggregated over the invoice's active matches (g).
-function agreementFlagsOfInvoices(filter: TeamFilter, organizationId: string): { join: Sql; flagOf: PositiveOf } | null {
+function agreementFlagsOfInvoices(
+  filter: TeamFilter,
+  organizationId: string,
+): { join: Sql; flagOf: PositiveOf } | null {
   const agreementConditions = conditionsOf(filter.root).filter(isAgreementCondition);
   if (agreementConditions.length === 0) return null;
   const index = new Map(agreementConditions.map((condition, i) => [condition, i]));
-  const perAgreement = Prisma.join(agreementConditions.map((condition, i) => Prisma.sql`COALESCE(${agreementPredicate(condition, AG)}, FALSE) AS ${Prisma.raw(`a${i}`)}`));
+  const perAgreement = Prisma.join(
+    agreementConditions.map(
+      (condition, i) => Prisma.sql`COALESCE(${agreementPredicate(condition, AG)}, FALSE) AS ${Prisma.raw(`a${i}`)}`,
+    ),
+  );
   const perInvoice = Prisma.join(agreementConditions.map((_, i) => Prisma.raw(`bool_or(af.a${i}) AS a${i}`)));
   const join = Prisma.sql`LEFT JOIN (SELECT m.invoice_id, ${perInvoice}
       FROM invoice_agreement_matches m JOIN (SELECT ag.id, ${perAgreement} FROM agreements ag WHERE ag.organization_id = ${organizationId}::uuid) af ON af.id = m.agreement_id
@@ -279,14 +325,26 @@ function window(column: Sql, options: CoveredSetOptions): Sql {
 function invoiceSet(filter: TeamFilter, options: CoveredSetOptions): Sql {
   const { organizationId } = options;
   const agreements = agreementFlagsOfInvoices(filter, organizationId);
-  const tree = groupSql((condition) => (isAgreementCondition(condition) ? agreements!.flagOf(condition) : invoicePredicate(condition, INV, organizationId)), filter.root);
+  const tree = groupSql(
+    (condition) =>
+      isAgreementCondition(condition)
+        ? agreements!.flagOf(condition)
+        : invoicePredicate(condition, INV, organizationId),
+    filter.root,
+  );
   return Prisma.sql`SELECT inv.id FROM invoices inv ${agreements?.join ?? Prisma.empty}
      WHERE inv.organization_id = ${organizationId}::uuid${among(Prisma.sql`inv.id`, options)} AND ${tree}${window(Prisma.sql`inv.id`, options)}`;
 }
 
 function alertSet(filter: TeamFilter, options: CoveredSetOptions): Sql {
   const { organizationId } = options;
-  const tree = groupSql((condition) => (isAgreementCondition(condition) ? agreementPredicate(condition, AG) : invoicePredicate(condition, INV, organizationId)), filter.root);
+  const tree = groupSql(
+    (condition) =>
+      isAgreementCondition(condition)
+        ? agreementPredicate(condition, AG)
+        : invoicePredicate(condition, INV, organizationId),
+    filter.root,
+  );
   // The agreements are few and hashed once; each alert's invoice is one primary-key probe (OFFSET 0
   // keeps PostgreSQL from evaluating the invoice conditions over every invoice of the organization).
   return Prisma.sql`SELECT al.id FROM alerts al JOIN agreements ag ON ag.id = al.agreement_id
@@ -300,8 +358,10 @@ function agreementSet(filter: TeamFilter, options: CoveredSetOptions): Sql {
   const tree = groupSql((condition) => {
     if (isAgreementCondition(condition)) return agreementPredicate(condition, AG);
     const viaInvoices = flags!.flagOf(condition);
-    if (condition.field === 'supplier.id') return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_suppliers x WHERE x.agreement_id = ag.id AND x.supplier_id = ANY(${uuids(condition)})))`;
-    if (condition.field === 'recipient.id') return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_recipients x WHERE x.agreement_id = ag.id AND x.recipient_id = ANY(${uuids(condition)})))`;
+    if (condition.field === 'supplier.id')
+      return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_suppliers x WHERE x.agreement_id = ag.id AND x.supplier_id = ANY(${uuids(condition)})))`;
+    if (condition.field === 'recipient.id')
+      return Prisma.sql`(${viaInvoices} OR EXISTS (SELECT 1 FROM agreement_recipients x WHERE x.agreement_id = ag.id AND x.recipient_id = ANY(${uuids(condition)})))`;
     return viaInvoices;
   }, filter.root);
   const invoices = flags
@@ -319,7 +379,9 @@ function claimSet(filter: TeamFilter, options: CoveredSetOptions): Sql {
   const tree = groupSql((condition) => {
     if (isAgreementCondition(condition)) return agreementPredicate(condition, AG);
     const viaInvoices = flags!.flagOf(condition);
-    return condition.field === 'supplier.id' ? Prisma.sql`(cl.supplier_id = ANY(${uuids(condition)}) OR ${viaInvoices})` : viaInvoices;
+    return condition.field === 'supplier.id'
+      ? Prisma.sql`(cl.supplier_id = ANY(${uuids(condition)}) OR ${viaInvoices})`
+      : viaInvoices;
   }, filter.root);
   const invoices = flags
     ? Prisma.sql`LEFT JOIN (SELECT al.claim_id, ${flags.select} FROM alerts al JOIN invoices inv ON inv.id = al.invoice_id

@@ -13,14 +13,26 @@ export const MAX_TEXT_LENGTH = 500;
 const MAX_NUMBER_LENGTH = 40;
 
 export const REFERENCE_FIELDS = ['supplier.id', 'recipient.id', 'agreement.id', 'agreement.tag'] as const;
-export const TEXT_FIELDS = ['supplier.country', 'invoice.currency', 'invoice.reference', 'invoice.delivery_address'] as const;
+export const TEXT_FIELDS = [
+  'supplier.country',
+  'invoice.currency',
+  'invoice.reference',
+  'invoice.delivery_address',
+] as const;
 export const NUMBER_FIELDS = ['invoice.amount'] as const;
 export const DATE_FIELDS = ['agreement.expiration_date', 'invoice.issued_date'] as const;
 export const LIST_OPS = ['is', 'is_not', 'is_any_of', 'is_none_of'] as const;
 export const CONTAINS_OPS = ['contains', 'not_contains'] as const;
 export const NUMBER_OPS = ['eq', 'gt', 'gte', 'lt', 'lte'] as const;
 export const DATE_OPS = ['on', 'before', 'on_or_before', 'after', 'on_or_after'] as const;
-export const RELATIVE_DATES = ['last_30_days', 'last_90_days', 'last_365_days', 'expiring_30_days', 'expiring_60_days', 'expiring_90_days'] as const;
+export const RELATIVE_DATES = [
+  'last_30_days',
+  'last_90_days',
+  'last_365_days',
+  'expiring_30_days',
+  'expiring_60_days',
+  'expiring_90_days',
+] as const;
 
 export type ReferenceField = (typeof REFERENCE_FIELDS)[number];
 export type TextField = (typeof TEXT_FIELDS)[number];
@@ -58,7 +70,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 // Linear: no nested quantifiers; the length is capped before it runs.
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-const includes = <T extends string>(list: readonly T[], value: unknown): value is T => typeof value === 'string' && (list as readonly string[]).includes(value);
+const includes = <T extends string>(list: readonly T[], value: unknown): value is T =>
+  typeof value === 'string' && (list as readonly string[]).includes(value);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -94,12 +107,18 @@ class Checker {
     this.onlyKeys(value, ['combinator', 'children'], path);
     if (!includes(['and', 'or'], value.combinator)) this.fail(`${path}.combinator`, 'must be and or or');
     const children = value.children;
-    if (!Array.isArray(children)) return void this.fail(`${path}.children`, 'must be an array of 1 to 20 conditions or groups');
-    if (children.length < 1 || children.length > MAX_CHILDREN) this.fail(`${path}.children`, `must hold 1 to ${MAX_CHILDREN} children (has ${children.length})`);
+    if (!Array.isArray(children))
+      return void this.fail(`${path}.children`, 'must be an array of 1 to 20 conditions or groups');
+    if (children.length < 1 || children.length > MAX_CHILDREN)
+      this.fail(`${path}.children`, `must hold 1 to ${MAX_CHILDREN} children (has ${children.length})`);
     children.slice(0, MAX_CHILDREN + 1).forEach((child, index) => {
       const childPath = `${path}.children.${index}`;
       if (isPlainObject(child) && ('combinator' in child || 'children' in child) && !('field' in child)) {
-        if (level >= MAX_LEVELS) return void this.fail(childPath, `groups nest at most ${MAX_LEVELS} levels; a third-level group holds only conditions`);
+        if (level >= MAX_LEVELS)
+          return void this.fail(
+            childPath,
+            `groups nest at most ${MAX_LEVELS} levels; a third-level group holds only conditions`,
+          );
         this.group(child, childPath, level + 1);
       } else {
         this.condition(child, childPath);
@@ -109,13 +128,21 @@ class Checker {
 
   condition(value: unknown, path: string): void {
     this.conditions += 1;
-    if (!isPlainObject(value)) return void this.fail(path, 'must be a condition {field, op, value} or a group {combinator, children}');
+    if (!isPlainObject(value))
+      return void this.fail(path, 'must be a condition {field, op, value} or a group {combinator, children}');
     this.onlyKeys(value, ['field', 'op', 'value'], path);
     const { field, op } = value;
-    if (includes(REFERENCE_FIELDS, field)) return this.listCondition(value, path, LIST_OPS, (v) => typeof v === 'string' && UUID.test(v), 'a UUID');
+    if (includes(REFERENCE_FIELDS, field))
+      return this.listCondition(value, path, LIST_OPS, (v) => typeof v === 'string' && UUID.test(v), 'a UUID');
     if (includes(TEXT_FIELDS, field)) {
       if (includes(CONTAINS_OPS, op)) return void this.text(value.value, `${path}.value`);
-      return this.listCondition(value, path, [...LIST_OPS, ...CONTAINS_OPS], (v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_TEXT_LENGTH, `a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
+      return this.listCondition(
+        value,
+        path,
+        [...LIST_OPS, ...CONTAINS_OPS],
+        (v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_TEXT_LENGTH,
+        `a non-empty string of at most ${MAX_TEXT_LENGTH} characters`,
+      );
     }
     if (includes(NUMBER_FIELDS, field)) {
       if (!includes(NUMBER_OPS, op)) return void this.fail(`${path}.op`, `must be one of ${NUMBER_OPS.join(', ')}`);
@@ -128,14 +155,20 @@ class Checker {
     }
     if (includes(DATE_FIELDS, field)) {
       if (op === 'within') {
-        if (!includes(RELATIVE_DATES, value.value)) this.fail(`${path}.value`, `must be one of ${RELATIVE_DATES.join(', ')}`);
+        if (!includes(RELATIVE_DATES, value.value))
+          this.fail(`${path}.value`, `must be one of ${RELATIVE_DATES.join(', ')}`);
         return;
       }
-      if (!includes(DATE_OPS, op)) return void this.fail(`${path}.op`, `must be one of ${[...DATE_OPS, 'within'].join(', ')}`);
-      if (typeof value.value !== 'string' || !isRealDate(value.value)) this.fail(`${path}.value`, 'must be a date YYYY-MM-DD');
+      if (!includes(DATE_OPS, op))
+        return void this.fail(`${path}.op`, `must be one of ${[...DATE_OPS, 'within'].join(', ')}`);
+      if (typeof value.value !== 'string' || !isRealDate(value.value))
+        this.fail(`${path}.value`, 'must be a date YYYY-MM-DD');
       return;
     }
-    this.fail(`${path}.field`, `must be one of ${[...REFERENCE_FIELDS, ...TEXT_FIELDS, ...NUMBER_FIELDS, ...DATE_FIELDS].join(', ')}`);
+    this.fail(
+      `${path}.field`,
+      `must be one of ${[...REFERENCE_FIELDS, ...TEXT_FIELDS, ...NUMBER_FIELDS, ...DATE_FIELDS].join(', ')}`,
+    );
   }
 
   text(value: unknown, path: string): void {
@@ -144,7 +177,13 @@ class Checker {
     }
   }
 
-  listCondition(value: Record<string, unknown>, path: string, ops: readonly string[], itemOk: (v: unknown) => boolean, itemName: string): void {
+  listCondition(
+    value: Record<string, unknown>,
+    path: string,
+    ops: readonly string[],
+    itemOk: (v: unknown) => boolean,
+    itemName: string,
+  ): void {
     const { op } = value;
     if (!includes(ops, op)) return void this.fail(`${path}.op`, `must be one of ${ops.join(', ')}`);
     if (op === 'is_any_of' || op === 'is_none_of') {
@@ -170,7 +209,8 @@ export function validateTeamFilter(raw: unknown, path = 'filter'): FilterValidat
     checker.onlyKeys(raw, ['schema_version', 'root'], path);
     if (raw.schema_version !== 1) checker.fail(`${path}.schema_version`, 'must be 1');
     checker.group(raw.root, `${path}.root`, 1);
-    if (checker.conditions > MAX_CONDITIONS) checker.fail(`${path}.root`, `holds ${checker.conditions} conditions; at most ${MAX_CONDITIONS} are allowed`);
+    if (checker.conditions > MAX_CONDITIONS)
+      checker.fail(`${path}.root`, `holds ${checker.conditions} conditions; at most ${MAX_CONDITIONS} are allowed`);
   }
   return checker.issues.length === 0 ? { ok: true, filter: raw as TeamFilter } : { ok: false, errors: checker.issues };
 }

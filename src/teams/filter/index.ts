@@ -6,5 +6,19 @@
 //   compileFilter(filter, target, alias?)
 //                                    Prisma.Sql boolean over one row of invoices, agreements,
 //                                    alerts or claims (alias defaults to the table name)
-export { teamFilterSchema, validateTeamFilter, type TeamFilter, type FilterIssue, type FilterValidation, type Condition, type Group } from './definition.js';
-export { compileCoveredSet, compileFilter, DEFAULT_ALIAS, type CoveredSetOptions, type FilterTarget } from './compile.js';
+export {
+  teamFilterSchema,
+  validateTeamFilter,
+  type TeamFilter,
+  type FilterIssue,
+  type FilterValidation,
+  type Condition,
+  type Group,
+} from './definition.js';
+export {
+  compileCoveredSet,
+  compileFilter,
+  DEFAULT_ALIAS,
+  type CoveredSetOptions,
+  type FilterTarget,
+} from './compile.js';

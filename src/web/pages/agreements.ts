@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { labelsOf } from '../labels.js';
 import { definePage } from '../page.js';
 import { pickedSuppliers, withoutKey } from '../pickers.js';
-import { filledQuery, limitOf, listUrl, pageSizeOf, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
+import {
+  filledQuery,
+  limitOf,
+  listUrl,
+  pageSizeOf,
+  pager,
+  sortHeader,
+  sortState,
+  type ListState,
+  type SortOption,
+} from '../query.js';
 
 // Agreements: the list with the API's filters (GET /v1/agreements), and one agreement with its
 // terms, parties, price items (paged), documents (with a download link), alerts by topic and
@@ -11,7 +21,15 @@ import { filledQuery, limitOf, listUrl, pageSizeOf, pager, sortHeader, sortState
 type Row = Record<string, any>;
 type Page<T = Row> = { data: T[]; next_cursor: string | null };
 
-const LIST_FILTERS = ['search', 'statuses', 'supplier_ids', 'renewal_action_kinds', 'sort', 'direction', 'cursor'] as const;
+const LIST_FILTERS = [
+  'search',
+  'statuses',
+  'supplier_ids',
+  'renewal_action_kinds',
+  'sort',
+  'direction',
+  'cursor',
+] as const;
 // Newest first (the API's default), or by renewal deadline (soonest first); both ways.
 const AGREEMENT_SORTS: SortOption[] = [
   { value: 'created_at', label: 'Added', first: 'desc' },
@@ -46,9 +64,18 @@ export const agreementPages = [
       const state = sortState(query, AGREEMENT_SORTS, DEFAULT_SORT);
       const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
       const { cursor, ...filter } = listed;
-      const page = supplier.none ? { data: [], next_cursor: null } : await call<Page>('listAgreements', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } });
-      const labels = await labelsOf(deps, credential.organizationId, { suppliers: page.data.flatMap((a) => a.supplier_ids as string[]) });
-      const filters = { ...(supplier.text ? { ...withoutKey(filter, 'supplier_ids'), supplier: supplier.text } : filter), ...limitOf(pageSize) };
+      const page = supplier.none
+        ? { data: [], next_cursor: null }
+        : await call<Page>('listAgreements', {
+            query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) },
+          });
+      const labels = await labelsOf(deps, credential.organizationId, {
+        suppliers: page.data.flatMap((a) => a.supplier_ids as string[]),
+      });
+      const filters = {
+        ...(supplier.text ? { ...withoutKey(filter, 'supplier_ids'), supplier: supplier.text } : filter),
+        ...limitOf(pageSize),
+      };
       return {
         agreements: page.data,
         labels,
@@ -57,7 +84,9 @@ export const agreementPages = [
         supplierIds: query.supplier_ids,
         sort: state,
         sorts: AGREEMENT_SORTS,
-        headers: Object.fromEntries(AGREEMENT_SORTS.map((option) => [option.value, sortHeader('/app/agreements', filters, state, option)])),
+        headers: Object.fromEntries(
+          AGREEMENT_SORTS.map((option) => [option.value, sortHeader('/app/agreements', filters, state, option)]),
+        ),
         pager: pager('/app/agreements', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
       };
@@ -75,15 +104,28 @@ export const agreementPages = [
       const [prices, documents, topics, metrics] = await Promise.all([
         call<Page>('listPriceItems', {
           params: { id: params.id },
-          query: { limit: PRICE_PAGE, sort: 'description', ...(priceQuery.prices_search ? { search: priceQuery.prices_search } : {}), ...(priceQuery.prices_cursor ? { cursor: priceQuery.prices_cursor } : {}) },
+          query: {
+            limit: PRICE_PAGE,
+            sort: 'description',
+            ...(priceQuery.prices_search ? { search: priceQuery.prices_search } : {}),
+            ...(priceQuery.prices_cursor ? { cursor: priceQuery.prices_cursor } : {}),
+          },
         }),
         call<Page>('listAgreementDocuments', { params: { id: params.id }, query: { limit: DOCUMENTS_SHOWN } }),
-        call<{ data: Row[] }>('getAlertGroups', { query: { group_by: 'topic', agreement_ids: params.id, limit: '1000' } }),
+        call<{ data: Row[] }>('getAlertGroups', {
+          query: { group_by: 'topic', agreement_ids: params.id, limit: '1000' },
+        }),
         call<Row>('getAlertMetrics', { query: { agreement_ids: params.id } }),
       ]);
-      const labels = await labelsOf(deps, credential.organizationId, { suppliers: agreement.supplier_ids, recipients: agreement.recipient_ids, tags: agreement.tag_ids });
+      const labels = await labelsOf(deps, credential.organizationId, {
+        suppliers: agreement.supplier_ids,
+        recipients: agreement.recipient_ids,
+        tags: agreement.tag_ids,
+      });
       const self = `/app/agreements/${params.id}`;
-      const priceFilter: Record<string, string> = priceQuery.prices_search ? { prices_search: priceQuery.prices_search } : {};
+      const priceFilter: Record<string, string> = priceQuery.prices_search
+        ? { prices_search: priceQuery.prices_search }
+        : {};
       return {
         title: agreement.title ?? 'Untitled agreement',
         agreement,

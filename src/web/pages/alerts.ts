@@ -4,7 +4,16 @@ import { labelsOf } from '../labels.js';
 import { mayCall } from '../operations.js';
 import { defineAction, definePage, type ActionResult, type WebInput } from '../page.js';
 import { agreementSuggestions, firstText, pickedAgreements, pickedSuppliers, withoutKey } from '../pickers.js';
-import { filledQuery, limitOf, pageSizeOf, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
+import {
+  filledQuery,
+  limitOf,
+  pageSizeOf,
+  pager,
+  sortHeader,
+  sortState,
+  type ListState,
+  type SortOption,
+} from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 
 // Alerts: triage (GET /v1/alerts with its filters, newest open alerts first) and one alert with
@@ -16,7 +25,16 @@ import { actOrShowRefusal } from '../refusal.js';
 type Row = Record<string, any>;
 type Page<T = Row> = { data: T[]; next_cursor: string | null };
 
-const LIST_FILTERS = ['statuses', 'agreement_ids', 'supplier_ids', 'topic_ids', 'search', 'sort', 'direction', 'cursor'] as const;
+const LIST_FILTERS = [
+  'statuses',
+  'agreement_ids',
+  'supplier_ids',
+  'topic_ids',
+  'search',
+  'sort',
+  'direction',
+  'cursor',
+] as const;
 const CHOICES = '200';
 // Newest first (the API's default), or by the time of the last change, or by impact; both ways.
 export const ALERT_SORTS: SortOption[] = [
@@ -44,26 +62,52 @@ const SKIP_REASONS: Record<string, string> = {
   claim_completed: 'The alert is in a completed claim and cannot change.',
   not_pending: 'Only an open (pending) alert can be dismissed or credited.',
   not_credited: 'The alert is not credited.',
-  credited_by_claim: "The credit was recorded by a claim; it changes with the claim.",
+  credited_by_claim: 'The credit was recorded by a claim; it changes with the claim.',
   set_aside: 'The invoice no longer matches the agreement, so the alert is set aside.',
 };
 
 const alertParams = z.object({ id: z.string().uuid() });
-const formText = (max: number) => z.string().trim().max(max).optional().transform((value) => (value ? value : undefined));
+const formText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((value) => (value ? value : undefined));
 
 // Everything the alert page shows, for the page and for an action that failed (shown again with
 // the error above the forms).
-async function alertPage({ params, call, deps, credential }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'deps' | 'credential'>) {
+async function alertPage({
+  params,
+  call,
+  deps,
+  credential,
+}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'deps' | 'credential'>) {
   const alert = await call<Row>('getAlert', { params: { id: params.id } });
   const canWrite = mayCall(credential, 'dismissAlerts');
   const [invoice, openClaims, labels] = await Promise.all([
     call<Row>('getInvoice', { params: { id: alert.invoice_id } }),
     canWrite && alert.status === 'pending'
-      ? call<Page>('listClaims', { query: { agreement_ids: alert.agreement_id, statuses: 'pending,in_progress', limit: '50', sort: 'updated_at', direction: 'desc' } })
+      ? call<Page>('listClaims', {
+          query: {
+            agreement_ids: alert.agreement_id,
+            statuses: 'pending,in_progress',
+            limit: '50',
+            sort: 'updated_at',
+            direction: 'desc',
+          },
+        })
       : Promise.resolve({ data: [], next_cursor: null }),
-    labelsOf(deps, credential.organizationId, { agreements: [alert.agreement_id], suppliers: [alert.supplier_id], topics: [alert.topic_id], claims: [alert.claim_id] }),
+    labelsOf(deps, credential.organizationId, {
+      agreements: [alert.agreement_id],
+      suppliers: [alert.supplier_id],
+      topics: [alert.topic_id],
+      claims: [alert.claim_id],
+    }),
   ]);
-  const line = alert.invoice_item_id ? ((invoice.line_items as Row[] | undefined) ?? []).find((l) => l.id === alert.invoice_item_id) ?? null : null;
+  const line = alert.invoice_item_id
+    ? (((invoice.line_items as Row[] | undefined) ?? []).find((l) => l.id === alert.invoice_item_id) ?? null)
+    : null;
   return {
     title: alert.title as string,
     alert,
@@ -79,14 +123,18 @@ async function alertPage({ params, call, deps, credential }: Pick<WebInput<{ id:
 
 // Runs an alert action: back to the alert with a notice, or the alert page again with the refusal.
 function onAlert(input: WebInput<{ id: string }, never>, act: () => Promise<string>): Promise<ActionResult> {
-  return actOrShowRefusal({ view: 'alert', nav: 'alerts', load: () => alertPage(input) }, async () => ({ redirect: `/app/alerts/${input.params.id}`, notice: await act() }));
+  return actOrShowRefusal({ view: 'alert', nav: 'alerts', load: () => alertPage(input) }, async () => ({
+    redirect: `/app/alerts/${input.params.id}`,
+    notice: await act(),
+  }));
 }
 
 type BulkResult = { updated: string[]; unchanged: string[]; skipped: { id: string; reason: string }[] };
 
 function refusedUnlessApplied(result: BulkResult): void {
   const skipped = result.skipped[0];
-  if (skipped) throw new ApiError(409, skipped.reason, SKIP_REASONS[skipped.reason] ?? 'The alert cannot change this way.');
+  if (skipped)
+    throw new ApiError(409, skipped.reason, SKIP_REASONS[skipped.reason] ?? 'The alert cannot change this way.');
 }
 
 function commandAction(command: 'credit' | 'reopen', done: string) {
@@ -96,7 +144,9 @@ function commandAction(command: 'credit' | 'reopen', done: string) {
     params: alertParams,
     handle: (input) =>
       onAlert(input, async () => {
-        refusedUnlessApplied(await input.call<BulkResult>(`${command}Alerts`, { body: { alert_ids: [input.params.id] } }));
+        refusedUnlessApplied(
+          await input.call<BulkResult>(`${command}Alerts`, { body: { alert_ids: [input.params.id] } }),
+        );
         return done;
       }),
   });
@@ -122,10 +172,16 @@ export const alertPages = [
       const nothing = agreement.none || supplier.none;
       const singleAgreement = query.agreement_ids && !query.agreement_ids.includes(',') ? query.agreement_ids : null;
       const [page, metrics, topics] = await Promise.all([
-        nothing ? Promise.resolve({ data: [], next_cursor: null }) : call<Page>('listAlerts', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
-        nothing ? Promise.resolve({ counts: { total: 0 }, impact: [] }) : call<Row>('getAlertMetrics', { query: metricsFilter }),
+        nothing
+          ? Promise.resolve({ data: [], next_cursor: null })
+          : call<Page>('listAlerts', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
+        nothing
+          ? Promise.resolve({ counts: { total: 0 }, impact: [] })
+          : call<Row>('getAlertMetrics', { query: metricsFilter }),
         // Topics belong to one agreement: offered once an agreement is chosen.
-        singleAgreement ? call<Page>('listAlertTopics', { query: { agreement_ids: singleAgreement, limit: CHOICES } }) : Promise.resolve({ data: [], next_cursor: null }),
+        singleAgreement
+          ? call<Page>('listAlertTopics', { query: { agreement_ids: singleAgreement, limit: CHOICES } })
+          : Promise.resolve({ data: [], next_cursor: null }),
       ]);
       const labels = await labelsOf(deps, credential.organizationId, {
         agreements: page.data.map((a) => a.agreement_id),
@@ -150,9 +206,15 @@ export const alertPages = [
         topics: topics.data,
         sort: state,
         sorts: ALERT_SORTS,
-        headers: Object.fromEntries(ALERT_SORTS.map((option) => [option.value, sortHeader('/app/alerts', filters, state, option)])),
+        headers: Object.fromEntries(
+          ALERT_SORTS.map((option) => [option.value, sortHeader('/app/alerts', filters, state, option)]),
+        ),
         pager: pager('/app/alerts', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
-        filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key) && !(key === 'statuses' && filters.statuses === DEFAULT_STATUS)),
+        filtered: Object.keys(filters).some(
+          (key) =>
+            !['sort', 'direction', 'limit'].includes(key) &&
+            !(key === 'statuses' && filters.statuses === DEFAULT_STATUS),
+        ),
       };
     },
   }),
@@ -179,7 +241,11 @@ export const alertPages = [
     handle: (input) =>
       onAlert(input, async () => {
         const { category, note } = input.body;
-        refusedUnlessApplied(await input.call<BulkResult>('dismissAlerts', { body: { alert_ids: [input.params.id], category: category ?? null, note: note ?? null } }));
+        refusedUnlessApplied(
+          await input.call<BulkResult>('dismissAlerts', {
+            body: { alert_ids: [input.params.id], category: category ?? null, note: note ?? null },
+          }),
+        );
         return 'Alert dismissed.';
       }),
   }),
@@ -195,12 +261,18 @@ export const alertPages = [
       onAlert(input, async () => {
         const { claim_id: claimId, title } = input.body;
         if (claimId === 'new' || claimId === '') {
-          if (!title) throw errors.validation('Name the new claim.', [{ field: 'title', message: 'required for a new claim' }]);
+          if (!title)
+            throw errors.validation('Name the new claim.', [{ field: 'title', message: 'required for a new claim' }]);
           const alert = await input.call<Row>('getAlert', { params: { id: input.params.id } });
-          const claim = await input.call<Row>('createClaim', { body: { agreement_id: alert.agreement_id, title, alerts: { alert_ids: [input.params.id] } } });
+          const claim = await input.call<Row>('createClaim', {
+            body: { agreement_id: alert.agreement_id, title, alerts: { alert_ids: [input.params.id] } },
+          });
           return `Alert added to the new claim ${claim.reference}.`;
         }
-        const change = await input.call<Row>('addClaimAlerts', { params: { id: claimId }, body: { alert_ids: [input.params.id] } });
+        const change = await input.call<Row>('addClaimAlerts', {
+          params: { id: claimId },
+          body: { alert_ids: [input.params.id] },
+        });
         return `Alert added to claim ${change.claim.reference}.`;
       }),
   }),

@@ -2,13 +2,27 @@ import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { findPasswordLink, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PasswordError, usePasswordLink, verifyPassword } from '../../auth/passwords.js';
+import {
+  findPasswordLink,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  PasswordError,
+  usePasswordLink,
+  verifyPassword,
+} from '../../auth/passwords.js';
 import { createSession, firstOrganizationOf, revokeSession, switchOrganization } from '../../auth/sessions.js';
 import type { AppDeps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { renderFailure } from '../page.js';
 import { appView, renderView, sendHtml, setNotice } from '../render.js';
-import { anonymousCsrfToken, anonymousCsrfValid, clearSessionCookie, csrfValid, sessionOf, writeSessionCookie } from '../session.js';
+import {
+  anonymousCsrfToken,
+  anonymousCsrfValid,
+  clearSessionCookie,
+  csrfValid,
+  sessionOf,
+  writeSessionCookie,
+} from '../session.js';
 
 // Signing in and out, setting a password from a one-time link, switching organization. These are
 // the application's only routes outside definePage/defineAction: they run before a session exists.
@@ -34,20 +48,32 @@ export function signInAttemptKey(email: string, address: string): string {
 
 const signInBody = z.object({
   email: z.string().trim().toLowerCase().max(320).default(''),
-  password: z.string().max(MAX_PASSWORD_LENGTH * 4).default(''),
+  password: z
+    .string()
+    .max(MAX_PASSWORD_LENGTH * 4)
+    .default(''),
   next: z.string().optional(),
 });
 
-function renderSignIn(ctx: Context, deps: AppDeps, input: { email?: string; next: string; error?: string; status?: number }): void {
+function renderSignIn(
+  ctx: Context,
+  deps: AppDeps,
+  input: { email?: string; next: string; error?: string; status?: number },
+): void {
   const app = appView(ctx, { title: 'Sign in', csrf: anonymousCsrfToken(ctx, deps) });
-  sendHtml(ctx, renderView('sign-in', { app, email: input.email ?? '', next: input.next, error: input.error ?? null }), input.status ?? 200);
+  sendHtml(
+    ctx,
+    renderView('sign-in', { app, email: input.email ?? '', next: input.next, error: input.error ?? null }),
+    input.status ?? 200,
+  );
 }
 
 async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
   const parsed = signInBody.safeParse((ctx.request as { body?: unknown }).body ?? {});
   const body = parsed.success ? parsed.data : { email: '', password: '', next: undefined };
   const next = safeNext(body.next);
-  if (!anonymousCsrfValid(ctx)) return renderSignIn(ctx, deps, { email: body.email, next, error: FORM_EXPIRED, status: 403 });
+  if (!anonymousCsrfValid(ctx))
+    return renderSignIn(ctx, deps, { email: body.email, next, error: FORM_EXPIRED, status: 403 });
   // One attempt of this account from this address is taken before the password is checked (so a
   // burst in parallel gets no more checks than the budget), and given back when it is right. The
   // pair, not the address alone: honest people behind the same address keep signing in, and
@@ -59,14 +85,22 @@ async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
   } catch (error) {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
-      return renderSignIn(ctx, deps, { email: body.email, next, error: 'Too many failed sign-ins. Wait a few minutes and try again.', status: 429 });
+      return renderSignIn(ctx, deps, {
+        email: body.email,
+        next,
+        error: 'Too many failed sign-ins. Wait a few minutes and try again.',
+        status: 429,
+      });
     }
     throw error;
   }
-  const user = body.email ? await deps.db.user.findUnique({ where: { email: body.email }, select: { id: true, passwordHash: true } }) : null;
+  const user = body.email
+    ? await deps.db.user.findUnique({ where: { email: body.email }, select: { id: true, passwordHash: true } })
+    : null;
   const valid = await verifyPassword(user?.passwordHash ?? null, body.password);
   const organizationId = valid && user ? await firstOrganizationOf(deps.db, user.id) : null;
-  if (!user || !valid || !organizationId) return renderSignIn(ctx, deps, { email: body.email, next, error: SIGN_IN_FAILED, status: 401 });
+  if (!user || !valid || !organizationId)
+    return renderSignIn(ctx, deps, { email: body.email, next, error: SIGN_IN_FAILED, status: 401 });
   await deps.rateLimiter.forgiveSignIns(attempt);
   const { token } = await createSession(deps.db, deps.config, { userId: user.id, organizationId });
   writeSessionCookie(ctx, deps, token);
@@ -85,7 +119,17 @@ async function signOut(ctx: Context, deps: AppDeps): Promise<void> {
 }
 
 const tokenQuery = z.object({ token: z.string().max(200).default('') });
-const setPasswordBody = z.object({ token: z.string().max(200).default(''), password: z.string().max(MAX_PASSWORD_LENGTH * 4).default(''), confirm: z.string().max(MAX_PASSWORD_LENGTH * 4).default('') });
+const setPasswordBody = z.object({
+  token: z.string().max(200).default(''),
+  password: z
+    .string()
+    .max(MAX_PASSWORD_LENGTH * 4)
+    .default(''),
+  confirm: z
+    .string()
+    .max(MAX_PASSWORD_LENGTH * 4)
+    .default(''),
+});
 
 interface LinkView {
   email: string | null;
@@ -101,10 +145,25 @@ function linkView(link: Awaited<ReturnType<typeof findPasswordLink>>): LinkView 
   return { email: link.user.email, organization: link.organization?.name ?? null, role: link.role };
 }
 
-function renderSetPassword(ctx: Context, deps: AppDeps, input: { token: string; link: LinkView; error?: string; status?: number }): void {
+function renderSetPassword(
+  ctx: Context,
+  deps: AppDeps,
+  input: { token: string; link: LinkView; error?: string; status?: number },
+): void {
   const title = input.link.organization ? `Join ${input.link.organization}` : 'Set your password';
   const app = appView(ctx, { title, csrf: anonymousCsrfToken(ctx, deps) });
-  sendHtml(ctx, renderView('set-password', { app, token: input.token, ...input.link, error: input.error ?? null, minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH }), input.status ?? 200);
+  sendHtml(
+    ctx,
+    renderView('set-password', {
+      app,
+      token: input.token,
+      ...input.link,
+      error: input.error ?? null,
+      minLength: MIN_PASSWORD_LENGTH,
+      maxLength: MAX_PASSWORD_LENGTH,
+    }),
+    input.status ?? 200,
+  );
 }
 
 const LINK_NOT_VALID = 'This link is not valid any more. Ask an administrator for a new one.';
@@ -120,11 +179,20 @@ async function showSetPassword(ctx: Context, deps: AppDeps): Promise<void> {
 // organization, with a password chosen now or the account's own. Either may check a password, so
 // an attempt of the link's account from this address is taken first, as for a sign-in.
 async function setPassword(ctx: Context, deps: AppDeps): Promise<void> {
-  const body = setPasswordBody.catch({ token: '', password: '', confirm: '' }).parse((ctx.request as { body?: unknown }).body ?? {});
+  const body = setPasswordBody
+    .catch({ token: '', password: '', confirm: '' })
+    .parse((ctx.request as { body?: unknown }).body ?? {});
   const found = body.token ? await findPasswordLink(deps.db, body.token) : null;
   const link = linkView(found);
-  if (!anonymousCsrfValid(ctx)) return renderSetPassword(ctx, deps, { token: body.token, link, error: FORM_EXPIRED, status: 403 });
-  if (body.password !== body.confirm) return renderSetPassword(ctx, deps, { token: body.token, link, error: 'The two passwords are not the same.', status: 400 });
+  if (!anonymousCsrfValid(ctx))
+    return renderSetPassword(ctx, deps, { token: body.token, link, error: FORM_EXPIRED, status: 403 });
+  if (body.password !== body.confirm)
+    return renderSetPassword(ctx, deps, {
+      token: body.token,
+      link,
+      error: 'The two passwords are not the same.',
+      status: 400,
+    });
   if (!found) return renderSetPassword(ctx, deps, { token: '', link: NO_LINK, error: LINK_NOT_VALID, status: 400 });
   const attempt = signInAttemptKey(found.user.email, ctx.ip || 'unknown');
   try {
@@ -138,14 +206,26 @@ async function setPassword(ctx: Context, deps: AppDeps): Promise<void> {
     }
     const { token } = await createSession(deps.db, deps.config, { userId: used.userId, organizationId });
     writeSessionCookie(ctx, deps, token);
-    setNotice(ctx, deps, used.organizationId ? 'You have joined the organization. You are signed in.' : 'Your password is set. You are signed in.');
+    setNotice(
+      ctx,
+      deps,
+      used.organizationId
+        ? 'You have joined the organization. You are signed in.'
+        : 'Your password is set. You are signed in.',
+    );
     ctx.status = 303;
     ctx.redirect(HOME);
   } catch (error) {
-    if (error instanceof PasswordError) return renderSetPassword(ctx, deps, { token: body.token, link, error: error.message, status: 400 });
+    if (error instanceof PasswordError)
+      return renderSetPassword(ctx, deps, { token: body.token, link, error: error.message, status: 400 });
     if (error instanceof ApiError && error.status === 429) {
       for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
-      return renderSetPassword(ctx, deps, { token: body.token, link, error: 'Too many failed attempts. Wait a few minutes and try again.', status: 429 });
+      return renderSetPassword(ctx, deps, {
+        token: body.token,
+        link,
+        error: 'Too many failed attempts. Wait a few minutes and try again.',
+        status: 429,
+      });
     }
     throw error;
   }
@@ -159,7 +239,8 @@ async function switchActiveOrganization(ctx: Context, deps: AppDeps): Promise<vo
   if (!csrfValid(ctx, session)) throw new ApiError(403, 'csrf_failed', FORM_EXPIRED);
   const parsed = switchBody.safeParse((ctx.request as { body?: unknown }).body ?? {});
   // Another user's organization is as unknown as one that does not exist.
-  if (!parsed.success || !(await switchOrganization(deps.db, session, parsed.data.organization_id))) throw new ApiError(404, 'not_found', 'The organization does not exist.');
+  if (!parsed.success || !(await switchOrganization(deps.db, session, parsed.data.organization_id)))
+    throw new ApiError(404, 'not_found', 'The organization does not exist.');
   ctx.status = 303;
   ctx.redirect(HOME);
 }
@@ -176,10 +257,13 @@ function guarded(deps: AppDeps, pattern: string, handler: (ctx: Context, deps: A
 }
 
 export function mountSessionRoutes(router: Router, deps: AppDeps): void {
-  router.get('/app/sign-in', guarded(deps, '/app/sign-in', async (ctx) => {
-    if (await sessionOf(ctx, deps)) return ctx.redirect(safeNext(ctx.query.next));
-    renderSignIn(ctx, deps, { next: safeNext(ctx.query.next) });
-  }));
+  router.get(
+    '/app/sign-in',
+    guarded(deps, '/app/sign-in', async (ctx) => {
+      if (await sessionOf(ctx, deps)) return ctx.redirect(safeNext(ctx.query.next));
+      renderSignIn(ctx, deps, { next: safeNext(ctx.query.next) });
+    }),
+  );
   router.post('/app/sign-in', guarded(deps, '/app/sign-in', signIn));
   router.post('/app/sign-out', guarded(deps, '/app/sign-out', signOut));
   router.get('/app/set-password', guarded(deps, '/app/set-password', showSetPassword));

@@ -7,7 +7,17 @@ import { labelsOf } from '../labels.js';
 import { callOperation, mayCall } from '../operations.js';
 import { defineAction, defineDownload, definePage, type WebFile, type WebInput } from '../page.js';
 import { pickedAgreements, withoutKey } from '../pickers.js';
-import { filledQuery, limitOf, pageSizeOf, listUrl, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
+import {
+  filledQuery,
+  limitOf,
+  pageSizeOf,
+  listUrl,
+  pager,
+  sortHeader,
+  sortState,
+  type ListState,
+  type SortOption,
+} from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 
 // Claims: the list (GET /v1/claims with its filters) and one claim with its alerts, totals per
@@ -48,12 +58,26 @@ export function allowedChanges(from: ClaimStatus): { status: ClaimStatus; label:
 }
 
 const claimParams = z.object({ id: z.string().uuid() });
-const formText = (max: number) => z.string().trim().max(max).optional().transform((value) => (value ? value : undefined));
+const formText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((value) => (value ? value : undefined));
 
-async function claimPage({ params, ctx, call, deps, credential }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'ctx' | 'call' | 'deps' | 'credential'>) {
+async function claimPage({
+  params,
+  ctx,
+  call,
+  deps,
+  credential,
+}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'ctx' | 'call' | 'deps' | 'credential'>) {
   const claim = await call<Row>('getClaim', { params: { id: params.id } });
   const alertsCursor = filledQuery(ctx.query, ['alerts_cursor']).alerts_cursor;
-  const alerts = await call<Page>('listAlerts', { query: { claim_ids: params.id, limit: ALERT_PAGE, ...(alertsCursor ? { cursor: alertsCursor } : {}) } });
+  const alerts = await call<Page>('listAlerts', {
+    query: { claim_ids: params.id, limit: ALERT_PAGE, ...(alertsCursor ? { cursor: alertsCursor } : {}) },
+  });
   const labels = await labelsOf(deps, credential.organizationId, {
     agreements: [claim.agreement_id],
     suppliers: [claim.supplier_id],
@@ -107,7 +131,10 @@ const refundForm = z.object({
 const refundParams = z.object({ id: z.string().uuid(), refund_id: z.string().uuid() });
 
 function onClaim(input: WebInput<{ id: string }, never>, act: () => Promise<string>) {
-  return actOrShowRefusal({ view: 'claim', nav: 'claims', load: () => claimPage(input) }, async () => ({ redirect: `/app/claims/${input.params.id}`, notice: await act() }));
+  return actOrShowRefusal({ view: 'claim', nav: 'claims', load: () => claimPage(input) }, async () => ({
+    redirect: `/app/claims/${input.params.id}`,
+    notice: await act(),
+  }));
 }
 
 export const claimPages = [
@@ -126,11 +153,21 @@ export const claimPages = [
       const { cursor, ...filter } = listed;
       const { sort: _sort, direction: _direction, ...metricsFilter } = filter;
       const [page, metrics] = await Promise.all([
-        agreement.none ? Promise.resolve({ data: [], next_cursor: null }) : call<Page>('listClaims', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
-        agreement.none ? Promise.resolve({ counts: { total: 0 } }) : call<Row>('getClaimMetrics', { query: metricsFilter }),
+        agreement.none
+          ? Promise.resolve({ data: [], next_cursor: null })
+          : call<Page>('listClaims', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
+        agreement.none
+          ? Promise.resolve({ counts: { total: 0 } })
+          : call<Row>('getClaimMetrics', { query: metricsFilter }),
       ]);
-      const labels = await labelsOf(deps, credential.organizationId, { agreements: page.data.map((c) => c.agreement_id), suppliers: page.data.map((c) => c.supplier_id) });
-      const filters = { ...(agreement.text ? { ...withoutKey(filter, 'agreement_ids'), agreement: agreement.text } : filter), ...limitOf(pageSize) };
+      const labels = await labelsOf(deps, credential.organizationId, {
+        agreements: page.data.map((c) => c.agreement_id),
+        suppliers: page.data.map((c) => c.supplier_id),
+      });
+      const filters = {
+        ...(agreement.text ? { ...withoutKey(filter, 'agreement_ids'), agreement: agreement.text } : filter),
+        ...limitOf(pageSize),
+      };
       return {
         claims: page.data,
         labels,
@@ -140,7 +177,9 @@ export const claimPages = [
         total: metrics.counts.total as number,
         sort: state,
         sorts: CLAIM_LIST_SORTS,
-        headers: Object.fromEntries(CLAIM_LIST_SORTS.map((option) => [option.value, sortHeader('/app/claims', filters, state, option)])),
+        headers: Object.fromEntries(
+          CLAIM_LIST_SORTS.map((option) => [option.value, sortHeader('/app/claims', filters, state, option)]),
+        ),
         pager: pager('/app/claims', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
       };
@@ -160,9 +199,17 @@ export const claimPages = [
     params: claimParams,
     query: z.object({ format: z.enum(['pdf', 'xlsx', 'csv']).default('pdf') }).passthrough(),
     file: async ({ params, query, deps, ctx, credential }) => {
-      const result = await callOperation(deps, ctx, credential, 'exportClaim', { params: { id: params.id }, query: { format: query.format } });
-      const fileName = /filename="([^"]+)"/.exec(result.headers['Content-Disposition'] ?? '')?.[1] ?? `claim.${query.format}`;
-      return { body: result.body as WebFile['body'], contentType: result.headers['Content-Type'] ?? 'application/octet-stream', fileName };
+      const result = await callOperation(deps, ctx, credential, 'exportClaim', {
+        params: { id: params.id },
+        query: { format: query.format },
+      });
+      const fileName =
+        /filename="([^"]+)"/.exec(result.headers['Content-Disposition'] ?? '')?.[1] ?? `claim.${query.format}`;
+      return {
+        body: result.body as WebFile['body'],
+        contentType: result.headers['Content-Type'] ?? 'application/octet-stream',
+        fileName,
+      };
     },
   }),
   defineAction({
@@ -172,7 +219,10 @@ export const claimPages = [
     body: z.object({ status: z.enum(CLAIM_STATUSES) }),
     handle: (input) =>
       onClaim(input, async () => {
-        const claim = await input.call<Row>('updateClaim', { params: { id: input.params.id }, body: { status: input.body.status } });
+        const claim = await input.call<Row>('updateClaim', {
+          params: { id: input.params.id },
+          body: { status: input.body.status },
+        });
         return `The claim is ${String(claim.status).replace('_', ' ')}.`;
       }),
   }),
@@ -184,7 +234,16 @@ export const claimPages = [
     handle: (input) =>
       onClaim(input, async () => {
         const { amount, currency_code, date, reference, note } = input.body;
-        await input.call('createClaimRefund', { params: { id: input.params.id }, body: { amount: amountOf(amount), currency_code, ...(date ? { date } : {}), reference: reference ?? null, note: note ?? null } });
+        await input.call('createClaimRefund', {
+          params: { id: input.params.id },
+          body: {
+            amount: amountOf(amount),
+            currency_code,
+            ...(date ? { date } : {}),
+            reference: reference ?? null,
+            note: note ?? null,
+          },
+        });
         return 'Refund recorded.';
       }),
   }),
@@ -199,7 +258,13 @@ export const claimPages = [
         const { amount, currency_code, date, reference, note } = input.body;
         await input.call('updateClaimRefund', {
           params: { id: input.params.id, refund_id: input.params.refund_id },
-          body: { amount: amountOf(amount), currency_code, ...(date ? { date } : {}), reference: reference ?? null, ...(note !== undefined ? { note } : {}) },
+          body: {
+            amount: amountOf(amount),
+            currency_code,
+            ...(date ? { date } : {}),
+            reference: reference ?? null,
+            ...(note !== undefined ? { note } : {}),
+          },
         });
         return 'Refund corrected.';
       }),
@@ -221,7 +286,10 @@ export const claimPages = [
     body: z.object({ alert_id: z.string().trim().max(100) }),
     handle: (input) =>
       onClaim(input, async () => {
-        await input.call('removeClaimAlerts', { params: { id: input.params.id }, body: { alert_ids: [input.body.alert_id] } });
+        await input.call('removeClaimAlerts', {
+          params: { id: input.params.id },
+          body: { alert_ids: [input.body.alert_id] },
+        });
         return 'Alert removed from the claim; it is open again.';
       }),
   }),

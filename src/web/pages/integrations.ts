@@ -30,7 +30,16 @@ export function credentialFields(schema: Record<string, any>): CredentialField[]
   return Object.entries((schema.properties ?? {}) as Record<string, Record<string, any>>).map(([name, property]) => ({
     name,
     label: name.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase()),
-    type: property.type === 'boolean' ? 'checkbox' : property.type === 'integer' || property.type === 'number' ? 'number' : SECRET_NAME.test(name) ? 'password' : property.format === 'uri' ? 'url' : 'text',
+    type:
+      property.type === 'boolean'
+        ? 'checkbox'
+        : property.type === 'integer' || property.type === 'number'
+          ? 'number'
+          : SECRET_NAME.test(name)
+            ? 'password'
+            : property.format === 'uri'
+              ? 'url'
+              : 'text',
     // A field with a default is optional in the form (the API fills it in).
     required: required.has(name) && property.default === undefined,
     defaultValue: property.default === undefined ? '' : String(property.default),
@@ -55,9 +64,18 @@ function credentialsFrom(form: Record<string, unknown>, fields: CredentialField[
 }
 
 const integrationParams = z.object({ id: z.string().uuid() });
-const dateField = z.string().trim().max(10).optional().transform((value) => (value ? value : undefined));
+const dateField = z
+  .string()
+  .trim()
+  .max(10)
+  .optional()
+  .transform((value) => (value ? value : undefined));
 
-async function integrationsPage({ ctx, call, credential }: Pick<WebInput<unknown, unknown>, 'ctx' | 'call' | 'credential'>) {
+async function integrationsPage({
+  ctx,
+  call,
+  credential,
+}: Pick<WebInput<unknown, unknown>, 'ctx' | 'call' | 'credential'>) {
   const cursor = typeof ctx.query.cursor === 'string' && ctx.query.cursor ? ctx.query.cursor : undefined;
   const [page, providers] = await Promise.all([
     call<Page>('listIntegrations', { query: { limit: '50', ...(cursor ? { cursor } : {}) } }),
@@ -76,7 +94,13 @@ async function integrationsPage({ ctx, call, credential }: Pick<WebInput<unknown
 }
 
 function onIntegrations(input: WebInput<any, never>, anchor: string, act: () => Promise<string>) {
-  return actOrShowRefusal({ view: 'integrations', nav: 'integrations', load: () => integrationsPage(input) }, async () => ({ redirect: `/app/integrations${anchor}`, notice: await act() }));
+  return actOrShowRefusal(
+    { view: 'integrations', nav: 'integrations', load: () => integrationsPage(input) },
+    async () => ({
+      redirect: `/app/integrations${anchor}`,
+      notice: await act(),
+    }),
+  );
 }
 
 export const integrationPages = [
@@ -97,7 +121,11 @@ export const integrationPages = [
         const provider = providers.data.find((p) => p.id === input.body.provider);
         const fields = provider ? credentialFields(provider.credentials_schema) : [];
         const created = await input.call<Row>('createIntegration', {
-          body: { provider: input.body.provider, name: input.body.name, credentials: credentialsFrom(input.body as Record<string, unknown>, fields) },
+          body: {
+            provider: input.body.provider,
+            name: input.body.name,
+            credentials: credentialsFrom(input.body as Record<string, unknown>, fields),
+          },
         });
         return `${created.name} connected. Test it before the first sync.`;
       }),
@@ -119,7 +147,10 @@ export const integrationPages = [
     body: z.object({ auto_sync: z.enum(['on', 'off']) }),
     handle: (input) =>
       onIntegrations(input, `#integration-${input.params.id}`, async () => {
-        await input.call('updateIntegration', { params: { id: input.params.id }, body: { auto_sync: input.body.auto_sync === 'on' } });
+        await input.call('updateIntegration', {
+          params: { id: input.params.id },
+          body: { auto_sync: input.body.auto_sync === 'on' },
+        });
         return input.body.auto_sync === 'on' ? 'Nightly sync turned on.' : 'Nightly sync turned off.';
       }),
   }),
@@ -130,8 +161,17 @@ export const integrationPages = [
     body: z.object({ date_from: dateField, date_through: dateField }),
     handle: (input) =>
       actOrShowRefusal({ view: 'integrations', nav: 'integrations', load: () => integrationsPage(input) }, async () => {
-        const sync = await input.call<Row>('startSync', { params: { id: input.params.id }, body: { ...(input.body.date_from ? { date_from: input.body.date_from } : {}), ...(input.body.date_through ? { date_through: input.body.date_through } : {}) } });
-        return { redirect: `/app/runs/${sync.workflow_run_id}`, notice: `Sync started for ${sync.date_from} to ${sync.date_through}.` };
+        const sync = await input.call<Row>('startSync', {
+          params: { id: input.params.id },
+          body: {
+            ...(input.body.date_from ? { date_from: input.body.date_from } : {}),
+            ...(input.body.date_through ? { date_through: input.body.date_through } : {}),
+          },
+        });
+        return {
+          redirect: `/app/runs/${sync.workflow_run_id}`,
+          notice: `Sync started for ${sync.date_from} to ${sync.date_through}.`,
+        };
       }),
   }),
 ];

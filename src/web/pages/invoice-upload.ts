@@ -49,15 +49,28 @@ export function rowOfImport(invoiceImport: Json, fileName: string): UploadRow {
     importId: invoiceImport.id,
     outcome: invoiceImport.outcome,
     invoiceId: invoiceImport.invoice_id,
-    reason: invoiceImport.outcome === 'not_invoice' ? invoiceImport.classification_reason : (invoiceImport.failure?.message ?? null),
+    reason:
+      invoiceImport.outcome === 'not_invoice'
+        ? invoiceImport.classification_reason
+        : (invoiceImport.failure?.message ?? null),
     code: invoiceImport.failure?.code ?? null,
   };
 }
 
 function refusedRow(fileName: string, error: ApiError): UploadRow {
-  const details = Array.isArray(error.extra.details) ? (error.extra.details as { field: string; message: string }[]) : [];
+  const details = Array.isArray(error.extra.details)
+    ? (error.extra.details as { field: string; message: string }[])
+    : [];
   const detail = details.map((d) => `${d.field}: ${d.message}`).join('; ');
-  return { fileName, state: 'refused', importId: null, outcome: null, invoiceId: null, reason: detail ? `${error.message} (${detail})` : error.message, code: error.code };
+  return {
+    fileName,
+    state: 'refused',
+    importId: null,
+    outcome: null,
+    invoiceId: null,
+    reason: detail ? `${error.message} (${detail})` : error.message,
+    code: error.code,
+  };
 }
 
 // The spec's document registration, the byte upload to its address, and the import.
@@ -73,7 +86,9 @@ async function uploadOne(call: OperationCaller, file: ReceivedFile): Promise<Upl
       body: await readFile(file.path),
     }).catch(() => null);
     if (!stored?.ok) throw errors.serviceUnavailable('The file could not be stored. Try again in a moment.');
-    const invoiceImport = await call<Json>('createInvoiceImport', { body: { primary_document_id: registration.document_id, attachment_document_ids: [] } });
+    const invoiceImport = await call<Json>('createInvoiceImport', {
+      body: { primary_document_id: registration.document_id, attachment_document_ids: [] },
+    });
     return rowOfImport(invoiceImport, fileName);
   } catch (caught) {
     if (caught instanceof ApiError) return refusedRow(fileName, caught);
@@ -107,7 +122,13 @@ export const invoiceUploadPages: WebRoute[] = [
       for (const file of uploads) rows.push(await uploadOne(call, file));
       // The page's script sends one file per request and places the answer in its list.
       if (ctx.get('HX-Request')) return { fragment: 'upload-rows', data: { rows, t: UPLOAD_TEXTS } };
-      return { view: 'upload-results', title: UPLOAD_TEXTS.results, nav: 'invoices', data: { rows, t: UPLOAD_TEXTS }, status: rows.every((row) => row.state === 'refused') ? 400 : 200 };
+      return {
+        view: 'upload-results',
+        title: UPLOAD_TEXTS.results,
+        nav: 'invoices',
+        data: { rows, t: UPLOAD_TEXTS },
+        status: rows.every((row) => row.state === 'refused') ? 400 : 200,
+      };
     },
   }),
   // One import as a page (without script: the results link here to look again).

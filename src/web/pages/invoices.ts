@@ -6,7 +6,16 @@ import { latestImportIdOf } from '../../invoices/imports.js';
 import { mayCall } from '../operations.js';
 import { defineAction, definePage, type WebInput, type WebRoute } from '../page.js';
 import { firstText, pickedSuppliers, supplierSuggestions, withoutKey } from '../pickers.js';
-import { filledQuery, limitOf, pageSizeOf, pager, sortHeader, sortState, type ListState, type SortOption } from '../query.js';
+import {
+  filledQuery,
+  limitOf,
+  pageSizeOf,
+  pager,
+  sortHeader,
+  sortState,
+  type ListState,
+  type SortOption,
+} from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 import { UPLOAD_TEXTS } from '../labels.js';
 import { mayUpload } from './invoice-upload.js';
@@ -15,9 +24,28 @@ import { mayUpload } from './invoice-upload.js';
 // invoice with everything a finance person acts on (header, parties, lines with their alerts,
 // impact, citations, matches and checks, the original file).
 
-const LIST_FILTERS = ['search', 'supplier_ids', 'processing_statuses', 'check_statuses', 'document_types', 'issued_from', 'issued_through', 'sort', 'direction', 'cursor'] as const;
+const LIST_FILTERS = [
+  'search',
+  'supplier_ids',
+  'processing_statuses',
+  'check_statuses',
+  'document_types',
+  'issued_from',
+  'issued_through',
+  'sort',
+  'direction',
+  'cursor',
+] as const;
 // The filters GET /v1/invoices/metrics also takes: the count above the list.
-const METRIC_FILTERS = ['search', 'supplier_ids', 'processing_statuses', 'check_statuses', 'document_types', 'issued_from', 'issued_through'] as const;
+const METRIC_FILTERS = [
+  'search',
+  'supplier_ids',
+  'processing_statuses',
+  'check_statuses',
+  'document_types',
+  'issued_from',
+  'issued_through',
+] as const;
 // A malformed id reads as an id that matches nothing: the page is the API's 404, not a 400.
 const invoiceIdParams = z.object({ id: z.string().uuid() });
 
@@ -49,17 +77,28 @@ export const invoicePages: WebRoute[] = [
       const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
       const { cursor, ...filters } = listed;
       const [page, metrics] = await Promise.all([
-        supplier.none ? Promise.resolve({ data: [], next_cursor: null }) : call<Page>('listInvoices', { query: { limit: String(pageSize), ...filters, ...(cursor ? { cursor } : {}) } }),
-        supplier.none ? Promise.resolve(null) : call<Json>('getInvoiceMetrics', { query: filledQuery(filters, METRIC_FILTERS) }),
+        supplier.none
+          ? Promise.resolve({ data: [], next_cursor: null })
+          : call<Page>('listInvoices', {
+              query: { limit: String(pageSize), ...filters, ...(cursor ? { cursor } : {}) },
+            }),
+        supplier.none
+          ? Promise.resolve(null)
+          : call<Json>('getInvoiceMetrics', { query: filledQuery(filters, METRIC_FILTERS) }),
       ]);
-      const urlFilters = { ...(supplier.text ? { ...withoutKey(filters, 'supplier_ids'), supplier: supplier.text } : filters), ...limitOf(pageSize) };
+      const urlFilters = {
+        ...(supplier.text ? { ...withoutKey(filters, 'supplier_ids'), supplier: supplier.text } : filters),
+        ...limitOf(pageSize),
+      };
       return {
         invoices: page.data,
         filters: urlFilters,
         supplier,
         sort: state,
         sorts: INVOICE_SORTS,
-        headers: Object.fromEntries(INVOICE_SORTS.map((option) => [option.value, sortHeader('/app/invoices', urlFilters, state, option)])),
+        headers: Object.fromEntries(
+          INVOICE_SORTS.map((option) => [option.value, sortHeader('/app/invoices', urlFilters, state, option)]),
+        ),
         total: metrics ? (metrics.counts.total as number) : 0,
         pager: pager('/app/invoices', urlFilters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(urlFilters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
@@ -77,7 +116,6 @@ export const invoicePages: WebRoute[] = [
     load: async ({ ctx, call }) => ({ options: await supplierSuggestions(call, firstText(ctx.query.supplier)) }),
   }),
 ];
-
 
 // Every alert of one invoice (an invoice has few; the API's list maximum is a safe bound).
 const ALERTS_PER_INVOICE = '1000';
@@ -119,25 +157,42 @@ invoicePages.push(
     params: invoiceIdParams,
     body: z.object({ run_id: z.string().uuid() }),
     handle: (input) =>
-      actOrShowRefusal({ view: 'invoice', nav: 'invoices', load: () => invoicePage({ ...input, ctx: input.ctx }) }, async () => {
-        // The run must be this invoice's import run: read through the same lookup as the page.
-        const run = await importRunOf(input, input.params.id);
-        if (!run || run.id !== input.body.run_id) throw errors.notFound('run');
-        await input.call('retryWorkflowRun', { params: { id: run.id } });
-        return { redirect: `/app/invoices/${input.params.id}`, notice: 'The import runs again; this page shows its result when it is done.' };
-      }),
+      actOrShowRefusal(
+        { view: 'invoice', nav: 'invoices', load: () => invoicePage({ ...input, ctx: input.ctx }) },
+        async () => {
+          // The run must be this invoice's import run: read through the same lookup as the page.
+          const run = await importRunOf(input, input.params.id);
+          if (!run || run.id !== input.body.run_id) throw errors.notFound('run');
+          await input.call('retryWorkflowRun', { params: { id: run.id } });
+          return {
+            redirect: `/app/invoices/${input.params.id}`,
+            notice: 'The import runs again; this page shows its result when it is done.',
+          };
+        },
+      ),
   }),
 );
 
 // The run of the invoice's import (the newest, a retry included), through the API's run list.
-async function importRunOf({ deps, credential, call }: Pick<WebInput<unknown, unknown>, 'deps' | 'credential' | 'call'>, invoiceId: string): Promise<Json | null> {
+async function importRunOf(
+  { deps, credential, call }: Pick<WebInput<unknown, unknown>, 'deps' | 'credential' | 'call'>,
+  invoiceId: string,
+): Promise<Json | null> {
   const importId = await latestImportIdOf(deps, credential.organizationId, invoiceId);
   if (!importId) return null;
-  const runs = await call<Page>('listWorkflowRuns', { query: { owner_type: 'invoice_import', owner_ids: importId, limit: '1' } });
+  const runs = await call<Page>('listWorkflowRuns', {
+    query: { owner_type: 'invoice_import', owner_ids: importId, limit: '1' },
+  });
   return runs.data[0] ?? null;
 }
 
-async function invoicePage({ params, call, credential, ctx, deps }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'credential' | 'ctx' | 'deps'>) {
+async function invoicePage({
+  params,
+  call,
+  credential,
+  ctx,
+  deps,
+}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'credential' | 'ctx' | 'deps'>) {
   // Read first: another organization's invoice (or a malformed id) is the API's 404.
   const invoice = await call<Json>('getInvoice', { params });
   const failed = invoice.processing.status === 'failed';

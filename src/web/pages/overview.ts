@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { expiringChart, foundVsRecoveredCharts, groupCharts, lastMonths, totalsByCurrency, type Chart, type Group, type Money } from '../charts.js';
+import {
+  expiringChart,
+  foundVsRecoveredCharts,
+  groupCharts,
+  lastMonths,
+  totalsByCurrency,
+  type Chart,
+  type Group,
+  type Money,
+} from '../charts.js';
 import { definePage } from '../page.js';
 import { texts } from '../texts.js';
 
@@ -32,23 +41,46 @@ export const overviewPages = [
       const months = lastMonths(today, MONTHS);
       const [overview, byAgreement, byTopic, found, recovered] = await Promise.all([
         call<Row>('getOverview'),
-        call<{ data: Group[] }>('getAlertGroups', { query: { group_by: 'agreement', statuses: 'pending', limit: GROUPS } }),
+        call<{ data: Group[] }>('getAlertGroups', {
+          query: { group_by: 'agreement', statuses: 'pending', limit: GROUPS },
+        }),
         call<{ data: Group[] }>('getAlertGroups', { query: { group_by: 'topic', statuses: 'pending', limit: GROUPS } }),
         // Found: the impact of the alerts recorded in the month (whatever became of them since).
-        Promise.all(months.map((m) => call<Row>('getAlertMetrics', { query: { created_from: m.from, created_before: m.before } }))),
+        Promise.all(
+          months.map((m) =>
+            call<Row>('getAlertMetrics', { query: { created_from: m.from, created_before: m.before } }),
+          ),
+        ),
         // Recovered: the refunds dated in the month, of claims in any status.
-        Promise.all(months.map((m) => call<Row>('getClaimMetrics', { query: { refunded_from: m.from.slice(0, 10), refunded_through: dayBefore(m.before) } }))),
+        Promise.all(
+          months.map((m) =>
+            call<Row>('getClaimMetrics', {
+              query: { refunded_from: m.from.slice(0, 10), refunded_through: dayBefore(m.before) },
+            }),
+          ),
+        ),
       ]);
       const perMonth = months.map((m, i) => ({
         month: m.month,
-        found: (found[i]!.impact as { currency_code: string | null; total: string }[]).map((r): Money => ({ currency_code: r.currency_code, amount: r.total })),
+        found: (found[i]!.impact as { currency_code: string | null; total: string }[]).map((r): Money => ({
+          currency_code: r.currency_code,
+          amount: r.total,
+        })),
         recovered: totalsByCurrency(recovered[i]!.refund_summary),
       }));
       const expiring = expiringChart(overview.agreements.expiring_soon.soonest, today);
       const sections: { id: string; heading: string; charts: Chart[] }[] = [
         { id: 'found-vs-recovered', heading: t.foundVsRecovered, charts: foundVsRecoveredCharts(perMonth) },
-        { id: 'impact-by-agreement', heading: t.impactByAgreement, charts: groupCharts(t.impactByAgreement, t.agreement, byAgreement.data, t.noAgreement) },
-        { id: 'impact-by-topic', heading: t.impactByTopic, charts: groupCharts(t.impactByTopic, t.topic, byTopic.data) },
+        {
+          id: 'impact-by-agreement',
+          heading: t.impactByAgreement,
+          charts: groupCharts(t.impactByAgreement, t.agreement, byAgreement.data, t.noAgreement),
+        },
+        {
+          id: 'impact-by-topic',
+          heading: t.impactByTopic,
+          charts: groupCharts(t.impactByTopic, t.topic, byTopic.data),
+        },
         { id: 'agreements-expiring', heading: t.agreementsExpiring, charts: expiring ? [expiring] : [] },
       ];
       const nextSteps = (overview.next_steps as Row[]).map((step) => ({ ...step, href: appLink(step.link) }));

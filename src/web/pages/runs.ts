@@ -16,7 +16,17 @@ type Page<T = Row> = { data: T[]; next_cursor: string | null };
 const LIST_FILTERS = ['statuses', 'types', 'sort', 'direction', 'cursor'] as const;
 // Newest first (the API's default) or oldest first.
 const RUN_SORTS: SortOption[] = [{ value: 'created_at', label: 'Started', first: 'desc' }];
-const RUN_TYPES = ['import', 'check', 'refresh', 'price_import', 'document_import', 'document_index', 'topic_reconcile', 'sync', 'supplier_refresh'] as const;
+const RUN_TYPES = [
+  'import',
+  'check',
+  'refresh',
+  'price_import',
+  'document_import',
+  'document_index',
+  'topic_reconcile',
+  'sync',
+  'supplier_refresh',
+] as const;
 const ITEM_PAGE = '100';
 
 // Where the record a run or item works for has a page.
@@ -28,7 +38,8 @@ const RECORD_PAGES: Record<string, string> = {
   integration: '/app/integrations#integration-',
 };
 
-export const recordUrl = (record: { type: string; id: string } | null): string | null => (record && RECORD_PAGES[record.type] ? `${RECORD_PAGES[record.type]}${record.id}` : null);
+export const recordUrl = (record: { type: string; id: string } | null): string | null =>
+  record && RECORD_PAGES[record.type] ? `${RECORD_PAGES[record.type]}${record.id}` : null;
 
 const CODE = /^[a-z]+(_[a-z]+)+$/;
 
@@ -38,8 +49,12 @@ export function resultText(result: unknown): string {
     const entries = Object.entries(result as Record<string, unknown>);
     if (entries.every(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
       // A code among the values ("outcome not_invoice") reads in words, as everywhere else.
-      const shown = (value: unknown) => (typeof value === 'string' && CODE.test(value) ? codeLabel(value) : String(value));
-      return entries.map(([key, value]) => `${key.replaceAll('_', ' ')} ${shown(value)}`).join(' · ').slice(0, 300);
+      const shown = (value: unknown) =>
+        typeof value === 'string' && CODE.test(value) ? codeLabel(value) : String(value);
+      return entries
+        .map(([key, value]) => `${key.replaceAll('_', ' ')} ${shown(value)}`)
+        .join(' · ')
+        .slice(0, 300);
     }
   }
   return JSON.stringify(result).slice(0, 200);
@@ -47,7 +62,10 @@ export function resultText(result: unknown): string {
 
 // The workflow in Temporal UI: <TEMPORAL_UI_URL>/namespaces/<namespace>/workflows/<workflow id>;
 // null (no link) when TEMPORAL_UI_URL is not set.
-export function temporalUiUrl(config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, workflowId: string): string | null {
+export function temporalUiUrl(
+  config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>,
+  workflowId: string,
+): string | null {
   if (!config.TEMPORAL_UI_URL) return null;
   return `${config.TEMPORAL_UI_URL.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
 }
@@ -66,7 +84,9 @@ export const runPages = [
       const state = sortState(query, RUN_SORTS, { sort: 'created_at', direction: 'desc' });
       const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
       const { cursor, ...filter } = listed;
-      const page = await call<Page>('listWorkflowRuns', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } });
+      const page = await call<Page>('listWorkflowRuns', {
+        query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) },
+      });
       const filters = { ...filter, ...limitOf(pageSize) };
       return {
         runs: page.data,
@@ -92,7 +112,11 @@ export const runPages = [
         call<Row>('getWorkflowRun', { params: { id: params.id } }),
         call<Page>('listWorkflowRunItems', {
           params: { id: params.id },
-          query: { limit: ITEM_PAGE, ...(query.item_statuses ? { statuses: query.item_statuses } : {}), ...(query.items_cursor ? { cursor: query.items_cursor } : {}) },
+          query: {
+            limit: ITEM_PAGE,
+            ...(query.item_statuses ? { statuses: query.item_statuses } : {}),
+            ...(query.items_cursor ? { cursor: query.items_cursor } : {}),
+          },
         }),
         // The workflow id is not part of the API's representation (the run id is, and usually equals it).
         findRun(deps, credential.organizationId, params.id),

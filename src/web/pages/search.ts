@@ -24,16 +24,24 @@ const PAGE_SIZE = '50';
 // The application's page of a result (the API's `url` names the API's record).
 export function resultHref(result: Pick<SearchResult, 'type' | 'id'>): string {
   switch (result.type) {
-    case 'invoice': return `/app/invoices/${result.id}`;
-    case 'agreement': return `/app/agreements/${result.id}`;
-    case 'alert': return `/app/alerts/${result.id}`;
-    case 'claim': return `/app/claims/${result.id}`;
-    case 'topic': return `/app/alerts?topic_ids=${result.id}`;
-    default: return '/app';
+    case 'invoice':
+      return `/app/invoices/${result.id}`;
+    case 'agreement':
+      return `/app/agreements/${result.id}`;
+    case 'alert':
+      return `/app/alerts/${result.id}`;
+    case 'claim':
+      return `/app/claims/${result.id}`;
+    case 'topic':
+      return `/app/alerts?topic_ids=${result.id}`;
+    default:
+      return '/app';
   }
 }
 
-export function groupResults(results: SearchResult[]): { kind: string; label: string; results: (SearchResult & { href: string })[] }[] {
+export function groupResults(
+  results: SearchResult[],
+): { kind: string; label: string; results: (SearchResult & { href: string })[] }[] {
   return KINDS.map((kind) => ({
     kind,
     label: texts.search.kinds[kind] ?? kind,

@@ -51,7 +51,17 @@ export const settingsPages = [
         admin ? listInvitations(deps.db, session.organizationId) : [],
       ]);
       const levels = LEVELS.filter((l) => atLeast(session.role, l));
-      return { apiKeys, tokens, members, invitations, levels, allLevels: LEVELS, scopes: INGESTION_SCOPES, userId: session.userId, organizationId: session.organizationId };
+      return {
+        apiKeys,
+        tokens,
+        members,
+        invitations,
+        levels,
+        allLevels: LEVELS,
+        scopes: INGESTION_SCOPES,
+        userId: session.userId,
+        organizationId: session.organizationId,
+      };
     },
   }),
   defineAction({
@@ -60,7 +70,14 @@ export const settingsPages = [
     body: z.object({ name, level }),
     handle: async ({ body, deps, session }) => {
       // createApiKey refuses a level above the role, as the CLI does.
-      const key = await asFormError(createApiKey(deps.db, { userId: session.userId, organizationId: session.organizationId, level: body.level, name: body.name }));
+      const key = await asFormError(
+        createApiKey(deps.db, {
+          userId: session.userId,
+          organizationId: session.organizationId,
+          level: body.level,
+          name: body.name,
+        }),
+      );
       return {
         view: 'secret-created',
         title: 'API key created',
@@ -78,7 +95,8 @@ export const settingsPages = [
     level: 'read',
     params: idParams,
     handle: async ({ params, deps, session }) => {
-      if (!(await disableOwnApiKey(deps.db, session.userId, session.organizationId, params.id))) throw errors.notFound('API key');
+      if (!(await disableOwnApiKey(deps.db, session.userId, session.organizationId, params.id)))
+        throw errors.notFound('API key');
       return { redirect: '/app/settings', notice: 'The API key is revoked.' };
     },
   }),
@@ -88,13 +106,25 @@ export const settingsPages = [
     body: z.object({ name, scopes: z.union([z.enum(INGESTION_SCOPES), z.array(z.enum(INGESTION_SCOPES))]).optional() }),
     handle: async ({ body, deps, session }) => {
       const scopes = (Array.isArray(body.scopes) ? body.scopes : body.scopes ? [body.scopes] : []) as IngestionScope[];
-      if (scopes.length === 0) throw errors.validation('Choose at least one scope.', [{ field: 'scopes', message: 'choose at least one' }]);
-      const token = await asFormError(createIngestionToken(deps.db, { organizationId: session.organizationId, scopes, name: body.name, createdByUserId: session.userId }));
+      if (scopes.length === 0)
+        throw errors.validation('Choose at least one scope.', [{ field: 'scopes', message: 'choose at least one' }]);
+      const token = await asFormError(
+        createIngestionToken(deps.db, {
+          organizationId: session.organizationId,
+          scopes,
+          name: body.name,
+          createdByUserId: session.userId,
+        }),
+      );
       return {
         view: 'secret-created',
         title: 'Ingestion token created',
         nav: 'settings',
-        data: { heading: 'Ingestion token created', secret: token.token, description: `“${token.name}”, scopes ${token.scopes.join(', ')}. Send it as Authorization: Bearer <token> to the Ingestion API.` },
+        data: {
+          heading: 'Ingestion token created',
+          secret: token.token,
+          description: `“${token.name}”, scopes ${token.scopes.join(', ')}. Send it as Authorization: Bearer <token> to the Ingestion API.`,
+        },
       };
     },
   }),
@@ -103,14 +133,19 @@ export const settingsPages = [
     level: 'admin',
     params: idParams,
     handle: async ({ params, deps, session }) => {
-      if (!(await disableOrganizationIngestionToken(deps.db, session.organizationId, params.id))) throw errors.notFound('ingestion token');
+      if (!(await disableOrganizationIngestionToken(deps.db, session.organizationId, params.id)))
+        throw errors.notFound('ingestion token');
       return { redirect: '/app/settings', notice: 'The ingestion token is disabled.' };
     },
   }),
   defineAction({
     path: '/settings/members',
     level: 'admin',
-    body: z.object({ email: z.string().trim().toLowerCase().email('Enter an e-mail address.').max(320), name: z.string().trim().max(200).optional(), role: level }),
+    body: z.object({
+      email: z.string().trim().toLowerCase().email('Enter an e-mail address.').max(320),
+      name: z.string().trim().max(200).optional(),
+      role: level,
+    }),
     handle: async ({ body, deps, session }) => {
       // The same answer whether or not the address has an account (src/admin/service.ts).
       const invitation = await inviteMember(deps.db, {
@@ -158,7 +193,10 @@ export const settingsPages = [
     params: idParams,
     handle: async ({ params, deps, session }) => {
       await asFormError(removeMember(deps.db, session.organizationId, params.id));
-      return { redirect: params.id === session.userId ? '/app/invoices' : '/app/settings', notice: 'The member is removed.' };
+      return {
+        redirect: params.id === session.userId ? '/app/invoices' : '/app/settings',
+        notice: 'The member is removed.',
+      };
     },
   }),
 ];

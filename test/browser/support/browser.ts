@@ -10,7 +10,16 @@ import { repoRoot } from '../../../src/dev/defaults.js';
 // a fresh profile each run.
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
@@ -27,7 +36,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   return {
     browser,
-    newContext: (viewport = DESKTOP) => browser.newContext({ viewport, baseURL: appUrl(), locale: 'en-GB', timezoneId: 'UTC' }),
+    newContext: (viewport = DESKTOP) =>
+      browser.newContext({ viewport, baseURL: appUrl(), locale: 'en-GB', timezoneId: 'UTC' }),
     close: () => browser.close(),
   };
 }
@@ -47,7 +57,10 @@ export async function signIn(page: Page, email: string, password: string): Promi
   expect(new URL(page.url()).pathname).not.toBe('/app/sign-in');
 }
 
-const axeSource = readFileSync(createRequire(path.join(repoRoot, 'package.json')).resolve('axe-core/axe.min.js'), 'utf8');
+const axeSource = readFileSync(
+  createRequire(path.join(repoRoot, 'package.json')).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
 
 interface AxeViolation {
   id: string;
@@ -61,9 +74,17 @@ interface AxeViolation {
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   await page.evaluate(axeSource);
   // A string: it runs in the page, which the test's TypeScript (no DOM types) does not describe.
-  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)`)) as AxeViolation[];
+  const violations = (await page.evaluate(
+    `axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)`,
+  )) as AxeViolation[];
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n    ')}`);
+  const report = serious.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+        .slice(0, 5)
+        .map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`)
+        .join('\n    ')}`,
+  );
   expect(report, `accessibility of ${name}`).toEqual([]);
 }
 

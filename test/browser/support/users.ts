@@ -15,11 +15,20 @@ export interface WebUser {
   password: string;
 }
 
-export async function createWebUser(options: { role?: Level; organizationId?: string; organizationName?: string; name?: string } = {}): Promise<WebUser> {
+export async function createWebUser(
+  options: { role?: Level; organizationId?: string; organizationName?: string; name?: string } = {},
+): Promise<WebUser> {
   const db = testDb();
-  const organizationId = options.organizationId ?? (await createOrganization(db, { name: options.organizationName ?? `Org ${randomUUID().slice(0, 8)}` })).id;
+  const organizationId =
+    options.organizationId ??
+    (await createOrganization(db, { name: options.organizationName ?? `Org ${randomUUID().slice(0, 8)}` })).id;
   const email = `${randomUUID().slice(0, 8)}@example.test`;
-  const user = await addMember(db, { organizationId, email, name: options.name ?? 'Test Person', role: options.role ?? 'admin' });
+  const user = await addMember(db, {
+    organizationId,
+    email,
+    name: options.name ?? 'Test Person',
+    role: options.role ?? 'admin',
+  });
   await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(PASSWORD) } });
   return { organizationId, userId: user.id, email, password: PASSWORD };
 }

@@ -13,7 +13,9 @@ describe('comment mentions', () => {
   });
 
   it('leaves anything else as text: wrong length, missing bracket, not hex, nested opener', () => {
-    expect(scanMentions(`@[${A.slice(0, 35)}] @[${A}x] @[${A} @[zzzzzzzz-d9cb-469f-a165-70867728950e] @[@[${A}]`)).toEqual([A]);
+    expect(
+      scanMentions(`@[${A.slice(0, 35)}] @[${A}x] @[${A} @[zzzzzzzz-d9cb-469f-a165-70867728950e] @[@[${A}]`),
+    ).toEqual([A]);
     expect(scanMentions('@[]')).toEqual([]);
     expect(scanMentions('')).toEqual([]);
   });

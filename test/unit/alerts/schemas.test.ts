@@ -21,14 +21,20 @@ describe('alert filters', () => {
   });
 
   it('combine the relation filters with join_operator=or, and narrow by the others', () => {
-    const where = alertWhere('org', filterOf(listQuery.parse({ agreement_ids: A, invoice_ids: A, join_operator: 'or', statuses: 'pending' })), []);
+    const where = alertWhere(
+      'org',
+      filterOf(listQuery.parse({ agreement_ids: A, invoice_ids: A, join_operator: 'or', statuses: 'pending' })),
+      [],
+    );
     expect(where.AND).toContainEqual({ OR: [{ invoiceId: { in: [A] } }, { agreementId: { in: [A] } }] });
     expect(where.AND).toContainEqual({ status: { in: ['pending'] } });
     expect(listQuery.safeParse({ join_operator: 'xor' }).success).toBe(false);
   });
 
   it('keep only filters in the filter part of a list query', () => {
-    expect(filterOf(listQuery.parse({ limit: '5', sort: 'impact_amount', statuses: 'pending,dismissed', search: 'x' }))).toEqual({ statuses: ['pending', 'dismissed'], search: 'x' });
+    expect(
+      filterOf(listQuery.parse({ limit: '5', sort: 'impact_amount', statuses: 'pending,dismissed', search: 'x' })),
+    ).toEqual({ statuses: ['pending', 'dismissed'], search: 'x' });
   });
 
   it('make bulk filters name an agreement, invoice, topic or claim, and reject unknown keys', () => {

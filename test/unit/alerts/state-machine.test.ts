@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { transition, TRANSITIONS, type AlertCommand, type AlertState, type AlertStatus } from '../../../src/alerts/state-machine.js';
+import {
+  transition,
+  TRANSITIONS,
+  type AlertCommand,
+  type AlertState,
+  type AlertStatus,
+} from '../../../src/alerts/state-machine.js';
 
 const now = new Date('2026-05-01T10:00:00Z');
 const state = (status: AlertStatus, extra: Partial<AlertState> = {}): AlertState => ({
@@ -13,7 +19,11 @@ const state = (status: AlertStatus, extra: Partial<AlertState> = {}): AlertState
   ...extra,
 });
 // Applies changes as the service does, to follow a sequence of commands.
-const apply = (from: AlertState, command: AlertCommand, input: { category?: string | null; note?: string | null } = {}): AlertState => {
+const apply = (
+  from: AlertState,
+  command: AlertCommand,
+  input: { category?: string | null; note?: string | null } = {},
+): AlertState => {
   const result = transition(command, from, { ...input, now });
   return result.outcome === 'updated' ? { ...from, ...result.changes } : from;
 };
@@ -26,16 +36,26 @@ describe('alert state machine', () => {
   });
 
   it('dismisses a pending alert with its reason', () => {
-    expect(transition('dismiss', state('pending'), { category: 'agreed_exception', note: 'ok by phone', now })).toEqual({
-      outcome: 'updated',
-      changes: { status: 'dismissed', dismissalCategory: 'agreed_exception', dismissalNote: 'ok by phone', dismissedAt: now },
-    });
+    expect(transition('dismiss', state('pending'), { category: 'agreed_exception', note: 'ok by phone', now })).toEqual(
+      {
+        outcome: 'updated',
+        changes: {
+          status: 'dismissed',
+          dismissalCategory: 'agreed_exception',
+          dismissalNote: 'ok by phone',
+          dismissedAt: now,
+        },
+      },
+    );
   });
 
   it('replaces the reason when dismissed again, and changes nothing with the same reason', () => {
     const dismissed = state('dismissed', { dismissalCategory: 'a', dismissalNote: 'n' });
     expect(transition('dismiss', dismissed, { category: 'a', note: 'n', now })).toEqual({ outcome: 'unchanged' });
-    expect(transition('dismiss', dismissed, { category: 'b', now })).toEqual({ outcome: 'updated', changes: { dismissalCategory: 'b', dismissalNote: null } });
+    expect(transition('dismiss', dismissed, { category: 'b', now })).toEqual({
+      outcome: 'updated',
+      changes: { dismissalCategory: 'b', dismissalNote: null },
+    });
   });
 
   it('credits a pending alert as the user, remembering the status before', () => {
@@ -52,7 +72,10 @@ describe('alert state machine', () => {
       outcome: 'updated',
       changes: { status: 'pending', creditedBy: null, creditedAt: null, statusBeforeCredit: null },
     });
-    expect(transition('uncredit', state('credited', { creditedBy: 'claim' }), { now })).toEqual({ outcome: 'skipped', reason: 'credited_by_claim' });
+    expect(transition('uncredit', state('credited', { creditedBy: 'claim' }), { now })).toEqual({
+      outcome: 'skipped',
+      reason: 'credited_by_claim',
+    });
     expect(transition('uncredit', state('pending'), { now })).toEqual({ outcome: 'unchanged' });
     expect(transition('uncredit', state('dismissed'), { now })).toEqual({ outcome: 'skipped', reason: 'not_credited' });
   });
@@ -62,7 +85,10 @@ describe('alert state machine', () => {
       outcome: 'updated',
       changes: { status: 'pending', dismissalCategory: null, dismissalNote: null, dismissedAt: null },
     });
-    expect(transition('reopen', state('credited', { creditedBy: 'user' }), { now })).toEqual({ outcome: 'updated', changes: { status: 'pending' } });
+    expect(transition('reopen', state('credited', { creditedBy: 'user' }), { now })).toEqual({
+      outcome: 'updated',
+      changes: { status: 'pending' },
+    });
     expect(transition('reopen', state('pending'), { now })).toEqual({ outcome: 'unchanged' });
   });
 
@@ -70,25 +96,44 @@ describe('alert state machine', () => {
     expect(transition('dismiss', state('credited'), { now })).toEqual({ outcome: 'skipped', reason: 'not_pending' });
     expect(transition('credit', state('dismissed'), { now })).toEqual({ outcome: 'skipped', reason: 'not_pending' });
     for (const command of ['dismiss', 'credit', 'uncredit', 'reopen'] as const) {
-      expect(transition(command, state('claimed', { claimId: 'c' }), { now })).toEqual({ outcome: 'skipped', reason: 'in_claim' });
+      expect(transition(command, state('claimed', { claimId: 'c' }), { now })).toEqual({
+        outcome: 'skipped',
+        reason: 'in_claim',
+      });
       // An alert in a claim changes only through the claim, whatever its status.
-      expect(transition(command, state('credited', { claimId: 'c', creditedBy: 'claim' }), { now })).toEqual({ outcome: 'skipped', reason: 'in_claim' });
+      expect(transition(command, state('credited', { claimId: 'c', creditedBy: 'claim' }), { now })).toEqual({
+        outcome: 'skipped',
+        reason: 'in_claim',
+      });
     }
   });
 
   it('refuses every change of an alert in a completed claim, and frees alerts of a cancelled one', () => {
     for (const command of ['dismiss', 'credit', 'uncredit', 'reopen'] as const) {
-      expect(transition(command, state('claimed', { claimId: 'c', claimStatus: 'completed' }), { now })).toEqual({ outcome: 'skipped', reason: 'claim_completed' });
-      expect(transition(command, state('claimed', { claimId: 'c', claimStatus: 'in_progress' }), { now })).toEqual({ outcome: 'skipped', reason: 'in_claim' });
+      expect(transition(command, state('claimed', { claimId: 'c', claimStatus: 'completed' }), { now })).toEqual({
+        outcome: 'skipped',
+        reason: 'claim_completed',
+      });
+      expect(transition(command, state('claimed', { claimId: 'c', claimStatus: 'in_progress' }), { now })).toEqual({
+        outcome: 'skipped',
+        reason: 'in_claim',
+      });
     }
     // Dismissed by the cancellation: reopening takes it out of the cancelled claim.
-    const cancelled = state('dismissed', { claimId: 'c', claimStatus: 'cancelled', dismissalCategory: 'claim_cancelled' });
+    const cancelled = state('dismissed', {
+      claimId: 'c',
+      claimStatus: 'cancelled',
+      dismissalCategory: 'claim_cancelled',
+    });
     expect(transition('reopen', cancelled, { now })).toEqual({
       outcome: 'updated',
       changes: { status: 'pending', dismissalCategory: null, dismissalNote: null, dismissedAt: null, claimId: null },
     });
     // Another reason replaces the cancellation's; it stays in the claim's record.
-    expect(transition('dismiss', cancelled, { category: 'duplicate', now })).toEqual({ outcome: 'updated', changes: { dismissalCategory: 'duplicate', dismissalNote: null } });
+    expect(transition('dismiss', cancelled, { category: 'duplicate', now })).toEqual({
+      outcome: 'updated',
+      changes: { dismissalCategory: 'duplicate', dismissalNote: null },
+    });
   });
 
   it('changes nothing further on any repeated command', () => {

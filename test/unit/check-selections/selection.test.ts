@@ -95,7 +95,12 @@ describe('replacementImpact', () => {
   });
 
   it('is all zeros without alerts', () => {
-    expect(replacementImpact([])).toEqual({ alerts: 0, by_status: { pending: 0, dismissed: 0, credited: 0 }, kept_in_claims: 0, impact: [] });
+    expect(replacementImpact([])).toEqual({
+      alerts: 0,
+      by_status: { pending: 0, dismissed: 0, credited: 0 },
+      kept_in_claims: 0,
+      impact: [],
+    });
   });
 });
 
@@ -114,7 +119,11 @@ describe('selectionFingerprint', () => {
   };
 
   it('does not depend on the order of the pairs or versions', () => {
-    const reordered = { ...base, pairs: [...base.pairs].reverse(), invoiceVersions: { [i2]: base.invoiceVersions[i2]!, [i1]: base.invoiceVersions[i1]! } };
+    const reordered = {
+      ...base,
+      pairs: [...base.pairs].reverse(),
+      invoiceVersions: { [i2]: base.invoiceVersions[i2]!, [i1]: base.invoiceVersions[i1]! },
+    };
     expect(selectionFingerprint(reordered)).toBe(selectionFingerprint(base));
     expect(selectionFingerprint(base)).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -126,7 +135,12 @@ describe('selectionFingerprint', () => {
       { ...base, invoiceVersions: { ...base.invoiceVersions, [i1]: '2026-02-01T00:00:00.000Z' } },
       { ...base, agreementVersions: { [a1]: '2026-02-01T00:00:00.000Z' } },
       { ...base, mode: 'again' },
-      { ...base, replacement: replacementImpact([{ status: 'pending', inClaim: false, currencyCode: 'EUR', count: 1, amount: '1.00' }]) },
+      {
+        ...base,
+        replacement: replacementImpact([
+          { status: 'pending', inClaim: false, currencyCode: 'EUR', count: 1, amount: '1.00' },
+        ]),
+      },
     ];
     const others = variants.map(selectionFingerprint);
     expect(others).not.toContain(fingerprint);
@@ -137,7 +151,10 @@ describe('selectionFingerprint', () => {
 describe('runBatches', () => {
   it('makes one run per agreement, split at the per-run maximum', () => {
     const [a, b] = [randomUUID(), randomUUID()].sort() as [string, string];
-    const pairs = [...ids(5).map((invoiceId) => ({ invoiceId, agreementId: b })), ...ids(2).map((invoiceId) => ({ invoiceId, agreementId: a }))];
+    const pairs = [
+      ...ids(5).map((invoiceId) => ({ invoiceId, agreementId: b })),
+      ...ids(2).map((invoiceId) => ({ invoiceId, agreementId: a })),
+    ];
     const batches = runBatches(pairs, 2);
     expect(batches.map((batch) => [batch.agreementId, batch.part, batch.pairs.length])).toEqual([
       [a, 0, 2],

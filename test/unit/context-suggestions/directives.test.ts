@@ -10,8 +10,23 @@ import {
   type SuppressionSubject,
 } from '../../../src/agreements/context-suggestions/directives.js';
 
-const directive = (fields: Partial<Directive>): Directive => ({ checker: 'price_mismatch', item: null, unitPrice: null, currencyCode: null, ref: null, reason: null, ...fields });
-const subject = (fields: Partial<SuppressionSubject>): SuppressionSubject => ({ checker: 'price_mismatch', fingerprint: 'price_mismatch:aaa', itemKey: '1001', unitPrice: '12.50', currencyCode: 'EUR', ...fields });
+const directive = (fields: Partial<Directive>): Directive => ({
+  checker: 'price_mismatch',
+  item: null,
+  unitPrice: null,
+  currencyCode: null,
+  ref: null,
+  reason: null,
+  ...fields,
+});
+const subject = (fields: Partial<SuppressionSubject>): SuppressionSubject => ({
+  checker: 'price_mismatch',
+  fingerprint: 'price_mismatch:aaa',
+  itemKey: '1001',
+  unitPrice: '12.50',
+  currencyCode: 'EUR',
+  ...fields,
+});
 
 describe('parseDirectives', () => {
   it('reads every directive line and ignores the free text around it', () => {
@@ -23,8 +38,22 @@ describe('parseDirectives', () => {
       'Do not flag: vat_rate',
     ].join('\n');
     expect(parseDirectives(instructions)).toEqual([
-      { checker: 'price_mismatch', item: '1001', unitPrice: '12.50', currencyCode: 'EUR', ref: null, reason: 'agreed by phone in March' },
-      { checker: 'duplicate_charge', item: null, unitPrice: null, currencyCode: null, ref: 'duplicate_charge:0123abcd', reason: null },
+      {
+        checker: 'price_mismatch',
+        item: '1001',
+        unitPrice: '12.50',
+        currencyCode: 'EUR',
+        ref: null,
+        reason: 'agreed by phone in March',
+      },
+      {
+        checker: 'duplicate_charge',
+        item: null,
+        unitPrice: null,
+        currencyCode: null,
+        ref: 'duplicate_charge:0123abcd',
+        reason: null,
+      },
       { checker: 'vat_rate', item: null, unitPrice: null, currencyCode: null, ref: null, reason: null },
     ]);
   });
@@ -42,9 +71,17 @@ describe('parseDirectives', () => {
   });
 
   it('reads back what it writes, quotes and backslashes in item names included', () => {
-    const original = directive({ item: 'Cable 3/4" \\ black', unitPrice: '0.125', currencyCode: 'NOK', ref: 'price_mismatch:ff00', reason: 'Agreed.' });
+    const original = directive({
+      item: 'Cable 3/4" \\ black',
+      unitPrice: '0.125',
+      currencyCode: 'NOK',
+      ref: 'price_mismatch:ff00',
+      reason: 'Agreed.',
+    });
     const line = formatDirective(original);
-    expect(line).toBe('Do not flag: price_mismatch for item "Cable 3/4\\" \\\\ black" at unit price 0.125 NOK (ref price_mismatch:ff00). Reason: Agreed.');
+    expect(line).toBe(
+      'Do not flag: price_mismatch for item "Cable 3/4\\" \\\\ black" at unit price 0.125 NOK (ref price_mismatch:ff00). Reason: Agreed.',
+    );
     expect(parseDirective(line)).toEqual(original);
   });
 
@@ -64,7 +101,16 @@ describe('directiveKey', () => {
 
   it('differs when what is suppressed differs', () => {
     const base = directive({ item: '1001', unitPrice: '12.50', currencyCode: 'EUR' });
-    const keys = new Set([base, { ...base, unitPrice: '12.51' }, { ...base, item: '1002' }, { ...base, checker: 'other' }, { ...base, ref: 'x' }, { ...base, currencyCode: 'SEK' }].map(directiveKey));
+    const keys = new Set(
+      [
+        base,
+        { ...base, unitPrice: '12.51' },
+        { ...base, item: '1002' },
+        { ...base, checker: 'other' },
+        { ...base, ref: 'x' },
+        { ...base, currencyCode: 'SEK' },
+      ].map(directiveKey),
+    );
     expect(keys.size).toBe(6);
   });
 });
@@ -74,7 +120,9 @@ describe('isSuppressed', () => {
 
   it('covers the same checker on the same item at the same price', () => {
     expect(isSuppressed(subject({}), priceRule)).toBe(true);
-    expect(isSuppressed(subject({ unitPrice: '12.5000', fingerprint: 'price_mismatch:other-invoice' }), priceRule)).toBe(true);
+    expect(
+      isSuppressed(subject({ unitPrice: '12.5000', fingerprint: 'price_mismatch:other-invoice' }), priceRule),
+    ).toBe(true);
     expect(isSuppressed(subject({ itemKey: ' 1001 ' }), priceRule)).toBe(true);
   });
 
@@ -92,8 +140,18 @@ describe('isSuppressed', () => {
 
   it('covers exactly one problem with a ref', () => {
     const refRule = parseDirectives('Do not flag: totals_mismatch (ref totals_mismatch:abc)');
-    expect(isSuppressed(subject({ checker: 'totals_mismatch', fingerprint: 'totals_mismatch:abc', itemKey: null, unitPrice: null }), refRule)).toBe(true);
-    expect(isSuppressed(subject({ checker: 'totals_mismatch', fingerprint: 'totals_mismatch:abd', itemKey: null, unitPrice: null }), refRule)).toBe(false);
+    expect(
+      isSuppressed(
+        subject({ checker: 'totals_mismatch', fingerprint: 'totals_mismatch:abc', itemKey: null, unitPrice: null }),
+        refRule,
+      ),
+    ).toBe(true);
+    expect(
+      isSuppressed(
+        subject({ checker: 'totals_mismatch', fingerprint: 'totals_mismatch:abd', itemKey: null, unitPrice: null }),
+        refRule,
+      ),
+    ).toBe(false);
   });
 
   it('silences a whole checker when a person writes only its code', () => {

@@ -2,15 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { parseEcbCsv } from '../../../src/exchange-rates/index.js';
 import { errorOf, fixture } from './fixtures.js';
 
-
 describe('ECB eurofxref-hist.csv', () => {
   const rows = parseEcbCsv(fixture('eurofxref-hist.csv'));
 
   it('reads every quoted currency of every day as 1 EUR = rate', () => {
     // 11 days x 30 currencies still quoted; the 11 discontinued ones are N/A throughout.
     expect(rows).toHaveLength(11 * 30);
-    expect(rows).toContainEqual({ source: 'ecb', date: '2025-12-19', baseCurrency: 'EUR', quoteCurrency: 'NOK', rate: '11.8631' });
-    expect(rows).toContainEqual({ source: 'ecb', date: '2025-12-31', baseCurrency: 'EUR', quoteCurrency: 'IDR', rate: '19496.63' });
+    expect(rows).toContainEqual({
+      source: 'ecb',
+      date: '2025-12-19',
+      baseCurrency: 'EUR',
+      quoteCurrency: 'NOK',
+      rate: '11.8631',
+    });
+    expect(rows).toContainEqual({
+      source: 'ecb',
+      date: '2025-12-31',
+      baseCurrency: 'EUR',
+      quoteCurrency: 'IDR',
+      rate: '19496.63',
+    });
     expect(rows.every((row) => row.baseCurrency === 'EUR' && row.source === 'ecb')).toBe(true);
   });
 
@@ -38,8 +49,20 @@ describe('ECB eurofxref.csv (the daily file)', () => {
     const rows = parseEcbCsv(fixture('eurofxref.csv'));
     expect(rows).toHaveLength(30);
     expect(new Set(rows.map((row) => row.date))).toEqual(new Set(['2025-11-21']));
-    expect(rows).toContainEqual({ source: 'ecb', date: '2025-11-21', baseCurrency: 'EUR', quoteCurrency: 'GBP', rate: '0.8803' });
-    expect(rows).toContainEqual({ source: 'ecb', date: '2025-11-21', baseCurrency: 'EUR', quoteCurrency: 'SEK', rate: '11.0075' });
+    expect(rows).toContainEqual({
+      source: 'ecb',
+      date: '2025-11-21',
+      baseCurrency: 'EUR',
+      quoteCurrency: 'GBP',
+      rate: '0.8803',
+    });
+    expect(rows).toContainEqual({
+      source: 'ecb',
+      date: '2025-11-21',
+      baseCurrency: 'EUR',
+      quoteCurrency: 'SEK',
+      rate: '11.0075',
+    });
   });
 
   it('reads a single-digit day', () => {
@@ -56,7 +79,9 @@ describe('ECB files that are broken', () => {
 
   it('refuses zero and negative rates', () => {
     expect(errorOf(() => parseEcbCsv('Date,USD,\n2025-12-19,0,\n')).message).toMatch(/Line 2: .*zero/);
-    expect(errorOf(() => parseEcbCsv('Date,USD,\n2025-12-19,-1.1,\n')).message).toMatch(/Line 2: .*not a positive number/);
+    expect(errorOf(() => parseEcbCsv('Date,USD,\n2025-12-19,-1.1,\n')).message).toMatch(
+      /Line 2: .*not a positive number/,
+    );
   });
 
   it('names the line of a date it cannot read, including impossible days', () => {

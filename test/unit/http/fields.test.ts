@@ -11,7 +11,15 @@ const schema = z.object({
 
 describe('fields', () => {
   it('knows every dotted path of a schema', () => {
-    expect(fieldPathsOf(schema)).toEqual(['id', 'status', 'progress', 'progress.total', 'progress.failed', 'failure', 'failure.code']);
+    expect(fieldPathsOf(schema)).toEqual([
+      'id',
+      'status',
+      'progress',
+      'progress.total',
+      'progress.failed',
+      'failure',
+      'failure.code',
+    ]);
   });
 
   it('selects dotted paths and always keeps id', () => {

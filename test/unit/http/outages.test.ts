@@ -21,7 +21,9 @@ describe('outage classifier', () => {
   it('recognises connection loss, pool timeouts, socket errors and storage back-pressure', () => {
     expect(outageSourceOf(new Error('Connection terminated unexpectedly'))).toBe('database');
     expect(outageSourceOf(Object.assign(new Error('x'), { code: 'ECONNREFUSED', syscall: 'connect' }))).toBe('network');
-    expect(outageSourceOf(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })], 'x'))).toBe('network');
+    expect(outageSourceOf(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })], 'x'))).toBe(
+      'network',
+    );
     class S3Error extends Error {
       code = 'SlowDown';
     }
@@ -30,7 +32,9 @@ describe('outage classifier', () => {
       code = 'P2024';
     }
     expect(outageSourceOf(new PrismaClientKnownRequestError('pool timeout'))).toBe('database');
-    expect(outageSourceOf({ meta: { driverAdapterError: { cause: { kind: 'postgres', code: '57P01' } } } })).toBe('database');
+    expect(outageSourceOf({ meta: { driverAdapterError: { cause: { kind: 'postgres', code: '57P01' } } } })).toBe(
+      'database',
+    );
     // Straight from the pg pool (authentication, rate limits, list extras), not through Prisma.
     expect(outageSourceOf(pgError('57P01'))).toBe('database');
     expect(outageSourceOf(pgError('53300'))).toBe('database');

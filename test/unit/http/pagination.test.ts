@@ -21,10 +21,24 @@ describe('cursors', () => {
     const page = resolvePage(codec, { limit: 2 }, { sort: 'created_at', direction: 'desc' }, filters);
     const { nextCursor } = pageOf(codec, page, column, rows);
     expect(nextCursor).not.toBeNull();
-    const next = resolvePage(codec, { limit: 2, cursor: nextCursor! }, { sort: 'created_at', direction: 'desc' }, filters);
+    const next = resolvePage(
+      codec,
+      { limit: 2, cursor: nextCursor! },
+      { sort: 'created_at', direction: 'desc' },
+      filters,
+    );
     expect(next.after).toEqual({ value: '2026-01-02T00:00:00.000Z', id: 'id-2' });
-    expect(() => resolvePage(codec, { limit: 2, cursor: nextCursor! }, { sort: 'created_at', direction: 'desc' }, {})).toThrow(/other filters/);
-    expect(() => resolvePage(codec, { limit: 2, cursor: nextCursor!, direction: 'asc' }, { sort: 'created_at', direction: 'desc' }, filters)).toThrow(/sort or direction/);
+    expect(() =>
+      resolvePage(codec, { limit: 2, cursor: nextCursor! }, { sort: 'created_at', direction: 'desc' }, {}),
+    ).toThrow(/other filters/);
+    expect(() =>
+      resolvePage(
+        codec,
+        { limit: 2, cursor: nextCursor!, direction: 'asc' },
+        { sort: 'created_at', direction: 'desc' },
+        filters,
+      ),
+    ).toThrow(/sort or direction/);
   });
 
   it('digest filters independently of key order and ignore undefined values', () => {
@@ -35,12 +49,21 @@ describe('cursors', () => {
 
 describe('keyset', () => {
   it('orders by the sort column then the id, and continues strictly after the last row', () => {
-    const page = { limit: 10, sort: 'created_at', direction: 'desc' as const, filterDigest: 'x', after: { value: '2026-01-02T00:00:00.000Z', id: 'id-2' } };
+    const page = {
+      limit: 10,
+      sort: 'created_at',
+      direction: 'desc' as const,
+      filterDigest: 'x',
+      after: { value: '2026-01-02T00:00:00.000Z', id: 'id-2' },
+    };
     const { where, orderBy, take } = keyset(page, column);
     expect(orderBy).toEqual([{ createdAt: 'desc' }, { id: 'desc' }]);
     expect(take).toBe(11);
     expect(where).toEqual({
-      OR: [{ createdAt: { lt: new Date('2026-01-02T00:00:00.000Z') } }, { createdAt: new Date('2026-01-02T00:00:00.000Z'), id: { lt: 'id-2' } }],
+      OR: [
+        { createdAt: { lt: new Date('2026-01-02T00:00:00.000Z') } },
+        { createdAt: new Date('2026-01-02T00:00:00.000Z'), id: { lt: 'id-2' } },
+      ],
     });
   });
 });
@@ -52,7 +75,13 @@ describe('lists ranked in memory (pageOfRanked)', () => {
     { key: 'c', count: 5 },
     { key: '', count: 1 },
   ];
-  const pages = (limit: number, direction: 'asc' | 'desc', rankOf: (g: { key: string; count: number }) => (string | number)[], follow = false, items = groups) => {
+  const pages = (
+    limit: number,
+    direction: 'asc' | 'desc',
+    rankOf: (g: { key: string; count: number }) => (string | number)[],
+    follow = false,
+    items = groups,
+  ) => {
     const seen: string[][] = [];
     let cursor: string | undefined;
     do {
@@ -65,7 +94,10 @@ describe('lists ranked in memory (pageOfRanked)', () => {
   };
 
   it('page in rank order, ascending or descending, each item once', () => {
-    expect(pages(2, 'asc', (g) => [g.count, g.key])).toEqual([['', 'a'], ['b', 'c']]);
+    expect(pages(2, 'asc', (g) => [g.count, g.key])).toEqual([
+      ['', 'a'],
+      ['b', 'c'],
+    ]);
     expect(pages(3, 'desc', (g) => [g.count, g.key])).toEqual([['c', 'b', 'a'], ['']]);
     // A rank that already follows the direction: most first, ties by key ascending.
     expect(pages(3, 'desc', (g) => [-g.count, g.key], true)).toEqual([['c', 'a', 'b'], ['']]);
@@ -79,12 +111,21 @@ describe('lists ranked in memory (pageOfRanked)', () => {
     // 'a' is gone and 'aa' joined before it: the next page starts after 'a''s place.
     const changed = [...groups.filter((g) => g.key !== 'a'), { key: '0', count: 1 }, { key: 'aa', count: 2 }];
     const next = resolvePage(codec, { limit: 5, cursor: nextCursor! }, { sort: 'count', direction: 'asc' }, {});
-    expect(pageOfRanked(codec, next, changed, (g) => [g.count, g.key]).rows.map((g) => g.key)).toEqual(['aa', 'b', 'c']);
+    expect(pageOfRanked(codec, next, changed, (g) => [g.count, g.key]).rows.map((g) => g.key)).toEqual([
+      'aa',
+      'b',
+      'c',
+    ]);
   });
 
   it("refuse a keyset list's cursor", () => {
     const rows = [1, 2, 3].map((n) => ({ id: `id-${n}`, createdAt: new Date(Date.UTC(2026, 0, n)) }));
-    const keysetCursor = pageOf(codec, resolvePage(codec, { limit: 1 }, { sort: 'count', direction: 'asc' }, {}), column, rows).nextCursor!;
+    const keysetCursor = pageOf(
+      codec,
+      resolvePage(codec, { limit: 1 }, { sort: 'count', direction: 'asc' }, {}),
+      column,
+      rows,
+    ).nextCursor!;
     const page = resolvePage(codec, { limit: 1, cursor: keysetCursor }, { sort: 'count', direction: 'asc' }, {});
     expect(() => pageOfRanked(codec, page, groups, (g) => [g.count, g.key])).toThrow(ApiError);
   });

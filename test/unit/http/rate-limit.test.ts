@@ -17,7 +17,12 @@ function expectRefusal(refuse: () => void, seconds: number): void {
 }
 
 describe('rate limiter (memory store)', () => {
-  const limiter = () => new RequestRateLimiter({ store: 'memory', requests: { points: 2, windowSeconds: 60 }, authFailures: { points: 3, windowSeconds: 300 } });
+  const limiter = () =>
+    new RequestRateLimiter({
+      store: 'memory',
+      requests: { points: 2, windowSeconds: 60 },
+      authFailures: { points: 3, windowSeconds: 300 },
+    });
 
   it('refuses a credential past its budget with 429 and Retry-After', async () => {
     const rl = limiter();
@@ -64,6 +69,13 @@ describe('rate limiter (memory store)', () => {
   });
 
   it('needs the pool for the PostgreSQL store', () => {
-    expect(() => new RequestRateLimiter({ store: 'postgres', requests: { points: 1, windowSeconds: 1 }, authFailures: { points: 1, windowSeconds: 1 } })).toThrow(/pool/);
+    expect(
+      () =>
+        new RequestRateLimiter({
+          store: 'postgres',
+          requests: { points: 1, windowSeconds: 1 },
+          authFailures: { points: 1, windowSeconds: 1 },
+        }),
+    ).toThrow(/pool/);
   });
 });

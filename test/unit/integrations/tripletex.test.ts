@@ -13,15 +13,31 @@ describe('tripletex provider', () => {
   beforeAll(async () => {
     await standin.start();
     standin.suppliers.push({ id: 1, name: 'Supplier One', organizationNumber: '999000111' });
-    for (const [id, date] of [[11, '2026-03-01'], [12, '2026-03-15'], [13, '2026-03-31'], [14, '2026-04-01']] as const) {
-      standin.invoices.push({ id, invoiceNumber: `N-${id}`, invoiceDate: date, supplierId: 1, pdf: Buffer.from(`%PDF-1.4 invoice ${id}`) });
+    for (const [id, date] of [
+      [11, '2026-03-01'],
+      [12, '2026-03-15'],
+      [13, '2026-03-31'],
+      [14, '2026-04-01'],
+    ] as const) {
+      standin.invoices.push({
+        id,
+        invoiceNumber: `N-${id}`,
+        invoiceDate: date,
+        supplierId: 1,
+        pdf: Buffer.from(`%PDF-1.4 invoice ${id}`),
+      });
     }
   });
   afterAll(() => standin.stop());
 
   const open = (overrides: Record<string, string> = {}) =>
     tripletexProvider.open(
-      tripletexProvider.credentialsSchema.parse({ consumer_token: standin.consumerToken, employee_token: standin.employeeToken, base_url: standin.baseUrl, ...overrides }),
+      tripletexProvider.credentialsSchema.parse({
+        consumer_token: standin.consumerToken,
+        employee_token: standin.employeeToken,
+        base_url: standin.baseUrl,
+        ...overrides,
+      }),
       // The stand-in listens on 127.0.0.1: allowed by name, as the test stack does.
       { heartbeat: () => heartbeats++, addressPolicy: { allowPrivate: false, allowedHosts: new Set(['127.0.0.1']) } },
     );
@@ -51,17 +67,34 @@ describe('tripletex provider', () => {
   });
 
   it('does not connect to a loopback or private address the policy does not allow (SSRF)', async () => {
-    const credentials = tripletexProvider.credentialsSchema.parse({ consumer_token: standin.consumerToken, employee_token: standin.employeeToken, base_url: standin.baseUrl });
-    const strict = tripletexProvider.open(credentials, { heartbeat: () => undefined, addressPolicy: { allowPrivate: false, allowedHosts: new Set() } });
+    const credentials = tripletexProvider.credentialsSchema.parse({
+      consumer_token: standin.consumerToken,
+      employee_token: standin.employeeToken,
+      base_url: standin.baseUrl,
+    });
+    const strict = tripletexProvider.open(credentials, {
+      heartbeat: () => undefined,
+      addressPolicy: { allowPrivate: false, allowedHosts: new Set() },
+    });
     const before = standin.requests.length;
-    await expect(strict.listSuppliers()).rejects.toMatchObject({ kind: 'configuration', message: expect.stringContaining('base_url') });
+    await expect(strict.listSuppliers()).rejects.toMatchObject({
+      kind: 'configuration',
+      message: expect.stringContaining('base_url'),
+    });
     expect(standin.requests.length, 'no request reached the stand-in').toBe(before);
   });
 
   it('reports refused tokens as a failed sign-in step, and as an authentication error', async () => {
     const steps = await open({ employee_token: 'wrong' }).test();
-    expect(steps.map((s) => `${s.name}:${s.status}`)).toEqual(['sign_in:failed', 'read_invoices:skipped', 'download_invoice:skipped']);
-    await expect(open({ employee_token: 'wrong' }).listSuppliers()).rejects.toMatchObject({ kind: 'authentication', retryable: false });
+    expect(steps.map((s) => `${s.name}:${s.status}`)).toEqual([
+      'sign_in:failed',
+      'read_invoices:skipped',
+      'download_invoice:skipped',
+    ]);
+    await expect(open({ employee_token: 'wrong' }).listSuppliers()).rejects.toMatchObject({
+      kind: 'authentication',
+      retryable: false,
+    });
   });
 
   it('waits out 429s (heartbeating), and gives up as rate_limited when they do not stop', async () => {
@@ -69,7 +102,9 @@ describe('tripletex provider', () => {
     heartbeats = 0;
     expect(await open().listSuppliers()).toHaveLength(1);
     standin.rateLimitEvery = 1;
-    const error = await open().listSuppliers().catch((e: unknown) => e);
+    const error = await open()
+      .listSuppliers()
+      .catch((e: unknown) => e);
     standin.rateLimitEvery = 0;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: 'rate_limited', retryable: true });
@@ -78,7 +113,9 @@ describe('tripletex provider', () => {
 
   it('turns a dropped connection into a retryable unavailable error without internals', async () => {
     standin.dropConnectionWhen = (r) => r.path === '/v2/supplier';
-    const error = await open().listSuppliers().catch((e: unknown) => e);
+    const error = await open()
+      .listSuppliers()
+      .catch((e: unknown) => e);
     standin.dropConnectionWhen = null;
     expect(error).toMatchObject({ kind: 'unavailable', retryable: true, message: 'Tripletex could not be reached.' });
   });

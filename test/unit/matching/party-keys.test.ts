@@ -3,7 +3,12 @@ import { matchInvoice, partyKeys, type PartyFacts } from '../../../src/matching/
 
 // The refresh only tries agreements whose supplier shares a key with the invoice's, so sharing a
 // key must be exactly what lets the supplier rule match.
-const party = (id: string | null, name: string | null, orgNumber: string | null = null, vatId: string | null = null): PartyFacts => ({ id, name, orgNumber, vatId });
+const party = (
+  id: string | null,
+  name: string | null,
+  orgNumber: string | null = null,
+  vatId: string | null = null,
+): PartyFacts => ({ id, name, orgNumber, vatId });
 const parties = [
   party('s1', 'Acme Office AS', '987 654 321', 'NO987654321MVA'),
   party(null, 'ACME OFFICE'),
@@ -19,8 +24,24 @@ const parties = [
 
 function supplierMatches(invoiceSupplier: PartyFacts, agreementSupplier: PartyFacts, smartMatching: boolean): boolean {
   const none = party(null, null);
-  const invoice = { supplier: invoiceSupplier, recipient: none, issueDate: '2026-01-01', currencyCode: null, buyerReference: null, orderReference: null, contractReference: null, deliveryCountryCode: null };
-  const agreement = { status: 'active' as const, suppliers: [agreementSupplier], recipients: [], effectiveDate: null, expirationDate: null, applicability: null };
+  const invoice = {
+    supplier: invoiceSupplier,
+    recipient: none,
+    issueDate: '2026-01-01',
+    currencyCode: null,
+    buyerReference: null,
+    orderReference: null,
+    contractReference: null,
+    deliveryCountryCode: null,
+  };
+  const agreement = {
+    status: 'active' as const,
+    suppliers: [agreementSupplier],
+    recipients: [],
+    effectiveDate: null,
+    expirationDate: null,
+    applicability: null,
+  };
   return matchInvoice(invoice, agreement, { smartMatching }).matched;
 }
 

@@ -7,7 +7,25 @@ const strict = { allowPrivate: false, allowedHosts: new Set<string>() };
 
 describe('webhook address policy', () => {
   it('refuses loopback, private, shared, link-local (metadata), multicast and reserved addresses', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '169.254.169.254', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fd00:ec2::254', 'fe80::1', '::ffff:127.0.0.1', '::ffff:7f00:1', 'not-an-ip']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '100.64.0.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fd00:ec2::254',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      'not-an-ip',
+    ]) {
       expect(isBlockedAddress(address), address).toBe(true);
     }
   });
@@ -17,10 +35,13 @@ describe('webhook address policy', () => {
       '2002:7f00:1::1', // 6to4 of 127.0.0.1
       '2002:a9fe:a9fe::', // 6to4 of 169.254.169.254
       '2002:808:808::1', // 6to4 of a public address: still a tunnel, refused whole
-      'fec0::1', 'feff:ffff::1', // site-local fec0::/10
-      '64:ff9b:1::a9fe:a9fe', '64:ff9b:1:ffff::1', // local-use NAT64 64:ff9b:1::/48
+      'fec0::1',
+      'feff:ffff::1', // site-local fec0::/10
+      '64:ff9b:1::a9fe:a9fe',
+      '64:ff9b:1:ffff::1', // local-use NAT64 64:ff9b:1::/48
       '64:ff9b::7f00:1', // well-known NAT64
-      '192.88.99.1', '192.88.99.255', // 6to4 relay anycast
+      '192.88.99.1',
+      '192.88.99.255', // 6to4 relay anycast
       '::ffff:192.88.99.1',
     ]) {
       expect(isBlockedAddress(address), address).toBe(true);
@@ -51,7 +72,12 @@ describe('webhook address policy', () => {
     expect(staticDestinationProblem('https://[::1]/x', strict)).toMatch(/range/);
     expect(staticDestinationProblem('ftp://example.com/x', strict)).toMatch(/http/);
     // Allowed hosts (and WEBHOOK_ALLOW_PRIVATE) open the way, over http too.
-    expect(staticDestinationProblem('http://127.0.0.1:8080/x', { allowPrivate: false, allowedHosts: new Set(['127.0.0.1']) })).toBeNull();
+    expect(
+      staticDestinationProblem('http://127.0.0.1:8080/x', {
+        allowPrivate: false,
+        allowedHosts: new Set(['127.0.0.1']),
+      }),
+    ).toBeNull();
     expect(staticDestinationProblem('http://10.0.0.5/x', { allowPrivate: true, allowedHosts: new Set() })).toBeNull();
   });
 });
@@ -68,11 +94,22 @@ describe('webhook signatures and e-mail content', () => {
   });
 
   it('writes plain text and HTML with links, escaping what came from records', () => {
-    const mail = emailContent({ type: 'new_alert', alert_count: 1, url: 'https://app/runs/1', alerts: [{ title: 'Price <b>too</b> high', impact_amount: '350.00', currency_code: 'EUR', url: 'https://app/alerts/a1' }] });
+    const mail = emailContent({
+      type: 'new_alert',
+      alert_count: 1,
+      url: 'https://app/runs/1',
+      alerts: [
+        { title: 'Price <b>too</b> high', impact_amount: '350.00', currency_code: 'EUR', url: 'https://app/alerts/a1' },
+      ],
+    });
     expect(mail.subject).toBe('1 new alert');
     expect(mail.text).toContain('Price <b>too</b> high (350.00 EUR): https://app/alerts/a1');
     expect(mail.html).toContain('<a href="https://app/alerts/a1">Price &lt;b&gt;too&lt;/b&gt; high (350.00 EUR)</a>');
-    const expiring = emailContent({ type: 'agreement_expiring', days_until_expiration: 30, agreement: { title: 'Cleaning', expiration_date: '2027-01-01', url: 'https://app/agreements/g1' } });
+    const expiring = emailContent({
+      type: 'agreement_expiring',
+      days_until_expiration: 30,
+      agreement: { title: 'Cleaning', expiration_date: '2027-01-01', url: 'https://app/agreements/g1' },
+    });
     expect(expiring.subject).toBe('Agreement expiring in 30 days: Cleaning');
     expect(expiring.text).toContain('https://app/agreements/g1');
   });

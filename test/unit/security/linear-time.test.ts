@@ -34,21 +34,77 @@ interface Case {
 const repeat = (unit: string, n: number) => unit.repeat(Math.max(1, Math.floor(n / unit.length)));
 
 const CASES: Case[] = [
-  { name: 'instruction directive, spaces before an invalid end', input: (n) => `Do not flag: pricing${' '.repeat(n)}!`, run: (text: string) => parseDirectives(text) },
-  { name: 'instruction directive, a long reason', input: (n) => `- do not flag: unit_price for item "x" reason:${' \t'.repeat(n / 2)}x`, run: (text: string) => parseDirectives(text) },
-  { name: 'instruction directive, an unclosed item', input: (n) => `do not flag: pricing for item "${repeat('\\a', n)}`, run: (text: string) => parseDirectives(text) },
-  { name: 'instruction directive, many lines', input: (n) => repeat('do not flag: x (ref y\n', n), run: (text: string) => parseDirectives(text) },
-  { name: 'price cell, letters before a currency symbol', input: (n) => `${'A'.repeat(n)}$$`, run: (text: string) => parseNumberText(text) },
-  { name: 'price cell, spaced digits', input: (n) => `${repeat('1 ', n)}x`, run: (text: string) => parseNumberText(text) },
-  { name: 'price cell, letters after a number', input: (n) => `12 ${'a'.repeat(n)}.`, run: (text: string) => parseNumberText(text) },
-  { name: 'number format, unclosed [$', input: (n) => `${repeat('[$[', n)}-[$\u0000]`, run: (text: string) => currencyInNumberFormat(text) },
-  { name: 'number format, unclosed [', input: (n) => '['.repeat(n), run: (text: string) => currencyInNumberFormat(text) },
-  { name: 'number format, [$ with bad locales', input: (n) => repeat('[$x-1g', n), run: (text: string) => currencyInNumberFormat(text) },
-  { name: 'price column header, dots', input: (n) => `\u0000${'.'.repeat(n)}.\u0000`, run: (text: string) => currencyInHeader(text) },
-  { name: 'document word, closing brackets', input: (n) => `${')'.repeat(n)}\u0000`, run: (text: string) => isNumber(text) },
+  {
+    name: 'instruction directive, spaces before an invalid end',
+    input: (n) => `Do not flag: pricing${' '.repeat(n)}!`,
+    run: (text: string) => parseDirectives(text),
+  },
+  {
+    name: 'instruction directive, a long reason',
+    input: (n) => `- do not flag: unit_price for item "x" reason:${' \t'.repeat(n / 2)}x`,
+    run: (text: string) => parseDirectives(text),
+  },
+  {
+    name: 'instruction directive, an unclosed item',
+    input: (n) => `do not flag: pricing for item "${repeat('\\a', n)}`,
+    run: (text: string) => parseDirectives(text),
+  },
+  {
+    name: 'instruction directive, many lines',
+    input: (n) => repeat('do not flag: x (ref y\n', n),
+    run: (text: string) => parseDirectives(text),
+  },
+  {
+    name: 'price cell, letters before a currency symbol',
+    input: (n) => `${'A'.repeat(n)}$$`,
+    run: (text: string) => parseNumberText(text),
+  },
+  {
+    name: 'price cell, spaced digits',
+    input: (n) => `${repeat('1 ', n)}x`,
+    run: (text: string) => parseNumberText(text),
+  },
+  {
+    name: 'price cell, letters after a number',
+    input: (n) => `12 ${'a'.repeat(n)}.`,
+    run: (text: string) => parseNumberText(text),
+  },
+  {
+    name: 'number format, unclosed [$',
+    input: (n) => `${repeat('[$[', n)}-[$\u0000]`,
+    run: (text: string) => currencyInNumberFormat(text),
+  },
+  {
+    name: 'number format, unclosed [',
+    input: (n) => '['.repeat(n),
+    run: (text: string) => currencyInNumberFormat(text),
+  },
+  {
+    name: 'number format, [$ with bad locales',
+    input: (n) => repeat('[$x-1g', n),
+    run: (text: string) => currencyInNumberFormat(text),
+  },
+  {
+    name: 'price column header, dots',
+    input: (n) => `\u0000${'.'.repeat(n)}.\u0000`,
+    run: (text: string) => currencyInHeader(text),
+  },
+  {
+    name: 'document word, closing brackets',
+    input: (n) => `${')'.repeat(n)}\u0000`,
+    run: (text: string) => isNumber(text),
+  },
   { name: 'document word, opening brackets', input: (n) => `${'('.repeat(n)}x`, run: (text: string) => isNumber(text) },
-  { name: 'workbook defined names, unclosed tags', input: (n) => `f${repeat('<definedNames:n', n)}>`, run: (text: string) => removeDefinedNames(text) },
-  { name: 'workbook defined names, no tag end', input: (n) => repeat('<x:definedNames ', n), run: (text: string) => removeDefinedNames(text) },
+  {
+    name: 'workbook defined names, unclosed tags',
+    input: (n) => `f${repeat('<definedNames:n', n)}>`,
+    run: (text: string) => removeDefinedNames(text),
+  },
+  {
+    name: 'workbook defined names, no tag end',
+    input: (n) => repeat('<x:definedNames ', n),
+    run: (text: string) => removeDefinedNames(text),
+  },
   {
     name: 'Finvoice envelope, unclosed comments',
     input: (n) => encoder.encode(`<e>${repeat('-><!--!', n)}<?xml version="1.0"?><Finvoice></Finvoice>`),
@@ -64,19 +120,54 @@ const CASES: Case[] = [
     input: (n) => encoder.encode(`<Envelope>${repeat('<!--', n)}</Envelope><Finvoice></Finvoice>`),
     run: (bytes: Uint8Array) => parseXmlInvoice(bytes),
   },
-  { name: 'XML, references in text', input: (n) => encoder.encode(`<a>${repeat('&amp;&#65;&euro;&foo;', n)}</a>`), run: (bytes: Uint8Array) => loadXml(bytes) },
+  {
+    name: 'XML, references in text',
+    input: (n) => encoder.encode(`<a>${repeat('&amp;&#65;&euro;&foo;', n)}</a>`),
+    run: (bytes: Uint8Array) => loadXml(bytes),
+  },
   {
     name: 'XML, many attributes',
     input: (n) => encoder.encode(`<a ${Array.from({ length: n / 10 }, (_, i) => `a${i}="x"`).join(' ')}/>`),
     run: (bytes: Uint8Array) => loadXml(bytes),
   },
-  { name: 'XML, an unclosed value after many lines', input: (n) => encoder.encode(`<a>${repeat('<b>x</b>\n', n)}<c x="`), run: (bytes: Uint8Array) => loadXml(bytes) },
-  { name: 'XML, unclosed comments', input: (n) => encoder.encode(`<a>${repeat('<!--', n)}`), run: (bytes: Uint8Array) => loadXml(bytes) },
-  { name: 'PDF layout, lines of labels without values', input: (n) => wordGrid(n / 20, 20, () => 'Rechnungsnr/'), run: (words: Word[]) => readInvoiceFromWords(words) },
-  { name: 'PDF layout, a table of numbers under a header', input: (n) => [...wordGrid(1, 4, (column) => ['Description', 'Qty', 'Price', 'Amount'][column] ?? ''), ...wordGrid(n / 4, 4, (column, row) => (column === 0 ? `Item${row}` : '1 234,56'), 1)], run: (words: Word[]) => readInvoiceFromWords(words) },
-  { name: 'PDF layout, one very long word', input: (n) => [{ text: `Net amount (${'s'.repeat(n)}`, x: 10, y: 10, width: 100, height: 10, page: 1 }], run: (words: Word[]) => readInvoiceFromWords(words) },
-  { name: 'PDF layout, every word on one line', input: (n) => wordGrid(1, n / 10, (column) => (column % 2 === 0 ? 'Total:' : '1.234,56')), run: (words: Word[]) => readInvoiceFromWords(words) },
-  { name: 'search phrase highlighting', input: (n) => repeat('a ', n), run: (text: string) => phraseMatches(text, phrasePattern('a a a a b')) },
+  {
+    name: 'XML, an unclosed value after many lines',
+    input: (n) => encoder.encode(`<a>${repeat('<b>x</b>\n', n)}<c x="`),
+    run: (bytes: Uint8Array) => loadXml(bytes),
+  },
+  {
+    name: 'XML, unclosed comments',
+    input: (n) => encoder.encode(`<a>${repeat('<!--', n)}`),
+    run: (bytes: Uint8Array) => loadXml(bytes),
+  },
+  {
+    name: 'PDF layout, lines of labels without values',
+    input: (n) => wordGrid(n / 20, 20, () => 'Rechnungsnr/'),
+    run: (words: Word[]) => readInvoiceFromWords(words),
+  },
+  {
+    name: 'PDF layout, a table of numbers under a header',
+    input: (n) => [
+      ...wordGrid(1, 4, (column) => ['Description', 'Qty', 'Price', 'Amount'][column] ?? ''),
+      ...wordGrid(n / 4, 4, (column, row) => (column === 0 ? `Item${row}` : '1 234,56'), 1),
+    ],
+    run: (words: Word[]) => readInvoiceFromWords(words),
+  },
+  {
+    name: 'PDF layout, one very long word',
+    input: (n) => [{ text: `Net amount (${'s'.repeat(n)}`, x: 10, y: 10, width: 100, height: 10, page: 1 }],
+    run: (words: Word[]) => readInvoiceFromWords(words),
+  },
+  {
+    name: 'PDF layout, every word on one line',
+    input: (n) => wordGrid(1, n / 10, (column) => (column % 2 === 0 ? 'Total:' : '1.234,56')),
+    run: (words: Word[]) => readInvoiceFromWords(words),
+  },
+  {
+    name: 'search phrase highlighting',
+    input: (n) => repeat('a ', n),
+    run: (text: string) => phraseMatches(text, phrasePattern('a a a a b')),
+  },
 ];
 
 /** Words on a grid: `rows` lines of `columns` words, 12 units apart, pages of 60 lines. */
@@ -84,7 +175,15 @@ function wordGrid(rows: number, columns: number, text: (column: number, row: num
   const words: Word[] = [];
   for (let row = 0; row < rows; row += 1) {
     const line = firstRow + row;
-    for (let column = 0; column < columns; column += 1) words.push({ text: text(column, row), x: 20 + column * 90, y: 40 + (line % 60) * 12, width: 60, height: 9, page: 1 + Math.floor(line / 60) });
+    for (let column = 0; column < columns; column += 1)
+      words.push({
+        text: text(column, row),
+        x: 20 + column * 90,
+        y: 40 + (line % 60) * 12,
+        width: 60,
+        height: 9,
+        page: 1 + Math.floor(line / 60),
+      });
   }
   return words;
 }
@@ -107,16 +206,22 @@ function calibrate(run: () => void): number {
 }
 
 describe('parsers of user text take linear time on hostile input', () => {
-  it.each(CASES)('$name', ({ input, run }) => {
-    const call = (n: number) => {
-      const value = input(n) as never;
-      return () => void run(value);
-    };
-    // Warm up at the largest size, so compiling the code is not timed at the smallest.
-    minimumMs(call(SIZES.at(-1)!), 1);
-    const iterations = calibrate(call(SIZES[0]!));
-    const timings = SIZES.map((n) => minimumMs(call(n), iterations));
-    const ratio = timings.at(-1)! / timings[0]!;
-    expect(ratio, `ms per size ${SIZES.join('/')}: ${timings.map((ms) => ms.toFixed(2)).join('/')}`).toBeLessThan(MAX_RATIO);
-  }, 120_000);
+  it.each(CASES)(
+    '$name',
+    ({ input, run }) => {
+      const call = (n: number) => {
+        const value = input(n) as never;
+        return () => void run(value);
+      };
+      // Warm up at the largest size, so compiling the code is not timed at the smallest.
+      minimumMs(call(SIZES.at(-1)!), 1);
+      const iterations = calibrate(call(SIZES[0]!));
+      const timings = SIZES.map((n) => minimumMs(call(n), iterations));
+      const ratio = timings.at(-1)! / timings[0]!;
+      expect(ratio, `ms per size ${SIZES.join('/')}: ${timings.map((ms) => ms.toFixed(2)).join('/')}`).toBeLessThan(
+        MAX_RATIO,
+      );
+    },
+    120_000,
+  );
 });

@@ -43,9 +43,14 @@ function scanSources(): { literals: FoundPattern[]; constructedIn: Set<string> }
         const text = node.getText(source);
         const flagsAt = text.lastIndexOf('/');
         const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-        literals.push({ where: `${relative(file)}:${line}`, source: text.slice(1, flagsAt), flags: text.slice(flagsAt + 1) });
+        literals.push({
+          where: `${relative(file)}:${line}`,
+          source: text.slice(1, flagsAt),
+          flags: text.slice(flagsAt + 1),
+        });
       }
-      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'RegExp') constructedIn.add(relative(file));
+      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'RegExp')
+        constructedIn.add(relative(file));
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -74,7 +79,10 @@ function problems(patterns: FoundPattern[]): string[] {
     // A fixed seed: the fuzzing checker is random, and a test must give the same answer every run.
     const result = checkSync(pattern.source, pattern.flags, { timeout: 60_000, randomSeed: 1 });
     if (result.status === 'safe') return [];
-    const attack = result.status === 'vulnerable' ? ` (${result.complexity.type}; attack ${result.attack.pattern})` : ` (${result.error.kind})`;
+    const attack =
+      result.status === 'vulnerable'
+        ? ` (${result.complexity.type}; attack ${result.attack.pattern})`
+        : ` (${result.error.kind})`;
     return [`${pattern.where} /${pattern.source}/${pattern.flags}: ${result.status}${attack}`];
   });
 }
@@ -99,6 +107,8 @@ describe('regular expressions in src/ (recheck)', () => {
 
   it('reports a known vulnerable pattern (the checker itself works here)', () => {
     expect(problems([{ where: 'sample', source: '^(a+)+$', flags: '' }])).toHaveLength(1);
-    expect(problems([{ where: 'sample', source: String.raw`\s*(\p{L}+\p{Sc}|\p{L}{1,3}\.?|\p{Sc})$`, flags: 'u' }])).toHaveLength(1);
+    expect(
+      problems([{ where: 'sample', source: String.raw`\s*(\p{L}+\p{Sc}|\p{L}{1,3}\.?|\p{Sc})$`, flags: 'u' }]),
+    ).toHaveLength(1);
   }, 120_000);
 });

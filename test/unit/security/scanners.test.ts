@@ -13,7 +13,8 @@ const QUOTED_OR_BRACKETED = [
   ['"', '"'],
   ['[', ']'],
 ] as const;
-const fromPieces = (pieces: string[], maxLength = 12) => fc.array(fc.constantFrom(...pieces), { maxLength }).map((parts) => parts.join(''));
+const fromPieces = (pieces: string[], maxLength = 12) =>
+  fc.array(fc.constantFrom(...pieces), { maxLength }).map((parts) => parts.join(''));
 
 const OLD_DIRECTIVE = new RegExp(
   [
@@ -41,15 +42,51 @@ function oldDirective(line: string) {
 
 describe('scanners agree with the patterns they replaced', () => {
   it('instruction directives', () => {
-    const pieces = [' ', '  ', '\t', '\r', '\u2028', 'x', 'EUR', 'eur1', '12', '.5', '-', '.', ';', '"', '\\', '\\"', '(', ')', 'ref', '(ref ', ' for item ', ' at unit price ', 'reason', 'reason:', 'REASON: ok', ':', '•'];
-    const lines = fc.tuple(fc.constantFrom('', ' ', '- ', '•', '*'), fc.constantFrom('do not flag:', 'Do Not Flag: ', 'do not flag'), fromPieces(pieces, 14)).map((parts) => parts.join(''));
+    const pieces = [
+      ' ',
+      '  ',
+      '\t',
+      '\r',
+      '\u2028',
+      'x',
+      'EUR',
+      'eur1',
+      '12',
+      '.5',
+      '-',
+      '.',
+      ';',
+      '"',
+      '\\',
+      '\\"',
+      '(',
+      ')',
+      'ref',
+      '(ref ',
+      ' for item ',
+      ' at unit price ',
+      'reason',
+      'reason:',
+      'REASON: ok',
+      ':',
+      '•',
+    ];
+    const lines = fc
+      .tuple(
+        fc.constantFrom('', ' ', '- ', '•', '*'),
+        fc.constantFrom('do not flag:', 'Do Not Flag: ', 'do not flag'),
+        fromPieces(pieces, 14),
+      )
+      .map((parts) => parts.join(''));
     fc.assert(
       fc.property(lines, (line) => {
         expect(parseDirective(line)).toEqual(oldDirective(line));
       }),
       { numRuns: 5000 },
     );
-    expect(parseDirective('Do not flag: pricingreason: agreed')).toEqual(oldDirective('Do not flag: pricingreason: agreed'));
+    expect(parseDirective('Do not flag: pricingreason: agreed')).toEqual(
+      oldDirective('Do not flag: pricingreason: agreed'),
+    );
   });
 
   it('the currency after a price', () => {

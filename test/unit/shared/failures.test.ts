@@ -26,7 +26,8 @@ function systemError(code: string, message = `connect ${code} 127.0.0.1:5432`) {
   return Object.assign(new Error(message), { code, errno: -111, syscall: 'connect' });
 }
 
-const S3_ERROR = (code: string) => Object.assign(new Error(`S3 says ${code} for invoices/org/abc/key.xml`), { name: 'S3Error', code });
+const S3_ERROR = (code: string) =>
+  Object.assign(new Error(`S3 says ${code} for invoices/org/abc/key.xml`), { name: 'S3Error', code });
 
 function expectNoInternals(failure: { message: string }) {
   expect(failure.message).not.toMatch(/\/work\/|\.ts:|invocation|Raw query|S3|invoices\/org|SELECT/);
@@ -42,19 +43,34 @@ describe('isRetryableError: only infrastructure errors are worth another attempt
     ['connection closed (Prisma P1017)', prismaError('P1017')],
     ['pool timeout (Prisma P2024)', prismaError('P2024')],
     ['write conflict or deadlock (Prisma P2034)', prismaError('P2034')],
-    ['serialization failure in a raw query', prismaError('P2010', { driverAdapterError: { cause: { kind: 'postgres', originalCode: '40001' } } })],
-    ['deadlock in a raw query', prismaError('P2010', { driverAdapterError: { cause: { kind: 'postgres', originalCode: '40P01' } } })],
-    ['the server shutting down', prismaError('P2039', { driverAdapterError: { cause: { kind: 'postgres', originalCode: '57P01' } } })],
+    [
+      'serialization failure in a raw query',
+      prismaError('P2010', { driverAdapterError: { cause: { kind: 'postgres', originalCode: '40001' } } }),
+    ],
+    [
+      'deadlock in a raw query',
+      prismaError('P2010', { driverAdapterError: { cause: { kind: 'postgres', originalCode: '40P01' } } }),
+    ],
+    [
+      'the server shutting down',
+      prismaError('P2039', { driverAdapterError: { cause: { kind: 'postgres', originalCode: '57P01' } } }),
+    ],
     ['the pg driver losing its connection', new Error('Connection terminated unexpectedly')],
     ['S3 slow down', S3_ERROR('SlowDown')],
     ['S3 service unavailable', S3_ERROR('ServiceUnavailable')],
-    ['an explicitly retryable failure of ours', ApplicationFailure.retryable('stored concurrently', 'concurrent_duplicate')],
+    [
+      'an explicitly retryable failure of ours',
+      ApplicationFailure.retryable('stored concurrently', 'concurrent_duplicate'),
+    ],
   ])('%s: retryable', (_, error) => {
     expect(isRetryableError(error)).toBe(true);
   });
 
   it.each([
-    ['too many bind parameters', prismaError('P2010', { driverAdapterError: { cause: { kind: 'postgres', originalCode: '08P01' } } })],
+    [
+      'too many bind parameters',
+      prismaError('P2010', { driverAdapterError: { cause: { kind: 'postgres', originalCode: '08P01' } } }),
+    ],
     ['a unique constraint', prismaError('P2002')],
     ['a foreign key', prismaError('P2003')],
     ['a record not found', prismaError('P2025')],
@@ -62,7 +78,10 @@ describe('isRetryableError: only infrastructure errors are worth another attempt
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['a validation error', new Error('amount must be a decimal')],
     ['an S3 key that does not exist', S3_ERROR('NoSuchKey')],
-    ['a non-retryable failure of ours', ApplicationFailure.nonRetryable('The invoice file is not in storage.', 'document_missing')],
+    [
+      'a non-retryable failure of ours',
+      ApplicationFailure.nonRetryable('The invoice file is not in storage.', 'document_missing'),
+    ],
     ['a string', 'boom'],
   ])('%s: not retryable', (_, error) => {
     expect(isRetryableError(error)).toBe(false);
@@ -73,9 +92,21 @@ describe('publicFailure: a stable code and a message for the customer, never int
   it('keeps our own failures as they are, directly or as the cause of an activity failure', () => {
     const own = ApplicationFailure.nonRetryable('The invoice file is not in storage.', 'document_missing');
     expect(publicFailure(own)).toEqual({ code: 'document_missing', message: 'The invoice file is not in storage.' });
-    const wrapped = new ActivityFailure('Activity task failed', 'runInvoiceImport', '1', RetryState.NON_RETRYABLE_FAILURE, 'worker', own);
-    expect(publicFailure(wrapped)).toEqual({ code: 'document_missing', message: 'The invoice file is not in storage.' });
-    expect(publicFailure({ code: 'malformed_xml', message: 'The XML is not well-formed: unclosed tag (line 3, column 5).' })).toEqual({
+    const wrapped = new ActivityFailure(
+      'Activity task failed',
+      'runInvoiceImport',
+      '1',
+      RetryState.NON_RETRYABLE_FAILURE,
+      'worker',
+      own,
+    );
+    expect(publicFailure(wrapped)).toEqual({
+      code: 'document_missing',
+      message: 'The invoice file is not in storage.',
+    });
+    expect(
+      publicFailure({ code: 'malformed_xml', message: 'The XML is not well-formed: unclosed tag (line 3, column 5).' }),
+    ).toEqual({
       code: 'malformed_xml',
       message: 'The XML is not well-formed: unclosed tag (line 3, column 5).',
     });
@@ -96,9 +127,18 @@ describe('publicFailure: a stable code and a message for the customer, never int
   });
 
   it('hides an internal message even under a known code, and a reader internal_error quoting its exception', () => {
-    expect(publicFailure({ code: 'item_failed', message: `matching failed: ${PRISMA_MESSAGE}` })).toEqual(INTERNAL_ERROR);
-    expect(publicFailure({ code: 'internal_error', message: 'The document could not be parsed because of an internal error: x is undefined' })).toEqual(INTERNAL_ERROR);
-    expect(publicFailure({ code: 'run_failed', message: 'select failed: SELECT id FROM invoices WHERE id = $1' })).toEqual(INTERNAL_ERROR);
+    expect(publicFailure({ code: 'item_failed', message: `matching failed: ${PRISMA_MESSAGE}` })).toEqual(
+      INTERNAL_ERROR,
+    );
+    expect(
+      publicFailure({
+        code: 'internal_error',
+        message: 'The document could not be parsed because of an internal error: x is undefined',
+      }),
+    ).toEqual(INTERNAL_ERROR);
+    expect(
+      publicFailure({ code: 'run_failed', message: 'select failed: SELECT id FROM invoices WHERE id = $1' }),
+    ).toEqual(INTERNAL_ERROR);
   });
 
   it('uses the caller’s message for an unknown error where the context says more', () => {
@@ -107,12 +147,20 @@ describe('publicFailure: a stable code and a message for the customer, never int
   });
 
   it('names timeouts and cancellations', () => {
-    expect(publicFailure(new TimeoutFailure('timed out', undefined, TimeoutType.START_TO_CLOSE)).code).toBe('timed_out');
-    expect(publicFailure({ code: 'cancelled', message: 'The import was cancelled.' })).toEqual({ code: 'cancelled', message: 'The import was cancelled.' });
+    expect(publicFailure(new TimeoutFailure('timed out', undefined, TimeoutType.START_TO_CLOSE)).code).toBe(
+      'timed_out',
+    );
+    expect(publicFailure({ code: 'cancelled', message: 'The import was cancelled.' })).toEqual({
+      code: 'cancelled',
+      message: 'The import was cancelled.',
+    });
   });
 
   it('keeps ordinary words that happen to be SQL keywords in lower case', () => {
-    const failure = { code: 'not_invoice', message: 'The file is an order update, not an invoice; select the invoice itself and upload it at most once.' };
+    const failure = {
+      code: 'not_invoice',
+      message: 'The file is an order update, not an invoice; select the invoice itself and upload it at most once.',
+    };
     expect(publicFailure(failure)).toEqual(failure);
   });
 });
@@ -148,14 +196,34 @@ describe('withFailureClassification: the wrapper every activity runs in', () => 
 
   it('lets Temporal retry an infrastructure error', async () => {
     const { logger } = capturingLogger();
-    const activities = withFailureClassification({ async read() { throw systemError('ECONNRESET'); } }, logger);
-    expect(await activities.read().catch((error: unknown) => error)).toMatchObject({ type: 'service_unavailable', nonRetryable: false });
+    const activities = withFailureClassification(
+      {
+        async read() {
+          throw systemError('ECONNRESET');
+        },
+      },
+      logger,
+    );
+    expect(await activities.read().catch((error: unknown) => error)).toMatchObject({
+      type: 'service_unavailable',
+      nonRetryable: false,
+    });
   });
 
   it('passes our own failures and results through unchanged', async () => {
     const { logger } = capturingLogger();
     const own = ApplicationFailure.nonRetryable('The invoice file is not in storage.', 'document_missing');
-    const activities = withFailureClassification({ async fail() { throw own; }, async succeed(value: number) { return value + 1; } }, logger);
+    const activities = withFailureClassification(
+      {
+        async fail() {
+          throw own;
+        },
+        async succeed(value: number) {
+          return value + 1;
+        },
+      },
+      logger,
+    );
     expect(await activities.fail().catch((error: unknown) => error)).toBe(own);
     expect(await activities.succeed(1)).toBe(2);
   });

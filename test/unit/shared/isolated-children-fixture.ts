@@ -12,7 +12,11 @@ export function spinInChild(pidFile: string): Promise<never> {
 
 /** Starts a program that holds `mib` MiB of memory, notes its pid, and waits for it (forever). */
 export function holdMemoryInChild(pidFile: string, mib: number): Promise<never> {
-  const child = spawn(process.execPath, ['-e', `globalThis.kept = Buffer.alloc(${mib} * 2 ** 20, 1); setInterval(() => {}, 1000);`], { stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    ['-e', `globalThis.kept = Buffer.alloc(${mib} * 2 ** 20, 1); setInterval(() => {}, 1000);`],
+    { stdio: 'ignore' },
+  );
   writeFileSync(pidFile, String(child.pid));
   return new Promise(() => undefined);
 }

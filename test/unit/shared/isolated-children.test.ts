@@ -14,7 +14,9 @@ function ended(pid: number): boolean {
   const stat = `/proc/${pid}/stat`;
   if (!existsSync(stat)) return true;
   try {
-    return readFileSync(stat, 'utf8').slice(readFileSync(stat, 'utf8').lastIndexOf(')') + 2).startsWith('Z');
+    return readFileSync(stat, 'utf8')
+      .slice(readFileSync(stat, 'utf8').lastIndexOf(')') + 2)
+      .startsWith('Z');
   } catch {
     return true;
   }
@@ -44,7 +46,10 @@ describe('runIsolated with programs the helper starts', () => {
 
   it("counts a program's memory as the call's", async () => {
     const pidFile = path.join(directory, 'memory.pid');
-    const result = await runIsolated(fixture, 'holdMemoryInChild', [pidFile, 700], { timeMs: 30_000, memoryBytes: 600 * 2 ** 20 });
+    const result = await runIsolated(fixture, 'holdMemoryInChild', [pidFile, 700], {
+      timeMs: 30_000,
+      memoryBytes: 600 * 2 ** 20,
+    });
     expect(result).toMatchObject({ ok: false, reason: 'memory_limit' });
     expect(await waitUntilEnded(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
   }, 60_000);
@@ -52,8 +57,13 @@ describe('runIsolated with programs the helper starts', () => {
   it('kills the program when the caller gives up', async () => {
     const pidFile = path.join(directory, 'cancelled.pid');
     const controller = new AbortController();
-    const call = runIsolated(fixture, 'spinInChild', [pidFile], { timeMs: 30_000, memoryBytes: 1024 * 2 ** 20, signal: controller.signal });
-    for (let attempt = 0; attempt < 300 && !existsSync(pidFile); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    const call = runIsolated(fixture, 'spinInChild', [pidFile], {
+      timeMs: 30_000,
+      memoryBytes: 1024 * 2 ** 20,
+      signal: controller.signal,
+    });
+    for (let attempt = 0; attempt < 300 && !existsSync(pidFile); attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort();
     expect(await call).toMatchObject({ ok: false, reason: 'cancelled' });
     expect(await waitUntilEnded(Number(readFileSync(pidFile, 'utf8')))).toBe(true);

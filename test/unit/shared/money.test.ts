@@ -33,7 +33,8 @@ describe('money formatting', () => {
       ['1e-7', '0.0000001'],
       ['-42', '-42'],
     ];
-    for (const [input, expected] of cases) for (const value of kinds(input)) expect(formatDecimal(value)).toBe(expected);
+    for (const [input, expected] of cases)
+      for (const value of kinds(input)) expect(formatDecimal(value)).toBe(expected);
     expect(formatDecimal(undefined)).toBeNull();
   });
 
@@ -52,7 +53,11 @@ describe('money formatting', () => {
       expect(formatDecimal(input)).toBe(decimal);
     }
     const plainDecimal = fc
-      .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9]\d{0,30}$/)), fc.option(fc.stringMatching(/^\d{1,30}$/)))
+      .tuple(
+        fc.boolean(),
+        fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9]\d{0,30}$/)),
+        fc.option(fc.stringMatching(/^\d{1,30}$/)),
+      )
       .map(([negative, whole, fraction]) => `${negative ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}`);
     fc.assert(
       fc.property(plainDecimal, (text) => {

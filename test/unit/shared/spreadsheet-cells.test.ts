@@ -28,7 +28,9 @@ describe('spreadsheet cells', () => {
     fc.assert(
       fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), fc.string(), (texts, amount) => {
         const rows = [{ a: texts[0], b: texts[1] ?? null, amount }];
-        const parsed = parse(toSafeCsv(rows, { columns: ['a', 'b', 'amount'], numberColumns: ['amount'] }), { columns: true }) as Record<string, string>[];
+        const parsed = parse(toSafeCsv(rows, { columns: ['a', 'b', 'amount'], numberColumns: ['amount'] }), {
+          columns: true,
+        }) as Record<string, string>[];
         for (const value of [parsed[0]!.a!, parsed[0]!.b!]) expect(FORMULA_STARTS.includes(value[0] ?? '')).toBe(false);
         const cell = parsed[0]!.amount!;
         if (FORMULA_STARTS.includes(cell[0] ?? '')) expect(cell).toMatch(/^-\d+(\.\d+)?$/);
@@ -37,6 +39,11 @@ describe('spreadsheet cells', () => {
   });
 
   it('write a header and empty cells for missing values', () => {
-    expect(toSafeCsv([{ id: '1', amount: '-12.50' }, { id: '=2' }], { columns: ['id', 'amount'], numberColumns: ['amount'] })).toBe("id,amount\n1,-12.50\n'=2,\n");
+    expect(
+      toSafeCsv([{ id: '1', amount: '-12.50' }, { id: '=2' }], {
+        columns: ['id', 'amount'],
+        numberColumns: ['amount'],
+      }),
+    ).toBe("id,amount\n1,-12.50\n'=2,\n");
   });
 });

@@ -40,28 +40,45 @@ describe('team filter definition', () => {
       expect(compiled.values).toContain('00000000-0000-4000-8000-000000000001');
     }
     // The outer row cannot take a name the compiled SQL uses inside.
-    expect(() => compileFilter(raw as never, 'invoice', { organizationId: '00000000-0000-4000-8000-000000000001', alias: 'inv' })).toThrow();
+    expect(() =>
+      compileFilter(raw as never, 'invoice', { organizationId: '00000000-0000-4000-8000-000000000001', alias: 'inv' }),
+    ).toThrow();
   });
 
   it('holds 20 conditions and refuses the 21st', () => {
-    const twenty = filterOf(group([group(Array.from({ length: 10 }, () => cond())), group(Array.from({ length: 10 }, () => cond()))], 'or'));
+    const twenty = filterOf(
+      group([group(Array.from({ length: 10 }, () => cond())), group(Array.from({ length: 10 }, () => cond()))], 'or'),
+    );
     expect(validateTeamFilter(twenty).ok).toBe(true);
-    const twentyOne = filterOf(group([group(Array.from({ length: 10 }, () => cond())), group(Array.from({ length: 11 }, () => cond()))], 'or'));
-    expect(errorsOf(twentyOne)).toContainEqual({ field: 'filter.root', message: expect.stringContaining('21 conditions') });
+    const twentyOne = filterOf(
+      group([group(Array.from({ length: 10 }, () => cond())), group(Array.from({ length: 11 }, () => cond()))], 'or'),
+    );
+    expect(errorsOf(twentyOne)).toContainEqual({
+      field: 'filter.root',
+      message: expect.stringContaining('21 conditions'),
+    });
   });
 
   it('holds 1 to 20 children per group', () => {
     expect(validateTeamFilter(filterOf(group([cond()]))).ok).toBe(true);
     expect(validateTeamFilter(filterOf(group(Array.from({ length: 20 }, () => cond())))).ok).toBe(true);
-    expect(errorsOf(filterOf(group([])))).toContainEqual({ field: 'filter.root.children', message: expect.stringContaining('1 to 20') });
-    expect(errorsOf(filterOf(group([group([]), cond()])))).toContainEqual({ field: 'filter.root.children.0.children', message: expect.stringContaining('1 to 20') });
+    expect(errorsOf(filterOf(group([])))).toContainEqual({
+      field: 'filter.root.children',
+      message: expect.stringContaining('1 to 20'),
+    });
+    expect(errorsOf(filterOf(group([group([]), cond()])))).toContainEqual({
+      field: 'filter.root.children.0.children',
+      message: expect.stringContaining('1 to 20'),
+    });
   });
 
   it('nests three group levels; a third-level group holds only conditions', () => {
     const threeLevels = filterOf(group([group([group([cond(), cond('NOK')], 'or')])]));
     expect(validateTeamFilter(threeLevels).ok).toBe(true);
     const fourLevels = filterOf(group([group([group([group([cond()])])])]));
-    expect(errorsOf(fourLevels)).toEqual([{ field: 'filter.root.children.0.children.0.children.0', message: expect.stringContaining('3 levels') }]);
+    expect(errorsOf(fourLevels)).toEqual([
+      { field: 'filter.root.children.0.children.0.children.0', message: expect.stringContaining('3 levels') },
+    ]);
   });
 
   it('takes 1 to 100 values per list condition', () => {
@@ -69,33 +86,66 @@ describe('team filter definition', () => {
     const list = (n: number) => filterOf(group([{ field: 'supplier.id', op: 'is_any_of', value: values(n) }]));
     expect(validateTeamFilter(list(1)).ok).toBe(true);
     expect(validateTeamFilter(list(100)).ok).toBe(true);
-    expect(errorsOf(list(101))).toEqual([{ field: 'filter.root.children.0.value', message: expect.stringContaining('1 to 100') }]);
-    expect(errorsOf(list(0))).toEqual([{ field: 'filter.root.children.0.value', message: expect.stringContaining('1 to 100') }]);
+    expect(errorsOf(list(101))).toEqual([
+      { field: 'filter.root.children.0.value', message: expect.stringContaining('1 to 100') },
+    ]);
+    expect(errorsOf(list(0))).toEqual([
+      { field: 'filter.root.children.0.value', message: expect.stringContaining('1 to 100') },
+    ]);
     const text = filterOf(group([{ field: 'invoice.reference', op: 'is_none_of', value: ['PO-1', ''] }]));
-    expect(errorsOf(text)).toEqual([{ field: 'filter.root.children.0.value.1', message: expect.stringContaining('non-empty') }]);
+    expect(errorsOf(text)).toEqual([
+      { field: 'filter.root.children.0.value.1', message: expect.stringContaining('non-empty') },
+    ]);
   });
 
   it('refuses unknown properties with their path, wherever they are', () => {
-    expect(errorsOf({ schema_version: 1, root: group([cond()]), name: 'x' })).toEqual([{ field: 'filter.name', message: expect.stringContaining('unknown property') }]);
-    expect(errorsOf(filterOf({ ...group([cond()]), not: true }))).toEqual([{ field: 'filter.root.not', message: expect.stringContaining('unknown property') }]);
+    expect(errorsOf({ schema_version: 1, root: group([cond()]), name: 'x' })).toEqual([
+      { field: 'filter.name', message: expect.stringContaining('unknown property') },
+    ]);
+    expect(errorsOf(filterOf({ ...group([cond()]), not: true }))).toEqual([
+      { field: 'filter.root.not', message: expect.stringContaining('unknown property') },
+    ]);
     expect(errorsOf(filterOf(group([group([{ ...cond(), case_sensitive: true }])])))).toEqual([
-      { field: 'filter.root.children.0.children.0.case_sensitive', message: expect.stringContaining('unknown property') },
+      {
+        field: 'filter.root.children.0.children.0.case_sensitive',
+        message: expect.stringContaining('unknown property'),
+      },
     ]);
   });
 
   it('refuses wrong kinds, ops and values with their path', () => {
     const one = (condition: unknown) => errorsOf(filterOf(group([condition])));
-    expect(one({ field: 'invoice.colour', op: 'is', value: 'red' })).toEqual([{ field: 'filter.root.children.0.field', message: expect.any(String) }]);
-    expect(one({ field: 'supplier.id', op: 'contains', value: randomUUID() })).toEqual([{ field: 'filter.root.children.0.op', message: expect.any(String) }]);
-    expect(one({ field: 'supplier.id', op: 'is', value: 'not-a-uuid' })).toEqual([{ field: 'filter.root.children.0.value', message: 'must be a UUID' }]);
-    expect(one({ field: 'invoice.amount', op: 'gt', value: '1e5' })).toEqual([{ field: 'filter.root.children.0.value', message: expect.stringContaining('decimal') }]);
+    expect(one({ field: 'invoice.colour', op: 'is', value: 'red' })).toEqual([
+      { field: 'filter.root.children.0.field', message: expect.any(String) },
+    ]);
+    expect(one({ field: 'supplier.id', op: 'contains', value: randomUUID() })).toEqual([
+      { field: 'filter.root.children.0.op', message: expect.any(String) },
+    ]);
+    expect(one({ field: 'supplier.id', op: 'is', value: 'not-a-uuid' })).toEqual([
+      { field: 'filter.root.children.0.value', message: 'must be a UUID' },
+    ]);
+    expect(one({ field: 'invoice.amount', op: 'gt', value: '1e5' })).toEqual([
+      { field: 'filter.root.children.0.value', message: expect.stringContaining('decimal') },
+    ]);
     expect(one({ field: 'invoice.amount', op: 'gt', value: Number.NaN })).toHaveLength(1);
-    expect(one({ field: 'invoice.amount', op: 'is', value: 5 })).toEqual([{ field: 'filter.root.children.0.op', message: expect.any(String) }]);
-    expect(one({ field: 'invoice.issued_date', op: 'on', value: '2026-02-30' })).toEqual([{ field: 'filter.root.children.0.value', message: expect.stringContaining('date') }]);
-    expect(one({ field: 'invoice.issued_date', op: 'within', value: 'last_7_days' })).toEqual([{ field: 'filter.root.children.0.value', message: expect.any(String) }]);
-    expect(one({ field: 'invoice.currency', op: 'contains', value: '' })).toEqual([{ field: 'filter.root.children.0.value', message: expect.stringContaining('non-empty') }]);
-    expect(errorsOf({ schema_version: 2, root: group([cond()]) })).toEqual([{ field: 'filter.schema_version', message: 'must be 1' }]);
-    expect(errorsOf(filterOf(group([cond()], 'xor')))).toEqual([{ field: 'filter.root.combinator', message: expect.any(String) }]);
+    expect(one({ field: 'invoice.amount', op: 'is', value: 5 })).toEqual([
+      { field: 'filter.root.children.0.op', message: expect.any(String) },
+    ]);
+    expect(one({ field: 'invoice.issued_date', op: 'on', value: '2026-02-30' })).toEqual([
+      { field: 'filter.root.children.0.value', message: expect.stringContaining('date') },
+    ]);
+    expect(one({ field: 'invoice.issued_date', op: 'within', value: 'last_7_days' })).toEqual([
+      { field: 'filter.root.children.0.value', message: expect.any(String) },
+    ]);
+    expect(one({ field: 'invoice.currency', op: 'contains', value: '' })).toEqual([
+      { field: 'filter.root.children.0.value', message: expect.stringContaining('non-empty') },
+    ]);
+    expect(errorsOf({ schema_version: 2, root: group([cond()]) })).toEqual([
+      { field: 'filter.schema_version', message: 'must be 1' },
+    ]);
+    expect(errorsOf(filterOf(group([cond()], 'xor')))).toEqual([
+      { field: 'filter.root.combinator', message: expect.any(String) },
+    ]);
     expect(errorsOf(null)).toHaveLength(1);
   });
 
@@ -108,7 +158,12 @@ describe('team filter definition', () => {
 
   it('refuses over-long values before any pattern runs over them', () => {
     const refused = errorsOf(
-      filterOf(group([{ field: 'invoice.amount', op: 'gt', value: `${'1'.repeat(50_000)}.` }, { field: 'invoice.reference', op: 'is', value: 'a'.repeat(501) }])),
+      filterOf(
+        group([
+          { field: 'invoice.amount', op: 'gt', value: `${'1'.repeat(50_000)}.` },
+          { field: 'invoice.reference', op: 'is', value: 'a'.repeat(501) },
+        ]),
+      ),
     );
     expect(refused.map((e) => e.field)).toEqual(['filter.root.children.0.value', 'filter.root.children.1.value']);
   });

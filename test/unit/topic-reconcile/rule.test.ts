@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { groupKeyOf, planReconcile, type ReconcileAlert, type ReconcilePlan, type ReconcileTopic } from '../../../src/alerts/topic-reconcile/rule.js';
+import {
+  groupKeyOf,
+  planReconcile,
+  type ReconcileAlert,
+  type ReconcilePlan,
+  type ReconcileTopic,
+} from '../../../src/alerts/topic-reconcile/rule.js';
 
 let counter = 0;
 function alert(fields: Partial<ReconcileAlert>): ReconcileAlert {
@@ -17,11 +23,19 @@ function alert(fields: Partial<ReconcileAlert>): ReconcileAlert {
     ...fields,
   };
 }
-const topic = (fields: Partial<ReconcileTopic> & { id: string }): ReconcileTopic => ({ groupKey: null, isLocked: false, title: 'T', description: null, ...fields });
+const topic = (fields: Partial<ReconcileTopic> & { id: string }): ReconcileTopic => ({
+  groupKey: null,
+  isLocked: false,
+  title: 'T',
+  description: null,
+  ...fields,
+});
 
 // Applies a plan the way the service does, to check that a second run changes nothing.
 function applied(topics: ReconcileTopic[], alerts: ReconcileAlert[], plan: ReconcilePlan) {
-  const next = topics.filter((t) => !plan.remove.includes(t.id)).map((t) => ({ ...t, ...plan.rewrite.find((r) => r.topicId === t.id) }));
+  const next = topics
+    .filter((t) => !plan.remove.includes(t.id))
+    .map((t) => ({ ...t, ...plan.rewrite.find((r) => r.topicId === t.id) }));
   const placed = new Map<string, string>();
   plan.create.forEach((c, i) => {
     next.push({ id: `new-${i}`, groupKey: c.groupKey, isLocked: false, title: c.title, description: c.description });
@@ -35,10 +49,14 @@ function applied(topics: ReconcileTopic[], alerts: ReconcileAlert[], plan: Recon
 describe('groupKeyOf', () => {
   it('groups line alerts by checker and item, whole-invoice alerts by checker', () => {
     expect(groupKeyOf(alert({}))).toBe('check:price_mismatch|item:1001');
-    expect(groupKeyOf(alert({ line: { sellerItemId: null, description: 'Copy paper, A4' } }))).toBe('check:price_mismatch|item:copypapera4');
+    expect(groupKeyOf(alert({ line: { sellerItemId: null, description: 'Copy paper, A4' } }))).toBe(
+      'check:price_mismatch|item:copypapera4',
+    );
     expect(groupKeyOf(alert({ checker: 'totals_mismatch', line: null }))).toBe('check:totals_mismatch');
     expect(groupKeyOf(alert({ checker: null, line: null }))).toBe('user');
-    expect(groupKeyOf(alert({ line: { sellerItemId: 'AB-1', description: null } }))).toBe(groupKeyOf(alert({ line: { sellerItemId: 'ab 1', description: 'other' } })));
+    expect(groupKeyOf(alert({ line: { sellerItemId: 'AB-1', description: null } }))).toBe(
+      groupKeyOf(alert({ line: { sellerItemId: 'ab 1', description: 'other' } })),
+    );
   });
 });
 
@@ -58,23 +76,45 @@ describe('planReconcile', () => {
         title: 'Price mismatch: Copy paper A4 (item 1001)',
         description: '3 alerts on 2 invoices, 2 open; open impact 12.50 EUR.',
       },
-      { groupKey: 'check:totals_mismatch', alertIds: [alerts[3]!.id], title: 'Totals mismatch (whole invoice)', description: '1 alert on 1 invoice, 1 open; open impact 1.00 SEK.' },
+      {
+        groupKey: 'check:totals_mismatch',
+        alertIds: [alerts[3]!.id],
+        title: 'Totals mismatch (whole invoice)',
+        description: '1 alert on 1 invoice, 1 open; open impact 1.00 SEK.',
+      },
     ]);
     expect(plan).toMatchObject({ assign: [], rewrite: [], remove: [] });
   });
 
   it('puts uncategorized alerts into the existing topic of their key and rewrites its text', () => {
-    const existing = topic({ id: 'topic-1', groupKey: 'check:price_mismatch|item:1001', title: 'Old', description: 'old' });
+    const existing = topic({
+      id: 'topic-1',
+      groupKey: 'check:price_mismatch|item:1001',
+      title: 'Old',
+      description: 'old',
+    });
     const inside = alert({ topicId: 'topic-1' });
     const loose = alert({ invoiceId: 'inv-9' });
     const plan = planReconcile([existing], [inside, loose]);
     expect(plan.create).toEqual([]);
     expect(plan.assign).toEqual([{ topicId: 'topic-1', alertIds: [loose.id] }]);
-    expect(plan.rewrite).toEqual([{ topicId: 'topic-1', title: 'Price mismatch: Copy paper A4 (item 1001)', description: '2 alerts on 2 invoices, 2 open; open impact 20.00 EUR.' }]);
+    expect(plan.rewrite).toEqual([
+      {
+        topicId: 'topic-1',
+        title: 'Price mismatch: Copy paper A4 (item 1001)',
+        description: '2 alerts on 2 invoices, 2 open; open impact 20.00 EUR.',
+      },
+    ]);
   });
 
   it('never rewrites a locked topic, though alerts of its key may join it', () => {
-    const locked = topic({ id: 'locked', groupKey: 'check:price_mismatch|item:1001', isLocked: true, title: 'Paper: ask Anna', description: 'mine' });
+    const locked = topic({
+      id: 'locked',
+      groupKey: 'check:price_mismatch|item:1001',
+      isLocked: true,
+      title: 'Paper: ask Anna',
+      description: 'mine',
+    });
     const loose = alert({});
     const plan = planReconcile([locked], [alert({ topicId: 'locked', checker: 'other' }), loose]);
     expect(plan.assign).toEqual([{ topicId: 'locked', alertIds: [loose.id] }]);
@@ -86,14 +126,30 @@ describe('planReconcile', () => {
     const topics = [
       topic({ id: 'locked', groupKey: 'check:a', isLocked: true }),
       topic({ id: 'user', groupKey: null, title: 'Ask the supplier' }),
-      topic({ id: 'made', groupKey: 'check:b', title: 'B (whole invoice)', description: '1 alert on 1 invoice, 1 open; open impact 10.00 EUR.' }),
+      topic({
+        id: 'made',
+        groupKey: 'check:b',
+        title: 'B (whole invoice)',
+        description: '1 alert on 1 invoice, 1 open; open impact 10.00 EUR.',
+      }),
     ];
-    const alerts = [alert({ topicId: 'locked' }), alert({ topicId: 'user' }), alert({ topicId: 'made', checker: 'b', line: null }), alert({ topicId: 'made' })];
+    const alerts = [
+      alert({ topicId: 'locked' }),
+      alert({ topicId: 'user' }),
+      alert({ topicId: 'made', checker: 'b', line: null }),
+      alert({ topicId: 'made' }),
+    ];
     const plan = planReconcile(topics, alerts);
     expect(plan.create).toEqual([]);
     expect(plan.assign).toEqual([]);
     // The rule's own topic is rewritten from all its alerts, a user's move included; its title keeps naming its key.
-    expect(plan.rewrite).toEqual([{ topicId: 'made', title: 'B (whole invoice)', description: '2 alerts on 1 invoice, 2 open; open impact 20.00 EUR.' }]);
+    expect(plan.rewrite).toEqual([
+      {
+        topicId: 'made',
+        title: 'B (whole invoice)',
+        description: '2 alerts on 1 invoice, 2 open; open impact 20.00 EUR.',
+      },
+    ]);
   });
 
   it('removes unlocked topics of its own that hold no alert, and keeps every other empty topic', () => {
@@ -115,14 +171,30 @@ describe('planReconcile', () => {
 
   it('joins the oldest of several topics with the same key', () => {
     const loose = alert({});
-    const plan = planReconcile([topic({ id: 'older', groupKey: 'check:price_mismatch|item:1001' }), topic({ id: 'newer', groupKey: 'check:price_mismatch|item:1001' })], [loose]);
+    const plan = planReconcile(
+      [
+        topic({ id: 'older', groupKey: 'check:price_mismatch|item:1001' }),
+        topic({ id: 'newer', groupKey: 'check:price_mismatch|item:1001' }),
+      ],
+      [loose],
+    );
     expect(plan.assign).toEqual([{ topicId: 'older', alertIds: [loose.id] }]);
     expect(plan.remove).toEqual(['newer']);
   });
 
   it('is a fixed point: a second run over its own result changes nothing', () => {
-    const topics = [topic({ id: 'made', groupKey: 'check:price_mismatch|item:1001', title: 'x' }), topic({ id: 'stale', groupKey: 'check:gone' }), topic({ id: 'user', groupKey: null })];
-    const alerts = [alert({}), alert({ checker: 'vat', line: null }), alert({ checker: null, line: { sellerItemId: null, description: 'Freight' } }), alert({ topicId: 'user' }), alert({ status: 'credited' })];
+    const topics = [
+      topic({ id: 'made', groupKey: 'check:price_mismatch|item:1001', title: 'x' }),
+      topic({ id: 'stale', groupKey: 'check:gone' }),
+      topic({ id: 'user', groupKey: null }),
+    ];
+    const alerts = [
+      alert({}),
+      alert({ checker: 'vat', line: null }),
+      alert({ checker: null, line: { sellerItemId: null, description: 'Freight' } }),
+      alert({ topicId: 'user' }),
+      alert({ status: 'credited' }),
+    ];
     const first = planReconcile(topics, alerts);
     expect(first.create.length + first.assign.length + first.rewrite.length + first.remove.length).toBeGreaterThan(0);
     const after = applied(topics, alerts, first);
@@ -136,6 +208,10 @@ describe('planReconcile', () => {
       alert({ checker: null, currencyCode: null, impactAmount: '5' }),
     ];
     const [created] = planReconcile([], alerts).create;
-    expect(created).toMatchObject({ groupKey: 'user|item:1001', title: 'Recorded by users: Copy paper A4 (item 1001)', description: '3 alerts on 1 invoice, 3 open; open impact 0.30 EUR, 5.00 no currency.' });
+    expect(created).toMatchObject({
+      groupKey: 'user|item:1001',
+      title: 'Recorded by users: Copy paper A4 (item 1001)',
+      description: '3 alerts on 1 invoice, 3 open; open impact 0.30 EUR, 5.00 no currency.',
+    });
   });
 });

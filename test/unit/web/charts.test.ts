@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { barChartSvg, expiringChart, foundVsRecoveredByCurrency, foundVsRecoveredCharts, groupCharts, groupsByCurrency, lastMonths, totalsByCurrency } from '../../../src/web/charts.js';
+import {
+  barChartSvg,
+  expiringChart,
+  foundVsRecoveredByCurrency,
+  foundVsRecoveredCharts,
+  groupCharts,
+  groupsByCurrency,
+  lastMonths,
+  totalsByCurrency,
+} from '../../../src/web/charts.js';
 import { appLink } from '../../../src/web/pages/overview.js';
 import { groupResults, resultHref } from '../../../src/web/pages/search.js';
 
@@ -8,8 +17,22 @@ import { groupResults, resultHref } from '../../../src/web/pages/search.js';
 
 describe('found vs recovered per month', () => {
   const months = [
-    { month: '2026-10', found: [{ currency_code: 'EUR', amount: '10.10' }, { currency_code: 'NOK', amount: '100' }], recovered: [{ currency_code: 'EUR', amount: '0.20' }] },
-    { month: '2026-11', found: [{ currency_code: 'EUR', amount: '0.1' }, { currency_code: 'EUR', amount: '0.2' }], recovered: [{ currency_code: 'NOK', amount: '50.005' }] },
+    {
+      month: '2026-10',
+      found: [
+        { currency_code: 'EUR', amount: '10.10' },
+        { currency_code: 'NOK', amount: '100' },
+      ],
+      recovered: [{ currency_code: 'EUR', amount: '0.20' }],
+    },
+    {
+      month: '2026-11',
+      found: [
+        { currency_code: 'EUR', amount: '0.1' },
+        { currency_code: 'EUR', amount: '0.2' },
+      ],
+      recovered: [{ currency_code: 'NOK', amount: '50.005' }],
+    },
   ];
 
   it('keeps one series pair per currency, summed exactly, with zeros for months without it', () => {
@@ -22,34 +45,60 @@ describe('found vs recovered per month', () => {
   it('draws one chart per currency with its exact data table', () => {
     const charts = foundVsRecoveredCharts(months);
     expect(charts.map((c) => c.currency)).toEqual(['EUR', 'NOK']);
-    expect(charts[0]!.table.rows).toEqual([['2026-10', '€10.10', '€0.20'], ['2026-11', '€0.30', '€0.00']]);
+    expect(charts[0]!.table.rows).toEqual([
+      ['2026-10', '€10.10', '€0.20'],
+      ['2026-11', '€0.30', '€0.00'],
+    ]);
     expect(charts[1]!.table.rows[1]![2]).toContain('50.005');
     expect(charts[0]!.svg).toMatch(/^<svg role="img" aria-label="Overcharges found vs recovered per month \(EUR\)"/);
     expect(charts[0]!.svg).toContain('<title>Overcharges found vs recovered per month (EUR)</title>');
   });
 
   it('draws nothing for currencies with only zeros', () => {
-    expect(foundVsRecoveredCharts([{ month: '2026-11', found: [{ currency_code: 'EUR', amount: '0.00' }], recovered: [] }])).toEqual([]);
+    expect(
+      foundVsRecoveredCharts([{ month: '2026-11', found: [{ currency_code: 'EUR', amount: '0.00' }], recovered: [] }]),
+    ).toEqual([]);
   });
 });
 
 describe('open impact by group', () => {
   const groups = [
-    { label: 'Cleaning', impact: [{ currency_code: 'EUR', amount: '5.00' }, { currency_code: 'SEK', amount: '70' }] },
+    {
+      label: 'Cleaning',
+      impact: [
+        { currency_code: 'EUR', amount: '5.00' },
+        { currency_code: 'SEK', amount: '70' },
+      ],
+    },
     { label: 'Office', impact: [{ currency_code: 'EUR', amount: '12.50' }] },
-    { label: null, impact: [{ currency_code: null, amount: '3' }, { currency_code: 'EUR', amount: '0' }] },
+    {
+      label: null,
+      impact: [
+        { currency_code: null, amount: '3' },
+        { currency_code: 'EUR', amount: '0' },
+      ],
+    },
   ];
 
   it('splits each group by currency, largest first, never adding EUR to SEK', () => {
     expect(groupsByCurrency(groups, 10, 'Uncategorized')).toEqual([
       { currency: '', bars: [{ label: 'Uncategorized', amount: '3' }] },
-      { currency: 'EUR', bars: [{ label: 'Office', amount: '12.5' }, { label: 'Cleaning', amount: '5' }] },
+      {
+        currency: 'EUR',
+        bars: [
+          { label: 'Office', amount: '12.5' },
+          { label: 'Cleaning', amount: '5' },
+        ],
+      },
       { currency: 'SEK', bars: [{ label: 'Cleaning', amount: '70' }] },
     ]);
   });
 
   it('keeps the top groups of each currency', () => {
-    const many = Array.from({ length: 15 }, (_, i) => ({ label: `A${i}`, impact: [{ currency_code: 'EUR', amount: String(i + 1) }] }));
+    const many = Array.from({ length: 15 }, (_, i) => ({
+      label: `A${i}`,
+      impact: [{ currency_code: 'EUR', amount: String(i + 1) }],
+    }));
     const [eur] = groupsByCurrency(many, 10);
     expect(eur!.bars).toHaveLength(10);
     expect(eur!.bars[0]).toEqual({ label: 'A14', amount: '15' });
@@ -57,21 +106,40 @@ describe('open impact by group', () => {
 
   it('charts name their currency and carry the exact amounts', () => {
     const charts = groupCharts('Open impact by agreement', 'Agreement', groups);
-    expect(charts.map((c) => c.title)).toEqual(['Open impact by agreement (no currency)', 'Open impact by agreement (EUR)', 'Open impact by agreement (SEK)']);
-    expect(charts[1]!.table).toEqual({ columns: ['Agreement', 'Open impact'], rows: [['Office', '€12.50'], ['Cleaning', '€5.00']] });
+    expect(charts.map((c) => c.title)).toEqual([
+      'Open impact by agreement (no currency)',
+      'Open impact by agreement (EUR)',
+      'Open impact by agreement (SEK)',
+    ]);
+    expect(charts[1]!.table).toEqual({
+      columns: ['Agreement', 'Open impact'],
+      rows: [
+        ['Office', '€12.50'],
+        ['Cleaning', '€5.00'],
+      ],
+    });
   });
 });
 
 describe('helpers', () => {
   it('sums claim metrics rows per currency', () => {
-    expect(totalsByCurrency([{ currency_code: 'EUR', total: '1.10' }, { currency_code: 'NOK', total: '2' }, { currency_code: 'EUR', total: '0.20' }])).toEqual([
+    expect(
+      totalsByCurrency([
+        { currency_code: 'EUR', total: '1.10' },
+        { currency_code: 'NOK', total: '2' },
+        { currency_code: 'EUR', total: '0.20' },
+      ]),
+    ).toEqual([
       { currency_code: 'EUR', amount: '1.3' },
       { currency_code: 'NOK', amount: '2' },
     ]);
   });
 
   it('counts days to each expiration date', () => {
-    const chart = expiringChart([{ title: 'Cleaning', expiration_date: '2026-12-07' }], new Date('2026-11-27T10:00:00Z'));
+    const chart = expiringChart(
+      [{ title: 'Cleaning', expiration_date: '2026-12-07' }],
+      new Date('2026-11-27T10:00:00Z'),
+    );
     expect(chart!.table.rows).toEqual([['Cleaning', '2026-12-07', '10']]);
     expect(expiringChart([], new Date())).toBeNull();
   });
@@ -94,7 +162,15 @@ describe('helpers', () => {
     expect(resultHref({ type: 'claim', id: 'c1' })).toBe('/app/claims/c1');
     const groups = groupResults([
       { type: 'alert', id: 'a', title: 'A', matched_field: 'title', matched_text: 'A', match: 'exact', url: '' },
-      { type: 'invoice', id: 'i', title: 'I', matched_field: 'invoice_number', matched_text: 'I', match: 'exact', url: '' },
+      {
+        type: 'invoice',
+        id: 'i',
+        title: 'I',
+        matched_field: 'invoice_number',
+        matched_text: 'I',
+        match: 'exact',
+        url: '',
+      },
     ]);
     expect(groups.map((g) => g.label)).toEqual(['Invoices', 'Alerts']);
   });

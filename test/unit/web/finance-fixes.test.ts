@@ -21,7 +21,8 @@ describe('readAmount', () => {
   });
 
   it('refuses what is no amount, and what reads two ways', () => {
-    for (const text of ['', 'twelve', '12,', '-5', '1,2,3', '1.234,5,6', '12,50.00.1', '1e3']) expect(readAmount(text).ok, text).toBe(false);
+    for (const text of ['', 'twelve', '12,', '-5', '1,2,3', '1.234,5,6', '12,50.00.1', '1e3'])
+      expect(readAmount(text).ok, text).toBe(false);
     const ambiguous = readAmount('1,234');
     expect(ambiguous.ok).toBe(false);
     expect(!ambiguous.ok && ambiguous.message).toContain('ambiguous');
@@ -41,8 +42,12 @@ describe('codes in words', () => {
 
   it('says what an alert found in the words of its checker', () => {
     expect(alertSummary({ impact_amount: '10.00', provenance: { checker: 'duplicate_charge' } })).toBe('charged twice');
-    expect(alertSummary({ impact_amount: '10.00', provenance: { checker: 'line_arithmetic' } })).toBe('line does not add up');
-    expect(alertSummary({ impact_amount: '10.00', provenance: { checker: 'unit_price_above_agreed' } })).toBe('charged more than agreed');
+    expect(alertSummary({ impact_amount: '10.00', provenance: { checker: 'line_arithmetic' } })).toBe(
+      'line does not add up',
+    );
+    expect(alertSummary({ impact_amount: '10.00', provenance: { checker: 'unit_price_above_agreed' } })).toBe(
+      'charged more than agreed',
+    );
     expect(alertSummary({ impact_amount: '-1.00', provenance: { checker: null } })).toBe('charged less than agreed');
   });
 });
@@ -56,11 +61,22 @@ describe('sorting and paging', () => {
   it('toggles the sorted column and starts another with its own direction', () => {
     const state = sortState({ sort: 'invoice_number' }, sorts, { sort: 'created_at', direction: 'desc' });
     expect(state).toEqual({ sort: 'invoice_number', direction: 'asc' });
-    const sorted = sortHeader('/app/invoices', { search: 'x', cursor: 'c', sort: 'invoice_number', direction: 'asc' }, state, sorts[1]!);
-    expect(sorted).toMatchObject({ ariaSort: 'ascending', href: '/app/invoices?search=x&sort=invoice_number&direction=desc' });
+    const sorted = sortHeader(
+      '/app/invoices',
+      { search: 'x', cursor: 'c', sort: 'invoice_number', direction: 'asc' },
+      state,
+      sorts[1]!,
+    );
+    expect(sorted).toMatchObject({
+      ariaSort: 'ascending',
+      href: '/app/invoices?search=x&sort=invoice_number&direction=desc',
+    });
     const other = sortHeader('/app/invoices', { search: 'x' }, state, sorts[0]!);
     expect(other).toMatchObject({ ariaSort: null, href: '/app/invoices?search=x&sort=created_at&direction=desc' });
-    expect(sortState({ sort: 'dropped_table' }, sorts, { sort: 'created_at', direction: 'desc' })).toEqual({ sort: 'created_at', direction: 'desc' });
+    expect(sortState({ sort: 'dropped_table' }, sorts, { sort: 'created_at', direction: 'desc' })).toEqual({
+      sort: 'created_at',
+      direction: 'desc',
+    });
   });
 
   it('goes forward, back and to the first page through the trail of cursors', () => {
@@ -71,7 +87,12 @@ describe('sorting and paging', () => {
     expect(second).toMatchObject({ firstUrl: '/app/x?sort=a', previousUrl: '/app/x?sort=a', fromRow: 3, toRow: 4 });
     expect(second.nextUrl).toBe('/app/x?sort=a&cursor=c3&trail=-%2Cc2&page=3');
     const third = pager('/app/x', { sort: 'a' }, { cursor: 'c3', trail: '-,c2', page: '3' }, 1, 2, null);
-    expect(third).toMatchObject({ nextUrl: null, previousUrl: '/app/x?sort=a&cursor=c2&trail=-&page=2', fromRow: 5, toRow: 5 });
+    expect(third).toMatchObject({
+      nextUrl: null,
+      previousUrl: '/app/x?sort=a&cursor=c2&trail=-&page=2',
+      fromRow: 5,
+      toRow: 5,
+    });
     expect(pageSizeOf({ limit: '2' })).toBe(2);
     expect(pageSizeOf({ limit: '5000' })).toBe(50);
   });

@@ -41,22 +41,40 @@ describe('web pages: pure helpers', () => {
     expect(fields).toEqual([
       { name: 'endpoint', label: 'Endpoint', type: 'url', required: true, defaultValue: '', description: 'Where' },
       { name: 'region', label: 'Region', type: 'text', required: false, defaultValue: 'us-east-1', description: null },
-      { name: 'secret_key', label: 'Secret key', type: 'password', required: true, defaultValue: '', description: null },
+      {
+        name: 'secret_key',
+        label: 'Secret key',
+        type: 'password',
+        required: true,
+        defaultValue: '',
+        description: null,
+      },
       { name: 'port', label: 'Port', type: 'number', required: false, defaultValue: '', description: null },
-      { name: 'verbose', label: 'Verbose', type: 'checkbox', required: false, defaultValue: 'false', description: null },
+      {
+        name: 'verbose',
+        label: 'Verbose',
+        type: 'checkbox',
+        required: false,
+        defaultValue: 'false',
+        description: null,
+      },
     ]);
     expect(credentialFields({})).toEqual([]);
   });
 
   it('links a run to Temporal UI and its records to their pages, and says its results in words', () => {
-    expect(temporalUiUrl({ TEMPORAL_UI_URL: 'https://temporal.example/', TEMPORAL_NAMESPACE: 'prod eu' }, 'sync-1')).toBe('https://temporal.example/namespaces/prod%20eu/workflows/sync-1');
+    expect(
+      temporalUiUrl({ TEMPORAL_UI_URL: 'https://temporal.example/', TEMPORAL_NAMESPACE: 'prod eu' }, 'sync-1'),
+    ).toBe('https://temporal.example/namespaces/prod%20eu/workflows/sync-1');
     // Not set: no link at all (finance users have no Temporal UI).
     expect(temporalUiUrl({ TEMPORAL_UI_URL: undefined, TEMPORAL_NAMESPACE: 'default' }, 'sync-1')).toBeNull();
     expect(recordUrl({ type: 'invoice', id: 'abc' })).toBe('/app/invoices/abc');
     expect(recordUrl({ type: 'price_import', id: 'abc' })).toBeNull();
     expect(recordUrl(null)).toBeNull();
     expect(resultText({ matches: 1, ended_total: 0, note: null })).toBe('matches 1 · ended total 0 · note null');
-    expect(resultText({ outcome: 'not_invoice', checker: 'duplicate_charge' })).toBe('outcome Not an invoice · checker Charged twice');
+    expect(resultText({ outcome: 'not_invoice', checker: 'duplicate_charge' })).toBe(
+      'outcome Not an invoice · checker Charged twice',
+    );
     expect(resultText({ nested: { a: 1 } })).toBe('{"nested":{"a":1}}');
     expect(resultText([1, 2])).toBe('[1,2]');
   });

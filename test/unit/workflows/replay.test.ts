@@ -16,22 +16,22 @@ describe('workflow histories replay against the current workflows', () => {
     expect(productionWorkflowTypes().filter((type) => !recorded.has(type))).toEqual([]);
   });
 
-  it(
-    'replays each history without non-determinism',
-    async () => {
-      const histories = fixtures.map((fixture) => ({ workflowId: fixture.workflow_id, history: historyOf(fixture) }));
-      const failures: string[] = [];
-      let replayed = 0;
-      for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath(false), replayName: 'replay-test' }, histories)) {
-        replayed++;
-        if (result.error) {
-          const scenario = fixtures.find((fixture) => fixture.workflow_id === result.workflowId)?.scenario ?? result.workflowId;
-          failures.push(`${scenario}: ${result.error.name}: ${result.error.message}`);
-        }
+  it('replays each history without non-determinism', async () => {
+    const histories = fixtures.map((fixture) => ({ workflowId: fixture.workflow_id, history: historyOf(fixture) }));
+    const failures: string[] = [];
+    let replayed = 0;
+    for await (const result of Worker.runReplayHistories(
+      { workflowsPath: workflowsPath(false), replayName: 'replay-test' },
+      histories,
+    )) {
+      replayed++;
+      if (result.error) {
+        const scenario =
+          fixtures.find((fixture) => fixture.workflow_id === result.workflowId)?.scenario ?? result.workflowId;
+        failures.push(`${scenario}: ${result.error.name}: ${result.error.message}`);
       }
-      expect(failures).toEqual([]);
-      expect(replayed).toBe(fixtures.length);
-    },
-    180_000,
-  );
+    }
+    expect(failures).toEqual([]);
+    expect(replayed).toBe(fixtures.length);
+  }, 180_000);
 });

@@ -58,8 +58,13 @@ const SOURCE_NAMES: Readonly<Record<ExtractedText['format'], string>> = {
   csv: 'a CSV file',
 };
 
-export function classifyAgreementDocument({ fileName, mimeType, extraction }: ClassificationInput): AgreementDocumentClassification {
-  if (extraction.kind === 'failed') return classifyWithoutText(fileName, mimeType, `no text could be read (${extraction.code})`);
+export function classifyAgreementDocument({
+  fileName,
+  mimeType,
+  extraction,
+}: ClassificationInput): AgreementDocumentClassification {
+  if (extraction.kind === 'failed')
+    return classifyWithoutText(fileName, mimeType, `no text could be read (${extraction.code})`);
   if (extraction.format === 'xlsx' || extraction.format === 'csv') return classifyTable(extraction, fileName);
   return classifyProseDocument(extraction, fileName);
 }
@@ -69,15 +74,27 @@ function classifyTable(extraction: ExtractedText, fileName: string): AgreementDo
   const header = findPriceHeader(extraction.passages);
   if (header) {
     const where = header.sheet === null ? '' : ` in sheet "${header.sheet}"`;
-    return { classification: 'price_list', confidence: 'high', reason: `${capitalize(source)} with a price column header "${header.cell}"${where}.` };
+    return {
+      classification: 'price_list',
+      confidence: 'high',
+      reason: `${capitalize(source)} with a price column header "${header.cell}"${where}.`,
+    };
   }
   const numericShare = numericCellShare(extraction.passages);
   if (numericShare >= NUMERIC_CELL_SHARE) {
-    return { classification: 'price_list', confidence: 'medium', reason: `${capitalize(source)} in which ${percent(numericShare)} of the filled cells are numbers.` };
+    return {
+      classification: 'price_list',
+      confidence: 'medium',
+      reason: `${capitalize(source)} in which ${percent(numericShare)} of the filled cells are numbers.`,
+    };
   }
   const contractWords = matchedTerms(distinctWords(wholeText(extraction)), CONTRACT_TERMS);
   if (contractWords.length >= STRONG_CONTRACT_TERMS) {
-    return { classification: 'terms', confidence: 'low', reason: `${capitalize(source)} without prices whose text uses contract words: ${list(contractWords)}.` };
+    return {
+      classification: 'terms',
+      confidence: 'low',
+      reason: `${capitalize(source)} without prices whose text uses contract words: ${list(contractWords)}.`,
+    };
   }
   return fromFileNameOr(fileName, 'price_list', `${source} without a price header and with few numbers`);
 }
@@ -102,7 +119,12 @@ function proseEvidence(extraction: ExtractedText): ProseEvidence {
   const words = distinctWords(text);
   const priceWords = matchedTerms(words, PRICE_TERMS);
   if (CURRENCY.test(text)) priceWords.push('currency amounts');
-  return { source: SOURCE_NAMES[extraction.format], numbers: numberShare(text), contractWords: matchedTerms(words, CONTRACT_TERMS), priceWords };
+  return {
+    source: SOURCE_NAMES[extraction.format],
+    numbers: numberShare(text),
+    contractWords: matchedTerms(words, CONTRACT_TERMS),
+    priceWords,
+  };
 }
 
 function asPriceTable({ source, numbers, priceWords }: ProseEvidence): AgreementDocumentClassification | null {
@@ -120,31 +142,58 @@ function asTerms({ source, numbers, contractWords }: ProseEvidence): AgreementDo
   return { classification: 'terms', confidence, reason };
 }
 
-function withoutClearSign({ source, numbers, priceWords }: ProseEvidence, fileName: string): AgreementDocumentClassification {
+function withoutClearSign(
+  { source, numbers, priceWords }: ProseEvidence,
+  fileName: string,
+): AgreementDocumentClassification {
   if (priceWords.length > 0 && numbers >= PROSE_NUMBER_SHARE) {
     const reason = `${capitalize(source)} is partly tables (${percent(numbers)} of the words are numbers) with price words (${list(priceWords)}) and no contract words.`;
     return { classification: 'price_list', confidence: 'low', reason };
   }
-  if (numbers >= TABLE_NUMBER_SHARE) return fromFileNameOr(fileName, 'price_list', `${source} that is mostly numbers but names no prices`);
-  const content = priceWords.length > 0 ? 'that mentions prices but uses no contract words' : 'without contract or price words';
+  if (numbers >= TABLE_NUMBER_SHARE)
+    return fromFileNameOr(fileName, 'price_list', `${source} that is mostly numbers but names no prices`);
+  const content =
+    priceWords.length > 0 ? 'that mentions prices but uses no contract words' : 'without contract or price words';
   return fromFileNameOr(fileName, 'terms', `${source} ${content}`);
 }
 
 /** When the text gave no clear sign: the file name, else the default for the file's kind. */
-function fromFileNameOr(fileName: string, fallback: AgreementDocumentKind, situation: string): AgreementDocumentClassification {
+function fromFileNameOr(
+  fileName: string,
+  fallback: AgreementDocumentKind,
+  situation: string,
+): AgreementDocumentClassification {
   const hinted = fileNameHint(fileName);
-  if (hinted) return { classification: hinted, confidence: 'low', reason: `The file name "${fileName}" suggests ${describe(hinted)}; the content is ${situation}.` };
-  return { classification: fallback, confidence: 'low', reason: `No clear sign in ${situation}; taken as ${describe(fallback)} by default.` };
+  if (hinted)
+    return {
+      classification: hinted,
+      confidence: 'low',
+      reason: `The file name "${fileName}" suggests ${describe(hinted)}; the content is ${situation}.`,
+    };
+  return {
+    classification: fallback,
+    confidence: 'low',
+    reason: `No clear sign in ${situation}; taken as ${describe(fallback)} by default.`,
+  };
 }
 
 function classifyWithoutText(fileName: string, mimeType: string, situation: string): AgreementDocumentClassification {
   const hinted = fileNameHint(fileName);
-  if (hinted) return { classification: hinted, confidence: 'low', reason: `The file name "${fileName}" suggests ${describe(hinted)}; ${situation}.` };
+  if (hinted)
+    return {
+      classification: hinted,
+      confidence: 'low',
+      reason: `The file name "${fileName}" suggests ${describe(hinted)}; ${situation}.`,
+    };
   const format = declaredFormat(fileName, mimeType);
   const spreadsheet = format === 'xlsx' || format === 'csv';
   const classification = spreadsheet ? 'price_list' : 'terms';
   const kind = spreadsheet ? 'spreadsheets' : 'documents';
-  return { classification, confidence: 'low', reason: `Taken as ${describe(classification)} because ${kind} usually are; ${situation}.` };
+  return {
+    classification,
+    confidence: 'low',
+    reason: `Taken as ${describe(classification)} because ${kind} usually are; ${situation}.`,
+  };
 }
 
 export function fileNameHint(fileName: string): AgreementDocumentKind | null {
@@ -164,7 +213,11 @@ function findPriceHeader(passages: readonly Passage[]): PriceHeader | null {
   for (const passage of passages) {
     if (seenSheets.has(passage.sheet)) continue;
     seenSheets.add(passage.sheet);
-    const headerRows = passage.text.split('\n').slice(0, HEADER_ROWS).map(cellsOf).filter((cells) => !cells.some(isNumber));
+    const headerRows = passage.text
+      .split('\n')
+      .slice(0, HEADER_ROWS)
+      .map(cellsOf)
+      .filter((cells) => !cells.some(isNumber));
     const cell = headerRows.flat().find(isPriceHeaderCell);
     if (cell) return { cell, sheet: passage.sheet };
   }

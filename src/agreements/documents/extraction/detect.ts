@@ -27,9 +27,21 @@ const BINARY_MAGICS: ReadonlyArray<{ bytes: number[]; name: string }> = [
 ];
 const DECLARED_FORMATS: ReadonlyArray<{ format: DocumentFormat; extensions: string[]; mimeTypes: string[] }> = [
   { format: 'pdf', extensions: ['pdf'], mimeTypes: ['application/pdf'] },
-  { format: 'docx', extensions: ['docx'], mimeTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'] },
-  { format: 'xlsx', extensions: ['xlsx'], mimeTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] },
-  { format: 'csv', extensions: ['csv', 'tsv'], mimeTypes: ['text/csv', 'text/tab-separated-values', 'application/csv'] },
+  {
+    format: 'docx',
+    extensions: ['docx'],
+    mimeTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  },
+  {
+    format: 'xlsx',
+    extensions: ['xlsx'],
+    mimeTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+  },
+  {
+    format: 'csv',
+    extensions: ['csv', 'tsv'],
+    mimeTypes: ['text/csv', 'text/tab-separated-values', 'application/csv'],
+  },
   { format: 'text', extensions: ['txt', 'text', 'md'], mimeTypes: ['text/plain', 'text/markdown'] },
 ];
 
@@ -40,9 +52,16 @@ export function detectDocument(input: ExtractionInput): DetectedDocument | Extra
   if (isZip(bytes)) return detectOfficeDocument(bytes);
   if (startsWithBytes(bytes, OLE2_MAGIC)) return legacyOfficeFailure(bytes);
   const binary = BINARY_MAGICS.find((magic) => startsWithBytes(bytes, magic.bytes));
-  if (binary) return failed('unsupported_format', `The file is ${binary.name}; agreement documents are read from PDF, DOCX, XLSX, CSV or plain text.`);
+  if (binary)
+    return failed(
+      'unsupported_format',
+      `The file is ${binary.name}; agreement documents are read from PDF, DOCX, XLSX, CSV or plain text.`,
+    );
   if (declared === 'pdf' || declared === 'docx' || declared === 'xlsx') {
-    return failed('unreadable', `The file is named or typed as ${declared.toUpperCase()} but its content is not a ${declared.toUpperCase()} file.`);
+    return failed(
+      'unreadable',
+      `The file is named or typed as ${declared.toUpperCase()} but its content is not a ${declared.toUpperCase()} file.`,
+    );
   }
   return detectText(bytes, declared);
 }
@@ -58,7 +77,11 @@ export function declaredFormat(fileName: string, mimeType: string): DocumentForm
 }
 
 export function hasPdfHeader(bytes: Uint8Array): boolean {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, PDF_HEADER_WINDOW)).includes('%PDF-', 0, 'latin1');
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, PDF_HEADER_WINDOW)).includes(
+    '%PDF-',
+    0,
+    'latin1',
+  );
 }
 
 function detectOfficeDocument(bytes: Uint8Array): DetectedDocument | ExtractionFailure {
@@ -67,14 +90,20 @@ function detectOfficeDocument(bytes: Uint8Array): DetectedDocument | ExtractionF
   if (names.has('word/document.xml')) return { format: 'docx', entries };
   if (names.has('xl/workbook.xml')) return { format: 'xlsx', entries };
   const openDocument = names.has('content.xml') ? ' (it looks like an OpenDocument file; save it as DOCX or XLSX)' : '';
-  return failed('unsupported_format', `The file is a ZIP archive but neither a DOCX nor an XLSX document${openDocument}.`);
+  return failed(
+    'unsupported_format',
+    `The file is a ZIP archive but neither a DOCX nor an XLSX document${openDocument}.`,
+  );
 }
 
 function legacyOfficeFailure(bytes: Uint8Array): ExtractionFailure {
   if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(ENCRYPTION_INFO_UTF16)) {
     return failed('encrypted', 'The Office document is password protected; upload it without a password.');
   }
-  return failed('unsupported_format', 'The file is a legacy Word/Excel 97-2003 document (.doc/.xls); save it as DOCX or XLSX.');
+  return failed(
+    'unsupported_format',
+    'The file is a legacy Word/Excel 97-2003 document (.doc/.xls); save it as DOCX or XLSX.',
+  );
 }
 
 function detectText(bytes: Uint8Array, declared: DocumentFormat | undefined): DetectedDocument | ExtractionFailure {

@@ -16,10 +16,17 @@ function loadMammoth(): Promise<Mammoth> {
   return mammothModule;
 }
 
-export async function extractDocx(bytes: Uint8Array, entries: readonly ZipEntry[], builder: DocumentTextBuilder, limits: ExtractionLimits): Promise<void> {
+export async function extractDocx(
+  bytes: Uint8Array,
+  entries: readonly ZipEntry[],
+  builder: DocumentTextBuilder,
+  limits: ExtractionLimits,
+): Promise<void> {
   assertSafeArchive(bytes, entries, limits);
   const mammoth = await loadMammoth();
-  const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+  const { value } = await mammoth.extractRawText({
+    buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  });
   // mammoth ends every paragraph with a blank line.
   for (const paragraph of value.split(/\n{2,}/)) {
     if (!builder.add({ text: paragraph, page: null, sheet: null })) return;

@@ -8,7 +8,14 @@ import { IsolationCancelled, runIsolated } from '../../../shared/isolated.js';
 import { PDF_MEMORY_LIMIT_BYTES } from '../../../shared/pdfjs.js';
 import { detectDocument, hasPdfHeader, type DetectedDocument } from './detect.js';
 import { extractDocx } from './docx.js';
-import { DEFAULT_LIMITS, Deadline, HARD_STOP_GRACE_MS, TimeLimitExceeded, withTimeLimit, type ExtractionLimits } from './limits.js';
+import {
+  DEFAULT_LIMITS,
+  Deadline,
+  HARD_STOP_GRACE_MS,
+  TimeLimitExceeded,
+  withTimeLimit,
+  type ExtractionLimits,
+} from './limits.js';
 import { ExtractionError, failed, type ExtractionInput, type ExtractionResult } from './model.js';
 import { DocumentTextBuilder } from './passages.js';
 import { extractPdf } from './pdf.js';
@@ -36,14 +43,25 @@ export async function extractWithLimits(input: ExtractionInput, limits: Extracti
   if (input.bytes.byteLength > limits.maxInputBytes) return extractInProcess(input, limits);
   const plainInput = { bytes: input.bytes, fileName: input.fileName, mimeType: input.mimeType };
   const timeMs = limits.timeLimitMs + 2 * HARD_STOP_GRACE_MS;
-  const result = await runIsolated<ExtractionResult>(new URL(import.meta.url), 'extractInProcess', [plainInput, limits], { timeMs, memoryBytes: PDF_MEMORY_LIMIT_BYTES });
+  const result = await runIsolated<ExtractionResult>(
+    new URL(import.meta.url),
+    'extractInProcess',
+    [plainInput, limits],
+    {
+      timeMs,
+      memoryBytes: PDF_MEMORY_LIMIT_BYTES,
+    },
+  );
   if (result.ok) return result.value;
   const what = hasPdfHeader(input.bytes) ? 'the PDF' : 'the document';
   switch (result.reason) {
     case 'time_limit':
       return failed('unreadable', `Reading ${what} took longer than ${Math.round(timeMs / 1000)} s and was stopped.`);
     case 'memory_limit':
-      return failed('too_large', `Reading ${what} took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`);
+      return failed(
+        'too_large',
+        `Reading ${what} took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`,
+      );
     case 'crashed':
       return failed('unreadable', `${what === 'the PDF' ? 'The PDF' : 'The document'} could not be read.`);
     case 'cancelled':
@@ -55,7 +73,10 @@ export async function extractWithLimits(input: ExtractionInput, limits: Extracti
 export async function extractInProcess(input: ExtractionInput, limits: ExtractionLimits): Promise<ExtractionResult> {
   const { bytes } = input;
   if (bytes.byteLength > limits.maxInputBytes) {
-    return failed('too_large', `The file is ${formatMiB(bytes.byteLength)}; documents up to ${formatMiB(limits.maxInputBytes)} are read.`);
+    return failed(
+      'too_large',
+      `The file is ${formatMiB(bytes.byteLength)}; documents up to ${formatMiB(limits.maxInputBytes)} are read.`,
+    );
   }
   if (bytes.byteLength === 0) return failed('no_text', 'The file is empty.');
   try {
@@ -67,7 +88,11 @@ export async function extractInProcess(input: ExtractionInput, limits: Extractio
   }
 }
 
-async function extract(detected: DetectedDocument, bytes: Uint8Array, limits: ExtractionLimits): Promise<ExtractionResult> {
+async function extract(
+  detected: DetectedDocument,
+  bytes: Uint8Array,
+  limits: ExtractionLimits,
+): Promise<ExtractionResult> {
   const builder = new DocumentTextBuilder(limits.maxCharacters);
   const deadline = new Deadline(limits.timeLimitMs);
   let pageCount: number | null = null;
@@ -90,11 +115,22 @@ async function extract(detected: DetectedDocument, bytes: Uint8Array, limits: Ex
   }
   if (builder.characterCount === 0) return builder.truncated ? stoppedBeforeText() : noText(detected.format);
   const passages = builder.passages();
-  return { kind: 'text', format: detected.format, passages, truncated: builder.truncated, pageCount, characterCount: builder.characterCount };
+  return {
+    kind: 'text',
+    format: detected.format,
+    passages,
+    truncated: builder.truncated,
+    pageCount,
+    characterCount: builder.characterCount,
+  };
 }
 
 function noText(format: DetectedDocument['format']): ExtractionResult {
-  if (format === 'pdf') return failed('no_text', 'The PDF has no text layer (a scan or images only); it needs OCR before it can be searched.');
+  if (format === 'pdf')
+    return failed(
+      'no_text',
+      'The PDF has no text layer (a scan or images only); it needs OCR before it can be searched.',
+    );
   return failed('no_text', `The ${format.toUpperCase()} file contains no text.`);
 }
 

@@ -91,7 +91,13 @@ export class DocumentTextBuilder {
     const start = this.length + separator.length;
     this.parts.push(separator, text);
     this.length = start + text.length;
-    this.blocks.push({ start, end: this.length, page: block.page, sheet: block.sheet, lineOriented: block.lineOriented });
+    this.blocks.push({
+      start,
+      end: this.length,
+      page: block.page,
+      sheet: block.sheet,
+      lineOriented: block.lineOriented,
+    });
   }
 }
 

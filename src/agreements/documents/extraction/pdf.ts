@@ -18,9 +18,17 @@ export interface PdfReadResult {
   pageCount: number;
 }
 
-export async function extractPdf(bytes: Uint8Array, builder: DocumentTextBuilder, limits: ExtractionLimits, deadline: Deadline): Promise<PdfReadResult> {
+export async function extractPdf(
+  bytes: Uint8Array,
+  builder: DocumentTextBuilder,
+  limits: ExtractionLimits,
+  deadline: Deadline,
+): Promise<PdfReadResult> {
   if (!hasEndOfFileMarker(bytes)) {
-    throw new ExtractionError('unreadable', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged. Upload it again.');
+    throw new ExtractionError(
+      'unreadable',
+      'The PDF has no %%EOF marker at its end; the file is truncated or damaged. Upload it again.',
+    );
   }
   const task = await openPdf(bytes);
   try {
@@ -35,13 +43,20 @@ export async function extractPdf(bytes: Uint8Array, builder: DocumentTextBuilder
   }
 }
 
-async function readPages(document: PDFDocumentProxy, builder: DocumentTextBuilder, limits: ExtractionLimits, deadline: Deadline): Promise<void> {
+async function readPages(
+  document: PDFDocumentProxy,
+  builder: DocumentTextBuilder,
+  limits: ExtractionLimits,
+  deadline: Deadline,
+): Promise<void> {
   const lastPage = Math.min(document.numPages, limits.maxPdfPages);
   for (let pageNumber = 1; pageNumber <= lastPage; pageNumber += 1) {
     // Checked before each page, not only raced against it: a fast page must not win over a
     // deadline already past.
     if (deadline.expired()) return builder.markTruncated();
-    const paragraphs = await withTimeLimit(readPageParagraphs(document, pageNumber), deadline.remainingMs()).catch(rethrowUnlessTimeLimit);
+    const paragraphs = await withTimeLimit(readPageParagraphs(document, pageNumber), deadline.remainingMs()).catch(
+      rethrowUnlessTimeLimit,
+    );
     if (paragraphs === null) return builder.markTruncated();
     for (const paragraph of paragraphs) {
       if (!builder.add({ text: paragraph, page: pageNumber, sheet: null })) return;
@@ -78,7 +93,8 @@ export function paragraphsFromFragments(fragments: readonly PositionedText[]): s
   let previous: Line | undefined;
   for (const line of groupLines(fragments)) {
     const gap = previous ? previous.y - line.y : 0;
-    const startsParagraph = !previous || gap <= 0 || gap > PARAGRAPH_GAP * Math.max(previous.fontSize, line.fontSize, 1);
+    const startsParagraph =
+      !previous || gap <= 0 || gap > PARAGRAPH_GAP * Math.max(previous.fontSize, line.fontSize, 1);
     if (startsParagraph) paragraphs.push([line.text]);
     else paragraphs.at(-1)!.push(line.text);
     previous = line;
@@ -92,7 +108,8 @@ function groupLines(fragments: readonly PositionedText[]): Line[] {
   const rows: PositionedText[][] = [];
   for (const fragment of [...visible].sort((a, b) => b.y - a.y || a.x - b.x)) {
     const anchor = rows.at(-1)?.[0];
-    if (anchor && Math.abs(anchor.y - fragment.y) <= SAME_LINE_TOLERANCE * Math.max(anchor.fontSize, 1)) rows.at(-1)!.push(fragment);
+    if (anchor && Math.abs(anchor.y - fragment.y) <= SAME_LINE_TOLERANCE * Math.max(anchor.fontSize, 1))
+      rows.at(-1)!.push(fragment);
     else rows.push([fragment]);
   }
   return rows.map((row) => ({
@@ -107,14 +124,25 @@ function toPositionedText(item: unknown): PositionedText | null {
   if (typeof candidate?.str !== 'string' || !Array.isArray(candidate.transform)) return null;
   const [a, b, c, d, x, y] = candidate.transform as number[];
   const fontSize = Math.hypot(c ?? 0, d ?? 0) || Math.hypot(a ?? 0, b ?? 0);
-  return { text: candidate.str, x: x ?? 0, y: y ?? 0, width: typeof candidate.width === 'number' ? candidate.width : 0, fontSize };
+  return {
+    text: candidate.str,
+    x: x ?? 0,
+    y: y ?? 0,
+    width: typeof candidate.width === 'number' ? candidate.width : 0,
+    fontSize,
+  };
 }
 
 function toExtractionError(error: unknown): ExtractionError {
   if (error instanceof ExtractionError) return error;
-  if (error instanceof TimeLimitExceeded) return new ExtractionError('unreadable', `Opening the PDF took longer than the time limit of ${Math.round(error.milliseconds / 1000)} s.`);
+  if (error instanceof TimeLimitExceeded)
+    return new ExtractionError(
+      'unreadable',
+      `Opening the PDF took longer than the time limit of ${Math.round(error.milliseconds / 1000)} s.`,
+    );
   const name = error instanceof Error ? error.name : '';
-  if (name === 'PasswordException') return new ExtractionError('encrypted', 'The PDF is password protected; upload it without a password.');
+  if (name === 'PasswordException')
+    return new ExtractionError('encrypted', 'The PDF is password protected; upload it without a password.');
   const message = error instanceof Error ? error.message : String(error);
   return new ExtractionError('unreadable', `The PDF could not be read: ${message.slice(0, 200)}`);
 }

@@ -59,7 +59,9 @@ export async function extractXlsx(
   const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   // exceljs types its input as an ArrayBuffer (its own "Buffer"); a fresh copy gives exactly that.
-  await workbook.xlsx.load(new Uint8Array(await withoutDefinedNames(bytes)).buffer, { ignoreNodes: IGNORED_WORKSHEET_NODES });
+  await workbook.xlsx.load(new Uint8Array(await withoutDefinedNames(bytes)).buffer, {
+    ignoreNodes: IGNORED_WORKSHEET_NODES,
+  });
   for (const worksheet of workbook.worksheets) {
     const lines = sheetLines(worksheet, builder.remaining, deadline);
     if (!builder.add({ text: lines.join('\n'), page: null, sheet: worksheet.name, lineOriented: true })) return;
@@ -105,7 +107,8 @@ export function removeDefinedNames(xml: string): string {
   while (at !== -1) {
     const nameEnd = at + DEFINED_NAMES.length;
     const start = WORD_CHAR.test(xml[nameEnd] ?? ' ') ? -1 : tagOpening(xml, at, '<');
-    const end = start === -1 || start < copiedTo ? -1 : elementEnd(xml, nameEnd, nextTagEnd(nameEnd), closingSearchFailed);
+    const end =
+      start === -1 || start < copiedTo ? -1 : elementEnd(xml, nameEnd, nextTagEnd(nameEnd), closingSearchFailed);
     if (end === null) closingSearchFailed = true;
     if (typeof end === 'number' && end !== -1) {
       result += xml.slice(copiedTo, start);

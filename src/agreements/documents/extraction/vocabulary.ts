@@ -59,7 +59,8 @@ export const CURRENCY = /[€$£]|\b(?:EUR|NOK|SEK|DKK|USD|GBP|CHF)\b/;
 
 /** File-name words, matched anywhere in the lowercased name. */
 export const PRICE_LIST_NAME = /price.?list|prices|pris(liste|lista)|priser|hinnasto|hinnat|preisliste|preise|tariff/;
-export const TERMS_NAME = /terms|conditions|agreement|contract|vilkår|villkor|avtal|aftale|kontrakt|sopimus|ehdot|vertrag|(^|[^a-z])agb([^a-z]|$)/;
+export const TERMS_NAME =
+  /terms|conditions|agreement|contract|vilkår|villkor|avtal|aftale|kontrakt|sopimus|ehdot|vertrag|(^|[^a-z])agb([^a-z]|$)/;
 
 /** Distinct labels of the terms that any of the words match. */
 export function matchedTerms(words: ReadonlySet<string>, terms: readonly VocabularyTerm[]): string[] {

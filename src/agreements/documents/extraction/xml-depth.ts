@@ -23,7 +23,11 @@ const CLOSE_BRACKET = 0x5d;
 export function maxElementDepth(xml: Buffer, limit: number): number {
   let depth = 0;
   let deepest = 0;
-  for (let position = xml.indexOf(LESS_THAN); position !== -1 && position < xml.length; position = xml.indexOf(LESS_THAN, position)) {
+  for (
+    let position = xml.indexOf(LESS_THAN);
+    position !== -1 && position < xml.length;
+    position = xml.indexOf(LESS_THAN, position)
+  ) {
     const next = xml[position + 1];
     if (next === SLASH) {
       depth -= 1;

@@ -3,7 +3,13 @@
  * ExtractionErrors, and the inflated XML parts are checked for nesting that would make mammoth's
  * work explode.
  */
-import { inflateEntries, isZip, readZipDirectory as readDirectory, ZipError, type ZipEntry } from '../../../shared/zip.js';
+import {
+  inflateEntries,
+  isZip,
+  readZipDirectory as readDirectory,
+  ZipError,
+  type ZipEntry,
+} from '../../../shared/zip.js';
 import { ExtractionError } from './model.js';
 import { maxElementDepth } from './xml-depth.js';
 
@@ -31,7 +37,10 @@ export function assertSafeArchive(bytes: Uint8Array, entries: readonly ZipEntry[
     () =>
       inflateEntries(bytes, entries, limits.maxUnpackedBytes, (entry, content) => {
         if (XML_PART.test(entry.name) && maxElementDepth(content, limits.maxXmlDepth) > limits.maxXmlDepth) {
-          throw new ExtractionError('unreadable', `${entry.name} nests elements more than ${limits.maxXmlDepth} levels deep; no office program writes that, so it is not read.`);
+          throw new ExtractionError(
+            'unreadable',
+            `${entry.name} nests elements more than ${limits.maxXmlDepth} levels deep; no office program writes that, so it is not read.`,
+          );
         }
       }),
     limits.maxUnpackedBytes,
@@ -43,7 +52,8 @@ function asExtractionError<T>(read: () => T, maxUnpackedBytes: number): T {
     return read();
   } catch (error) {
     if (!(error instanceof ZipError)) throw error;
-    if (error.kind === 'damaged') throw new ExtractionError('unreadable', `The file is a damaged ZIP archive: ${error.detail}.`);
+    if (error.kind === 'damaged')
+      throw new ExtractionError('unreadable', `The file is a damaged ZIP archive: ${error.detail}.`);
     throw new ExtractionError(
       'too_large',
       `The archive unpacks to more than ${Math.round(maxUnpackedBytes / (1024 * 1024))} MiB, more than a document can need; it is not read.`,

@@ -24,11 +24,13 @@ export interface DocxTable {
   caption: string | null;
 }
 
-export type DocxReading = { ok: true; tables: DocxTable[]; outsideText: string[] } | { ok: false; failure: PriceListFailure };
+export type DocxReading =
+  { ok: true; tables: DocxTable[]; outsideText: string[] } | { ok: false; failure: PriceListFailure };
 
 export async function readDocxTables(bytes: Uint8Array): Promise<DocxReading> {
   const zip = checkZip(bytes);
-  if (!zip.ok) return { ok: false, failure: { ...zip.failure, message: zip.failure.message.replace('workbook', 'document') } };
+  if (!zip.ok)
+    return { ok: false, failure: { ...zip.failure, message: zip.failure.message.replace('workbook', 'document') } };
   const mammoth = await loadMammoth();
   let html: string;
   try {
@@ -38,7 +40,13 @@ export async function readDocxTables(bytes: Uint8Array): Promise<DocxReading> {
     );
     html = result.value;
   } catch (error) {
-    return { ok: false, failure: { code: 'unreadable', message: 'the Word document could not be read: it may be damaged, or not a .docx file' } };
+    return {
+      ok: false,
+      failure: {
+        code: 'unreadable',
+        message: 'the Word document could not be read: it may be damaged, or not a .docx file',
+      },
+    };
   }
   return { ok: true, ...tablesOfHtml(html) };
 }
@@ -118,7 +126,10 @@ export function tablesOfHtml(html: string): { tables: DocxTable[]; outsideText: 
         break;
       case 'tr':
         if (table?.row) {
-          const cells = table.row.flatMap((cell) => [{ text: cell.text }, ...Array.from({ length: cell.span - 1 }, () => undefined)]);
+          const cells = table.row.flatMap((cell) => [
+            { text: cell.text },
+            ...Array.from({ length: cell.span - 1 }, () => undefined),
+          ]);
           table.rows.push({ rowNumber: table.rows.length + 1, cells });
           table.row = null;
         }
@@ -129,10 +140,14 @@ export function tablesOfHtml(html: string): { tables: DocxTable[]; outsideText: 
         const parent = stack.at(-1);
         if (parent) {
           // A table inside a cell: its text belongs to that cell.
-          if (parent.cell !== null) parent.cell += table.rows.map((row) => row.cells.map((cell) => cell?.text ?? '').join(' ')).join(', ');
+          if (parent.cell !== null)
+            parent.cell += table.rows.map((row) => row.cells.map((cell) => cell?.text ?? '').join(' ')).join(', ');
         } else {
           const number = tables.length + 1;
-          tables.push({ sheet: { name: `Table ${number}`, label: `table ${number}`, rows: table.rows, problems: [] }, caption: table.caption });
+          tables.push({
+            sheet: { name: `Table ${number}`, label: `table ${number}`, rows: table.rows, problems: [] },
+            caption: table.caption,
+          });
           lastParagraph = null;
         }
         break;
@@ -146,5 +161,8 @@ export function tablesOfHtml(html: string): { tables: DocxTable[]; outsideText: 
 }
 
 function clean(text: string): string {
-  return text.replace(/[\u00a0\u2007\u2009\u202f]/gu, ' ').replace(/[ \t]+/gu, ' ').trim();
+  return text
+    .replace(/[\u00a0\u2007\u2009\u202f]/gu, ' ')
+    .replace(/[ \t]+/gu, ' ')
+    .trim();
 }

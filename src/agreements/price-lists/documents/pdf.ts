@@ -21,10 +21,13 @@ export async function pdfWords(bytes: Uint8Array): Promise<PdfWords> {
     return { ok: true, words: await wordsOfPdf(document, MAX_PDF_PAGES), pageCount: document.numPages };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
-    if (name === 'PasswordException') return { ok: false, failure: { code: 'unreadable', message: 'the PDF is password protected' } };
-    return { ok: false, failure: { code: 'unreadable', message: 'the PDF could not be read: it may be damaged, or not a PDF' } };
+    if (name === 'PasswordException')
+      return { ok: false, failure: { code: 'unreadable', message: 'the PDF is password protected' } };
+    return {
+      ok: false,
+      failure: { code: 'unreadable', message: 'the PDF could not be read: it may be damaged, or not a PDF' },
+    };
   } finally {
     await task.destroy().catch(() => undefined);
   }
 }
-

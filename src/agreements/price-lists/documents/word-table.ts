@@ -87,7 +87,8 @@ export function tableFromWords(words: readonly Word[], name: string): WordTable 
       lastRowLine = line;
       continue;
     }
-    if (lastRowLine && lastRowLine !== header.line && lastRowLine.page === line.page) rowSpacing = Math.min(rowSpacing * 1.5, Math.max(line.y - lastRowLine.y, line.height));
+    if (lastRowLine && lastRowLine !== header.line && lastRowLine.page === line.page)
+      rowSpacing = Math.min(rowSpacing * 1.5, Math.max(line.y - lastRowLine.y, line.height));
     body.push({ line, cells });
     lastRowLine = line;
   }
@@ -101,7 +102,10 @@ export function tableFromWords(words: readonly Word[], name: string): WordTable 
     const onPage = (perPage.get(row.line.page) ?? 0) + 1;
     perPage.set(row.line.page, onPage);
     places.set(rowNumber, { page: row.line.page, row: onPage });
-    rows.push({ rowNumber, cells: row.cells.map((text, column) => sourceCell(text, column === header.mapping.price, decimalMark)) });
+    rows.push({
+      rowNumber,
+      cells: row.cells.map((text, column) => sourceCell(text, column === header.mapping.price, decimalMark)),
+    });
   });
   return {
     sheet: { name, label: 'the document', rows, problems: [] },
@@ -124,7 +128,10 @@ interface Header {
 function findHeader(lines: Line[]): Header | null {
   const candidates = lines.slice(0, HEADER_SEARCH_LINES);
   const found = findHeaderRow(candidates.map((line) => line.segments.map((segment) => segment.text)));
-  const single = found === null ? null : { index: found.position, cells: candidates[found.position]!.segments, extraAbove: 0, extraBelow: 0 };
+  const single =
+    found === null
+      ? null
+      : { index: found.position, cells: candidates[found.position]!.segments, extraAbove: 0, extraBelow: 0 };
   // A header printed over two lines names its columns only when the lines are read together.
   let best = single;
   let bestScore = found === null ? 0 : headerScore(found.mapping);
@@ -229,11 +236,18 @@ function hasPrice(cells: string[], mapping: Partial<Record<PriceListField, numbe
 }
 
 // Text only in the description column, close under the row above: the description wraps.
-function continuesDescription(cells: string[], mapping: Partial<Record<PriceListField, number>>, line: Line, previous: Line): boolean {
+function continuesDescription(
+  cells: string[],
+  mapping: Partial<Record<PriceListField, number>>,
+  line: Line,
+  previous: Line,
+): boolean {
   const index = mapping.description;
   if (index === undefined || cells[index] === '') return false;
   if (cells.some((cell, column) => column !== index && cell !== '')) return false;
-  return line.page === previous.page && line.y - previous.y <= CONTINUATION_GAP * Math.max(line.height, previous.height);
+  return (
+    line.page === previous.page && line.y - previous.y <= CONTINUATION_GAP * Math.max(line.height, previous.height)
+  );
 }
 
 /**
@@ -252,7 +266,8 @@ function sourceCell(text: string, isPrice: boolean, mark: DecimalMark | null): S
 function currencyNamedIn(texts: string[]): string | null {
   const codes = new Set<string>();
   for (const text of texts) {
-    for (const token of text.match(/\b[A-Z]{3}\b/gu) ?? []) if (isIsoCurrencyCode(token) && token !== 'VAT') codes.add(token);
+    for (const token of text.match(/\b[A-Z]{3}\b/gu) ?? [])
+      if (isIsoCurrencyCode(token) && token !== 'VAT') codes.add(token);
   }
   return codes.size === 1 ? [...codes][0]! : null;
 }

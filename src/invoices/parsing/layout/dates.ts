@@ -33,7 +33,9 @@ const MONTHS: ReadonlyArray<readonly string[]> = [
   ['december', 'dec', 'dez', 'dezember', 'desember', 'joulukuu', 'joulu', 'décembre', 'decembre', 'déc'],
 ];
 
-const MONTH_BY_NAME = new Map<string, number>(MONTHS.flatMap((names, index) => names.map((name) => [name, index + 1] as const)));
+const MONTH_BY_NAME = new Map<string, number>(
+  MONTHS.flatMap((names, index) => names.map((name) => [name, index + 1] as const)),
+);
 
 /** "Jul", "juli", "juil.", "heinäkuuta" (Finnish partitive) → 7. */
 export function monthNumber(word: string): number | null {

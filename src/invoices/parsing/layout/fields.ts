@@ -4,7 +4,14 @@
  * printed above its value, as Swedish invoices do).
  */
 import { TermIndex } from './label-match.js';
-import { HEADER_LABELS, TOTAL_LABELS, normalizeLabel, type HeaderField, type Language, type TotalField } from './labels.js';
+import {
+  HEADER_LABELS,
+  TOTAL_LABELS,
+  normalizeLabel,
+  type HeaderField,
+  type Language,
+  type TotalField,
+} from './labels.js';
 import type { Line, Segment } from './lines.js';
 import type { Word } from './words.js';
 
@@ -58,7 +65,21 @@ export function findLabels(lines: readonly Line[], skip: ReadonlySet<number>): L
         const last = match.used.at(-1);
         if (!first || !last) continue;
         labelEnd = end;
-        found.push({ start, restStart: end + 1, hit: { keys: match.keys, languages: match.languages, wordCount: match.wordCount, term: normalizeLabel(textOf(match.used)), line, segmentIndex, x0: first.x, x1: last.x + last.width, rest: untilSeparator(match.rest) } });
+        found.push({
+          start,
+          restStart: end + 1,
+          hit: {
+            keys: match.keys,
+            languages: match.languages,
+            wordCount: match.wordCount,
+            term: normalizeLabel(textOf(match.used)),
+            line,
+            segmentIndex,
+            x0: first.x,
+            x1: last.x + last.width,
+            rest: untilSeparator(match.rest),
+          },
+        });
       }
       found.forEach(({ restStart, hit }, index) => {
         const next = found.slice(index + 1).find((entry) => entry.start >= restStart);
@@ -143,7 +164,10 @@ export function textOf(words: readonly Word[]): string {
  * span from the label to the next cell of the label's line (a caption box's value may be
  * right-aligned in the box, well right of its caption).
  */
-function segmentBelow(hit: LabelHit, lines: readonly Line[]): { line: Line; segment: Segment; segmentIndex: number } | null {
+function segmentBelow(
+  hit: LabelHit,
+  lines: readonly Line[],
+): { line: Line; segment: Segment; segmentIndex: number } | null {
   const h = hit.line.height;
   const previous = hit.line.segments[hit.segmentIndex - 1];
   const next = hit.line.segments[hit.segmentIndex + 1];

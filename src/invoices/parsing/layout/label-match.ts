@@ -58,7 +58,11 @@ export class TermIndex<K extends string> {
     if (nextLabel && nextLabel.from === lastUsed && glued && /\d/u.test(glued.text)) {
       // "No:123": the value is glued to the label.
       const digitAt = glued.text.search(/\d/u);
-      rest.unshift({ ...glued, text: glued.text.slice(digitAt), x: glued.x + (glued.width * digitAt) / glued.text.length });
+      rest.unshift({
+        ...glued,
+        text: glued.text.slice(digitAt),
+        x: glued.x + (glued.width * digitAt) / glued.text.length,
+      });
     }
     return {
       keys: [...new Set(best.map((term) => term.key))],

@@ -39,7 +39,13 @@ export function buildLines(words: readonly Word[]): Line[] {
   for (const word of sorted) {
     const row = rows.at(-1);
     const anchor = row?.[0];
-    if (row && anchor && anchor.page === word.page && Math.abs(anchor.y - word.y) <= SAME_LINE * Math.max(anchor.height, word.height, 1)) row.push(word);
+    if (
+      row &&
+      anchor &&
+      anchor.page === word.page &&
+      Math.abs(anchor.y - word.y) <= SAME_LINE * Math.max(anchor.height, word.height, 1)
+    )
+      row.push(word);
     else rows.push([word]);
   }
   return rows.map((row, index) => lineOf(row, index));
@@ -60,12 +66,25 @@ function lineOf(row: Word[], index: number): Line {
   }
   if (current.length > 0) segments.push(segmentOf(current));
   const first = words[0];
-  return { page: first?.page ?? 1, y: first?.y ?? 0, height, words, segments, text: segments.map((segment) => segment.text).join('  '), index };
+  return {
+    page: first?.page ?? 1,
+    y: first?.y ?? 0,
+    height,
+    words,
+    segments,
+    text: segments.map((segment) => segment.text).join('  '),
+    index,
+  };
 }
 
 function segmentOf(words: Word[]): Segment {
   const last = words.at(-1);
-  return { words, text: words.map((word) => word.text).join(' '), x0: words[0]?.x ?? 0, x1: last ? last.x + last.width : 0 };
+  return {
+    words,
+    text: words.map((word) => word.text).join(' '),
+    x0: words[0]?.x ?? 0,
+    x1: last ? last.x + last.width : 0,
+  };
 }
 
 /** "1" "234,56" printed with a thousands space are one number, when the gap is a space's width. */
@@ -73,10 +92,18 @@ function joinDigitGroups(words: Word[]): Word[] {
   const joined: Word[] = [];
   for (const word of words) {
     const previous = joined.at(-1);
-    if (previous && LEADING_GROUP.test(previous.text.replace(/^\d{1,3}(?: \d{3})+$/u, '000')) && FOLLOWING_GROUP.test(word.text)) {
+    if (
+      previous &&
+      LEADING_GROUP.test(previous.text.replace(/^\d{1,3}(?: \d{3})+$/u, '000')) &&
+      FOLLOWING_GROUP.test(word.text)
+    ) {
       const gap = word.x - (previous.x + previous.width);
       if (gap >= 0 && gap < GROUP_GAP * word.height) {
-        joined[joined.length - 1] = { ...previous, text: `${previous.text} ${word.text}`, width: word.x + word.width - previous.x };
+        joined[joined.length - 1] = {
+          ...previous,
+          text: `${previous.text} ${word.text}`,
+          width: word.x + word.width - previous.x,
+        };
         continue;
       }
     }

@@ -17,5 +17,7 @@ export async function wordsOfPdf(document: PDFDocumentProxy, maxPages: number): 
 
 function isTextItem(item: unknown): item is TextItemLike {
   const candidate = item as { str?: unknown; transform?: unknown; width?: unknown } | null;
-  return typeof candidate?.str === 'string' && Array.isArray(candidate.transform) && typeof candidate.width === 'number';
+  return (
+    typeof candidate?.str === 'string' && Array.isArray(candidate.transform) && typeof candidate.width === 'number'
+  );
 }

@@ -34,13 +34,86 @@ export interface LayoutOptions {
 }
 
 /** Labels too common to trust before a specific one ("No", "Date", "Total"). */
-const WEAK_TERMS = new Set(['no', 'nr', 'n°', 'number', 'nummer', 'numero', 'numéro', 'date', 'dato', 'datum', 'pvm', 'to', 'til', 'till', 'an', 'aan', 'de', 'van', 'from', 'fra', 'från', 'von', 'invoice', 'faktura', 'lasku', 'rechnung', 'facture', 'factuur', 'kreditnota', 'creditnota', 'gutschrift', 'avoir', 'order', 'ordre', 'commande', 'po', 'org', 'vat', 'btw', 'tax', 'due', 'contract', 'contrat', 'vertrag', 'avtale', 'avtal', 'aftale', 'sopimus', 'kunde', 'kund', 'customer', 'client', 'klant', 'asiakas']);
+const WEAK_TERMS = new Set([
+  'no',
+  'nr',
+  'n°',
+  'number',
+  'nummer',
+  'numero',
+  'numéro',
+  'date',
+  'dato',
+  'datum',
+  'pvm',
+  'to',
+  'til',
+  'till',
+  'an',
+  'aan',
+  'de',
+  'van',
+  'from',
+  'fra',
+  'från',
+  'von',
+  'invoice',
+  'faktura',
+  'lasku',
+  'rechnung',
+  'facture',
+  'factuur',
+  'kreditnota',
+  'creditnota',
+  'gutschrift',
+  'avoir',
+  'order',
+  'ordre',
+  'commande',
+  'po',
+  'org',
+  'vat',
+  'btw',
+  'tax',
+  'due',
+  'contract',
+  'contrat',
+  'vertrag',
+  'avtale',
+  'avtal',
+  'aftale',
+  'sopimus',
+  'kunde',
+  'kund',
+  'customer',
+  'client',
+  'klant',
+  'asiakas',
+]);
 
 const DECIMAL_COMMA_LANGUAGES: ReadonlySet<Language> = new Set(['no', 'sv', 'da', 'fi', 'de', 'fr', 'nl']);
 const KRONE: Partial<Record<Language, string>> = { no: 'NOK', sv: 'SEK', da: 'DKK' };
-const ISO_CURRENCIES = new Set(['EUR', 'USD', 'GBP', 'SEK', 'NOK', 'DKK', 'CHF', 'PLN', 'CZK', 'HUF', 'ISK', 'CAD', 'AUD', 'JPY']);
+const ISO_CURRENCIES = new Set([
+  'EUR',
+  'USD',
+  'GBP',
+  'SEK',
+  'NOK',
+  'DKK',
+  'CHF',
+  'PLN',
+  'CZK',
+  'HUF',
+  'ISK',
+  'CAD',
+  'AUD',
+  'JPY',
+]);
 
-export function readInvoiceFromWords(words: readonly Word[], options: LayoutOptions = {}): InvoiceOutcome | NotInvoiceOutcome {
+export function readInvoiceFromWords(
+  words: readonly Word[],
+  options: LayoutOptions = {},
+): InvoiceOutcome | NotInvoiceOutcome {
   const lines = buildLines(words);
   const language = detectLanguage(lines);
   const voted = voteDecimalMark(words.map((word) => word.text));
@@ -76,9 +149,15 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
   const title = titleNumber(lines);
   const labelledNumber = fields.first('invoiceNumber', invoiceNumberValue);
   // "Handelsrechnung (380) Nr. 471102 vom 05.03.2018": the title's number beats a bare "Nummer:".
-  const invoiceNumber = title && (!labelledNumber || isWeak(labelledNumber.hit)) ? { value: title.number, hit: title.hit, candidate: title.candidate } : labelledNumber;
+  const invoiceNumber =
+    title && (!labelledNumber || isWeak(labelledNumber.hit))
+      ? { value: title.number, hit: title.hit, candidate: title.candidate }
+      : labelledNumber;
   const labelledIssue = fields.first('issueDate', dateValue);
-  const issue = title?.date && (!labelledIssue || isWeak(labelledIssue.hit)) ? { value: title.date, hit: title.hit, candidate: title.candidate } : labelledIssue;
+  const issue =
+    title?.date && (!labelledIssue || isWeak(labelledIssue.hit))
+      ? { value: title.date, hit: title.hit, candidate: title.candidate }
+      : labelledIssue;
   const due = fields.first('dueDate', dateValue) ?? duePhrase(lines);
   const currencyLabel = fields.first('currency', currencyValue);
   const orderReference = fields.first('orderReference', referenceValue);
@@ -87,8 +166,12 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
   const labelledBuyer = fields.first('buyer', nameValue);
   const buyerLines = labelledBuyer ? blockLines(lines, labelledBuyer.candidate) : new Set<number>();
   const orgNumber = fields.firstOutside('orgNumber', orgNumberValue, buyerLines);
-  const vatId = fields.firstOutside('vatId', vatIdValue, buyerLines) ?? vatIdFromOrg(orgNumber?.value ?? null, orgNumber?.candidate);
-  const supplierName = fields.first('supplier', nameValue)?.value ?? supplierFromLayout(lines, buyerLines, orgNumber?.candidate.line ?? null);
+  const vatId =
+    fields.firstOutside('vatId', vatIdValue, buyerLines) ??
+    vatIdFromOrg(orgNumber?.value ?? null, orgNumber?.candidate);
+  const supplierName =
+    fields.first('supplier', nameValue)?.value ??
+    supplierFromLayout(lines, buyerLines, orgNumber?.candidate.line ?? null);
   const buyer = labelledBuyer ?? buyerFromAddressBlock(lines, supplierName);
 
   const order = dateOrder(lines, language, currencyLabel?.value ?? null);
@@ -119,10 +202,22 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
     rowChecks,
     datesOrdered: issueDate !== null && dueDate !== null ? dueDate >= issueDate : null,
   });
-  const review = reviewReasons(totals, linesSum, rowChecks, invoiceLines.length, table !== null, invoiceNumber !== null);
+  const review = reviewReasons(
+    totals,
+    linesSum,
+    rowChecks,
+    invoiceLines.length,
+    table !== null,
+    invoiceNumber !== null,
+  );
   if (review.length > 0) warnings.push(...review);
-  if (table && table.skippedRows > 0) warnings.push(`${table.skippedRows} page subtotal or carry-forward row(s) of the line table were not read as lines.`);
-  warnings.unshift('Read from the PDF text layer by the layout reader (no embedded e-invoice XML); see extraction.confidence.');
+  if (table && table.skippedRows > 0)
+    warnings.push(
+      `${table.skippedRows} page subtotal or carry-forward row(s) of the line table were not read as lines.`,
+    );
+  warnings.unshift(
+    'Read from the PDF text layer by the layout reader (no embedded e-invoice XML); see extraction.confidence.',
+  );
 
   const partial: Omit<NormalizedInvoice, 'extraction'> = {
     documentType,
@@ -171,8 +266,18 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
       confidence,
     },
   };
-  const score = (totals.balanced ? 0.5 : 0) + (totals.linesMatch === true ? 0.5 : totals.linesMatch === null && totals.balanced ? 0.3 : 0) + rowScore(rowChecks) * 0.2;
-  return { invoice, warnings, score, hasTotal: totals.gross !== null || totals.net !== null || totals.due !== null, hasNumber: invoiceNumber !== null, rowCount: invoiceLines.length };
+  const score =
+    (totals.balanced ? 0.5 : 0) +
+    (totals.linesMatch === true ? 0.5 : totals.linesMatch === null && totals.balanced ? 0.3 : 0) +
+    rowScore(rowChecks) * 0.2;
+  return {
+    invoice,
+    warnings,
+    score,
+    hasTotal: totals.gross !== null || totals.net !== null || totals.due !== null,
+    hasNumber: invoiceNumber !== null,
+    rowCount: invoiceLines.length,
+  };
 }
 
 interface Found<T> {
@@ -192,8 +297,14 @@ class FieldReader {
     return this.firstOutside(key, read, new Set());
   }
 
-  firstOutside<T>(key: LabelKey, read: (candidate: ValueCandidate) => T | null, outside: ReadonlySet<number>): Found<T> | null {
-    const ranked = this.hits.filter((hit) => hit.keys.includes(key) && !outside.has(hit.line.index)).sort((a, b) => rank(a) - rank(b) || a.line.index - b.line.index);
+  firstOutside<T>(
+    key: LabelKey,
+    read: (candidate: ValueCandidate) => T | null,
+    outside: ReadonlySet<number>,
+  ): Found<T> | null {
+    const ranked = this.hits
+      .filter((hit) => hit.keys.includes(key) && !outside.has(hit.line.index))
+      .sort((a, b) => rank(a) - rank(b) || a.line.index - b.line.index);
     for (const hit of ranked) {
       for (const candidate of valuesOf(hit, this.lines, this.labelled)) {
         const value = read(candidate);
@@ -218,23 +329,53 @@ function strength(hit: LabelHit): number {
 
 const DOCUMENT_NUMBER = /^[\p{L}\d][\p{L}\d\-/._]{0,39}$/u;
 
-const TITLE_WORDS: readonly string[] = [...TITLES.invoice, ...TITLES.creditNote].filter((title) => !title.includes(' '));
+const TITLE_WORDS: readonly string[] = [...TITLES.invoice, ...TITLES.creditNote].filter(
+  (title) => !title.includes(' '),
+);
 const NUMBER_WORDS = new Set(['nr', 'no', 'n°', '#', 'nummer', 'number', 'numero', 'numéro', 'nro']);
-const DATE_WORDS = new Set(['vom', 'von', 'dated', 'date', 'du', 'van', 'av', 'af', 'den', 'of', 'dd', 'päivätty', 'at', 'on', 'am', 'le', 'issued']);
+const DATE_WORDS = new Set([
+  'vom',
+  'von',
+  'dated',
+  'date',
+  'du',
+  'van',
+  'av',
+  'af',
+  'den',
+  'of',
+  'dd',
+  'päivätty',
+  'at',
+  'on',
+  'am',
+  'le',
+  'issued',
+]);
 
 /**
  * A number printed in the document's title: "Rechnung Nr. 471102 vom 05.03.2018",
  * "Handelsrechnung (380) Nr. 471102", "INVOICE 2025-0042", "Faktura 1234 av 8. juli 2025".
  */
-function titleNumber(lines: readonly Line[]): { number: string; date: FoundDate | null; hit: LabelHit; candidate: ValueCandidate } | null {
+function titleNumber(
+  lines: readonly Line[],
+): { number: string; date: FoundDate | null; hit: LabelHit; candidate: ValueCandidate } | null {
   for (const line of lines.slice(0, 40)) {
     if (line.page !== 1) break;
     const words = line.words;
     for (let index = 0; index < words.length; index += 1) {
       const word = normalizeLabel(words[index]?.text ?? '');
-      if (!TITLE_WORDS.some((title) => word === title || (word.length > title.length + 2 && word.endsWith(title)))) continue;
+      if (!TITLE_WORDS.some((title) => word === title || (word.length > title.length + 2 && word.endsWith(title))))
+        continue;
       let next = index + 1;
-      while (next < words.length && next <= index + 3 && (/^\(.*\)$/u.test(words[next]?.text ?? '') || NUMBER_WORDS.has(normalizeLabel(words[next]?.text ?? '')) || words[next]?.text === ':')) next += 1;
+      while (
+        next < words.length &&
+        next <= index + 3 &&
+        (/^\(.*\)$/u.test(words[next]?.text ?? '') ||
+          NUMBER_WORDS.has(normalizeLabel(words[next]?.text ?? '')) ||
+          words[next]?.text === ':')
+      )
+        next += 1;
       const valueWord = words[next];
       if (!valueWord) continue;
       const candidate: ValueCandidate = { text: valueWord.text, words: words.slice(next), where: 'inline', line };
@@ -248,7 +389,17 @@ function titleNumber(lines: readonly Line[]): { number: string; date: FoundDate 
         }
       }
       const first = words[index] as Word;
-      const hit: LabelHit = { keys: ['invoiceNumber'], languages: [], wordCount: 2, term: 'title', line, segmentIndex: 0, x0: first.x, x1: first.x + first.width, rest: words.slice(next) };
+      const hit: LabelHit = {
+        keys: ['invoiceNumber'],
+        languages: [],
+        wordCount: 2,
+        term: 'title',
+        line,
+        segmentIndex: 0,
+        x0: first.x,
+        x1: first.x + first.width,
+        rest: words.slice(next),
+      };
       return { number, date, hit, candidate };
     }
   }
@@ -296,7 +447,8 @@ function orgNumberValue(candidate: ValueCandidate): string | null {
   const parts: string[] = [];
   for (const word of candidate.words.slice(0, 5)) {
     const text = word.text.replace(/[:,;]$/u, '');
-    if (/^[\d\-./ ]+$/u.test(text) || (parts.length === 0 && /^[A-Z]{2,4}$/u.test(text) && text !== 'MVA')) parts.push(text);
+    if (/^[\d\-./ ]+$/u.test(text) || (parts.length === 0 && /^[A-Z]{2,4}$/u.test(text) && text !== 'MVA'))
+      parts.push(text);
     else break;
   }
   const joined = parts.join(' ').replace(/^(?:NO|SE|DK|FI|DE|FR|NL)\s/u, '');
@@ -314,7 +466,9 @@ function vatIdValue(candidate: ValueCandidate): string | null {
     .join('')
     .replace(/[.\-]/gu, '')
     .toUpperCase();
-  const match = /^([A-Z]{2})(\d[\dA-Z]{6,13}?)(MVA)?$/u.exec(joined) ?? /^([A-Z]{2})(\d[\dA-Z]{6,13}?)(MVA)?(?=[A-Z]{3,})/u.exec(joined);
+  const match =
+    /^([A-Z]{2})(\d[\dA-Z]{6,13}?)(MVA)?$/u.exec(joined) ??
+    /^([A-Z]{2})(\d[\dA-Z]{6,13}?)(MVA)?(?=[A-Z]{3,})/u.exec(joined);
   if (!match) return null;
   return `${match[1]}${match[2]}${match[3] ?? ''}`;
 }
@@ -322,14 +476,49 @@ function vatIdValue(candidate: ValueCandidate): string | null {
 /** Norwegian registrations print "Org.nr 123 456 789 MVA": the MVA says the VAT id is NO + the number + MVA. */
 function vatIdFromOrg(org: string | null, candidate: ValueCandidate | undefined): Found<string> | null {
   if (!org || !candidate) return null;
-  const registered = candidate.words.slice(0, 6).some((word) => word.text.replace(/[^A-Za-z]/gu, '').toUpperCase() === 'MVA');
+  const registered = candidate.words
+    .slice(0, 6)
+    .some((word) => word.text.replace(/[^A-Za-z]/gu, '').toUpperCase() === 'MVA');
   if (!registered) return null;
   const digits = org.replace(/\D/gu, '');
   return digits.length === 9 ? { value: `NO${digits}MVA`, hit: undefined as unknown as LabelHit, candidate } : null;
 }
 
-const PAYMENT_WORDS = new Set(['zahlbar', 'remit', 'payable', 'pay', 'payment', 'due', 'fällig', 'betales', 'betalas', 'betalbar', 'maksettava', 'maksetaan', 'payer', 'payable', 'betalen', 'betaling', 'betalning', 'überweisen']);
-const UNTIL_WORDS = new Set(['bis', 'until', 'by', 'before', 'zum', 'senest', 'senast', 'viimeistään', 'avant', 'voor', 'uiterlijk', 'innen', 'on']);
+const PAYMENT_WORDS = new Set([
+  'zahlbar',
+  'remit',
+  'payable',
+  'pay',
+  'payment',
+  'due',
+  'fällig',
+  'betales',
+  'betalas',
+  'betalbar',
+  'maksettava',
+  'maksetaan',
+  'payer',
+  'payable',
+  'betalen',
+  'betaling',
+  'betalning',
+  'überweisen',
+]);
+const UNTIL_WORDS = new Set([
+  'bis',
+  'until',
+  'by',
+  'before',
+  'zum',
+  'senest',
+  'senast',
+  'viimeistään',
+  'avant',
+  'voor',
+  'uiterlijk',
+  'innen',
+  'on',
+]);
 
 /** "Zahlbar innerhalb 21 Tagen bis 30.05.2017", "Please remit until 2020-12-12": a due date inside a sentence. */
 function duePhrase(lines: readonly Line[]): Found<FoundDate> | null {
@@ -342,7 +531,17 @@ function duePhrase(lines: readonly Line[]): Found<FoundDate> | null {
       const found = findDate(line.words.slice(at + 1, at + 5).map((word) => word.text.replace(/\.$/u, '')));
       if (found && found.start === 0) {
         const candidate: ValueCandidate = { text: line.text, words: line.words.slice(at + 1), where: 'inline', line };
-        const hit: LabelHit = { keys: ['dueDate'], languages: [], wordCount: 1, term: 'due', line, segmentIndex: 0, x0: line.words[0]?.x ?? 0, x1: line.words[0]?.x ?? 0, rest: [] };
+        const hit: LabelHit = {
+          keys: ['dueDate'],
+          languages: [],
+          wordCount: 1,
+          term: 'due',
+          line,
+          segmentIndex: 0,
+          x0: line.words[0]?.x ?? 0,
+          x1: line.words[0]?.x ?? 0,
+          rest: [],
+        };
         return { value: found, hit, candidate };
       }
     }
@@ -368,7 +567,8 @@ function blockLines(lines: readonly Line[], candidate: ValueCandidate): Set<numb
 }
 
 /** "0155 Oslo", "111 51 Stockholm", "D-80331 München", "1015 AA Amsterdam", "Leeds LS1 6DT", "Austin, TX 78701". */
-const POSTAL_LINE = /^(?:[A-Z]{1,2}-)?\d{4,5}(?: [A-Z]{2})? \p{L}|^\d{3} \d{2} \p{L}|^\p{L}[\p{L} ]*,? (?:[A-Z]{2} \d{5}|[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})$/u;
+const POSTAL_LINE =
+  /^(?:[A-Z]{1,2}-)?\d{4,5}(?: [A-Z]{2})? \p{L}|^\d{3} \d{2} \p{L}|^\p{L}[\p{L} ]*,? (?:[A-Z]{2} \d{5}|[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})$/u;
 
 /**
  * Without a buyer label: the address window. The first line of an address block (ending in a
@@ -381,11 +581,24 @@ function buyerFromAddressBlock(lines: readonly Line[], supplierName: string | nu
   for (const line of firstPage) {
     if (line.y > limit) break;
     // The sender line printed small above the address window: the next line under it is the buyer.
-    const sender = line.segments.find((segment) => (segment.words[0]?.height ?? line.height) < 8 && (segment.text.match(/ [·•|] /gu) ?? []).length >= 2);
-    const under = sender ? lines[line.index + 1]?.segments.find((segment) => Math.abs(segment.x0 - sender.x0) < 2) : undefined;
+    const sender = line.segments.find(
+      (segment) => (segment.words[0]?.height ?? line.height) < 8 && (segment.text.match(/ [·•|] /gu) ?? []).length >= 2,
+    );
+    const under = sender
+      ? lines[line.index + 1]?.segments.find((segment) => Math.abs(segment.x0 - sender.x0) < 2)
+      : undefined;
     const underLine = lines[line.index + 1];
-    if (under && underLine && underLine.y - line.y < 3 * (under.words[0]?.height ?? underLine.height) && /\p{L}{2}/u.test(under.text)) {
-      return { value: under.text, hit: undefined as unknown as LabelHit, candidate: { text: under.text, words: under.words, where: 'below', line: underLine } };
+    if (
+      under &&
+      underLine &&
+      underLine.y - line.y < 3 * (under.words[0]?.height ?? underLine.height) &&
+      /\p{L}{2}/u.test(under.text)
+    ) {
+      return {
+        value: under.text,
+        hit: undefined as unknown as LabelHit,
+        candidate: { text: under.text, words: under.words, where: 'below', line: underLine },
+      };
     }
     for (const segment of line.segments) {
       if (!POSTAL_LINE.test(segment.text)) continue;
@@ -397,10 +610,15 @@ function buyerFromAddressBlock(lines: readonly Line[], supplierName: string | nu
         top = { line: above, segment: aligned };
       }
       const name = top.segment.text;
-      if (top.line === line || name === supplierName || (supplierName !== null && name.includes(supplierName))) continue;
+      if (top.line === line || name === supplierName || (supplierName !== null && name.includes(supplierName)))
+        continue;
       if (top.line.height < 7.5 && /[·•|]/u.test(name)) continue;
       const words = top.segment.words;
-      return { value: name, hit: undefined as unknown as LabelHit, candidate: { text: name, words, where: 'below', line: top.line } };
+      return {
+        value: name,
+        hit: undefined as unknown as LabelHit,
+        candidate: { text: name, words, where: 'below', line: top.line },
+      };
     }
   }
   return null;
@@ -411,7 +629,11 @@ function buyerFromAddressBlock(lines: readonly Line[], supplierName: string | nu
  * (top of page one, large type), names printed more than once, and the name beside the seller's
  * registration number; never the buyer's block.
  */
-function supplierFromLayout(lines: readonly Line[], buyerLines: ReadonlySet<number>, orgLine: Line | null): string | null {
+function supplierFromLayout(
+  lines: readonly Line[],
+  buyerLines: ReadonlySet<number>,
+  orgLine: Line | null,
+): string | null {
   const scores = new Map<string, number>();
   const firstPage = lines.filter((line) => line.page === 1);
   const pageBottom = Math.max(...firstPage.map((line) => line.y), 1);
@@ -452,7 +674,10 @@ function companyNames(text: string): string[] {
       const tail2 = normalizeLabel(words.slice(Math.max(0, end - 2), end).join(' '));
       const tail1 = normalizeLabel(words[end - 1] ?? '');
       if ((LEGAL_FORM_SET.has(tail1) || LEGAL_FORM_SET.has(tail2)) && /^[\p{Lu}\d]/u.test(words[0] ?? '')) {
-        const name = words.slice(0, end).join(' ').replace(/[,;:]$/u, '');
+        const name = words
+          .slice(0, end)
+          .join(' ')
+          .replace(/[,;:]$/u, '');
         if (name.length <= 80 && !/\d{4,}/u.test(name)) names.push(name);
         break;
       }
@@ -461,11 +686,28 @@ function companyNames(text: string): string[] {
   return names;
 }
 
-function readTotals(hits: readonly LabelHit[], lines: readonly Line[], labelled: ReadonlySet<string>, mark: DecimalMark, skip: ReadonlySet<number>, linesSum: DecimalString | null): TotalsReading {
-  const pools = { net: [] as string[], vat: [] as string[], gross: [] as string[], due: [] as string[], prepaid: [] as string[], rounding: [] as string[], currency: null as string | null };
+function readTotals(
+  hits: readonly LabelHit[],
+  lines: readonly Line[],
+  labelled: ReadonlySet<string>,
+  mark: DecimalMark,
+  skip: ReadonlySet<number>,
+  linesSum: DecimalString | null,
+): TotalsReading {
+  const pools = {
+    net: [] as string[],
+    vat: [] as string[],
+    gross: [] as string[],
+    due: [] as string[],
+    prepaid: [] as string[],
+    rounding: [] as string[],
+    currency: null as string | null,
+  };
   const ordered = [...hits].sort((a, b) => b.line.index - a.line.index);
   for (const hit of ordered) {
-    const keys = hit.keys.filter((key): key is 'net' | 'vat' | 'gross' | 'due' | 'prepaid' | 'rounding' => ['net', 'vat', 'gross', 'due', 'prepaid', 'rounding'].includes(key));
+    const keys = hit.keys.filter((key): key is 'net' | 'vat' | 'gross' | 'due' | 'prepaid' | 'rounding' =>
+      ['net', 'vat', 'gross', 'due', 'prepaid', 'rounding'].includes(key),
+    );
     if (keys.length === 0) continue;
     const { amounts, currency } = amountsOf(hit, lines, labelled, mark);
     const amount = amounts.at(-1);
@@ -490,7 +732,15 @@ function tableLines(table: ReadTable, mark: DecimalMark): InvoiceLine[] {
     if (cells.discount !== undefined && quantity?.quantity && unitPrice) {
       const discount = discountOf(cells.discount, new Decimal(quantity.quantity).times(unitPrice), mark);
       if (discount && !discount.isZero()) {
-        allowanceCharges.push({ isCharge: false, amount: discount.toFixed(2), baseAmount: null, reason: cells.discount, reasonCode: null, vatCategory: null, vatPercent: null });
+        allowanceCharges.push({
+          isCharge: false,
+          amount: discount.toFixed(2),
+          baseAmount: null,
+          reason: cells.discount,
+          reasonCode: null,
+          vatCategory: null,
+          vatPercent: null,
+        });
       }
     }
     const position = cells.position === undefined ? null : cells.position.replace(/[.)]$/u, '');
@@ -517,7 +767,9 @@ function tableLines(table: ReadTable, mark: DecimalMark): InvoiceLine[] {
 function withoutCurrency(cell: string): string {
   const words = cell.split(' ');
   const last = words.at(-1) ?? '';
-  return words.length > 1 && (/^[A-Z]{3}$/u.test(last) || ['€', '$', '£', 'kr', 'kr.'].includes(last)) ? words.slice(0, -1).join(' ') : cell;
+  return words.length > 1 && (/^[A-Z]{3}$/u.test(last) || ['€', '$', '£', 'kr', 'kr.'].includes(last))
+    ? words.slice(0, -1).join(' ')
+    : cell;
 }
 
 function detectLanguage(lines: readonly Line[]): Language {
@@ -566,8 +818,13 @@ function documentCurrency(lines: readonly Line[], language: Language): string | 
 function isCreditNote(lines: readonly Line[], hits: readonly LabelHit[]): boolean {
   const credit: ReadonlySet<string> = new Set(TITLES.creditNote);
   const top = lines.filter((line) => line.page === 1).slice(0, 25);
-  if (top.some((line) => line.segments.some((segment) => startsWithAny(normalizeLabel(segment.text), credit)))) return true;
-  return hits.some((hit) => hit.keys.includes('invoiceNumber') && startsWithAny(normalizeLabel(textOf(hit.line.segments[hit.segmentIndex]?.words ?? [])), credit));
+  if (top.some((line) => line.segments.some((segment) => startsWithAny(normalizeLabel(segment.text), credit))))
+    return true;
+  return hits.some(
+    (hit) =>
+      hit.keys.includes('invoiceNumber') &&
+      startsWithAny(normalizeLabel(textOf(hit.line.segments[hit.segmentIndex]?.words ?? [])), credit),
+  );
 }
 
 function startsWithAny(text: string, terms: ReadonlySet<string>): boolean {
@@ -608,7 +865,10 @@ function confidenceOf(input: ConfidenceInput): ExtractionConfidence {
   if (totals.vat !== null) set('totals.vatTotal', inferred('totals.vatTotal', totalsConfidence));
   if (totals.gross !== null) set('totals.taxInclusive', inferred('totals.taxInclusive', totalsConfidence));
   if (totals.due !== null) set('totals.payable', inferred('totals.payable', totalsConfidence));
-  const lines = input.rowChecks.length === 0 ? 0 : rowScore(input.rowChecks) * (totals.linesMatch === true ? 1 : totals.linesMatch === null ? 0.7 : 0.4);
+  const lines =
+    input.rowChecks.length === 0
+      ? 0
+      : rowScore(input.rowChecks) * (totals.linesMatch === true ? 1 : totals.linesMatch === null ? 0.7 : 0.4);
   const keyValues = ['invoiceNumber', 'totals.taxInclusive'].map((name) => fields[name] ?? 0);
   const overall = Math.min(...keyValues, input.rowChecks.length > 0 ? lines : 1);
   return { overall: Math.round(overall * 100) / 100, lines: Math.round(lines * 100) / 100, fields };
@@ -620,14 +880,22 @@ function rowScore(checks: ReadonlyArray<boolean | null>): number {
   return points / checks.length;
 }
 
-function reviewReasons(totals: TotalsReading, linesSum: DecimalString | null, rowChecks: ReadonlyArray<boolean | null>, lineCount: number, tableFound: boolean, hasNumber: boolean): string[] {
+function reviewReasons(
+  totals: TotalsReading,
+  linesSum: DecimalString | null,
+  rowChecks: ReadonlyArray<boolean | null>,
+  lineCount: number,
+  tableFound: boolean,
+  hasNumber: boolean,
+): string[] {
   const reasons: string[] = [];
   if (!hasNumber) reasons.push('No invoice number could be read.');
   if (totals.gross === null && totals.due === null) reasons.push('No invoice total could be read.');
   if (totals.net !== null && totals.vat !== null && totals.gross !== null && !totals.balanced) {
     reasons.push(`The totals do not add up: net ${totals.net} + VAT ${totals.vat} ≠ total ${totals.gross}.`);
   }
-  if (totals.linesMatch === false) reasons.push(`The lines add up to ${linesSum ?? '?'}, not to the net total ${totals.net ?? '?'}.`);
+  if (totals.linesMatch === false)
+    reasons.push(`The lines add up to ${linesSum ?? '?'}, not to the net total ${totals.net ?? '?'}.`);
   const failed = rowChecks.filter((check) => check === false).length;
   if (failed > 0) reasons.push(`${failed} line(s) where quantity × unit price − discount ≠ line amount.`);
   if (tableFound && lineCount === 0) reasons.push('A line table was found but no line could be read from it.');
@@ -638,13 +906,18 @@ function reviewReasons(totals: TotalsReading, linesSum: DecimalString | null, ro
 /** Refused only when the document says what else it is, or shows neither a number, a total nor lines. */
 function notInvoiceReason(lines: readonly Line[], reading: Reading, pageCount: number): string | null {
   const top = lines.filter((line) => line.page === 1).slice(0, 15);
-  const heading = (terms: readonly string[]) => top.some((line) => line.segments.some((segment) => startsWithAny(normalizeLabel(segment.text), new Set(terms))));
+  const heading = (terms: readonly string[]) =>
+    top.some((line) => line.segments.some((segment) => startsWithAny(normalizeLabel(segment.text), new Set(terms))));
   const invoiceTitle = heading([...TITLES.invoice, ...TITLES.creditNote]);
   const otherTitle = heading(TITLES.notInvoice);
-  if (otherTitle && !invoiceTitle && !reading.hasNumber) return 'The PDF has no embedded e-invoice XML and its title says it is another kind of document (an order, a quote, a delivery note, a reminder or a manual).';
-  if (!reading.hasTotal && reading.rowCount === 0) return 'The PDF has no embedded e-invoice XML and its text shows no invoice total and no invoice lines; it does not look like an invoice.';
-  if (!reading.hasNumber && !invoiceTitle) return 'The PDF has no embedded e-invoice XML and its text shows no invoice number and no invoice title; it does not look like an invoice.';
-  if (pageCount > 20 && !reading.hasNumber) return 'The PDF is a long document without an invoice number; it does not look like an invoice.';
+  if (otherTitle && !invoiceTitle && !reading.hasNumber)
+    return 'The PDF has no embedded e-invoice XML and its title says it is another kind of document (an order, a quote, a delivery note, a reminder or a manual).';
+  if (!reading.hasTotal && reading.rowCount === 0)
+    return 'The PDF has no embedded e-invoice XML and its text shows no invoice total and no invoice lines; it does not look like an invoice.';
+  if (!reading.hasNumber && !invoiceTitle)
+    return 'The PDF has no embedded e-invoice XML and its text shows no invoice number and no invoice title; it does not look like an invoice.';
+  if (pageCount > 20 && !reading.hasNumber)
+    return 'The PDF is a long document without an invoice number; it does not look like an invoice.';
   return null;
 }
 

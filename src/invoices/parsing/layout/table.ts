@@ -44,7 +44,15 @@ export interface ReadTable {
   skippedRows: number;
 }
 
-const NUMERIC_ROLES: ReadonlySet<ColumnRole> = new Set(['quantity', 'unitPrice', 'discount', 'amount', 'vatRate', 'vatAmount', 'grossAmount']);
+const NUMERIC_ROLES: ReadonlySet<ColumnRole> = new Set([
+  'quantity',
+  'unitPrice',
+  'discount',
+  'amount',
+  'vatRate',
+  'vatAmount',
+  'grossAmount',
+]);
 
 /** A header row: at least three column words, one of them a price or amount, nearly nothing else. */
 export function parseHeaderLine(line: Line): TableHeader | null {
@@ -57,7 +65,13 @@ export function parseHeaderLine(line: Line): TableHeader | null {
       if (!match) {
         const first = words[0];
         // Units and currencies printed in headers ("Price (EUR)", "Amount NOK", "%") are not unknown.
-        if (first && !/^(?:\(?[A-Z]{3}\)?|[%€$£]|\(?%\)?|\(?kr\)?|excl|incl|ex|inkl|eks|ekskl|exkl|ht|ttc|btw|mva|moms|alv)$/iu.test(first.text)) unknownWords += 1;
+        if (
+          first &&
+          !/^(?:\(?[A-Z]{3}\)?|[%€$£]|\(?%\)?|\(?kr\)?|excl|incl|ex|inkl|eks|ekskl|exkl|ht|ttc|btw|mva|moms|alv)$/iu.test(
+            first.text,
+          )
+        )
+          unknownWords += 1;
         words = words.slice(1);
         continue;
       }
@@ -113,18 +127,27 @@ export function assignRoles(columns: readonly HeaderColumn[]): ColumnRole[][] {
  */
 function withStackedHeaderWords(lines: readonly Line[], header: TableHeader): TableHeader {
   const { line } = header;
-  const near = lines.filter((other) => other !== line && other.page === line.page && Math.abs(other.y - line.y) < 1.1 * line.height);
+  const near = lines.filter(
+    (other) => other !== line && other.page === line.page && Math.abs(other.y - line.y) < 1.1 * line.height,
+  );
   if (near.length === 0) return header;
   const stacked = [...line.words, ...near.flatMap((other) => other.words)];
   const cells: Word[][] = [];
   for (const word of [...stacked].sort((a, b) => a.x - b.x)) {
-    const cell = cells.find((existing) => existing.some((other) => other.x < word.x + word.width && word.x < other.x + other.width));
+    const cell = cells.find((existing) =>
+      existing.some((other) => other.x < word.x + word.width && word.x < other.x + other.width),
+    );
     if (cell) cell.push(word);
     else cells.push([word]);
   }
   const segments = cells.map((cell) => {
     const ordered = [...cell].sort((a, b) => a.y - b.y || a.x - b.x);
-    return { words: ordered, text: ordered.map((word) => word.text).join(' '), x0: Math.min(...cell.map((word) => word.x)), x1: Math.max(...cell.map((word) => word.x + word.width)) };
+    return {
+      words: ordered,
+      text: ordered.map((word) => word.text).join(' '),
+      x0: Math.min(...cell.map((word) => word.x)),
+      x1: Math.max(...cell.map((word) => word.x + word.width)),
+    };
   });
   const merged = parseHeaderLine({ ...line, segments });
   return merged && merged.columns.length > header.columns.length ? { line, columns: merged.columns } : header;
@@ -139,7 +162,9 @@ export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable 
     .filter((entry) => entry.header !== null);
   const first = headers[0]?.header;
   if (!first) return null;
-  const sameTable = headers.filter((entry) => entry.header && sameColumns(entry.header, first)).map((entry) => entry.header as TableHeader);
+  const sameTable = headers
+    .filter((entry) => entry.header && sameColumns(entry.header, first))
+    .map((entry) => entry.header as TableHeader);
   let best: ReadTable | null = null;
   let bestScore = Number.NEGATIVE_INFINITY;
   const tryRoles = (roles: ColumnRole[], minimum = Number.NEGATIVE_INFINITY) => {
@@ -156,7 +181,8 @@ export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable 
   // hold, the other readings of the numeric columns compete on it.
   const rows = (best as ReadTable | null)?.rows.length ?? 0;
   // Another reading wins only when most of its rows verify: "cannot tell" never beats "wrong".
-  if (assignments[0] && rows > 0 && bestScore < rows * 0.8) for (const roles of numericPermutations(assignments[0])) tryRoles(roles, rows * 0.5);
+  if (assignments[0] && rows > 0 && bestScore < rows * 0.8)
+    for (const roles of numericPermutations(assignments[0])) tryRoles(roles, rows * 0.5);
   return best;
 }
 
@@ -167,7 +193,8 @@ function numericPermutations(roles: readonly ColumnRole[]): ColumnRole[][] {
   const slots = roles.flatMap((role, index) => (PERMUTED_ROLES.includes(role) ? [index] : []));
   if (slots.length < 3 || slots.length > 4) return [];
   const variants: ColumnRole[][] = [];
-  const pool = slots.length === 3 ? ['quantity', 'unitPrice', 'amount'] : ['quantity', 'unitPrice', 'amount', 'grossAmount'];
+  const pool =
+    slots.length === 3 ? ['quantity', 'unitPrice', 'amount'] : ['quantity', 'unitPrice', 'amount', 'grossAmount'];
   const permute = (remaining: ColumnRole[], chosen: ColumnRole[]) => {
     if (remaining.length === 0) {
       const variant = [...roles];
@@ -175,7 +202,9 @@ function numericPermutations(roles: readonly ColumnRole[]): ColumnRole[][] {
       variants.push(variant);
       return;
     }
-    remaining.forEach((role, index) => permute([...remaining.slice(0, index), ...remaining.slice(index + 1)], [...chosen, role]));
+    remaining.forEach((role, index) =>
+      permute([...remaining.slice(0, index), ...remaining.slice(index + 1)], [...chosen, role]),
+    );
   };
   permute(pool as ColumnRole[], []);
   return variants;
@@ -257,7 +286,12 @@ interface Band {
   from: number;
 }
 
-function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles: readonly ColumnRole[], mark: DecimalMark): ReadTable {
+function readRows(
+  lines: readonly Line[],
+  headers: readonly TableHeader[],
+  roles: readonly ColumnRole[],
+  mark: DecimalMark,
+): ReadTable {
   const tableLines = new Set<number>();
   const rows: TableRow[] = [];
   let skippedRows = 0;
@@ -275,7 +309,9 @@ function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles
       const leading = totalsLabel(line);
       const cells = cellsOf(line, bands);
       const amount = cells.amount === undefined ? null : parseNumber(lastToken(cells.amount), mark);
-      const itemNumbers = (cells.quantity !== undefined && quantityOf(cells.quantity, mark).quantity !== null) || (cells.unitPrice !== undefined && lenientNumber(cells.unitPrice, mark) !== null);
+      const itemNumbers =
+        (cells.quantity !== undefined && quantityOf(cells.quantity, mark).quantity !== null) ||
+        (cells.unitPrice !== undefined && lenientNumber(cells.unitPrice, mark) !== null);
       if (leading && !itemNumbers) {
         if (leading.keys.includes('carryForward')) {
           tableLines.add(line.index);
@@ -288,9 +324,16 @@ function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles
       const numbers = numericRoles(cells, mark);
       // A row printed over two lines with its amount on the second ("9,90  20 Stk" / "198,00"):
       // numbers in columns the row has not filled yet complete it.
-      if (current && numbers.length > 0 && !hasAmount(current, mark) && numbers.every((role) => current?.cells[role] === undefined) && isNear(line, current)) {
+      if (
+        current &&
+        numbers.length > 0 &&
+        !hasAmount(current, mark) &&
+        numbers.every((role) => current?.cells[role] === undefined) &&
+        isNear(line, current)
+      ) {
         for (const [role, value] of Object.entries(cells) as Array<[ColumnRole, string]>) {
-          if (role === 'description') current.cells.description = current.cells.description ? `${current.cells.description} ${value}` : value;
+          if (role === 'description')
+            current.cells.description = current.cells.description ? `${current.cells.description} ${value}` : value;
           else current.cells[role] ??= role === 'amount' ? lastToken(value) : value;
         }
         current.lines.push(line);
@@ -306,7 +349,10 @@ function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles
           current = null;
           continue;
         }
-        current = { cells: { ...cells, ...(cells.amount === undefined ? {} : { amount: lastToken(cells.amount) }) }, lines: [line] };
+        current = {
+          cells: { ...cells, ...(cells.amount === undefined ? {} : { amount: lastToken(cells.amount) }) },
+          lines: [line],
+        };
         rows.push(current);
         if (amount !== null) runningSum = runningSum.plus(amount);
         tableLines.add(line.index);
@@ -321,7 +367,10 @@ function readRows(lines: readonly Line[], headers: readonly TableHeader[], roles
     }
   }
   // Rows that never got an amount nor a price are headings, not lines.
-  const priced = rows.filter((row) => hasAmount(row, mark) || (row.cells.unitPrice !== undefined && lenientNumber(row.cells.unitPrice, mark) !== null));
+  const priced = rows.filter(
+    (row) =>
+      hasAmount(row, mark) || (row.cells.unitPrice !== undefined && lenientNumber(row.cells.unitPrice, mark) !== null),
+  );
   return { header, roles: [...roles], rows: priced, tableLines, skippedRows };
 }
 
@@ -331,7 +380,15 @@ function hasAmount(row: TableRow, mark: DecimalMark): boolean {
 
 /** The numeric columns of a line that hold a number. */
 function numericRoles(cells: TableRow['cells'], mark: DecimalMark): ColumnRole[] {
-  return (Object.entries(cells) as Array<[ColumnRole, string]>).filter(([role, value]) => NUMERIC_ROLES.has(role) && (role === 'quantity' ? quantityOf(value, mark).quantity !== null : lenientNumber(lastToken(value), mark) !== null || numberShape(value)?.percent === true)).map(([role]) => role);
+  return (Object.entries(cells) as Array<[ColumnRole, string]>)
+    .filter(
+      ([role, value]) =>
+        NUMERIC_ROLES.has(role) &&
+        (role === 'quantity'
+          ? quantityOf(value, mark).quantity !== null
+          : lenientNumber(lastToken(value), mark) !== null || numberShape(value)?.percent === true),
+    )
+    .map(([role]) => role);
 }
 
 function isNear(line: Line, row: TableRow): boolean {

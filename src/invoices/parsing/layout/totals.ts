@@ -32,7 +32,12 @@ export interface TotalsReading {
 const CURRENCY_WORD = /^(?:[A-Z]{3}|[€$£]|kr\.?|Kr\.?)$/u;
 
 /** The amounts printed after a label: in its cell, then the cells to its right, else under it. */
-export function amountsOf(hit: LabelHit, lines: readonly Line[], labelled: ReadonlySet<string>, mark: DecimalMark): { amounts: DecimalString[]; currency: string | null } {
+export function amountsOf(
+  hit: LabelHit,
+  lines: readonly Line[],
+  labelled: ReadonlySet<string>,
+  mark: DecimalMark,
+): { amounts: DecimalString[]; currency: string | null } {
   const after: Word[] = [...hit.rest];
   for (const [index, segment] of hit.line.segments.entries()) {
     if (index <= hit.segmentIndex) continue;
@@ -88,7 +93,12 @@ export function readVatRows(lines: readonly Line[], skip: ReadonlySet<number>, m
         const base = following[i] as string;
         const tax = following[i + 1] as string;
         if (taxMatches(base, rate.value, tax)) {
-          entries.set(`${rate.value}|${base}|${tax}`, { category: null, vatPercent: rate.value, taxableAmount: base, taxAmount: tax });
+          entries.set(`${rate.value}|${base}|${tax}`, {
+            category: null,
+            vatPercent: rate.value,
+            taxableAmount: base,
+            taxAmount: tax,
+          });
           break;
         }
       }
@@ -98,7 +108,11 @@ export function readVatRows(lines: readonly Line[], skip: ReadonlySet<number>, m
   return [...entries.values()];
 }
 
-function rateAt(words: readonly Word[], index: number, mark: DecimalMark): { value: DecimalString; next: number } | null {
+function rateAt(
+  words: readonly Word[],
+  index: number,
+  mark: DecimalMark,
+): { value: DecimalString; next: number } | null {
   const text = words[index]?.text ?? '';
   const shape = numberShape(text);
   if (shape?.percent) {
@@ -128,14 +142,23 @@ export interface TotalCandidates {
 }
 
 /** Picks the totals that agree with each other, with the lines and with the VAT rows. */
-export function chooseTotals(candidates: TotalCandidates, breakdown: VatBreakdownEntry[], linesSum: DecimalString | null): TotalsReading {
+export function chooseTotals(
+  candidates: TotalCandidates,
+  breakdown: VatBreakdownEntry[],
+  linesSum: DecimalString | null,
+): TotalsReading {
   const options = (values: DecimalString[]) => [...new Set(values)].slice(0, 5);
   const nets = [...options(candidates.net), null];
   const vats = [...options(candidates.vat), null];
   const grosses = [...options(candidates.gross), ...options(candidates.due), null];
   const breakdownTax = breakdown.length > 0 ? sum(breakdown.map((entry) => entry.taxAmount ?? '0')) : null;
   if (breakdownTax !== null && !vats.includes(breakdownTax)) vats.splice(vats.length - 1, 0, breakdownTax);
-  let best: { net: string | null; vat: string | null; gross: string | null; score: number } = { net: null, vat: null, gross: null, score: -1 };
+  let best: { net: string | null; vat: string | null; gross: string | null; score: number } = {
+    net: null,
+    vat: null,
+    gross: null,
+    score: -1,
+  };
   for (const [ni, net] of nets.entries()) {
     for (const [vi, vat] of vats.entries()) {
       for (const [gi, gross] of grosses.entries()) {
@@ -145,7 +168,8 @@ export function chooseTotals(candidates: TotalCandidates, breakdown: VatBreakdow
         if (gross !== null) score += 1 - gi * 0.05;
         if (net !== null && vat !== null && gross !== null && equal(sum([net, vat]), gross)) score += 4;
         if (linesSum !== null && net !== null && equal(linesSum, net)) score += 3;
-        if (linesSum !== null && gross !== null && vat !== null && net === null && equal(sum([linesSum, vat]), gross)) score += 2;
+        if (linesSum !== null && gross !== null && vat !== null && net === null && equal(sum([linesSum, vat]), gross))
+          score += 2;
         if (breakdownTax !== null && vat !== null && equal(breakdownTax, vat)) score += 1;
         if (net !== null && gross !== null && vat === null && equal(net, gross)) score += 1;
         if (net !== null && gross !== null && new Decimal(gross).abs().lt(new Decimal(net).abs())) score -= 2;
@@ -159,7 +183,13 @@ export function chooseTotals(candidates: TotalCandidates, breakdown: VatBreakdow
     net = linesSum;
     inferred.push('totals.taxExclusive');
   }
-  if (vat === null && net !== null && gross !== null && breakdownTax !== null && equal(sum([net, breakdownTax]), gross)) {
+  if (
+    vat === null &&
+    net !== null &&
+    gross !== null &&
+    breakdownTax !== null &&
+    equal(sum([net, breakdownTax]), gross)
+  ) {
     vat = breakdownTax;
     inferred.push('totals.vatTotal');
   }
@@ -170,7 +200,10 @@ export function chooseTotals(candidates: TotalCandidates, breakdown: VatBreakdow
   const prepaid = candidates.prepaid[0] ?? null;
   const rounding = candidates.rounding[0] ?? null;
   const dueCandidates = options(candidates.due);
-  let due = dueCandidates.find((value) => gross !== null && equal(value, expectedDue(gross, prepaid, rounding))) ?? dueCandidates[0] ?? null;
+  let due =
+    dueCandidates.find((value) => gross !== null && equal(value, expectedDue(gross, prepaid, rounding))) ??
+    dueCandidates[0] ??
+    null;
   if (due === null && gross !== null) {
     due = expectedDue(gross, prepaid, rounding);
     if (prepaid !== null || rounding !== null) inferred.push('totals.payable');
@@ -178,10 +211,26 @@ export function chooseTotals(candidates: TotalCandidates, breakdown: VatBreakdow
   const balanced = net !== null && vat !== null && gross !== null && equal(sum([net, vat]), gross);
   const linesMatch = linesSum === null || net === null ? null : equal(linesSum, net);
   const vatBreakdown = breakdown.length > 0 ? breakdown : singleRate(net, vat);
-  return { net, vat, gross, due, prepaid, rounding, vatBreakdown, balanced, linesMatch, inferred, currencyCode: candidates.currency };
+  return {
+    net,
+    vat,
+    gross,
+    due,
+    prepaid,
+    rounding,
+    vatBreakdown,
+    balanced,
+    linesMatch,
+    inferred,
+    currencyCode: candidates.currency,
+  };
 }
 
-function expectedDue(gross: DecimalString, prepaid: DecimalString | null, rounding: DecimalString | null): DecimalString {
+function expectedDue(
+  gross: DecimalString,
+  prepaid: DecimalString | null,
+  rounding: DecimalString | null,
+): DecimalString {
   let value = new Decimal(gross);
   if (prepaid !== null) value = value.minus(new Decimal(prepaid).abs());
   if (rounding !== null) value = value.plus(rounding);
@@ -192,8 +241,28 @@ function expectedDue(gross: DecimalString, prepaid: DecimalString | null, roundi
 function singleRate(net: DecimalString | null, vat: DecimalString | null): VatBreakdownEntry[] {
   if (net === null || vat === null || new Decimal(net).isZero()) return [];
   const rate = new Decimal(vat).dividedBy(net).times(100);
-  for (const common of ['0', '5', '6', '7', '8', '9', '10', '10.3', '12', '13', '14', '15', '19', '20', '21', '24', '25', '25.5']) {
-    if (taxMatches(net, common, vat)) return [{ category: null, vatPercent: common, taxableAmount: net, taxAmount: vat }];
+  for (const common of [
+    '0',
+    '5',
+    '6',
+    '7',
+    '8',
+    '9',
+    '10',
+    '10.3',
+    '12',
+    '13',
+    '14',
+    '15',
+    '19',
+    '20',
+    '21',
+    '24',
+    '25',
+    '25.5',
+  ]) {
+    if (taxMatches(net, common, vat))
+      return [{ category: null, vatPercent: common, taxableAmount: net, taxAmount: vat }];
   }
   void rate;
   return [];

@@ -75,7 +75,14 @@ export function wordsFromTextItems(items: readonly TextItemLike[], page: number,
       const start = text.indexOf(part, offset);
       offset = start + part.length;
       if (part === '') continue;
-      words.push({ text: part.replaceAll(GROUP_MARK, ' '), x: x + start * charWidth, y: pageHeight - y, width: part.length * charWidth, height, page });
+      words.push({
+        text: part.replaceAll(GROUP_MARK, ' '),
+        x: x + start * charWidth,
+        y: pageHeight - y,
+        width: part.length * charWidth,
+        height,
+        page,
+      });
     }
   }
   return joinSplitWords(words);
@@ -96,7 +103,11 @@ export function joinSplitWords(words: readonly Word[]): Word[] {
       // ("Artikelnummer" "Beschreibung" printed edge to edge in a narrow header).
       const newWord = /\p{Ll}$/u.test(previous.text) && /^\p{Lu}\p{Ll}/u.test(word.text);
       if (gap < 0.08 * word.height && gap > -0.5 * word.height && !newWord) {
-        joined[joined.length - 1] = { ...previous, text: previous.text + word.text, width: word.x + word.width - previous.x };
+        joined[joined.length - 1] = {
+          ...previous,
+          text: previous.text + word.text,
+          width: word.x + word.width - previous.x,
+        };
         continue;
       }
     }

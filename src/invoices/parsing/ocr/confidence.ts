@@ -69,8 +69,13 @@ export class WordConfidence {
       case 'date':
         return this.byDate.get(value) ?? this.median;
       case 'text': {
-        const tokens = value.split(/\s+/u).map(normalizeToken).filter((token) => token !== '');
-        const found = tokens.map((token) => this.byText.get(token)).filter((confidence): confidence is number => confidence !== undefined);
+        const tokens = value
+          .split(/\s+/u)
+          .map(normalizeToken)
+          .filter((token) => token !== '');
+        const found = tokens
+          .map((token) => this.byText.get(token))
+          .filter((confidence): confidence is number => confidence !== undefined);
         return found.length > 0 ? Math.min(...found) : this.median;
       }
     }
@@ -87,8 +92,18 @@ export function withOcrConfidence(invoice: NormalizedInvoice, words: WordConfide
     const printed = invoiceFieldValue(invoice, name);
     fields[name] = round(value * (kind && printed !== null ? words.of(printed, kind) : words.typical));
   }
-  const lineFactors = invoice.lines.map((line) => Math.min(...[line.netAmount, line.unitPrice, line.quantity].filter((value): value is string => value !== null).map((value) => words.of(value, 'amount')), 1));
-  const lines = lineFactors.length === 0 ? confidence.lines : round(confidence.lines * (lineFactors.reduce((a, b) => a + b, 0) / lineFactors.length));
+  const lineFactors = invoice.lines.map((line) =>
+    Math.min(
+      ...[line.netAmount, line.unitPrice, line.quantity]
+        .filter((value): value is string => value !== null)
+        .map((value) => words.of(value, 'amount')),
+      1,
+    ),
+  );
+  const lines =
+    lineFactors.length === 0
+      ? confidence.lines
+      : round(confidence.lines * (lineFactors.reduce((a, b) => a + b, 0) / lineFactors.length));
   const keys = KEY_FIELDS.map((name) => fields[name] ?? 0);
   const overall = round(Math.min(confidence.overall, ...keys, invoice.lines.length > 0 ? lines : 1));
   return { overall, lines, fields };

@@ -4,9 +4,25 @@
  * "o"), and each language scores the labels only it uses. Tesseract then reads the page with that
  * language's model (its letters and words) and English (codes, numbers, English labels).
  */
-import { COLUMN_LABELS, HEADER_LABELS, LANGUAGES, TOTAL_LABELS, normalizeLabel, type Language } from '../layout/labels.js';
+import {
+  COLUMN_LABELS,
+  HEADER_LABELS,
+  LANGUAGES,
+  TOTAL_LABELS,
+  normalizeLabel,
+  type Language,
+} from '../layout/labels.js';
 
-export const TESSERACT_LANGUAGE: Record<Language, string> = { en: 'eng', no: 'nor', sv: 'swe', da: 'dan', fi: 'fin', de: 'deu', fr: 'fra', nl: 'nld' };
+export const TESSERACT_LANGUAGE: Record<Language, string> = {
+  en: 'eng',
+  no: 'nor',
+  sv: 'swe',
+  da: 'dan',
+  fi: 'fin',
+  de: 'deu',
+  fr: 'fra',
+  nl: 'nld',
+};
 
 /** Every language pack, for a page whose language cannot be told. */
 export const ALL_TESSERACT_LANGUAGES = LANGUAGES.map((language) => TESSERACT_LANGUAGE[language]);
@@ -45,7 +61,17 @@ const TERMS: Map<string, Set<Language>> = (() => {
 })();
 
 // Document titles that name one language ("faktura" is Norwegian, Swedish and Danish).
-const TITLE_LANGUAGE: Record<string, Language> = { invoice: 'en', lasku: 'fi', hyvityslasku: 'fi', rechnung: 'de', gutschrift: 'de', facture: 'fr', avoir: 'fr', factuur: 'nl', creditnota: 'nl' };
+const TITLE_LANGUAGE: Record<string, Language> = {
+  invoice: 'en',
+  lasku: 'fi',
+  hyvityslasku: 'fi',
+  rechnung: 'de',
+  gutschrift: 'de',
+  facture: 'fr',
+  avoir: 'fr',
+  factuur: 'nl',
+  creditnota: 'nl',
+};
 
 /** The language whose labels the page's text lines use most; null when none is found. */
 export function detectLanguage(lines: readonly string[]): Language | null {
@@ -56,7 +82,8 @@ export function detectLanguage(lines: readonly string[]): Language | null {
       if (!text.includes(` ${term} `)) continue;
       for (const language of languages) scores.set(language, (scores.get(language) ?? 0) + 1 / languages.size);
     }
-    for (const [title, language] of Object.entries(TITLE_LANGUAGE)) if (text.includes(` ${title} `)) scores.set(language, (scores.get(language) ?? 0) + 0.25);
+    for (const [title, language] of Object.entries(TITLE_LANGUAGE))
+      if (text.includes(` ${title} `)) scores.set(language, (scores.get(language) ?? 0) + 0.25);
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]);
   return ranked[0]?.[0] ?? null;

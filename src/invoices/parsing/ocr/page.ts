@@ -7,7 +7,20 @@
 import type { Word } from '../layout/words.js';
 import type { Language } from '../layout/labels.js';
 import { detectLanguage, tesseractLanguagesFor } from './languages.js';
-import { binarizeAndDenoise, encodePgm, estimateSkew, halve, MAX_PIXELS, parsePgm, removeBrokenRules, removeRules, removeSpecks, rotate, specksAt, type GrayImage } from './raster.js';
+import {
+  binarizeAndDenoise,
+  encodePgm,
+  estimateSkew,
+  halve,
+  MAX_PIXELS,
+  parsePgm,
+  removeBrokenRules,
+  removeRules,
+  removeSpecks,
+  rotate,
+  specksAt,
+  type GrayImage,
+} from './raster.js';
 import { ProgramFailed, ProgramMissing, runProgram, type ProgramLimits } from './programs.js';
 import { parseTesseractTsv, restoreSeparators, wordsFromTsvPage } from './tesseract-tsv.js';
 
@@ -21,9 +34,21 @@ const MIN_ROTATION_DEGREES = 0.1;
 /** A run of ink this long (10 mm at 300 dpi) is a ruling line, not a glyph. */
 const RULE_AT_300_DPI = 120;
 
-const PDFINFO_LIMITS: ProgramLimits = { cpuSeconds: 10, addressSpaceBytes: 1024 * 2 ** 20, maxOutputBytes: 1 * 2 ** 20 };
-const PDFTOPPM_LIMITS: ProgramLimits = { cpuSeconds: 20, addressSpaceBytes: 2048 * 2 ** 20, maxOutputBytes: MAX_PIXELS + 1024 };
-const TESSERACT_LIMITS: ProgramLimits = { cpuSeconds: 30, addressSpaceBytes: 2048 * 2 ** 20, maxOutputBytes: 16 * 2 ** 20 };
+const PDFINFO_LIMITS: ProgramLimits = {
+  cpuSeconds: 10,
+  addressSpaceBytes: 1024 * 2 ** 20,
+  maxOutputBytes: 1 * 2 ** 20,
+};
+const PDFTOPPM_LIMITS: ProgramLimits = {
+  cpuSeconds: 20,
+  addressSpaceBytes: 2048 * 2 ** 20,
+  maxOutputBytes: MAX_PIXELS + 1024,
+};
+const TESSERACT_LIMITS: ProgramLimits = {
+  cpuSeconds: 30,
+  addressSpaceBytes: 2048 * 2 ** 20,
+  maxOutputBytes: 16 * 2 ** 20,
+};
 
 export interface OcrPageRequest {
   bytes: Uint8Array;
@@ -60,7 +85,8 @@ export async function ocrPdfPage(request: OcrPageRequest): Promise<OcrPageResult
   try {
     return await readPage(request);
   } catch (error) {
-    if (error instanceof ProgramMissing) return { kind: 'unavailable', message: `${error.program} is not installed on this server` };
+    if (error instanceof ProgramMissing)
+      return { kind: 'unavailable', message: `${error.program} is not installed on this server` };
     throw error;
   }
 }
@@ -71,7 +97,12 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
   // A page larger than A3 is rendered at a lower resolution, so its image stays within MAX_PIXELS.
   const squareInches = (info.width / 72) * (info.height / 72);
   const dpi = Math.max(72, Math.min(OCR_DPI, Math.floor(Math.sqrt((MAX_PIXELS * 0.9) / Math.max(squareInches, 1)))));
-  const rendered = await runProgram('pdftoppm', ['-r', String(dpi), '-gray', '-f', String(page), '-l', String(page), '-singlefile', '-'], bytes, PDFTOPPM_LIMITS);
+  const rendered = await runProgram(
+    'pdftoppm',
+    ['-r', String(dpi), '-gray', '-f', String(page), '-l', String(page), '-singlefile', '-'],
+    bytes,
+    PDFTOPPM_LIMITS,
+  );
   const renderedAt = performance.now();
 
   let image = parsePgm(rendered);
@@ -80,7 +111,11 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
   const scale = dpi / OCR_DPI;
   image = removeSpecks(binarizeAndDenoise(image), specksAt(dpi));
   image = removeRules(image, Math.round(RULE_AT_300_DPI * scale));
-  image = removeBrokenRules(image, { minRun: Math.round(RULE_AT_300_DPI * scale), maxThickness: Math.max(2, Math.round(6 * scale)), maxGap: Math.round(14 * scale) });
+  image = removeBrokenRules(image, {
+    minRun: Math.round(RULE_AT_300_DPI * scale),
+    maxThickness: Math.max(2, Math.round(6 * scale)),
+    maxGap: Math.round(14 * scale),
+  });
   const preparedAt = performance.now();
 
   const language = languages === 'detect' ? await detectPageLanguage(image, dpi) : null;
@@ -89,7 +124,8 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
 
   const tsv = await tesseract(image, dpi, chosen);
   const ink = image;
-  const inkAt = (x: number, y: number) => x >= 0 && y >= 0 && x < ink.width && y < ink.height && ink.pixels[y * ink.width + x] === 0;
+  const inkAt = (x: number, y: number) =>
+    x >= 0 && y >= 0 && x < ink.width && y < ink.height && ink.pixels[y * ink.width + x] === 0;
   const { words, residualSkew } = wordsFromTsvPage(restoreSeparators(parseTesseractTsv(tsv), inkAt), { page, dpi });
   return {
     kind: 'page',
@@ -111,10 +147,16 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
 }
 
 async function tesseract(image: GrayImage, dpi: number, languages: readonly string[]): Promise<string> {
-  const tsv = await runProgram('tesseract', ['stdin', 'stdout', '--dpi', String(dpi), '--psm', '3', '-l', languages.join('+'), 'tsv'], encodePgm(image), TESSERACT_LIMITS, {
-    // One thread: the pool gives each helper one core, and tesseract's threads only add overhead there.
-    OMP_THREAD_LIMIT: '1',
-  });
+  const tsv = await runProgram(
+    'tesseract',
+    ['stdin', 'stdout', '--dpi', String(dpi), '--psm', '3', '-l', languages.join('+'), 'tsv'],
+    encodePgm(image),
+    TESSERACT_LIMITS,
+    {
+      // One thread: the pool gives each helper one core, and tesseract's threads only add overhead there.
+      OMP_THREAD_LIMIT: '1',
+    },
+  );
   return tsv.toString('utf8');
 }
 
@@ -134,7 +176,9 @@ interface PageInfo {
 }
 
 async function pageInfo(bytes: Uint8Array, page: number): Promise<PageInfo> {
-  const output = (await runProgram('pdfinfo', ['-f', String(page), '-l', String(page), '-'], bytes, PDFINFO_LIMITS)).toString('utf8');
+  const output = (
+    await runProgram('pdfinfo', ['-f', String(page), '-l', String(page), '-'], bytes, PDFINFO_LIMITS)
+  ).toString('utf8');
   const pages = /^Pages:\s+(\d+)/mu.exec(output);
   if (!pages) throw new ProgramFailed('pdfinfo', 'no page count');
   const size = pageSizeOf(output, page);

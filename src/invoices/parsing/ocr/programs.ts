@@ -47,14 +47,24 @@ function killRunningOnExit(): void {
 }
 
 /** Runs `program args`, writes `input` to its stdin, resolves with its stdout. */
-export function runProgram(program: string, args: readonly string[], input: Uint8Array, limits: ProgramLimits, env: NodeJS.ProcessEnv = {}): Promise<Buffer> {
+export function runProgram(
+  program: string,
+  args: readonly string[],
+  input: Uint8Array,
+  limits: ProgramLimits,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Buffer> {
   killRunningOnExit();
   return new Promise((resolve, reject) => {
     // prlimit (util-linux) sets the limits and executes the program in the same process.
-    const child = spawn('prlimit', [`--cpu=${limits.cpuSeconds}`, `--as=${limits.addressSpaceBytes}`, '--', program, ...args], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...env },
-    });
+    const child = spawn(
+      'prlimit',
+      [`--cpu=${limits.cpuSeconds}`, `--as=${limits.addressSpaceBytes}`, '--', program, ...args],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...env },
+      },
+    );
     running.add(child);
     const chunks: Buffer[] = [];
     let size = 0;
@@ -80,8 +90,12 @@ export function runProgram(program: string, args: readonly string[], input: Uint
       running.delete(child);
       if (overflow) return reject(new ProgramFailed(program, `its output passed ${limits.maxOutputBytes} bytes`));
       // prlimit's own exit code when it cannot execute the program.
-      if (code === 127 || (code === 1 && /failed to execute|No such file/u.test(stderr))) return reject(new ProgramMissing(program));
-      if (code !== 0) return reject(new ProgramFailed(program, signal ? `ended by ${signal}` : `exit code ${code}: ${lastLine(stderr)}`));
+      if (code === 127 || (code === 1 && /failed to execute|No such file/u.test(stderr)))
+        return reject(new ProgramMissing(program));
+      if (code !== 0)
+        return reject(
+          new ProgramFailed(program, signal ? `ended by ${signal}` : `exit code ${code}: ${lastLine(stderr)}`),
+        );
       resolve(Buffer.concat(chunks));
     });
     // A program that stops reading (it failed early) must not fail the write.

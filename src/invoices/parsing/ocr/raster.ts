@@ -28,7 +28,8 @@ export function parsePgm(bytes: Uint8Array): GrayImage {
       offset += 1;
     } else {
       let token = '';
-      while (offset < bytes.length && !isSpace(bytes[offset] as number)) token += String.fromCharCode(bytes[offset++] as number);
+      while (offset < bytes.length && !isSpace(bytes[offset] as number))
+        token += String.fromCharCode(bytes[offset++] as number);
       header.push(token);
     }
   }
@@ -36,10 +37,18 @@ export function parsePgm(bytes: Uint8Array): GrayImage {
   const [magic, widthText, heightText, maxText] = header;
   const width = Number(widthText);
   const height = Number(heightText);
-  if (magic !== 'P5' || maxText !== '255' || !Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) {
+  if (
+    magic !== 'P5' ||
+    maxText !== '255' ||
+    !Number.isInteger(width) ||
+    !Number.isInteger(height) ||
+    width <= 0 ||
+    height <= 0
+  ) {
     throw new Error('not an 8-bit binary PGM image');
   }
-  if (width * height > MAX_PIXELS) throw new Error(`the page image has ${width}×${height} pixels, more than ${MAX_PIXELS}`);
+  if (width * height > MAX_PIXELS)
+    throw new Error(`the page image has ${width}×${height} pixels, more than ${MAX_PIXELS}`);
   if (bytes.length - offset < width * height) throw new Error('the PGM image is truncated');
   return { width, height, pixels: new Uint8Array(bytes.subarray(offset, offset + width * height)) };
 }
@@ -168,7 +177,8 @@ export function otsuThreshold(image: GrayImage): number {
   const histogram = new Float64Array(256);
   const { pixels } = image;
   // Every fourth pixel is plenty for a histogram of a page.
-  for (let index = 0; index < pixels.length; index += 4) histogram[pixels[index] as number] = (histogram[pixels[index] as number] as number) + 1;
+  for (let index = 0; index < pixels.length; index += 4)
+    histogram[pixels[index] as number] = (histogram[pixels[index] as number] as number) + 1;
   let total = 0;
   let weighted = 0;
   for (let level = 0; level < 256; level += 1) {
@@ -208,14 +218,20 @@ export function binarizeAndDenoise(image: GrayImage, threshold = otsuThreshold(i
   for (let y = 0; y < height; y += 1) {
     const row = y * width;
     for (let x = 0; x < width; x += 1) {
-      rows[row + x] = (ink[row + x] as number) + (x > 0 ? (ink[row + x - 1] as number) : 0) + (x + 1 < width ? (ink[row + x + 1] as number) : 0);
+      rows[row + x] =
+        (ink[row + x] as number) +
+        (x > 0 ? (ink[row + x - 1] as number) : 0) +
+        (x + 1 < width ? (ink[row + x + 1] as number) : 0);
     }
   }
   const out = new Uint8Array(width * height);
   for (let y = 0; y < height; y += 1) {
     const row = y * width;
     for (let x = 0; x < width; x += 1) {
-      const count = (rows[row + x] as number) + (y > 0 ? (rows[row - width + x] as number) : 0) + (y + 1 < height ? (rows[row + width + x] as number) : 0);
+      const count =
+        (rows[row + x] as number) +
+        (y > 0 ? (rows[row - width + x] as number) : 0) +
+        (y + 1 < height ? (rows[row + width + x] as number) : 0);
       out[row + x] = count >= 5 ? 0 : 255;
     }
   }
@@ -245,7 +261,12 @@ export const SPECKS_AT_300_DPI: SpeckOptions = { maxSize: 6, clearance: 12, rule
 export function specksAt(dpi: number): SpeckOptions {
   const scale = dpi / 300;
   const { maxSize, clearance, ruleThickness, ruleLength } = SPECKS_AT_300_DPI;
-  return { maxSize: Math.max(2, Math.round(maxSize * scale)), clearance: Math.round(clearance * scale), ruleThickness: Math.max(2, Math.round(ruleThickness * scale)), ruleLength: Math.round(ruleLength * scale) };
+  return {
+    maxSize: Math.max(2, Math.round(maxSize * scale)),
+    clearance: Math.round(clearance * scale),
+    ruleThickness: Math.max(2, Math.round(ruleThickness * scale)),
+    ruleLength: Math.round(ruleLength * scale),
+  };
 }
 
 /**
@@ -271,7 +292,12 @@ export function removeSpecks(image: GrayImage, options: SpeckOptions = SPECKS_AT
     const b = Math.max(0, y0);
     const c = Math.min(width, x1 + 1);
     const d = Math.min(height, y1 + 1);
-    return (sums[d * stride + c] as number) - (sums[b * stride + c] as number) - (sums[d * stride + a] as number) + (sums[b * stride + a] as number);
+    return (
+      (sums[d * stride + c] as number) -
+      (sums[b * stride + c] as number) -
+      (sums[d * stride + a] as number) +
+      (sums[b * stride + a] as number)
+    );
   };
   const seen = new Uint8Array(width * height);
   const stack: number[] = [];
@@ -313,7 +339,11 @@ export function removeSpecks(image: GrayImage, options: SpeckOptions = SPECKS_AT
     }
     const blotWidth = maxX - minX + 1;
     const blotHeight = maxY - minY + 1;
-    if (options.ruleThickness > 0 && Math.min(blotWidth, blotHeight) <= options.ruleThickness && Math.max(blotWidth, blotHeight) >= options.ruleLength) {
+    if (
+      options.ruleThickness > 0 &&
+      Math.min(blotWidth, blotHeight) <= options.ruleThickness &&
+      Math.max(blotWidth, blotHeight) >= options.ruleLength
+    ) {
       for (const index of blot) pixels[index] = 255;
       continue;
     }
@@ -322,7 +352,9 @@ export function removeSpecks(image: GrayImage, options: SpeckOptions = SPECKS_AT
     if (inkIn(minX - c, minY - c, maxX + c, maxY + c) !== blot.length) continue;
     // A dot between two words of a line ("Acme AS · Org.nr 123") is a separator, not dirt.
     const reach = 2 * c;
-    const between = inkIn(minX - reach, minY - c / 2, minX - 1, maxY + c / 2) > 0 && inkIn(maxX + 1, minY - c / 2, maxX + reach, maxY + c / 2) > 0;
+    const between =
+      inkIn(minX - reach, minY - c / 2, minX - 1, maxY + c / 2) > 0 &&
+      inkIn(maxX + 1, minY - c / 2, maxX + reach, maxY + c / 2) > 0;
     if (!between) for (const index of blot) pixels[index] = 255;
   }
   return { width, height, pixels };
@@ -338,7 +370,11 @@ export function halve(image: GrayImage): GrayImage {
     const top = 2 * y * image.width;
     const bottom = top + image.width;
     for (let x = 0; x < width; x += 1) {
-      const sum = (source[top + 2 * x] as number) + (source[top + 2 * x + 1] as number) + (source[bottom + 2 * x] as number) + (source[bottom + 2 * x + 1] as number);
+      const sum =
+        (source[top + 2 * x] as number) +
+        (source[top + 2 * x + 1] as number) +
+        (source[bottom + 2 * x] as number) +
+        (source[bottom + 2 * x + 1] as number);
       pixels[y * width + x] = sum <= 2 * 255 ? 0 : 255;
     }
   }
@@ -387,7 +423,10 @@ export function removeRules(image: GrayImage, minRun: number): GrayImage {
  * `minRun` pixels, covers at least half of that run, and has blank paper just above and below it.
  * The top or bottom of a line of text is thin too, but has the rest of its glyphs beside it.
  */
-export function removeBrokenRules(image: GrayImage, options: { minRun: number; maxThickness: number; maxGap: number }): GrayImage {
+export function removeBrokenRules(
+  image: GrayImage,
+  options: { minRun: number; maxThickness: number; maxGap: number },
+): GrayImage {
   const { width, height } = image;
   const source = image.pixels;
   const pixels = new Uint8Array(source);
@@ -428,7 +467,8 @@ export function removeBrokenRules(image: GrayImage, options: { minRun: number; m
       }
     };
     // A scanned rule wanders a pixel up or down along the page: three rows are looked at together.
-    const thinAt = (x: number) => thin[row + x] === 1 || (y > 0 && thin[row - width + x] === 1) || (y + 1 < height && thin[row + width + x] === 1);
+    const thinAt = (x: number) =>
+      thin[row + x] === 1 || (y > 0 && thin[row - width + x] === 1) || (y + 1 < height && thin[row + width + x] === 1);
     for (let x = 0; x < width; x += 1) {
       if (!thinAt(x)) continue;
       if (start >= 0 && x - last > options.maxGap + 1) {

@@ -59,7 +59,16 @@ export async function readScannedPdf(bytes: Uint8Array, options: ScanOptions = {
     }
     const budget = AbortSignal.timeout(left);
     const signal = cancellation ? AbortSignal.any([cancellation, budget]) : budget;
-    const result: Isolated<OcrPageResult> = await runIsolated<OcrPageResult>(OCR_PAGE_MODULE, 'ocrPdfPage', [{ bytes, page, languages }], { timeMs: OCR_PAGE_TIME_MS, memoryBytes: OCR_PAGE_MEMORY_BYTES, signal });
+    const result: Isolated<OcrPageResult> = await runIsolated<OcrPageResult>(
+      OCR_PAGE_MODULE,
+      'ocrPdfPage',
+      [{ bytes, page, languages }],
+      {
+        timeMs: OCR_PAGE_TIME_MS,
+        memoryBytes: OCR_PAGE_MEMORY_BYTES,
+        signal,
+      },
+    );
     if (!result.ok) {
       if (result.reason === 'cancelled' && cancellation?.aborted) throw new IsolationCancelled();
       // The first page tells how many there are: without it the scan cannot be read.
@@ -69,20 +78,28 @@ export async function readScannedPdf(bytes: Uint8Array, options: ScanOptions = {
     }
     const value: OcrPageResult = result.value;
     if (value.kind === 'unavailable') {
-      return failed('no_text_layer', `The PDF has no text layer (a scan or image) and no embedded e-invoice XML, and OCR is not available: ${value.message}.`);
+      return failed(
+        'no_text_layer',
+        `The PDF has no text layer (a scan or image) and no embedded e-invoice XML, and OCR is not available: ${value.message}.`,
+      );
     }
     pageCount = value.pageCount;
     words.push(...value.words);
     if (languages === 'detect') languages = value.languages;
     usedLanguages = value.languages;
   }
-  for (let page = maxPages + 1; page <= pageCount; page += 1) skipped.push({ page, reason: 'budget', message: `past the first ${maxPages} pages` });
+  for (let page = maxPages + 1; page <= pageCount; page += 1)
+    skipped.push({ page, reason: 'budget', message: `past the first ${maxPages} pages` });
 
   if (words.length === 0) {
-    return failed('no_text_layer', `The PDF has no text layer (a scan or image) and no embedded e-invoice XML, and OCR found no text on ${pageCount === 1 ? 'its page' : `its ${pageCount} pages`}.`);
+    return failed(
+      'no_text_layer',
+      `The PDF has no text layer (a scan or image) and no embedded e-invoice XML, and OCR found no text on ${pageCount === 1 ? 'its page' : `its ${pageCount} pages`}.`,
+    );
   }
   const outcome = readInvoiceFromWords(words, { pageCount });
-  if (outcome.kind === 'not_invoice') return { ...outcome, reason: `${outcome.reason} (Read by OCR: the PDF is a scan.)` };
+  if (outcome.kind === 'not_invoice')
+    return { ...outcome, reason: `${outcome.reason} (Read by OCR: the PDF is a scan.)` };
   return asOcrReading(outcome, words, { pageCount, skipped, languages: usedLanguages });
 }
 
@@ -90,9 +107,15 @@ function firstPageFailure(reason: IsolationFailure, message: string): ParseOutco
   switch (reason) {
     case 'time_limit':
     case 'cancelled':
-      return failed('pdf_timeout', `OCR of the scan's first page took longer than ${OCR_PAGE_TIME_MS / 1000} s of CPU time or the time left for the scan, and was stopped.`);
+      return failed(
+        'pdf_timeout',
+        `OCR of the scan's first page took longer than ${OCR_PAGE_TIME_MS / 1000} s of CPU time or the time left for the scan, and was stopped.`,
+      );
     case 'memory_limit':
-      return failed('pdf_too_large_inflated', `OCR of the scan's first page took more than ${OCR_PAGE_MEMORY_BYTES / 2 ** 20} MiB of memory and was stopped.`);
+      return failed(
+        'pdf_too_large_inflated',
+        `OCR of the scan's first page took more than ${OCR_PAGE_MEMORY_BYTES / 2 ** 20} MiB of memory and was stopped.`,
+      );
     case 'crashed':
       return failed('malformed_pdf', `The scanned PDF could not be rendered for OCR: ${message}`);
   }
@@ -112,7 +135,9 @@ function asOcrReading(outcome: InvoiceOutcome, words: readonly Word[], facts: Sc
   const read = facts.pageCount - facts.skipped.length;
   if (facts.skipped.length > 0) {
     const pages = facts.skipped.map((failure) => failure.page);
-    reviewReasons.push(`Page(s) ${pages.join(', ')} of the scan could not be read by OCR (${[...new Set(facts.skipped.map(describeSkip))].join('; ')}); its lines and totals may be incomplete.`);
+    reviewReasons.push(
+      `Page(s) ${pages.join(', ')} of the scan could not be read by OCR (${[...new Set(facts.skipped.map(describeSkip))].join('; ')}); its lines and totals may be incomplete.`,
+    );
   }
   const warnings = outcome.warnings.filter((warning) => !/text layer/u.test(warning));
   warnings.unshift(

@@ -62,7 +62,9 @@ export function parseTesseractTsv(tsv: string): TsvPage {
   for (const row of tsv.split('\n')) {
     const cells = row.split('\t');
     if (cells.length < 12 || cells[0] === 'level') continue;
-    const [level, , block, paragraph, line, , left, top, boxWidth, boxHeight, conf] = cells.slice(0, 11).map(Number) as number[];
+    const [level, , block, paragraph, line, , left, top, boxWidth, boxHeight, conf] = cells
+      .slice(0, 11)
+      .map(Number) as number[];
     // The text is the last column; a tab inside it is not something tesseract writes.
     const text = withoutLeadingDirt(cells.slice(11).join('\t').trim());
     if (level === 1) {
@@ -70,7 +72,15 @@ export function parseTesseractTsv(tsv: string): TsvPage {
       height = boxHeight ?? null;
     }
     if (level !== 5 || text === '' || !(conf! >= 0) || isNoise(text, conf!)) continue;
-    words.push({ text, left: left!, top: top!, width: boxWidth!, height: boxHeight!, conf: conf!, lineKey: `${block}.${paragraph}.${line}` });
+    words.push({
+      text,
+      left: left!,
+      top: top!,
+      width: boxWidth!,
+      height: boxHeight!,
+      conf: conf!,
+      lineKey: `${block}.${paragraph}.${line}`,
+    });
   }
   return { words, width, height };
 }
@@ -82,7 +92,8 @@ export function wordsFromTesseractTsv(tsv: string, options: WordsFromTsvOptions)
 
 export function wordsFromTsvPage(page: TsvPage, options: WordsFromTsvOptions): OcrPageWords {
   const residualSkew = baselineSkew(page.words);
-  const boxes = Math.abs(residualSkew) >= 0.05 ? rotateBoxes(page.words, residualSkew, page.width, page.height) : page.words;
+  const boxes =
+    Math.abs(residualSkew) >= 0.05 ? rotateBoxes(page.words, residualSkew, page.width, page.height) : page.words;
   const scale = POINTS_PER_INCH / options.dpi;
   const words: Word[] = [];
   for (const line of groupLines(boxes)) {
@@ -141,7 +152,15 @@ export function restoreSeparators(page: TsvPage, inkAt: (x: number, y: number) =
       const dot = blotWidth <= 0.3 * em && blotHeight <= 0.3 * em && maxY < y1 - 0.05 * em && minY > y0;
       const bar = blotWidth <= 0.15 * em && blotHeight >= 0.6 * em;
       if (!dot && !bar) continue;
-      restored.push({ text: dot ? '·' : '|', left: minX, top: minY, width: blotWidth, height: blotHeight, conf: 60, lineKey: previous.lineKey });
+      restored.push({
+        text: dot ? '·' : '|',
+        left: minX,
+        top: minY,
+        width: blotWidth,
+        height: blotHeight,
+        conf: 60,
+        lineKey: previous.lineKey,
+      });
     }
   }
   return { ...page, words: restored };
@@ -278,7 +297,12 @@ function slopeDegrees(boxes: readonly OcrWordBox[]): number {
 }
 
 /** Turns every box about the page centre by −degrees (its bottom centre moves; its size stays). */
-export function rotateBoxes(boxes: readonly OcrWordBox[], degrees: number, width: number | null, height: number | null): OcrWordBox[] {
+export function rotateBoxes(
+  boxes: readonly OcrWordBox[],
+  degrees: number,
+  width: number | null,
+  height: number | null,
+): OcrWordBox[] {
   const radians = (-degrees * Math.PI) / 180;
   const sin = Math.sin(radians);
   const cos = Math.cos(radians);
@@ -297,5 +321,7 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   if (sorted.length === 0) return 0;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }

@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { PASSAGE_MAX, type ExtractedText, type ExtractionResult } from '../../../../src/agreements/documents/extraction/index.js';
+import {
+  PASSAGE_MAX,
+  type ExtractedText,
+  type ExtractionResult,
+} from '../../../../src/agreements/documents/extraction/index.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 export const samplePdfDirectory = path.resolve(repoRoot, '../shared/samples/pdf-plain');
@@ -105,7 +109,8 @@ export async function buildDocx(bodyXml: string, options: { documentXml?: string
       '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
   );
   const documentXml =
-    options.documentXml ?? `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${WORD_XML_NAMESPACE}"><w:body>${bodyXml}</w:body></w:document>`;
+    options.documentXml ??
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${WORD_XML_NAMESPACE}"><w:body>${bodyXml}</w:body></w:document>`;
   zip.file('word/document.xml', documentXml);
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }

@@ -1,8 +1,22 @@
 import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, extractDocumentText, type ExtractionInput, type ExtractionResult } from '../../../../src/agreements/documents/extraction/index.js';
+import {
+  DEFAULT_LIMITS,
+  extractDocumentText,
+  type ExtractionInput,
+  type ExtractionResult,
+} from '../../../../src/agreements/documents/extraction/index.js';
 import { buildPdf, deflatedSpaces } from '../../invoices/parsing/pdf-builder.js';
-import { buildXlsx, contractParagraph, expectConsistentPassages, expectText, MIME, samplePdf, seededBytes, utf8 } from './fixtures.js';
+import {
+  buildXlsx,
+  contractParagraph,
+  expectConsistentPassages,
+  expectText,
+  MIME,
+  samplePdf,
+  seededBytes,
+  utf8,
+} from './fixtures.js';
 
 /** Every hostile input must be answered quickly; generous for a slow CI machine. */
 // A hang guard, not a speed target: the PDF helper itself stops at 20 s; CI machines are busy.
@@ -48,13 +62,19 @@ describe('hostile input ends in a failed or truncated result, never a crash or a
 
   it.each(declaredTypes)('random bytes named %s fail', async (fileName, mimeType) => {
     for (const seed of [1, 2, 3]) {
-      expect(await extractQuickly({ bytes: seededBytes(64 * 1024, seed), fileName, mimeType })).toMatchObject({ kind: 'failed' });
+      expect(await extractQuickly({ bytes: seededBytes(64 * 1024, seed), fileName, mimeType })).toMatchObject({
+        kind: 'failed',
+      });
     }
   });
 
   // PDFs are read in a helper process (src/shared/isolated.ts); its start is not what is timed.
   beforeAll(async () => {
-    await extractDocumentText({ bytes: samplePdf('mustang-RE-20201121_508blanko.pdf'), fileName: 'contract.pdf', mimeType: MIME.pdf });
+    await extractDocumentText({
+      bytes: samplePdf('mustang-RE-20201121_508blanko.pdf'),
+      fileName: 'contract.pdf',
+      mimeType: MIME.pdf,
+    });
   }, 60_000);
 
   it('a PDF whose page inflates to gigabytes is stopped, and the caller does not pay for it', async () => {
@@ -69,27 +89,44 @@ describe('hostile input ends in a failed or truncated result, never a crash or a
 
   it('random bytes behind a PDF header and before %%EOF fail', async () => {
     const bytes = concat(utf8('%PDF-1.7\n'), seededBytes(32 * 1024, 7), utf8('\n%%EOF\n'));
-    expect(await extractQuickly({ bytes, fileName: 'x.pdf', mimeType: MIME.pdf })).toMatchObject({ kind: 'failed', code: 'unreadable' });
+    expect(await extractQuickly({ bytes, fileName: 'x.pdf', mimeType: MIME.pdf })).toMatchObject({
+      kind: 'failed',
+      code: 'unreadable',
+    });
   });
 
   it('random bytes behind a ZIP signature fail as unreadable', async () => {
     const bytes = concat(new Uint8Array([0x50, 0x4b, 0x03, 0x04]), seededBytes(32 * 1024, 8));
-    expect(await extractQuickly({ bytes, fileName: 'x.docx', mimeType: MIME.docx })).toMatchObject({ kind: 'failed', code: 'unreadable' });
+    expect(await extractQuickly({ bytes, fileName: 'x.docx', mimeType: MIME.docx })).toMatchObject({
+      kind: 'failed',
+      code: 'unreadable',
+    });
   });
 
   it('a damaged real PDF ends in text or a failure', async () => {
     const original = samplePdf('corpus-Hetzner_2016-01-19_R0005532486.pdf');
-    for (const seed of [11, 12, 13, 14, 15]) await extractQuickly({ bytes: mutate(original, seed), fileName: 'x.pdf', mimeType: MIME.pdf });
+    for (const seed of [11, 12, 13, 14, 15])
+      await extractQuickly({ bytes: mutate(original, seed), fileName: 'x.pdf', mimeType: MIME.pdf });
   });
 
   it('a damaged XLSX ends in text or a failure', async () => {
-    const original = await buildXlsx({ Prices: Array.from({ length: 300 }, (_, index) => [`SKU-${index}`, 'Screw', index]) });
-    for (const seed of [21, 22, 23, 24, 25]) await extractQuickly({ bytes: mutate(original, seed, 10), fileName: 'x.xlsx', mimeType: MIME.xlsx });
+    const original = await buildXlsx({
+      Prices: Array.from({ length: 300 }, (_, index) => [`SKU-${index}`, 'Screw', index]),
+    });
+    for (const seed of [21, 22, 23, 24, 25])
+      await extractQuickly({ bytes: mutate(original, seed, 10), fileName: 'x.xlsx', mimeType: MIME.xlsx });
   });
 
   /** A small valid workbook with one part rewritten. */
   async function xlsxWithEdit(part: string, edit: (xml: string) => string): Promise<Uint8Array> {
-    const zip = await JSZip.loadAsync(await buildXlsx({ Prices: [['Item', 'Price'], ['Bolt', 2]] }));
+    const zip = await JSZip.loadAsync(
+      await buildXlsx({
+        Prices: [
+          ['Item', 'Price'],
+          ['Bolt', 2],
+        ],
+      }),
+    );
     zip.file(part, edit(await zip.file(part)!.async('string')));
     return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
   }
@@ -100,11 +137,42 @@ describe('hostile input ends in a failed or truncated result, never a crash or a
   // defined name cell by cell until a 4 GB heap was full, and ran for minutes on the validation;
   // the row loop would have counted to 300 million.
   it.each([
-    ['merged cells', SHEET, (xml: string) => xml.replace('</sheetData>', `</sheetData><mergeCells count="1"><mergeCell ref="A3:XFD1048576"/></mergeCells>`)],
-    ['data validations', SHEET, (xml: string) => xml.replace('</sheetData>', `</sheetData><dataValidations count="1"><dataValidation type="list" sqref="${WHOLE_SHEET}"><formula1>"a,b"</formula1></dataValidation></dataValidations>`)],
-    ['column ranges', SHEET, (xml: string) => xml.replace('<sheetData>', '<cols><col min="1" max="2000000000" width="9"/></cols><sheetData>')],
-    ['a defined name', 'xl/workbook.xml', (xml: string) => xml.replace(/<definedNames\/>|<\/sheets>/, (match) => `${match === '</sheets>' ? match : ''}<definedNames><definedName name="all">Prices!$A$1:$XFD$1048576</definedName></definedNames>`)],
-    ['a row numbered 300,000,000', SHEET, (xml: string) => xml.replace('</sheetData>', '<row r="300000000"><c r="A300000000"><v>5</v></c></row></sheetData>')],
+    [
+      'merged cells',
+      SHEET,
+      (xml: string) =>
+        xml.replace('</sheetData>', `</sheetData><mergeCells count="1"><mergeCell ref="A3:XFD1048576"/></mergeCells>`),
+    ],
+    [
+      'data validations',
+      SHEET,
+      (xml: string) =>
+        xml.replace(
+          '</sheetData>',
+          `</sheetData><dataValidations count="1"><dataValidation type="list" sqref="${WHOLE_SHEET}"><formula1>"a,b"</formula1></dataValidation></dataValidations>`,
+        ),
+    ],
+    [
+      'column ranges',
+      SHEET,
+      (xml: string) => xml.replace('<sheetData>', '<cols><col min="1" max="2000000000" width="9"/></cols><sheetData>'),
+    ],
+    [
+      'a defined name',
+      'xl/workbook.xml',
+      (xml: string) =>
+        xml.replace(
+          /<definedNames\/>|<\/sheets>/,
+          (match) =>
+            `${match === '</sheets>' ? match : ''}<definedNames><definedName name="all">Prices!$A$1:$XFD$1048576</definedName></definedNames>`,
+        ),
+    ],
+    [
+      'a row numbered 300,000,000',
+      SHEET,
+      (xml: string) =>
+        xml.replace('</sheetData>', '<row r="300000000"><c r="A300000000"><v>5</v></c></row></sheetData>'),
+    ],
   ])('an XLSX with %s spanning the whole sheet is read quickly', async (_case, part, edit) => {
     const bytes = await xlsxWithEdit(part, edit);
     const result = expectText(await extractQuickly({ bytes, fileName: 'x.xlsx', mimeType: MIME.xlsx }));
@@ -112,17 +180,27 @@ describe('hostile input ends in a failed or truncated result, never a crash or a
   });
 
   it('an XLSX with an impossible column fails as unreadable', async () => {
-    const bytes = await xlsxWithEdit(SHEET, (xml) => xml.replace('</sheetData>', '<row r="3"><c r="ZZZZZ3"><v>5</v></c></row></sheetData>'));
-    expect(await extractQuickly({ bytes, fileName: 'x.xlsx', mimeType: MIME.xlsx })).toMatchObject({ kind: 'failed', code: 'unreadable' });
+    const bytes = await xlsxWithEdit(SHEET, (xml) =>
+      xml.replace('</sheetData>', '<row r="3"><c r="ZZZZZ3"><v>5</v></c></row></sheetData>'),
+    );
+    expect(await extractQuickly({ bytes, fileName: 'x.xlsx', mimeType: MIME.xlsx })).toMatchObject({
+      kind: 'failed',
+      code: 'unreadable',
+    });
   });
 
   it('an empty file fails with no_text', async () => {
-    expect(await extractQuickly({ bytes: new Uint8Array(0), fileName: 'empty.pdf', mimeType: MIME.pdf })).toMatchObject({ kind: 'failed', code: 'no_text' });
+    expect(await extractQuickly({ bytes: new Uint8Array(0), fileName: 'empty.pdf', mimeType: MIME.pdf })).toMatchObject(
+      { kind: 'failed', code: 'no_text' },
+    );
   });
 
   it('a file over 50 MiB is refused before it is read', async () => {
     const bytes = new Uint8Array(DEFAULT_LIMITS.maxInputBytes + 1);
-    expect(await extractQuickly({ bytes, fileName: 'big.txt', mimeType: MIME.text })).toMatchObject({ kind: 'failed', code: 'too_large' });
+    expect(await extractQuickly({ bytes, fileName: 'big.txt', mimeType: MIME.text })).toMatchObject({
+      kind: 'failed',
+      code: 'too_large',
+    });
   });
 
   it('text beyond 2,000,000 characters is cut at a word end and marked truncated', async () => {
@@ -139,14 +217,24 @@ describe('hostile input ends in a failed or truncated result, never a crash or a
   it('a password-protected Office file fails as encrypted; a legacy .doc as unsupported', async () => {
     const ole2 = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
     const encrypted = concat(ole2, new Uint8Array(512), Buffer.from('EncryptionInfo', 'utf16le'), new Uint8Array(512));
-    expect(await extractQuickly({ bytes: encrypted, fileName: 'avtale.docx', mimeType: MIME.docx })).toMatchObject({ kind: 'failed', code: 'encrypted' });
+    expect(await extractQuickly({ bytes: encrypted, fileName: 'avtale.docx', mimeType: MIME.docx })).toMatchObject({
+      kind: 'failed',
+      code: 'encrypted',
+    });
     const legacy = concat(ole2, new Uint8Array(512), Buffer.from('WordDocument', 'utf16le'));
-    expect(await extractQuickly({ bytes: legacy, fileName: 'avtale.doc', mimeType: 'application/msword' })).toMatchObject({ kind: 'failed', code: 'unsupported_format' });
+    expect(
+      await extractQuickly({ bytes: legacy, fileName: 'avtale.doc', mimeType: 'application/msword' }),
+    ).toMatchObject({ kind: 'failed', code: 'unsupported_format' });
   });
 
   it('an image fails as unsupported_format; text named .pdf as unreadable', async () => {
     const png = concat(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), seededBytes(100, 9));
-    expect(await extractQuickly({ bytes: png, fileName: 'scan.png', mimeType: 'image/png' })).toMatchObject({ kind: 'failed', code: 'unsupported_format' });
-    expect(await extractQuickly({ bytes: utf8('not a pdf'), fileName: 'terms.pdf', mimeType: MIME.pdf })).toMatchObject({ kind: 'failed', code: 'unreadable' });
+    expect(await extractQuickly({ bytes: png, fileName: 'scan.png', mimeType: 'image/png' })).toMatchObject({
+      kind: 'failed',
+      code: 'unsupported_format',
+    });
+    expect(await extractQuickly({ bytes: utf8('not a pdf'), fileName: 'terms.pdf', mimeType: MIME.pdf })).toMatchObject(
+      { kind: 'failed', code: 'unreadable' },
+    );
   });
 });

@@ -1,13 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeParagraph } from '../../../../src/agreements/documents/extraction/normalize.js';
-import { DocumentTextBuilder, PASSAGE_MAX, PASSAGE_MIN, type TextBlock } from '../../../../src/agreements/documents/extraction/passages.js';
+import {
+  DocumentTextBuilder,
+  PASSAGE_MAX,
+  PASSAGE_MIN,
+  type TextBlock,
+} from '../../../../src/agreements/documents/extraction/passages.js';
 import { contractParagraph, expectConsistentPassages } from './fixtures.js';
 
 function build(blocks: TextBlock[], maxCharacters = 2_000_000) {
   const builder = new DocumentTextBuilder(maxCharacters);
   for (const block of blocks) if (!builder.add(block)) break;
   const passages = builder.passages();
-  return { builder, passages, result: { kind: 'text' as const, format: 'text' as const, passages, truncated: builder.truncated, pageCount: null, characterCount: builder.characterCount } };
+  return {
+    builder,
+    passages,
+    result: {
+      kind: 'text' as const,
+      format: 'text' as const,
+      passages,
+      truncated: builder.truncated,
+      pageCount: null,
+      characterCount: builder.characterCount,
+    },
+  };
 }
 
 const prose = (text: string): TextBlock => ({ text, page: null, sheet: null });
@@ -22,7 +38,8 @@ describe('passages', () => {
     for (const passage of passages.slice(0, -1)) expect(passage.text.length).toBeGreaterThanOrEqual(PASSAGE_MIN);
     expect(passages.length).toBeGreaterThan(3);
     // Short paragraphs are never split: each passage starts where a paragraph starts.
-    for (const passage of passages) expect(paragraphs.some((paragraph) => passage.text.startsWith(paragraph))).toBe(true);
+    for (const passage of passages)
+      expect(paragraphs.some((paragraph) => passage.text.startsWith(paragraph))).toBe(true);
   });
 
   it('splits a long paragraph after sentence ends, never inside a word', () => {
@@ -56,7 +73,10 @@ describe('passages', () => {
   });
 
   it('splits table rows between lines, not after a dot inside a row', () => {
-    const rows = Array.from({ length: 200 }, (_, index) => `Art. ${index} | Screws no. 4. Stainless | ${(index * 1.25).toFixed(2)}`);
+    const rows = Array.from(
+      { length: 200 },
+      (_, index) => `Art. ${index} | Screws no. 4. Stainless | ${(index * 1.25).toFixed(2)}`,
+    );
     const { passages, result } = build([{ text: rows.join('\n'), page: null, sheet: 'Prices', lineOriented: true }]);
     expectConsistentPassages(result, rows.join('\n'));
     for (const passage of passages) {
@@ -79,7 +99,10 @@ describe('passages', () => {
   });
 
   it('stops at the character budget at a word boundary and says so', () => {
-    const { builder, passages, result } = build([prose('Alpha beta gamma delta.'), prose('Epsilon zeta eta theta iota kappa.')], 40);
+    const { builder, passages, result } = build(
+      [prose('Alpha beta gamma delta.'), prose('Epsilon zeta eta theta iota kappa.')],
+      40,
+    );
     expect(builder.truncated).toBe(true);
     expect(result.characterCount).toBeLessThanOrEqual(40);
     expect(passages.map((passage) => passage.text)).toEqual(['Alpha beta gamma delta.\n\nEpsilon zeta']);
@@ -89,7 +112,9 @@ describe('passages', () => {
 
 describe('normalizeParagraph', () => {
   it('collapses whitespace of every kind and keeps letters and case as written', () => {
-    expect(normalizeParagraph('  Leverandøren\t skal\u00a0\u00a0levere  VAREN \r\n\r\n  innen 30\u2009dager.  ')).toBe('Leverandøren skal levere VAREN\ninnen 30 dager.');
+    expect(normalizeParagraph('  Leverandøren\t skal\u00a0\u00a0levere  VAREN \r\n\r\n  innen 30\u2009dager.  ')).toBe(
+      'Leverandøren skal levere VAREN\ninnen 30 dager.',
+    );
   });
 
   it('removes invisible characters, resolves ligatures and composes accents', () => {

@@ -1,6 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, extractDocumentText, extractWithLimits } from '../../../../src/agreements/documents/extraction/index.js';
+import {
+  DEFAULT_LIMITS,
+  extractDocumentText,
+  extractWithLimits,
+} from '../../../../src/agreements/documents/extraction/index.js';
 import { buildPdf } from '../../invoices/parsing/pdf-builder.js';
 import { expectConsistentPassages, expectText, MIME, samplePdf, samplePdfDirectory } from './fixtures.js';
 
@@ -8,16 +12,27 @@ const pdfInput = (bytes: Uint8Array, fileName = 'terms.pdf') => ({ bytes, fileNa
 
 describe('PDF', () => {
   it('joins lines by baseline and starts a paragraph at a blank line', async () => {
-    const lines = ['General Terms of Delivery', '', '1. Scope', 'These terms apply to all deliveries', 'by the Supplier to the Customer.'];
+    const lines = [
+      'General Terms of Delivery',
+      '',
+      '1. Scope',
+      'These terms apply to all deliveries',
+      'by the Supplier to the Customer.',
+    ];
     const result = expectText(await extractDocumentText(pdfInput(buildPdf({ lines }))));
-    const wholeText = 'General Terms of Delivery\n\n1. Scope\nThese terms apply to all deliveries\nby the Supplier to the Customer.';
+    const wholeText =
+      'General Terms of Delivery\n\n1. Scope\nThese terms apply to all deliveries\nby the Supplier to the Customer.';
     expect(result).toMatchObject({ format: 'pdf', pageCount: 1, truncated: false, characterCount: wholeText.length });
     expectConsistentPassages(result, wholeText);
-    expect(result.passages).toEqual([{ index: 0, text: wholeText, page: 1, sheet: null, startOffset: 0, endOffset: wholeText.length }]);
+    expect(result.passages).toEqual([
+      { index: 0, text: wholeText, page: 1, sheet: null, startOffset: 0, endOffset: wholeText.length },
+    ]);
   });
 
   it('keeps WinAnsi characters such as € and Nordic letters', async () => {
-    const result = expectText(await extractDocumentText(pdfInput(buildPdf({ lines: ['Leverandøren fakturerer 1 250,00 € per år.'] }))));
+    const result = expectText(
+      await extractDocumentText(pdfInput(buildPdf({ lines: ['Leverandøren fakturerer 1 250,00 € per år.'] }))),
+    );
     expect(result.passages[0]!.text).toBe('Leverandøren fakturerer 1 250,00 € per år.');
   });
 
@@ -34,7 +49,10 @@ describe('PDF', () => {
   });
 
   it('stops at the time limit with a failure when no page could be read', async () => {
-    const result = await extractWithLimits(pdfInput(buildPdf({ lines: ['Terms'] })), { ...DEFAULT_LIMITS, timeLimitMs: 0 });
+    const result = await extractWithLimits(pdfInput(buildPdf({ lines: ['Terms'] })), {
+      ...DEFAULT_LIMITS,
+      timeLimitMs: 0,
+    });
     expect(result).toMatchObject({ kind: 'failed', code: 'unreadable' });
   });
 });
@@ -55,7 +73,9 @@ describe('PDF samples (../shared/samples/pdf-plain)', () => {
   });
 
   it('reads the Hetzner invoice text as written', async () => {
-    const result = expectText(await extractDocumentText(pdfInput(samplePdf('corpus-Hetzner_2016-01-19_R0005532486.pdf'))));
+    const result = expectText(
+      await extractDocumentText(pdfInput(samplePdf('corpus-Hetzner_2016-01-19_R0005532486.pdf'))),
+    );
     const text = result.passages.map((passage) => passage.text).join('\n\n');
     expect(text).toContain('Hetzner Online GmbH');
     expect(text).toContain('Rechnungsnummer: R0005532486');
@@ -73,7 +93,9 @@ describe('PDF page limit', () => {
     const limited = expectText(await extractWithLimits(pdfInput(multiPage), { ...DEFAULT_LIMITS, maxPdfPages: 2 }));
     expect(limited).toMatchObject({ truncated: true, pageCount: 9 });
     expect(Math.max(...limited.passages.map((passage) => passage.page ?? 0))).toBe(2);
-    expect(limited.passages.map((passage) => passage.text)).toEqual(full.passages.filter((passage) => passage.page! <= 2).map((passage) => passage.text));
+    expect(limited.passages.map((passage) => passage.text)).toEqual(
+      full.passages.filter((passage) => passage.page! <= 2).map((passage) => passage.text),
+    );
   });
 });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { COLUMN_ALIASES, findHeaderRow, mapColumns, matchHeaderCell } from '../../../../src/agreements/price-lists/columns.js';
+import {
+  COLUMN_ALIASES,
+  findHeaderRow,
+  mapColumns,
+  matchHeaderCell,
+} from '../../../../src/agreements/price-lists/columns.js';
 
 const fieldOf = (header: string) => matchHeaderCell(header)?.field ?? null;
 
@@ -17,20 +22,53 @@ describe('matchHeaderCell', () => {
 
   it.each([
     // English
-    ['Description', 'description'], ['Article number', 'sellerItemId'], ['SKU', 'sellerItemId'], ['UoM', 'unit'], ['Unit price', 'price'],
-    ['Currency', 'currency'], ['Valid until', 'validUntil'], ['Fee %', 'rate'], ['Applies to', 'basis'],
+    ['Description', 'description'],
+    ['Article number', 'sellerItemId'],
+    ['SKU', 'sellerItemId'],
+    ['UoM', 'unit'],
+    ['Unit price', 'price'],
+    ['Currency', 'currency'],
+    ['Valid until', 'validUntil'],
+    ['Fee %', 'rate'],
+    ['Applies to', 'basis'],
     // Norwegian / Danish
-    ['Varenavn', 'description'], ['Art.nr', 'sellerItemId'], ['Varenr.', 'sellerItemId'], ['Enhet', 'unit'], ['Enhed', 'unit'], ['Nettopris', 'price'],
-    ['Stykpris', 'price'], ['Gyldig til og med', 'validUntil'], ['Rabatt', 'rate'], ['Grunnlag', 'basis'],
+    ['Varenavn', 'description'],
+    ['Art.nr', 'sellerItemId'],
+    ['Varenr.', 'sellerItemId'],
+    ['Enhet', 'unit'],
+    ['Enhed', 'unit'],
+    ['Nettopris', 'price'],
+    ['Stykpris', 'price'],
+    ['Gyldig til og med', 'validUntil'],
+    ['Rabatt', 'rate'],
+    ['Grunnlag', 'basis'],
     // Swedish
-    ['Benämning', 'description'], ['Artikelnummer', 'sellerItemId'], ['Gäller till', 'validUntil'], ['Underlag', 'basis'],
+    ['Benämning', 'description'],
+    ['Artikelnummer', 'sellerItemId'],
+    ['Gäller till', 'validUntil'],
+    ['Underlag', 'basis'],
     // Finnish
-    ['Tuote', 'description'], ['Tuotekoodi', 'sellerItemId'], ['Yksikkö', 'unit'], ['Yksikköhinta', 'price'], ['Valuutta', 'currency'],
-    ['Voimassa', 'validUntil'], ['Alennus', 'rate'], ['Peruste', 'basis'],
+    ['Tuote', 'description'],
+    ['Tuotekoodi', 'sellerItemId'],
+    ['Yksikkö', 'unit'],
+    ['Yksikköhinta', 'price'],
+    ['Valuutta', 'currency'],
+    ['Voimassa', 'validUntil'],
+    ['Alennus', 'rate'],
+    ['Peruste', 'basis'],
     // German
-    ['Artikelbezeichnung', 'description'], ['Artikel-Nr.', 'sellerItemId'], ['Einheit', 'unit'], ['Einzelpreis', 'price'], ['Währung', 'currency'],
-    ['Gültig bis', 'validUntil'], ['Gültig ab', 'validFrom'], ['Voimassa alkaen', 'validFrom'], ['Gäller från', 'validFrom'],
-    ['Gyldig fra', 'validFrom'], ['Valid from', 'validFrom'], ['Geldig vanaf', 'validFrom'],
+    ['Artikelbezeichnung', 'description'],
+    ['Artikel-Nr.', 'sellerItemId'],
+    ['Einheit', 'unit'],
+    ['Einzelpreis', 'price'],
+    ['Währung', 'currency'],
+    ['Gültig bis', 'validUntil'],
+    ['Gültig ab', 'validFrom'],
+    ['Voimassa alkaen', 'validFrom'],
+    ['Gäller från', 'validFrom'],
+    ['Gyldig fra', 'validFrom'],
+    ['Valid from', 'validFrom'],
+    ['Geldig vanaf', 'validFrom'],
   ])('recognises %s as %s', (header, field) => {
     expect(fieldOf(header)).toBe(field);
   });
@@ -82,7 +120,14 @@ describe('mapColumns', () => {
 
 describe('findHeaderRow', () => {
   it('finds the header below title rows', () => {
-    const rows = [['Price list 2026'], ['Supplier X AS'], ['Valid from 2026-01-01'], [], ['Art.nr', 'Description', 'Unit', 'Price'], ['100', 'Bolt', 'pcs', '1,50']];
+    const rows = [
+      ['Price list 2026'],
+      ['Supplier X AS'],
+      ['Valid from 2026-01-01'],
+      [],
+      ['Art.nr', 'Description', 'Unit', 'Price'],
+      ['100', 'Bolt', 'pcs', '1,50'],
+    ];
     const found = findHeaderRow(rows);
     expect(found?.position).toBe(4);
     expect(found?.mapping.indexes).toEqual({ sellerItemId: 0, description: 1, unit: 2, price: 3 });
@@ -95,7 +140,11 @@ describe('findHeaderRow', () => {
   });
 
   it('takes the row naming the most fields, the first of equals', () => {
-    const rows = [['Price', 'Item'], ['Item', 'Price', 'Unit'], ['Item', 'Price', 'Unit']];
+    const rows = [
+      ['Price', 'Item'],
+      ['Item', 'Price', 'Unit'],
+      ['Item', 'Price', 'Unit'],
+    ];
     expect(findHeaderRow(rows)?.position).toBe(1);
   });
 });

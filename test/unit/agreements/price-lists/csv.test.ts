@@ -23,17 +23,32 @@ describe('CSV delimiters', () => {
 
 describe('CSV reading', () => {
   it('reads a semicolon file with title rows, BOM and quoted fields', async () => {
-    const text = '\ufeffPrisliste 2026;;;\nLeverandør AS;;;\n\nArt.nr;Varenavn;Enhet;Pris\n100;"Kabel; 3x2,5";m;"1 234,50"\n101;"Rør ""ekstra""";stk;12\n';
+    const text =
+      '\ufeffPrisliste 2026;;;\nLeverandør AS;;;\n\nArt.nr;Varenavn;Enhet;Pris\n100;"Kabel; 3x2,5";m;"1 234,50"\n101;"Rør ""ekstra""";stk;12\n';
     const result = await readCsvText(text);
     expect(result).toMatchObject({ kind: 'read', complete: true });
-    expect(result.sheets).toEqual([{ name: 'prices.csv', headerRowNumber: 4, columns: { sellerItemId: 'Art.nr', description: 'Varenavn', unit: 'Enhet', price: 'Pris' } }]);
+    expect(result.sheets).toEqual([
+      {
+        name: 'prices.csv',
+        headerRowNumber: 4,
+        columns: { sellerItemId: 'Art.nr', description: 'Varenavn', unit: 'Enhet', price: 'Pris' },
+      },
+    ]);
     expect(rowAt(result, 5)).toEqual({
       sheet: 'prices.csv',
       rowNumber: 5,
       raw: { 'Art.nr': '100', Varenavn: 'Kabel; 3x2,5', Enhet: 'm', Pris: '1 234,50' },
       outcome: 'accepted',
       reason: null,
-      item: { description: 'Kabel; 3x2,5', sellerItemId: '100', unit: 'm', currencyCode: 'NOK', price: { type: 'amount', amount: '1234.5' }, validFrom: null, validUntil: null },
+      item: {
+        description: 'Kabel; 3x2,5',
+        sellerItemId: '100',
+        unit: 'm',
+        currencyCode: 'NOK',
+        price: { type: 'amount', amount: '1234.5' },
+        validFrom: null,
+        validUntil: null,
+      },
     });
     expect(rowAt(result, 6).item?.description).toBe('Rør "ekstra"');
   });
@@ -57,7 +72,16 @@ describe('CSV reading', () => {
 
   it('falls back to Windows-1252 when the bytes are not UTF-8', async () => {
     // "Varenavn;Pris\nBlåbær € pakke;12\n" as Windows-1252: å=E5, æ=E6, €=80
-    const bytes = Uint8Array.from([...encode('Varenavn;Pris\nBl'), 0xe5, 0x62, 0xe6, 0x72, 0x20, 0x80, ...encode(' pakke;12\n')]);
+    const bytes = Uint8Array.from([
+      ...encode('Varenavn;Pris\nBl'),
+      0xe5,
+      0x62,
+      0xe6,
+      0x72,
+      0x20,
+      0x80,
+      ...encode(' pakke;12\n'),
+    ]);
     const csv = readCsv(bytes, 'x.csv');
     expect(csv.encoding).toBe('windows-1252');
     const result = await readPriceList({ bytes, fileName: 'x.csv', defaultCurrency: 'NOK' });
@@ -68,12 +92,26 @@ describe('CSV reading', () => {
     const text = '\ufeffBenämning\tPris\tValuta\nSkruv\t3,50\tSEK\n';
     const bytes = new Uint8Array(Buffer.from(text, 'utf16le'));
     const result = await readPriceList({ bytes, fileName: 'prices.txt', defaultCurrency: 'NOK' });
-    expect(result.rows[0]?.item).toEqual({ description: 'Skruv', sellerItemId: null, unit: null, currencyCode: 'SEK', price: { type: 'amount', amount: '3.5' }, validFrom: null, validUntil: null });
+    expect(result.rows[0]?.item).toEqual({
+      description: 'Skruv',
+      sellerItemId: null,
+      unit: null,
+      currencyCode: 'SEK',
+      price: { type: 'amount', amount: '3.5' },
+      validFrom: null,
+      validUntil: null,
+    });
   });
 
   it('keeps cells right of the header and names blank or repeated headers by column', async () => {
     const result = await readCsvText('Item;Price;;Price\nBolt;1,50;x;2;note\n');
-    expect(result.rows[0]?.raw).toEqual({ Item: 'Bolt', Price: '1,50', 'column C': 'x', 'Price (column D)': '2', 'column E': 'note' });
+    expect(result.rows[0]?.raw).toEqual({
+      Item: 'Bolt',
+      Price: '1,50',
+      'column C': 'x',
+      'Price (column D)': '2',
+      'column E': 'note',
+    });
     expect(result.rows[0]?.item?.price).toEqual({ type: 'amount', amount: '1.5' });
   });
 
@@ -83,7 +121,10 @@ describe('CSV reading', () => {
     expect(result).toMatchObject({
       kind: 'read',
       complete: false,
-      failure: { code: 'extraction_incomplete', message: 'line 3: a quoted field is never closed, so the file from line 3 on could not be read' },
+      failure: {
+        code: 'extraction_incomplete',
+        message: 'line 3: a quoted field is never closed, so the file from line 3 on could not be read',
+      },
     });
   });
 
@@ -100,7 +141,8 @@ describe('CSV reading', () => {
       kind: 'failed',
       failure: {
         code: 'no_header_row',
-        message: 'the file has no header row: none of its first 30 rows names a price column and another known column (description, article number, unit, ...)',
+        message:
+          'the file has no header row: none of its first 30 rows names a price column and another known column (description, article number, unit, ...)',
       },
       sheets: [{ name: 'prices.csv', headerRowNumber: null, columns: {} }],
       rows: [],

@@ -17,15 +17,24 @@ describe('parseDateText', () => {
   });
 
   it('rejects day/month orders it would have to guess', () => {
-    expect(parseDateText('03/04/2026')).toEqual({ ok: false, problem: "'03/04/2026' is ambiguous: 3 April or 4 March 2026? write it as YYYY-MM-DD" });
+    expect(parseDateText('03/04/2026')).toEqual({
+      ok: false,
+      problem: "'03/04/2026' is ambiguous: 3 April or 4 March 2026? write it as YYYY-MM-DD",
+    });
   });
 
   it('rejects two-digit years, impossible dates and other text', () => {
-    expect(parseDateText('31.12.26')).toEqual({ ok: false, problem: "'31.12.26' has a two-digit year; write the year in full" });
+    expect(parseDateText('31.12.26')).toEqual({
+      ok: false,
+      problem: "'31.12.26' has a two-digit year; write the year in full",
+    });
     expect(parseDateText('31.02.2026')).toEqual({ ok: false, problem: "'31.02.2026' is not a real date" });
     expect(parseDateText('2026-13-01')).toEqual({ ok: false, problem: "'2026-13-01' is not a real date" });
     expect(parseDateText('00/05/2026')).toEqual({ ok: false, problem: "'00/05/2026' is not a real date" });
-    expect(parseDateText('end of year')).toEqual({ ok: false, problem: "'end of year' is not a date (use YYYY-MM-DD, dd.mm.yyyy or dd/mm/yyyy)" });
+    expect(parseDateText('end of year')).toEqual({
+      ok: false,
+      problem: "'end of year' is not a date (use YYYY-MM-DD, dd.mm.yyyy or dd/mm/yyyy)",
+    });
   });
 });
 

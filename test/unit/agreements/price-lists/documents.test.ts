@@ -15,7 +15,13 @@ interface Truth {
   file: string;
   defaultCurrency: string;
   complete: boolean;
-  items: { description: string; sellerItemId: string | null; unit: string | null; currencyCode: string; amount: string }[];
+  items: {
+    description: string;
+    sellerItemId: string | null;
+    unit: string | null;
+    currencyCode: string;
+    amount: string;
+  }[];
   rejected: { sheet: string; rowNumber: number }[];
 }
 
@@ -31,13 +37,25 @@ describe('price lists from documents (fixtures with ground truth)', () => {
 
   for (const truth of truths) {
     it(`reads ${truth.file} exactly`, async () => {
-      const result = await readPriceList({ bytes: readFileSync(path.join(DIR, truth.file)), fileName: truth.file, defaultCurrency: truth.defaultCurrency });
+      const result = await readPriceList({
+        bytes: readFileSync(path.join(DIR, truth.file)),
+        fileName: truth.file,
+        defaultCurrency: truth.defaultCurrency,
+      });
       expect(result.kind).toBe('read');
       const items = result.rows
         .filter((row) => row.outcome === 'accepted')
-        .map((row) => ({ description: row.item!.description, sellerItemId: row.item!.sellerItemId, unit: row.item!.unit, currencyCode: row.item!.currencyCode, amount: (row.item!.price as { amount: string }).amount }));
+        .map((row) => ({
+          description: row.item!.description,
+          sellerItemId: row.item!.sellerItemId,
+          unit: row.item!.unit,
+          currencyCode: row.item!.currencyCode,
+          amount: (row.item!.price as { amount: string }).amount,
+        }));
       expect(items).toEqual(truth.items);
-      const rejected = result.rows.filter((row) => row.outcome === 'rejected').map((row) => ({ sheet: row.sheet, rowNumber: row.rowNumber }));
+      const rejected = result.rows
+        .filter((row) => row.outcome === 'rejected')
+        .map((row) => ({ sheet: row.sheet, rowNumber: row.rowNumber }));
       expect(rejected).toEqual(truth.rejected);
       expect(result.complete).toBe(truth.complete);
       if (!truth.complete) expect(result.failure).toMatchObject({ code: 'extraction_incomplete' });
@@ -45,14 +63,28 @@ describe('price lists from documents (fixtures with ground truth)', () => {
   }
 
   it('shows where each row of a multi-page PDF is: page and row on that page', async () => {
-    const result = await readPriceList({ bytes: readFileSync(path.join(DIR, 'de-fasteners-multipage.pdf')), fileName: 'x.pdf', defaultCurrency: 'EUR' });
-    expect(result.rows.map((row) => row.sheet)).toEqual([...Array(30).fill('page 1'), ...Array(30).fill('page 2'), ...Array(10).fill('page 3')]);
+    const result = await readPriceList({
+      bytes: readFileSync(path.join(DIR, 'de-fasteners-multipage.pdf')),
+      fileName: 'x.pdf',
+      defaultCurrency: 'EUR',
+    });
+    expect(result.rows.map((row) => row.sheet)).toEqual([
+      ...Array(30).fill('page 1'),
+      ...Array(30).fill('page 2'),
+      ...Array(10).fill('page 3'),
+    ]);
     expect(result.rows[30]).toMatchObject({ sheet: 'page 2', rowNumber: 1, raw: { 'Art.-Nr.': '471210' } });
   });
 
   it('keeps the quantity tier of each tier item in the row cells', async () => {
-    const result = await readPriceList({ bytes: readFileSync(path.join(DIR, 'sv-network-tiers.pdf')), fileName: 'x.pdf', defaultCurrency: 'EUR' });
-    expect(result.rows.filter((row) => row.raw['Artikelnummer'] === 'SE-101').map((row) => row.raw['quantity tier'])).toEqual(['1-99', '100-499', '500+']);
+    const result = await readPriceList({
+      bytes: readFileSync(path.join(DIR, 'sv-network-tiers.pdf')),
+      fileName: 'x.pdf',
+      defaultCurrency: 'EUR',
+    });
+    expect(
+      result.rows.filter((row) => row.raw['Artikelnummer'] === 'SE-101').map((row) => row.raw['quantity tier']),
+    ).toEqual(['1-99', '100-499', '500+']);
   });
 
   it('says a PDF without a text layer needs OCR', async () => {
@@ -101,7 +133,9 @@ describe('quantity tiers', () => {
 
 describe('DOCX tables from mammoth HTML', () => {
   it('keeps cells as cells, spans as empty cells, and the caption above', () => {
-    const { tables, outsideText } = tablesOfHtml('<p>Prices in EUR</p><table><tr><td colspan="2"><p>A &amp; B</p></td><td><p>x</p><p>y</p></td></tr></table>');
+    const { tables, outsideText } = tablesOfHtml(
+      '<p>Prices in EUR</p><table><tr><td colspan="2"><p>A &amp; B</p></td><td><p>x</p><p>y</p></td></tr></table>',
+    );
     expect(outsideText).toEqual(['Prices in EUR']);
     expect(tables[0]!.caption).toBe('Prices in EUR');
     expect(tables[0]!.sheet.rows[0]!.cells).toEqual([{ text: 'A & B' }, undefined, { text: 'x y' }]);

@@ -1,15 +1,36 @@
 import ExcelJS from 'exceljs';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { readPriceList, type PriceListReadInput, type PriceListReadResult, type PriceListRow } from '../../../../src/agreements/price-lists/index.js';
+import {
+  readPriceList,
+  type PriceListReadInput,
+  type PriceListReadResult,
+  type PriceListRow,
+} from '../../../../src/agreements/price-lists/index.js';
 
 // Price-list files built in memory, so every test shows the exact content it reads.
 
-export async function readCsvText(text: string, options: Partial<PriceListReadInput> = {}): Promise<PriceListReadResult> {
-  return readPriceList({ bytes: new TextEncoder().encode(text), fileName: 'prices.csv', defaultCurrency: 'NOK', ...options });
+export async function readCsvText(
+  text: string,
+  options: Partial<PriceListReadInput> = {},
+): Promise<PriceListReadResult> {
+  return readPriceList({
+    bytes: new TextEncoder().encode(text),
+    fileName: 'prices.csv',
+    defaultCurrency: 'NOK',
+    ...options,
+  });
 }
 
-export async function readWorkbook(workbook: ExcelJS.Workbook, options: Partial<PriceListReadInput> = {}): Promise<PriceListReadResult> {
-  return readPriceList({ bytes: await xlsxBytes(workbook), fileName: 'prices.xlsx', defaultCurrency: 'EUR', ...options });
+export async function readWorkbook(
+  workbook: ExcelJS.Workbook,
+  options: Partial<PriceListReadInput> = {},
+): Promise<PriceListReadResult> {
+  return readPriceList({
+    bytes: await xlsxBytes(workbook),
+    fileName: 'prices.xlsx',
+    defaultCurrency: 'EUR',
+    ...options,
+  });
 }
 
 export async function xlsxBytes(workbook: ExcelJS.Workbook): Promise<Uint8Array> {
@@ -32,8 +53,13 @@ export function workbookOf(sheets: Record<string, ExcelJS.CellValue[][]>): Excel
 
 /** The row with that number, failing loudly when it is not there. */
 export function rowAt(result: PriceListReadResult, rowNumber: number, sheet?: string): PriceListRow {
-  const row = result.rows.find((candidate) => candidate.rowNumber === rowNumber && (sheet === undefined || candidate.sheet === sheet));
-  if (row === undefined) throw new Error(`no row ${rowNumber}${sheet ? ` in ${sheet}` : ''}; rows: ${result.rows.map((r) => `${r.sheet}:${r.rowNumber}`).join(', ')}`);
+  const row = result.rows.find(
+    (candidate) => candidate.rowNumber === rowNumber && (sheet === undefined || candidate.sheet === sheet),
+  );
+  if (row === undefined)
+    throw new Error(
+      `no row ${rowNumber}${sheet ? ` in ${sheet}` : ''}; rows: ${result.rows.map((r) => `${r.sheet}:${r.rowNumber}`).join(', ')}`,
+    );
   return row;
 }
 
@@ -130,7 +156,9 @@ export function handMadeXlsx(sheetDataXml: string, extraEntries: ZipEntry[] = []
 export function sheetRowXml(rowNumber: number, values: (string | number)[]): string {
   const cells = values.map((value, index) => {
     const ref = `${String.fromCharCode(65 + index)}${rowNumber}`;
-    return typeof value === 'number' ? `<c r="${ref}"><v>${value}</v></c>` : `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
+    return typeof value === 'number'
+      ? `<c r="${ref}"><v>${value}</v></c>`
+      : `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
   });
   return `<row r="${rowNumber}">${cells.join('')}</row>`;
 }

@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { currencyInHeader, currencyInNumberFormat, resolveCurrency } from '../../../../src/agreements/price-lists/currency.js';
+import {
+  currencyInHeader,
+  currencyInNumberFormat,
+  resolveCurrency,
+} from '../../../../src/agreements/price-lists/currency.js';
 import { decimalFromExcelNumber, parseNumberText } from '../../../../src/agreements/price-lists/numbers.js';
 
 function parsed(text: string) {
   const result = parseNumberText(text);
-  return result.ok ? { value: result.value.toFixed(), negative: result.negative, percent: result.percent, currency: result.currencyToken } : { problem: result.problem };
+  return result.ok
+    ? {
+        value: result.value.toFixed(),
+        negative: result.negative,
+        percent: result.percent,
+        currency: result.currencyToken,
+      }
+    : { problem: result.problem };
 }
 
 describe('parseNumberText', () => {
@@ -51,9 +62,12 @@ describe('parseNumberText', () => {
     expect(parsed('12.500')).toEqual({ problem: 'is ambiguous: 12500 or 12.500?' });
   });
 
-  it.each(['abc', '', '12 34', '1,23,4', '1.2.3,4,5', '12 EUR NOK', '5 % EUR', '1e5', '--', '12abc34'])('rejects %j as not a number', (text) => {
-    expect(parsed(text)).toEqual({ problem: 'is not a number' });
-  });
+  it.each(['abc', '', '12 34', '1,23,4', '1.2.3,4,5', '12 EUR NOK', '5 % EUR', '1e5', '--', '12abc34'])(
+    'rejects %j as not a number',
+    (text) => {
+      expect(parsed(text)).toEqual({ problem: 'is not a number' });
+    },
+  );
 });
 
 describe('decimalFromExcelNumber', () => {
@@ -74,7 +88,9 @@ describe('currencies', () => {
     expect(resolveCurrency('€', ['NOK'])).toEqual({ code: 'EUR' });
     expect(resolveCurrency('kr', ['SEK'])).toEqual({ code: 'SEK' });
     expect(resolveCurrency('kr.', ['DKK'])).toEqual({ code: 'DKK' });
-    expect(resolveCurrency('kr', ['EUR'])).toEqual({ problem: "currency 'kr' could be NOK, SEK, DKK or ISK; write the currency code" });
+    expect(resolveCurrency('kr', ['EUR'])).toEqual({
+      problem: "currency 'kr' could be NOK, SEK, DKK or ISK; write the currency code",
+    });
     expect(resolveCurrency('XYZ', ['EUR'])).toEqual({ problem: "currency 'XYZ' is not an ISO 4217 code" });
   });
 

@@ -14,8 +14,20 @@ describe('XLSX cells', () => {
         [null],
         ['Artikelnummer', 'Benämning', 'Enhet', 'Pris', 'Gäller till'],
         [1001, 'Skruv M8', 'st', 0.1 + 0.2, day(2026, 12, 31)],
-        ['A-2', { richText: [{ text: 'Mutter ' }, { font: { bold: true }, text: 'M8' }] }, 'st', { formula: 'D6*2', result: 0.6 }, '31.12.2026'],
-        ['A-3', { text: 'Bricka', hyperlink: 'https://example.com/bricka' }, 'st', 1234.56, { formula: 'DATE(2026,6,30)', result: day(2026, 6, 30) }],
+        [
+          'A-2',
+          { richText: [{ text: 'Mutter ' }, { font: { bold: true }, text: 'M8' }] },
+          'st',
+          { formula: 'D6*2', result: 0.6 },
+          '31.12.2026',
+        ],
+        [
+          'A-3',
+          { text: 'Bricka', hyperlink: 'https://example.com/bricka' },
+          'st',
+          1234.56,
+          { formula: 'DATE(2026,6,30)', result: day(2026, 6, 30) },
+        ],
         ['A-4', 'Plugg', 'st', { formula: 'D6*3' }, null],
         ['A-5', 'Kil', 'st', { error: '#DIV/0!' }, null],
         ['A-6', 'Spik', 'st', day(2026, 1, 1), null],
@@ -28,7 +40,17 @@ describe('XLSX cells', () => {
     const result = await readWorkbook(workbook, { defaultCurrency: 'SEK' });
 
     expect(result.sheets).toEqual([
-      { name: 'Prislista', headerRowNumber: 5, columns: { sellerItemId: 'Artikelnummer', description: 'Benämning', unit: 'Enhet', price: 'Pris', validUntil: 'Gäller till' } },
+      {
+        name: 'Prislista',
+        headerRowNumber: 5,
+        columns: {
+          sellerItemId: 'Artikelnummer',
+          description: 'Benämning',
+          unit: 'Enhet',
+          price: 'Pris',
+          validUntil: 'Gäller till',
+        },
+      },
     ]);
     expect(outcomes(result)).toEqual([
       '6 accepted',
@@ -46,10 +68,28 @@ describe('XLSX cells', () => {
       raw: { Artikelnummer: '1001', Benämning: 'Skruv M8', Enhet: 'st', Pris: '0.3', 'Gäller till': '2026-12-31' },
       outcome: 'accepted',
       reason: null,
-      item: { description: 'Skruv M8', sellerItemId: '1001', unit: 'st', currencyCode: 'SEK', price: { type: 'amount', amount: '0.3' }, validFrom: null, validUntil: '2026-12-31' },
+      item: {
+        description: 'Skruv M8',
+        sellerItemId: '1001',
+        unit: 'st',
+        currencyCode: 'SEK',
+        price: { type: 'amount', amount: '0.3' },
+        validFrom: null,
+        validUntil: '2026-12-31',
+      },
     });
-    expect(rowAt(result, 7).item).toMatchObject({ description: 'Mutter M8', price: { type: 'amount', amount: '0.6' }, validFrom: null, validUntil: '2026-12-31' });
-    expect(rowAt(result, 8).item).toMatchObject({ description: 'Bricka', price: { type: 'amount', amount: '1234.56' }, validFrom: null, validUntil: '2026-06-30' });
+    expect(rowAt(result, 7).item).toMatchObject({
+      description: 'Mutter M8',
+      price: { type: 'amount', amount: '0.6' },
+      validFrom: null,
+      validUntil: '2026-12-31',
+    });
+    expect(rowAt(result, 8).item).toMatchObject({
+      description: 'Bricka',
+      price: { type: 'amount', amount: '1234.56' },
+      validFrom: null,
+      validUntil: '2026-06-30',
+    });
     expect(rowAt(result, 13).item?.price).toEqual({ type: 'amount', amount: '12.5' });
   });
 
@@ -84,7 +124,14 @@ describe('XLSX cells', () => {
   });
 
   it('reads a merged cell once, from its top-left cell', async () => {
-    const workbook = workbookOf({ Preise: [['Preisliste'], ['Bezeichnung', 'Einheit', 'Einzelpreis', 'Währung'], ['Schraube', 'Stk', 1.2, 'EUR'], ['Mutter', 'Stk', 0.8, null]] });
+    const workbook = workbookOf({
+      Preise: [
+        ['Preisliste'],
+        ['Bezeichnung', 'Einheit', 'Einzelpreis', 'Währung'],
+        ['Schraube', 'Stk', 1.2, 'EUR'],
+        ['Mutter', 'Stk', 0.8, null],
+      ],
+    });
     const sheet = workbook.getWorksheet('Preise')!;
     sheet.mergeCells('A1:D1');
     sheet.mergeCells('D3:D4');
@@ -101,7 +148,10 @@ describe('XLSX worksheets', () => {
   const threeSheets = () =>
     workbookOf({
       Norge: [['Prisliste'], ['Varenr', 'Beskrivelse', 'Enhet', 'Enhetspris'], ['N-1', 'Kabel', 'm', 10]],
-      Danmark: [['Varenummer', 'Varebeskrivelse', 'Enhed', 'Stykpris', 'Valuta'], ['D-1', 'Stik', 'stk', 25, 'DKK']],
+      Danmark: [
+        ['Varenummer', 'Varebeskrivelse', 'Enhed', 'Stykpris', 'Valuta'],
+        ['D-1', 'Stik', 'stk', 25, 'DKK'],
+      ],
       Blank: [],
     });
 
@@ -109,11 +159,33 @@ describe('XLSX worksheets', () => {
     const result = await readWorkbook(threeSheets(), { defaultCurrency: 'NOK' });
     expect(result.complete).toBe(true);
     expect(result.sheets).toEqual([
-      { name: 'Norge', headerRowNumber: 2, columns: { sellerItemId: 'Varenr', description: 'Beskrivelse', unit: 'Enhet', price: 'Enhetspris' } },
-      { name: 'Danmark', headerRowNumber: 1, columns: { sellerItemId: 'Varenummer', description: 'Varebeskrivelse', unit: 'Enhed', price: 'Stykpris', currency: 'Valuta' } },
+      {
+        name: 'Norge',
+        headerRowNumber: 2,
+        columns: { sellerItemId: 'Varenr', description: 'Beskrivelse', unit: 'Enhet', price: 'Enhetspris' },
+      },
+      {
+        name: 'Danmark',
+        headerRowNumber: 1,
+        columns: {
+          sellerItemId: 'Varenummer',
+          description: 'Varebeskrivelse',
+          unit: 'Enhed',
+          price: 'Stykpris',
+          currency: 'Valuta',
+        },
+      },
       { name: 'Blank', headerRowNumber: null, columns: {} },
     ]);
-    expect(result.rows.map((row) => [row.sheet, row.rowNumber, row.item?.sellerItemId, row.item?.currencyCode, row.item?.price])).toEqual([
+    expect(
+      result.rows.map((row) => [
+        row.sheet,
+        row.rowNumber,
+        row.item?.sellerItemId,
+        row.item?.currencyCode,
+        row.item?.price,
+      ]),
+    ).toEqual([
       ['Norge', 3, 'N-1', 'NOK', { type: 'amount', amount: '10' }],
       ['Danmark', 2, 'D-1', 'DKK', { type: 'amount', amount: '25' }],
     ]);
@@ -131,20 +203,30 @@ describe('XLSX worksheets', () => {
     expect(result).toMatchObject({
       kind: 'read',
       complete: false,
-      failure: { code: 'extraction_incomplete', message: "worksheet 'Sverige' was not found; the workbook has 'Norge', 'Danmark', 'Blank'" },
+      failure: {
+        code: 'extraction_incomplete',
+        message: "worksheet 'Sverige' was not found; the workbook has 'Norge', 'Danmark', 'Blank'",
+      },
     });
     expect(result.rows.map((row) => row.item?.sellerItemId)).toEqual(['N-1']);
   });
 
   it('marks the result incomplete when a sheet with content has no header row', async () => {
-    const workbook = workbookOf({ Prices: [['Item', 'Price'], ['Bolt', 1]], Notes: [['Delivery within 5 days'], ['Call us']] });
+    const workbook = workbookOf({
+      Prices: [
+        ['Item', 'Price'],
+        ['Bolt', 1],
+      ],
+      Notes: [['Delivery within 5 days'], ['Call us']],
+    });
     const result = await readWorkbook(workbook);
     expect(result).toMatchObject({
       kind: 'read',
       complete: false,
       failure: {
         code: 'extraction_incomplete',
-        message: "sheet 'Notes' has no header row: none of its first 30 rows names a price column and another known column (description, article number, unit, ...)",
+        message:
+          "sheet 'Notes' has no header row: none of its first 30 rows names a price column and another known column (description, article number, unit, ...)",
       },
     });
     expect(outcomes(result)).toEqual(['2 accepted']);
@@ -165,7 +247,11 @@ describe('XLSX worksheets', () => {
     sheet.getCell('C5').value = 'Cable tie';
     sheet.getCell('D5').value = 0.15;
     const result = await readWorkbook(workbook);
-    expect(result.sheets[0]).toEqual({ name: 'Offset', headerRowNumber: 4, columns: { description: 'Product', price: 'Net price' } });
+    expect(result.sheets[0]).toEqual({
+      name: 'Offset',
+      headerRowNumber: 4,
+      columns: { description: 'Product', price: 'Net price' },
+    });
     expect(result.rows[0]?.raw).toEqual({ 'column A': '', 'column B': '', Product: 'Cable tie', 'Net price': '0.15' });
     expect(result.rows[0]?.item?.price).toEqual({ type: 'amount', amount: '0.15' });
   });

@@ -1,4 +1,12 @@
-import type { CheckAgreement, CheckInput, CheckInvoice, CheckLine, CheckPriceItem, PriorCharge, RateLookup } from '../../../../src/checks/checkers/types.js';
+import type {
+  CheckAgreement,
+  CheckInput,
+  CheckInvoice,
+  CheckLine,
+  CheckPriceItem,
+  PriorCharge,
+  RateLookup,
+} from '../../../../src/checks/checkers/types.js';
 
 export function line(overrides: Partial<CheckLine> = {}): CheckLine {
   return {
@@ -36,7 +44,17 @@ export function priceItem(overrides: Partial<CheckPriceItem> = {}): CheckPriceIt
 }
 
 export function rateItem(overrides: Partial<CheckPriceItem> = {}): CheckPriceItem {
-  return priceItem({ id: 'item-rate', sellerItemId: null, unit: null, currencyCode: null, priceType: 'rate', amount: null, fraction: '0.05', basis: 'invoice_subtotal', ...overrides });
+  return priceItem({
+    id: 'item-rate',
+    sellerItemId: null,
+    unit: null,
+    currencyCode: null,
+    priceType: 'rate',
+    amount: null,
+    fraction: '0.05',
+    basis: 'invoice_subtotal',
+    ...overrides,
+  });
 }
 
 /** An invoice whose totals agree with its lines (no allowances, 25 % VAT). */
@@ -53,13 +71,30 @@ export function invoice(overrides: Partial<CheckInvoice> = {}): CheckInvoice {
     exchangeRate: null,
     lines: [line()],
     allowanceCharges: [],
-    totals: { lineExtension: '100.00', allowanceTotal: null, chargeTotal: null, taxExclusive: '100.00', vatTotal: '25.00', taxInclusive: '125.00', prepaid: null, payableRounding: null, payable: '125.00' },
+    totals: {
+      lineExtension: '100.00',
+      allowanceTotal: null,
+      chargeTotal: null,
+      taxExclusive: '100.00',
+      vatTotal: '25.00',
+      taxInclusive: '125.00',
+      prepaid: null,
+      payableRounding: null,
+      payable: '125.00',
+    },
     ...overrides,
   };
 }
 
 export function agreement(overrides: Partial<CheckAgreement> = {}): CheckAgreement {
-  return { id: 'agr-1', title: 'Office supplies 2026', effectiveDate: '2026-01-01', expirationDate: '2026-12-31', priceItems: [priceItem()], ...overrides };
+  return {
+    id: 'agr-1',
+    title: 'Office supplies 2026',
+    effectiveDate: '2026-01-01',
+    expirationDate: '2026-12-31',
+    priceItems: [priceItem()],
+    ...overrides,
+  };
 }
 
 export const noRates: RateLookup = () => null;

@@ -6,8 +6,18 @@ const on = { invoiceDate: '2026-03-01' };
 
 describe('matchPriceItem', () => {
   it('matches by article number first, ignoring case, spaces, dots and dashes, and is certain in the same unit', () => {
-    const match = matchPriceItem(line({ sellerItemId: 'p 100', description: 'Something else' }), [priceItem({ sellerItemId: 'P-100' })], on);
-    expect(match).toMatchObject({ matchedBy: 'seller_item_id', confidence: 'certain', applies: true, unitsAgree: true, rivals: 0 });
+    const match = matchPriceItem(
+      line({ sellerItemId: 'p 100', description: 'Something else' }),
+      [priceItem({ sellerItemId: 'P-100' })],
+      on,
+    );
+    expect(match).toMatchObject({
+      matchedBy: 'seller_item_id',
+      confidence: 'certain',
+      applies: true,
+      unitsAgree: true,
+      rivals: 0,
+    });
     expect(match!.reason).toBe('article number p 100 is price item "Copy paper A4"; same unit (box)');
   });
 
@@ -20,17 +30,31 @@ describe('matchPriceItem', () => {
   });
 
   it('is less sure by article number when a unit is missing or different', () => {
-    expect(matchPriceItem(line({ unitCode: null }), [priceItem()], on)).toMatchObject({ confidence: 'high', unitsAgree: null });
-    expect(matchPriceItem(line({ unitCode: 'C62' }), [priceItem({ unit: 'box' })], on)).toMatchObject({ confidence: 'medium', unitsAgree: false });
+    expect(matchPriceItem(line({ unitCode: null }), [priceItem()], on)).toMatchObject({
+      confidence: 'high',
+      unitsAgree: null,
+    });
+    expect(matchPriceItem(line({ unitCode: 'C62' }), [priceItem({ unit: 'box' })], on)).toMatchObject({
+      confidence: 'medium',
+      unitsAgree: false,
+    });
   });
 
   it('falls back to the normalized description and unit, with high confidence', () => {
-    const match = matchPriceItem(line({ sellerItemId: null, description: '  COPY-paper, a4 ' }), [priceItem({ sellerItemId: null })], on);
+    const match = matchPriceItem(
+      line({ sellerItemId: null, description: '  COPY-paper, a4 ' }),
+      [priceItem({ sellerItemId: null })],
+      on,
+    );
     expect(match).toMatchObject({ matchedBy: 'description_and_unit', confidence: 'high' });
   });
 
   it('matches diacritics and Nordic letters alike (Kopipapir Ø = kopipapir o)', () => {
-    const match = matchPriceItem(line({ sellerItemId: null, description: 'Kaffe Økologisk' }), [priceItem({ sellerItemId: null, description: 'kaffe okologisk' })], on);
+    const match = matchPriceItem(
+      line({ sellerItemId: null, description: 'Kaffe Økologisk' }),
+      [priceItem({ sellerItemId: null, description: 'kaffe okologisk' })],
+      on,
+    );
     expect(match?.matchedBy).toBe('description_and_unit');
   });
 
@@ -71,14 +95,21 @@ describe('matchPriceItem', () => {
   });
 
   it('takes the highest of equally good prices and is then at most medium sure', () => {
-    const match = matchPriceItem(line(), [priceItem({ id: 'a', amount: '9.50' }), priceItem({ id: 'b', amount: '10.00' })], on)!;
+    const match = matchPriceItem(
+      line(),
+      [priceItem({ id: 'a', amount: '9.50' }), priceItem({ id: 'b', amount: '10.00' })],
+      on,
+    )!;
     expect(match).toMatchObject({ rivals: 1, confidence: 'medium' });
     expect(match.priceItem.id).toBe('b');
     expect(match.reason).toContain('2 price items fit equally well');
   });
 
   it('does not count identical duplicates as rivals', () => {
-    expect(matchPriceItem(line(), [priceItem({ id: 'a' }), priceItem({ id: 'b' })], on)).toMatchObject({ rivals: 0, confidence: 'certain' });
+    expect(matchPriceItem(line(), [priceItem({ id: 'a' }), priceItem({ id: 'b' })], on)).toMatchObject({
+      rivals: 0,
+      confidence: 'certain',
+    });
   });
 
   it('can be limited to one price type', () => {

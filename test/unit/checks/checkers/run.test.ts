@@ -9,13 +9,57 @@ function eventful() {
     invoice: {
       lines: [
         line({ id: 'paper', quantity: '4', unitPrice: '12.50', netAmount: '50.00' }),
-        line({ id: 'stapler', position: 1, lineNumber: '2', sellerItemId: 'S-1', description: 'Stapler', unitCode: 'C62', quantity: '1', unitPrice: '200.00', netAmount: '200.00' }),
-        line({ id: 'service', position: 2, lineNumber: '3', sellerItemId: 'SRV', description: 'Service', unitCode: 'MON', quantity: '1', unitPrice: '100.00', netAmount: '100.00', periodStart: '2025-12-01', periodEnd: '2025-12-31' }),
-        line({ id: 'toner', position: 3, lineNumber: '4', sellerItemId: 'T-1', description: 'Toner', unitCode: 'C62', quantity: '2', unitPrice: '50.00', netAmount: '110.00' }),
+        line({
+          id: 'stapler',
+          position: 1,
+          lineNumber: '2',
+          sellerItemId: 'S-1',
+          description: 'Stapler',
+          unitCode: 'C62',
+          quantity: '1',
+          unitPrice: '200.00',
+          netAmount: '200.00',
+        }),
+        line({
+          id: 'service',
+          position: 2,
+          lineNumber: '3',
+          sellerItemId: 'SRV',
+          description: 'Service',
+          unitCode: 'MON',
+          quantity: '1',
+          unitPrice: '100.00',
+          netAmount: '100.00',
+          periodStart: '2025-12-01',
+          periodEnd: '2025-12-31',
+        }),
+        line({
+          id: 'toner',
+          position: 3,
+          lineNumber: '4',
+          sellerItemId: 'T-1',
+          description: 'Toner',
+          unitCode: 'C62',
+          quantity: '2',
+          unitPrice: '50.00',
+          netAmount: '110.00',
+        }),
       ],
       orderReference: 'PO-9',
-      allowanceCharges: [{ isCharge: true, amount: '20.00', baseAmount: null, reason: 'Invoice fee', reasonCode: null }],
-      totals: { lineExtension: '460.00', allowanceTotal: null, chargeTotal: '20.00', taxExclusive: '480.00', vatTotal: '120.00', taxInclusive: '600.00', prepaid: null, payableRounding: null, payable: '600.00' },
+      allowanceCharges: [
+        { isCharge: true, amount: '20.00', baseAmount: null, reason: 'Invoice fee', reasonCode: null },
+      ],
+      totals: {
+        lineExtension: '460.00',
+        allowanceTotal: null,
+        chargeTotal: '20.00',
+        taxExclusive: '480.00',
+        vatTotal: '120.00',
+        taxInclusive: '600.00',
+        prepaid: null,
+        payableRounding: null,
+        payable: '600.00',
+      },
     },
     agreement: {
       priceItems: [
@@ -26,7 +70,17 @@ function eventful() {
         rateItem({ id: 'fee', description: 'Invoice fee', fraction: '0.01' }),
       ],
     },
-    priorCharges: [prior({ sellerItemId: 'T-1', description: 'Toner', unitCode: 'C62', quantity: '2', netAmount: '110.00', issueDate: '2026-02-27', orderReference: 'PO-9' })],
+    priorCharges: [
+      prior({
+        sellerItemId: 'T-1',
+        description: 'Toner',
+        unitCode: 'C62',
+        quantity: '2',
+        netAmount: '110.00',
+        issueDate: '2026-02-27',
+        orderReference: 'PO-9',
+      }),
+    ],
   });
 }
 
@@ -81,7 +135,9 @@ describe('runCheckers', () => {
   });
 
   it('keeps fingerprints when the figures or line ids change, and tells lines apart', () => {
-    const fingerprintOf = (overrides: Parameters<typeof line>[0]) => runCheckers(input({ invoice: { lines: [line({ quantity: '4', netAmount: '50.00', ...overrides })] } }))[0]!.fingerprint;
+    const fingerprintOf = (overrides: Parameters<typeof line>[0]) =>
+      runCheckers(input({ invoice: { lines: [line({ quantity: '4', netAmount: '50.00', ...overrides })] } }))[0]!
+        .fingerprint;
     const base = fingerprintOf({ unitPrice: '12.50' });
     expect(fingerprintOf({ unitPrice: '13.00', netAmount: '52.00' })).toBe(base);
     expect(fingerprintOf({ unitPrice: '12.50', id: 'reimported-line' })).toBe(base);
@@ -92,18 +148,19 @@ describe('runCheckers', () => {
     const twice: Checker = {
       code: 'twice',
       title: 'Twice',
-      run: () => [1, 2].map((n) => ({
-        checker: 'twice',
-        fingerprint: 'twice:same',
-        title: `Finding ${n}`,
-        explanation: '',
-        citations: [],
-        impactAmount: '0.00',
-        expected: null,
-        confidence: 'low',
-        invoiceItemId: null,
-        correctionType: 'modify_invoice',
-      })),
+      run: () =>
+        [1, 2].map((n) => ({
+          checker: 'twice',
+          fingerprint: 'twice:same',
+          title: `Finding ${n}`,
+          explanation: '',
+          citations: [],
+          impactAmount: '0.00',
+          expected: null,
+          confidence: 'low',
+          invoiceItemId: null,
+          correctionType: 'modify_invoice',
+        })),
     };
     expect(runCheckers(input({}), [twice]).map((finding) => finding.title)).toEqual(['Finding 1']);
     expect(runCheckers(eventful(), [])).toEqual([]);

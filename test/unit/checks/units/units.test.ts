@@ -9,7 +9,12 @@ describe('the unit table', () => {
     const owner = new Map<string, string>();
     const clashes: string[] = [];
     for (const entry of UNIT_TABLE) {
-      const keys = [entry.code, entry.name, ...(entry.symbol ? [entry.symbol] : []), ...Object.values(entry.words).flat()];
+      const keys = [
+        entry.code,
+        entry.name,
+        ...(entry.symbol ? [entry.symbol] : []),
+        ...Object.values(entry.words).flat(),
+      ];
       for (const key of new Set(keys.map((k) => foldText(k!).replace(/ /g, '')))) {
         const other = owner.get(key);
         if (other !== undefined && other !== entry.code) clashes.push(`${key}: ${other} and ${entry.code}`);

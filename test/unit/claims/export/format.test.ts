@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { neutraliseFormula } from '../../../../src/claims/export/columns.js';
-import { groupThousands, isDecimalString, showLongDate, showMoney, showPeriod, showQuantity, utcDate } from '../../../../src/claims/export/format.js';
+import {
+  groupThousands,
+  isDecimalString,
+  showLongDate,
+  showMoney,
+  showPeriod,
+  showQuantity,
+  utcDate,
+} from '../../../../src/claims/export/format.js';
 
 describe('claim letter formatting', () => {
   it('groups thousands on the decimal string itself, keeping every decimal and the sign', () => {
@@ -51,7 +59,8 @@ describe('claim letter formatting', () => {
   });
 
   it('neutralises every character a spreadsheet executes at the start of a cell', () => {
-    for (const first of ['=', '+', '-', '@', '\t', '\r']) expect(neutraliseFormula(`${first}SUM(A1)`)).toBe(`'${first}SUM(A1)`);
+    for (const first of ['=', '+', '-', '@', '\t', '\r'])
+      expect(neutraliseFormula(`${first}SUM(A1)`)).toBe(`'${first}SUM(A1)`);
     expect(neutraliseFormula('Consulting = 2 days')).toBe('Consulting = 2 days');
     expect(neutraliseFormula('')).toBe('');
   });

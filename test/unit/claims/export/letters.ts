@@ -1,5 +1,10 @@
 import { Decimal } from 'decimal.js';
-import type { ClaimLetter, ClaimLetterLine, ClaimLetterRefund, ClaimLetterTotal } from '../../../../src/claims/export/letter.js';
+import type {
+  ClaimLetter,
+  ClaimLetterLine,
+  ClaimLetterRefund,
+  ClaimLetterTotal,
+} from '../../../../src/claims/export/letter.js';
 
 // Claim letters built in code for the renderer tests: a short Nordic one with German letters, and
 // a long one (120 lines, three currencies) that must paginate.
@@ -41,29 +46,84 @@ export function line(overrides: Partial<ClaimLetterLine> = {}): ClaimLetterLine 
 export function totalsOf(lines: ClaimLetterLine[], refunds: ClaimLetterRefund[]): ClaimLetterTotal[] {
   const currencies = [...new Set([...lines.map((l) => l.currencyCode), ...refunds.map((r) => r.currencyCode)])].sort();
   return currencies.map((currencyCode) => {
-    const claimed = lines.filter((l) => l.currencyCode === currencyCode && l.alertStatus === 'claimed').reduce((sum, l) => sum.plus(l.difference), new Decimal(0));
-    const refunded = refunds.filter((r) => r.currencyCode === currencyCode).reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
-    return { currencyCode, claimed: claimed.toFixed(2), refunded: refunded.toFixed(2), outstanding: claimed.minus(refunded).toFixed(2) };
+    const claimed = lines
+      .filter((l) => l.currencyCode === currencyCode && l.alertStatus === 'claimed')
+      .reduce((sum, l) => sum.plus(l.difference), new Decimal(0));
+    const refunded = refunds
+      .filter((r) => r.currencyCode === currencyCode)
+      .reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
+    return {
+      currencyCode,
+      claimed: claimed.toFixed(2),
+      refunded: refunded.toFixed(2),
+      outstanding: claimed.minus(refunded).toFixed(2),
+    };
   });
 }
 
 export function letter(overrides: Partial<ClaimLetter> = {}): ClaimLetter {
   const lines = overrides.lines ?? [
     line(),
-    line({ alertId: 'a2', lineReference: '4', description: `Reisekosten für Jürgen Größ (${SPECIAL_LETTERS})`, quantity: '1', unit: 'EA', chargedUnitPrice: '4980.50', agreedUnitPrice: '4200.00', chargedAmount: '4980.50', agreedAmount: '4200.00', difference: '780.50', citation: 'Agreement § 7.2: “Travel is invoiced at cost, at most 4,200 NOK per trip.”' }),
-    line({ alertId: 'a3', invoiceId: 'inv-2', invoiceNumber: 'INV-2026-0187', issueDate: '2026-04-02', lineReference: null, description: null, quantity: null, unit: null, chargedUnitPrice: null, agreedUnitPrice: null, chargedAmount: null, agreedAmount: null, difference: '350.00', title: 'Invoicing fee not in the agreement', explanation: 'The invoice charges an invoicing fee of 350.00 NOK; the agreement has no invoicing fee.', citation: null }),
+    line({
+      alertId: 'a2',
+      lineReference: '4',
+      description: `Reisekosten für Jürgen Größ (${SPECIAL_LETTERS})`,
+      quantity: '1',
+      unit: 'EA',
+      chargedUnitPrice: '4980.50',
+      agreedUnitPrice: '4200.00',
+      chargedAmount: '4980.50',
+      agreedAmount: '4200.00',
+      difference: '780.50',
+      citation: 'Agreement § 7.2: “Travel is invoiced at cost, at most 4,200 NOK per trip.”',
+    }),
+    line({
+      alertId: 'a3',
+      invoiceId: 'inv-2',
+      invoiceNumber: 'INV-2026-0187',
+      issueDate: '2026-04-02',
+      lineReference: null,
+      description: null,
+      quantity: null,
+      unit: null,
+      chargedUnitPrice: null,
+      agreedUnitPrice: null,
+      chargedAmount: null,
+      agreedAmount: null,
+      difference: '350.00',
+      title: 'Invoicing fee not in the agreement',
+      explanation: 'The invoice charges an invoicing fee of 350.00 NOK; the agreement has no invoicing fee.',
+      citation: null,
+    }),
   ];
-  const refunds = overrides.refunds ?? [{ date: '2026-05-20', amount: '500.00', currencyCode: 'NOK', reference: 'CN-5521' }];
+  const refunds = overrides.refunds ?? [
+    { date: '2026-05-20', amount: '500.00', currencyCode: 'NOK', reference: 'CN-5521' },
+  ];
   return {
     reference: 'CLM-2026-0042',
     title: 'Overcharges on consulting, first half 2026',
     status: 'in_progress',
     createdAt: '2026-05-02T08:30:00Z',
     generatedAt: '2026-06-01T09:15:00Z',
-    organization: { name: 'Nordlys Eiendom AS', organizationNumber: '923 456 789', vatId: 'NO923456789MVA', address: ['Kongens gate 12', '0153 Oslo', 'Norway'] },
-    supplier: { name: SUPPLIER_NAME, organizationNumber: '987 654 321', vatId: null, address: ['Østre Havnegade 4', '5970 Ærøskøbing', 'Denmark'] },
+    organization: {
+      name: 'Nordlys Eiendom AS',
+      organizationNumber: '923 456 789',
+      vatId: 'NO923456789MVA',
+      address: ['Kongens gate 12', '0153 Oslo', 'Norway'],
+    },
+    supplier: {
+      name: SUPPLIER_NAME,
+      organizationNumber: '987 654 321',
+      vatId: null,
+      address: ['Østre Havnegade 4', '5970 Ærøskøbing', 'Denmark'],
+    },
     supplierContact: { name: 'Åsa Øberg', email: 'faktura@aeroe-akeri.example' },
-    agreement: { id: 'agr-1', title: 'Rammeavtale konsulenttjenester 2026', startDate: '2026-01-01', endDate: '2026-12-31' },
+    agreement: {
+      id: 'agr-1',
+      title: 'Rammeavtale konsulenttjenester 2026',
+      startDate: '2026-01-01',
+      endDate: '2026-12-31',
+    },
     note: `We have also sent this claim by e-mail. Grüße an das Team in Düsseldorf. Special letters: ${SPECIAL_LETTERS}.`,
     lines,
     totals: overrides.totals ?? totalsOf(lines, refunds),
@@ -90,7 +150,12 @@ export function longLetter(): ClaimLetter {
         invoiceNumber: `INV-2026-${String(1000 + invoice)}`,
         issueDate: `2026-${String(1 + Math.floor(invoice / 4)).padStart(2, '0')}-${String(1 + (invoice % 28)).padStart(2, '0')}`,
         lineReference: String((index % 3) + 1),
-        description: index === 7 ? LONG_DESCRIPTION : index === 8 ? FORMULA_DESCRIPTION : `Service item ${index + 1} – Wartung und Prüfung`,
+        description:
+          index === 7
+            ? LONG_DESCRIPTION
+            : index === 8
+              ? FORMULA_DESCRIPTION
+              : `Service item ${index + 1} – Wartung und Prüfung`,
         quantity: quantity.toFixed(),
         unit: 'HUR',
         chargedUnitPrice: charged.toFixed(2),
@@ -99,7 +164,10 @@ export function longLetter(): ClaimLetter {
         agreedAmount: agreed.times(quantity).toFixed(2),
         difference: charged.minus(agreed).times(quantity).toFixed(2),
         currencyCode,
-        citation: index === 7 ? `Rammeavtale, bilag 2 (prisliste), punkt 4.${index}: “${LONG_DESCRIPTION}”` : `Price list 2026, item 'Service ${index % 9}': ${agreed.toFixed(2)} ${currencyCode} per HUR`,
+        citation:
+          index === 7
+            ? `Rammeavtale, bilag 2 (prisliste), punkt 4.${index}: “${LONG_DESCRIPTION}”`
+            : `Price list 2026, item 'Service ${index % 9}': ${agreed.toFixed(2)} ${currencyCode} per HUR`,
       }),
     );
   }

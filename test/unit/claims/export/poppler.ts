@@ -15,7 +15,9 @@ async function run(command: string, args: string[], options: { maxBuffer?: numbe
     return await execFileAsync(command, args, { maxBuffer: options.maxBuffer ?? 16 * 1024 * 1024 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error(`${command} is not installed: install poppler-utils (bash scripts/install-deps --tests, or apt-get install -y poppler-utils)`);
+      throw new Error(
+        `${command} is not installed: install poppler-utils (bash scripts/install-deps --tests, or apt-get install -y poppler-utils)`,
+      );
     }
     throw error;
   }
@@ -58,7 +60,10 @@ export async function readPdf(pdf: Buffer, options: { png?: boolean } = {}): Pro
     ]);
     const { words, pageSize, pages } = parseBbox(bbox);
     const pageText = Array.from({ length: pages }, (_, index) =>
-      words.filter((word) => word.page === index + 1).map((word) => word.text).join(' '),
+      words
+        .filter((word) => word.page === index + 1)
+        .map((word) => word.text)
+        .join(' '),
     );
     let pngs: Buffer[] = [];
     if (options.png) {
@@ -83,7 +88,14 @@ function parseBbox(xhtml: string): { words: Word[]; pageSize: { width: number; h
       pageSize = { width: attribute(chunk, 'width'), height: attribute(chunk, 'height') };
     } else if (chunk.startsWith('word ')) {
       const text = decodeEntities(chunk.slice(chunk.indexOf('>') + 1));
-      words.push({ page, text, xMin: attribute(chunk, 'xMin'), yMin: attribute(chunk, 'yMin'), xMax: attribute(chunk, 'xMax'), yMax: attribute(chunk, 'yMax') });
+      words.push({
+        page,
+        text,
+        xMin: attribute(chunk, 'xMin'),
+        yMin: attribute(chunk, 'yMin'),
+        xMax: attribute(chunk, 'xMax'),
+        yMax: attribute(chunk, 'yMax'),
+      });
     }
   }
   return { words, pageSize, pages: page };
@@ -95,5 +107,10 @@ function attribute(tag: string, name: string): number {
 }
 
 function decodeEntities(text: string): string {
-  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&apos;', "'").replaceAll('&amp;', '&');
+  return text
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&apos;', "'")
+    .replaceAll('&amp;', '&');
 }

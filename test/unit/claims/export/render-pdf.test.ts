@@ -14,8 +14,13 @@ const CONTENT = { left: 50, right: 595.28 - 50 };
 
 /** Every printed word lies inside the left and right margins and on the page. */
 function expectWithinMargins(pdf: ReadPdf): void {
-  const outside = pdf.words.filter((w) => w.xMin < CONTENT.left - 0.5 || w.xMax > CONTENT.right + 0.5 || w.yMin < 0 || w.yMax > pdf.pageSize.height - 20);
-  expect(outside.map((w) => `${w.page}: ${w.text} [${w.xMin.toFixed(1)}..${w.xMax.toFixed(1)}, ${w.yMin.toFixed(1)}]`)).toEqual([]);
+  const outside = pdf.words.filter(
+    (w) =>
+      w.xMin < CONTENT.left - 0.5 || w.xMax > CONTENT.right + 0.5 || w.yMin < 0 || w.yMax > pdf.pageSize.height - 20,
+  );
+  expect(
+    outside.map((w) => `${w.page}: ${w.text} [${w.xMin.toFixed(1)}..${w.xMax.toFixed(1)}, ${w.yMin.toFixed(1)}]`),
+  ).toEqual([]);
 }
 
 /** A line of the laid-out text that starts with the currency and shows the amounts in order. */
@@ -63,7 +68,9 @@ describe('claim letter PDF', () => {
     expect(totalsLine(pdf, 'NOK', ['2026-05-20', 'CN-5521', '500.00'])).toBeUndefined(); // refunds list starts with the date
     expect(pdf.layoutText).toMatch(/2026-05-20\s+CN-5521\s+500\.00\s+NOK/);
     expect(text).toContain('On 2 invoices we were charged more than agreed: the 3 lines are listed below');
-    expect(text).toContain('We claim 3,005.50 NOK back. After the refunds already received, 2,505.50 NOK is still outstanding.');
+    expect(text).toContain(
+      'We claim 3,005.50 NOK back. After the refunds already received, 2,505.50 NOK is still outstanding.',
+    );
     expect(text).toContain('Please issue a credit note for 2,505.50 NOK and quote the reference CLM-2026-0042');
     expect(text).toContain(`Page 1 of ${pdf.pages}`);
     expectWithinMargins(pdf);
@@ -78,13 +85,23 @@ describe('claim letter PDF', () => {
     expect(pdf.pngs.length).toBe(pdf.pages);
     pdf.pageText.forEach((page, index) => expect(page).toContain(`Page ${index + 1} of ${pdf.pages}`));
     // The table's header on the next page, so a page read alone still makes sense.
-    for (const header of ['Invoice / date', 'Line / description', 'Quantity', 'Charged unit', 'Agreed unit', 'Difference']) {
+    for (const header of [
+      'Invoice / date',
+      'Line / description',
+      'Quantity',
+      'Charged unit',
+      'Agreed unit',
+      'Difference',
+    ]) {
       expect(pdf.pageText[1]).toContain(header);
     }
     for (const invoice of new Set(claim.lines.map((l) => l.invoiceNumber))) expect(text).toContain(invoice);
     expect(claim.totals.map((t) => t.currencyCode)).toEqual(['EUR', 'NOK', 'SEK']);
     for (const total of claim.totals) {
-      expect(totalsLine(pdf, total.currencyCode, [total.claimed, total.refunded, total.outstanding].map(showMoney)), total.currencyCode).toBeDefined();
+      expect(
+        totalsLine(pdf, total.currencyCode, [total.claimed, total.refunded, total.outstanding].map(showMoney)),
+        total.currencyCode,
+      ).toBeDefined();
     }
     const [eur, nok, sek] = claim.totals.map((t) => `${showMoney(t.claimed)} ${t.currencyCode}`);
     expect(text).toContain(`We claim ${eur}, ${nok} and ${sek} back.`);
@@ -97,7 +114,11 @@ describe('claim letter PDF', () => {
 
   it('keeps invoice numbers whole in the invoice column', async () => {
     const numbers = ['KPTYLUD-2602/3', 'NORDLYS-FAKTURA-2026-000123/7', 'INV-2026-0141'];
-    const claim = letter({ lines: numbers.map((invoiceNumber, index) => line({ alertId: `a${index}`, invoiceId: `inv-${index}`, invoiceNumber })) });
+    const claim = letter({
+      lines: numbers.map((invoiceNumber, index) =>
+        line({ alertId: `a${index}`, invoiceId: `inv-${index}`, invoiceNumber }),
+      ),
+    });
     const pdf = await readPdf(await renderClaimPdf(claim));
     // One word each: printed on one line, never broken at its hyphens or slashes.
     const words = new Set(pdf.words.map((w) => w.text));
@@ -113,16 +134,23 @@ describe('claim letter PDF', () => {
     };
     for (const status of ['in_progress', 'completed'] as const) {
       for (let count = 1; count <= 30; count++) {
-        const lines = Array.from({ length: count }, (_, index) => line({ alertId: `a${index}`, lineReference: String(index + 1) }));
+        const lines = Array.from({ length: count }, (_, index) =>
+          line({ alertId: `a${index}`, lineReference: String(index + 1) }),
+        );
         const refunds = [{ date: '2026-05-20', amount: '500.00', currencyCode: 'NOK', reference: 'CN-5521' }];
         const claim = letter({ status, lines, refunds, totals: totalsOf(lines, refunds), note: null });
         // pdftotext alone (pages end with a form feed): cheap enough for 60 letters.
-        const pages = execFileSync('pdftotext', ['-', '-'], { input: await renderClaimPdf(claim) }).toString('utf8').split('\f').map((text) => text.replace(/\s+/g, ' '));
+        const pages = execFileSync('pdftotext', ['-', '-'], { input: await renderClaimPdf(claim) })
+          .toString('utf8')
+          .split('\f')
+          .map((text) => text.replace(/\s+/g, ' '));
         const closingPage = pages.findIndex((text) => text.includes('Kind regards'));
         expect(closingPage, `${status}, ${count} lines`).toBeGreaterThanOrEqual(0);
         expect(pages[closingPage], `${status}, ${count} lines: page ${closingPage + 1}`).toContain(lastBlock[status]);
         // And with the last table rows: the refunds' last row shares the closing's page.
-        expect(pages[closingPage], `${status}, ${count} lines: page ${closingPage + 1}`).toContain('2026-05-20 CN-5521');
+        expect(pages[closingPage], `${status}, ${count} lines: page ${closingPage + 1}`).toContain(
+          '2026-05-20 CN-5521',
+        );
       }
     }
   }, 180_000);
@@ -130,11 +158,24 @@ describe('claim letter PDF', () => {
   it('keeps absurdly long texts on the page', async () => {
     const huge = 'Lang beskrivelse med æøå og ÄÖÜ '.repeat(3_000);
     const claim = letter({
-      lines: [line({ description: huge, citation: huge, invoiceNumber: `INV-${'9'.repeat(200)}` }), line({ alertId: 'a2', description: 'x'.repeat(50_000) })],
+      lines: [
+        line({ description: huge, citation: huge, invoiceNumber: `INV-${'9'.repeat(200)}` }),
+        line({ alertId: 'a2', description: 'x'.repeat(50_000) }),
+      ],
       note: huge,
       title: huge,
-      organization: { name: huge, organizationNumber: huge, vatId: null, address: Array.from({ length: 50 }, () => huge) },
-      supplier: { name: `Leverandør ${'Å'.repeat(10_000)}`, organizationNumber: null, vatId: huge, address: Array.from({ length: 50 }, () => huge) },
+      organization: {
+        name: huge,
+        organizationNumber: huge,
+        vatId: null,
+        address: Array.from({ length: 50 }, () => huge),
+      },
+      supplier: {
+        name: `Leverandør ${'Å'.repeat(10_000)}`,
+        organizationNumber: null,
+        vatId: huge,
+        address: Array.from({ length: 50 }, () => huge),
+      },
       supplierContact: { name: huge, email: huge },
       agreement: { id: 'agr-1', title: huge, startDate: null, endDate: null },
       refunds: [{ date: '2026-05-20', amount: '1.00', currencyCode: 'NOK', reference: huge }],
@@ -163,12 +204,24 @@ describe('claim letter PDF', () => {
     expect(cancelledText).not.toContain('How to respond');
 
     const completed: ClaimLetter = { ...letter(), status: 'completed' };
-    expect((await readPdf(await renderClaimPdf(completed))).pageText.join(' ')).toContain('This claim has been settled');
+    expect((await readPdf(await renderClaimPdf(completed))).pageText.join(' ')).toContain(
+      'This claim has been settled',
+    );
   });
 
   it('marks lines that are not (yet) claimed, and renders a claim without lines or refunds', async () => {
     const mixed = letter({
-      lines: [line({ alertStatus: 'pending' }), line({ alertId: 'a2', alertStatus: 'credited', lineReference: '5', chargedUnitPrice: '1312', agreedUnitPrice: '1100.5', difference: '-3' })],
+      lines: [
+        line({ alertStatus: 'pending' }),
+        line({
+          alertId: 'a2',
+          alertStatus: 'credited',
+          lineReference: '5',
+          chargedUnitPrice: '1312',
+          agreedUnitPrice: '1100.5',
+          difference: '-3',
+        }),
+      ],
     });
     const mixedText = (await readPdf(await renderClaimPdf(mixed))).pageText.join(' ');
     expect(mixedText).toContain('Under review, not yet claimed.');

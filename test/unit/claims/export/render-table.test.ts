@@ -18,8 +18,22 @@ function trickyLetter(): ClaimLetter {
   return letter({
     lines: [
       line({ description: FORMULA_DESCRIPTION, unit: '@HUR', citation: '+47 22 00 00 00 said so' }),
-      line({ alertId: 'a2', description: '-5% volume discount not given', difference: '-12.50', chargedAmount: '-12.50', agreedAmount: '0.00', quantity: '-1', chargedUnitPrice: '12.50', agreedUnitPrice: '0.000125' }),
-      line({ alertId: 'a3', description: '\tTabbed', explanation: '\rCarriage return', title: `Prüfung ${SPECIAL_LETTERS}` }),
+      line({
+        alertId: 'a2',
+        description: '-5% volume discount not given',
+        difference: '-12.50',
+        chargedAmount: '-12.50',
+        agreedAmount: '0.00',
+        quantity: '-1',
+        chargedUnitPrice: '12.50',
+        agreedUnitPrice: '0.000125',
+      }),
+      line({
+        alertId: 'a3',
+        description: '\tTabbed',
+        explanation: '\rCarriage return',
+        title: `Prüfung ${SPECIAL_LETTERS}`,
+      }),
     ],
   });
 }
@@ -36,7 +50,12 @@ describe('claim XLSX', () => {
   it('has the table columns, a frozen header and one row per line in the letter order', async () => {
     const claim = longLetter();
     const workbook = await readXlsx(claim);
-    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Claim lines', 'Totals', 'Refunds received', 'Claim']);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
+      'Claim lines',
+      'Totals',
+      'Refunds received',
+      'Claim',
+    ]);
     const sheet = workbook.getWorksheet('Claim lines')!;
     expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(HEADERS);
     expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
@@ -87,12 +106,21 @@ describe('claim XLSX', () => {
     const claim = longLetter();
     const workbook = await readXlsx(claim);
     const totals = workbook.getWorksheet('Totals')!;
-    expect((totals.getRow(1).values as unknown[]).slice(1)).toEqual(['Currency', 'Claimed', 'Refunds received', 'Outstanding']);
+    expect((totals.getRow(1).values as unknown[]).slice(1)).toEqual([
+      'Currency',
+      'Claimed',
+      'Refunds received',
+      'Outstanding',
+    ]);
     expect(totals.rowCount).toBe(1 + 3);
     claim.totals.forEach((total, index) => {
       const row = totals.getRow(index + 2);
       expect(row.getCell(1).value).toBe(total.currencyCode);
-      expect([row.getCell(2).value, row.getCell(3).value, row.getCell(4).value]).toEqual([Number(total.claimed), Number(total.refunded), Number(total.outstanding)]);
+      expect([row.getCell(2).value, row.getCell(3).value, row.getCell(4).value]).toEqual([
+        Number(total.claimed),
+        Number(total.refunded),
+        Number(total.outstanding),
+      ]);
       expect(row.getCell(4).type).toBe(ExcelJS.ValueType.Number);
     });
     const refunds = workbook.getWorksheet('Refunds received')!;
@@ -123,7 +151,8 @@ describe('claim CSV', () => {
   });
 
   it('streams the same bytes it renders whole, with no lines too', async () => {
-    for (const claim of [longLetter(), trickyLetter(), letter({ lines: [] })]) expect((await buffer(streamClaimCsv(claim))).equals(Buffer.from(renderClaimCsv(claim), 'utf8'))).toBe(true);
+    for (const claim of [longLetter(), trickyLetter(), letter({ lines: [] })])
+      expect((await buffer(streamClaimCsv(claim))).equals(Buffer.from(renderClaimCsv(claim), 'utf8'))).toBe(true);
   });
 
   it('neutralises text a spreadsheet would execute, but not amounts', () => {
@@ -144,7 +173,10 @@ describe('claim CSV', () => {
   });
 
   it('neutralises a number column that does not hold a decimal', () => {
-    const rows: Record<string, string>[] = parse(renderClaimCsv(letter({ lines: [line({ quantity: '=1+1', difference: '-0.01' })] })), { bom: true, columns: true });
+    const rows: Record<string, string>[] = parse(
+      renderClaimCsv(letter({ lines: [line({ quantity: '=1+1', difference: '-0.01' })] })),
+      { bom: true, columns: true },
+    );
     expect(rows[0]!['Quantity']).toBe("'=1+1");
     expect(rows[0]!['Difference']).toBe('-0.01');
   });

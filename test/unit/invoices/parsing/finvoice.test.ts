@@ -16,7 +16,15 @@ describe('Finvoice 3.0 samples', () => {
       { category: 'S', vatPercent: '13.5', taxableAmount: '50.00', taxAmount: '6.75' },
     ]);
     expect(invoice.allowanceCharges).toEqual([
-      { isCharge: true, amount: '12.00', baseAmount: null, reason: 'Toimitus', reasonCode: 'DL', vatCategory: 'S', vatPercent: '25.5' },
+      {
+        isCharge: true,
+        amount: '12.00',
+        baseAmount: null,
+        reason: 'Toimitus',
+        reasonCode: 'DL',
+        vatCategory: 'S',
+        vatPercent: '25.5',
+      },
     ]);
     expect(invoice.lines[0]).toMatchObject({
       id: '1',
@@ -36,7 +44,10 @@ describe('Finvoice 3.0 samples', () => {
       notes: ['Kiitos tilauksestanne.'],
       totals: { lineExtension: '860.00', chargeTotal: '12.00', taxExclusive: '872.00', vatTotal: '216.36' },
       supplier: { orgNumber: '2345678-0', vatId: 'FI23456780', countryCode: 'FI' },
-      recipient: { name: 'Ostaja Oy', address: { lines: ['Testitie 2', '3. kerros'], city: 'Espoo', postalCode: '02100' } },
+      recipient: {
+        name: 'Ostaja Oy',
+        address: { lines: ['Testitie 2', '3. kerros'], city: 'Espoo', postalCode: '02100' },
+      },
     });
   });
 
@@ -66,7 +77,9 @@ describe('Finvoice 3.0 samples', () => {
   });
 
   it('keeps free-text rows as lines and warns about amounts in another currency', async () => {
-    const { invoice, warnings } = await parseInvoiceSample('finvoice3/maventa-anon_finvoice_30_invoice_with_MessageTransmissionDetails.xml');
+    const { invoice, warnings } = await parseInvoiceSample(
+      'finvoice3/maventa-anon_finvoice_30_invoice_with_MessageTransmissionDetails.xml',
+    );
     expect(invoice.lines.filter((line) => line.netAmount !== null)).toHaveLength(1);
     expect(invoice.lines[1]?.description).toBe('RowFreeText');
     expect(invoice.totals.prepaid).toBe('10.00');

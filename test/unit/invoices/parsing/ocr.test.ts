@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { buildLines } from '../../../../src/invoices/parsing/layout/lines.js';
 import { detectLanguage } from '../../../../src/invoices/parsing/ocr/languages.js';
-import { binarizeAndDenoise, encodePgm, estimateSkew, parsePgm, removeSpecks, rotate, type GrayImage } from '../../../../src/invoices/parsing/ocr/raster.js';
-import { baselineSkew, parseTesseractTsv, repairNumber, restoreSeparators, wordsFromTesseractTsv } from '../../../../src/invoices/parsing/ocr/tesseract-tsv.js';
+import {
+  binarizeAndDenoise,
+  encodePgm,
+  estimateSkew,
+  parsePgm,
+  removeSpecks,
+  rotate,
+  type GrayImage,
+} from '../../../../src/invoices/parsing/ocr/raster.js';
+import {
+  baselineSkew,
+  parseTesseractTsv,
+  repairNumber,
+  restoreSeparators,
+  wordsFromTesseractTsv,
+} from '../../../../src/invoices/parsing/ocr/tesseract-tsv.js';
 
 const HEADER = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
 
@@ -19,7 +33,11 @@ interface Box {
 /** Tesseract's TSV for these word boxes (a page of 2480×3508 pixels, A4 at 300 dpi). */
 function tsv(boxes: Box[]): string {
   const rows = [HEADER, '1\t1\t0\t0\t0\t0\t0\t0\t2480\t3508\t-1\t'];
-  boxes.forEach((box, index) => rows.push(`5\t1\t1\t1\t${box.line ?? 1}\t${index + 1}\t${box.left}\t${box.top}\t${box.width}\t${box.height}\t${box.conf ?? 95}\t${box.text}`));
+  boxes.forEach((box, index) =>
+    rows.push(
+      `5\t1\t1\t1\t${box.line ?? 1}\t${index + 1}\t${box.left}\t${box.top}\t${box.width}\t${box.height}\t${box.conf ?? 95}\t${box.text}`,
+    ),
+  );
   return `${rows.join('\n')}\n`;
 }
 
@@ -103,7 +121,14 @@ describe('tesseract TSV to layout words', () => {
     // Two table rows tilted by 1.5°: their words descend 26 px over 1000 px.
     const slope = Math.tan((1.5 * Math.PI) / 180);
     const row = (line: number, top: number) =>
-      [200, 700, 1200, 1700, 2100].map((left, index) => ({ text: ['A100-10', 'Widget', '4', '12.50', '50.00'][index] as string, left, top: Math.round(top + left * slope), width: 120, height: 30, line }));
+      [200, 700, 1200, 1700, 2100].map((left, index) => ({
+        text: ['A100-10', 'Widget', '4', '12.50', '50.00'][index] as string,
+        left,
+        top: Math.round(top + left * slope),
+        width: 120,
+        height: 30,
+        line,
+      }));
     const boxes = [...row(1, 1000), ...row(2, 1060)];
     expect(baselineSkew(parseTesseractTsv(tsv(boxes)).words)).toBeCloseTo(1.5, 0);
     const { words, residualSkew } = wordsFromTesseractTsv(tsv(boxes), { page: 1, dpi: 300 });
@@ -114,7 +139,8 @@ describe('tesseract TSV to layout words', () => {
       ['A100-10', 'Widget', '4', '12.50', '50.00'],
       ['A100-10', 'Widget', '4', '12.50', '50.00'],
     ]);
-    for (const line of lines) for (const word of line.words) expect(Math.abs(word.x - (line.words[0]?.x ?? 0))).toBeGreaterThanOrEqual(0);
+    for (const line of lines)
+      for (const word of line.words) expect(Math.abs(word.x - (line.words[0]?.x ?? 0))).toBeGreaterThanOrEqual(0);
   });
 });
 
@@ -123,7 +149,8 @@ function textLikePage(width = 1200, height = 1600): GrayImage {
   const pixels = new Uint8Array(width * height).fill(255);
   for (let top = 150; top < height - 150; top += 60) {
     for (let left = 100; left < width - 200; left += 150) {
-      for (let y = top; y < top + 22; y += 1) for (let x = left; x < left + 110; x += 1) if ((x + y) % 7 !== 0) pixels[y * width + x] = 20;
+      for (let y = top; y < top + 22; y += 1)
+        for (let x = left; x < left + 110; x += 1) if ((x + y) % 7 !== 0) pixels[y * width + x] = 20;
     }
   }
   return { width, height, pixels };
@@ -169,7 +196,9 @@ describe('deskew and denoise', () => {
 
 describe('language of a page', () => {
   it('is told by its labels, also when an English model dropped the diacritics', () => {
-    expect(detectLanguage(['Fakturanummer: 100101', 'Forfallsdato 15.01.2026', 'Totalbelop 250 499,07', 'Sum eks. mva'])).toBe('no');
+    expect(
+      detectLanguage(['Fakturanummer: 100101', 'Forfallsdato 15.01.2026', 'Totalbelop 250 499,07', 'Sum eks. mva']),
+    ).toBe('no');
     expect(detectLanguage(['Rechnungsnummer 4711', 'Zahlbar bis 01.02.2025', 'Gesamtbetrag'])).toBe('de');
     expect(detectLanguage(['Invoice number 12', 'Due date', 'Amount due'])).toBe('en');
     expect(detectLanguage(['12345', '99,00'])).toBeNull();

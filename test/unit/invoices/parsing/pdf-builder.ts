@@ -30,10 +30,13 @@ export async function deflatedSpaces(mebibytes: number): Promise<Uint8Array> {
 
 export function buildPdf({ lines = [], attachments = [], drawing = '', deflatedContent }: TestPdf): Uint8Array {
   const objects: Array<string | Uint8Array> = [];
-  const add = (body: string | Uint8Array) => objects.push(body) ;
+  const add = (body: string | Uint8Array) => objects.push(body);
   const ref = (index: number) => `${index} 0 R`;
 
-  const content = [drawing, ...lines.map((line, index) => `BT /F1 11 Tf 50 ${800 - index * 16} Td (${escapePdfString(line)}) Tj ET`)].join('\n');
+  const content = [
+    drawing,
+    ...lines.map((line, index) => `BT /F1 11 Tf 50 ${800 - index * 16} Td (${escapePdfString(line)}) Tj ET`),
+  ].join('\n');
   const attachmentRefs: string[] = [];
   // Objects 1..5 are fixed; attachments follow as (filespec, stream) pairs.
   attachments.forEach((attachment, index) => {
@@ -43,19 +46,28 @@ export function buildPdf({ lines = [], attachments = [], drawing = '', deflatedC
   const names = attachments.length > 0 ? ` /Names << /EmbeddedFiles << /Names [${attachmentRefs.join(' ')}] >> >>` : '';
   add(`<< /Type /Catalog /Pages ${ref(2)}${names} >>`);
   add(`<< /Type /Pages /Kids [${ref(3)}] /Count 1 >>`);
-  add(`<< /Type /Page /Parent ${ref(2)} /MediaBox [0 0 595 842] /Contents ${ref(4)} /Resources << /Font << /F1 ${ref(5)} >> >> >>`);
+  add(
+    `<< /Type /Page /Parent ${ref(2)} /MediaBox [0 0 595 842] /Contents ${ref(4)} /Resources << /Font << /F1 ${ref(5)} >> >> >>`,
+  );
   add(deflatedContent ? stream('/Filter /FlateDecode ', deflatedContent) : stream('', latin1Bytes(content)));
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   attachments.forEach((attachment, index) => {
-    const data = typeof attachment.content === 'string' ? new TextEncoder().encode(attachment.content) : attachment.content;
-    add(`<< /Type /Filespec /F (${escapePdfString(attachment.name)}) /UF (${escapePdfString(attachment.name)}) /EF << /F ${ref(7 + index * 2)} >> >>`);
+    const data =
+      typeof attachment.content === 'string' ? new TextEncoder().encode(attachment.content) : attachment.content;
+    add(
+      `<< /Type /Filespec /F (${escapePdfString(attachment.name)}) /UF (${escapePdfString(attachment.name)}) /EF << /F ${ref(7 + index * 2)} >> >>`,
+    );
     add(stream(`/Type /EmbeddedFile ${attachment.deflated ? '/Filter /FlateDecode ' : ''}`, data));
   });
   return serialize(objects);
 }
 
 function stream(dictionaryEntries: string, data: Uint8Array): Uint8Array {
-  return concat([latin1Bytes(`<< ${dictionaryEntries}/Length ${data.byteLength} >>\nstream\n`), data, latin1Bytes('\nendstream')]);
+  return concat([
+    latin1Bytes(`<< ${dictionaryEntries}/Length ${data.byteLength} >>\nstream\n`),
+    data,
+    latin1Bytes('\nendstream'),
+  ]);
 }
 
 function serialize(objects: Array<string | Uint8Array>): Uint8Array {
@@ -64,12 +76,22 @@ function serialize(objects: Array<string | Uint8Array>): Uint8Array {
   let length = chunks[0]!.byteLength;
   objects.forEach((body, index) => {
     offsets.push(length);
-    const bytes = concat([latin1Bytes(`${index + 1} 0 obj\n`), typeof body === 'string' ? latin1Bytes(body) : body, latin1Bytes('\nendobj\n')]);
+    const bytes = concat([
+      latin1Bytes(`${index + 1} 0 obj\n`),
+      typeof body === 'string' ? latin1Bytes(body) : body,
+      latin1Bytes('\nendobj\n'),
+    ]);
     chunks.push(bytes);
     length += bytes.byteLength;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n', ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`)].join('');
-  chunks.push(latin1Bytes(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`),
+  ].join('');
+  chunks.push(
+    latin1Bytes(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`),
+  );
   return concat(chunks);
 }
 

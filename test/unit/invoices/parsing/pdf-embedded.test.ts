@@ -14,19 +14,38 @@ describe('PDFs with embedded CII XML (Factur-X / ZUGFeRD)', () => {
       [false, '13.73', '7.00'],
       [true, '5.80', '7.00'],
     ]);
-    expect(invoice.totals).toMatchObject({ lineExtension: '202.70', allowanceTotal: '14.73', chargeTotal: '5.80', prepaid: '50.00', vatTotal: '21.30' });
+    expect(invoice.totals).toMatchObject({
+      lineExtension: '202.70',
+      allowanceTotal: '14.73',
+      chargeTotal: '5.80',
+      prepaid: '50.00',
+      vatTotal: '21.30',
+    });
     expect(invoice.vatBreakdown).toEqual([
       { category: 'S', vatPercent: '7.00', taxableAmount: '129.37', taxAmount: '9.06' },
       { category: 'S', vatPercent: '19.00', taxableAmount: '64.40', taxAmount: '12.24' },
     ]);
-    expect(invoice.lines[0]).toMatchObject({ description: 'Kunstrasen grün 3m breit', quantity: '3.0000', unitCode: 'MTK', unitPrice: '3.3333', netAmount: '10.00' });
+    expect(invoice.lines[0]).toMatchObject({
+      description: 'Kunstrasen grün 3m breit',
+      quantity: '3.0000',
+      unitCode: 'MTK',
+      unitPrice: '3.3333',
+      netAmount: '10.00',
+    });
     expect(invoice.orderReference).toBe('2013-471331');
   });
 
   it('reads ZUGFeRD 1.0 container names and its ApplicablePercent', async () => {
     const { invoice } = await parseInvoiceSample('pdf-facturx/corpus-ZUGFeRD_1p0_BASIC_Einfach.pdf');
-    expect(invoice.vatBreakdown).toEqual([{ category: null, vatPercent: '19.00', taxableAmount: '198.00', taxAmount: '37.62' }]);
-    expect(invoice.lines[0]).toMatchObject({ quantity: '20.0000', unitCode: 'C62', netAmount: '198.00', sellerItemId: 'TB100A4' });
+    expect(invoice.vatBreakdown).toEqual([
+      { category: null, vatPercent: '19.00', taxableAmount: '198.00', taxAmount: '37.62' },
+    ]);
+    expect(invoice.lines[0]).toMatchObject({
+      quantity: '20.0000',
+      unitCode: 'C62',
+      netAmount: '198.00',
+      sellerItemId: 'TB100A4',
+    });
     expect(invoice.supplier.vatId).toBe('DE123456789');
     expect(invoice.extraction.missing).toContain('totals.payable');
   });
@@ -62,7 +81,10 @@ describe('PDFs that are not invoices', () => {
 
   it('rejects software documentation that talks about invoices', async () => {
     const outcome = await parseSample('pdf-not-invoice/mustang-ZugferdDev.en.pdf');
-    expect(outcome).toEqual({ kind: 'not_invoice', reason: expect.stringContaining('no invoice total and no invoice lines') });
+    expect(outcome).toEqual({
+      kind: 'not_invoice',
+      reason: expect.stringContaining('no invoice total and no invoice lines'),
+    });
   });
 });
 

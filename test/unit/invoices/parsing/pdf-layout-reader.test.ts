@@ -7,7 +7,9 @@ const readInvoiceFromText = (lines: string[]) => parseChecked(buildPdf({ lines }
 
 describe('plain PDF invoices read from their text layer', () => {
   it('Hetzner: number, dates, supplier, net / VAT / gross as printed', async () => {
-    const { invoice, format, warnings } = await parseInvoiceSample('pdf-plain/corpus-Hetzner_2016-01-19_R0005532486.pdf');
+    const { invoice, format, warnings } = await parseInvoiceSample(
+      'pdf-plain/corpus-Hetzner_2016-01-19_R0005532486.pdf',
+    );
     expect(format).toBe('pdf_text');
     expect(invoice).toMatchObject({
       documentType: 'invoice',
@@ -16,7 +18,13 @@ describe('plain PDF invoices read from their text layer', () => {
       dueDate: '2016-01-22',
       currencyCode: 'EUR',
       supplier: { name: 'Hetzner Online GmbH' },
-      totals: { lineExtension: '87.40', taxExclusive: '87.39', vatTotal: '16.61', taxInclusive: '104.00', payable: '104.00' },
+      totals: {
+        lineExtension: '87.40',
+        taxExclusive: '87.39',
+        vatTotal: '16.61',
+        taxInclusive: '104.00',
+        payable: '104.00',
+      },
       vatBreakdown: [{ category: null, vatPercent: '19', taxableAmount: '87.39', taxAmount: '16.61' }],
       extraction: { method: 'pdf_text', linesReliable: true, needsReview: false, missing: [] },
     });
@@ -112,7 +120,15 @@ describe('text heuristics on generated PDFs', () => {
 
   it('reads an English invoice with comma-grouped amounts and a labelled supplier', async () => {
     const bytes = buildPdf({
-      lines: ['Supplier: Acme Widgets Ltd', 'Invoice No. INV-0042', 'Invoice date: 2024-01-31', 'Due date: 29/02/2024', 'Net total 1,000.00', 'VAT total 200.00', 'Total due GBP 1,200.00'],
+      lines: [
+        'Supplier: Acme Widgets Ltd',
+        'Invoice No. INV-0042',
+        'Invoice date: 2024-01-31',
+        'Due date: 29/02/2024',
+        'Net total 1,000.00',
+        'VAT total 200.00',
+        'Total due GBP 1,200.00',
+      ],
     });
     const outcome = await parseChecked(bytes);
     expect(outcome).toMatchObject({
@@ -129,16 +145,30 @@ describe('text heuristics on generated PDFs', () => {
   });
 
   it('warns when printed totals do not add up', async () => {
-    const outcome = await readInvoiceFromText(['Rechnungsnummer: 77', 'Netto 100,00 €', 'USt. gesamt 19,00 €', 'Brutto 120,00 €']);
+    const outcome = await readInvoiceFromText([
+      'Rechnungsnummer: 77',
+      'Netto 100,00 €',
+      'USt. gesamt 19,00 €',
+      'Brutto 120,00 €',
+    ]);
     expect(outcome.kind).toBe('invoice');
     if (outcome.kind === 'invoice') expect(outcome.warnings.join('\n')).toContain('do not add up');
   });
 
   it('does not take an amount due as the gross total when net + VAT contradict it', async () => {
-    const outcome = await readInvoiceFromText(['Invoice number: 5', 'Net total 100.00', 'VAT total 20.00', 'Amount due 70.00']);
+    const outcome = await readInvoiceFromText([
+      'Invoice number: 5',
+      'Net total 100.00',
+      'VAT total 20.00',
+      'Amount due 70.00',
+    ]);
     // The gross is net + VAT, computed and so less certain; the amount due stays as printed.
-    expect(outcome).toMatchObject({ kind: 'invoice', invoice: { totals: { taxInclusive: '120.00', payable: '70.00' } } });
-    if (outcome.kind === 'invoice') expect(outcome.invoice.extraction.confidence?.fields['totals.taxInclusive']).toBeLessThanOrEqual(0.6);
+    expect(outcome).toMatchObject({
+      kind: 'invoice',
+      invoice: { totals: { taxInclusive: '120.00', payable: '70.00' } },
+    });
+    if (outcome.kind === 'invoice')
+      expect(outcome.invoice.extraction.confidence?.fields['totals.taxInclusive']).toBeLessThanOrEqual(0.6);
   });
 
   it('ignores dates and amounts that only look like labelled values', async () => {
@@ -147,8 +177,14 @@ describe('text heuristics on generated PDFs', () => {
   });
 
   it('needs both an invoice number and a total', async () => {
-    expect(await readInvoiceFromText(['Invoice number: 12345'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice total') });
-    expect(await readInvoiceFromText(['Total 12.00'])).toMatchObject({ kind: 'not_invoice', reason: expect.stringContaining('no invoice number') });
+    expect(await readInvoiceFromText(['Invoice number: 12345'])).toMatchObject({
+      kind: 'not_invoice',
+      reason: expect.stringContaining('no invoice total'),
+    });
+    expect(await readInvoiceFromText(['Total 12.00'])).toMatchObject({
+      kind: 'not_invoice',
+      reason: expect.stringContaining('no invoice number'),
+    });
   });
 
   it('fails a PDF without a text layer with no_text_layer', async () => {
@@ -160,7 +196,10 @@ describe('text heuristics on generated PDFs', () => {
 describe('embedded files in generated PDFs', () => {
   it('prefers an embedded UBL invoice over the text layer', async () => {
     const ubl = new TextDecoder().decode(sampleBytes('peppol-bis3/peppol-base-example.xml'));
-    const bytes = buildPdf({ lines: ['Invoice number: WRONG-1', 'Total 1.00'], attachments: [{ name: 'invoice.xml', content: ubl }] });
+    const bytes = buildPdf({
+      lines: ['Invoice number: WRONG-1', 'Total 1.00'],
+      attachments: [{ name: 'invoice.xml', content: ubl }],
+    });
     const outcome = await parseChecked(bytes);
     expect(outcome).toMatchObject({ kind: 'invoice', format: 'peppol_bis_3', invoice: { invoiceNumber: 'Snippet1' } });
   });
@@ -168,16 +207,27 @@ describe('embedded files in generated PDFs', () => {
   it('falls back to the text layer with a warning when the embedded XML is broken', async () => {
     const bytes = buildPdf({
       lines: ['Rechnungsnummer: 4711', 'Brutto 119,00 €'],
-      attachments: [{ name: 'factur-x.xml', content: '<rsm:CrossIndustryInvoice><unclosed>' }, { name: 'notes.txt', content: 'not xml' }],
+      attachments: [
+        { name: 'factur-x.xml', content: '<rsm:CrossIndustryInvoice><unclosed>' },
+        { name: 'notes.txt', content: 'not xml' },
+      ],
     });
     const outcome = await parseChecked(bytes);
-    expect(outcome).toMatchObject({ kind: 'invoice', format: 'pdf_text', invoice: { invoiceNumber: '4711', totals: { taxInclusive: '119.00' } } });
-    if (outcome.kind === 'invoice') expect(outcome.warnings.join('\n')).toContain('factur-x.xml could not be read (malformed_xml');
+    expect(outcome).toMatchObject({
+      kind: 'invoice',
+      format: 'pdf_text',
+      invoice: { invoiceNumber: '4711', totals: { taxInclusive: '119.00' } },
+    });
+    if (outcome.kind === 'invoice')
+      expect(outcome.warnings.join('\n')).toContain('factur-x.xml could not be read (malformed_xml');
   });
 
   it('reads a ZUGFeRD 1.0 attachment name in any letter case', async () => {
-    const cii = '<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:x" xmlns:ram="urn:y"><rsm:ExchangedDocument><ram:ID>Z-1</ram:ID><ram:TypeCode>380</ram:TypeCode></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>';
-    const outcome = await parseChecked(buildPdf({ lines: ['x'], attachments: [{ name: 'ZUGFeRD-invoice.xml', content: cii }] }));
+    const cii =
+      '<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:x" xmlns:ram="urn:y"><rsm:ExchangedDocument><ram:ID>Z-1</ram:ID><ram:TypeCode>380</ram:TypeCode></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>';
+    const outcome = await parseChecked(
+      buildPdf({ lines: ['x'], attachments: [{ name: 'ZUGFeRD-invoice.xml', content: cii }] }),
+    );
     expect(outcome).toMatchObject({ kind: 'invoice', format: 'cii', invoice: { invoiceNumber: 'Z-1' } });
   });
 });

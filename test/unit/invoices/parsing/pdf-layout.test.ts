@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { layoutLines, type PositionedText } from '../../../../src/invoices/parsing/pdf-layout.js';
 
-const fragment = (text: string, x: number, y: number, width = text.length * 5): PositionedText => ({ text, x, y, width, fontSize: 10 });
+const fragment = (text: string, x: number, y: number, width = text.length * 5): PositionedText => ({
+  text,
+  x,
+  y,
+  width,
+  fontSize: 10,
+});
 
 describe('layoutLines', () => {
   it('joins fragments split inside a word and spaces fragments with a visible gap', () => {
@@ -17,7 +23,11 @@ describe('layoutLines', () => {
   });
 
   it('orders lines top to bottom and fragments left to right, tolerating small baseline shifts', () => {
-    const lines = layoutLines([fragment('104,00 €', 200, 500.8), fragment('Brutto', 10, 500), fragment('Netto 87,39 €', 10, 520)]);
+    const lines = layoutLines([
+      fragment('104,00 €', 200, 500.8),
+      fragment('Brutto', 10, 500),
+      fragment('Netto 87,39 €', 10, 520),
+    ]);
     expect(lines).toEqual(['Netto 87,39 €', 'Brutto 104,00 €']);
   });
 

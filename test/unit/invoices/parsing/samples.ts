@@ -28,7 +28,8 @@ export async function parseSample(relativePath: string): Promise<ParseOutcome> {
 
 export async function parseInvoiceSample(relativePath: string): Promise<InvoiceOutcome> {
   const outcome = await parseSample(relativePath);
-  if (outcome.kind !== 'invoice') throw new Error(`${relativePath}: expected an invoice, got ${JSON.stringify(outcome)}`);
+  if (outcome.kind !== 'invoice')
+    throw new Error(`${relativePath}: expected an invoice, got ${JSON.stringify(outcome)}`);
   return outcome;
 }
 

@@ -4,7 +4,6 @@ import { PEPPOL_SAMPLES, EHF_SAMPLES } from '../../../fixtures/sample-expectatio
 
 /** Values from the samples README table. */
 
-
 describe('Peppol BIS Billing 3.0 samples', () => {
   it.each(PEPPOL_SAMPLES)('$file', async (expected) => {
     await expectSampleValues(expected);
@@ -30,7 +29,13 @@ describe('Peppol BIS Billing 3.0 samples', () => {
       deliveryCountryCode: 'SE',
       allowanceCharges: [{ isCharge: true, amount: '25', reason: 'Insurance', vatCategory: 'S', vatPercent: '25.0' }],
       vatBreakdown: [{ category: 'S', vatPercent: '25.0', taxableAmount: '1325', taxAmount: '331.25' }],
-      totals: { lineExtension: '1300', taxExclusive: '1325', chargeTotal: '25', vatTotal: '331.25', allowanceTotal: null },
+      totals: {
+        lineExtension: '1300',
+        taxExclusive: '1325',
+        chargeTotal: '25',
+        vatTotal: '331.25',
+        allowanceTotal: null,
+      },
     });
     expect(invoice.lines[1]).toMatchObject({
       id: '2',

@@ -43,5 +43,4 @@ describe('dates', () => {
     expect(parseCompactDate('201803', '610')).toBeNull();
     expect(parseCompactDate('20181305', '102')).toBeNull();
   });
-
 });

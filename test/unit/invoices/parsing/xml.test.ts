@@ -14,7 +14,11 @@ function rootOf(bytes: Uint8Array) {
 
 describe('loadXml', () => {
   it('strips namespace prefixes and decodes entities and character references', () => {
-    const root = rootOf(encode('<cbc:Invoice xmlns:cbc="urn:x"><cbc:Name a:b="1" xmlns:a="urn:a">A &amp; B &#228;&#x41;</cbc:Name></cbc:Invoice>'));
+    const root = rootOf(
+      encode(
+        '<cbc:Invoice xmlns:cbc="urn:x"><cbc:Name a:b="1" xmlns:a="urn:a">A &amp; B &#228;&#x41;</cbc:Name></cbc:Invoice>',
+      ),
+    );
     expect(root.name).toBe('Invoice');
     expect(textAt(root, 'Name')).toBe('A & B äA');
     expect(root.children[0]?.attributes).toEqual({ b: '1' });
@@ -26,7 +30,9 @@ describe('loadXml', () => {
   });
 
   it('decodes by the declared single-byte encoding', () => {
-    const bytes = Uint8Array.from('<?xml version="1.0" encoding="ISO-8859-15"?><R>\xA4 \xE4</R>', (char) => char.charCodeAt(0));
+    const bytes = Uint8Array.from('<?xml version="1.0" encoding="ISO-8859-15"?><R>\xA4 \xE4</R>', (char) =>
+      char.charCodeAt(0),
+    );
     expect(rootOf(bytes).text).toBe('€ ä');
   });
 
@@ -94,7 +100,9 @@ describe('loadXml: well-formed XML 1.0, read in one pass (docs/invoice-parsing.m
   });
 
   it('says where the XML is not well-formed', () => {
-    expect(failureOf('<a>\n  <b>\n  </c>\n</a>')?.message).toBe('The XML is not well-formed: unexpected close tag (line 3, column 6).');
+    expect(failureOf('<a>\n  <b>\n  </c>\n</a>')?.message).toBe(
+      'The XML is not well-formed: unexpected close tag (line 3, column 6).',
+    );
   });
 });
 
@@ -105,22 +113,32 @@ describe('unwrapFramedFinvoice', () => {
   });
 
   it('cuts the Finvoice document out from behind a SOAP envelope, declaration included', () => {
-    const finvoice = '<?xml version="1.0" encoding="ISO-8859-15"?>\n<?xml-stylesheet href="x.xsl"?>\n<Finvoice Version="3.0"></Finvoice>';
-    const bytes = encode(`<SOAP-ENV:Envelope xmlns:SOAP-ENV="urn:s"><SOAP-ENV:Body/></SOAP-ENV:Envelope>\n${finvoice}\n`);
+    const finvoice =
+      '<?xml version="1.0" encoding="ISO-8859-15"?>\n<?xml-stylesheet href="x.xsl"?>\n<Finvoice Version="3.0"></Finvoice>';
+    const bytes = encode(
+      `<SOAP-ENV:Envelope xmlns:SOAP-ENV="urn:s"><SOAP-ENV:Body/></SOAP-ENV:Envelope>\n${finvoice}\n`,
+    );
     expect(new TextDecoder().decode(unwrapFramedFinvoice(bytes) ?? new Uint8Array())).toBe(finvoice);
   });
 
   it('reads a generic UBL file with an unknown customization, with a warning', async () => {
-    const outcome = await parseChecked(encode('<Invoice><CustomizationID>urn:example:custom</CustomizationID><ID>9</ID></Invoice>'));
+    const outcome = await parseChecked(
+      encode('<Invoice><CustomizationID>urn:example:custom</CustomizationID><ID>9</ID></Invoice>'),
+    );
     expect(outcome).toMatchObject({ kind: 'invoice', format: 'peppol_bis_3', invoice: { invoiceNumber: '9' } });
     if (outcome.kind === 'invoice') expect(outcome.warnings[0]).toContain('generic UBL 2.1');
   });
 
   it('records an unreadable amount as null with a warning', async () => {
     const outcome = await parseChecked(
-      encode('<Invoice><CustomizationID>urn:cen.eu:en16931:2017</CustomizationID><LegalMonetaryTotal><PayableAmount>12 EUR</PayableAmount></LegalMonetaryTotal></Invoice>'),
+      encode(
+        '<Invoice><CustomizationID>urn:cen.eu:en16931:2017</CustomizationID><LegalMonetaryTotal><PayableAmount>12 EUR</PayableAmount></LegalMonetaryTotal></Invoice>',
+      ),
     );
     expect(outcome).toMatchObject({ kind: 'invoice', invoice: { totals: { payable: null } } });
-    if (outcome.kind === 'invoice') expect(outcome.warnings).toContain('LegalMonetaryTotal/PayableAmount: "12 EUR" is not a decimal number and was ignored.');
+    if (outcome.kind === 'invoice')
+      expect(outcome.warnings).toContain(
+        'LegalMonetaryTotal/PayableAmount: "12 EUR" is not a decimal number and was ignored.',
+      );
   });
 });
