@@ -75,6 +75,10 @@ const configSchema = z.object({
   WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(8),
   WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(8),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(1000).default(8),
+  // On SIGTERM the worker stops polling and gives running activities this long to finish before it
+  // cancels them (they are retried elsewhere; activities are idempotent). Temporal's default is 0:
+  // every running import would be cut off and done again. Below docker-compose's stop_grace_period.
+  WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(45),
   // Keys that encrypt integration credentials at rest: `kid1:base64key,kid2:base64key` (32-byte
   // AES-256 keys). The first encrypts; every one decrypts, so a new key can be put first and the
   // old ones kept until `npm run admin -- rotate-integration-keys` re-encrypted everything.

@@ -63,6 +63,7 @@ export async function createWorker(config: Config) {
     maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
     maxConcurrentLocalActivityExecutions: config.WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES,
     maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+    shutdownGraceTime: config.WORKER_SHUTDOWN_GRACE_SECONDS * 1000,
     // Another replica takes over a dead worker's activities after their heartbeat timeout.
     interceptors: { activity: [heartbeatWhileRunning] },
   });
@@ -100,7 +101,8 @@ async function main(): Promise<void> {
   const { worker, logger, close } = await createWorker(config);
   logger.info({ task_queue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
   void reconcileIntegrationSchedules(config, logger);
-  // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and lets running activities finish.
+  // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and gives running activities
+  // WORKER_SHUTDOWN_GRACE_SECONDS to finish.
   await worker.run();
   await close();
   logger.info('worker stopped');
