@@ -1,6 +1,5 @@
 import type { RequestActor } from '../auth/actor.js';
 import { assertIfMatch } from '../http/etag.js';
-import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
 import { createComment, deleteComment, editComment, findComment } from './comments.js';
@@ -13,12 +12,10 @@ import {
   patchCommentSchema,
   repliesQuery,
 } from './schemas.js';
-import { serializeComments, serializeTimeline } from './serialize.js';
-import { assertTimelineExists, timelinePage } from './timeline.js';
+import { listActivityPage, listCommentRepliesPage } from './lists.js';
+import { serializeComments } from './serialize.js';
 
 const tag = 'Activity and comments';
-const CREATED_AT: SortColumn = { field: 'created_at', kind: 'date' };
-const REPLY_ORDER: SortColumn = { field: 'createdAt', kind: 'date' };
 
 async function commentResponse(
   deps: Parameters<typeof serializeComments>[0],
@@ -43,21 +40,7 @@ export const activityRoutes = [
       200: { description: 'A page of entries', schema: listResponse(activityEntrySchema) },
       404: { description: 'The record does not exist and has no history' },
     },
-    handler: async ({ query, actor, deps }) => {
-      const organizationId = actor.organizationId;
-      if (query.entity_type && query.entity_id)
-        await assertTimelineExists(deps, organizationId, query.entity_type, query.entity_id);
-      const { entity_type, entity_id, entry_type, include_related_alerts } = query;
-      const page = resolvePage(
-        deps.cursors,
-        query,
-        { sort: 'created_at', direction: 'desc' },
-        { entity_type, entity_id, entry_type, include_related_alerts },
-      );
-      const rows = await timelinePage(deps, organizationId, query, page);
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
-      return { body: { data: await serializeTimeline(deps, organizationId, visible), next_cursor: nextCursor } };
-    },
+    handler: async ({ query, actor, deps }) => ({ body: await listActivityPage(deps, actor.organizationId, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -108,18 +91,9 @@ export const activityRoutes = [
     query: repliesQuery,
     fieldsOf: commentSchema,
     responses: { 200: { description: 'A page of replies', schema: listResponse(commentSchema) } },
-    handler: async ({ params, query, actor, deps }) => {
-      const parent = await findComment(deps, actor.organizationId, params.id);
-      const page = resolvePage(deps.cursors, query, { sort: 'created_at', direction: 'asc' }, { parent: parent.id });
-      const { where, orderBy, take } = keyset(page, REPLY_ORDER);
-      const rows = await deps.db.comment.findMany({
-        where: { AND: [{ parentCommentId: parent.id, organizationId: parent.organizationId }, where] },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, REPLY_ORDER, rows);
-      return { body: { data: await serializeComments(deps, parent.organizationId, visible), next_cursor: nextCursor } };
-    },
+    handler: async ({ params, query, actor, deps }) => ({
+      body: await listCommentRepliesPage(deps, actor.organizationId, params.id, query),
+    }),
   }),
   defineRoute({
     method: 'patch',

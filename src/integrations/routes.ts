@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { assertIfMatch } from '../http/etag.js';
-import { errors } from '../http/errors.js';
-import { keyset, pageOf, pageOfRanked, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { pageOfRanked, pageParams, resolvePage } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { listResponse } from '../http/schemas.js';
 import { workflowRunSchema } from '../runs/schemas.js';
-import { reconcileRuns, startRun, viewRun } from '../runs/service.js';
+import { viewRun } from '../runs/service.js';
+import { listIntegrationsPage } from './list.js';
 import {
   createIntegrationSchema,
   integrationSchema,
@@ -26,13 +26,11 @@ import {
   patchIntegration,
   testIntegration,
   viewIntegration,
-  viewIntegrations,
 } from './service.js';
-import { startSync, viewSyncs } from './syncs.js';
+import { getSync, listSyncsPage, startSync, viewSyncs } from './syncs.js';
+import { listIntegrationSuppliersPage, refreshIntegrationSuppliers } from './suppliers.js';
 
 const tag = 'Integrations';
-const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
-const NAME: SortColumn = { field: 'name', kind: 'string' };
 const syncParams = z.object({ id: z.string().uuid(), sync_id: z.string().uuid() });
 
 export const integrationRoutes = [
@@ -62,23 +60,9 @@ export const integrationRoutes = [
     query: listQuery,
     fieldsOf: integrationSchema,
     responses: { 200: { description: 'A page of integrations', schema: listResponse(integrationSchema) } },
-    handler: async ({ query, actor, deps }) => {
-      const { limit, cursor, sort, direction } = query;
-      const page = resolvePage(
-        deps.cursors,
-        { limit, cursor, sort, direction },
-        { sort: 'created_at', direction: 'desc' },
-        {},
-      );
-      const { where, orderBy, take } = keyset(page, CREATED_AT);
-      const rows = await deps.db.integration.findMany({
-        where: { AND: [{ organizationId: actor.organizationId }, where] },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
-      return { body: { data: await viewIntegrations(deps, visible), next_cursor: nextCursor } };
-    },
+    handler: async ({ query, actor, deps }) => ({
+      body: await listIntegrationsPage(deps, actor.organizationId, query),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -179,35 +163,9 @@ export const integrationRoutes = [
     query: supplierListQuery,
     fieldsOf: integrationSupplierSchema,
     responses: { 200: { description: 'A page of suppliers', schema: listResponse(integrationSupplierSchema) } },
-    handler: async ({ params, query, actor, deps }) => {
-      const integration = await findIntegration(deps, actor.organizationId, params.id);
-      const { limit, cursor, sort, direction } = query;
-      const page = resolvePage(
-        deps.cursors,
-        { limit, cursor, sort, direction },
-        { sort: 'name', direction: 'asc' },
-        { integration: integration.id },
-      );
-      const { where, orderBy, take } = keyset(page, NAME);
-      const rows = await deps.db.integrationSupplier.findMany({
-        where: { AND: [{ integrationId: integration.id, organizationId: integration.organizationId }, where] },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, NAME, rows);
-      return {
-        body: {
-          data: visible.map((row) => ({
-            id: row.id,
-            external_id: row.externalId,
-            name: row.name,
-            org_number: row.orgNumber,
-            refreshed_at: row.refreshedAt.toISOString(),
-          })),
-          next_cursor: nextCursor,
-        },
-      };
-    },
+    handler: async ({ params, query, actor, deps }) => ({
+      body: await listIntegrationSuppliersPage(deps, actor.organizationId, params.id, query),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -226,20 +184,7 @@ export const integrationRoutes = [
       409: { description: 'The integration has not passed its test' },
     },
     handler: async ({ params, actor, deps }) => {
-      const integration = await findIntegration(deps, actor.organizationId, params.id);
-      if (integration.testStatus !== 'passed') {
-        throw errors.conflict(
-          'integration_not_tested',
-          'The integration must pass its test before its suppliers can be fetched.',
-        );
-      }
-      const run = await startRun(deps, {
-        organizationId: integration.organizationId,
-        type: 'supplier_refresh',
-        owner: { type: 'integration', id: integration.id },
-        input: { integrationId: integration.id },
-        createdByUserId: actor.userId,
-      });
+      const run = await refreshIntegrationSuppliers(deps, actor, params.id);
       return {
         status: 202,
         body: { ...(await viewRun(deps, run)), workflow_run_id: run.id },
@@ -280,34 +225,9 @@ export const integrationRoutes = [
     query: listQuery,
     fieldsOf: syncSchema,
     responses: { 200: { description: 'A page of syncs', schema: listResponse(syncSchema) } },
-    handler: async ({ params, query, actor, deps }) => {
-      const integration = await findIntegration(deps, actor.organizationId, params.id);
-      const { limit, cursor, sort, direction } = query;
-      const page = resolvePage(
-        deps.cursors,
-        { limit, cursor, sort, direction },
-        { sort: 'created_at', direction: 'desc' },
-        { integration: integration.id },
-      );
-      const { where, orderBy, take } = keyset(page, CREATED_AT);
-      const rows = await deps.db.workflowRun.findMany({
-        where: {
-          AND: [
-            {
-              organizationId: integration.organizationId,
-              type: 'sync',
-              ownerType: 'integration',
-              ownerId: integration.id,
-            },
-            where,
-          ],
-        },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
-      return { body: { data: await viewSyncs(deps, await reconcileRuns(deps, visible)), next_cursor: nextCursor } };
-    },
+    handler: async ({ params, query, actor, deps }) => ({
+      body: await listSyncsPage(deps, actor.organizationId, params.id, query),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -321,19 +241,8 @@ export const integrationRoutes = [
     query: z.object({ fields: z.string().optional() }),
     fieldsOf: syncSchema,
     responses: { 200: { description: 'The sync (a failed sync is read with 200 too)', schema: syncSchema } },
-    handler: async ({ params, actor, deps }) => {
-      const run = await deps.db.workflowRun.findFirst({
-        where: {
-          id: params.sync_id,
-          organizationId: actor.organizationId,
-          type: 'sync',
-          ownerType: 'integration',
-          ownerId: params.id,
-        },
-      });
-      if (!run) throw errors.notFound('sync');
-      const [reconciled] = await reconcileRuns(deps, [run]);
-      return { body: (await viewSyncs(deps, [reconciled!]))[0] };
-    },
+    handler: async ({ params, actor, deps }) => ({
+      body: await getSync(deps, actor.organizationId, params.id, params.sync_id),
+    }),
   }),
 ];

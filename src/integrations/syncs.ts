@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { RequestActor } from '../auth/actor.js';
 import { Prisma, type Db } from '../db/client.js';
@@ -6,10 +7,11 @@ import type { AppDeps } from '../deps.js';
 import type { Integration, WorkflowRun } from '../generated/prisma/client.js';
 import { ApiError, errors } from '../http/errors.js';
 import { countRunStarted } from '../http/metrics.js';
+import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { holderRunId, reconcileRuns, startSharedWorkflow } from '../runs/service.js';
 import type { RunFailure } from '../runs/read-model.js';
-import { assertKnownSuppliers, runningSync, scopeOf, type IntegrationScope } from './service.js';
-import type { SyncView } from './schemas.js';
+import { assertKnownSuppliers, findIntegration, runningSync, scopeOf, type IntegrationScope } from './service.js';
+import type { listQuery, SyncView } from './schemas.js';
 
 type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger'>;
 
@@ -268,4 +270,56 @@ export async function viewSyncs(deps: Pick<AppDeps, 'db'>, runs: WorkflowRun[]):
       finished_at: run.finishedAt?.toISOString() ?? null,
     };
   });
+}
+
+const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
+
+// A page of the syncs of an integration of the organization, newest first, reconciled with Temporal.
+export async function listSyncsPage(
+  deps: Deps & Pick<AppDeps, 'cursors'>,
+  organizationId: string,
+  integrationId: string,
+  query: z.infer<typeof listQuery>,
+) {
+  const integration = await findIntegration(deps, organizationId, integrationId);
+  const { limit, cursor, sort, direction } = query;
+  const page = resolvePage(
+    deps.cursors,
+    { limit, cursor, sort, direction },
+    { sort: 'created_at', direction: 'desc' },
+    { integration: integration.id },
+  );
+  const { where, orderBy, take } = keyset(page, CREATED_AT);
+  const rows = await deps.db.workflowRun.findMany({
+    where: {
+      AND: [
+        {
+          organizationId: integration.organizationId,
+          type: 'sync',
+          ownerType: 'integration',
+          ownerId: integration.id,
+        },
+        where,
+      ],
+    },
+    orderBy,
+    take,
+  });
+  const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
+  return { data: await viewSyncs(deps, await reconcileRuns(deps, visible)), next_cursor: nextCursor };
+}
+
+// One sync of an integration of the organization, reconciled with Temporal.
+export async function getSync(
+  deps: Deps,
+  organizationId: string,
+  integrationId: string,
+  syncId: string,
+): Promise<SyncView> {
+  const run = await deps.db.workflowRun.findFirst({
+    where: { id: syncId, organizationId, type: 'sync', ownerType: 'integration', ownerId: integrationId },
+  });
+  if (!run) throw errors.notFound('sync');
+  const [reconciled] = await reconcileRuns(deps, [run]);
+  return (await viewSyncs(deps, [reconciled!]))[0]!;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { acceptingReadShape } from '../http/schemas.js';
+import { pageParams } from '../http/pagination.js';
+import { acceptingReadShape, booleanParam, commaList, createdRangeParams, uuidList } from '../http/schemas.js';
 
 export const NOTIFICATION_EVENTS = ['new_alert', 'agreement_expiring'] as const;
 export const READINESS = ['ready', 'disabled', 'no_events', 'no_sources', 'invalid_destination'] as const;
@@ -169,4 +170,21 @@ export const CHANNEL_FIXED_FIELDS = ['owner', 'user_id', 'type', 'events', 'addr
 const channelPatchInput = z.object({ enabled: z.boolean().optional() }).strict();
 export const channelPatchSchema = acceptingReadShape(channelPatchInput, organizationChannelRead).meta({
   id: 'NotificationChannelPatch',
+});
+
+export const channelListQuery = z.object({
+  ...pageParams(['created_at'] as const),
+  owner: z.enum(CHANNEL_OWNERS).optional(),
+  user_ids: uuidList.optional(),
+  types: commaList(z.enum(['email', 'webhook'])).optional(),
+  enabled: booleanParam.optional(),
+});
+
+export const deliveryListQuery = z.object({
+  ...pageParams(['created_at'] as const),
+  statuses: commaList(z.enum(DELIVERY_STATUSES)).optional(),
+  events: commaList(z.enum(NOTIFICATION_EVENTS)).optional(),
+  channel_ids: uuidList.optional(),
+  event_ids: uuidList.optional(),
+  ...createdRangeParams,
 });

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { LEVELS } from '../auth/levels.js';
+import { pageParams } from '../http/pagination.js';
+
+export const organizationListQuery = z.object(pageParams(['name']));
+export const memberListQuery = z.object({ ...pageParams(['joined_at']) });
 
 export const organizationSummarySchema = z
   .object({ id: z.string().uuid(), name: z.string(), role: z.enum(LEVELS), currency_code: z.string() })

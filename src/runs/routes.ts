@@ -1,30 +1,13 @@
 import { z } from 'zod';
 import { assertIfMatch } from '../http/etag.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
-import { commaList, createdRangeParams, createdRangeWhere, listResponse, uuidList } from '../http/schemas.js';
-import { ITEM_STATUSES, RUN_STATUSES, workflowRunItemSchema, workflowRunSchema } from './schemas.js';
+import { listResponse } from '../http/schemas.js';
+import { workflowRunItemSchema, workflowRunSchema } from './schemas.js';
 import { assertMayResumeSync } from '../integrations/syncs.js';
-import { cancelRun, findRun, reconcileRuns, retryRun, viewRun, viewRuns } from './service.js';
-import { serializeItem } from './serialize.js';
+import { listRunItemsPage, listRunsPage, runItemListQuery, runListQuery } from './list.js';
+import { cancelRun, findRun, retryRun, viewRun } from './service.js';
 
-const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
-const POSITION: SortColumn = { field: 'position', kind: 'number' };
 const tag = 'Workflow runs';
-
-const listRunsQuery = z.object({
-  ...pageParams(['created_at']),
-  statuses: commaList(z.enum(RUN_STATUSES)).optional(),
-  types: commaList(z.string().min(1)).optional(),
-  owner_type: z.string().min(1).optional(),
-  owner_ids: uuidList.optional(),
-  ...createdRangeParams,
-});
-
-const listItemsQuery = z.object({
-  ...pageParams(['position']),
-  statuses: commaList(z.enum(ITEM_STATUSES)).optional(),
-});
 
 const cancelBody = z
   .object({ item_ids: z.array(z.string().uuid()).min(1).max(1000).optional() })
@@ -39,37 +22,10 @@ export const runRoutes = [
     summary: 'List workflow runs, newest first',
     tag,
     access: { level: 'read' },
-    query: listRunsQuery,
+    query: runListQuery,
     fieldsOf: workflowRunSchema,
     responses: { 200: { description: 'A page of runs', schema: listResponse(workflowRunSchema) } },
-    handler: async ({ query, actor, deps }) => {
-      const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(
-        deps.cursors,
-        { limit, cursor, sort, direction },
-        { sort: 'created_at', direction: 'desc' },
-        filters,
-      );
-      const { where, orderBy, take } = keyset(page, CREATED_AT);
-      const rows = await deps.db.workflowRun.findMany({
-        where: {
-          AND: [
-            { organizationId: actor.organizationId },
-            filters.statuses ? { status: { in: filters.statuses } } : {},
-            filters.types ? { type: { in: filters.types } } : {},
-            filters.owner_type ? { ownerType: filters.owner_type } : {},
-            filters.owner_ids ? { ownerId: { in: filters.owner_ids } } : {},
-            createdRangeWhere(filters),
-            where,
-          ],
-        },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
-      const reconciled = await reconcileRuns(deps, visible);
-      return { body: { data: await viewRuns(deps, reconciled), next_cursor: nextCursor } };
-    },
+    handler: async ({ query, actor, deps }) => ({ body: await listRunsPage(deps, actor.organizationId, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -96,27 +52,12 @@ export const runRoutes = [
     tag,
     access: { level: 'read' },
     params: idParams,
-    query: listItemsQuery,
+    query: runItemListQuery,
     fieldsOf: workflowRunItemSchema,
     responses: { 200: { description: 'A page of items', schema: listResponse(workflowRunItemSchema) } },
-    handler: async ({ params, query, actor, deps }) => {
-      const run = await findRun(deps, actor.organizationId, params.id);
-      const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(
-        deps.cursors,
-        { limit, cursor, sort, direction },
-        { sort: 'position', direction: 'asc' },
-        filters,
-      );
-      const { where, orderBy, take } = keyset(page, POSITION);
-      const rows = await deps.db.workflowRunItem.findMany({
-        where: { AND: [{ runId: run.id }, filters.statuses ? { status: { in: filters.statuses } } : {}, where] },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, POSITION, rows);
-      return { body: { data: visible.map(serializeItem), next_cursor: nextCursor } };
-    },
+    handler: async ({ params, query, actor, deps }) => ({
+      body: await listRunItemsPage(deps, actor.organizationId, params.id, query),
+    }),
   }),
   defineRoute({
     method: 'post',

@@ -1,18 +1,21 @@
 import { z } from 'zod';
 import { assertIfMatch } from '../http/etag.js';
-import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { listResponse } from '../http/schemas.js';
-import { addMembersSchema, createTeamSchema, patchTeamSchema, teamSchema } from './schemas.js';
-import { addMembers, createTeam, findTeam, patchTeam, removeMember, serializeTeam, TEAM_INCLUDE } from './service.js';
+import { addMembersSchema, createTeamSchema, patchTeamSchema, teamListQuery, teamSchema } from './schemas.js';
+import {
+  addMembers,
+  createTeam,
+  deleteTeam,
+  findTeam,
+  listTeamsPage,
+  patchTeam,
+  removeMember,
+  serializeTeam,
+} from './service.js';
 
 const tag = 'Teams';
-const SORTS: Record<string, SortColumn> = {
-  created_at: { field: 'createdAt', kind: 'date' },
-  name: { field: 'name', kind: 'string' },
-};
 const fieldsOnly = z.object({ fields: z.string().optional() });
-const listQuery = z.object({ ...pageParams(['created_at', 'name']) });
 const memberParams = z.object({ id: z.string().uuid(), user_id: z.string().uuid() });
 
 export const teamRoutes = [
@@ -23,25 +26,10 @@ export const teamRoutes = [
     summary: 'List teams (newest first, or by name)',
     tag,
     access: { level: 'read' },
-    query: listQuery,
+    query: teamListQuery,
     fieldsOf: teamSchema,
     responses: { 200: { description: 'A page of teams', schema: listResponse(teamSchema) } },
-    handler: async ({ query, actor, deps }) => {
-      const { limit, cursor, sort, direction } = query;
-      const defaults =
-        sort === 'name' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
-      const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, defaults, {});
-      const column = SORTS[page.sort]!;
-      const { where, orderBy, take } = keyset(page, column);
-      const rows = await deps.db.team.findMany({
-        where: { AND: [{ organizationId: actor.organizationId }, where] },
-        orderBy,
-        take,
-        include: TEAM_INCLUDE,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
-      return { body: { data: visible.map(serializeTeam), next_cursor: nextCursor } };
-    },
+    handler: async ({ query, actor, deps }) => ({ body: await listTeamsPage(deps, actor.organizationId, query) }),
   }),
   defineRoute({
     method: 'post',
@@ -103,7 +91,7 @@ export const teamRoutes = [
     handler: async ({ params, actor, deps, ctx }) => {
       const team = await findTeam(deps.db, actor.organizationId, params.id);
       assertIfMatch(ctx, serializeTeam(team));
-      await deps.db.team.deleteMany({ where: { id: team.id, organizationId: actor.organizationId } });
+      await deleteTeam(deps.db, team);
       return { status: 204 };
     },
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageParams } from '../http/pagination.js';
 import { acceptingReadShape } from '../http/schemas.js';
 import { teamFilterSchema } from './filter/index.js';
 
@@ -6,6 +7,8 @@ import { teamFilterSchema } from './filter/index.js';
 const teamName = z.string().trim().min(1).max(200);
 // Members per request: bounded like every other id list of the API.
 const userIds = z.array(z.string().uuid()).max(1000);
+
+export const teamListQuery = z.object({ ...pageParams(['created_at', 'name']) });
 
 export const addMembersSchema = z.strictObject({ user_ids: z.array(z.string().uuid()).min(1).max(1000) });
 

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { Prisma } from '../db/client.js';
+import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
+import { keyset, pageOf, resolvePage, type SortColumn } from '../http/pagination.js';
 import { assertSentAsRead } from '../http/schemas.js';
 import { sameJson } from '../shared/canonical-json.js';
 import { validateTeamFilter } from './filter/index.js';
+import type { teamListQuery } from './schemas.js';
 
 export const TEAM_INCLUDE = { members: { select: { userId: true }, orderBy: { userId: 'asc' as const } } } as const;
 export type TeamRecord = Prisma.TeamGetPayload<{ include: typeof TEAM_INCLUDE }>;
@@ -28,6 +32,33 @@ export async function findTeam(db: Db, organizationId: string, id: string): Prom
   const team = await db.team.findFirst({ where: { id, organizationId }, include: TEAM_INCLUDE });
   if (!team) throw errors.notFound('team');
   return team;
+}
+
+const SORTS: Record<string, SortColumn> = {
+  created_at: { field: 'createdAt', kind: 'date' },
+  name: { field: 'name', kind: 'string' },
+};
+
+// A page of the organization's teams: newest first, or by name (A to Z).
+export async function listTeamsPage(
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  organizationId: string,
+  query: z.infer<typeof teamListQuery>,
+) {
+  const { limit, cursor, sort, direction } = query;
+  const defaults =
+    sort === 'name' ? { sort, direction: 'asc' as const } : { sort: 'created_at', direction: 'desc' as const };
+  const page = resolvePage(deps.cursors, { limit, cursor, sort, direction }, defaults, {});
+  const column = SORTS[page.sort]!;
+  const { where, orderBy, take } = keyset(page, column);
+  const rows = await deps.db.team.findMany({
+    where: { AND: [{ organizationId }, where] },
+    orderBy,
+    take,
+    include: TEAM_INCLUDE,
+  });
+  const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+  return { data: visible.map(serializeTeam), next_cursor: nextCursor };
 }
 
 // Teams only narrow what members see; a member must belong to the organization.
@@ -116,4 +147,9 @@ export async function removeMember(db: Db, team: TeamRecord, userId: string): Pr
     db.team.update({ where: { id: team.id }, data: { updatedAt: new Date() } }),
   ]);
   return findTeam(db, team.organizationId, team.id);
+}
+
+// The records the team covered are untouched: a team only narrows what its members see.
+export async function deleteTeam(db: Db, team: TeamRecord): Promise<void> {
+  await db.team.deleteMany({ where: { id: team.id, organizationId: team.organizationId } });
 }

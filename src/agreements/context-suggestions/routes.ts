@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { defineRoute, idParams } from '../../http/route.js';
-import { commaList, listResponse } from '../../http/schemas.js';
-import { findAgreement } from '../service.js';
+import { listResponse } from '../../http/schemas.js';
+import { listContextSuggestionsPage, suggestionListQuery } from './list.js';
 import {
   acceptSuggestion,
   findSuggestion,
@@ -12,7 +11,6 @@ import {
 } from './service.js';
 
 const tag = 'Agreements';
-const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
 const params = z.object({ id: z.string().uuid(), suggestion_id: z.string().uuid() });
 
 export const contextSuggestionSchema = z
@@ -30,11 +28,6 @@ export const contextSuggestionSchema = z
   })
   .meta({ id: 'ContextSuggestion' });
 
-const listQuery = z.object({
-  ...pageParams(['created_at']),
-  statuses: commaList(z.enum(SUGGESTION_STATUSES)).optional(),
-});
-
 export const contextSuggestionRoutes = [
   defineRoute({
     method: 'get',
@@ -44,33 +37,12 @@ export const contextSuggestionRoutes = [
     tag,
     access: { level: 'read' },
     params: idParams,
-    query: listQuery,
+    query: suggestionListQuery,
     fieldsOf: contextSuggestionSchema,
     responses: { 200: { description: 'A page of suggestions', schema: listResponse(contextSuggestionSchema) } },
-    handler: async ({ params: p, query, actor, deps }) => {
-      const agreement = await findAgreement(deps, actor.organizationId, p.id);
-      const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(
-        deps.cursors,
-        { limit, cursor, sort, direction },
-        { sort: 'created_at', direction: 'desc' },
-        filters,
-      );
-      const { where, orderBy, take } = keyset(page, CREATED_AT);
-      const rows = await deps.db.contextSuggestion.findMany({
-        where: {
-          AND: [
-            { agreementId: agreement.id, organizationId: agreement.organizationId },
-            filters.statuses ? { status: { in: filters.statuses } } : {},
-            where,
-          ],
-        },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
-      return { body: { data: visible.map(serializeSuggestion), next_cursor: nextCursor } };
-    },
+    handler: async ({ params: p, query, actor, deps }) => ({
+      body: await listContextSuggestionsPage(deps, actor.organizationId, p.id, query),
+    }),
   }),
   defineRoute({
     method: 'post',

@@ -1,29 +1,25 @@
 import { z } from 'zod';
 import { assertIfMatch } from '../../http/etag.js';
-import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { defineRoute, idParams } from '../../http/route.js';
-import { assertSentAsRead, commaList, listResponse } from '../../http/schemas.js';
+import { assertSentAsRead, listResponse } from '../../http/schemas.js';
 import { findAgreement } from '../service.js';
 import {
+  agreementDocumentListQuery,
   agreementDocumentSchema,
   classificationPatchSchema,
-  CLASSIFICATIONS,
   documentImportBodySchema,
   documentImportResponseSchema,
-  PROCESSING_STATUSES,
 } from './schemas.js';
 import {
   classifyByUser,
   findAgreementDocument,
   importAgreementDocuments,
+  listAgreementDocumentsPage,
   serializeAgreementDocument,
-  settleEnded,
-  WITH_DOCUMENT,
 } from './service.js';
 
 const tag = 'Agreement documents';
 const documentParams = z.object({ id: z.string().uuid(), document_id: z.string().uuid() });
-const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
 
 export const agreementDocumentRoutes = [
   defineRoute({
@@ -70,41 +66,12 @@ export const agreementDocumentRoutes = [
     tag,
     access: { level: 'read' },
     params: idParams,
-    query: z.object({
-      ...pageParams(['created_at']),
-      classifications: commaList(z.enum(CLASSIFICATIONS)).optional(),
-      statuses: commaList(z.enum(PROCESSING_STATUSES)).optional(),
-    }),
+    query: agreementDocumentListQuery,
     fieldsOf: agreementDocumentSchema,
     responses: { 200: { description: 'A page of agreement documents', schema: listResponse(agreementDocumentSchema) } },
-    handler: async ({ params, query, actor, deps }) => {
-      const agreement = await findAgreement(deps, actor.organizationId, params.id);
-      const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
-      const page = resolvePage(
-        deps.cursors,
-        { limit, cursor, sort, direction },
-        { sort: 'created_at', direction: 'asc' },
-        filters,
-      );
-      const { where, orderBy, take } = keyset(page, CREATED_AT);
-      const rows = await deps.db.agreementDocument.findMany({
-        where: {
-          AND: [
-            { agreementId: agreement.id },
-            filters.classifications ? { classification: { in: filters.classifications } } : {},
-            filters.statuses ? { status: { in: filters.statuses } } : {},
-            where,
-          ],
-        },
-        orderBy,
-        take,
-        include: WITH_DOCUMENT,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
-      return {
-        body: { data: (await settleEnded(deps, visible)).map(serializeAgreementDocument), next_cursor: nextCursor },
-      };
-    },
+    handler: async ({ params, query, actor, deps }) => ({
+      body: await listAgreementDocumentsPage(deps, actor.organizationId, params.id, query),
+    }),
   }),
   defineRoute({
     method: 'get',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { acceptingReadShape } from '../../http/schemas.js';
+import { pageParams } from '../../http/pagination.js';
+import { acceptingReadShape, commaList } from '../../http/schemas.js';
 
 export const CLASSIFICATIONS = ['terms', 'price_list'] as const;
 export const PROCESSING_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
@@ -88,3 +89,9 @@ export const classificationPatchSchema = acceptingReadShape(
     .strict(),
   agreementDocumentSchema,
 );
+
+export const agreementDocumentListQuery = z.object({
+  ...pageParams(['created_at']),
+  classifications: commaList(z.enum(CLASSIFICATIONS)).optional(),
+  statuses: commaList(z.enum(PROCESSING_STATUSES)).optional(),
+});

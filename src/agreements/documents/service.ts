@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../db/client.js';
 import type {
@@ -8,12 +9,14 @@ import type {
   DocumentIndex,
 } from '../../generated/prisma/client.js';
 import { errors, type FieldIssue } from '../../http/errors.js';
+import { keyset, pageOf, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { isTerminal } from '../../runs/read-model.js';
 import { reconcileRuns, startRun } from '../../runs/service.js';
 import { sealDocuments } from '../../documents/service.js';
 import { deterministicUuid } from '../../shared/ids.js';
-import type { AgreementWithLinks } from '../service.js';
+import { findAgreement, type AgreementWithLinks } from '../service.js';
 import { markAgreementTermsChanged } from '../../checks/outdated.js';
+import type { agreementDocumentListQuery } from './schemas.js';
 
 // Documents attached to an agreement: admitted by a document import (one run for all entries),
 // classified and indexed in the background (activities/agreement-documents.ts).
@@ -24,6 +27,8 @@ export type AgreementDocumentRecord = AgreementDocument & {
   document: Document & { searchIndex: DocumentIndex | null };
 };
 export const WITH_DOCUMENT = { document: { include: { searchIndex: true } } } as const;
+
+const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };
 
 const RUN_ENDED = { code: 'run_ended', message: 'The run ended before this document was processed; import it again.' };
 
@@ -181,6 +186,39 @@ export async function settleEnded(deps: Deps, records: AgreementDocumentRecord[]
   return deps.db.agreementDocument
     .findMany({ where: { id: { in: records.map((r) => r.id) } }, include: WITH_DOCUMENT })
     .then((fresh) => records.map((r) => fresh.find((f) => f.id === r.id)!));
+}
+
+// A page of the documents of an agreement of the organization, oldest first.
+export async function listAgreementDocumentsPage(
+  deps: Deps & Pick<AppDeps, 'cursors'>,
+  organizationId: string,
+  agreementId: string,
+  query: z.infer<typeof agreementDocumentListQuery>,
+) {
+  const agreement = await findAgreement(deps, organizationId, agreementId);
+  const { limit, cursor, sort, direction, fields: _fields, ...filters } = query;
+  const page = resolvePage(
+    deps.cursors,
+    { limit, cursor, sort, direction },
+    { sort: 'created_at', direction: 'asc' },
+    filters,
+  );
+  const { where, orderBy, take } = keyset(page, CREATED_AT);
+  const rows = await deps.db.agreementDocument.findMany({
+    where: {
+      AND: [
+        { agreementId: agreement.id },
+        filters.classifications ? { classification: { in: filters.classifications } } : {},
+        filters.statuses ? { status: { in: filters.statuses } } : {},
+        where,
+      ],
+    },
+    orderBy,
+    take,
+    include: WITH_DOCUMENT,
+  });
+  const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
+  return { data: (await settleEnded(deps, visible)).map(serializeAgreementDocument), next_cursor: nextCursor };
 }
 
 // A user's classification; a changed one makes earlier checks of the agreement outdated.

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { toSafeCsv } from '../../shared/spreadsheet-cells.js';
 import { defineRoute } from '../../http/route.js';
 import { findAgreement } from '../service.js';
 import {
   findPriceImport,
   listPriceImports,
   priceImportListQuery,
+  priceImportRowsCsv,
   startPriceImports,
   viewPriceImport,
 } from './service.js';
@@ -147,28 +147,12 @@ export const priceImportRoutes = [
     params,
     responses: { 200: { description: 'CSV', contentType: 'text/csv', schema: z.string() } },
     handler: async ({ params: p, actor, deps }) => {
-      const agreement = await findAgreement(deps, actor.organizationId, p.id);
-      const priceImport = await findPriceImport(deps, agreement.id, p.import_id);
-      const rows = await deps.db.priceImportRow.findMany({
-        where: { importId: priceImport.id },
-        orderBy: { position: 'asc' },
-      });
-      const csv = toSafeCsv(
-        rows.map((row) => ({
-          sheet: row.sheet,
-          row: row.rowNumber,
-          outcome: row.outcome,
-          reason: row.reason,
-          price_item_id: row.priceItemId,
-          cells: JSON.stringify(row.raw),
-        })),
-        { columns: ['sheet', 'row', 'outcome', 'reason', 'price_item_id', 'cells'], numberColumns: ['row'] },
-      );
+      const { importId, csv } = await priceImportRowsCsv(deps, actor.organizationId, p.id, p.import_id);
       return {
         body: csv,
         headers: {
           'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': `attachment; filename="price-import-${priceImport.id}.csv"`,
+          'Content-Disposition': `attachment; filename="price-import-${importId}.csv"`,
         },
       };
     },

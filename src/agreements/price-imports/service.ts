@@ -9,7 +9,8 @@ import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../
 import { booleanParam } from '../../http/schemas.js';
 import { workStatusOf } from '../../runs/read-model.js';
 import { findRun, startRun } from '../../runs/service.js';
-import type { AgreementWithLinks } from '../service.js';
+import { toSafeCsv } from '../../shared/spreadsheet-cells.js';
+import { findAgreement, type AgreementWithLinks } from '../service.js';
 
 type Deps = Pick<AppDeps, 'db' | 'temporal' | 'config' | 'runTypes' | 'logger' | 'storage' | 'cursors'>;
 
@@ -177,4 +178,31 @@ export async function listPriceImports(deps: Deps, agreementId: string, query: z
   const rows = await deps.db.priceImport.findMany({ where: { AND: [{ agreementId }, review, where] }, orderBy, take });
   const { rows: visible, nextCursor } = pageOf(deps.cursors, page, CREATED_AT, rows);
   return { data: await Promise.all(visible.map((record) => viewPriceImport(deps, record))), next_cursor: nextCursor };
+}
+
+// Every row an import of an agreement of the organization found, with its outcome, as CSV.
+export async function priceImportRowsCsv(
+  deps: Pick<AppDeps, 'db'>,
+  organizationId: string,
+  agreementId: string,
+  importId: string,
+): Promise<{ importId: string; csv: string }> {
+  const agreement = await findAgreement(deps, organizationId, agreementId);
+  const priceImport = await findPriceImport(deps, agreement.id, importId);
+  const rows = await deps.db.priceImportRow.findMany({
+    where: { importId: priceImport.id },
+    orderBy: { position: 'asc' },
+  });
+  const csv = toSafeCsv(
+    rows.map((row) => ({
+      sheet: row.sheet,
+      row: row.rowNumber,
+      outcome: row.outcome,
+      reason: row.reason,
+      price_item_id: row.priceItemId,
+      cells: JSON.stringify(row.raw),
+    })),
+    { columns: ['sheet', 'row', 'outcome', 'reason', 'price_item_id', 'cells'], numberColumns: ['row'] },
+  );
+  return { importId: priceImport.id, csv };
 }

@@ -6,9 +6,11 @@ import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../db/client.js';
 import type { PriceItem } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
+import { assertSentAsRead } from '../../http/schemas.js';
 import { formatDecimal } from '../../shared/money.js';
 import type { UnitConversion } from '../../checks/checkers/types.js';
-import { priceItemProblems, type PriceItemInput, type UnitConversionInput } from './schemas.js';
+import { priceItemWhere } from './filters.js';
+import { priceItemProblems, type FilterCondition, type PriceItemInput, type UnitConversionInput } from './schemas.js';
 import { lockAgreementTerms, markAgreementTermsChanged } from '../../checks/outdated.js';
 import { insertPriceItems, type PriceItemRow } from '../price-imports/bulk-insert.js';
 
@@ -150,20 +152,33 @@ export async function createPriceItems(
   );
 }
 
+// `sent` is the request's entries as sent (before validation dropped the fields it does not
+// accept): an item stays on its agreement and keeps its source, so those are accepted only as read.
 export async function patchPriceItems(
   deps: Pick<AppDeps, 'db'>,
   actor: RequestActor | Actor,
   agreementId: string,
   entries: (Partial<PriceItemInput> & { id: string })[],
+  sent: readonly unknown[],
 ) {
   const ids = entries.map((e) => e.id);
+  const existing = await deps.db.priceItem.findMany({ where: { agreementId, id: { in: ids } } });
+  entries.forEach((entry, index) => {
+    const item = existing.find((c) => c.id === entry.id);
+    if (item)
+      assertSentAsRead(
+        sent[index],
+        serializePriceItem(item),
+        ['agreement_id', 'source_document_id'],
+        `entries.${index}.`,
+      );
+  });
   const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (duplicates.length)
     throw errors.validation(
       'Each price item may appear once per request.',
       duplicates.map((id) => ({ field: 'entries', message: `${id} appears twice` })),
     );
-  const existing = await deps.db.priceItem.findMany({ where: { agreementId, id: { in: ids } } });
   const unknown = ids.filter((id) => !existing.some((item) => item.id === id));
   if (unknown.length)
     throw errors.validation(
@@ -202,14 +217,21 @@ export async function patchPriceItems(
   return ids.map((id) => items.find((item) => item.id === id)!);
 }
 
-// Removes the matching price items of the agreement, recording each removal.
+// Which price items to remove: by id, or every item the list shows with the same search and filters.
+export type PriceItemSelection = { ids: string[] } | { search?: string; filters?: FilterCondition[] };
+
+// Removes the selected price items of the agreement, recording each removal.
 export async function deletePriceItems(
   deps: Pick<AppDeps, 'db'>,
   actor: RequestActor | Actor,
   organizationId: string,
   agreementId: string,
-  where: Prisma.PriceItemWhereInput,
+  selection: PriceItemSelection,
 ): Promise<number> {
+  const where =
+    'ids' in selection
+      ? { agreementId, id: { in: selection.ids } }
+      : priceItemWhere(agreementId, selection.search, selection.filters);
   return deps.db.$transaction(async (tx) => {
     await lockAgreementTerms(tx, agreementId);
     const doomed = await tx.priceItem.findMany({ where: { AND: [where, { agreementId }] } });

@@ -1,25 +1,17 @@
-import type { Prisma } from '../../generated/prisma/client.js';
-import { keyset, pageOf, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { defineRoute, idParams } from '../../http/route.js';
 import { assertSentAsRead, listResponse } from '../../http/schemas.js';
-import { visibleAlertsWhere } from '../filters.js';
 import { createTopicSchema, moveAlertsSchema, patchTopicSchema, topicListQuery, topicSchema } from './schemas.js';
 import {
   createTopic,
   deleteTopic,
   findTopic,
+  listTopicsPage,
   moveAlerts,
   patchTopic,
   serializeTopic,
-  topicInclude,
 } from './service.js';
 
 const tag = 'Alert topics';
-const SORTS: Record<string, SortColumn> = {
-  created_at: { field: 'createdAt', kind: 'date' },
-  updated_at: { field: 'updatedAt', kind: 'date' },
-  title: { field: 'title', kind: 'string' },
-};
 
 export const alertTopicRoutes = [
   defineRoute({
@@ -32,31 +24,7 @@ export const alertTopicRoutes = [
     query: topicListQuery,
     fieldsOf: topicSchema,
     responses: { 200: { description: 'A page of topics', schema: listResponse(topicSchema) } },
-    handler: async ({ query, actor, deps }) => {
-      const organizationId = actor.organizationId;
-      const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(
-        deps.cursors,
-        { limit, cursor, sort, direction },
-        { sort: 'created_at', direction: 'desc' },
-        filters,
-      );
-      const column = SORTS[page.sort]!;
-      const { where, orderBy, take } = keyset(page, column);
-      const topicWhere: Prisma.AlertTopicWhereInput = {
-        organizationId,
-        ...(filters.agreement_ids ? { agreementId: { in: filters.agreement_ids } } : {}),
-        ...(filters.include_empty ? {} : { alerts: { some: visibleAlertsWhere(organizationId) } }),
-      };
-      const rows = await deps.db.alertTopic.findMany({
-        where: { AND: [topicWhere, where] },
-        orderBy,
-        take,
-        include: topicInclude(organizationId),
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
-      return { body: { data: visible.map(serializeTopic), next_cursor: nextCursor } };
-    },
+    handler: async ({ query, actor, deps }) => ({ body: await listTopicsPage(deps, actor.organizationId, query) }),
   }),
   defineRoute({
     method: 'post',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { changedFields, recordActivity, type Actor } from '../../activity/record.js';
 import type { RequestActor } from '../../auth/actor.js';
 import type { AppDeps } from '../../deps.js';
@@ -6,8 +7,9 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { AlertTopic } from '../../generated/prisma/client.js';
 import { assertNotInCompletedClaim } from '../service.js';
 import { ApiError, errors } from '../../http/errors.js';
+import { keyset, pageOf, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { visibleAlertsWhere } from '../filters.js';
-import type { CreateTopicInput, PatchTopicInput } from './schemas.js';
+import type { CreateTopicInput, PatchTopicInput, topicListQuery } from './schemas.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 type TopicWithCount = AlertTopic & { _count: { alerts: number } };
@@ -72,6 +74,42 @@ export function serializeTopic(topic: TopicWithCount) {
     created_at: topic.createdAt.toISOString(),
     updated_at: topic.updatedAt.toISOString(),
   };
+}
+
+const SORTS: Record<string, SortColumn> = {
+  created_at: { field: 'createdAt', kind: 'date' },
+  updated_at: { field: 'updatedAt', kind: 'date' },
+  title: { field: 'title', kind: 'string' },
+};
+
+// A page of the organization's topics, newest first; topics without visible alerts only with include_empty.
+export async function listTopicsPage(
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  organizationId: string,
+  query: z.infer<typeof topicListQuery>,
+) {
+  const { limit, cursor, sort, direction, fields, ...filters } = query;
+  const page = resolvePage(
+    deps.cursors,
+    { limit, cursor, sort, direction },
+    { sort: 'created_at', direction: 'desc' },
+    filters,
+  );
+  const column = SORTS[page.sort]!;
+  const { where, orderBy, take } = keyset(page, column);
+  const topicWhere: Prisma.AlertTopicWhereInput = {
+    organizationId,
+    ...(filters.agreement_ids ? { agreementId: { in: filters.agreement_ids } } : {}),
+    ...(filters.include_empty ? {} : { alerts: { some: visibleAlertsWhere(organizationId) } }),
+  };
+  const rows = await deps.db.alertTopic.findMany({
+    where: { AND: [topicWhere, where] },
+    orderBy,
+    take,
+    include: topicInclude(organizationId),
+  });
+  const { rows: visible, nextCursor } = pageOf(deps.cursors, page, column, rows);
+  return { data: visible.map(serializeTopic), next_cursor: nextCursor };
 }
 
 export async function findTopic(deps: Deps, organizationId: string, id: string): Promise<TopicWithCount> {
