@@ -10,7 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { addMember, createApiKey, createIngestionToken, createOrganization } from '../../src/admin/service.js';
 import { loadConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/client.js';
-import { repoRoot } from '../../src/dev/defaults.js';
+import { repoRoot } from '../../src/infra/defaults.js';
 import { parseInvoiceDocument } from '../../src/invoices/parsing/index.js';
 import { createLogger } from '../../src/logger.js';
 import { RunTypeRegistry } from '../../src/runs/run-types.js';

@@ -13,7 +13,7 @@ import { reconcileRuns, startRun } from '../../runs/service.js';
 import { sealDocuments } from '../../documents/service.js';
 import { deterministicUuid } from '../../shared/ids.js';
 import type { AgreementWithLinks } from '../service.js';
-import { markAgreementTermsChanged } from '../../checks/outdated.js';
+import { markAgreementTermsChanged } from '../terms-state.js';
 
 // Documents attached to an agreement: admitted by a document import (one run for all entries),
 // classified and indexed in the background (activities/agreement-documents.ts).

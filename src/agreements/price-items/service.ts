@@ -9,7 +9,7 @@ import { errors } from '../../http/errors.js';
 import { formatDecimal } from '../../shared/money.js';
 import type { UnitConversion } from '../../checks/checkers/types.js';
 import { priceItemProblems, type PriceItemInput, type UnitConversionInput } from './schemas.js';
-import { lockAgreementTerms, markAgreementTermsChanged } from '../../checks/outdated.js';
+import { lockAgreementTerms, markAgreementTermsChanged } from '../terms-state.js';
 import { insertPriceItems, type PriceItemRow } from '../price-imports/bulk-insert.js';
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);

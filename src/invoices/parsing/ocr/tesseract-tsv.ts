@@ -9,7 +9,7 @@
  * (capitals and digits are about 0.72 em tall). A residual skew left after the image was
  * straightened is measured from the lines' baselines and the boxes are rotated back.
  */
-import { MAX_WORDS_PER_PAGE, type Word } from '../layout/words.js';
+import { MAX_WORDS_PER_PAGE, type Word } from '../../../shared/layout/words.js';
 
 /** One word row of the TSV (level 5), in pixels. */
 export interface OcrWordBox {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildLines } from '../../../../src/invoices/parsing/layout/lines.js';
+import { buildLines } from '../../../../src/shared/layout/lines.js';
 import { detectLanguage } from '../../../../src/invoices/parsing/ocr/languages.js';
 import {
   binarizeAndDenoise,
