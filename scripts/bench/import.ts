@@ -13,7 +13,7 @@ import { createDb } from '../../src/db/client.js';
 import { repoRoot } from '../../src/infra/defaults.js';
 import { parseInvoiceDocument } from '../../src/invoices/parsing/index.js';
 import { createLogger } from '../../src/logger.js';
-import { RunTypeRegistry } from '../../src/runs/run-types.js';
+import { RunTypeRegistry } from '../../src/temporal/run-types.js';
 import { startRun } from '../../src/runs/service.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
 import { startTestStack } from '../../test/setup/stack.js';

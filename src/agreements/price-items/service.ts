@@ -7,7 +7,7 @@ import { Prisma } from '../../db/client.js';
 import type { PriceItem } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { formatDecimal } from '../../shared/money.js';
-import type { UnitConversion } from '../../checks/checkers/types.js';
+import type { UnitConversion } from '../units/conversion.js';
 import { priceItemProblems, type PriceItemInput, type UnitConversionInput } from './schemas.js';
 import { lockAgreementTerms, markAgreementTermsChanged } from '../terms-state.js';
 import { insertPriceItems, type PriceItemRow } from '../price-imports/bulk-insert.js';

@@ -1,6 +1,6 @@
 // Comparing what suppliers write: descriptions, article numbers and units.
 import { foldText } from '../../agreements/price-lists/normalize.js';
-import { canonicalUnit, compareUnits } from '../units/index.js';
+import { canonicalUnit, compareUnits } from '../../agreements/units/index.js';
 
 /** Lower case, no diacritics, punctuation as spaces: "Kopipapir A4, 80g" = "kopipapir a4 80g". */
 export function normalizeDescription(text: string | null): string | null {
