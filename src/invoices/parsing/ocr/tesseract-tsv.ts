@@ -1,6 +1,6 @@
 /**
  * Tesseract's TSV output (one row per page, block, paragraph, line and word, boxes in pixels)
- * turned into the layout reader's words (layout/words.ts): page units, the origin at the top
+ * turned into the layout reader's words (src/shared/layout/words.ts): page units, the origin at the top
  * left, `y` the baseline and `height` the font size, as pdf.js words are, so the reader's
  * thresholds (same line, column gap, thousands space) mean the same for a scan.
  *
