@@ -10,7 +10,7 @@ import { Prisma, type Db } from '../src/db/client.js';
 import type { Document } from '../src/generated/prisma/client.js';
 import { markIndexing, storeExtraction, type IndexSummary } from '../src/documents/search/index-store.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
-import { markAgreementTermsChanged } from '../src/checks/outdated.js';
+import { markAgreementTermsChanged } from '../src/agreements/terms-state.js';
 
 // Document imports (classify + index each file of an agreement) and document indexing. Every
 // activity is idempotent: a document already finished is answered from its record, and indexing

@@ -1,5 +1,5 @@
 import { systemActor } from '../src/activity/record.js';
-import { refreshCheckStatus } from '../src/checks/check-status.js';
+import { refreshCheckStatus } from '../src/invoices/check-status.js';
 import type { Db } from '../src/db/client.js';
 import { refreshInvoiceMatches, REFRESH_BATCH_SIZE, type RefreshResult } from '../src/matching/service.js';
 import { currentRunId } from './current-run.js';

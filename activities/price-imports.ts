@@ -4,7 +4,7 @@ import { Prisma, type Db } from '../src/db/client.js';
 import { readPriceListIsolated, LIMITS, type PriceListRow } from '../src/agreements/price-lists/index.js';
 import type { ObjectStorage } from '../src/storage/object-storage.js';
 import { publicFailure } from '../src/shared/failures.js';
-import { lockAgreementTerms, markAgreementTermsChanged } from '../src/checks/outdated.js';
+import { lockAgreementTerms, markAgreementTermsChanged } from '../src/agreements/terms-state.js';
 import { recordActivity, systemActor } from '../src/activity/record.js';
 import { priceItemActivity } from '../src/agreements/price-items/service.js';
 import type { PriceItem } from '../src/generated/prisma/client.js';

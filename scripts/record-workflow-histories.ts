@@ -16,7 +16,7 @@ import { Client, Connection } from '@temporalio/client';
 import { Client as MinioClient } from 'minio';
 import { addMember, createApiKey, createOrganization } from '../src/admin/service.js';
 import { createDb } from '../src/db/client.js';
-import { repoRoot } from '../src/dev/defaults.js';
+import { repoRoot } from '../src/infra/defaults.js';
 import { scheduleIdOf } from '../src/integrations/schedules.js';
 import { deliveryWorkflowId } from '../src/notifications/workflow-ids.js';
 import { startTestStack } from '../test/setup/stack.js';

@@ -4,7 +4,7 @@ import type { AppDeps } from './deps.js';
 import { CursorCodec } from './http/pagination.js';
 import { RequestRateLimiter } from './http/rate-limit.js';
 import { createLogger } from './logger.js';
-import { productionRunTypes, RunTypeRegistry, type RunType } from './runs/run-types.js';
+import { productionRunTypes, RunTypeRegistry, type RunType } from './temporal/run-types.js';
 import { ObjectStorage } from './storage/object-storage.js';
 import { connectTemporal } from './temporal/client.js';
 

@@ -5,7 +5,7 @@ import type { Db, RawReader } from './db/client.js';
 import type { CursorCodec } from './http/pagination.js';
 import type { RequestRateLimiter } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
-import type { RunTypeRegistry } from './runs/run-types.js';
+import type { RunTypeRegistry } from './temporal/run-types.js';
 import type { ObjectStorage } from './storage/object-storage.js';
 
 // Everything a request handler may touch, built once in api.ts (and by the test harness).

@@ -19,7 +19,7 @@ import { duplicateChargeChecker, runCheckers } from '../../src/checks/checkers/i
 import { loadCheck } from '../../src/checks/input.js';
 import { performCheck, performChecks } from '../../src/checks/perform.js';
 import type { Db } from '../../src/db/client.js';
-import { repoRoot } from '../../src/dev/defaults.js';
+import { repoRoot } from '../../src/infra/defaults.js';
 import { totalsXml } from '../../test/support/large-invoice.js';
 import { printPgStatements, preloadPgStatements, resetPgStatements } from './pg-statements.js';
 import { cpuDelta, pidFrom, stackCpuSampler } from './process-cpu.js';

@@ -2,7 +2,7 @@
 // their figures mean the same: amounts by value, ids without separators, text by its words.
 import { Decimal } from 'decimal.js';
 import { invoiceFieldValue, type InvoiceLine } from '../../src/invoices/parsing/model.js';
-import { numberShape } from '../../src/invoices/parsing/layout/numbers.js';
+import { numberShape } from '../../src/shared/layout/numbers.js';
 
 const DECIMAL_FIELDS = new Set([
   'totals.taxExclusive',

@@ -13,7 +13,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { repoRoot } from '../../src/dev/defaults.js';
+import { repoRoot } from '../../src/infra/defaults.js';
 import { freePort, spawnTypeScript, waitFor, type ManagedProcess } from '../../src/infra/process.js';
 import { seedInvoiceVolume } from './invoice-volume.js';
 import { percentile, printTable, withBenchStack } from './support.js';

@@ -3,7 +3,7 @@ import { INGESTION_SCOPES, LEVELS, type IngestionScope, type Level } from '../au
 import { createPasswordLink } from '../auth/passwords.js';
 import { loadConfig } from '../config.js';
 import { createDb, type Db } from '../db/client.js';
-import { defaultDatabaseUrl } from '../dev/defaults.js';
+import { defaultDatabaseUrl } from '../infra/defaults.js';
 import { IntegrationKeyError, newKeySetting, parseKeyring } from '../integrations/crypto.js';
 import { rotateIntegrationKeys } from '../integrations/key-rotation.js';
 import {

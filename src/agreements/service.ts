@@ -10,7 +10,7 @@ import { errors, type FieldIssue } from '../http/errors.js';
 import { isTerminal } from '../runs/read-model.js';
 import { extended, renewalActionOf, RenewalError } from './renewal.js';
 import type { AgreementInput } from './schemas.js';
-import { markAgreementTermsChanged } from '../checks/outdated.js';
+import { markAgreementTermsChanged } from './terms-state.js';
 
 export type AgreementWithLinks = Agreement & {
   suppliers: { supplierId: string }[];

@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import { batchesOf, inBatches } from '../shared/batches.js';
 import { publicFailure } from '../shared/failures.js';
 import { deterministicUuid } from '../shared/ids.js';
-import { refreshCheckStatus } from './check-status.js';
+import { refreshCheckStatus } from '../invoices/check-status.js';
 import { runCheckers } from './checkers/index.js';
 import type { Finding } from './checkers/types.js';
 import { loadBatchInvoices, loadBatchPriorCharges, loadCheck, type CheckBatch, type LoadedCheck } from './input.js';

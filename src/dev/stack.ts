@@ -10,7 +10,7 @@ import { portAnswers, spawnTypeScript, waitFor, type ManagedProcess } from '../i
 import { startTemporalDevServer } from '../infra/temporal-dev-server.js';
 import { newKeySetting } from '../integrations/crypto.js';
 import { bootstrapDevelopmentOrganization, DEV_ADMIN_EMAIL, type DevCredentials } from './bootstrap-organization.js';
-import { dataDir, defaultDatabaseUrl, EMBEDDED, repoRoot } from './defaults.js';
+import { dataDir, defaultDatabaseUrl, EMBEDDED, repoRoot } from '../infra/defaults.js';
 
 // `npm start`: the whole stack in the foreground. Each dependency comes from the environment when
 // set, else from an embedded default whose data stays in .data/ between runs.

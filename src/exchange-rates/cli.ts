@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import JSZip from 'jszip';
 import { createDb } from '../db/client.js';
-import { defaultDatabaseUrl } from '../dev/defaults.js';
+import { defaultDatabaseUrl } from '../infra/defaults.js';
 import { parseRateFile } from './formats.js';
 import { storeRates } from './store.js';
 

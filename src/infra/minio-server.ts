@@ -1,4 +1,4 @@
-import { toolPath } from '../dev/defaults.js';
+import { toolPath } from './defaults.js';
 import { spawnManaged, waitFor, type ManagedProcess } from './process.js';
 
 // A MinIO server (S3-compatible storage), built from its Go module by scripts/ensure-tools.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { repoRoot, toolPath } from '../dev/defaults.js';
+import { repoRoot, toolPath } from './defaults.js';
 import { spawnManaged, waitFor, type ManagedProcess } from './process.js';
 
 // The Temporal CLI's dev server: a full Temporal server with SQLite persistence and the Web UI.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RequestActor } from '../auth/actor.js';
-import { CHECK_STATUSES } from '../checks/check-status.js';
+import { CHECK_STATUSES } from './check-status.js';
 import { Prisma, type RawReader } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import { commaList, dateString, joinOperatorParam, uuidList } from '../http/schemas.js';
 import { containsSql } from '../http/sql-filters.js';
-import { CHECK_STATUSES } from '../checks/check-status.js';
+import { CHECK_STATUSES } from './check-status.js';
 import { formatAmount } from '../shared/money.js';
 import { scopeCondition, teamScopeParams, type TeamScope } from '../teams/scope.js';
 

@@ -28,7 +28,7 @@ import {
   type LineFields,
 } from './serialize.js';
 import { toDecimal } from '../shared/money.js';
-import { refreshCheckStatus } from '../checks/check-status.js';
+import { refreshCheckStatus } from './check-status.js';
 
 type Deps = Pick<AppDeps, 'reader' | 'config'>;
 

@@ -1,4 +1,4 @@
-import type { RunType } from './run-types.js';
+import type { RunType } from '../temporal/run-types.js';
 
 // Run types that exist only for the test suite (ENABLE_TEST_WORKFLOWS=true): they drive the generic
 // run machinery through workflows/testing.ts until real run types exercise every path.

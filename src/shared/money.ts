@@ -3,6 +3,9 @@ import { Decimal } from 'decimal.js';
 // Money stays decimal end to end: decimal.js in logic, Decimal columns in PostgreSQL, decimal
 // strings in JSON. These helpers are the only bridge between the three.
 
+/** A decimal number as a string: optional "-", digits, optional "." and digits. */
+export type DecimalString = string;
+
 export type DecimalLike = { toString(): string } | string | number;
 
 export function toDecimal(value: DecimalLike): Decimal {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Client as MinioClient } from 'minio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../src/dev/defaults.js';
+import { repoRoot } from '../../src/infra/defaults.js';
 import { DISPATCH_SCHEDULE_ID } from '../../src/notifications/schedules.js';
 import { scheduleIdOf } from '../../src/integrations/schedules.js';
 import { freePort, spawnTypeScript, waitFor, type ManagedProcess } from '../../src/infra/process.js';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../src/dev/defaults.js';
+import { repoRoot } from '../../src/infra/defaults.js';
 import { call, expectError } from '../support/api.js';
 
 // The admin CLI as an operator runs it: a separate process, JSON out.

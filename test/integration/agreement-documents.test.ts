@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eventually, expectError } from '../support/api.js';
 import { uploadDocument } from '../support/invoices.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';
-import { buildDocx, MIME, wordParagraphs } from '../unit/agreements/documents/fixtures.js';
+import { buildDocx, MIME, wordParagraphs } from '../unit/agreements/documents/extraction/fixtures.js';
 
 const TERMS = [
   'Rammeavtale om levering av kontorrekvisita mellom Kontorhuset AS og Kunden AS.',

@@ -3,7 +3,7 @@ import { eventually, expectError } from '../support/api.js';
 import { uploadDocument } from '../support/invoices.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
 import { buildPdf } from '../unit/invoices/parsing/pdf-builder.js';
-import { buildDocx, MIME, wordParagraphs } from '../unit/agreements/documents/fixtures.js';
+import { buildDocx, MIME, wordParagraphs } from '../unit/agreements/documents/extraction/fixtures.js';
 
 // The test stack caps the index at 40 passages a document (DOCUMENT_INDEX_MAX_PASSAGES).
 const INDEX_CAP = 40;

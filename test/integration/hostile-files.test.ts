@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/api.js';
 import { importDocument, sample, settledImport, uploadDocument } from '../support/invoices.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
-import { buildDocx, MIME, wordParagraphs } from '../unit/agreements/documents/fixtures.js';
+import { buildDocx, MIME, wordParagraphs } from '../unit/agreements/documents/extraction/fixtures.js';
 import { handMadeXlsx, sheetRowXml } from '../unit/agreements/price-lists/fixtures.js';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it, inject } from 'vitest';
-import { repoRoot } from '../../src/dev/defaults.js';
+import { repoRoot } from '../../src/infra/defaults.js';
 
 // A change to prisma/schema.prisma without its migration fails here, before it reaches a database.
 describe('migrations', () => {

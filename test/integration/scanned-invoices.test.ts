@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../src/dev/defaults.js';
+import { repoRoot } from '../../src/infra/defaults.js';
 import { call, eventually } from '../support/api.js';
 import { ingestionUpload } from '../support/invoices.js';
 import { createTenant, testDb } from '../support/tenants.js';

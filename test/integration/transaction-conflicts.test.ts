@@ -5,7 +5,7 @@ import { call, expectError, type ApiResponse } from '../support/api.js';
 import { TRANSACTION_OPTIONS } from '../../src/db/transactions.js';
 
 // Interactive transactions that meet: a lost deadlock is retried (src/db/transactions.ts), and the
-// writes that change an agreement's terms lock in one order (src/checks/outdated.ts), so a valid
+// writes that change an agreement's terms lock in one order (src/agreements/terms-state.ts), so a valid
 // request is never answered 500 because another one ran at the same time. The API fuzz once got a
 // 500 on POST /v1/agreements/{id}/price-items/delete while checks, match refreshes and price
 // changes of the same organization ran.

@@ -7,7 +7,7 @@ import { eventually } from '../support/api.js';
 import { alertOn, claimSetup, createClaim } from '../support/claims.js';
 import { uploadDocument } from '../support/invoices.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';
-import { MIME } from '../unit/agreements/documents/fixtures.js';
+import { MIME } from '../unit/agreements/documents/extraction/fixtures.js';
 
 // What a client reads, it can write back (docs/invoices.md, "Writing back what was read"): for
 // every route that creates or changes a resource, the representation a read returns is sent

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { metricsApp } from '../../src/http/metrics.js';
 import { listenApi } from '../../src/http/server.js';
 import type { AppDeps } from '../../src/deps.js';
-import { repoRoot } from '../../src/dev/defaults.js';
+import { repoRoot } from '../../src/infra/defaults.js';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
 import { startMinio } from '../../src/infra/minio-server.js';
 import { freePort, spawnTypeScript } from '../../src/infra/process.js';

@@ -2,7 +2,7 @@ import { inject } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { RunTypeRegistry } from '../../src/runs/run-types.js';
+import { RunTypeRegistry } from '../../src/temporal/run-types.js';
 import { startRun } from '../../src/runs/service.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
 import type { TestItemsInput } from '../../workflows/testing.js';

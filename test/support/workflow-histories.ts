@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 // A CommonJS module whose exports Node's ESM loader cannot name: through its default export.
 import protos from '@temporalio/proto';
-import { repoRoot } from '../../src/dev/defaults.js';
+import { repoRoot } from '../../src/infra/defaults.js';
 
 // Recorded workflow histories (scripts/record-workflow-histories.ts) and the workflow types they
 // must cover: every workflow exported by workflows/index.ts, the production bundle.

@@ -7,7 +7,7 @@ import type { ContextSuggestion } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { isSuppressed, parseDirectives } from './directives.js';
 import { instructionPresent, proposeEdit, subjectOf, type DismissedAlert } from './proposal.js';
-import { markAgreementTermsChanged } from '../../checks/outdated.js';
+import { markAgreementTermsChanged } from '../terms-state.js';
 
 export const SUGGESTION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
 export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];

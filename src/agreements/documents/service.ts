@@ -15,7 +15,7 @@ import { reconcileRuns, startRun } from '../../runs/service.js';
 import { sealDocuments } from '../../documents/service.js';
 import { deterministicUuid } from '../../shared/ids.js';
 import { findAgreement, type AgreementWithLinks } from '../service.js';
-import { markAgreementTermsChanged } from '../../checks/outdated.js';
+import { markAgreementTermsChanged } from '../terms-state.js';
 import type { agreementDocumentListQuery } from './schemas.js';
 
 // Documents attached to an agreement: admitted by a document import (one run for all entries),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compareUnits } from '../../checks/units/index.js';
+import { compareUnits } from '../units/index.js';
 import { acceptingReadShape, dateString, decimalString } from '../../http/schemas.js';
 
 const fraction = decimalString.refine((v) => !v.startsWith('-'), 'must not be negative');

@@ -8,10 +8,10 @@ import type { PriceItem } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { assertSentAsRead } from '../../http/schemas.js';
 import { formatDecimal } from '../../shared/money.js';
-import type { UnitConversion } from '../../checks/checkers/types.js';
+import type { UnitConversion } from '../units/conversion.js';
 import { priceItemWhere } from './filters.js';
 import { priceItemProblems, type FilterCondition, type PriceItemInput, type UnitConversionInput } from './schemas.js';
-import { lockAgreementTerms, markAgreementTermsChanged } from '../../checks/outdated.js';
+import { lockAgreementTerms, markAgreementTermsChanged } from '../terms-state.js';
 import { insertPriceItems, type PriceItemRow } from '../price-imports/bulk-insert.js';
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);

@@ -7,7 +7,7 @@
 // that started last (a price rise agreed ahead replaces the old price from its first day), then
 // the one that runs out first (the price in force on that date), then the highest price (so a
 // finding never claims more than any fitting price would), then the id.
-import { compareUnits } from '../units/index.js';
+import { compareUnits } from '../../agreements/units/index.js';
 import { D, decOrNull, type Dec } from './money.js';
 import { normalizeDescription, normalizeItemId, normalizeUnit } from './text.js';
 import type { CheckLine, CheckPriceItem, Confidence, IsoDate } from './types.js';

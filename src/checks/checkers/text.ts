@@ -1,6 +1,6 @@
 // Comparing what suppliers write: descriptions, article numbers and units.
 import { foldText } from '../../agreements/price-lists/normalize.js';
-import { canonicalUnit, compareUnits } from '../units/index.js';
+import { canonicalUnit, compareUnits } from '../../agreements/units/index.js';
 
 /** Lower case, no diacritics, punctuation as spaces: "Kopipapir A4, 80g" = "kopipapir a4 80g". */
 export function normalizeDescription(text: string | null): string | null {
@@ -15,7 +15,7 @@ export function normalizeItemId(id: string | null): string | null {
 }
 
 // Invoices carry UN/ECE Rec. 20 codes (C62, HUR), price lists the words people write ("stk",
-// "timer", "förp"): both are read through the unit table (src/checks/units/).
+// "timer", "förp"): both are read through the unit table (src/agreements/units/).
 
 /** The canonical unit (a Rec 20 code or family such as "piece"), or the folded text for units we do not know. */
 export function normalizeUnit(unit: string | null): string | null {

@@ -3,6 +3,7 @@
 // Money, quantities and rates are decimal strings (or decimal.js values), never JS numbers.
 // The output shapes are type aliases (not interfaces) so they pass as JSON values to Prisma.
 import type { Decimal } from 'decimal.js';
+import type { UnitConversion } from '../../agreements/units/conversion.js';
 
 export type DecimalInput = string | Decimal;
 /** A calendar date, "YYYY-MM-DD". */
@@ -114,12 +115,8 @@ export interface CheckPriceItem {
   sourceDocumentId: string | null;
 }
 
-/** "1 förp = 10 EA": { fromUnit: 'förp', quantity: '10', toUnit: 'EA' }. */
-export interface UnitConversion {
-  fromUnit: string;
-  quantity: DecimalInput;
-  toUnit: string;
-}
+// A price item's unit conversions belong to the agreement (src/agreements/units).
+export type { UnitConversion };
 
 export interface CheckAgreement {
   id: string;

@@ -1,4 +1,4 @@
-import type { ExtractionResult, Passage } from '../../agreements/documents/extraction/index.js';
+import type { ExtractionResult, Passage } from '../extraction-model.js';
 import { Prisma, type Db } from '../../db/client.js';
 import { foldForSearch, SEARCH_CONFIG } from './text.js';
 import { publicFailure } from '../../shared/failures.js';

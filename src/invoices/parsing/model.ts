@@ -7,8 +7,9 @@
  * is ever rounded through binary floating point.
  */
 
-/** A decimal number as a string: optional "-", digits, optional "." and digits. */
-export type DecimalString = string;
+import type { DecimalString } from '../../shared/money.js';
+
+export type { DecimalString };
 /** A calendar date as "YYYY-MM-DD". */
 export type IsoDate = string;
 

@@ -6,7 +6,7 @@ import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy
 import { MAX_INPUT_BYTES } from './limits.js';
 import { failed, notInvoice, type NotInvoiceOutcome, type ParseOutcome } from './model.js';
 import { readInvoiceFromWords } from './layout/reader.js';
-import { wordsOfPdf } from './layout/pdf-words.js';
+import { wordsOfPdf } from '../../shared/layout/pdf-words.js';
 import { IsolationCancelled, runIsolated } from '../../shared/isolated.js';
 import { hasEndOfFileMarker, openPdf, PDF_MEMORY_LIMIT_BYTES } from '../../shared/pdfjs.js';
 import { parseXmlInvoice } from './xml-invoice.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { repoRoot } from '../../../src/dev/defaults.js';
+import { repoRoot } from '../../../src/infra/defaults.js';
 
 // Browser tests drive Debian's chromium (/usr/bin/chromium, installed by scripts/install-deps --tests)
 // through playwright-core: headless, no sandbox (containers), nothing fetched from the network,

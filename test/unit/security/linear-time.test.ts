@@ -12,7 +12,7 @@ import { parseNumberText } from '../../../src/agreements/price-lists/numbers.js'
 import { phraseMatches, phrasePattern } from '../../../src/documents/search/text.js';
 import { unwrapFramedFinvoice } from '../../../src/invoices/parsing/detect.js';
 import { readInvoiceFromWords } from '../../../src/invoices/parsing/layout/reader.js';
-import type { Word } from '../../../src/invoices/parsing/layout/words.js';
+import type { Word } from '../../../src/shared/layout/words.js';
 import { parseXmlInvoice } from '../../../src/invoices/parsing/xml-invoice.js';
 import { loadXml } from '../../../src/invoices/parsing/xml.js';
 

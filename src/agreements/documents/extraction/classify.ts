@@ -9,7 +9,7 @@
  */
 import { trimCharsEnd, trimCharsStart } from '../../../shared/text-scan.js';
 import { declaredFormat } from './detect.js';
-import type { ExtractedText, ExtractionResult, Passage } from './model.js';
+import type { ExtractedText, ExtractionResult, Passage } from '../../../documents/extraction-model.js';
 import {
   CONTRACT_TERMS,
   CURRENCY,

@@ -3,7 +3,12 @@
  * parts inside a ZIP); the file name and MIME type only tell CSV from plain text and turn
  * "named .pdf but is not a PDF" into a clear message.
  */
-import { failed, type DocumentFormat, type ExtractionFailure, type ExtractionInput } from './model.js';
+import {
+  failed,
+  type DocumentFormat,
+  type ExtractionFailure,
+  type ExtractionInput,
+} from '../../../documents/extraction-model.js';
 import { decodeText, looksLikeText, type DecodedText } from './text.js';
 import { isZip, readZipDirectory, type ZipEntry } from './zip.js';
 

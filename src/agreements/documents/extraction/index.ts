@@ -16,7 +16,12 @@ import {
   withTimeLimit,
   type ExtractionLimits,
 } from './limits.js';
-import { ExtractionError, failed, type ExtractionInput, type ExtractionResult } from './model.js';
+import {
+  ExtractionError,
+  failed,
+  type ExtractionInput,
+  type ExtractionResult,
+} from '../../../documents/extraction-model.js';
 import { DocumentTextBuilder } from './passages.js';
 import { extractPdf } from './pdf.js';
 import { extractXlsx } from './spreadsheet.js';
@@ -25,7 +30,7 @@ import { extractCsv, extractPlainText } from './text.js';
 export { classifyAgreementDocument } from './classify.js';
 export type { AgreementDocumentClassification, ClassificationInput } from './classify.js';
 export { DEFAULT_LIMITS, type ExtractionLimits } from './limits.js';
-export type * from './model.js';
+export type * from '../../../documents/extraction-model.js';
 export { PASSAGE_MAX, PASSAGE_MIN } from './passages.js';
 
 export function extractDocumentText(input: ExtractionInput): Promise<ExtractionResult> {

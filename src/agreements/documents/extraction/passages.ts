@@ -5,7 +5,7 @@
  * Passages are ranges of the whole text, so `wholeText.slice(startOffset, endOffset)` is the
  * passage by construction and offsets cannot drift from the text.
  */
-import type { Passage } from './model.js';
+import type { Passage } from '../../../documents/extraction-model.js';
 import { normalizeParagraph } from './normalize.js';
 
 /** Paragraphs shorter than this are joined with their neighbours on the same page or sheet. */

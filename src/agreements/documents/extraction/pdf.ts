@@ -3,10 +3,10 @@
  * by the vertical gaps between them, one page at a time so limits can stop between pages.
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { layoutLines, type PositionedText } from '../../../invoices/parsing/pdf-layout.js';
+import { layoutLines, type PositionedText } from '../../../shared/layout/pdf-layout.js';
 import { hasEndOfFileMarker, openPdf } from '../../../shared/pdfjs.js';
 import { TimeLimitExceeded, withTimeLimit, type Deadline, type ExtractionLimits } from './limits.js';
-import { ExtractionError } from './model.js';
+import { ExtractionError } from '../../../documents/extraction-model.js';
 import type { DocumentTextBuilder } from './passages.js';
 
 /** Fragments whose baselines differ by less than this share of the font size are one line. */
@@ -102,7 +102,7 @@ export function paragraphsFromFragments(fragments: readonly PositionedText[]): s
   return paragraphs.map((lines) => lines.join('\n'));
 }
 
-/** Fragments on one baseline form a line; the invoice reader's layoutLines joins them. */
+/** Fragments on one baseline form a line; the shared layoutLines joins them. */
 function groupLines(fragments: readonly PositionedText[]): Line[] {
   const visible = fragments.filter((fragment) => fragment.text.trim() !== '');
   const rows: PositionedText[][] = [];

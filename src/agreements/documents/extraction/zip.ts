@@ -10,7 +10,7 @@ import {
   ZipError,
   type ZipEntry,
 } from '../../../shared/zip.js';
-import { ExtractionError } from './model.js';
+import { ExtractionError } from '../../../documents/extraction-model.js';
 import { maxElementDepth } from './xml-depth.js';
 
 export { isZip, type ZipEntry };

@@ -4,8 +4,8 @@
  * words; OCR words in the same `Word` shape go straight to `tableFromWords`
  * (`readPriceListWords` in index.ts).
  */
-import { wordsOfPdf } from '../../../invoices/parsing/layout/pdf-words.js';
-import type { Word } from '../../../invoices/parsing/layout/words.js';
+import { wordsOfPdf } from '../../../shared/layout/pdf-words.js';
+import type { Word } from '../../../shared/layout/words.js';
 import { openPdf } from '../../../shared/pdfjs.js';
 import type { PriceListFailure } from '../model.js';
 

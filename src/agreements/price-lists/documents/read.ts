@@ -8,7 +8,7 @@
  *   is there but unreadable) makes the result incomplete, since a document cannot be fixed and
  *   re-exported the way a spreadsheet can; headings and notes between the rows do not.
  */
-import type { Word } from '../../../invoices/parsing/layout/words.js';
+import type { Word } from '../../../shared/layout/words.js';
 import { LIMITS, type PriceListReadResult, type PriceListRow, type PriceListSheet } from '../model.js';
 import { readSheet, type RowBudget, type SheetReading } from '../sheet.js';
 import { readDocxTables } from './docx.js';

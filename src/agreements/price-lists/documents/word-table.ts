@@ -11,9 +11,9 @@
  *   (notes, totals and footers below it are not rows).
  * - A header printed over two lines ("Unit" over "price") is joined.
  */
-import { buildLines, type Line, type Segment } from '../../../invoices/parsing/layout/lines.js';
-import { voteDecimalMark, parseNumber, type DecimalMark } from '../../../invoices/parsing/layout/numbers.js';
-import type { Word } from '../../../invoices/parsing/layout/words.js';
+import { buildLines, type Line, type Segment } from '../../../shared/layout/lines.js';
+import { voteDecimalMark, parseNumber, type DecimalMark } from '../../../shared/layout/numbers.js';
+import type { Word } from '../../../shared/layout/words.js';
 import { Decimal } from 'decimal.js';
 import { findHeaderRow, mapColumns, headerScore } from '../columns.js';
 import { isIsoCurrencyCode } from '../currency.js';

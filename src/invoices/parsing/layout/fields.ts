@@ -12,8 +12,8 @@ import {
   type Language,
   type TotalField,
 } from './labels.js';
-import type { Line, Segment } from './lines.js';
-import type { Word } from './words.js';
+import type { Line, Segment } from '../../../shared/layout/lines.js';
+import type { Word } from '../../../shared/layout/words.js';
 
 export type LabelKey = HeaderField | TotalField;
 

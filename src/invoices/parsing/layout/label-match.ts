@@ -4,7 +4,7 @@
  */
 import type { Language, LabelTerm } from './labels.js';
 import { labelWords, termsOf } from './labels.js';
-import type { Word } from './words.js';
+import type { Word } from '../../../shared/layout/words.js';
 
 export interface TermMatch<K extends string> {
   keys: K[];

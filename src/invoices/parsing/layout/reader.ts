@@ -23,11 +23,11 @@ import {
 import { dateIn, findDate, type DateOrder, type FoundDate } from './dates.js';
 import { findLabels, textOf, valuesOf, type LabelHit, type LabelKey, type ValueCandidate } from './fields.js';
 import { LEGAL_FORMS, TITLES, normalizeLabel, type Language } from './labels.js';
-import { buildLines, type Line } from './lines.js';
-import { parseNumber, parseRate, voteDecimalMark, type DecimalMark } from './numbers.js';
+import { buildLines, type Line } from '../../../shared/layout/lines.js';
+import { parseNumber, parseRate, voteDecimalMark, type DecimalMark } from '../../../shared/layout/numbers.js';
 import { discountOf, lenientNumber, quantityOf, readTable, rowArithmetic, type ReadTable } from './table.js';
 import { amountsOf, chooseTotals, equal, readVatRows, sum, type TotalsReading } from './totals.js';
-import type { Word } from './words.js';
+import type { Word } from '../../../shared/layout/words.js';
 
 export interface LayoutOptions {
   pageCount?: number;

@@ -9,9 +9,9 @@ import { Decimal } from 'decimal.js';
 import type { DecimalString } from '../model.js';
 import { TermIndex } from './label-match.js';
 import { COLUMN_LABELS, TOTAL_LABELS, type ColumnRole } from './labels.js';
-import type { Line } from './lines.js';
-import { numberShape, parseNumber, parseRate, type DecimalMark } from './numbers.js';
-import type { Word } from './words.js';
+import type { Line } from '../../../shared/layout/lines.js';
+import { numberShape, parseNumber, parseRate, type DecimalMark } from '../../../shared/layout/numbers.js';
+import type { Word } from '../../../shared/layout/words.js';
 
 const COLUMN_TERMS = new TermIndex(COLUMN_LABELS);
 const TOTAL_TERMS = new TermIndex(TOTAL_LABELS);

@@ -6,9 +6,9 @@ import { Decimal } from 'decimal.js';
 import type { DecimalString, VatBreakdownEntry } from '../model.js';
 import { valuesOf, type LabelHit } from './fields.js';
 import type { TotalField } from './labels.js';
-import type { Line } from './lines.js';
-import { numberShape, parseAmount, parseRate, type DecimalMark } from './numbers.js';
-import type { Word } from './words.js';
+import type { Line } from '../../../shared/layout/lines.js';
+import { numberShape, parseAmount, parseRate, type DecimalMark } from '../../../shared/layout/numbers.js';
+import type { Word } from '../../../shared/layout/words.js';
 import { trimCharsEnd } from '../../../shared/text-scan.js';
 
 export interface TotalsReading {

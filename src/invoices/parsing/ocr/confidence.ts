@@ -8,8 +8,8 @@
 import { Decimal } from 'decimal.js';
 import { invoiceFieldValue, type ExtractionConfidence, type NormalizedInvoice } from '../model.js';
 import { findDate } from '../layout/dates.js';
-import { parseNumber } from '../layout/numbers.js';
-import type { Word } from '../layout/words.js';
+import { parseNumber } from '../../../shared/layout/numbers.js';
+import type { Word } from '../../../shared/layout/words.js';
 
 type ValueKind = 'text' | 'amount' | 'date';
 

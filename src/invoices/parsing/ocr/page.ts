@@ -4,7 +4,7 @@
  * lines) and thresholded with the specks removed, tesseract reads it, and its TSV becomes the
  * layout reader's words. Runs only in the helper: see scan.ts for the caller.
  */
-import type { Word } from '../layout/words.js';
+import type { Word } from '../../../shared/layout/words.js';
 import type { Language } from '../layout/labels.js';
 import { detectLanguage, tesseractLanguagesFor } from './languages.js';
 import {

@@ -11,7 +11,7 @@
 import { Context } from '@temporalio/activity';
 import { failed, type InvoiceOutcome, type ParseOutcome } from '../model.js';
 import { readInvoiceFromWords } from '../layout/reader.js';
-import type { Word } from '../layout/words.js';
+import type { Word } from '../../../shared/layout/words.js';
 import { IsolationCancelled, runIsolated, type Isolated, type IsolationFailure } from '../../../shared/isolated.js';
 import { WordConfidence, withOcrConfidence } from './confidence.js';
 import { OCR_PAGE_MODULE, type OcrPageResult } from './page.js';

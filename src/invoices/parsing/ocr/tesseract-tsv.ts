@@ -1,6 +1,6 @@
 /**
  * Tesseract's TSV output (one row per page, block, paragraph, line and word, boxes in pixels)
- * turned into the layout reader's words (layout/words.ts): page units, the origin at the top
+ * turned into the layout reader's words (src/shared/layout/words.ts): page units, the origin at the top
  * left, `y` the baseline and `height` the font size, as pdf.js words are, so the reader's
  * thresholds (same line, column gap, thousands space) mean the same for a scan.
  *
@@ -9,7 +9,7 @@
  * (capitals and digits are about 0.72 em tall). A residual skew left after the image was
  * straightened is measured from the lines' baselines and the boxes are rotated back.
  */
-import { MAX_WORDS_PER_PAGE, type Word } from '../layout/words.js';
+import { MAX_WORDS_PER_PAGE, type Word } from '../../../shared/layout/words.js';
 
 /** One word row of the TSV (level 5), in pixels. */
 export interface OcrWordBox {

@@ -4,11 +4,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dateIn, findDateInText } from '../../../../src/invoices/parsing/layout/dates.js';
-import { buildLines } from '../../../../src/invoices/parsing/layout/lines.js';
-import { parseAmount, parseNumber, voteDecimalMark } from '../../../../src/invoices/parsing/layout/numbers.js';
+import { buildLines } from '../../../../src/shared/layout/lines.js';
+import { parseAmount, parseNumber, voteDecimalMark } from '../../../../src/shared/layout/numbers.js';
 import { readInvoiceFromWords } from '../../../../src/invoices/parsing/layout/reader.js';
 import { parseHeaderLine, readTable } from '../../../../src/invoices/parsing/layout/table.js';
-import { wordsFromTextItems, type Word } from '../../../../src/invoices/parsing/layout/words.js';
+import { wordsFromTextItems, type Word } from '../../../../src/shared/layout/words.js';
 import { parseChecked } from './samples.js';
 
 /** Words of one line: "text@x" each, 9 units high, on baseline y. */

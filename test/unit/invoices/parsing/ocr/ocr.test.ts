@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildLines } from '../../../../src/invoices/parsing/layout/lines.js';
-import { detectLanguage } from '../../../../src/invoices/parsing/ocr/languages.js';
+import { buildLines } from '../../../../../src/shared/layout/lines.js';
+import { detectLanguage } from '../../../../../src/invoices/parsing/ocr/languages.js';
 import {
   binarizeAndDenoise,
   encodePgm,
@@ -9,14 +9,14 @@ import {
   removeSpecks,
   rotate,
   type GrayImage,
-} from '../../../../src/invoices/parsing/ocr/raster.js';
+} from '../../../../../src/invoices/parsing/ocr/raster.js';
 import {
   baselineSkew,
   parseTesseractTsv,
   repairNumber,
   restoreSeparators,
   wordsFromTesseractTsv,
-} from '../../../../src/invoices/parsing/ocr/tesseract-tsv.js';
+} from '../../../../../src/invoices/parsing/ocr/tesseract-tsv.js';
 
 const HEADER = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutLines, type PositionedText } from '../../../../src/invoices/parsing/pdf-layout.js';
+import { layoutLines, type PositionedText } from '../../../../src/shared/layout/pdf-layout.js';
 
 const fragment = (text: string, x: number, y: number, width = text.length * 5): PositionedText => ({
   text,

@@ -8,7 +8,7 @@ import {
   parseDirectives,
   type Directive,
   type SuppressionSubject,
-} from '../../../src/agreements/context-suggestions/directives.js';
+} from '../../../../src/agreements/context-suggestions/directives.js';
 
 const directive = (fields: Partial<Directive>): Directive => ({
   checker: 'price_mismatch',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractDocumentText } from '../../../../src/agreements/documents/extraction/index.js';
+import { extractDocumentText } from '../../../../../src/agreements/documents/extraction/index.js';
 import { contractParagraph, expectConsistentPassages, expectText, latin1, MIME, utf8 } from './fixtures.js';
 
 const NORWEGIAN_TERMS =

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isSuppressed, parseDirectives } from '../../../src/agreements/context-suggestions/directives.js';
+import { isSuppressed, parseDirectives } from '../../../../src/agreements/context-suggestions/directives.js';
 import {
   instructionPresent,
   proposeEdit,
   subjectOf,
   type DismissedAlert,
-} from '../../../src/agreements/context-suggestions/proposal.js';
+} from '../../../../src/agreements/context-suggestions/proposal.js';
 
 const lineAlert: DismissedAlert = {
   checker: 'price_mismatch',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError } from '../../../src/integrations/providers/provider.js';
-import { tripletexProvider } from '../../../src/integrations/providers/tripletex.js';
-import { TripletexStandin } from '../../support/tripletex-standin.js';
+import { ProviderError } from '../../../../src/integrations/providers/provider.js';
+import { tripletexProvider } from '../../../../src/integrations/providers/tripletex.js';
+import { TripletexStandin } from '../../../support/tripletex-standin.js';
 
 // The Tripletex provider against the local stand-in of the Tripletex API 2.0: sessions, date
 // filters, paging, rate limits and failures, without the rest of the stack.

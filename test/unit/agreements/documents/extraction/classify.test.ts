@@ -3,9 +3,9 @@ import {
   classifyAgreementDocument,
   extractDocumentText,
   type ExtractionResult,
-} from '../../../../src/agreements/documents/extraction/index.js';
-import { isNumber } from '../../../../src/agreements/documents/extraction/classify.js';
-import { buildPdf } from '../../invoices/parsing/pdf-builder.js';
+} from '../../../../../src/agreements/documents/extraction/index.js';
+import { isNumber } from '../../../../../src/agreements/documents/extraction/classify.js';
+import { buildPdf } from '../../../invoices/parsing/pdf-builder.js';
 import { buildDocx, buildXlsx, contractParagraph, MIME, samplePdf, utf8, wordParagraphs } from './fixtures.js';
 
 async function classify(bytes: Uint8Array, fileName: string, mimeType: string) {

@@ -4,8 +4,8 @@ import {
   DEFAULT_LIMITS,
   extractDocumentText,
   extractWithLimits,
-} from '../../../../src/agreements/documents/extraction/index.js';
-import { buildPdf } from '../../invoices/parsing/pdf-builder.js';
+} from '../../../../../src/agreements/documents/extraction/index.js';
+import { buildPdf } from '../../../invoices/parsing/pdf-builder.js';
 import { expectConsistentPassages, expectText, MIME, samplePdf, samplePdfDirectory } from './fixtures.js';
 
 const pdfInput = (bytes: Uint8Array, fileName = 'terms.pdf') => ({ bytes, fileName, mimeType: MIME.pdf });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { allowedChanges } from '../../../src/web/pages/claims.js';
-import { credentialFields } from '../../../src/web/pages/integrations.js';
-import { shownLines } from '../../../src/web/pages/invoices.js';
-import { recordUrl, resultText, temporalUiUrl } from '../../../src/web/pages/runs.js';
+import { allowedChanges } from '../../../../src/web/pages/claims.js';
+import { credentialFields } from '../../../../src/web/pages/integrations.js';
+import { shownLines } from '../../../../src/web/pages/invoices.js';
+import { recordUrl, resultText, temporalUiUrl } from '../../../../src/web/pages/runs.js';
 
 describe('web pages: pure helpers', () => {
   it('shows the first 200 lines of an invoice and every line with an alert, or all lines when asked', () => {

@@ -7,7 +7,7 @@
 // - `family`: codes suppliers use for the same thing (C62 "one", H87 "piece", EA "each"); two
 //   codes of one family are taken as the same unit, and that too is named as a guess.
 // Words are compared folded (lower case, no diacritics, no trailing dot); a word must belong to
-// one code only (test/unit/checks/units.test.ts checks this).
+// one code only (test/unit/agreements/units/units.test.ts checks this).
 
 export type UnitLanguage = 'en' | 'no' | 'sv' | 'da' | 'fi' | 'de' | 'fr' | 'nl';
 

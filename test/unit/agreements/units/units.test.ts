@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { foldText } from '../../../../src/agreements/price-lists/normalize.js';
-import { canonicalUnit, compareUnits, readUnit, UNIT_TABLE } from '../../../../src/checks/units/index.js';
+import { canonicalUnit, compareUnits, readUnit, UNIT_TABLE } from '../../../../src/agreements/units/index.js';
 
 describe('the unit table', () => {
   it('gives every word, symbol and name one code only, and every code once', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { compileFilter, teamFilterSchema, validateTeamFilter } from '../../../src/teams/filter/index.js';
+import { compileFilter, teamFilterSchema, validateTeamFilter } from '../../../../src/teams/filter/index.js';
 
 const cond = (value = 'EUR') => ({ field: 'invoice.currency', op: 'is', value });
 const group = (children: unknown[], combinator = 'and') => ({ combinator, children });

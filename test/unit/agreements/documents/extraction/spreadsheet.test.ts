@@ -3,7 +3,7 @@ import {
   DEFAULT_LIMITS,
   extractDocumentText,
   extractWithLimits,
-} from '../../../../src/agreements/documents/extraction/index.js';
+} from '../../../../../src/agreements/documents/extraction/index.js';
 import { buildXlsx, expectConsistentPassages, expectText, MIME } from './fixtures.js';
 
 const xlsxInput = (bytes: Uint8Array, fileName = 'prisliste.xlsx') => ({ bytes, fileName, mimeType: MIME.xlsx });

@@ -3,7 +3,7 @@
 // or by a word or abbreviation of one of our languages (a mapping, named in the alert). Price
 // lists often write a price per unit and period ("user/month", "TB/month"): the period part is
 // read off and taken to be the invoice's billing period, which is named as a guess too.
-import { foldText } from '../../agreements/price-lists/normalize.js';
+import { foldText } from '../price-lists/normalize.js';
 import { UNIT_TABLE, type UnitEntry } from './table.js';
 
 export { UNIT_TABLE, type UnitEntry, type UnitLanguage } from './table.js';

@@ -5,8 +5,8 @@ import {
   extractDocumentText,
   type ExtractionInput,
   type ExtractionResult,
-} from '../../../../src/agreements/documents/extraction/index.js';
-import { buildPdf, deflatedSpaces } from '../../invoices/parsing/pdf-builder.js';
+} from '../../../../../src/agreements/documents/extraction/index.js';
+import { buildPdf, deflatedSpaces } from '../../../invoices/parsing/pdf-builder.js';
 import {
   buildXlsx,
   contractParagraph,

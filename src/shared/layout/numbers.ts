@@ -3,7 +3,7 @@
  * `1,234.56`, `1'234.56`, and the negatives `-100,00`, `100,00-`, `(100.00)`.
  */
 import { Decimal } from 'decimal.js';
-import type { DecimalString } from '../model.js';
+import type { DecimalString } from '../money.js';
 
 /** Which character separates the decimals. */
 export type DecimalMark = ',' | '.';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeParagraph } from '../../../../src/agreements/documents/extraction/normalize.js';
+import { normalizeParagraph } from '../../../../../src/agreements/documents/extraction/normalize.js';
 import {
   DocumentTextBuilder,
   PASSAGE_MAX,
   PASSAGE_MIN,
   type TextBlock,
-} from '../../../../src/agreements/documents/extraction/passages.js';
+} from '../../../../../src/agreements/documents/extraction/passages.js';
 import { contractParagraph, expectConsistentPassages } from './fixtures.js';
 
 function build(blocks: TextBlock[], maxCharacters = 2_000_000) {

@@ -1,5 +1,5 @@
 import type { Prisma } from '../db/client.js';
-import { refreshCheckStatus } from './check-status.js';
+import { refreshCheckStatus } from '../invoices/check-status.js';
 
 // Every change of an agreement's terms (fields, price items, documents, instructions) goes
 // through here: it marks the checks that read the older terms outdated, and the invoices'

@@ -4,8 +4,8 @@ import {
   DEFAULT_LIMITS,
   extractDocumentText,
   extractWithLimits,
-} from '../../../../src/agreements/documents/extraction/index.js';
-import { maxElementDepth } from '../../../../src/agreements/documents/extraction/xml-depth.js';
+} from '../../../../../src/agreements/documents/extraction/index.js';
+import { maxElementDepth } from '../../../../../src/agreements/documents/extraction/xml-depth.js';
 import {
   buildDocx,
   contractParagraph,

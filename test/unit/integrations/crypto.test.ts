@@ -5,8 +5,8 @@ import {
   openCredentials,
   parseKeyring,
   sealCredentials,
-} from '../../src/integrations/crypto.js';
-import { lastCalendarMonth, syncPeriod } from '../../src/integrations/syncs.js';
+} from '../../../src/integrations/crypto.js';
+import { lastCalendarMonth, syncPeriod } from '../../../src/integrations/syncs.js';
 
 const binding = {
   organizationId: '00000000-0000-4000-8000-000000000001',

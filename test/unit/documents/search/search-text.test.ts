@@ -6,7 +6,7 @@ import {
   parseHeadline,
   phraseMatches,
   phrasePattern,
-} from '../../../src/documents/search/text.js';
+} from '../../../../src/documents/search/text.js';
 
 describe('search text preparation', () => {
   it('folds case for every letter, Nordic capitals included, and composes combining marks', () => {

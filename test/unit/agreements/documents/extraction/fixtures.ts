@@ -12,9 +12,9 @@ import {
   PASSAGE_MAX,
   type ExtractedText,
   type ExtractionResult,
-} from '../../../../src/agreements/documents/extraction/index.js';
+} from '../../../../../src/agreements/documents/extraction/index.js';
 
-export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 export const samplePdfDirectory = path.resolve(repoRoot, '../shared/samples/pdf-plain');
 
 export function samplePdf(name: string): Uint8Array {

@@ -5,7 +5,7 @@ import {
   type ReconcileAlert,
   type ReconcilePlan,
   type ReconcileTopic,
-} from '../../../src/alerts/topic-reconcile/rule.js';
+} from '../../../../src/alerts/topic-reconcile/rule.js';
 
 let counter = 0;
 function alert(fields: Partial<ReconcileAlert>): ReconcileAlert {
