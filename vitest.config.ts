@@ -28,8 +28,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          // The web application in Debian's chromium (playwright-core), on a stack of its own
-          // (the same one test/setup starts), after the integration tests so the two do not compete.
+          // The web application in Debian's chromium (playwright-core), on the integration stack
+          // (test/setup/global-setup.ts shares it), after the integration tests.
           sequence: { groupOrder: 2 },
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 120_000,
@@ -44,7 +44,7 @@ export default defineConfig({
           include: ['test/crash/**/*.test.ts'],
           // Kills shared processes, so it runs alone, last, on a stack of its own.
           sequence: { groupOrder: 3 },
-          globalSetup: ['test/setup/global-setup.ts'],
+          globalSetup: ['test/setup/crash-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           pool: 'forks',
