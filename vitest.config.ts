@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test/setup/sequencer.js';
 
-// How the suite is laid out and why (docs/testing.md, "Why it is fast"): unit, integration and
-// browser files run side by side in one group of workers, on one shared stack, longest files
-// first; most integration and browser time is spent waiting on the stack (workflows, timers,
-// dispatch intervals), which the other files use. The crash files kill processes, so they run
-// after that group, one at a time, on a stack of their own.
+// How the suite is laid out and why (docs/testing.md, "How the suite is laid out"): all four
+// projects run side by side in one group of workers, longest files first; most integration and
+// browser time is spent waiting on the stack (workflows, timers, dispatch intervals), which the
+// other files use. Integration and browser share one stack; the crash files, which kill
+// processes, have a stack of their own and take turns on it (test/support/crash-stack.ts).
 const SHARED_WORKERS = 4;
 
 export default defineConfig({
@@ -52,13 +52,13 @@ export default defineConfig({
         test: {
           name: 'crash',
           include: ['test/crash/**/*.test.ts'],
-          // Kills shared processes, so it runs alone, last, on a stack of its own.
-          sequence: { groupOrder: 1 },
+          // Kills processes of its stack, so on a stack of its own, one file at a time on it.
+          sequence: { groupOrder: 0 },
           globalSetup: ['test/setup/crash-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          maxWorkers: 1,
+          maxWorkers: SHARED_WORKERS,
         },
       },
     ],
