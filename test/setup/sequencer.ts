@@ -8,7 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // Without recorded durations: files that wait on a real stack first, then the larger file.
 const KIND_RANK: Record<string, number> = { crash: 3, integration: 2, browser: 1, unit: 0 };
 
-// Files that outlast all others by far (docs/testing.md, "Why it is fast"): first in any case.
+// Files that outlast all others by far (docs/testing.md, "How the suite is laid out"): first in any case.
 const LONGEST = new Set(['test/integration/api-fuzz.test.ts']);
 
 export class LongestFirstSequencer extends BaseSequencer {
