@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { PEPPOL_SAMPLES } from '../fixtures/sample-expectations.js';
 import { eventually } from '../support/api.js';
 import { ingestionUpload, sample, settledIngestionInvoice } from '../support/invoices.js';
+import { holdCrashStackForThisFile } from '../support/crash-stack.js';
 import { createTenant, testDb } from '../support/tenants.js';
 
 // Kill -9 the worker, then the Temporal server, in the middle of imports. Their supervisors start
@@ -51,6 +52,8 @@ async function expectWorkInFlight(organizationId: string) {
 }
 
 describe('crash recovery', () => {
+  holdCrashStackForThisFile();
+
   it('loses and duplicates no invoice when the worker is killed mid-import', async () => {
     const tenant = await createTenant();
     const invoiceIds = await uploadAll(tenant.ingestionToken);

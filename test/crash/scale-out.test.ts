@@ -10,6 +10,7 @@ import { scheduleIdOf } from '../../src/integrations/schedules.js';
 import { freePort, spawnTypeScript, waitFor, type ManagedProcess } from '../../src/infra/process.js';
 import { call, eventually, expectError, type ApiResponse, type CallOptions } from '../support/api.js';
 import { peppolInvoice } from '../support/checks.js';
+import { holdCrashStackForThisFile } from '../support/crash-stack.js';
 import { testTemporal } from '../support/runs.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
 
@@ -194,6 +195,8 @@ describe('scale-out: two APIs and two workers on one stack', () => {
   let replicas: Replicas;
   let secondWorker: ManagedProcess;
   let tenant: Tenant;
+
+  holdCrashStackForThisFile();
 
   beforeAll(async () => {
     const [apiA, apiB, worker] = await Promise.all([startApi('api-a'), startApi('api-b'), startWorker('worker-2')]);
