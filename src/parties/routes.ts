@@ -57,7 +57,7 @@ function serializeParty(row: PartyRow) {
   };
 }
 
-function partyListRoute(kind: 'supplier' | 'recipient', path: string, operationId: string) {
+function partyListRoute<const Id extends string>(kind: 'supplier' | 'recipient', path: string, operationId: Id) {
   return defineRoute({
     method: 'get',
     path,
