@@ -30,6 +30,12 @@ export interface UploadRow {
   code: string | null;
 }
 
+// What upload-results.eta and upload-rows.eta read: the files' lines and the words around them.
+export type UploadResultsData = {
+  rows: UploadRow[];
+  t: typeof UPLOAD_TEXTS;
+};
+
 const importIdParams = z.object({ id: z.string().uuid() });
 
 // What the storage needs as a type when the browser sent none it knows (a file picked on some systems).
@@ -120,13 +126,14 @@ export const invoiceUploadPages: WebRoute[] = [
       // One after the other: the organization's processing capacity is taken in order.
       const rows: UploadRow[] = [];
       for (const file of uploads) rows.push(await uploadOne(call, file));
+      const data: UploadResultsData = { rows, t: UPLOAD_TEXTS };
       // The page's script sends one file per request and places the answer in its list.
-      if (ctx.get('HX-Request')) return { fragment: 'upload-rows', data: { rows, t: UPLOAD_TEXTS } };
+      if (ctx.get('HX-Request')) return { fragment: 'upload-rows', data };
       return {
         view: 'upload-results',
         title: UPLOAD_TEXTS.results,
         nav: 'invoices',
-        data: { rows, t: UPLOAD_TEXTS },
+        data,
         status: rows.every((row) => row.state === 'refused') ? 400 : 200,
       };
     },
@@ -138,7 +145,10 @@ export const invoiceUploadPages: WebRoute[] = [
     title: UPLOAD_TEXTS.results,
     view: 'upload-results',
     params: importIdParams,
-    load: async ({ params, call }) => ({ rows: [await importRow(call, params.id)], t: UPLOAD_TEXTS }),
+    load: async ({ params, call }): Promise<UploadResultsData> => ({
+      rows: [await importRow(call, params.id)],
+      t: UPLOAD_TEXTS,
+    }),
   }),
   // One import's line alone, polled by htmx while it is queued or running.
   definePage({
@@ -147,6 +157,9 @@ export const invoiceUploadPages: WebRoute[] = [
     title: UPLOAD_TEXTS.results,
     view: 'upload-rows',
     params: importIdParams,
-    load: async ({ params, call }) => ({ rows: [await importRow(call, params.id)], t: UPLOAD_TEXTS }),
+    load: async ({ params, call }): Promise<UploadResultsData> => ({
+      rows: [await importRow(call, params.id)],
+      t: UPLOAD_TEXTS,
+    }),
   }),
 ];
