@@ -21,8 +21,12 @@ import { allRoutes, type ApiRoute } from '../routes.js';
 
 // The operations by operationId, with their types as the route table declares them
 // (src/http/route.ts, defineRoute): `call('getInvoice', { params: { id } })` is checked against the
-// route's schemas and returns its 2xx response schema's type.
-type OperationMap = { [Route in ApiRoute as Route['operationId']]: OperationTypesOf<Route> };
+// route's schemas and returns its 2xx response schema's type. A route whose operationId is a plain
+// string (made by a helper that does not keep it literal) is left out rather than widening every
+// key to string: the web cannot call it until its helper takes the id as a `const` type parameter.
+type OperationMap = {
+  [Route in ApiRoute as string extends Route['operationId'] ? never : Route['operationId']]: OperationTypesOf<Route>;
+};
 export type OperationId = keyof OperationMap;
 
 // Path and query values as a URL gives them: strings (repeated query keys as string lists). The
