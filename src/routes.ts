@@ -25,8 +25,9 @@ import { searchRoutes } from './search/routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { supportRoutes } from './support/routes.js';
 
-// The whole Organization/Ingestion API: each domain folder owns its routes.
-export const allRoutes: RouteDefinition[] = [
+// The whole Organization/Ingestion API: each domain folder owns its routes. The table keeps each
+// route's own type (its operationId and schemas) for in-process callers: ApiRoute.
+const routeTable = [
   ...organizationRoutes,
   ...partyRoutes,
   ...documentRoutes,
@@ -53,3 +54,6 @@ export const allRoutes: RouteDefinition[] = [
   ...supportRoutes,
   ...notificationRoutes,
 ];
+
+export type ApiRoute = (typeof routeTable)[number];
+export const allRoutes: RouteDefinition[] = routeTable;

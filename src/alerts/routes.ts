@@ -39,7 +39,7 @@ import type { AlertCommand } from './state-machine.js';
 import { resolveTeamScope } from '../teams/scope.js';
 
 const tag = 'Alerts';
-function commandRoute(command: Exclude<AlertCommand, 'dismiss'>, summary: string) {
+function commandRoute<const Command extends Exclude<AlertCommand, 'dismiss'>>(command: Command, summary: string) {
   return defineRoute({
     method: 'post',
     path: `/v1/alerts/${command}`,

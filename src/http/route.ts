@@ -78,8 +78,38 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R extend
   handler: (input: RouteInput<P, Q, B, ActorFor<R>>) => Promise<RouteResponse>;
 }
 
-export function defineRoute<P, Q, B, const R extends AccessRule>(route: RouteDefinition<P, Q, B, R>): RouteDefinition {
-  return route as unknown as RouteDefinition;
+// What an in-process caller (the web application, src/web/operations.ts) may know of an operation
+// at compile time: its path parameters and query keys, its body as the client sends it (the body
+// schema's input) and its 2xx JSON responses. A phantom member: it exists in types only.
+declare const operationTypes: unique symbol;
+
+export interface OperationTypes<P, Q, BodyInput, Responses> {
+  params: P;
+  query: Q;
+  body: BodyInput;
+  responses: Responses;
+}
+
+// A route as the route table holds it, with its operationId literal and its operation's types.
+export type TypedRoute<
+  Id extends string,
+  Types extends OperationTypes<unknown, unknown, unknown, unknown>,
+> = RouteDefinition & { operationId: Id; readonly [operationTypes]?: Types };
+
+export type OperationTypesOf<Route> = Route extends { readonly [operationTypes]?: infer Types } ? Types : never;
+
+export function defineRoute<
+  P,
+  Q,
+  B,
+  const R extends AccessRule,
+  const Id extends string,
+  BodyInput = unknown,
+  Responses extends Record<number, ResponseDoc> = Record<number, ResponseDoc>,
+>(
+  route: RouteDefinition<P, Q, B, R> & { operationId: Id; body?: ZodType<B, BodyInput>; responses: Responses },
+): TypedRoute<Id, OperationTypes<P, Q, BodyInput, Responses>> {
+  return route as unknown as TypedRoute<Id, OperationTypes<P, Q, BodyInput, Responses>>;
 }
 
 export function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, part: 'path' | 'query' | 'body'): T {

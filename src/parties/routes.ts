@@ -3,7 +3,7 @@ import { listResponse } from '../http/schemas.js';
 import { partyListQuery, partySchema } from './schemas.js';
 import { listPartiesPage, type PartyKind } from './service.js';
 
-function partyListRoute(kind: PartyKind, path: string, operationId: string) {
+function partyListRoute<const Id extends string>(kind: PartyKind, path: string, operationId: Id) {
   return defineRoute({
     method: 'get',
     path,

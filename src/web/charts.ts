@@ -227,7 +227,7 @@ export function groupCharts(title: string, groupColumn: string, groups: Group[],
 }
 
 export interface ExpiringAgreement {
-  title: string;
+  title: string | null;
   expiration_date: string;
 }
 
@@ -236,6 +236,7 @@ export function expiringChart(agreements: ExpiringAgreement[], today: Date): Cha
   if (agreements.length === 0) return null;
   const t = texts.overview;
   const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  const titles = agreements.map((a) => a.title ?? t.untitledAgreement);
   const days = agreements.map((a) =>
     String(Math.round((Date.parse(`${a.expiration_date}T00:00:00Z`) - start) / 86_400_000)),
   );
@@ -244,13 +245,13 @@ export function expiringChart(agreements: ExpiringAgreement[], today: Date): Cha
     currency: null,
     svg: barChartSvg({
       label: t.agreementsExpiring,
-      categories: agreements.map((a) => a.title),
+      categories: titles,
       series: [{ name: t.daysLeft, values: days }],
       horizontal: true,
     }),
     table: {
       columns: [t.agreement, t.expires, t.daysLeft],
-      rows: agreements.map((a, i) => [a.title, a.expiration_date, days[i]!]),
+      rows: agreements.map((a, i) => [titles[i]!, a.expiration_date, days[i]!]),
     },
   };
 }

@@ -1,45 +1,94 @@
+import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
+import type { z, ZodType } from 'zod';
 import { actorOf } from '../auth/actor.js';
 import type { Credential } from '../auth/credential.js';
 import type { AppDeps } from '../deps.js';
 import { authorize } from '../http/auth.js';
-import { assertKnownQueryKeys, parsePart, queryKeysOf, type RouteDefinition } from '../http/route.js';
-import { allRoutes } from '../routes.js';
+import {
+  assertKnownQueryKeys,
+  parsePart,
+  queryKeysOf,
+  type OperationTypesOf,
+  type RouteDefinition,
+} from '../http/route.js';
+import { allRoutes, type ApiRoute } from '../routes.js';
 
 // The application's pages and actions call the API's own operations, in process: the same route
 // definition validates the input (zod), checks the level against the same access rule, and runs
 // the same handler and services, so the application has no business logic of its own and shows
 // exactly what the API answers (its JSON representation, links included).
 
-export interface OperationInput {
+// The operations by operationId, with their types as the route table declares them
+// (src/http/route.ts, defineRoute): `call('getInvoice', { params: { id } })` is checked against the
+// route's schemas and returns its 2xx response schema's type. A route whose operationId is a plain
+// string (made by a helper that does not keep it literal) is left out rather than widening every
+// key to string: the web cannot call it until its helper takes the id as a `const` type parameter.
+type OperationMap = {
+  [Route in ApiRoute as string extends Route['operationId'] ? never : Route['operationId']]: OperationTypesOf<Route>;
+};
+export type OperationId = keyof OperationMap;
+
+// Path and query values as a URL gives them: strings (repeated query keys as string lists). The
+// route's zod schemas parse them, as for an HTTP request.
+type PathParams<P> = unknown extends P ? { params?: undefined } : { params: { [K in keyof P]: string } };
+type QueryValues<Q> = unknown extends Q ? { query?: undefined } : { query?: { [K in keyof Q]?: string | string[] } };
+// The body as a client sends it (the body schema's input), so defaults may be left out.
+type BodyOf<B> = unknown extends B ? { body?: undefined } : {} extends B ? { body?: B } : { body: B };
+
+export type OperationInput<Id extends OperationId> = PathParams<OperationMap[Id]['params']> &
+  QueryValues<OperationMap[Id]['query']> &
+  BodyOf<OperationMap[Id]['body']>;
+// The input may be left out when nothing in it is required.
+type InputArgs<Id extends OperationId> =
+  {} extends OperationInput<Id> ? [input?: OperationInput<Id>] : [input: OperationInput<Id>];
+
+// A file (a claim's PDF, XLSX or CSV export) as the handler answers it: whole or streamed.
+export type FileBody = Buffer | string | Readable;
+type SuccessStatus = 200 | 201 | 202 | 204;
+type BodyOfResponse<Doc> = Doc extends { contentType: string | string[] }
+  ? FileBody
+  : Doc extends { schema: infer Schema extends ZodType }
+    ? z.output<Schema>
+    : undefined;
+type Responses<Id extends OperationId> = OperationMap[Id]['responses'];
+export type OperationResponse<Id extends OperationId> = BodyOfResponse<
+  Responses<Id>[Extract<keyof Responses<Id>, SuccessStatus>]
+>;
+// One record of a list operation's page (`data`).
+export type ListItem<Id extends OperationId> = OperationResponse<Id> extends { data: (infer Item)[] } ? Item : never;
+
+// The answer of an operation: its status, body and headers, as the HTTP response would carry them.
+export interface OperationResult<Body = unknown> {
+  status: number;
+  body: Body;
+  headers: Record<string, string>;
+}
+
+interface UntypedInput {
   params?: Record<string, unknown>;
-  // Query values as a query string gives them (strings or string lists), like the API's.
   query?: Record<string, unknown>;
   body?: unknown;
 }
 
-export interface OperationResult {
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
-}
-
 const byOperationId = new Map(allRoutes.map((route) => [route.operationId, route]));
 
-export function operation(operationId: string): RouteDefinition {
+function operation(operationId: string): RouteDefinition {
   const route = byOperationId.get(operationId);
   if (!route) throw new Error(`no API operation ${operationId}`);
   return route;
 }
 
-export async function callOperation(
+export async function callOperation<Id extends OperationId>(
   deps: AppDeps,
   ctx: Context,
   credential: Credential,
-  operationId: string,
-  input: OperationInput = {},
-): Promise<OperationResult> {
+  operationId: Id,
+  ...[typedInput]: InputArgs<Id>
+): Promise<OperationResult<OperationResponse<Id>>> {
   const route = operation(operationId);
+  // The types were checked at the call; the route's schemas check the values.
+  const input: UntypedInput = typedInput ?? {};
   authorize(credential, route.access);
   const params = parsePart(route.params, input.params ?? {}, 'path');
   const rawQuery = input.query ?? {};
@@ -55,19 +104,22 @@ export async function callOperation(
     ctx,
     idempotencyKey: null,
   });
-  return { status: response.status ?? 200, body: response.body, headers: response.headers ?? {} };
+  const answer = response.body as OperationResponse<Id>;
+  return { status: response.status ?? 200, body: answer, headers: response.headers ?? {} };
 }
 
 // Bound to one request's user: `await call('getInvoice', { params: { id } })` returns the body.
-export type OperationCaller = <T = Record<string, unknown>>(operationId: string, input?: OperationInput) => Promise<T>;
+export type OperationCaller = <Id extends OperationId>(
+  operationId: Id,
+  ...input: InputArgs<Id>
+) => Promise<OperationResponse<Id>>;
 
 export function operationCaller(deps: AppDeps, ctx: Context, credential: Credential): OperationCaller {
-  return async <T>(operationId: string, input?: OperationInput) =>
-    (await callOperation(deps, ctx, credential, operationId, input)).body as T;
+  return async (operationId, ...input) => (await callOperation(deps, ctx, credential, operationId, ...input)).body;
 }
 
 // Whether the credential may call an operation (to show or hide an action's button).
-export function mayCall(credential: Credential, operationId: string): boolean {
+export function mayCall(credential: Credential, operationId: OperationId): boolean {
   try {
     authorize(credential, operation(operationId).access);
     return true;

@@ -85,18 +85,20 @@ export interface WebDownload<P = unknown, Q = unknown> {
   file: (input: WebInput<P, Q>) => Promise<WebFile>;
 }
 
-export type WebRoute = WebPage<any, any> | WebAction<any, any> | WebDownload<any, any>;
+// A route of the table, its input types erased: each was checked where it was defined, and its
+// own zod schemas parse what it receives.
+export type WebRoute = WebPage | WebAction | WebDownload;
 
 export function definePage<P, Q>(page: Omit<WebPage<P, Q>, 'method'>): WebRoute {
-  return { method: 'get', ...page } as WebRoute;
+  return { method: 'get', ...page } as unknown as WebRoute;
 }
 
 export function defineDownload<P, Q>(download: Omit<WebDownload<P, Q>, 'method' | 'download'>): WebRoute {
-  return { method: 'get', download: true, ...download } as WebRoute;
+  return { method: 'get', download: true, ...download } as unknown as WebRoute;
 }
 
 export function defineAction<P, B>(action: Omit<WebAction<P, B>, 'method'>): WebRoute {
-  return { method: 'post', ...action } as WebRoute;
+  return { method: 'post', ...action } as unknown as WebRoute;
 }
 
 function signInRedirect(ctx: Context): void {
@@ -117,7 +119,7 @@ const forbidden = (level: Level) =>
   );
 
 // What a page or a download receives, once its level is checked and its path and query parsed.
-function readInput(deps: AppDeps, route: WebPage<any, any> | WebDownload<any, any>, ctx: Context, session: WebSession) {
+function readInput(deps: AppDeps, route: WebPage | WebDownload, ctx: Context, session: WebSession) {
   const level = route.level ?? 'read';
   if (!atLeast(session.role, level)) throw forbidden(level);
   const credential = credentialOf(session);
@@ -132,7 +134,7 @@ function readInput(deps: AppDeps, route: WebPage<any, any> | WebDownload<any, an
   };
 }
 
-async function runPage(deps: AppDeps, page: WebPage<any, any>, ctx: Context, session: WebSession): Promise<void> {
+async function runPage(deps: AppDeps, page: WebPage, ctx: Context, session: WebSession): Promise<void> {
   const [data, user] = await Promise.all([page.load(readInput(deps, page, ctx, session)), layoutUser(deps, session)]);
   if (data.redirect) return ctx.redirect(data.redirect);
   const app = appView(ctx, {
@@ -145,12 +147,7 @@ async function runPage(deps: AppDeps, page: WebPage<any, any>, ctx: Context, ses
   sendHtml(ctx, renderView(page.view, { ...data, app }));
 }
 
-async function runDownload(
-  deps: AppDeps,
-  route: WebDownload<any, any>,
-  ctx: Context,
-  session: WebSession,
-): Promise<void> {
+async function runDownload(deps: AppDeps, route: WebDownload, ctx: Context, session: WebSession): Promise<void> {
   const file = await route.file(readInput(deps, route, ctx, session));
   ctx.status = 200;
   ctx.type = file.contentType;
@@ -168,7 +165,7 @@ const csrfFailed = () =>
     'The form has expired or did not come from this application. Reload the page and try again.',
   );
 
-async function runAction(deps: AppDeps, action: WebAction<any, any>, ctx: Context, session: WebSession): Promise<void> {
+async function runAction(deps: AppDeps, action: WebAction, ctx: Context, session: WebSession): Promise<void> {
   let result: ActionResult;
   if (action.multipart) {
     // The level first, so a Read member's upload is refused before a byte is read to disk.
@@ -187,7 +184,7 @@ async function runAction(deps: AppDeps, action: WebAction<any, any>, ctx: Contex
 
 async function handleAction(
   deps: AppDeps,
-  action: WebAction<any, any>,
+  action: WebAction,
   ctx: Context,
   session: WebSession,
   files: ReceivedFile[],

@@ -7,8 +7,6 @@ import type { WebInput } from './page.js';
 // through the same search: its exact matches, else every supplier whose name contains it (at most
 // MAX_PICKED, and the page says so), else nothing matches and the list is empty.
 
-type Row = Record<string, any>;
-type Page = { data: Row[]; next_cursor: string | null };
 type Caller = WebInput<unknown, unknown>['call'];
 
 const MAX_PICKED = 100;
@@ -34,15 +32,32 @@ export function withoutKey<T extends Record<string, string>>(record: T, key: str
   return rest;
 }
 
+// A picker's list: the API's list operation read as ids and names, and the word for them.
 interface Kind {
-  operationId: 'listSuppliers' | 'listAgreements';
-  // The representation's name field.
-  name: (row: Row) => string;
+  search: (call: Caller, query: Record<string, string>) => Promise<{ data: Found[]; next_cursor: string | null }>;
   plural: string;
 }
 
-const SUPPLIER: Kind = { operationId: 'listSuppliers', name: (row) => row.name ?? '', plural: 'suppliers' };
-const AGREEMENT: Kind = { operationId: 'listAgreements', name: (row) => row.title ?? '', plural: 'agreements' };
+// One found record: its id and the name shown.
+interface Found {
+  id: string;
+  name: string;
+}
+
+const SUPPLIER: Kind = {
+  search: async (call, query) => {
+    const page = await call('listSuppliers', { query });
+    return { data: page.data.map((row) => ({ id: row.id, name: row.name })), next_cursor: page.next_cursor };
+  },
+  plural: 'suppliers',
+};
+const AGREEMENT: Kind = {
+  search: async (call, query) => {
+    const page = await call('listAgreements', { query });
+    return { data: page.data.map((row) => ({ id: row.id, name: row.title ?? '' })), next_cursor: page.next_cursor };
+  },
+  plural: 'agreements',
+};
 
 // Resolves the picker's text into `query[idsKey]` (the API's filter); keeps ids given in the URL.
 async function picked(
@@ -70,14 +85,14 @@ async function picked(
       note: names.length > 1 ? `${names.length} ${kind.plural} chosen.` : null,
     };
   }
-  const found = await input.call<Page>(kind.operationId, { query: { search: text, limit: String(MAX_PICKED) } });
-  const exact = found.data.filter((row) => kind.name(row).toLowerCase() === text.toLowerCase());
+  const found = await kind.search(input.call, { search: text, limit: String(MAX_PICKED) });
+  const exact = found.data.filter((row) => row.name.toLowerCase() === text.toLowerCase());
   const chosen = exact.length > 0 ? exact : found.data;
   if (chosen.length === 0) {
     delete query[idsKey];
     return { text, none: true, note: `No ${kind.plural.slice(0, -1)} has a name containing “${text}”.` };
   }
-  query[idsKey] = chosen.map((row) => row.id as string).join(',');
+  query[idsKey] = chosen.map((row) => row.id).join(',');
   if (exact.length > 0) return { text, none: false, note: null };
   const more = found.next_cursor !== null;
   return {
@@ -104,10 +119,8 @@ export function pickedAgreements(
 }
 
 async function suggestions(kind: Kind, call: Caller, text: string): Promise<string[]> {
-  const page = await call<Page>(kind.operationId, {
-    query: { limit: String(SUGGESTIONS), ...(text ? { search: text } : {}) },
-  });
-  return [...new Set(page.data.map(kind.name).filter((name) => name !== ''))];
+  const page = await kind.search(call, { limit: String(SUGGESTIONS), ...(text ? { search: text } : {}) });
+  return [...new Set(page.data.map((row) => row.name).filter((name) => name !== ''))];
 }
 
 export const supplierSuggestions = (call: Caller, text: string) => suggestions(SUPPLIER, call, text);

@@ -13,8 +13,16 @@ export interface Refusal {
   details: { field: string; message: string }[];
 }
 
-export async function actOrShowRefusal(
-  page: { view: string; nav: NavSection; load: () => Promise<Record<string, unknown> & { title: string }> },
+// The page the action came from: its view and the same `load` as its GET, so the view reads the
+// same data (its type included) with `refusal` beside it.
+export interface RefusalPage<Data extends { title: string }> {
+  view: string;
+  nav: NavSection;
+  load: () => Promise<Data>;
+}
+
+export async function actOrShowRefusal<Data extends { title: string }>(
+  page: RefusalPage<Data>,
   act: () => Promise<{ redirect: string; notice: string }>,
 ): Promise<ActionResult> {
   try {
@@ -24,6 +32,7 @@ export async function actOrShowRefusal(
     const data = await page.load();
     const details = Array.isArray(caught.extra.details) ? (caught.extra.details as Refusal['details']) : [];
     const refusal: Refusal = { code: caught.code, message: caught.message, details };
-    return { view: page.view, title: data.title, nav: page.nav, status: caught.status, data: { ...data, refusal } };
+    const shown: Data & { refusal: Refusal } = { ...data, refusal };
+    return { view: page.view, title: data.title, nav: page.nav, status: caught.status, data: shown };
   }
 }

@@ -24,6 +24,7 @@ const en = {
     impactByTopic: 'Open impact by topic',
     agreementsExpiring: 'Agreements expiring in the next 90 days',
     agreement: 'Agreement',
+    untitledAgreement: 'Untitled agreement',
     topic: 'Topic',
     expires: 'Expires',
     daysLeft: 'Days left',

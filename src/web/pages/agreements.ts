@@ -18,9 +18,6 @@ import {
 // terms, parties, price items (paged), documents (with a download link), alerts by topic and
 // readiness with the reasons checks cannot run yet.
 
-type Row = Record<string, any>;
-type Page<T = Row> = { data: T[]; next_cursor: string | null };
-
 const LIST_FILTERS = [
   'search',
   'statuses',
@@ -66,11 +63,11 @@ export const agreementPages = [
       const { cursor, ...filter } = listed;
       const page = supplier.none
         ? { data: [], next_cursor: null }
-        : await call<Page>('listAgreements', {
+        : await call('listAgreements', {
             query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) },
           });
       const labels = await labelsOf(deps, credential.organizationId, {
-        suppliers: page.data.flatMap((a) => a.supplier_ids as string[]),
+        suppliers: page.data.flatMap((a) => a.supplier_ids),
       });
       const filters = {
         ...(supplier.text ? { ...withoutKey(filter, 'supplier_ids'), supplier: supplier.text } : filter),
@@ -99,10 +96,10 @@ export const agreementPages = [
     view: 'agreement',
     params: agreementIdParams,
     load: async ({ params, ctx, call, deps, credential }) => {
-      const agreement = await call<Row>('getAgreement', { params: { id: params.id } });
+      const agreement = await call('getAgreement', { params: { id: params.id } });
       const priceQuery = filledQuery(ctx.query, ['prices_search', 'prices_cursor']);
       const [prices, documents, topics, metrics] = await Promise.all([
-        call<Page>('listPriceItems', {
+        call('listPriceItems', {
           params: { id: params.id },
           query: {
             limit: PRICE_PAGE,
@@ -111,11 +108,11 @@ export const agreementPages = [
             ...(priceQuery.prices_cursor ? { cursor: priceQuery.prices_cursor } : {}),
           },
         }),
-        call<Page>('listAgreementDocuments', { params: { id: params.id }, query: { limit: DOCUMENTS_SHOWN } }),
-        call<{ data: Row[] }>('getAlertGroups', {
+        call('listAgreementDocuments', { params: { id: params.id }, query: { limit: DOCUMENTS_SHOWN } }),
+        call('getAlertGroups', {
           query: { group_by: 'topic', agreement_ids: params.id, limit: '1000' },
         }),
-        call<Row>('getAlertMetrics', { query: { agreement_ids: params.id } }),
+        call('getAlertMetrics', { query: { agreement_ids: params.id } }),
       ]);
       const labels = await labelsOf(deps, credential.organizationId, {
         suppliers: agreement.supplier_ids,
@@ -138,7 +135,7 @@ export const agreementPages = [
         moreDocuments: documents.next_cursor !== null,
         topics: topics.data,
         metrics,
-        readinessReasons: (agreement.readiness.missing as string[]).map((gap) => READINESS_REASONS[gap] ?? gap),
+        readinessReasons: agreement.readiness.missing.map((gap) => READINESS_REASONS[gap] ?? gap),
       };
     },
   }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError, errors } from '../../http/errors.js';
 import { labelsOf } from '../labels.js';
-import { mayCall } from '../operations.js';
+import { mayCall, type OperationResponse } from '../operations.js';
 import { defineAction, definePage, type ActionResult, type WebInput } from '../page.js';
 import { agreementSuggestions, firstText, pickedAgreements, pickedSuppliers, withoutKey } from '../pickers.js';
 import {
@@ -21,9 +21,6 @@ import { actOrShowRefusal } from '../refusal.js';
 // mark credited, reopen, add to a claim (an open one of its agreement, or a new one). Every
 // action is the API's own command (dismissAlerts, creditAlerts, reopenAlerts, addClaimAlerts,
 // createClaim); a refusal shows on the alert page with the API's code and message.
-
-type Row = Record<string, any>;
-type Page<T = Row> = { data: T[]; next_cursor: string | null };
 
 const LIST_FILTERS = [
   'statuses',
@@ -83,12 +80,12 @@ async function alertPage({
   deps,
   credential,
 }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'deps' | 'credential'>) {
-  const alert = await call<Row>('getAlert', { params: { id: params.id } });
+  const alert = await call('getAlert', { params: { id: params.id } });
   const canWrite = mayCall(credential, 'dismissAlerts');
   const [invoice, openClaims, labels] = await Promise.all([
-    call<Row>('getInvoice', { params: { id: alert.invoice_id } }),
+    call('getInvoice', { params: { id: alert.invoice_id } }),
     canWrite && alert.status === 'pending'
-      ? call<Page>('listClaims', {
+      ? call('listClaims', {
           query: {
             agreement_ids: alert.agreement_id,
             statuses: 'pending,in_progress',
@@ -105,11 +102,9 @@ async function alertPage({
       claims: [alert.claim_id],
     }),
   ]);
-  const line = alert.invoice_item_id
-    ? (((invoice.line_items as Row[] | undefined) ?? []).find((l) => l.id === alert.invoice_item_id) ?? null)
-    : null;
+  const line = alert.invoice_item_id ? (invoice.line_items.find((l) => l.id === alert.invoice_item_id) ?? null) : null;
   return {
-    title: alert.title as string,
+    title: alert.title,
     alert,
     invoice,
     line,
@@ -129,7 +124,7 @@ function onAlert(input: WebInput<{ id: string }, never>, act: () => Promise<stri
   }));
 }
 
-type BulkResult = { updated: string[]; unchanged: string[]; skipped: { id: string; reason: string }[] };
+type BulkResult = OperationResponse<'dismissAlerts'>;
 
 function refusedUnlessApplied(result: BulkResult): void {
   const skipped = result.skipped[0];
@@ -144,9 +139,7 @@ function commandAction(command: 'credit' | 'reopen', done: string) {
     params: alertParams,
     handle: (input) =>
       onAlert(input, async () => {
-        refusedUnlessApplied(
-          await input.call<BulkResult>(`${command}Alerts`, { body: { alert_ids: [input.params.id] } }),
-        );
+        refusedUnlessApplied(await input.call(`${command}Alerts`, { body: { alert_ids: [input.params.id] } }));
         return done;
       }),
   });
@@ -174,13 +167,13 @@ export const alertPages = [
       const [page, metrics, topics] = await Promise.all([
         nothing
           ? Promise.resolve({ data: [], next_cursor: null })
-          : call<Page>('listAlerts', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
+          : call('listAlerts', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
         nothing
           ? Promise.resolve({ counts: { total: 0 }, impact: [] })
-          : call<Row>('getAlertMetrics', { query: metricsFilter }),
+          : call('getAlertMetrics', { query: metricsFilter }),
         // Topics belong to one agreement: offered once an agreement is chosen.
         singleAgreement
-          ? call<Page>('listAlertTopics', { query: { agreement_ids: singleAgreement, limit: CHOICES } })
+          ? call('listAlertTopics', { query: { agreement_ids: singleAgreement, limit: CHOICES } })
           : Promise.resolve({ data: [], next_cursor: null }),
       ]);
       const labels = await labelsOf(deps, credential.organizationId, {
@@ -242,7 +235,7 @@ export const alertPages = [
       onAlert(input, async () => {
         const { category, note } = input.body;
         refusedUnlessApplied(
-          await input.call<BulkResult>('dismissAlerts', {
+          await input.call('dismissAlerts', {
             body: { alert_ids: [input.params.id], category: category ?? null, note: note ?? null },
           }),
         );
@@ -263,13 +256,13 @@ export const alertPages = [
         if (claimId === 'new' || claimId === '') {
           if (!title)
             throw errors.validation('Name the new claim.', [{ field: 'title', message: 'required for a new claim' }]);
-          const alert = await input.call<Row>('getAlert', { params: { id: input.params.id } });
-          const claim = await input.call<Row>('createClaim', {
+          const alert = await input.call('getAlert', { params: { id: input.params.id } });
+          const claim = await input.call('createClaim', {
             body: { agreement_id: alert.agreement_id, title, alerts: { alert_ids: [input.params.id] } },
           });
           return `Alert added to the new claim ${claim.reference}.`;
         }
-        const change = await input.call<Row>('addClaimAlerts', {
+        const change = await input.call('addClaimAlerts', {
           params: { id: claimId },
           body: { alert_ids: [input.params.id] },
         });

@@ -4,8 +4,8 @@ import { changeStatus } from '../../claims/state-machine.js';
 import { errors } from '../../http/errors.js';
 import { readAmount } from '../format.js';
 import { labelsOf } from '../labels.js';
-import { callOperation, mayCall } from '../operations.js';
-import { defineAction, defineDownload, definePage, type WebFile, type WebInput } from '../page.js';
+import { callOperation, mayCall, type OperationResponse } from '../operations.js';
+import { defineAction, defineDownload, definePage, type WebInput } from '../page.js';
 import { pickedAgreements, withoutKey } from '../pickers.js';
 import {
   filledQuery,
@@ -23,9 +23,6 @@ import { actOrShowRefusal } from '../refusal.js';
 // Claims: the list (GET /v1/claims with its filters) and one claim with its alerts, totals per
 // currency, refunds (record one), credit notes, the status changes its state machine allows, and
 // the letter for the supplier (the API's export: PDF, XLSX or CSV).
-
-type Row = Record<string, any>;
-type Page<T = Row> = { data: T[]; next_cursor: string | null };
 
 const LIST_FILTERS = ['search', 'statuses', 'agreement_ids', 'sort', 'direction', 'cursor'] as const;
 const ALERT_PAGE = '100';
@@ -73,9 +70,9 @@ async function claimPage({
   deps,
   credential,
 }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'ctx' | 'call' | 'deps' | 'credential'>) {
-  const claim = await call<Row>('getClaim', { params: { id: params.id } });
+  const claim = await call('getClaim', { params: { id: params.id } });
   const alertsCursor = filledQuery(ctx.query, ['alerts_cursor']).alerts_cursor;
-  const alerts = await call<Page>('listAlerts', {
+  const alerts = await call('listAlerts', {
     query: { claim_ids: params.id, limit: ALERT_PAGE, ...(alertsCursor ? { cursor: alertsCursor } : {}) },
   });
   const labels = await labelsOf(deps, credential.organizationId, {
@@ -104,10 +101,10 @@ async function claimPage({
 }
 
 // The currencies of the claim's alerts (claimed first), from the claim's own summary.
-function claimCurrencies(claim: Row): string[] {
+function claimCurrencies(claim: OperationResponse<'getClaim'>): string[] {
   const found: string[] = [];
-  for (const key of ['claimed', 'pending', 'credited', 'dismissed']) {
-    for (const money of (claim.summary[key] as { currency_code: string | null }[]) ?? []) {
+  for (const key of ['claimed', 'pending', 'credited', 'dismissed'] as const) {
+    for (const money of claim.summary[key]) {
       if (money.currency_code && !found.includes(money.currency_code)) found.push(money.currency_code);
     }
   }
@@ -155,10 +152,8 @@ export const claimPages = [
       const [page, metrics] = await Promise.all([
         agreement.none
           ? Promise.resolve({ data: [], next_cursor: null })
-          : call<Page>('listClaims', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
-        agreement.none
-          ? Promise.resolve({ counts: { total: 0 } })
-          : call<Row>('getClaimMetrics', { query: metricsFilter }),
+          : call('listClaims', { query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) } }),
+        agreement.none ? Promise.resolve({ counts: { total: 0 } }) : call('getClaimMetrics', { query: metricsFilter }),
       ]);
       const labels = await labelsOf(deps, credential.organizationId, {
         agreements: page.data.map((c) => c.agreement_id),
@@ -174,7 +169,7 @@ export const claimPages = [
         filters,
         agreementIds: query.agreement_ids,
         agreement,
-        total: metrics.counts.total as number,
+        total: metrics.counts.total,
         sort: state,
         sorts: CLAIM_LIST_SORTS,
         headers: Object.fromEntries(
@@ -198,17 +193,18 @@ export const claimPages = [
     path: '/claims/:id/export',
     params: claimParams,
     query: z.object({ format: z.enum(['pdf', 'xlsx', 'csv']).default('pdf') }).passthrough(),
-    file: async ({ params, query, deps, ctx, credential }) => {
+    file: async ({ params, query, deps, ctx, credential, call }) => {
+      // The claim first: its reference names the file (the letter's own name), and a claim of
+      // another organization is the API's 404 before any letter is made.
+      const claim = await call('getClaim', { params: { id: params.id } });
       const result = await callOperation(deps, ctx, credential, 'exportClaim', {
         params: { id: params.id },
         query: { format: query.format },
       });
-      const fileName =
-        /filename="([^"]+)"/.exec(result.headers['Content-Disposition'] ?? '')?.[1] ?? `claim.${query.format}`;
       return {
-        body: result.body as WebFile['body'],
+        body: result.body,
         contentType: result.headers['Content-Type'] ?? 'application/octet-stream',
-        fileName,
+        fileName: `${claim.reference}.${query.format}`,
       };
     },
   }),
@@ -219,7 +215,7 @@ export const claimPages = [
     body: z.object({ status: z.enum(CLAIM_STATUSES) }),
     handle: (input) =>
       onClaim(input, async () => {
-        const claim = await input.call<Row>('updateClaim', {
+        const claim = await input.call('updateClaim', {
           params: { id: input.params.id },
           body: { status: input.body.status },
         });

@@ -9,9 +9,6 @@ import { actOrShowRefusal } from '../refusal.js';
 // drawn from the provider's credentials schema (GET /v1/integration-providers). The API decides
 // levels: connect, test and auto-sync are Admin; a sync is Write, within a saved scope.
 
-type Row = Record<string, any>;
-type Page<T = Row> = { data: T[]; next_cursor: string | null };
-
 // One input of the connect form, from a JSON Schema property of the provider's credentials.
 export interface CredentialField {
   name: string;
@@ -25,9 +22,18 @@ export interface CredentialField {
 const SECRET_NAME = /secret|token|password|key/i;
 const FIELD_PREFIX = 'credential_';
 
-export function credentialFields(schema: Record<string, any>): CredentialField[] {
-  const required = new Set<string>(Array.isArray(schema.required) ? schema.required : []);
-  return Object.entries((schema.properties ?? {}) as Record<string, Record<string, any>>).map(([name, property]) => ({
+// The parts of a credentials property (JSON Schema, from the provider's zod schema) the form reads.
+interface CredentialProperty {
+  type?: unknown;
+  format?: unknown;
+  default?: unknown;
+  description?: unknown;
+}
+
+export function credentialFields(schema: Record<string, unknown>): CredentialField[] {
+  const required = new Set<unknown>(Array.isArray(schema.required) ? schema.required : []);
+  const properties = (schema.properties ?? {}) as Record<string, CredentialProperty>;
+  return Object.entries(properties).map(([name, property]) => ({
     name,
     label: name.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase()),
     type:
@@ -78,8 +84,8 @@ async function integrationsPage({
 }: Pick<WebInput<unknown, unknown>, 'ctx' | 'call' | 'credential'>) {
   const cursor = typeof ctx.query.cursor === 'string' && ctx.query.cursor ? ctx.query.cursor : undefined;
   const [page, providers] = await Promise.all([
-    call<Page>('listIntegrations', { query: { limit: '50', ...(cursor ? { cursor } : {}) } }),
-    call<Page>('listIntegrationProviders'),
+    call('listIntegrations', { query: { limit: '50', ...(cursor ? { cursor } : {}) } }),
+    call('listIntegrationProviders'),
   ]);
   return {
     title: 'Integrations',
@@ -93,7 +99,7 @@ async function integrationsPage({
   };
 }
 
-function onIntegrations(input: WebInput<any, never>, anchor: string, act: () => Promise<string>) {
+function onIntegrations(input: WebInput<unknown, never>, anchor: string, act: () => Promise<string>) {
   return actOrShowRefusal(
     { view: 'integrations', nav: 'integrations', load: () => integrationsPage(input) },
     async () => ({
@@ -117,10 +123,10 @@ export const integrationPages = [
     body: z.object({ provider: z.string().trim().min(1).max(64), name: z.string().trim().max(200) }).passthrough(),
     handle: (input) =>
       onIntegrations(input, '', async () => {
-        const providers = await input.call<Page>('listIntegrationProviders');
+        const providers = await input.call('listIntegrationProviders');
         const provider = providers.data.find((p) => p.id === input.body.provider);
         const fields = provider ? credentialFields(provider.credentials_schema) : [];
-        const created = await input.call<Row>('createIntegration', {
+        const created = await input.call('createIntegration', {
           body: {
             provider: input.body.provider,
             name: input.body.name,
@@ -136,7 +142,7 @@ export const integrationPages = [
     params: integrationParams,
     handle: (input) =>
       onIntegrations(input, `#integration-${input.params.id}`, async () => {
-        const result = await input.call<Row>('testIntegration', { params: { id: input.params.id } });
+        const result = await input.call('testIntegration', { params: { id: input.params.id } });
         return result.result === 'passed' ? 'The test passed.' : 'The test failed; its steps say where.';
       }),
   }),
@@ -161,7 +167,7 @@ export const integrationPages = [
     body: z.object({ date_from: dateField, date_through: dateField }),
     handle: (input) =>
       actOrShowRefusal({ view: 'integrations', nav: 'integrations', load: () => integrationsPage(input) }, async () => {
-        const sync = await input.call<Row>('startSync', {
+        const sync = await input.call('startSync', {
           params: { id: input.params.id },
           body: {
             ...(input.body.date_from ? { date_from: input.body.date_from } : {}),

@@ -4,7 +4,7 @@ import { ApiError, errors } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/multipart.js';
 import { uploadLimits } from '../../invoices/imports.js';
 import { UPLOAD_TEXTS } from '../labels.js';
-import { mayCall, type OperationCaller } from '../operations.js';
+import { mayCall, type OperationCaller, type OperationResponse } from '../operations.js';
 import { defineAction, definePage, type WebRoute } from '../page.js';
 import type { Credential } from '../../auth/credential.js';
 
@@ -15,7 +15,7 @@ import type { Credential } from '../../auth/credential.js';
 // (getInvoiceImport) until it is neither queued nor running. Each file is its own upload: a refused
 // file names its own reason and never stops the others.
 
-type Json = Record<string, any>;
+type InvoiceImport = OperationResponse<'getInvoiceImport'>;
 
 export type UploadState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'refused';
 
@@ -30,6 +30,12 @@ export interface UploadRow {
   code: string | null;
 }
 
+// What upload-results.eta and upload-rows.eta read: the files' lines and the words around them.
+export type UploadResultsData = {
+  rows: UploadRow[];
+  t: typeof UPLOAD_TEXTS;
+};
+
 const importIdParams = z.object({ id: z.string().uuid() });
 
 // What the storage needs as a type when the browser sent none it knows (a file picked on some systems).
@@ -42,7 +48,7 @@ function mimeTypeOf(file: ReceivedFile): string {
   return 'application/octet-stream';
 }
 
-export function rowOfImport(invoiceImport: Json, fileName: string): UploadRow {
+export function rowOfImport(invoiceImport: InvoiceImport, fileName: string): UploadRow {
   return {
     fileName,
     state: invoiceImport.status,
@@ -77,16 +83,16 @@ function refusedRow(fileName: string, error: ApiError): UploadRow {
 async function uploadOne(call: OperationCaller, file: ReceivedFile): Promise<UploadRow> {
   const fileName = file.fileName || 'invoice';
   try {
-    const registration = await call<Json>('registerDocumentUpload', {
+    const registration = await call('registerDocumentUpload', {
       body: { file_name: fileName, mime_type: mimeTypeOf(file), file_size: file.size, category: 'invoice' },
     });
-    const stored = await fetch(registration.upload_url as string, {
+    const stored = await fetch(registration.upload_url, {
       method: 'PUT',
-      headers: registration.headers as Record<string, string>,
+      headers: registration.headers,
       body: await readFile(file.path),
     }).catch(() => null);
     if (!stored?.ok) throw errors.serviceUnavailable('The file could not be stored. Try again in a moment.');
-    const invoiceImport = await call<Json>('createInvoiceImport', {
+    const invoiceImport = await call('createInvoiceImport', {
       body: { primary_document_id: registration.document_id, attachment_document_ids: [] },
     });
     return rowOfImport(invoiceImport, fileName);
@@ -103,9 +109,9 @@ export function mayUpload(credential: Credential): boolean {
 
 // An import with the name of the file it reads (its primary document).
 async function importRow(call: OperationCaller, id: string): Promise<UploadRow> {
-  const invoiceImport = await call<Json>('getInvoiceImport', { params: { id } });
-  const document = await call<Json>('getDocument', { params: { id: invoiceImport.primary_document_id } });
-  return rowOfImport(invoiceImport, document.file_name as string);
+  const invoiceImport = await call('getInvoiceImport', { params: { id } });
+  const document = await call('getDocument', { params: { id: invoiceImport.primary_document_id } });
+  return rowOfImport(invoiceImport, document.file_name);
 }
 
 export const invoiceUploadPages: WebRoute[] = [
@@ -120,13 +126,14 @@ export const invoiceUploadPages: WebRoute[] = [
       // One after the other: the organization's processing capacity is taken in order.
       const rows: UploadRow[] = [];
       for (const file of uploads) rows.push(await uploadOne(call, file));
+      const data: UploadResultsData = { rows, t: UPLOAD_TEXTS };
       // The page's script sends one file per request and places the answer in its list.
-      if (ctx.get('HX-Request')) return { fragment: 'upload-rows', data: { rows, t: UPLOAD_TEXTS } };
+      if (ctx.get('HX-Request')) return { fragment: 'upload-rows', data };
       return {
         view: 'upload-results',
         title: UPLOAD_TEXTS.results,
         nav: 'invoices',
-        data: { rows, t: UPLOAD_TEXTS },
+        data,
         status: rows.every((row) => row.state === 'refused') ? 400 : 200,
       };
     },
@@ -138,7 +145,10 @@ export const invoiceUploadPages: WebRoute[] = [
     title: UPLOAD_TEXTS.results,
     view: 'upload-results',
     params: importIdParams,
-    load: async ({ params, call }) => ({ rows: [await importRow(call, params.id)], t: UPLOAD_TEXTS }),
+    load: async ({ params, call }): Promise<UploadResultsData> => ({
+      rows: [await importRow(call, params.id)],
+      t: UPLOAD_TEXTS,
+    }),
   }),
   // One import's line alone, polled by htmx while it is queued or running.
   definePage({
@@ -147,6 +157,9 @@ export const invoiceUploadPages: WebRoute[] = [
     title: UPLOAD_TEXTS.results,
     view: 'upload-rows',
     params: importIdParams,
-    load: async ({ params, call }) => ({ rows: [await importRow(call, params.id)], t: UPLOAD_TEXTS }),
+    load: async ({ params, call }): Promise<UploadResultsData> => ({
+      rows: [await importRow(call, params.id)],
+      t: UPLOAD_TEXTS,
+    }),
   }),
 ];

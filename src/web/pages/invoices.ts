@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { findDocuments } from '../../documents/service.js';
 import { errors } from '../../http/errors.js';
 import { latestImportIdOf } from '../../invoices/imports.js';
-import { mayCall } from '../operations.js';
+import { mayCall, type ListItem } from '../operations.js';
 import { defineAction, definePage, type WebInput, type WebRoute } from '../page.js';
 import { firstText, pickedSuppliers, supplierSuggestions, withoutKey } from '../pickers.js';
 import {
@@ -49,8 +49,8 @@ const METRIC_FILTERS = [
 // A malformed id reads as an id that matches nothing: the page is the API's 404, not a 400.
 const invoiceIdParams = z.object({ id: z.string().uuid() });
 
-type Json = Record<string, any>;
-type Page<T = Json> = { data: T[]; next_cursor: string | null };
+type Alert = ListItem<'listAlerts'>;
+type WorkflowRun = ListItem<'listWorkflowRuns'>;
 
 // The list's sorts: newest (the API's default), and every sortable column, both ways.
 export const INVOICE_SORTS: SortOption[] = [
@@ -79,12 +79,12 @@ export const invoicePages: WebRoute[] = [
       const [page, metrics] = await Promise.all([
         supplier.none
           ? Promise.resolve({ data: [], next_cursor: null })
-          : call<Page>('listInvoices', {
+          : call('listInvoices', {
               query: { limit: String(pageSize), ...filters, ...(cursor ? { cursor } : {}) },
             }),
         supplier.none
           ? Promise.resolve(null)
-          : call<Json>('getInvoiceMetrics', { query: filledQuery(filters, METRIC_FILTERS) }),
+          : call('getInvoiceMetrics', { query: filledQuery(filters, METRIC_FILTERS) }),
       ]);
       const urlFilters = {
         ...(supplier.text ? { ...withoutKey(filters, 'supplier_ids'), supplier: supplier.text } : filters),
@@ -99,7 +99,7 @@ export const invoicePages: WebRoute[] = [
         headers: Object.fromEntries(
           INVOICE_SORTS.map((option) => [option.value, sortHeader('/app/invoices', urlFilters, state, option)]),
         ),
-        total: metrics ? (metrics.counts.total as number) : 0,
+        total: metrics ? metrics.counts.total : 0,
         pager: pager('/app/invoices', urlFilters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(urlFilters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
         canUpload: mayUpload(credential),
@@ -121,7 +121,7 @@ export const invoicePages: WebRoute[] = [
 const ALERTS_PER_INVOICE = '1000';
 
 // Open impact per currency, exact (alerts carry the invoice's currency; decimal.js sums).
-function openImpact(alerts: Json[]): { currency: string | null; amount: string }[] {
+function openImpact(alerts: Alert[]): { currency: string | null; amount: string }[] {
   const totals = new Map<string | null, Decimal>();
   for (const alert of alerts) {
     if (alert.status !== 'pending' && alert.status !== 'claimed') continue;
@@ -134,7 +134,7 @@ function openImpact(alerts: Json[]): { currency: string | null; amount: string }
 // lines, plus every line with an alert (the alert page links to it), unless all are asked for.
 const LINES_SHOWN = 200;
 
-export function shownLines<L extends { id: string }>(lineItems: L[], alertsByLine: Map<string, Json[]>, all: boolean) {
+export function shownLines<L extends { id: string }, A>(lineItems: L[], alertsByLine: Map<string, A[]>, all: boolean) {
   const lines = lineItems
     .map((line, index) => ({ ...line, alerts: alertsByLine.get(line.id) ?? [], index }))
     .filter((line) => all || line.index < LINES_SHOWN || line.alerts.length > 0);
@@ -177,10 +177,10 @@ invoicePages.push(
 async function importRunOf(
   { deps, credential, call }: Pick<WebInput<unknown, unknown>, 'deps' | 'credential' | 'call'>,
   invoiceId: string,
-): Promise<Json | null> {
+): Promise<WorkflowRun | null> {
   const importId = await latestImportIdOf(deps, credential.organizationId, invoiceId);
   if (!importId) return null;
-  const runs = await call<Page>('listWorkflowRuns', {
+  const runs = await call('listWorkflowRuns', {
     query: { owner_type: 'invoice_import', owner_ids: importId, limit: '1' },
   });
   return runs.data[0] ?? null;
@@ -194,22 +194,22 @@ async function invoicePage({
   deps,
 }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'credential' | 'ctx' | 'deps'>) {
   // Read first: another organization's invoice (or a malformed id) is the API's 404.
-  const invoice = await call<Json>('getInvoice', { params });
+  const invoice = await call('getInvoice', { params });
   const failed = invoice.processing.status === 'failed';
   const [alerts, matches, checks, importRun] = await Promise.all([
-    call<Page>('listAlerts', { query: { invoice_ids: invoice.id, limit: ALERTS_PER_INVOICE } }),
-    call<Page>('listInvoiceAgreements', { params, query: { limit: '1000' } }),
-    call<Page>('listComplianceChecks', { query: { invoice_ids: invoice.id, limit: '100' } }),
+    call('listAlerts', { query: { invoice_ids: invoice.id, limit: ALERTS_PER_INVOICE } }),
+    call('listInvoiceAgreements', { params, query: { limit: '1000' } }),
+    call('listComplianceChecks', { query: { invoice_ids: invoice.id, limit: '100' } }),
     // Why it failed is the invoice's own failure; the run links to the details and the retry.
     failed ? importRunOf({ deps, credential, call }, invoice.id) : Promise.resolve(null),
   ]);
-  const byLine = new Map<string, Json[]>();
-  const wholeInvoice: Json[] = [];
+  const byLine = new Map<string, Alert[]>();
+  const wholeInvoice: Alert[] = [];
   for (const alert of alerts.data) {
     if (alert.invoice_item_id) byLine.set(alert.invoice_item_id, [...(byLine.get(alert.invoice_item_id) ?? []), alert]);
     else wholeInvoice.push(alert);
   }
-  const agreementNames = new Map(matches.data.map((m) => [m.id, m.agreement.title ?? m.agreement.name ?? m.id]));
+  const agreementNames = new Map(matches.data.map((m) => [m.id, m.agreement.title ?? m.id]));
   return {
     title: `Invoice ${invoice.invoice_number ?? ''}`.trim(),
     invoice,
@@ -236,7 +236,7 @@ invoicePages.push(
     view: 'error',
     params: invoiceIdParams.catch({ id: '00000000-0000-0000-0000-000000000000' }),
     load: async ({ params, call, deps, session }) => {
-      const invoice = await call<Json>('getInvoice', { params });
+      const invoice = await call('getInvoice', { params });
       if (!invoice.primary_document_id) throw errors.notFound('original file');
       const [document] = await findDocuments(deps, session.organizationId, [invoice.primary_document_id]);
       const link = await deps.storage.presignDownload(document!.storageKey, document!.fileName);

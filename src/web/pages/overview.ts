@@ -17,8 +17,6 @@ import { texts } from '../texts.js';
 // metrics per month (found vs recovered), open alerts grouped by agreement and by topic, and the
 // overview's agreements expiring soonest. Every money chart is one currency's.
 
-type Row = Record<string, any>;
-
 // Months in the found-vs-recovered chart (this month and the ones before it).
 const MONTHS = 6;
 const GROUPS = '10';
@@ -40,21 +38,19 @@ export const overviewPages = [
       const today = new Date();
       const months = lastMonths(today, MONTHS);
       const [overview, byAgreement, byTopic, found, recovered] = await Promise.all([
-        call<Row>('getOverview'),
-        call<{ data: Group[] }>('getAlertGroups', {
+        call('getOverview'),
+        call('getAlertGroups', {
           query: { group_by: 'agreement', statuses: 'pending', limit: GROUPS },
         }),
-        call<{ data: Group[] }>('getAlertGroups', { query: { group_by: 'topic', statuses: 'pending', limit: GROUPS } }),
+        call('getAlertGroups', { query: { group_by: 'topic', statuses: 'pending', limit: GROUPS } }),
         // Found: the impact of the alerts recorded in the month (whatever became of them since).
         Promise.all(
-          months.map((m) =>
-            call<Row>('getAlertMetrics', { query: { created_from: m.from, created_before: m.before } }),
-          ),
+          months.map((m) => call('getAlertMetrics', { query: { created_from: m.from, created_before: m.before } })),
         ),
         // Recovered: the refunds dated in the month, of claims in any status.
         Promise.all(
           months.map((m) =>
-            call<Row>('getClaimMetrics', {
+            call('getClaimMetrics', {
               query: { refunded_from: m.from.slice(0, 10), refunded_through: dayBefore(m.before) },
             }),
           ),
@@ -62,7 +58,7 @@ export const overviewPages = [
       ]);
       const perMonth = months.map((m, i) => ({
         month: m.month,
-        found: (found[i]!.impact as { currency_code: string | null; total: string }[]).map((r): Money => ({
+        found: found[i]!.impact.map((r): Money => ({
           currency_code: r.currency_code,
           amount: r.total,
         })),
@@ -83,7 +79,7 @@ export const overviewPages = [
         },
         { id: 'agreements-expiring', heading: t.agreementsExpiring, charts: expiring ? [expiring] : [] },
       ];
-      const nextSteps = (overview.next_steps as Row[]).map((step) => ({ ...step, href: appLink(step.link) }));
+      const nextSteps = overview.next_steps.map((step) => ({ ...step, href: appLink(step.link) }));
       return { overview, sections, nextSteps, t };
     },
   }),

@@ -10,9 +10,6 @@ import { filledQuery, limitOf, listUrl, pageSizeOf, pager, sortHeader, sortState
 // items (paged, with failures in their public form) and a link to its workflow in Temporal UI.
 // /app/workflow-runs/... (the API's name, used by notification links) leads here too.
 
-type Row = Record<string, any>;
-type Page<T = Row> = { data: T[]; next_cursor: string | null };
-
 const LIST_FILTERS = ['statuses', 'types', 'sort', 'direction', 'cursor'] as const;
 // Newest first (the API's default) or oldest first.
 const RUN_SORTS: SortOption[] = [{ value: 'created_at', label: 'Started', first: 'desc' }];
@@ -84,7 +81,7 @@ export const runPages = [
       const state = sortState(query, RUN_SORTS, { sort: 'created_at', direction: 'desc' });
       const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
       const { cursor, ...filter } = listed;
-      const page = await call<Page>('listWorkflowRuns', {
+      const page = await call('listWorkflowRuns', {
         query: { limit: String(pageSize), ...filter, ...(cursor ? { cursor } : {}) },
       });
       const filters = { ...filter, ...limitOf(pageSize) };
@@ -109,8 +106,8 @@ export const runPages = [
     load: async ({ params, ctx, call, deps, credential }) => {
       const query = filledQuery(ctx.query, ['item_statuses', 'items_cursor']);
       const [run, items, record] = await Promise.all([
-        call<Row>('getWorkflowRun', { params: { id: params.id } }),
-        call<Page>('listWorkflowRunItems', {
+        call('getWorkflowRun', { params: { id: params.id } }),
+        call('listWorkflowRunItems', {
           params: { id: params.id },
           query: {
             limit: ITEM_PAGE,

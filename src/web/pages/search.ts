@@ -59,7 +59,7 @@ export const searchPages = [
     load: async ({ query, call }) => {
       const text = (query.query ?? '').trim();
       if (!text) return { text, groups: [], nextUrl: null, t: texts.search };
-      const page = await call<{ data: SearchResult[]; next_cursor: string | null }>('search', {
+      const page = await call('search', {
         query: { query: text.slice(0, 200), limit: PAGE_SIZE, ...(query.cursor ? { cursor: query.cursor } : {}) },
       });
       return {
