@@ -395,7 +395,7 @@ function priorChargeRows(
 ): Promise<PriorCharge[]> {
   const dates = invoices.map((invoice) => invoice.issueDate);
   const windowed = dates.every((date) => date !== null);
-  const sorted = (dates.filter((date) => date !== null) as string[]).sort();
+  const sorted = dates.filter((date) => date !== null).sort();
   const from = windowed ? shiftDay(sorted[0]!, -PRIOR_CHARGE_WINDOW_DAYS) : null;
   const through = windowed ? shiftDay(sorted[sorted.length - 1]!, PRIOR_CHARGE_WINDOW_DAYS) : null;
   const itemIds = [...new Set(invoices.flatMap((invoice) => invoice.itemIds))];

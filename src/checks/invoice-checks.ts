@@ -128,8 +128,7 @@ async function latestCheckFailure(
   for (const check of checks) {
     if (seen.has(check.agreementId)) continue;
     seen.add(check.agreementId);
-    if (check.status === 'failed')
-      return (check.failure as Prisma.InputJsonValue) ?? { code: 'check_failed', message: 'A check failed.' };
+    if (check.status === 'failed') return check.failure ?? { code: 'check_failed', message: 'A check failed.' };
   }
   return null;
 }

@@ -32,7 +32,6 @@ import {
   patchClaimSchema,
   patchRefundSchema,
   refundParams,
-  type AlertSelection,
   CLAIM_FIXED_FIELDS,
   REFUND_FIXED_FIELDS,
 } from './schemas.js';
@@ -266,11 +265,7 @@ export const claimRoutes = [
       409: { description: 'claim_completed, claim_cancelled' },
     },
     handler: async ({ params, body, actor, deps }) =>
-      changeResponse(
-        deps,
-        params.id,
-        await removeAlerts(deps, actor.organizationId, actor, params.id, body as AlertSelection),
-      ),
+      changeResponse(deps, params.id, await removeAlerts(deps, actor.organizationId, actor, params.id, body)),
   }),
   defineRoute({
     method: 'post',

@@ -69,7 +69,7 @@ const READER_TYPES = {
     if (oid === DATE_OID) return (value: string) => new Date(`${value}T00:00:00Z`);
     if (oid === NUMERIC_OID) return (value: string) => new Prisma.Decimal(value);
     if (oid === INT8_OID) return (value: string) => BigInt(value);
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   }) as typeof pg.types.getTypeParser,
 };
 

@@ -58,11 +58,11 @@ interface KeyWithMembership {
 async function authenticateApiKey(pool: Pool, digest: string, ctx: Context, rule: AccessRule): Promise<Credential> {
   // A malformed header is reported only once the token is known to be valid, as before.
   let named: string | null = null;
-  let headerError: unknown = null;
+  let headerError: Error | null = null;
   try {
     named = requestedOrganization(ctx);
   } catch (error) {
-    headerError = error;
+    headerError = error as Error; // a validation ApiError
   }
   const { rows } = await pool.query<KeyWithMembership>({
     // Prepared once per connection: its planning took longer than its execution (0.13 of 0.3 ms),

@@ -92,7 +92,7 @@ export function scanXml(text: string, maxDepth: number): Scanned {
       throw new NotWellFormed(`${parser.line}:${parser.column}: tag '${tag.name}' is not allowed.`);
     const element: MutableElement = {
       name: localName(tag.name),
-      attributes: attributesOf(tag.attributes as Record<string, string>),
+      attributes: attributesOf(tag.attributes),
       children: [],
       text: '',
     };
@@ -151,7 +151,7 @@ function attributesOf(raw: Record<string, string>): Record<string, string> {
     attributes ??= Object.create(null) as Record<string, string>;
     attributes[localName(name)] = raw[name]!;
   }
-  return attributes ?? (NO_ATTRIBUTES as Record<string, string>);
+  return attributes ?? NO_ATTRIBUTES;
 }
 
 // saxes says "line:column: message."; the public message keeps the place and drops its format.
