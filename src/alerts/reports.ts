@@ -32,7 +32,7 @@ const TOTALS_FILTER_KEYS: ReadonlySet<string> = new Set(['statuses', 'join_opera
 
 // The totals the alert triggers keep per organization, status and currency (migration
 // overview_totals, as the overview reads them), less the set-aside alerts: a few rows instead of
-// counting every alert of the organization (163 ms for 50,000 alerts on a loaded machine).
+// counting every alert of the organization (docs/benchmarks.md).
 async function keptStatusTotals(
   deps: Deps,
   organizationId: string,

@@ -243,7 +243,7 @@ function agreementTermsOf(
 }
 
 // An agreement can hold thousands of price items: read as text in one raw query, without
-// Prisma's per-row Decimal and Date objects (about three times cheaper at 5,000 items).
+// Prisma's per-row Decimal and Date objects (several times cheaper, docs/benchmarks.md).
 function loadPriceItems(db: Db, organizationId: string, agreementId: string): Promise<CheckPriceItem[]> {
   return db.$queryRaw<CheckPriceItem[]>`
     SELECT id::text AS "id", description AS "description", seller_item_id AS "sellerItemId", unit AS "unit",

@@ -52,7 +52,7 @@ export function createDbWithPool(
 
 // Reads straight on the pg pool under Prisma, with Prisma's tagged-template interface, so the same
 // statement runs through either. For the list pages (one statement each, src/<domain>/list.ts)
-// and the views' extras: there Prisma's query costs 0.3-2 ms of client CPU per statement, as much
+// and the views' extras: there Prisma's query costs as much client CPU per statement
 // as the statement takes in PostgreSQL (docs/benchmarks.md, sessions 7 and 8). Outside any
 // transaction only.
 export type RawReader = {

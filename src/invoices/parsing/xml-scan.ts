@@ -4,8 +4,8 @@ import type { XmlElement } from './xml-tree.js';
 /**
  * Builds the element tree (xml-tree.ts) from the events of `saxes`, a conformant, non-validating
  * XML 1.0 parser: one pass over the text, no intermediate object model. It replaced
- * fast-xml-parser's validator plus parser plus a tree conversion, which took about 14 s for a
- * 27 MiB, 50,000-line invoice.
+ * fast-xml-parser's validator plus parser plus a tree conversion, which took seconds for a
+ * 50,000-line invoice (docs/benchmarks.md).
  *
  * Well-formedness is XML 1.0's, checked by saxes for the whole document (a second root or
  * text after the root is not well-formed; fast-xml-parser ignored both). References: the five XML entities, character references, and
