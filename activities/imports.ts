@@ -141,7 +141,7 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
         data: {
           processingStatus: 'failed',
           classification: result.kind === 'not_invoice' ? 'not_invoice' : null,
-          processingFailure: failure as unknown as Prisma.InputJsonValue,
+          processingFailure: failure,
         },
       });
     }

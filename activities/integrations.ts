@@ -208,8 +208,8 @@ export function createIntegrationActivities(deps: {
             data: {
               id: importId,
               organizationId,
-              primaryDocumentId: documents[0]!.id!,
-              attachmentDocumentIds: documents.slice(1).map((d) => d.id!),
+              primaryDocumentId: documents[0]!.id,
+              attachmentDocumentIds: documents.slice(1).map((d) => d.id),
               source: 'sync',
               workflowRunId: importRunId,
             },

@@ -309,7 +309,7 @@ const scenarios: Scenario[] = [
       integrationOfRun.set(started.body.id, integrationId);
       return started.body.id;
     },
-    workflowId: async (runId, api, context) => {
+    workflowId: async (runId, api) => {
       const integrationId = integrationOfRun.get(runId)!;
       await expectImported(api, integrationId, runId, 'sync');
       return `sync-${integrationId}`;

@@ -40,7 +40,7 @@ await withBenchStack('activity bench', async ({ db, tenant }) => {
     label,
     againstBaseline(await timedAgainstBaseline(tenant, () => path, RUNS)),
   ];
-  let deepCursor: string | null = null;
+  let deepCursor: string | null;
   {
     let cursor: string | null = null;
     for (let page = 0; page < 20; page++)

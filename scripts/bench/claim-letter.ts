@@ -125,7 +125,7 @@ for (const size of SIZES) {
     rows.push([`${format}: ms (best of ${ROUNDS})`, result.ms.toFixed(0)]);
     rows.push([
       `${format}: ms per line (ratio to ${SIZES[0]} lines)`,
-      `${msPerLine.toFixed(3)} (${(msPerLine / perLine[format]!).toFixed(2)})`,
+      `${msPerLine.toFixed(3)} (${(msPerLine / perLine[format]).toFixed(2)})`,
     ]);
     rows.push([`${format}: bytes`, String(bytes)]);
   }

@@ -10,7 +10,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { InvoiceLine, NormalizedInvoice } from '../../src/invoices/parsing/model.js';
 import { parsePdf } from '../../src/invoices/parsing/pdf.js';
 import { headerValue, lineValue, percentile, same } from './extraction-truth.js';
 import { generateLongInvoice } from '../corpus/generate-extraction-corpus.js';

@@ -24,7 +24,7 @@ import { largePeppolInvoice, priceItemEntries, smallPeppolInvoice } from '../../
 import { printTable, sleep, statementCounter, withBenchStack } from './support.js';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,5000,50000' } } });
-const SIZES = values.sizes!.split(',').map(Number);
+const SIZES = values.sizes.split(',').map(Number);
 const OVERCHARGE_EVERY = 100;
 const POLL_MS = 100;
 const PRICE_ITEMS_PER_REQUEST = 5000;

@@ -482,7 +482,7 @@ await withBenchStack('lists bench', async ({ stack, tenant }) => {
     );
     if (cases.length === 0) throw new Error(`--only ${values.only}: no case's name contains it`);
     // One pass over every case first: the process compiles its hot paths and the database settles
-    // after the seeding (the first rows measured used to carry a p99 of 40-52 ms from this alone).
+    // after the seeding (the first rows measured used to carry a p99 far above the rest from this alone).
     for (const item of cases) await timed(5, () => tenant.timedGet(`/v1/${item.list}?${item.query}`));
     const results: { item: Case; figures: Figures }[] = [];
     for (const item of cases) {

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseInvoiceDocument } from '../../src/invoices/parsing/index.js';
-import type { InvoiceLine, NormalizedInvoice, ParseOutcome } from '../../src/invoices/parsing/model.js';
+import type { ParseOutcome } from '../../src/invoices/parsing/model.js';
 import { headerValue, lineValue, percentile, same } from './extraction-truth.js';
 import { closeIsolation, configureIsolation } from '../../src/shared/isolated.js';
 

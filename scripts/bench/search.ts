@@ -56,7 +56,7 @@ await withBenchStack('Search bench', async ({ db, tenant }) => {
   );
 
   const url = ([, query, types]: (typeof QUERIES)[number]) =>
-    `/v1/search?${new URLSearchParams({ query, ...(types ? { types } : {}) })}`;
+    `/v1/search?${new URLSearchParams({ query, ...(types ? { types } : {}) }).toString()}`;
   for (const entry of QUERIES) {
     const response = await tenant.call(url(entry));
     if (response.status !== 200)

@@ -3,7 +3,7 @@
 // the commit to compare with, its node_modules linked to this one's, its Prisma client generated).
 // Both API processes serve the same seeded database (20,000 invoices, 500 agreements, 10,000
 // alerts); requests alternate between them in rounds, so a drift of the machine, which moves the
-// figures of separate runs by 25-30% here, reaches both alike. Prints p50/p90 and the CPU each
+// figures of separate runs by a lot here (docs/benchmarks.md), reaches both alike. Prints p50/p90 and the CPU each
 // request costs the API process and PostgreSQL (from /proc: far steadier than latency).
 //
 //   git worktree add /tmp/base <commit> && ln -s "$PWD/node_modules" /tmp/base/node_modules

@@ -15,7 +15,7 @@ export interface BenchTenant {
   call<T = any>(path: string, options?: { method?: string; body?: unknown }): Promise<{ status: number; body: T }>;
   // A GET whose response is read to its last byte but not parsed: the API's latency as a remote
   // client sees it. The client shares this process with the API, and parsing a list page's JSON
-  // (0.5 ms for 50 invoices) is the client's work, not the API's.
+  // is the client's work, not the API's.
   timedGet(path: string): Promise<number>;
 }
 
@@ -63,8 +63,8 @@ export async function withBenchStack(name: string, body: (context: BenchContext)
   }
 }
 
-// Node's http with kept-alive connections, not fetch: fetch (undici) costs the client some 0.5 ms
-// of CPU per request on this machine, which the API and the client share, and which a figure of
+// Node's http with kept-alive connections, not fetch: fetch (undici) costs the client a measurable
+// share of CPU per request on this machine (docs/benchmarks.md), which the API and the client share, and which a figure of
 // the API's own latency should not carry.
 const agent = new http.Agent({ keepAlive: true });
 
@@ -210,6 +210,7 @@ let counting = false;
 export async function statementCounter(): Promise<() => number> {
   if (!counting) {
     const pg = (await import('pg')).default;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the client as `this`
     const query = pg.Client.prototype.query;
     pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
       statementCount += 1;

@@ -58,7 +58,7 @@ for (const root of roots) {
   const scope: TeamScope = { organizationId: ORG, filters: [v.filter, v.filter] };
   for (const [target, table] of Object.entries(tables) as [keyof typeof tables, string][]) {
     const run = async (s: Prisma.Sql) =>
-      (await client.query(s.text, s.values as unknown[])).rows
+      (await client.query(s.text, s.values)).rows
         .map((r) => r.id)
         .sort()
         .join(',');

@@ -75,8 +75,8 @@ export const scope: TeamScope = { organizationId: ORG, filters: [v.filter] };
 
 const pageIds = Array.from({ length: 102 }, (_, i) => agr(i + 50));
 export const statements: Record<string, Prisma.Sql> = {
-  invoice_count: Prisma.sql`SELECT count(*) FROM invoices WHERE ${invoiceMetricsWhere(ORG, {} as never, scope)}`,
-  invoice_count_plain: Prisma.sql`SELECT count(*) FROM invoices WHERE ${invoiceMetricsWhere(ORG, {} as never, null)}`,
+  invoice_count: Prisma.sql`SELECT count(*) FROM invoices WHERE ${invoiceMetricsWhere(ORG, {}, scope)}`,
+  invoice_count_plain: Prisma.sql`SELECT count(*) FROM invoices WHERE ${invoiceMetricsWhere(ORG, {}, null)}`,
   alert_count: Prisma.sql`SELECT count(*) FROM alerts WHERE organization_id = ${ORG}::uuid AND ${scopeCondition(scope, 'alert')}`,
   agreement_count: Prisma.sql`SELECT count(*) FROM agreements WHERE organization_id = ${ORG}::uuid AND ${scopeCondition(scope, 'agreement')}`,
   alert_set: Prisma.sql`SELECT count(*) FROM alerts WHERE organization_id = ${ORG}::uuid AND ${scopeSetCondition(scope, 'alert')}`,
@@ -97,7 +97,7 @@ for (const [name, s] of Object.entries(statements)) {
   const text = s.text;
   const r = await client.query(
     `EXPLAIN (ANALYZE, BUFFERS${process.env.FULL ? '' : ', FORMAT JSON'}) ${text}`,
-    s.values as unknown[],
+    s.values,
   );
   if (process.env.FULL) {
     console.log(name);
@@ -105,7 +105,7 @@ for (const [name, s] of Object.entries(statements)) {
     continue;
   }
   const [p] = r.rows[0]['QUERY PLAN'];
-  const res = await client.query(text, s.values as unknown[]);
+  const res = await client.query(text, s.values);
   console.log(
     name.padEnd(22),
     'result',

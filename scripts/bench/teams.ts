@@ -234,7 +234,7 @@ async function statementRows(db: Db, scope: TeamScope): Promise<[string, string]
       figures(await explained(db, coveredIdsStatement(scope, target, await firstIds(target)))),
     ]);
   }
-  const where = invoiceMetricsWhere(organizationId, {} as never, scope);
+  const where = invoiceMetricsWhere(organizationId, {}, scope);
   rows.push([
     'invoice metrics count, mine=true',
     figures(await explained(db, Prisma.sql`SELECT count(*) FROM invoices WHERE ${where}`)),
@@ -244,7 +244,7 @@ async function statementRows(db: Db, scope: TeamScope): Promise<[string, string]
     figures(
       await explained(
         db,
-        Prisma.sql`SELECT count(*) FROM invoices WHERE ${invoiceMetricsWhere(organizationId, {} as never, null)}`,
+        Prisma.sql`SELECT count(*) FROM invoices WHERE ${invoiceMetricsWhere(organizationId, {}, null)}`,
       ),
     ),
   ]);

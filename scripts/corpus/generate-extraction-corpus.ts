@@ -806,7 +806,6 @@ const senderLine: Layout = (doc, invoice) => {
 
 /** 9. American: month-first dates, "$" amounts, "Bill To", "Amount Due" box. */
 const american: Layout = (doc, invoice) => {
-  const { v } = invoice;
   text(doc, 'INVOICE', PAGE_W - 40, 40, 24, { bold: true, align: 'right' });
   text(doc, invoice.supplier.name, 40, 40, 13, { bold: true });
   text(doc, '500 Main Street, Suite 200', 40, 58, 8);

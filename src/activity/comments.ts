@@ -5,7 +5,6 @@ import type { Comment } from '../generated/prisma/client.js';
 import { ApiError, errors } from '../http/errors.js';
 import { scanMentions } from './mentions.js';
 import type { CommentableEntityType, CreateCommentInput } from './schemas.js';
-import { assertTimelineExists } from './timeline.js';
 
 // Comments on a record's timeline (docs/activity.md): written as the API key's owner, changed and
 // deleted by that person only; replies hang under a top-level comment and go with it.
@@ -37,7 +36,7 @@ export async function findComment(deps: Deps, organizationId: string, id: string
 
 export async function createComment(deps: Deps, actor: MemberActor, input: CreateCommentInput): Promise<Comment> {
   const organizationId = actor.organizationId;
-  const entityType = input.entity_type as CommentableEntityType;
+  const entityType = input.entity_type;
   // A record of another organization (or none) is not found, as for every read of it.
   await assertRecordExists(deps, organizationId, entityType, input.entity_id);
   if (input.parent_comment_id) {

@@ -167,7 +167,7 @@ async function main(): Promise<number> {
   });
   const db = createDb(process.env.DATABASE_URL ?? defaultDatabaseUrl(), 2);
   try {
-    console.log(JSON.stringify(await run(db, values as Options), null, 2));
+    console.log(JSON.stringify(await run(db, values), null, 2));
     return 0;
   } catch (error) {
     console.error(

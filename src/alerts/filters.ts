@@ -13,11 +13,11 @@ export function visibleAlertsWhere(organizationId: string): Prisma.AlertWhereInp
 // The same rule in SQL over the alert row `alias` (a constant of the caller, never input), written
 // as the absence of the few set-aside rows through the partial indexes on ended matches and deleted
 // invoices: every alert has its match (a foreign key), so it says what visibleAlertsWhere says
-// without reading a match and an invoice for every alert (0.1 ms per alert on a busy machine).
+// without reading a match and an invoice for every alert (docs/benchmarks.md).
 //
 // `perRow` is for a list page, which reads few alerts: each condition stays a subplan checked
 // per alert (OFFSET 0 keeps PostgreSQL from pulling it up into an anti-join). Planning the two
-// anti-joins took 0.6 ms, for a page that executes in 0.1-0.6 ms; the probes are the same index
+// anti-joins took as long as running the page (docs/benchmarks.md); the probes are the same index
 // lookups either way. Figures over the whole organization keep the anti-joins.
 export function visibleAlertSql(alias: string, { perRow = false } = {}): string {
   const fence = perRow ? ' OFFSET 0' : '';

@@ -32,7 +32,7 @@ const TOTALS_FILTER_KEYS: ReadonlySet<string> = new Set(['statuses', 'join_opera
 
 // The totals the alert triggers keep per organization, status and currency (migration
 // overview_totals, as the overview reads them), less the set-aside alerts: a few rows instead of
-// counting every alert of the organization (163 ms for 50,000 alerts on a loaded machine).
+// counting every alert of the organization (docs/benchmarks.md).
 async function keptStatusTotals(
   deps: Deps,
   organizationId: string,
@@ -81,7 +81,7 @@ async function statusTotals(
     }),
   );
   return rows.map((row) => ({
-    status: row.status as Status,
+    status: row.status,
     currencyCode: row.currencyCode,
     count: row._count._all,
     impact: row._sum.impactAmount,
@@ -202,7 +202,7 @@ export async function alertGroups(
       : await buckets(deps, where, GROUP_COLUMN[groupBy], scope);
   const groups = new Map<string | null, { count: number; impact: Map<string | null, Prisma.Decimal[]> }>();
   for (const row of rows) {
-    const group = groups.get(row.key) ?? { count: 0, impact: new Map() };
+    const group = groups.get(row.key) ?? { count: 0, impact: new Map<string | null, Prisma.Decimal[]>() };
     group.count += row.count;
     group.impact.set(row.currencyCode, [
       ...(group.impact.get(row.currencyCode) ?? []),
@@ -261,8 +261,8 @@ function compareBy(field: string, direction: 'asc' | 'desc') {
   const sign = direction === 'asc' ? 1 : -1;
   const valueOf = (record: Record<string, unknown>) => record[field];
   return (a: { id: string }, b: { id: string }) => {
-    const x = valueOf(a as Record<string, unknown>);
-    const y = valueOf(b as Record<string, unknown>);
+    const x = valueOf(a);
+    const y = valueOf(b);
     const byValue =
       x instanceof Date && y instanceof Date
         ? x.getTime() - y.getTime()
@@ -291,7 +291,7 @@ async function exportRows(
     (idWhere) =>
       deps.db.alert.findMany({
         where: { AND: [where, idWhere] },
-        select: { id: true, [sort.field]: true } as Prisma.AlertSelect,
+        select: { id: true, [sort.field]: true },
         orderBy: [{ [sort.field]: sort.direction }, { id: sort.direction }],
         take: MAX_EXPORT_ROWS + 1,
       }) as unknown as Promise<OrderedRow[]>,

@@ -22,7 +22,6 @@ import {
   metricsQuery,
   metricsSchema,
   patchAlertSchema,
-  type BulkSelection,
   ALERT_FIXED_FIELDS,
 } from './schemas.js';
 import { serializeAlert } from './serialize.js';
@@ -55,7 +54,7 @@ function commandRoute<const Command extends Exclude<AlertCommand, 'dismiss'>>(co
       },
     },
     handler: async ({ body, actor, deps }) => ({
-      body: await runCommand(deps, actor, actor.organizationId, command, body as BulkSelection),
+      body: await runCommand(deps, actor, actor.organizationId, command, body),
     }),
   });
 }
@@ -63,7 +62,7 @@ function commandRoute<const Command extends Exclude<AlertCommand, 'dismiss'>>(co
 async function dismiss(deps: AppDeps, actor: RequestActor, body: z.infer<typeof dismissSchema>) {
   const organizationId = actor.organizationId;
   const input = { category: body.category ?? null, note: body.note ?? null };
-  const result = await runCommand(deps, actor, organizationId, 'dismiss', body as BulkSelection, input);
+  const result = await runCommand(deps, actor, organizationId, 'dismiss', body, input);
   if (body.suggest_instructions) await suggestAfterDismissal(deps, organizationId, result.updated, input);
   return result;
 }
@@ -273,7 +272,7 @@ export const alertRoutes = [
       },
     },
     handler: async ({ body, actor, deps }) => ({
-      body: await bulkDelete(deps, actor, actor.organizationId, body as BulkSelection),
+      body: await bulkDelete(deps, actor, actor.organizationId, body),
     }),
   }),
 ];

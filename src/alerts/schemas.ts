@@ -99,7 +99,7 @@ const FILTER_KEYS = Object.keys(filterQueryParams) as (keyof AlertFilter)[];
 export function filterOf(query: Record<string, unknown>): AlertFilter {
   const filter: Record<string, unknown> = {};
   for (const key of FILTER_KEYS) if (query[key] !== undefined) filter[key] = query[key];
-  return filter as AlertFilter;
+  return filter;
 }
 
 export const listQuery = z.object({ ...pageParams(ALERT_SORTS), ...filterQueryParams });

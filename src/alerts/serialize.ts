@@ -36,7 +36,7 @@ const MATCH_COLUMNS: ReadonlySet<string> = new Set([
 // Alerts with what ALERT_INCLUDE reads, in one statement (Prisma's include takes two more): those
 // of `where` (SQL over alerts `a`), in `orderBy`, at most `limit` (a list page). Each alert's
 // match and claim are looked up per alert (a lateral subquery kept apart by OFFSET 0, a scalar
-// subquery): joined, PostgreSQL spent 0.3 ms planning the join orders for a page of 51 alerts.
+// subquery): joined, PostgreSQL spent longer planning the join orders than reading a page (docs/benchmarks.md).
 export async function readAlertsWithMatches(
   reader: RawReader,
   where: Prisma.Sql,

@@ -22,7 +22,6 @@ import {
   transition,
   type AlertChanges,
   type AlertCommand,
-  type AlertStatus,
   type ClaimStatusOfAlert,
 } from './state-machine.js';
 
@@ -186,8 +185,7 @@ export async function patchAlert(
   if (input.correction_type !== undefined) data.correctionType = input.correction_type;
   if (input.topic_id !== undefined) data.topicId = input.topic_id;
   if (input.invoice_item_id !== undefined) data.invoiceLineId = input.invoice_item_id;
-  if (input.expected !== undefined)
-    data.expected = input.expected ? (input.expected as Prisma.InputJsonValue) : Prisma.DbNull;
+  if (input.expected !== undefined) data.expected = input.expected ? input.expected : Prisma.DbNull;
   if (input.impact_amount !== undefined) data.impactAmount = new Prisma.Decimal(input.impact_amount);
   else if (input.expected && line) {
     // New expected prices on a line alert recalculate the impact, as on creation.
@@ -369,8 +367,8 @@ export async function runCommand(
       const state = {
         ...alert,
         ...claimStateOf(alert),
-        status: alert.status as AlertStatus,
-        statusBeforeCredit: alert.statusBeforeCredit as AlertStatus | null,
+        status: alert.status,
+        statusBeforeCredit: alert.statusBeforeCredit,
       };
       const outcome = transition(command, state, { ...input, now });
       if (outcome.outcome === 'unchanged') result.unchanged.push(alert.id);

@@ -41,8 +41,8 @@ export async function settleInvoiceChecks(db: Db, organizationId: string, invoic
   );
   for (const pair of eligibility.eligible) byInvoice.get(pair.invoiceId)?.eligible.push(pair);
   for (const pair of eligibility.excluded) byInvoice.get(pair.invoiceId)?.excluded.push(pair);
-  // Two statements for the run's invoices, not two per invoice: a run of 200 invoices spent half
-  // a second of its end on them.
+  // Two statements for the run's invoices, not two per invoice: per invoice, they were a
+  // visible part of a run's end.
   const failures = await latestCheckFailures(db, organizationId, eligibility.eligible);
   const settled = [...byInvoice].map(([invoiceId, of]) => {
     if (of.eligible.length === 0) return { invoiceId, status: 'skipped', skipReason: skipReasonOf(of), failure: null };
@@ -128,8 +128,7 @@ async function latestCheckFailure(
   for (const check of checks) {
     if (seen.has(check.agreementId)) continue;
     seen.add(check.agreementId);
-    if (check.status === 'failed')
-      return (check.failure as Prisma.InputJsonValue) ?? { code: 'check_failed', message: 'A check failed.' };
+    if (check.status === 'failed') return check.failure ?? { code: 'check_failed', message: 'A check failed.' };
   }
   return null;
 }

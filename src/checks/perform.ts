@@ -111,8 +111,8 @@ async function prepareCheck(
 
 // Stores checks of one organization and run in one transaction, each statement for all of them:
 // the checks, their findings, their pairs' alerts and activity, the invoices' check status. A
-// batch's checks took some ten statements each (a quarter of the worker's time went to Prisma
-// building and sending them); together they take about as many as one.
+// batch's checks took some ten statements each (a large share of the worker's time went to Prisma
+// building and sending them, docs/benchmarks.md); together they take about as many as one.
 async function storeChecks(
   db: Db,
   organizationId: string,

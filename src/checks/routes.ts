@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
-import { booleanParam, commaList, listResponse, uuidList } from '../http/schemas.js';
+import { commaList, listResponse, uuidList } from '../http/schemas.js';
 import { findInvoiceId } from '../invoices/service.js';
 import type { RequestActor } from '../auth/actor.js';
 import { candidatePairs } from './candidates.js';

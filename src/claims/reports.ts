@@ -76,7 +76,7 @@ export async function claimMetrics(
        GROUP BY 1, 2`,
   ]);
   const counts = { total: claims.length, pending: 0, in_progress: 0, completed: 0, cancelled: 0 };
-  for (const claim of claims) counts[claim.status as ClaimStatus] += 1;
+  for (const claim of claims) counts[claim.status] += 1;
   return { counts, claimed: perCurrency(claimed), refund_summary: perCurrency(refunds) };
 }
 

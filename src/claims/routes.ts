@@ -32,7 +32,6 @@ import {
   patchClaimSchema,
   patchRefundSchema,
   refundParams,
-  type AlertSelection,
   CLAIM_FIXED_FIELDS,
   REFUND_FIXED_FIELDS,
 } from './schemas.js';
@@ -71,8 +70,8 @@ async function changeResponse(deps: Parameters<typeof claimView>[0], claimId: st
   return { body: { claim: await claimView(deps, claimId), ...change } };
 }
 
-// pdfkit holds every page in memory until the page numbers are written (about 30 KB of heap and
-// 1.5 ms a line, docs/claim-letter.md): a letter longer than this would hold the API for seconds.
+// pdfkit holds every page in memory until the page numbers are written (heap and time grow with
+// every line, docs/claim-letter.md): a letter longer than this would hold the API for seconds.
 const PDF_LETTER_MAX_LINES = 2_000;
 
 export const claimRoutes = [
@@ -266,11 +265,7 @@ export const claimRoutes = [
       409: { description: 'claim_completed, claim_cancelled' },
     },
     handler: async ({ params, body, actor, deps }) =>
-      changeResponse(
-        deps,
-        params.id,
-        await removeAlerts(deps, actor.organizationId, actor, params.id, body as AlertSelection),
-      ),
+      changeResponse(deps, params.id, await removeAlerts(deps, actor.organizationId, actor, params.id, body)),
   }),
   defineRoute({
     method: 'post',

@@ -56,7 +56,7 @@ const FILTER_KEYS = Object.keys(filterQueryParams) as (keyof ClaimFilter)[];
 export function filterOf(query: Record<string, unknown>): ClaimFilter {
   const filter: Record<string, unknown> = {};
   for (const key of FILTER_KEYS) if (query[key] !== undefined) filter[key] = query[key];
-  return filter as ClaimFilter;
+  return filter;
 }
 
 export const listQuery = z.object({ ...pageParams(CLAIM_SORTS), ...filterQueryParams });

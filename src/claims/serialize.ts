@@ -1,6 +1,5 @@
 import type { Claim, ClaimRefund } from '../generated/prisma/client.js';
 import { formatAmount } from '../shared/money.js';
-import type { ClaimStatus } from './schemas.js';
 
 // What a claim is read with; its alert summary and refund totals are computed in bulk
 // (src/claims/summary.ts) so a page of claims costs a fixed number of queries.
@@ -99,7 +98,7 @@ export function serializeClaim(claim: ClaimRecord, summary: ClaimSummary, refund
     supplier_id: claim.supplierId,
     reference: claim.reference,
     title: claim.title,
-    status: claim.status as ClaimStatus,
+    status: claim.status,
     supplier_contact: contact,
     note: claim.note,
     summary,

@@ -326,7 +326,7 @@ export async function addAlerts(
     >`SELECT DISTINCT claim_id::text FROM alerts WHERE id = ANY(${ids}::uuid[]) AND claim_id IS NOT NULL`;
     await lockClaimRows(tx, [claimId, ...holders.map((h) => h.claim_id)]);
     const claim = await lockClaim(tx, organizationId, claimId);
-    assertAlertsChangeable(claim.status as ClaimStatus);
+    assertAlertsChangeable(claim.status);
     return admitAlerts(tx, who, organizationId, claim, ids, input.alert_ids !== undefined, input.move_from_open_claims);
   });
 }
@@ -343,7 +343,7 @@ export async function removeAlerts(
   const ids = await selectAlertIds(deps, organizationId, selection);
   return deps.db.$transaction(async (tx) => {
     const claim = await lockClaim(tx, organizationId, claimId);
-    assertAlertsChangeable(claim.status as ClaimStatus);
+    assertAlertsChangeable(claim.status);
     const result = emptyChange();
     const moves: AlertMove[] = [];
     for (const alert of await lockedCandidates(tx, ids)) {
@@ -483,7 +483,7 @@ export async function patchClaim(
     let statusChanged = false;
     if (input.status !== undefined) {
       const now = new Date();
-      const change = changeStatus(claim.status as ClaimStatus, input.status, now);
+      const change = changeStatus(claim.status, input.status, now);
       if (change.outcome === 'refused') throw errors.conflict(change.reason, change.message);
       if (change.outcome === 'updated') {
         statusChanged = true;

@@ -52,7 +52,7 @@ export function createDbWithPool(
 
 // Reads straight on the pg pool under Prisma, with Prisma's tagged-template interface, so the same
 // statement runs through either. For the list pages (one statement each, src/<domain>/list.ts)
-// and the views' extras: there Prisma's query costs 0.3-2 ms of client CPU per statement, as much
+// and the views' extras: there Prisma's query costs as much client CPU per statement
 // as the statement takes in PostgreSQL (docs/benchmarks.md, sessions 7 and 8). Outside any
 // transaction only.
 export type RawReader = {
@@ -69,7 +69,7 @@ const READER_TYPES = {
     if (oid === DATE_OID) return (value: string) => new Date(`${value}T00:00:00Z`);
     if (oid === NUMERIC_OID) return (value: string) => new Prisma.Decimal(value);
     if (oid === INT8_OID) return (value: string) => BigInt(value);
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   }) as typeof pg.types.getTypeParser,
 };
 

@@ -47,7 +47,7 @@ export function headerCells(text: string, delimiter: Delimiter): string[] {
   const line = firstLine(text);
   if (line === '') return [];
   try {
-    const [record] = parse(line, { delimiter, trim: true, relax_column_count: true, relax_quotes: true }) as string[][];
+    const [record] = parse(line, { delimiter, trim: true, relax_column_count: true, relax_quotes: true });
     return record ?? [];
   } catch {
     return [];

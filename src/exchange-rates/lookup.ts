@@ -121,9 +121,9 @@ function oldestFirstWithoutRepeats({ source, base, quote, observations }: Series
 
 function addLeg(index: Index, source: string, from: string, to: string, leg: Leg): void {
   let currencies = index.get(source);
-  if (!currencies) index.set(source, (currencies = new Map()));
+  if (!currencies) index.set(source, (currencies = new Map<string, Map<string, Leg>>()));
   let legs = currencies.get(from);
-  if (!legs) currencies.set(from, (legs = new Map()));
+  if (!legs) currencies.set(from, (legs = new Map<string, Leg>()));
   legs.set(to, leg);
 }
 

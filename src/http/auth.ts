@@ -54,18 +54,18 @@ interface KeyWithMembership {
 // The key and the user's membership in the organization the request names (or the key's own) in
 // one statement: every request authenticates, so this is one round trip instead of two. It goes
 // straight to the pg pool under Prisma: the hottest statement of the API, and Prisma's raw query
-// costs more client CPU (about 0.2 ms a request) than the statement takes.
+// costs more client CPU than the statement takes (docs/benchmarks.md, session 7).
 async function authenticateApiKey(pool: Pool, digest: string, ctx: Context, rule: AccessRule): Promise<Credential> {
   // A malformed header is reported only once the token is known to be valid, as before.
   let named: string | null = null;
-  let headerError: unknown = null;
+  let headerError: Error | null = null;
   try {
     named = requestedOrganization(ctx);
   } catch (error) {
-    headerError = error;
+    headerError = error as Error; // a validation ApiError
   }
   const { rows } = await pool.query<KeyWithMembership>({
-    // Prepared once per connection: its planning took longer than its execution (0.13 of 0.3 ms),
+    // Prepared once per connection: its planning took longer than its execution (docs/benchmarks.md),
     // and one plan suits every token (a unique index lookup).
     name: 'authenticate-api-key',
     text: `SELECT k.id::text AS "id", k.user_id::text AS "userId", k.organization_id::text AS "organizationId", k.level::text AS "level",

@@ -52,7 +52,7 @@ export function bodyParser(options: (limit: number) => Parameters<typeof koaBody
     const limit = (ctx.state.bodyLimit as number | undefined) ?? MAX_JSON_BODY_BYTES;
     let parser = parsers.get(limit);
     if (!parser) {
-      parser = koaBody(options(limit)) as unknown as Middleware;
+      parser = koaBody(options(limit));
       parsers.set(limit, parser);
     }
     let parsed = false;

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ZodError } from 'zod';
+import type { Logger } from '../logger.js';
 import { outageSourceOf } from './outages.js';
 
 // One error type for every failure a client may see; the middleware below renders it as the
@@ -139,10 +140,11 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('path');
   } catch (caught) {
+    const logger = ctx.state.logger as Logger | undefined;
     const outage = caught instanceof ApiError ? null : outageSourceOf(caught);
     if (outage) {
       // Temporary: the client retries after Retry-After. The cause stays in the log, not in the body.
-      ctx.state.logger?.warn({ err: caught, outage }, 'infrastructure unavailable');
+      logger?.warn({ err: caught, outage }, 'infrastructure unavailable');
       return renderError(
         ctx,
         errors.serviceUnavailable(
@@ -152,11 +154,10 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     }
     const error = caught instanceof ApiError ? caught : (fromHttpError(caught as object) ?? fromDatabaseError(caught));
     if (error) {
-      if (!(caught instanceof ApiError))
-        ctx.state.logger?.info({ err: caught }, 'request refused by a library or the database');
+      if (!(caught instanceof ApiError)) logger?.info({ err: caught }, 'request refused by a library or the database');
       return renderError(ctx, error);
     }
-    ctx.state.logger?.error({ err: caught }, 'unexpected failure');
+    logger?.error({ err: caught }, 'unexpected failure');
     renderError(
       ctx,
       new ApiError(

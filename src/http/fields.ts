@@ -8,9 +8,9 @@ function unwrap(schema: ZodType): ZodType {
   let current: ZodType = schema;
   for (;;) {
     if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
-      current = (current as z.ZodOptional<ZodType>).unwrap() as ZodType;
+      current = (current as z.ZodOptional<ZodType>).unwrap();
     } else if (current instanceof z.ZodPipe) {
-      current = (current as z.ZodPipe<ZodType, ZodType>).out as ZodType;
+      current = (current as z.ZodPipe<ZodType, ZodType>).out;
     } else {
       return current;
     }
@@ -21,7 +21,7 @@ export function fieldPathsOf(schema: ZodType, prefix = ''): string[] {
   const inner = unwrap(schema);
   if (!(inner instanceof z.ZodObject)) return [];
   const paths: string[] = [];
-  for (const [key, child] of Object.entries((inner as z.ZodObject).shape)) {
+  for (const [key, child] of Object.entries(inner.shape)) {
     const path = prefix ? `${prefix}.${key}` : key;
     paths.push(path, ...fieldPathsOf(child as ZodType, path));
   }

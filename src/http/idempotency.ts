@@ -116,8 +116,8 @@ export async function withIdempotency(
       state: 'completed',
       completedAt: new Date(),
       responseStatus: response.status ?? 200,
-      responseBody: (response.body ?? Prisma.DbNull) as Prisma.InputJsonValue,
-      responseHeaders: (response.headers ?? {}) as Prisma.InputJsonValue,
+      responseBody: response.body ?? Prisma.DbNull,
+      responseHeaders: response.headers ?? {},
     },
   });
   return response;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
+import type { Logger } from '../logger.js';
 import { ApiError, errors } from './errors.js';
 
 // multipart/form-data is read by the one route that takes it (the Ingestion API's upload), and
@@ -245,7 +246,7 @@ export async function withMultipartFiles<T>(
         refusal(caught, limits) ??
         (interrupted(caught) ? errors.validation('The upload was interrupted before its body was complete.') : null);
       if (error) {
-        ctx.state.logger?.info({ err: caught }, 'multipart body refused');
+        (ctx.state.logger as Logger | undefined)?.info({ err: caught }, 'multipart body refused');
         throw error;
       }
       throw caught;

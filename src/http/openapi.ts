@@ -26,8 +26,8 @@ const fieldsParam = z.string().optional().meta({
 function documentedQuery(route: RouteDefinition): ZodType | undefined {
   if (!fieldSelectionOf(route)) return route.query;
   if (!route.query) return z.object({ fields: fieldsParam });
-  if (route.query instanceof z.ZodObject && !('fields' in (route.query as z.ZodObject).shape))
-    return (route.query as z.ZodObject).extend({ fields: fieldsParam });
+  if (route.query instanceof z.ZodObject && !('fields' in route.query.shape))
+    return route.query.extend({ fields: fieldsParam });
   return route.query;
 }
 

@@ -121,7 +121,7 @@ export function outageSourceOf(caught: unknown): OutageSource | null {
     const source = classifyOne(error);
     if (source) return source;
     queue.push(error.cause, error.meta?.driverAdapterError);
-    if (Array.isArray(error.errors)) queue.push(...error.errors.slice(0, 4));
+    if (Array.isArray(error.errors)) queue.push(...(error.errors as unknown[]).slice(0, 4));
   }
   return null;
 }

@@ -137,6 +137,7 @@ function toPrismaValue(column: SortColumn, value: SortValue): unknown {
 export function recordSortValue(value: unknown): SortValue {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'number' || typeof value === 'string' || value === null) return value;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the other sort columns are Decimal or bigint, exact as text
   return String(value);
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
+import type { Credential } from '../auth/credential.js';
 import type { Logger } from '../logger.js';
 import { observeRequest } from './metrics.js';
 
@@ -28,7 +29,7 @@ export function requestContext(logger: Logger) {
           path: ctx.path,
           status: ctx.status,
           duration_ms: Math.round(seconds * 1000),
-          organization_id: ctx.state.credential?.organizationId ?? null,
+          organization_id: (ctx.state.credential as Credential | undefined)?.organizationId ?? null,
         },
         'request',
       );

@@ -155,7 +155,7 @@ export function fieldSelectionOf(
   if (route.method !== 'get' && !route.fieldsOf) return null;
   if (ok && !isJsonResponse(ok)) return null;
   const schema = ok?.schema;
-  const listItem = schema instanceof z.ZodObject ? listItemOf(schema as z.ZodObject) : null;
+  const listItem = schema instanceof z.ZodObject ? listItemOf(schema) : null;
   // The Ingestion API's list is {invoices, next_cursor}.
   if (ingestion && route.ingestionFieldsOf)
     return {
@@ -169,7 +169,7 @@ export function fieldSelectionOf(
 }
 
 function listItemOf(schema: z.ZodObject): ZodType | null {
-  const data = schema.shape.data;
+  const data: unknown = schema.shape.data;
   return data instanceof z.ZodArray ? (data.element as ZodType) : null;
 }
 
@@ -179,7 +179,7 @@ function listItemOf(schema: z.ZodObject): ZodType | null {
 export function queryKeysOf(
   route: Pick<RouteDefinition, 'method' | 'query' | 'fieldsOf' | 'ingestionFieldsOf' | 'responses'>,
 ): string[] {
-  const keys = route.query instanceof z.ZodObject ? Object.keys((route.query as z.ZodObject).shape) : [];
+  const keys = route.query instanceof z.ZodObject ? Object.keys(route.query.shape) : [];
   if (fieldSelectionOf(route) && !keys.includes('fields')) keys.push('fields');
   return keys.sort();
 }

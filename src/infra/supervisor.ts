@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { spawnManaged, type ManagedProcess } from './process.js';
+import type { ManagedProcess } from './process.js';
 
 // Keeps a process running: when it dies (a crash, a kill -9 in a test), it is started again, as a
 // process manager would in production. Its current pid is written to pidFile.

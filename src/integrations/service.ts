@@ -39,10 +39,7 @@ export function listProviders() {
     id: provider.id,
     name: provider.name,
     connect: provider.connect,
-    credentials_schema: z.toJSONSchema(provider.credentialsSchema, { io: 'input', unrepresentable: 'any' }) as Record<
-      string,
-      unknown
-    >,
+    credentials_schema: z.toJSONSchema(provider.credentialsSchema, { io: 'input', unrepresentable: 'any' }),
     scope: provider.scopeDescription,
   }));
 }

@@ -102,7 +102,7 @@ export async function insertSyncRun(
           page: null,
           pagesDone: 0,
           done: false,
-        } satisfies SyncCheckpoint as unknown as Prisma.InputJsonValue,
+        } satisfies SyncCheckpoint,
         workflowId: syncWorkflowIdOf(integration.id),
         createdByUserId,
       },

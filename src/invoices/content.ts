@@ -135,7 +135,7 @@ export function lineRowsOf(
 
 // An invoice can have tens of thousands of lines: each column goes as one array parameter
 // (unnest), a chunk of rows per statement, instead of Prisma's createMany with a bind parameter
-// per value (PostgreSQL allows 65,535) and about a millisecond per row.
+// per value (PostgreSQL allows 65,535) and a far higher cost per row (docs/benchmarks.md).
 const LINE_CHUNK = 10_000;
 
 export async function insertInvoiceLines(tx: Tx, rows: InvoiceLineRow[]): Promise<void> {

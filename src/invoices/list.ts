@@ -118,8 +118,8 @@ function needsReviewSql(needsReview: boolean | undefined): Prisma.Sql | null {
 
 // Invoices arrive soon after they are issued, so issue date and creation time move together. Asked
 // for a month of issue dates newest first, PostgreSQL assumes that month's invoices are spread
-// evenly over the creation-time index and walks it from now through every newer invoice (58,000
-// for a month 20 months back: 48 ms for a page instead of 2). The creation times of the invoices
+// evenly over the creation-time index and walks it from now through every newer invoice (tens
+// of thousands for a month far back: a page many times slower, docs/benchmarks.md). The creation times of the invoices
 // issued in the range, read from a covering issue-date index alone, bound that walk. The bound restates
 // the filter (every invoice of the range lies inside it), so the page is the same. A range of more
 // than BOUNDED_RANGE invoices is left to the walk: reading its bounds would cost more than it saves.

@@ -96,7 +96,7 @@ const lineFromJson = (line: LineJson): LineFields => ({
 
 // The agreements invoice `i` is actively matched to, as an array: PostgreSQL plans it on its own
 // (a subplan) instead of joining alerts to matches, which halved the planning of a page of
-// invoices (1.0 to 0.5 ms; the statement executes in about 2 ms).
+// invoices (docs/benchmarks.md).
 const ACTIVE_AGREEMENTS = Prisma.sql`ARRAY(SELECT m.agreement_id FROM invoice_agreement_matches m WHERE m.invoice_id = i.id AND m.active)`;
 
 // Everything the invoice views show beyond the invoice row, as columns of a statement over

@@ -190,7 +190,7 @@ export function fetchWithinPolicy(
         method: init.method,
         headers: init.headers,
         signal: init.signal,
-        lookup: guardedLookup(policy, hostOf(url)) as never,
+        lookup: guardedLookup(policy, hostOf(url)),
       },
       (response) => {
         const headers = new Headers();

@@ -213,7 +213,7 @@ export async function replacePreference(
         preferenceId: id,
         position,
         name: source.name,
-        filter: source.filter as unknown as Prisma.InputJsonValue,
+        filter: source.filter,
       })),
     });
     const newSecrets = new Map<string, string>();

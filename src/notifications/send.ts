@@ -65,15 +65,15 @@ export async function attemptDelivery(db: Db, config: Config, deliveryId: string
   const body = JSON.stringify(delivery.event.payload);
   try {
     if (channel.type === 'webhook') {
-      if (!channel.url || !channel.secret) return fail('the webhook has no URL or secret', null, true);
+      if (!channel.url || !channel.secret) return await fail('the webhook has no URL or secret', null, true);
       const status = await postWebhook(config, channel.url, channel.secret, delivery.eventId, body);
-      if (status < 200 || status >= 300) return fail(`the receiver answered ${status}`, status, false);
+      if (status < 200 || status >= 300) return await fail(`the receiver answered ${status}`, status, false);
     } else {
       const owner = channel.preference.userId
         ? await db.user.findUnique({ where: { id: channel.preference.userId }, select: { email: true } })
         : null;
       const to = channel.address ?? owner?.email;
-      if (!to) return fail('the e-mail channel has no address', null, true);
+      if (!to) return await fail('the e-mail channel has no address', null, true);
       await sendEmail(
         config,
         to,
@@ -150,7 +150,7 @@ async function postWebhook(
       {
         method: 'POST',
         headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-        lookup: guardedLookup(policy, host) as never,
+        lookup: guardedLookup(policy, host),
         timeout: seconds * 1000,
       },
       (response) => {

@@ -100,8 +100,7 @@ export async function finishItem(
       status: outcome.status,
       result:
         outcome.status === 'completed' ? ((outcome.result ?? Prisma.DbNull) as Prisma.InputJsonValue) : Prisma.DbNull,
-      failure:
-        outcome.status === 'failed' ? ({ ...publicFailure(outcome.failure) } as Prisma.InputJsonValue) : Prisma.DbNull,
+      failure: outcome.status === 'failed' ? { ...publicFailure(outcome.failure) } : Prisma.DbNull,
       finishedAt: new Date(),
     },
   });

@@ -148,7 +148,7 @@ export async function holderRunId(deps: Deps, workflowId: string): Promise<strin
     .getHandle(workflowId)
     .describe()
     .catch(() => null);
-  return ((description?.memo as { runId?: string } | undefined)?.runId as string | undefined) ?? null;
+  return (description?.memo as { runId?: string } | undefined)?.runId ?? null;
 }
 
 export async function startRun(deps: Deps, request: StartRunRequest): Promise<WorkflowRun> {

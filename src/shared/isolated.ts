@@ -7,7 +7,7 @@ import { Context } from '@temporalio/activity';
 // on the next call, when the call takes too long, the process takes too much memory, or the
 // caller gives up (an activity cancelled, timed out or retried). For work on untrusted files
 // (PDF, XML, CSV/XLSX, DOCX) whose cost the work itself cannot bound: pdf.js inflates a PDF's
-// compressed streams in full (a 2 MB file took 3.5 GB), and a time limit in the same thread
+// compressed streams in full (a small file can take gigabytes), and a time limit in the same thread
 // cannot stop synchronous parsing, which would also block the worker's event loop for every
 // other tenant's activities.
 //
@@ -24,9 +24,9 @@ import { Context } from '@temporalio/activity';
 
 export interface IsolationLimits {
   // CPU time of the helper for this call (user + system, read from /proc/<pid>/stat; wall-clock
-  // time where /proc does not tell). On a busy machine a helper gets a fraction of a core: a
-  // 50,000-line invoice that parses in 3 s of CPU took over 20 s of wall-clock time under a load
-  // of 30 and was refused as xml_timeout. Wall-clock time is bounded too, at WALL_CLOCK_FACTOR x.
+  // time where /proc does not tell). On a busy machine a helper gets a fraction of a core: a large
+  // invoice within its CPU budget took several times as long in wall-clock time and was refused as
+  // xml_timeout (docs/benchmarks.md). Wall-clock time is bounded too, at WALL_CLOCK_FACTOR x.
   timeMs: number;
   // Resident memory of the helper process, its start-up (Node, tsx, the module) included.
   memoryBytes: number;

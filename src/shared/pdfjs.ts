@@ -11,8 +11,8 @@ let pdfJsModule: Promise<PdfJs> | undefined;
 let pdfJsPackageRoot: string | undefined;
 
 /**
- * Resident memory of the helper process reading a PDF (shared/isolated.ts; about 150 MiB of it
- * is Node, pdf.js and the reader): pdf.js inflates compressed streams in full, so this is where
+ * Resident memory of the helper process reading a PDF (shared/isolated.ts; Node, pdf.js and the
+ * reader take a fixed part of it): pdf.js inflates compressed streams in full, so this is where
  * a compression bomb is stopped.
  */
 export const PDF_MEMORY_LIMIT_BYTES = 1536 * 2 ** 20;

@@ -11,12 +11,13 @@ import type { SupportContactInput } from './schemas.js';
 
 type Deps = Pick<AppDeps, 'db' | 'storage' | 'config' | 'logger'>;
 
-interface StoredAttachment {
+// A type alias, not an interface: only an alias is assignable to Prisma's JSON input (it needs an index signature).
+type StoredAttachment = {
   file_name: string;
   mime_type: string;
   file_size: number;
   storage_key: string;
-}
+};
 
 export async function contactSupport(deps: Deps, actor: MemberActor, input: SupportContactInput) {
   const id = randomUUID();
@@ -43,7 +44,7 @@ export async function contactSupport(deps: Deps, actor: MemberActor, input: Supp
       apiKeyId: actor.apiKeyId,
       subject: input.subject,
       message: input.message,
-      attachments: attachments as object[],
+      attachments,
       mailStatus: 'not_configured',
     },
   });
@@ -76,7 +77,7 @@ async function mailSupport(
 ): Promise<'sent' | 'failed' | 'not_configured'> {
   if (!supportMailConfigured(deps.config)) return 'not_configured';
   const user = await deps.db.user.findUnique({ where: { id: actor.userId }, select: { email: true, name: true } });
-  const transport = nodemailer.createTransport(deps.config.SMTP_URL!, {
+  const transport = nodemailer.createTransport(deps.config.SMTP_URL, {
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,

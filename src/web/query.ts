@@ -112,7 +112,10 @@ export function pager(
   const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? query.cursor : null;
   const trail =
     typeof query.trail === 'string' && query.trail !== '' ? query.trail.split(TRAIL_SEPARATOR).slice(-MAX_TRAIL) : [];
-  const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(String(query.page ?? '1'), 10) || 1));
+  const pageNumber = Math.max(
+    1,
+    Math.min(1_000_000, Number.parseInt(typeof query.page === 'string' ? query.page : '1', 10) || 1),
+  );
   const { cursor: _c, trail: _t, page: _p, ...list } = filters;
   const at = (pageCursor: string | null, pageTrail: string[], number: number) =>
     pageCursor === null

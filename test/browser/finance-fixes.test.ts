@@ -8,7 +8,7 @@ import { insertAlert, invoiceOf, matchedAgreement, newSupplier } from '../suppor
 import { eventually } from '../support/api.js';
 import { alertOn, claimSetup, createClaim } from '../support/claims.js';
 import { ingestionUpload, settledIngestionInvoice } from '../support/invoices.js';
-import { createTenant, testDb, type Tenant } from '../support/tenants.js';
+import { createTenant, testDb } from '../support/tenants.js';
 import {
   expectAccessible,
   launchBrowser,
@@ -49,7 +49,7 @@ async function visit(page: Page, path: string, name: string): Promise<void> {
 
 // The page is no wider than the phone: nothing scrolls sideways.
 async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
-  const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+  const width = await page.evaluate<number>('document.documentElement.scrollWidth');
   expect(width, `${name} is ${width} px wide`).toBeLessThanOrEqual(PHONE.width);
 }
 
@@ -60,7 +60,7 @@ async function letterText(page: Page): Promise<string> {
     page.waitForEvent('download'),
     page.getByRole('link', { name: 'Download letter (PDF)' }).click(),
   ]);
-  return pdfText(readFileSync((await download.path())!));
+  return pdfText(readFileSync(await download.path()));
 }
 
 describe('refunds on the claim page', () => {

@@ -153,7 +153,7 @@ describe('agreement, alert, claim, run and integration pages', () => {
       page.getByRole('link', { name: 'Download letter (PDF)' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`${claim.reference}.pdf`);
-    const pdf = readFileSync((await download.path())!);
+    const pdf = readFileSync(await download.path());
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = execFileSync('pdftotext', ['-', '-'], { input: pdf }).toString('utf8');
     expect(text).toContain(claim.reference);

@@ -580,7 +580,7 @@ describe('alerts', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.headers.get('content-disposition')).toContain('alerts.csv');
-    const rows = parse(String(csv.body), { columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(String(csv.body), { columns: true });
     expect(rows.map((r) => [r.id, r.impact_amount, r.currency_code, r.status, r.topic_id])).toEqual([
       [y.id, '100.00', 'NOK', 'pending', topic.id],
       [x.id, '12.50', 'EUR', 'pending', ''],

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { invoiceOf, postAlert } from '../support/alerts.js';
-import { eventually, expectError } from '../support/api.js';
+import { expectError } from '../support/api.js';
 import { agreementWithPrice, peppolInvoice, rematch, settledRun, uploadedInvoice } from '../support/checks.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { invoiceOf } from '../support/alerts.js';
 import { expectError } from '../support/api.js';
 import { alertOn, claimOf, claimSetup, createClaim, setStatus } from '../support/claims.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';

@@ -623,7 +623,7 @@ describe('spreadsheet exports', () => {
     });
 
     const csv = await tenant.call(`/v1/alerts/export?format=csv&agreement_ids=${agreementId}`);
-    const [row] = parse(String(csv.body), { columns: true }) as Record<string, string>[];
+    const [row] = parse<Record<string, string>>(String(csv.body), { columns: true });
     expect(row).toMatchObject({
       title: `'${FORMULA}`,
       explanation: "'@SUM(A1:A9)",
@@ -661,7 +661,7 @@ describe('spreadsheet exports', () => {
     });
     expect(created.status).toBe(201);
     const csv = await tenant.call(`/v1/agreements/${agreementId}/price-items/export`);
-    const [row] = parse(String(csv.body), { columns: true }) as Record<string, string>[];
+    const [row] = parse<Record<string, string>>(String(csv.body), { columns: true });
     // Prices cannot be negative; negative amounts are covered by the alerts export above.
     expect(row).toMatchObject({ description: `'${FORMULA}`, seller_item_id: "'-2+3", unit: "'@x", amount: '12.5' });
   });
@@ -688,7 +688,7 @@ describe('spreadsheet exports', () => {
       60_000,
     );
     const download = await tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}/download`);
-    const rows = parse(String(download.body), { columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(String(download.body), { columns: true });
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows)
       for (const [column, value] of Object.entries(row))

@@ -40,7 +40,7 @@ class Receiver {
         const path = request.url ?? '/';
         const body = Buffer.concat(chunks).toString('utf8');
         const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
-        let verified = false;
+        let verified: boolean;
         try {
           new Webhook(this.secrets.get(path) ?? 'whsec_AAAA').verify(body, headers);
           verified = true;

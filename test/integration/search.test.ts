@@ -8,7 +8,7 @@ const find = async (tenant: Tenant, query: string, types?: string, limit?: numbe
   const params = new URLSearchParams({ query });
   if (types) params.set('types', types);
   if (limit) params.set('limit', String(limit));
-  const response = await tenant.call(`/v1/search?${params}`);
+  const response = await tenant.call(`/v1/search?${params.toString()}`);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.data as {
     type: string;

@@ -156,10 +156,15 @@ function slotsOf(root: { value: unknown }): Slot[] {
   const slots: Slot[] = [{ parent: null, key: 'value', value: root.value }];
   const visit = (value: unknown) => {
     if (Array.isArray(value))
-      value.forEach((child, index) => (slots.push({ parent: value, key: index, value: child }), visit(child)));
+      value.forEach((child, index) => {
+        slots.push({ parent: value, key: index, value: child });
+        visit(child);
+      });
     else if (value && typeof value === 'object')
-      for (const [key, child] of Object.entries(value))
-        (slots.push({ parent: value as Record<string, unknown>, key, value: child }), visit(child));
+      for (const [key, child] of Object.entries(value)) {
+        slots.push({ parent: value as Record<string, unknown>, key, value: child });
+        visit(child);
+      }
   };
   visit(root.value);
   return slots;

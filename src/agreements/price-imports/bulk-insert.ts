@@ -1,7 +1,7 @@
 import type { Prisma } from '../../db/client.js';
 
-// A price list can hold tens of thousands of rows. Prisma's createMany costs about a millisecond
-// per row here (docs/benchmarks.md); one INSERT ... SELECT FROM unnest(...) per chunk passes each
+// A price list can hold tens of thousands of rows. Prisma's createMany costs too much per row
+// here (docs/benchmarks.md); one INSERT ... SELECT FROM unnest(...) per chunk passes each
 // column as one array parameter instead.
 const CHUNK = 5000;
 

@@ -34,7 +34,7 @@ function invalid(index: number, message: string) {
   return errors.validation(`filters[${index}]: ${message}`, [{ field: `filters.${index}`, message }]);
 }
 
-function typedValue(index: number, kind: string, value: unknown): unknown {
+function typedValue(index: number, kind: string, value: FilterCondition['value']): unknown {
   const text = value === null || value === undefined ? null : String(value);
   if (text === null) throw invalid(index, 'needs a value');
   if (kind === 'date') {

@@ -104,7 +104,7 @@ export function priceColumns(input: Partial<PriceItemInput>): Prisma.PriceItemUn
 
 // All or nothing: one transaction for every entry. Up to 5,000 entries a request: written with
 // one array parameter per column (insertPriceItems), as a price list's rows are; Prisma's
-// createMany took over a second per 1,000 rows, past the transaction's time limit.
+// createMany was slow enough per row to run past the transaction's time limit (docs/benchmarks.md).
 export async function createPriceItems(
   deps: Pick<AppDeps, 'db'>,
   actor: RequestActor | Actor,

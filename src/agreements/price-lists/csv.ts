@@ -81,7 +81,7 @@ function parseRecords(
   };
   let records: string[][];
   try {
-    records = parse(text, options) as string[][];
+    records = parse(text, options);
   } catch (error) {
     return { rows: [], problems: [unreadableStretch(1, error as CsvError)] };
   }

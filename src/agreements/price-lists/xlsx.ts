@@ -105,7 +105,7 @@ export function sourceCell(
   if ('richText' in value) return { text: value.richText.map((run) => run.text).join('') };
   if ('formula' in value || 'sharedFormula' in value) return formulaCell(value, numberFormat);
   if ('error' in value) return { text: String(value.error) };
-  if ('hyperlink' in value) return sourceCell(value.text as ExcelJS.CellValue, numberFormat); // its text may be rich text
+  if ('hyperlink' in value) return sourceCell(value.text, numberFormat); // its text may be rich text
   return { text: String(value) };
 }
 
@@ -131,8 +131,7 @@ function formulaCell(
   numberFormat: string | undefined,
 ): SourceCell {
   const result = value.result;
-  const resultCell =
-    result === undefined || result === null ? undefined : sourceCell(result as ExcelJS.CellValue, numberFormat);
+  const resultCell = result === undefined || result === null ? undefined : sourceCell(result, numberFormat);
   if (resultCell !== undefined) return resultCell;
   const formula =
     'formula' in value && value.formula ? value.formula : (value as ExcelJS.CellSharedFormulaValue).sharedFormula;

@@ -74,7 +74,7 @@ function readUncached(written: string): ReadUnit | null {
   return readPart(
     written,
     isPeriod ? [main, ...rest.slice(0, -1)].join(' ') : text,
-    isPeriod ? period!.entry.name : null,
+    isPeriod ? period.entry.name : null,
   );
 }
 

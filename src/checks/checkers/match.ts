@@ -113,7 +113,7 @@ export function matchPriceItem(
 
 // Price items by normalized article number and description, built once per price list and
 // price type: an agreement can hold thousands of items, and every line of every checker looks
-// them up (a scan per line cost about 160 ms per check of 50 lines against 5,000 items).
+// them up (a scan per line was the largest cost of a check, docs/benchmarks.md).
 interface PriceIndex {
   byItemId: Map<string, CheckPriceItem[]>;
   byDescription: Map<string, { item: CheckPriceItem; itemId: string | null }[]>;

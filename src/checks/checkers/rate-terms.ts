@@ -26,7 +26,7 @@
 // confidence; a basis recognised from a longer free text gives medium. A basis in none of these
 // words (e.g. "annual purchases", "list price of toner") is not checked.
 import { foldText } from '../../agreements/price-lists/normalize.js';
-import { appliesOn, lessSure, lowerOf, matchPriceItem } from './match.js';
+import { appliesOn, lessSure, lowerOf } from './match.js';
 import { D, decOrNull, halfMinorUnit, lineFigures, money, showMoney, sumOf, ZERO, type Dec } from './money.js';
 import { pricedLines } from './pricing.js';
 import {

@@ -86,7 +86,7 @@ function overcharge(input: CheckInput, priced: PricedLine): Finding | null {
     const adjustment = priced.lineAdjustment;
     chargedText = `${showMoney(chargedPerUnit, currency)} per ${unit} after its line ${adjustment.lt(0) ? 'allowances' : 'charges'} (price ${plain(priced.pricePerUnit)} ${adjustment.lt(0) ? '-' : '+'} ${adjustment.abs().toFixed(2)} over ${plain(quantity)} ${unit})`;
   } else if (priced.chargedFrom === 'net_amount') {
-    chargedText = `${showMoney(chargedPerUnit, currency)} per ${unit} net (net amount ${line.netAmount} over ${plain(quantity)} ${unit}; price ${plain(priced.pricePerUnit)})`;
+    chargedText = `${showMoney(chargedPerUnit, currency)} per ${unit} net (net amount ${line.netAmount?.toString()} over ${plain(quantity)} ${unit}; price ${plain(priced.pricePerUnit)})`;
   }
   const explanation =
     `${capitalize(lineLabel(line))} charges ${chargedText} [1]; the agreed price is ${agreedText}. ` +

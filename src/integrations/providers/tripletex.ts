@@ -121,7 +121,8 @@ async function readBounded(response: Response, maxBytes: number): Promise<Buffer
   const chunks: Buffer[] = [];
   let total = 0;
   if (!response.body) return Buffer.alloc(0);
-  for await (const chunk of response.body) {
+  // Node's fetch body yields Uint8Array chunks; its type here is ReadableStream<any>.
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
     total += chunk.length;
     if (total > maxBytes) {
       await response.body.cancel().catch(() => undefined);

@@ -12,6 +12,7 @@ export function detectContainer(bytes: Uint8Array): ContainerKind {
   const head = latin1(bytes.subarray(0, PDF_HEADER_WINDOW));
   if (head.startsWith('%PDF-')) return 'pdf';
   // UTF-16 puts a zero byte next to every ASCII character.
+  // eslint-disable-next-line no-control-regex -- the zero bytes of UTF-16 are what this looks for
   if (/^(?:\xEF\xBB\xBF|\xFF\xFE|\xFE\xFF)?[\s\x00]*</.test(head)) return 'xml';
   if (head.includes('%PDF-')) return 'pdf';
   return 'unknown';

@@ -4,8 +4,8 @@ import type { XmlElement } from './xml-tree.js';
 /**
  * Builds the element tree (xml-tree.ts) from the events of `saxes`, a conformant, non-validating
  * XML 1.0 parser: one pass over the text, no intermediate object model. It replaced
- * fast-xml-parser's validator plus parser plus a tree conversion, which took about 14 s for a
- * 27 MiB, 50,000-line invoice.
+ * fast-xml-parser's validator plus parser plus a tree conversion, which took seconds for a
+ * 50,000-line invoice (docs/benchmarks.md).
  *
  * Well-formedness is XML 1.0's, checked by saxes for the whole document (a second root or
  * text after the root is not well-formed; fast-xml-parser ignored both). References: the five XML entities, character references, and
@@ -92,7 +92,7 @@ export function scanXml(text: string, maxDepth: number): Scanned {
       throw new NotWellFormed(`${parser.line}:${parser.column}: tag '${tag.name}' is not allowed.`);
     const element: MutableElement = {
       name: localName(tag.name),
-      attributes: attributesOf(tag.attributes as Record<string, string>),
+      attributes: attributesOf(tag.attributes),
       children: [],
       text: '',
     };
@@ -151,7 +151,7 @@ function attributesOf(raw: Record<string, string>): Record<string, string> {
     attributes ??= Object.create(null) as Record<string, string>;
     attributes[localName(name)] = raw[name]!;
   }
-  return attributes ?? (NO_ATTRIBUTES as Record<string, string>);
+  return attributes ?? NO_ATTRIBUTES;
 }
 
 // saxes says "line:column: message."; the public message keeps the place and drops its format.

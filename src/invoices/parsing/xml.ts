@@ -8,8 +8,8 @@ export const MAX_XML_DEPTH = 64;
 /**
  * Each element or attribute costs a few hundred bytes once parsed, so a file of "<a/>" filling
  * the byte limit would need gigabytes. A Peppol invoice line is about 18 of them (elements and
- * attributes): 1,500,000 is some 80,000 lines; a 70,000-line invoice (1.26 million) parsed within
- * 870 MB of resident memory.
+ * attributes): 1,500,000 is some 80,000 lines, within the helper's memory
+ * (docs/benchmarks.md).
  */
 export const MAX_XML_NODES = 1_500_000;
 

@@ -61,7 +61,7 @@ function isNegative(condition: Condition): boolean {
 }
 
 function positiveValues(condition: Condition): string[] {
-  return Array.isArray(condition.value) ? (condition.value as string[]) : [String(condition.value)];
+  return Array.isArray(condition.value) ? condition.value : [String(condition.value)];
 }
 
 const isContains = (condition: Condition) => condition.op === 'contains' || condition.op === 'not_contains';
@@ -84,8 +84,8 @@ function relativeDate(column: Sql, value: string): Sql {
 }
 
 function dateCondition(column: Sql, condition: Condition): Sql {
-  if (condition.op === 'within') return relativeDate(column, condition.value as string);
-  return Prisma.sql`${column} ${Prisma.raw(COMPARE[condition.op]!)} ${condition.value as string}::date`;
+  if (condition.op === 'within') return relativeDate(column, condition.value);
+  return Prisma.sql`${column} ${Prisma.raw(COMPARE[condition.op]!)} ${condition.value}::date`;
 }
 
 // --- the positive form of a condition over one invoice row ------------------------------------
@@ -134,7 +134,7 @@ function invoicePredicate(condition: Condition, inv: Sql, organizationId: string
     case 'invoice.delivery_address':
       return deliveryAddress(inv, condition);
     case 'invoice.amount': {
-      const amount = new Decimal(condition.value as number | string).toFixed();
+      const amount = new Decimal(condition.value).toFixed();
       return Prisma.sql`${inv}.tax_inclusive_amount ${Prisma.raw(COMPARE[condition.op]!)} ${amount}::numeric`;
     }
     default:

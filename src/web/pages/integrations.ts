@@ -130,7 +130,7 @@ export const integrationPages = [
           body: {
             provider: input.body.provider,
             name: input.body.name,
-            credentials: credentialsFrom(input.body as Record<string, unknown>, fields),
+            credentials: credentialsFrom(input.body, fields),
           },
         });
         return `${created.name} connected. Test it before the first sync.`;

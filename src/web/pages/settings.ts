@@ -14,7 +14,7 @@ import {
   removeMember,
   revokeInvitation,
 } from '../../admin/service.js';
-import { atLeast, INGESTION_SCOPES, LEVELS, type IngestionScope } from '../../auth/levels.js';
+import { atLeast, INGESTION_SCOPES, LEVELS } from '../../auth/levels.js';
 import { errors } from '../../http/errors.js';
 import { defineAction, definePage } from '../page.js';
 
@@ -105,7 +105,7 @@ export const settingsPages = [
     level: 'admin',
     body: z.object({ name, scopes: z.union([z.enum(INGESTION_SCOPES), z.array(z.enum(INGESTION_SCOPES))]).optional() }),
     handle: async ({ body, deps, session }) => {
-      const scopes = (Array.isArray(body.scopes) ? body.scopes : body.scopes ? [body.scopes] : []) as IngestionScope[];
+      const scopes = Array.isArray(body.scopes) ? body.scopes : body.scopes ? [body.scopes] : [];
       if (scopes.length === 0)
         throw errors.validation('Choose at least one scope.', [{ field: 'scopes', message: 'choose at least one' }]);
       const token = await asFormError(

@@ -74,9 +74,9 @@ interface AxeViolation {
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   await page.evaluate(axeSource);
   // A string: it runs in the page, which the test's TypeScript (no DOM types) does not describe.
-  const violations = (await page.evaluate(
+  const violations = await page.evaluate<AxeViolation[]>(
     `axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)`,
-  )) as AxeViolation[];
+  );
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = serious.map(
     (v) =>

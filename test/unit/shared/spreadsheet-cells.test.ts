@@ -28,9 +28,10 @@ describe('spreadsheet cells', () => {
     fc.assert(
       fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), fc.string(), (texts, amount) => {
         const rows = [{ a: texts[0], b: texts[1] ?? null, amount }];
-        const parsed = parse(toSafeCsv(rows, { columns: ['a', 'b', 'amount'], numberColumns: ['amount'] }), {
-          columns: true,
-        }) as Record<string, string>[];
+        const parsed = parse<Record<string, string>>(
+          toSafeCsv(rows, { columns: ['a', 'b', 'amount'], numberColumns: ['amount'] }),
+          { columns: true },
+        );
         for (const value of [parsed[0]!.a!, parsed[0]!.b!]) expect(FORMULA_STARTS.includes(value[0] ?? '')).toBe(false);
         const cell = parsed[0]!.amount!;
         if (FORMULA_STARTS.includes(cell[0] ?? '')) expect(cell).toMatch(/^-\d+(\.\d+)?$/);

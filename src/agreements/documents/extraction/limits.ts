@@ -23,7 +23,7 @@ export const DEFAULT_LIMITS: Readonly<ExtractionLimits> = {
   maxPdfPages: 2_000,
   timeLimitMs: 60_000,
   // Office XML compresses about 10:1. exceljs needs about 8 bytes of heap per unpacked byte
-  // (measured: 50 MiB of sheet XML, 800,000 cells, took 380 MiB and 5 s), so this admits price
+  // (docs/benchmarks.md), so this admits price
   // lists of some 400,000 rows while keeping one workbook under a gigabyte of heap.
   maxUnpackedBytes: 100 * 1024 * 1024,
   // Word and Excel nest a few dozen levels (tables in tables, drawings with text boxes).

@@ -7,6 +7,7 @@
 /** Horizontal spaces of every width, including no-break and ideographic spaces. */
 const HORIZONTAL_SPACE = /[\t\v\f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g;
 /** Characters with no visible form: zero-width marks, soft hyphen, BOM and C0/C1 controls. */
+// eslint-disable-next-line no-control-regex -- the C0/C1 controls are what this removes
 const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u200b-\u200d\u2060\ufeff]/g;
 const LINE_BREAK = /\r\n?|[\u0085\u2028\u2029]/g;
 /** PDF fonts often map "fi", "fl", ... to one ligature glyph, which search would never match. */

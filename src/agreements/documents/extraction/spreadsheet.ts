@@ -170,8 +170,8 @@ export function cellText(value: CellValue | undefined): string {
   if (value instanceof Date) return formatDate(value);
   if (typeof value !== 'object') return String(value);
   if ('richText' in value) return value.richText.map((run) => run.text).join('');
-  if ('formula' in value || 'sharedFormula' in value) return cellText(value.result as CellValue | undefined);
-  if ('hyperlink' in value) return typeof value.text === 'string' ? value.text : cellText(value.text as CellValue);
+  if ('formula' in value || 'sharedFormula' in value) return cellText(value.result);
+  if ('hyperlink' in value) return typeof value.text === 'string' ? value.text : cellText(value.text);
   if ('error' in value) return value.error;
   return '';
 }

@@ -57,6 +57,7 @@ function startsWith(bytes: Uint8Array, prefix: number[]): boolean {
 export function looksLikeText(text: string): boolean {
   const sample = text.slice(0, SNIFF_CHARACTERS);
   if (sample.length === 0) return true;
+  // eslint-disable-next-line no-control-regex -- counting control characters is the point
   const controls = sample.match(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/g)?.length ?? 0;
   return controls / sample.length <= MAX_CONTROL_SHARE;
 }

@@ -41,7 +41,7 @@ export class TermIndex<K extends string> {
     if (!first) return null;
     const candidates = this.byFirstWord.get(first.label);
     if (!candidates) return null;
-    let best: LabelTerm<K>[] = [];
+    const best: LabelTerm<K>[] = [];
     for (const term of candidates) {
       if (best.length > 0 && term.words.length < (best[0]?.words.length ?? 0)) break;
       if (term.words.every((word, index) => indexed[index]?.label === word)) best.push(term);

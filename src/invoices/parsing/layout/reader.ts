@@ -464,7 +464,7 @@ function vatIdValue(candidate: ValueCandidate): string | null {
     .slice(0, 6)
     .map((word) => word.text.replace(/[:,;]$/u, ''))
     .join('')
-    .replace(/[.\-]/gu, '')
+    .replace(/[.-]/gu, '')
     .toUpperCase();
   const match =
     /^([A-Z]{2})(\d[\dA-Z]{6,13}?)(MVA)?$/u.exec(joined) ??
@@ -809,7 +809,7 @@ function documentCurrency(lines: readonly Line[], language: Language): string | 
       else if (text.includes('€')) add('EUR');
       else if (text.includes('£')) add('GBP');
       else if (text.startsWith('$')) add('USD');
-      else if ((text === 'kr' || text === 'Kr') && KRONE[language]) add(KRONE[language] as string);
+      else if ((text === 'kr' || text === 'Kr') && KRONE[language]) add(KRONE[language]);
     }
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;

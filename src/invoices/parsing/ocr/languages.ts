@@ -53,7 +53,7 @@ const TERMS: Map<string, Set<Language>> = (() => {
     terms.set(folded, languages);
   };
   for (const dictionary of [HEADER_LABELS, TOTAL_LABELS, COLUMN_LABELS] as const) {
-    for (const byLanguage of Object.values(dictionary) as Partial<Record<Language, readonly string[]>>[]) {
+    for (const byLanguage of Object.values<Partial<Record<Language, readonly string[]>>>(dictionary)) {
       for (const language of LANGUAGES) for (const term of byLanguage[language] ?? []) add(term, language);
     }
   }

@@ -62,9 +62,7 @@ export function parseTesseractTsv(tsv: string): TsvPage {
   for (const row of tsv.split('\n')) {
     const cells = row.split('\t');
     if (cells.length < 12 || cells[0] === 'level') continue;
-    const [level, , block, paragraph, line, , left, top, boxWidth, boxHeight, conf] = cells
-      .slice(0, 11)
-      .map(Number) as number[];
+    const [level, , block, paragraph, line, , left, top, boxWidth, boxHeight, conf] = cells.slice(0, 11).map(Number);
     // The text is the last column; a tab inside it is not something tesseract writes.
     const text = withoutLeadingDirt(cells.slice(11).join('\t').trim());
     if (level === 1) {

@@ -15,7 +15,7 @@ describe('the unit table', () => {
         ...(entry.symbol ? [entry.symbol] : []),
         ...Object.values(entry.words).flat(),
       ];
-      for (const key of new Set(keys.map((k) => foldText(k!).replace(/ /g, '')))) {
+      for (const key of new Set(keys.map((k) => foldText(k).replace(/ /g, '')))) {
         const other = owner.get(key);
         if (other !== undefined && other !== entry.code) clashes.push(`${key}: ${other} and ${entry.code}`);
         owner.set(key, entry.code);

@@ -17,6 +17,7 @@ async function run(command: string, args: string[], options: { maxBuffer?: numbe
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new Error(
         `${command} is not installed: install poppler-utils (bash scripts/install-deps --tests, or apt-get install -y poppler-utils)`,
+        { cause: error },
       );
     }
     throw error;

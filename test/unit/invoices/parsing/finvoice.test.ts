@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectSampleValues, parseInvoiceSample, type ExpectedSample } from './samples.js';
+import { expectSampleValues, parseInvoiceSample } from './samples.js';
 import { FINVOICE_SAMPLES } from '../../../fixtures/sample-expectations.js';
 
 /** README values, with Finvoice's decimal comma turned into a dot ("1116,00" → "1116.00"). */

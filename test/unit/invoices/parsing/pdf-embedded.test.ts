@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectSampleValues, parseInvoiceSample, parseSample, type ExpectedSample } from './samples.js';
+import { expectSampleValues, parseInvoiceSample, parseSample } from './samples.js';
 import { FACTUR_X_SAMPLES } from '../../../fixtures/sample-expectations.js';
 
 describe('PDFs with embedded CII XML (Factur-X / ZUGFeRD)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectSampleValues, parseInvoiceSample, type ExpectedSample } from './samples.js';
+import { expectSampleValues, parseInvoiceSample } from './samples.js';
 import { PEPPOL_SAMPLES, EHF_SAMPLES } from '../../../fixtures/sample-expectations.js';
 
 /** Values from the samples README table. */
