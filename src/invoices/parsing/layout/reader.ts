@@ -47,9 +47,15 @@ import {
   vatIdValue,
 } from './values.js';
 import type { Word } from './words.js';
+import type { SupplierLayoutMemory } from './memory.js';
+import { recall, type Recalled } from './recall.js';
+import { RememberedValues, type RememberedTotals } from './remembered.js';
+import { ibansOf, supplierKeysOf } from './supplier-keys.js';
 
 export interface LayoutOptions {
   pageCount?: number;
+  /** Layout memories of the organization's suppliers: the one whose keys the document shows is used. */
+  memories?: readonly SupplierLayoutMemory[];
 }
 
 export function readInvoiceFromWords(
@@ -60,14 +66,41 @@ export function readInvoiceFromWords(
   const language = detectLanguage(lines);
   const voted = voteDecimalMark(words.map((word) => word.text));
   const first: DecimalMark = voted ?? (DECIMAL_COMMA_LANGUAGES.has(language) ? ',' : '.');
-  let reading = readWithMark(lines, first, language);
-  if (reading.score < 1) {
-    const other = readWithMark(lines, first === ',' ? '.' : ',', language);
-    if (other.score > reading.score + 0.5) reading = other;
-  }
+  let reading = readBest(lines, first, language, null);
+  const supplierKeys = supplierKeysOf(reading.invoice.supplier, ibansOf(lines));
+  const memory = options.memories?.find((entry) => entry.supplierKeys.some((key) => supplierKeys.includes(key)));
+  if (memory) reading = preferred(reading, readBest(lines, first, language, recall(memory.memory, lines)));
+  if (supplierKeys.length > 0) reading.invoice.extraction.supplierKeys = supplierKeys;
   const refusal = notInvoiceReason(lines, reading, options.pageCount ?? 1);
   if (refusal) return notInvoice(refusal);
   return { kind: 'invoice', invoice: reading.invoice, format: 'pdf_text', warnings: reading.warnings };
+}
+
+function readBest(lines: readonly Line[], first: DecimalMark, language: Language, recalled: Recalled | null): Reading {
+  const reading = readWithMark(lines, first, language, recalled);
+  if (reading.score >= 1) return reading;
+  const other = readWithMark(lines, first === ',' ? '.' : ',', language, recalled);
+  return other.score > reading.score + 0.5 ? other : reading;
+}
+
+/**
+ * The reading with the supplier's remembered layout stands when it found what it remembered and
+ * adds up at least as well as the reading without it, with no more reasons for review; otherwise
+ * the layout changed and the generic reading stands.
+ */
+function preferred(generic: Reading, remembered: Reading): Reading {
+  const used = remembered.invoice.extraction.layoutMemory?.fields ?? [];
+  const reasons = (reading: Reading) => reading.invoice.extraction.reviewReasons?.length ?? 0;
+  if (used.length > 0 && remembered.score >= generic.score && reasons(remembered) <= reasons(generic)) {
+    remembered.warnings.push(
+      `Read with the layout learned from a correction of this supplier's earlier invoice (${used.join(', ')}).`,
+    );
+    return remembered;
+  }
+  generic.warnings.push(
+    "This supplier's remembered layout did not fit this document (not found, or it did not add up); it was read without it.",
+  );
+  return generic;
 }
 
 interface Reading {
@@ -80,8 +113,14 @@ interface Reading {
   rowCount: number;
 }
 
-function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Language): Reading {
+function readWithMark(
+  lines: readonly Line[],
+  mark: DecimalMark,
+  language: Language,
+  recalled: Recalled | null,
+): Reading {
   const warnings: string[] = [];
+  const memory = new RememberedValues(recalled);
   const table = readTable(lines, mark);
   const skip = table?.tableLines ?? new Set<number>();
   const hits = findLabels(lines, skip);
@@ -92,19 +131,24 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
   const labelledNumber = fields.first('invoiceNumber', invoiceNumberValue);
   // "Handelsrechnung (380) Nr. 471102 vom 05.03.2018": the title's number beats a bare "Nummer:".
   const invoiceNumber =
-    title && (!labelledNumber || isWeak(labelledNumber.hit))
+    memory.value('invoiceNumber', invoiceNumberValue) ??
+    (title && (!labelledNumber || isWeak(labelledNumber.hit))
       ? { value: title.number, hit: title.hit, candidate: title.candidate }
-      : labelledNumber;
+      : labelledNumber);
   const labelledIssue = fields.first('issueDate', dateValue);
   const issue =
-    title?.date && (!labelledIssue || isWeak(labelledIssue.hit))
+    memory.value('issueDate', dateValue) ??
+    (title?.date && (!labelledIssue || isWeak(labelledIssue.hit))
       ? { value: title.date, hit: title.hit, candidate: title.candidate }
-      : labelledIssue;
-  const due = fields.first('dueDate', dateValue) ?? duePhrase(lines);
+      : labelledIssue);
+  const due = memory.value('dueDate', dateValue) ?? fields.first('dueDate', dateValue) ?? duePhrase(lines);
   const currencyLabel = fields.first('currency', currencyValue);
-  const orderReference = fields.first('orderReference', referenceValue);
-  const contractReference = fields.first('contractReference', referenceValue);
-  const buyerReference = fields.first('buyerReference', referenceValue);
+  const orderReference =
+    memory.value('orderReference', referenceValue) ?? fields.first('orderReference', referenceValue);
+  const contractReference =
+    memory.value('contractReference', referenceValue) ?? fields.first('contractReference', referenceValue);
+  const buyerReference =
+    memory.value('buyerReference', referenceValue) ?? fields.first('buyerReference', referenceValue);
   const labelledBuyer = fields.first('buyer', nameValue);
   const buyerLines = labelledBuyer ? blockLines(lines, labelledBuyer.candidate) : new Set<number>();
   const orgNumber = fields.firstOutside('orgNumber', orgNumberValue, buyerLines);
@@ -127,7 +171,7 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
 
   const invoiceLines = table ? tableLines(table, mark) : [];
   const linesSum = invoiceLines.length > 0 ? sum(invoiceLines.map((line) => line.netAmount ?? '0')) : null;
-  const totals = readTotals(hits, lines, labelled, mark, skip, linesSum);
+  const totals = readTotals(hits, lines, labelled, mark, skip, linesSum, memory.totals(mark));
   const currencyCode = currencyLabel?.value ?? totals.currencyCode ?? documentCurrency(lines, language);
   const documentType = isCreditNote(lines, hits) ? 'credit_note' : 'invoice';
 
@@ -206,6 +250,7 @@ function readWithMark(lines: readonly Line[], mark: DecimalMark, language: Langu
       needsReview: review.length > 0,
       reviewReasons: review,
       confidence,
+      ...(memory.used.length > 0 ? { layoutMemory: { fields: memory.used } } : {}),
     },
   };
   const score =
@@ -229,6 +274,7 @@ function readTotals(
   mark: DecimalMark,
   skip: ReadonlySet<number>,
   linesSum: DecimalString | null,
+  remembered: RememberedTotals,
 ): TotalsReading {
   const pools = {
     net: [] as string[],
@@ -253,9 +299,16 @@ function readTotals(
     // "Total" alone may be the net (before a VAT line) as well as the gross.
     if (keys.includes('gross') && isWeak(hit)) pools.net.push(amount);
   }
+  // Remembered totals are tried first; the arithmetic still has to agree with them.
+  for (const key of ['net', 'vat', 'gross', 'due'] as const) {
+    const amount = remembered.amounts[key];
+    if (amount !== undefined) pools[key].unshift(amount);
+  }
   // Labels read bottom-up: the last total on the document is the one that counts.
   const breakdown = readVatRows(lines, skip, mark);
-  return chooseTotals(pools, breakdown, linesSum);
+  const totals = chooseTotals(pools, breakdown, linesSum);
+  remembered.confirm(totals);
+  return totals;
 }
 
 export { equal as amountsEqual };
