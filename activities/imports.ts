@@ -14,6 +14,7 @@ import {
   type PartyIds,
 } from '../src/invoices/content.js';
 import { MAX_INVOICE_FILE_BYTES } from '../src/invoices/imports.js';
+import { withLayoutMemory } from '../src/invoices/layout-memories.js';
 import { parseInvoiceDocument, type ParseOutcome } from '../src/invoices/parsing/index.js';
 import { isTerminal, runSingleItem, type ItemOutcome, type NewItem } from '../src/runs/read-model.js';
 import type { RunStatus } from '../src/generated/prisma/enums.js';
@@ -99,7 +100,9 @@ export function createImportActivities(deps: { db: Db; storage: ObjectStorage; l
       return { outcome: { kind: 'failed', code: 'file_too_large', message }, file: { document, md5: null } };
     }
     const bytes = await readBytes(document);
-    const outcome = await parseInvoiceDocument({ bytes, fileName: document.fileName, mimeType: document.mimeType });
+    const input = { bytes, fileName: document.fileName, mimeType: document.mimeType };
+    // A supplier whose earlier invoice a person corrected is read with the layout that taught.
+    const outcome = await withLayoutMemory(deps, document.organizationId, input, await parseInvoiceDocument(input));
     return { outcome, file: { document, md5: md5Of(bytes) } };
   }
 

@@ -108,6 +108,13 @@ export const invoiceSchema = z
           .meta({
             description: 'How sure the reader is, 0..1, per field and for the lines; null for structured readings',
           }),
+        layout_memory: z
+          .object({ fields: z.array(z.string()) })
+          .nullable()
+          .meta({
+            description:
+              "The supplier's layout learned from a person's correction of an earlier invoice was used: the fields it gave; null otherwise",
+          }),
       })
       .meta({ description: 'How the invoice was read from its document' }),
     allowance_charges: z.array(

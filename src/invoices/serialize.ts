@@ -124,6 +124,7 @@ function extractionOf(invoice: Invoice) {
     needs_review: extraction?.needsReview ?? false,
     review_reasons: extraction?.reviewReasons ?? [],
     confidence: extraction?.confidence ?? null,
+    layout_memory: extraction?.layoutMemory ? { fields: extraction.layoutMemory.fields } : null,
   };
 }
 

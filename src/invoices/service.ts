@@ -17,6 +17,7 @@ import {
 } from './content.js';
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
+import { recordLayoutLesson } from './layout-lessons.js';
 import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
 import {
   NO_ALERTS,
@@ -558,6 +559,8 @@ export async function patchInvoice(
     const saved = await tx.invoice.findUniqueOrThrow({ where: { id: invoice.id }, include: INVOICE_INCLUDE });
     const changes = changedFields(patchedView(invoice), patchedView(saved), PATCHED_FIELDS);
     if (Object.keys(changes).length === 0) throw new NothingChanged();
+    // A correction of what was read from a PDF teaches the supplier's layout (layout-lessons.ts).
+    await recordLayoutLesson(tx, invoice, saved, Object.keys(changes));
     // A person's correction is the review the layout reader asked for: the invoice leaves the
     // review queue (GET /v1/invoices?needs_review=true); the reasons stay for the record.
     const reviewed = reviewedExtraction(invoice.extraction);

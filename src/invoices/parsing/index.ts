@@ -8,7 +8,7 @@
 import { detectContainer } from './detect.js';
 import { MAX_INPUT_BYTES } from './limits.js';
 import { failed, type ParseInput, type ParseOutcome } from './model.js';
-import { parsePdfIsolated } from './pdf.js';
+import { parsePdfIsolated, type LayoutReadOptions } from './pdf.js';
 import { parseXmlInvoiceIsolated } from './xml-invoice.js';
 import { IsolationCancelled } from '../../shared/isolated.js';
 
@@ -20,7 +20,7 @@ export { MAX_INPUT_BYTES } from './limits.js';
  */
 export async function parseInvoiceDocument(input: ParseInput): Promise<ParseOutcome> {
   try {
-    return await parseBytes(input.bytes);
+    return await parseBytes(input.bytes, input);
   } catch (error) {
     if (error instanceof IsolationCancelled) throw error;
     // A bug in a reader must not take the calling activity down with an unhandled rejection.
@@ -29,7 +29,7 @@ export async function parseInvoiceDocument(input: ParseInput): Promise<ParseOutc
   }
 }
 
-async function parseBytes(bytes: Uint8Array): Promise<ParseOutcome> {
+async function parseBytes(bytes: Uint8Array, options: LayoutReadOptions): Promise<ParseOutcome> {
   if (bytes.byteLength === 0) return failed('empty_file', 'The file is empty.');
   if (bytes.byteLength > MAX_INPUT_BYTES) {
     return failed(
@@ -39,7 +39,7 @@ async function parseBytes(bytes: Uint8Array): Promise<ParseOutcome> {
   }
   switch (detectContainer(bytes)) {
     case 'pdf':
-      return parsePdfIsolated(bytes);
+      return parsePdfIsolated(bytes, { layoutMemories: options.layoutMemories });
     case 'xml':
       return parseXmlInvoiceIsolated(bytes);
     case 'unknown':

@@ -8,6 +8,7 @@
  */
 
 import type { DecimalString } from '../../shared/money.js';
+import type { SupplierLayoutMemory } from './layout/memory.js';
 
 export type { DecimalString };
 /** A calendar date as "YYYY-MM-DD". */
@@ -136,6 +137,13 @@ export interface ExtractionInfo {
   reviewReasons?: string[];
   /** How sure the reader is, 0..1; absent or null for structured (XML) readings, which are exact. */
   confidence?: ExtractionConfidence | null;
+  /**
+   * How the layout reader recognises the supplier ("org:…", "vat:…", "iban:…"): what a
+   * correction's layout memory is keyed by (docs/invoice-parsing.md, "Learning from a correction").
+   */
+  supplierKeys?: string[];
+  /** Present when the supplier's remembered layout was used: the fields it gave. */
+  layoutMemory?: { fields: string[] };
 }
 
 export interface ExtractionConfidence {
@@ -209,6 +217,11 @@ export interface ParseInput {
   fileName?: string;
   /** Only a hint; the content decides the format. */
   mimeType?: string;
+  /**
+   * Remembered layouts of the organization's suppliers (learned from corrections), for PDFs read
+   * by the layout reader; the one whose supplier keys the document shows is used.
+   */
+  layoutMemories?: SupplierLayoutMemory[];
 }
 
 export type FailedOutcome = Extract<ParseOutcome, { kind: 'failed' }>;

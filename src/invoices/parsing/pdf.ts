@@ -7,6 +7,8 @@ import { MAX_INPUT_BYTES } from './limits.js';
 import { failed, notInvoice, type NotInvoiceOutcome, type ParseOutcome } from './model.js';
 import { readInvoiceFromWords } from './layout/reader.js';
 import { wordsOfPdf } from '../../shared/layout/pdf-words.js';
+import type { SupplierLayoutMemory } from './layout/memory.js';
+import type { Word } from '../../shared/layout/words.js';
 import { IsolationCancelled, runIsolated } from '../../shared/isolated.js';
 import { hasEndOfFileMarker, openPdf, PDF_MEMORY_LIMIT_BYTES } from '../../shared/pdfjs.js';
 import { parseXmlInvoice } from './xml-invoice.js';
@@ -22,12 +24,12 @@ const KNOWN_XML_ATTACHMENTS = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung
 // Reads the PDF in a helper process that is stopped when it runs out of time or memory
 // (shared/isolated.ts), so a hostile PDF fails alone instead of taking the worker, and every
 // import in it, down.
-export async function parsePdfIsolated(bytes: Uint8Array): Promise<ParseOutcome> {
+export async function parsePdfIsolated(bytes: Uint8Array, options: LayoutReadOptions = {}): Promise<ParseOutcome> {
   if (!hasEndOfFileMarker(bytes)) {
     return failed('truncated_pdf', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged.');
   }
   const startedAt = Date.now();
-  const result = await runIsolated<ParseOutcome>(new URL(import.meta.url), 'parsePdf', [bytes], {
+  const result = await runIsolated<ParseOutcome>(new URL(import.meta.url), 'parsePdf', [bytes, options], {
     timeMs: PDF_TIME_LIMIT_MS,
     memoryBytes: PDF_MEMORY_LIMIT_BYTES,
   });
@@ -62,7 +64,13 @@ export async function parsePdf(bytes: Uint8Array, options: PdfReadOptions = {}):
   }
 }
 
-export interface PdfReadOptions {
+/** What the import passes to the layout reader (docs/invoice-parsing.md, "Learning from a correction"). */
+export interface LayoutReadOptions {
+  /** Layout memories of the organization's suppliers whose keys the first reading showed. */
+  layoutMemories?: SupplierLayoutMemory[];
+}
+
+export interface PdfReadOptions extends LayoutReadOptions {
   /** Read the text layer even when an e-invoice XML is embedded (the benchmark compares the two). */
   ignoreEmbeddedXml?: boolean;
 }
@@ -78,9 +86,36 @@ async function readDocument(task: PDFDocumentLoadingTask, options: PdfReadOption
       'The PDF has no text layer (a scan or image) and no embedded e-invoice XML; it needs OCR.',
     );
   }
-  const outcome = readInvoiceFromWords(words, { pageCount: document.numPages });
+  const outcome = readInvoiceFromWords(words, { pageCount: document.numPages, memories: options.layoutMemories });
   if (outcome.kind === 'invoice') outcome.warnings.push(...embedded.warnings);
   return outcome;
+}
+
+/**
+ * The positioned words of a PDF's text layer, read in a helper process under the same limits as
+ * a parse: what a correction is compared with to learn the supplier's layout. Null when the PDF
+ * cannot be read or has no text layer (a scan: its layout is not learned).
+ */
+export async function readPdfWordsIsolated(bytes: Uint8Array): Promise<Word[] | null> {
+  if (!hasEndOfFileMarker(bytes)) return null;
+  const result = await runIsolated<Word[] | null>(new URL(import.meta.url), 'readPdfWords', [bytes], {
+    timeMs: PDF_TIME_LIMIT_MS,
+    memoryBytes: PDF_MEMORY_LIMIT_BYTES,
+  });
+  if (!result.ok && result.reason === 'cancelled') throw new IsolationCancelled();
+  return result.ok && result.value !== null && result.value.length > 0 ? result.value : null;
+}
+
+// The helper's side of readPdfWordsIsolated.
+export async function readPdfWords(bytes: Uint8Array): Promise<Word[] | null> {
+  const task = await openPdf(bytes);
+  try {
+    return await wordsOfPdf(await task.promise, MAX_TEXT_PAGES);
+  } catch {
+    return null;
+  } finally {
+    await task.destroy().catch(() => undefined);
+  }
 }
 
 interface EmbeddedXmlResult {

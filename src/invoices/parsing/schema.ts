@@ -115,6 +115,8 @@ export const normalizedInvoiceSchema: z.ZodType<NormalizedInvoice> = z.object({
       })
       .nullable()
       .optional(),
+    supplierKeys: z.array(z.string()).optional(),
+    layoutMemory: z.object({ fields: z.array(z.string()) }).optional(),
   }),
 });
 
