@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import JSZip from 'jszip';
 import PDFDocument from 'pdfkit';
+import { scanPdf, type ScanSettings } from './generate-scan-corpus.js';
 
 const OUT = path.resolve(import.meta.dirname, '../../test/fixtures/price-list-documents');
 
@@ -439,10 +440,24 @@ function save(file: string, bytes: Buffer, truth: Omit<Truth, 'file'>): Truth {
   return full;
 }
 
+/**
+ * A price list printed and scanned again (image-only PDF, no text layer: read by OCR), with the
+ * ground truth of the text-layer original.
+ */
+async function scanned(original: Truth, settings: ScanSettings, seed: number): Promise<Truth> {
+  const bytes = await scanPdf(path.join(OUT, original.file), settings, seed);
+  const { file, ...truth } = original;
+  return save(`scan-${file}`, bytes, truth);
+}
+
 mkdirSync(OUT, { recursive: true });
+const english = await englishAppendix();
+const norwegian = await norwegianDocumentCurrency();
 const made = [
-  await englishAppendix(),
-  await norwegianDocumentCurrency(),
+  english,
+  norwegian,
+  await scanned(english, { dpi: 200, rotation: 0.8, paper: 240, noise: 6, specks: 0.0003, bilevel: false }, 61),
+  await scanned(norwegian, { dpi: 200, rotation: -1.2, paper: 244, noise: 5, specks: 0.0002, bilevel: true }, 62),
   await germanMultiPage(),
   await swedishTiers(),
   await danishTwoLineHeader(),

@@ -29,7 +29,7 @@ interface Truth {
 const truthOf = (file: string) =>
   JSON.parse(readFileSync(path.join(DIR, file.replace(/\.(pdf|docx)$/u, '.json')), 'utf8')) as Truth;
 
-async function importFile(tenant: Tenant, agreementId: string, file: string, defaultCurrency: string) {
+async function importFile(tenant: Tenant, agreementId: string, file: string, defaultCurrency: string, waitMs = 60_000) {
   const documentId = await uploadDocument(
     tenant,
     file,
@@ -45,7 +45,7 @@ async function importFile(tenant: Tenant, agreementId: string, file: string, def
   const done = await eventually(
     () => tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`),
     (r) => ['completed', 'failed'].includes(r.body.status),
-    60_000,
+    waitMs,
   );
   return { documentId, priceImport: done.body };
 }
@@ -121,6 +121,24 @@ describe('price lists from PDF and DOCX documents', () => {
     expect(lines[2]).toContain('89,9O');
     expect(lines[2]).toContain('FI-11');
   });
+
+  it('turns a scanned PDF price list (no text layer) into price items, read by OCR', async () => {
+    const tenant = await createTenant();
+    const agreementId = await newAgreement(tenant, 'Office supplies (scanned appendix)');
+    const truth = truthOf('scan-en-office-supplies.pdf');
+    // OCR takes seconds a page, more on a loaded machine: wait longer than for a text layer.
+    const { priceImport } = await importFile(tenant, agreementId, truth.file, truth.defaultCurrency, 200_000);
+    expect(priceImport, JSON.stringify(priceImport.failure)).toMatchObject({
+      status: 'completed',
+      failure: null,
+      rows: { found: truth.items.length, added: truth.items.length, rejected: 0 },
+    });
+    // Numbers, codes, units and the currency named in the header are exact; OCR may drop a space
+    // inside a description ("80g" for "80 g"), so descriptions are compared without spaces.
+    const unspaced = (items: Truth['items']) =>
+      sortedItems(items).map((item) => ({ ...item, description: item.description.replace(/\s+/gu, '') }));
+    expect(unspaced(await priceItems(tenant, agreementId))).toEqual(unspaced(truth.items));
+  }, 240_000);
 
   it("lists an agreement's price imports, and with needs_review those a person should look at", async () => {
     const tenant = await createTenant();

@@ -1,4 +1,5 @@
-import { IsolationCancelled, runIsolated } from '../../shared/isolated.js';
+import { IsolationCancelled, runIsolated, type IsolationFailure } from '../../shared/isolated.js';
+import { ocrPdfWords } from '../../invoices/parsing/ocr/scan.js';
 import { PDF_MEMORY_LIMIT_BYTES } from '../../shared/pdfjs.js';
 import { readCsv } from './csv.js';
 import { isIsoCurrencyCode } from './currency.js';
@@ -74,8 +75,48 @@ export async function readPriceListIsolated(input: PriceListReadInput): Promise<
     timeMs: PRICE_LIST_TIME_LIMIT_MS,
     memoryBytes: PRICE_LIST_MEMORY_LIMIT_BYTES,
   });
-  if (result.ok) return result.value;
-  switch (result.reason) {
+  if (result.ok) return result.value.scanned ? readScannedPriceList(input) : result.value;
+  return isolationFailure(result.reason);
+}
+
+/**
+ * A scanned PDF price list: OCR'd one page per parser pool call (the invoice scans' pipeline,
+ * invoices/parsing/ocr/scan.ts: the same page and time budgets), then its words read by the
+ * price-list document reader in a helper, as a text layer's words are.
+ */
+async function readScannedPriceList(input: PriceListReadInput): Promise<PriceListReadResult> {
+  const scan = await ocrPdfWords(input.bytes);
+  if (scan.kind === 'unavailable')
+    return failed({ code: 'unreadable', message: `the PDF is a scan and OCR is not available: ${scan.message}` });
+  if (scan.kind === 'first_page_failed') {
+    if (scan.reason === 'cancelled') throw new IsolationCancelled();
+    return scan.reason === 'crashed'
+      ? failed({ code: 'unreadable', message: 'the scanned PDF could not be rendered for OCR' })
+      : isolationFailure(scan.reason);
+  }
+  if (scan.words.length === 0)
+    return failed({ code: 'unreadable', message: 'the PDF is a scan and OCR found no text on it' });
+  const result = await runIsolated<PriceListReadResult>(
+    new URL(import.meta.url),
+    'readPriceListWords',
+    [{ words: scan.words, defaultCurrency: input.defaultCurrency.trim().toUpperCase() }],
+    { timeMs: PRICE_LIST_TIME_LIMIT_MS, memoryBytes: PRICE_LIST_MEMORY_LIMIT_BYTES },
+  );
+  if (!result.ok) return isolationFailure(result.reason);
+  if (scan.skipped.length === 0) return result.value;
+  // Pages OCR did not reach may hold prices: the list is not complete.
+  const pages = scan.skipped.map((skip) => skip.page).join(', ');
+  const message = `page(s) ${pages} of the scan could not be read by OCR`;
+  const failure = result.value.failure ? `${result.value.failure.message}; ${message}` : message;
+  return {
+    ...result.value,
+    complete: false,
+    failure: { code: result.value.failure?.code ?? 'extraction_incomplete', message: failure },
+  };
+}
+
+function isolationFailure(reason: IsolationFailure): PriceListReadResult {
+  switch (reason) {
     case 'time_limit':
       return failed({
         code: 'timeout',

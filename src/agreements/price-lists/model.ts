@@ -65,6 +65,11 @@ export interface PriceListReadResult {
   sheets: PriceListSheet[];
   rows: PriceListRow[];
   complete: boolean;
+  /**
+   * A PDF without a text layer (a scan): its words need OCR, which runs page by page in the
+   * parser pool (readPriceListIsolated), not inside the helper that found this.
+   */
+  scanned?: boolean;
 }
 
 export const LIMITS = {

@@ -26,10 +26,13 @@ export async function readPdfPriceList(bytes: Uint8Array, defaultCurrency: strin
   const read = await pdfWords(bytes);
   if (!read.ok) return failed(read.failure.code, read.failure.message);
   if (read.words.length === 0) {
-    return failed(
-      'unreadable',
-      'the PDF has no text layer (it is a scan or an image); its words need OCR before its prices can be read',
-    );
+    return {
+      ...failed(
+        'unreadable',
+        'the PDF has no text layer (it is a scan or an image); its words need OCR before its prices can be read',
+      ),
+      scanned: true,
+    };
   }
   return readPriceListWords({ words: read.words, defaultCurrency });
 }

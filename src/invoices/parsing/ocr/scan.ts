@@ -36,13 +36,23 @@ export interface ScanOptions {
   maxPages?: number;
 }
 
-interface PageFailure {
+export interface PageFailure {
   page: number;
   reason: IsolationFailure | 'budget';
   message: string;
 }
 
-export async function readScannedPdf(bytes: Uint8Array, options: ScanOptions = {}): Promise<ParseOutcome> {
+/** The words of a scan's pages, OCR'd one page per parser pool call, and how far it got. */
+export type ScanWords =
+  | { kind: 'words'; words: Word[]; pageCount: number; skipped: PageFailure[]; languages: string[] }
+  | { kind: 'unavailable'; message: string }
+  | { kind: 'first_page_failed'; reason: IsolationFailure; message: string };
+
+/**
+ * OCR of every page of an image-only PDF (up to the page and time budgets), for any reader of
+ * positioned words: the invoice layout reader here, the price-list reader (agreements/price-lists).
+ */
+export async function ocrPdfWords(bytes: Uint8Array, options: ScanOptions = {}): Promise<ScanWords> {
   const deadline = (options.startedAt ?? Date.now()) + (options.budgetMs ?? OCR_DOCUMENT_BUDGET_MS);
   const maxPages = options.maxPages ?? OCR_MAX_PAGES;
   const cancellation = activitySignal();
@@ -72,17 +82,12 @@ export async function readScannedPdf(bytes: Uint8Array, options: ScanOptions = {
     if (!result.ok) {
       if (result.reason === 'cancelled' && cancellation?.aborted) throw new IsolationCancelled();
       // The first page tells how many there are: without it the scan cannot be read.
-      if (page === 1) return firstPageFailure(result.reason, result.message);
+      if (page === 1) return { kind: 'first_page_failed', reason: result.reason, message: result.message };
       skipped.push({ page, reason: result.reason === 'cancelled' ? 'budget' : result.reason, message: result.message });
       continue;
     }
     const value: OcrPageResult = result.value;
-    if (value.kind === 'unavailable') {
-      return failed(
-        'no_text_layer',
-        `The PDF has no text layer (a scan or image) and no embedded e-invoice XML, and OCR is not available: ${value.message}.`,
-      );
-    }
+    if (value.kind === 'unavailable') return value;
     pageCount = value.pageCount;
     words.push(...value.words);
     if (languages === 'detect') languages = value.languages;
@@ -90,7 +95,19 @@ export async function readScannedPdf(bytes: Uint8Array, options: ScanOptions = {
   }
   for (let page = maxPages + 1; page <= pageCount; page += 1)
     skipped.push({ page, reason: 'budget', message: `past the first ${maxPages} pages` });
+  return { kind: 'words', words, pageCount, skipped, languages: usedLanguages };
+}
 
+export async function readScannedPdf(bytes: Uint8Array, options: ScanOptions = {}): Promise<ParseOutcome> {
+  const scan = await ocrPdfWords(bytes, options);
+  if (scan.kind === 'first_page_failed') return firstPageFailure(scan.reason, scan.message);
+  if (scan.kind === 'unavailable') {
+    return failed(
+      'no_text_layer',
+      `The PDF has no text layer (a scan or image) and no embedded e-invoice XML, and OCR is not available: ${scan.message}.`,
+    );
+  }
+  const { words, pageCount } = scan;
   if (words.length === 0) {
     return failed(
       'no_text_layer',
@@ -100,7 +117,7 @@ export async function readScannedPdf(bytes: Uint8Array, options: ScanOptions = {
   const outcome = readInvoiceFromWords(words, { pageCount });
   if (outcome.kind === 'not_invoice')
     return { ...outcome, reason: `${outcome.reason} (Read by OCR: the PDF is a scan.)` };
-  return asOcrReading(outcome, words, { pageCount, skipped, languages: usedLanguages });
+  return asOcrReading(outcome, words, scan);
 }
 
 function firstPageFailure(reason: IsolationFailure, message: string): ParseOutcome {

@@ -54,6 +54,8 @@ const DESCENDERS = /[gjpqyQ,;()[\]{}|µ]/u;
 const TALL = /[\p{Lu}\p{N}bdfhklt!?&%$€£#/\\ßðþ]|[\u00e0-\u00ff]/u;
 const LEADING_GROUP = /^[-−(]?\d{1,3}(?: \d{3})*$/u;
 const FOLLOWING_GROUP = /^\d{3}(?:[.,]\d{1,4})?[-)]?$/u;
+/** A gap wider than this many font sizes is a column gap, where a separator is not printed. */
+const MAX_SEPARATOR_GAP = 3;
 
 export function parseTesseractTsv(tsv: string): TsvPage {
   const words: OcrWordBox[] = [];
@@ -150,6 +152,10 @@ export function restoreSeparators(page: TsvPage, inkAt: (x: number, y: number) =
       const dot = blotWidth <= 0.3 * em && blotHeight <= 0.3 * em && maxY < y1 - 0.05 * em && minY > y0;
       const bar = blotWidth <= 0.15 * em && blotHeight >= 0.6 * em;
       if (!dot && !bar) continue;
+      // A separator sits about midway in a gap of a word space or two; a speck in the wide gap
+      // between two table columns is dirt, not a separator.
+      const middle = (minX + maxX) / 2;
+      if (x1 - x0 > MAX_SEPARATOR_GAP * em || Math.abs(middle - (x0 + x1) / 2) > 0.25 * (x1 - x0)) continue;
       restored.push({
         text: dot ? '·' : '|',
         left: minX,
@@ -256,9 +262,15 @@ export function isNoise(text: string, conf: number): boolean {
   return conf < 30 && !/[\p{L}\p{N}]{3}/u.test(text);
 }
 
-/** A speck before a word is read as a mark glued to it (".Dokkingstasjon"). */
+/**
+ * A speck before a word is read as a mark glued to it (".Dokkingstasjon"); one after a code or an
+ * amount too ("B969-74°", "4 950,00."): no amount ends in a mark after its decimals.
+ */
 function withoutLeadingDirt(text: string): string {
-  return text.replace(/^[.,'`‘’"_~^¸°*]+(?=\p{L})/u, '');
+  return text
+    .replace(/^[.,'`‘’"_~^¸°*]+(?=\p{L})/u, '')
+    .replace(/(?<=\d[.,]\d{2})[.,'`‘’"_~^¸°*]+$/u, '')
+    .replace(/(?<=\d)[°'`‘’"_~^¸*]+$/u, '');
 }
 
 /**
