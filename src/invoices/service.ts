@@ -17,7 +17,7 @@ import {
 } from './content.js';
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
-import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
+import type { CreateInvoiceInput, PatchInvoiceInput } from './input-schemas.js';
 import {
   NO_ALERTS,
   serializeIngestionInvoice,
