@@ -2,7 +2,8 @@ import { systemActor } from '../src/activity/record.js';
 import type { Db } from '../src/db/client.js';
 import type { Logger } from '../src/logger.js';
 import { checkImportedInvoice, markInvoicesChecking, settleInvoiceChecks } from '../src/checks/invoice-checks.js';
-import { performCheck, performCheckBatch, type CheckItem, type CheckOutcome } from '../src/checks/perform.js';
+import { performCheck, performCheckBatch, type CheckItem } from '../src/checks/perform.js';
+import type { CheckOutcome } from '../src/checks/store.js';
 import { refreshInvoiceMatches } from '../src/matching/service.js';
 
 // Compliance checks: each activity may run twice and ends in the same state (a check's id is

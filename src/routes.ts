@@ -9,6 +9,7 @@ import { priceItemRoutes } from './agreements/price-items/routes.js';
 import { agreementRoutes } from './agreements/routes.js';
 import { checkSelectionRoutes } from './check-selections/routes.js';
 import { checkRoutes } from './checks/routes.js';
+import { claimMoneyRoutes } from './claims/money-routes.js';
 import { claimRoutes } from './claims/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { documentSearchRoutes } from './documents/search/routes.js';
@@ -45,6 +46,7 @@ const routeTable = [
   ...topicReconcileRoutes,
   ...contextSuggestionRoutes,
   ...claimRoutes,
+  ...claimMoneyRoutes,
   ...teamRoutes,
   ...integrationRoutes,
   ...overviewRoutes,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { findAgreement, withLinks } from '../agreements/service.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../http/errors.js';
-import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { pageParams } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { commaList, listResponse, uuidList } from '../http/schemas.js';
 import { findInvoiceId } from '../invoices/service.js';
@@ -10,12 +10,10 @@ import type { RequestActor } from '../auth/actor.js';
 import { candidatePairs } from './candidates.js';
 import { agreementExclusion, pairEligibility } from './eligibility.js';
 import { checkSchema, findingSchema, startedChecksSchema } from './schemas.js';
-import { MAX_CHECKS_PER_RUN, serializeCheck, startCheckRun } from './service.js';
-import { serializeFinding } from './serialize.js';
+import { getCheck, listChecks, listFindings } from './reads.js';
+import { MAX_CHECKS_PER_RUN, startCheckRun } from './service.js';
 
 const tag = 'Compliance checks';
-const STARTED_AT: SortColumn = { field: 'startedAt', kind: 'date' };
-const POSITION: SortColumn = { field: 'position', kind: 'number' };
 
 const exclusionsOf = (excluded: { invoiceId: string; agreementId: string; reason: string; detail?: string[] }[]) =>
   excluded.map((e) => ({
@@ -256,30 +254,7 @@ export const checkRoutes = [
     }),
     fieldsOf: checkSchema,
     responses: { 200: { description: 'A page of checks', schema: listResponse(checkSchema) } },
-    handler: async ({ query, actor, deps }) => {
-      const { limit, cursor, sort, direction, fields, ...filters } = query;
-      const page = resolvePage(deps.cursors, query, { sort: 'started_at', direction: 'desc' }, filters);
-      const { where, orderBy, take } = keyset(page, STARTED_AT);
-      const rows = await deps.db.complianceCheck.findMany({
-        where: {
-          AND: [
-            {
-              organizationId: actor.organizationId,
-              ...(filters.invoice_ids ? { invoiceId: { in: filters.invoice_ids } } : {}),
-              ...(filters.agreement_ids ? { agreementId: { in: filters.agreement_ids } } : {}),
-              ...(filters.workflow_run_ids ? { workflowRunId: { in: filters.workflow_run_ids } } : {}),
-              ...(filters.statuses ? { status: { in: filters.statuses } } : {}),
-            },
-            where,
-          ],
-        },
-        orderBy,
-        take,
-        include: { invoice: { select: { contentChangedAt: true } }, agreement: { select: { termsChangedAt: true } } },
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, STARTED_AT, rows);
-      return { body: { data: visible.map(serializeCheck), next_cursor: nextCursor } };
-    },
+    handler: async ({ query, actor, deps }) => ({ body: await listChecks(deps, actor.organizationId, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -291,14 +266,7 @@ export const checkRoutes = [
     params: idParams,
     fieldsOf: checkSchema,
     responses: { 200: { description: 'The check', schema: checkSchema } },
-    handler: async ({ params, actor, deps }) => {
-      const check = await deps.db.complianceCheck.findFirst({
-        where: { id: params.id, organizationId: actor.organizationId },
-        include: { invoice: { select: { contentChangedAt: true } }, agreement: { select: { termsChangedAt: true } } },
-      });
-      if (!check) throw errors.notFound('compliance check');
-      return { body: serializeCheck(check) };
-    },
+    handler: async ({ params, actor, deps }) => ({ body: await getCheck(deps, actor.organizationId, params.id) }),
   }),
   defineRoute({
     method: 'get',
@@ -311,21 +279,8 @@ export const checkRoutes = [
     query: z.object({ ...pageParams(['position']) }),
     fieldsOf: findingSchema,
     responses: { 200: { description: 'A page of findings', schema: listResponse(findingSchema) } },
-    handler: async ({ params, query, actor, deps }) => {
-      const check = await deps.db.complianceCheck.findFirst({
-        where: { id: params.id, organizationId: actor.organizationId },
-        select: { id: true },
-      });
-      if (!check) throw errors.notFound('compliance check');
-      const page = resolvePage(deps.cursors, query, { sort: 'position', direction: 'asc' }, { check: check.id });
-      const { where, orderBy, take } = keyset(page, POSITION);
-      const rows = await deps.db.complianceFinding.findMany({
-        where: { AND: [{ checkId: check.id }, where] },
-        orderBy,
-        take,
-      });
-      const { rows: visible, nextCursor } = pageOf(deps.cursors, page, POSITION, rows);
-      return { body: { data: visible.map(serializeFinding), next_cursor: nextCursor } };
-    },
+    handler: async ({ params, query, actor, deps }) => ({
+      body: await listFindings(deps, actor.organizationId, params.id, query),
+    }),
   }),
 ];

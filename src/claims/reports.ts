@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps.js';
 import { formatAmount, sum } from '../shared/money.js';
 import { CLAIM_STATUSES, type ClaimFilter, type ClaimStatus } from './schemas.js';
 import type { ClaimRecord } from './serialize.js';
-import { claimWhere } from './service.js';
+import { claimWhere } from './list.js';
 import { countedAlertsWhere } from './summary.js';
 
 type Deps = Pick<AppDeps, 'db'>;

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { errors } from '../http/errors.js';
 import { assertIfMatch } from '../http/etag.js';
-import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../http/pagination.js';
+import { pageParams, resolvePage } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
+import { resolveTeamScope } from '../teams/scope.js';
+import { addAlerts, removeAlerts, type AlertChangeResult } from './claim-alerts.js';
 import {
   buildClaimLetter,
   renderClaimPdf,
@@ -11,18 +13,16 @@ import {
   streamClaimXlsx,
   TooManyLetterLines,
 } from './export/index.js';
-import { attachCreditNote, createRefund, deleteRefund, detachCreditNote, patchRefund } from './refunds.js';
+import { listClaims } from './list.js';
+import { findClaim } from './records.js';
 import { claimDocuments, claimMetrics } from './reports.js';
 import {
   addAlertsSchema,
   alertChangeSchema,
   alertSelectionSchema,
-  attachCreditNoteSchema,
   claimDocumentSchema,
   claimSchema,
   createClaimSchema,
-  createRefundSchema,
-  creditNoteParams,
   deleteClaimQuery,
   exportQuery,
   filterOf,
@@ -30,35 +30,15 @@ import {
   metricsQuery,
   metricsSchema,
   patchClaimSchema,
-  patchRefundSchema,
-  refundParams,
+  type AlertSelection,
   CLAIM_FIXED_FIELDS,
-  REFUND_FIXED_FIELDS,
 } from './schemas.js';
-import { CLAIM_INCLUDE, serializeRefund } from './serialize.js';
-import {
-  addAlerts,
-  claimWhere,
-  createClaim,
-  deleteClaim,
-  findClaim,
-  patchClaim,
-  removeAlerts,
-  type AlertChangeResult,
-} from './service.js';
+import { createClaim, deleteClaim, patchClaim } from './service.js';
 import { claimView, serializeClaims } from './summary.js';
-import { resolveTeamScope } from '../teams/scope.js';
-import { scopedPage } from '../teams/scoped-page.js';
 
 const tag = 'Claims';
-const SORTS: Record<string, SortColumn> = {
-  created_at: { field: 'createdAt', kind: 'date' },
-  updated_at: { field: 'updatedAt', kind: 'date' },
-  title: { field: 'title', kind: 'string' },
-  reference: { field: 'reference', kind: 'string' },
-};
 
-const claimLocation = (id: string) => ({ Location: `/v1/claims/${id}` });
+export const claimLocation = (id: string) => ({ Location: `/v1/claims/${id}` });
 
 const EXPORT_TYPES = {
   pdf: 'application/pdf',
@@ -85,46 +65,7 @@ export const claimRoutes = [
     query: listQuery,
     fieldsOf: claimSchema,
     responses: { 200: { description: 'A page of claims', schema: listResponse(claimSchema) } },
-    handler: async ({ query, actor, deps }) => {
-      const { limit, cursor, sort, direction } = query;
-      const filter = filterOf(query);
-      const page = resolvePage(
-        deps.cursors,
-        { limit, cursor, sort, direction },
-        { sort: 'created_at', direction: 'desc' },
-        filter as Record<string, unknown>,
-      );
-      const column = SORTS[page.sort]!;
-      const scope = await resolveTeamScope(deps.db, actor, filter);
-      const base = claimWhere(actor.organizationId, filter);
-      const { rows: visible, nextCursor } = scope
-        ? await scopedPage(deps, {
-            page,
-            column,
-            scope,
-            target: 'claim',
-            keys: (batch) => {
-              const { where, orderBy, take } = keyset(batch, column);
-              return deps.db.claim.findMany({
-                where: { AND: [base, where] },
-                orderBy,
-                take,
-                select: { id: true, createdAt: true, updatedAt: true, title: true, reference: true },
-              });
-            },
-            load: (ids) => deps.db.claim.findMany({ where: { id: { in: ids } }, include: CLAIM_INCLUDE }),
-          })
-        : await (async () => {
-            const { where, orderBy, take } = keyset(page, column);
-            return pageOf(
-              deps.cursors,
-              page,
-              column,
-              await deps.db.claim.findMany({ where: { AND: [base, where] }, orderBy, take, include: CLAIM_INCLUDE }),
-            );
-          })();
-      return { body: { data: await serializeClaims(deps, visible), next_cursor: nextCursor } };
-    },
+    handler: async ({ query, actor, deps }) => ({ body: await listClaims(deps, actor, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -266,91 +207,6 @@ export const claimRoutes = [
     },
     handler: async ({ params, body, actor, deps }) =>
       changeResponse(deps, params.id, await removeAlerts(deps, actor.organizationId, actor, params.id, body)),
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/claims/{id}/refunds',
-    operationId: 'createClaimRefund',
-    summary:
-      'Record money the supplier paid back (amount, currency_code, date: today by default); optional Idempotency-Key',
-    tag,
-    access: { level: 'write' },
-    idempotent: true,
-    params: idParams,
-    body: createRefundSchema,
-    responses: { 201: { description: 'The claim with the refund', schema: claimSchema } },
-    handler: async ({ params, body, actor, deps }) => {
-      const claim = await findClaim(deps, actor.organizationId, params.id);
-      await createRefund(deps, actor, claim, body);
-      return { status: 201, body: await claimView(deps, claim.id), headers: claimLocation(claim.id) };
-    },
-  }),
-  defineRoute({
-    method: 'patch',
-    path: '/v1/claims/{id}/refunds/{refund_id}',
-    operationId: 'updateClaimRefund',
-    summary: 'Correct a refund (only the sent fields change)',
-    tag,
-    access: { level: 'write' },
-    params: refundParams,
-    body: patchRefundSchema,
-    responses: { 200: { description: 'The claim', schema: claimSchema } },
-    handler: async ({ params, body, actor, deps, ctx }) => {
-      const claim = await findClaim(deps, actor.organizationId, params.id);
-      const refund = claim.refunds.find((r) => r.id === params.refund_id);
-      if (refund) assertSentAsRead(ctx.request.body, serializeRefund(refund), REFUND_FIXED_FIELDS);
-      await patchRefund(deps, actor, claim, params.refund_id, body);
-      return { body: await claimView(deps, claim.id) };
-    },
-  }),
-  defineRoute({
-    method: 'delete',
-    path: '/v1/claims/{id}/refunds/{refund_id}',
-    operationId: 'deleteClaimRefund',
-    summary: 'Delete a wrong refund (one already gone changes nothing)',
-    tag,
-    access: { level: 'write' },
-    params: refundParams,
-    responses: { 204: { description: 'Deleted' } },
-    handler: async ({ params, actor, deps }) => {
-      await deleteRefund(deps, actor, await findClaim(deps, actor.organizationId, params.id), params.refund_id);
-      return { status: 204 };
-    },
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/claims/{id}/credit-notes',
-    operationId: 'attachClaimCreditNote',
-    summary:
-      "Attach an imported credit note of the claim's supplier as evidence; create_refund also records its amount as a refund. Attaching again changes nothing",
-    tag,
-    access: { level: 'write' },
-    idempotent: true,
-    params: idParams,
-    body: attachCreditNoteSchema,
-    responses: {
-      201: { description: 'Attached; the claim', schema: claimSchema },
-      200: { description: 'Already attached; the claim', schema: claimSchema },
-    },
-    handler: async ({ params, body, actor, deps }) => {
-      const claim = await findClaim(deps, actor.organizationId, params.id);
-      const attached = await attachCreditNote(deps, actor, claim, body.invoice_id, body.create_refund);
-      return { status: attached ? 201 : 200, body: await claimView(deps, claim.id) };
-    },
-  }),
-  defineRoute({
-    method: 'delete',
-    path: '/v1/claims/{id}/credit-notes/{invoice_id}',
-    operationId: 'detachClaimCreditNote',
-    summary: 'Detach a credit note (refunds recorded from it stay); one not attached changes nothing',
-    tag,
-    access: { level: 'write' },
-    params: creditNoteParams,
-    responses: { 204: { description: 'Detached' } },
-    handler: async ({ params, actor, deps }) => {
-      await detachCreditNote(deps, actor, await findClaim(deps, actor.organizationId, params.id), params.invoice_id);
-      return { status: 204 };
-    },
   }),
   defineRoute({
     method: 'get',

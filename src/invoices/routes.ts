@@ -18,13 +18,8 @@ import {
   type UploadedFile,
 } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
-import {
-  createInvoiceSchema,
-  ingestionInvoiceSchema,
-  INVOICE_FIXED_FIELDS,
-  invoiceSchema,
-  patchInvoiceSchema,
-} from './schemas.js';
+import { createInvoiceSchema, INVOICE_FIXED_FIELDS, patchInvoiceSchema } from './input-schemas.js';
+import { ingestionInvoiceSchema, invoiceSchema } from './schemas.js';
 import {
   createInvoiceFromData,
   deleteInvoice,

@@ -18,7 +18,7 @@ import {
 import type { NormalizedInvoice, Party } from './parsing/model.js';
 import { normalizeOrgNumber, normalizeVatId } from './parties.js';
 import { recordLayoutLesson } from './layout-lessons.js';
-import type { CreateInvoiceInput, PatchInvoiceInput } from './schemas.js';
+import type { CreateInvoiceInput, PatchInvoiceInput } from './input-schemas.js';
 import {
   NO_ALERTS,
   serializeIngestionInvoice,

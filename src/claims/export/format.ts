@@ -106,3 +106,11 @@ export function decimalPlaces(value: string): number {
   const dot = value.indexOf('.');
   return dot === -1 ? 0 : value.length - dot - 1;
 }
+
+// Long free text is cut for the printed table (the spreadsheet exports carry it whole), so one
+// line can never outgrow a page and measuring stays cheap whatever an invoice holds.
+export const MAX_CELL_CHARS = 400;
+export const MAX_NOTE_CHARS = 4_000;
+// Names, titles, address lines and references: far beyond any real one, short enough for the head.
+export const MAX_FIELD_CHARS = 200;
+export const MAX_ADDRESS_LINES = 6;

@@ -4,7 +4,11 @@
  * page, and the x-ranges of the line table's columns. Plain JSON: it is stored per organization
  * and supplier and crosses into the parser's helper process. Never written by hand.
  */
-import type { DecimalString, IsoDate } from '../model.js';
+// Not from ../model.js: the model names these memories, so importing it back would be a cycle.
+import type { DecimalString } from '../../../shared/money.js';
+
+/** A calendar date as "YYYY-MM-DD" (the model's IsoDate). */
+type IsoDate = string;
 
 /** The fields a memory can hold, named as in `extraction.missing` and `confidence.fields`. */
 export const REMEMBERED_FIELDS = [
