@@ -46,11 +46,6 @@ export default tseslint.config(
     },
   },
   {
-    // The web pages hold their view data loosely typed until the typed pages land; turn these on with them.
-    files: ['src/web/**/*.ts'],
-    rules: UNSAFE_ANY_RULES,
-  },
-  {
     // Tests and benchmarks read the API's JSON answers (`await res.json()` is any) and poke at untyped internals.
     files: ['test/**/*.ts', 'scripts/**/*.ts'],
     rules: UNSAFE_ANY_RULES,

@@ -189,7 +189,7 @@ export async function addAlerts(
     >`SELECT DISTINCT claim_id::text FROM alerts WHERE id = ANY(${ids}::uuid[]) AND claim_id IS NOT NULL`;
     await lockClaimRows(tx, [claimId, ...holders.map((h) => h.claim_id)]);
     const claim = await lockClaim(tx, organizationId, claimId);
-    assertAlertsChangeable(claim.status as ClaimStatus);
+    assertAlertsChangeable(claim.status);
     return admitAlerts(tx, who, organizationId, claim, ids, input.alert_ids !== undefined, input.move_from_open_claims);
   });
 }
@@ -206,7 +206,7 @@ export async function removeAlerts(
   const ids = await selectAlertIds(deps, organizationId, selection);
   return deps.db.$transaction(async (tx) => {
     const claim = await lockClaim(tx, organizationId, claimId);
-    assertAlertsChangeable(claim.status as ClaimStatus);
+    assertAlertsChangeable(claim.status);
     const result = emptyChange();
     const moves: AlertMove[] = [];
     for (const alert of await lockedCandidates(tx, ids)) {

@@ -30,7 +30,6 @@ import {
   metricsQuery,
   metricsSchema,
   patchClaimSchema,
-  type AlertSelection,
   CLAIM_FIXED_FIELDS,
 } from './schemas.js';
 import { createClaim, deleteClaim, patchClaim } from './service.js';

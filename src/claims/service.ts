@@ -8,7 +8,7 @@ import { errors } from '../http/errors.js';
 import { alertMoveEntries, CLAIM_AUDITED_FIELDS, claimFields } from './activity-entries.js';
 import { admitAlerts, selectAlertIds, type AlertChangeResult } from './claim-alerts.js';
 import { lockClaim } from './records.js';
-import type { ClaimStatus, CreateClaimInput, PatchClaimInput } from './schemas.js';
+import type { CreateClaimInput, PatchClaimInput } from './schemas.js';
 import type { ClaimRecord } from './serialize.js';
 import { changeStatus, CLAIM_CANCELLED_CATEGORY, CLAIM_DELETED_CATEGORY } from './state-machine.js';
 

@@ -28,7 +28,8 @@ const HEADER_FIELDS: ReadonlyArray<[string, RememberedField]> = [
   ['contract_reference', 'contractReference'],
   ['buyer_reference', 'buyerReference'],
 ];
-const AMOUNT_FIELDS: ReadonlyArray<[keyof Invoice, RememberedField]> = [
+type AmountColumn = 'taxExclusiveAmount' | 'vatAmount' | 'taxInclusiveAmount' | 'payableAmount';
+const AMOUNT_FIELDS: ReadonlyArray<[AmountColumn, RememberedField]> = [
   ['taxExclusiveAmount', 'totals.taxExclusive'],
   ['vatAmount', 'totals.vatTotal'],
   ['taxInclusiveAmount', 'totals.taxInclusive'],
@@ -81,7 +82,7 @@ function correctedFields(
   );
   if (changed.includes('amounts')) {
     for (const [column, field] of AMOUNT_FIELDS) {
-      if (String(before[column] ?? '') !== String(after[column] ?? '')) corrected.push(field);
+      if ((before[column]?.toString() ?? '') !== (after[column]?.toString() ?? '')) corrected.push(field);
     }
   }
   if (changed.includes('line_items')) corrected.push('lines');

@@ -16,8 +16,8 @@ export function webApplication(deps: AppDeps, routes: WebRoute[] = webRoutes): M
   mountSessionRoutes(router, deps);
   for (const route of routes) router[route.method](`/app${route.path}`, webHandler(deps, route));
   const dispatch = router.routes();
-  return async (ctx: Context, next: Next) => {
-    if (ctx.path !== '/app' && !ctx.path.startsWith('/app/')) return next();
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if (ctx.path !== '/app' && !ctx.path.startsWith('/app/')) return next() as Promise<void>;
     if (serveAsset(ctx)) return;
     await dispatch(ctx as never, async () => {
       ctx.state.routePattern = '/app/*';

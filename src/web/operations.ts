@@ -34,14 +34,14 @@ export type OperationId = keyof OperationMap;
 type PathParams<P> = unknown extends P ? { params?: undefined } : { params: { [K in keyof P]: string } };
 type QueryValues<Q> = unknown extends Q ? { query?: undefined } : { query?: { [K in keyof Q]?: string | string[] } };
 // The body as a client sends it (the body schema's input), so defaults may be left out.
-type BodyOf<B> = unknown extends B ? { body?: undefined } : {} extends B ? { body?: B } : { body: B };
+type BodyOf<B> = unknown extends B ? { body?: undefined } : object extends B ? { body?: B } : { body: B };
 
 export type OperationInput<Id extends OperationId> = PathParams<OperationMap[Id]['params']> &
   QueryValues<OperationMap[Id]['query']> &
   BodyOf<OperationMap[Id]['body']>;
 // The input may be left out when nothing in it is required.
 type InputArgs<Id extends OperationId> =
-  {} extends OperationInput<Id> ? [input?: OperationInput<Id>] : [input: OperationInput<Id>];
+  object extends OperationInput<Id> ? [input?: OperationInput<Id>] : [input: OperationInput<Id>];
 
 // A file (a claim's PDF, XLSX or CSV export) as the handler answers it: whole or streamed.
 export type FileBody = Buffer | string | Readable;

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { ZodType } from 'zod';
+import type { Logger } from '../logger.js';
 import type { ApiKeyCredential } from '../auth/credential.js';
 import { atLeast, type Level } from '../auth/levels.js';
 import type { AppDeps } from '../deps.js';
@@ -241,12 +242,13 @@ export async function renderFailure(
   session: WebSession | null,
 ): Promise<void> {
   let error: ApiError;
+  const logger = ctx.state.logger as Logger | undefined;
   if (caught instanceof ApiError) error = caught;
   else if (outageSourceOf(caught)) {
-    ctx.state.logger?.warn({ err: caught }, 'infrastructure unavailable');
+    logger?.warn({ err: caught }, 'infrastructure unavailable');
     error = errors.serviceUnavailable('The service is temporarily unavailable. Try again in a moment.');
   } else {
-    ctx.state.logger?.error({ err: caught }, 'unexpected failure');
+    logger?.error({ err: caught }, 'unexpected failure');
     error = new ApiError(
       500,
       'internal_error',

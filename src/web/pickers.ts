@@ -23,7 +23,7 @@ export interface Picked {
 }
 
 export function firstText(value: unknown): string {
-  const text = Array.isArray(value) ? value[0] : value;
+  const text: unknown = Array.isArray(value) ? value[0] : value;
   return typeof text === 'string' ? text.trim().slice(0, MAX_TEXT) : '';
 }
 

@@ -48,7 +48,7 @@ export function credentialFields(schema: Record<string, unknown>): CredentialFie
               : 'text',
     // A field with a default is optional in the form (the API fills it in).
     required: required.has(name) && property.default === undefined,
-    defaultValue: property.default === undefined ? '' : String(property.default),
+    defaultValue: defaultText(property.default),
     description: typeof property.description === 'string' ? property.description : null,
   }));
 }
@@ -181,3 +181,9 @@ export const integrationPages = [
       }),
   }),
 ];
+
+// A provider's JSON Schema default as a form value: the scalar defaults a settings form has
+// (strings, numbers, booleans); anything else is left for the person to fill in.
+function defaultText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}

@@ -6,7 +6,6 @@ import {
   lastMonths,
   totalsByCurrency,
   type Chart,
-  type Group,
   type Money,
 } from '../charts.js';
 import { definePage } from '../page.js';

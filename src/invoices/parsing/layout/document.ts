@@ -53,7 +53,7 @@ export function documentCurrency(lines: readonly Line[], language: Language): st
       else if (text.includes('€')) add('EUR');
       else if (text.includes('£')) add('GBP');
       else if (text.startsWith('$')) add('USD');
-      else if ((text === 'kr' || text === 'Kr') && KRONE[language]) add(KRONE[language] as string);
+      else if ((text === 'kr' || text === 'Kr') && KRONE[language]) add(KRONE[language]);
     }
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;

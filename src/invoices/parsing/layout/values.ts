@@ -80,7 +80,7 @@ export function vatIdValue(candidate: ValueCandidate): string | null {
     .slice(0, 6)
     .map((word) => word.text.replace(/[:,;]$/u, ''))
     .join('')
-    .replace(/[.\-]/gu, '')
+    .replace(/[.-]/gu, '')
     .toUpperCase();
   const match =
     /^([A-Z]{2})(\d[\dA-Z]{6,13}?)(MVA)?$/u.exec(joined) ??
