@@ -1,17 +1,15 @@
 import { z } from 'zod';
-import { findAgreement, withLinks } from '../agreements/service.js';
-import type { AppDeps } from '../deps.js';
+import { findAgreement } from '../agreements/service.js';
 import { errors } from '../http/errors.js';
 import { pageParams } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { commaList, listResponse, uuidList } from '../http/schemas.js';
 import { findInvoiceId } from '../invoices/service.js';
-import type { RequestActor } from '../auth/actor.js';
-import { candidatePairs } from './candidates.js';
 import { agreementExclusion, pairEligibility } from './eligibility.js';
 import { checkSchema, findingSchema, startedChecksSchema } from './schemas.js';
 import { getCheck, listChecks, listFindings } from './reads.js';
-import { MAX_CHECKS_PER_RUN, startCheckRun } from './service.js';
+import { activeAgreementsToCheck, assertTopicOfAgreement, checkAgreement } from './agreement-checks.js';
+import { startCheckRun } from './service.js';
 
 const tag = 'Compliance checks';
 
@@ -22,39 +20,6 @@ const exclusionsOf = (excluded: { invoiceId: string; agreementId: string; reason
     reason: e.reason,
     missing: e.detail ?? [],
   }));
-
-async function assertTopicOfAgreement(
-  deps: AppDeps,
-  organizationId: string,
-  agreementId: string,
-  topicId: string | undefined,
-) {
-  if (!topicId) return;
-  const topic = await deps.db.alertTopic.findFirst({ where: { id: topicId, organizationId, agreementId } });
-  if (!topic)
-    throw errors.validation('The topic is not a topic of this agreement.', [
-      { field: 'topic_id', message: `no topic ${topicId} on this agreement` },
-    ]);
-}
-
-// One agreement's outstanding (or, with include_checked, all) matched invoices as one run.
-async function checkAgreement(
-  deps: AppDeps,
-  actor: RequestActor,
-  agreementId: string,
-  options: { topicId?: string; includeChecked: boolean },
-  runKey: string | null,
-) {
-  const page = await candidatePairs(
-    deps.db,
-    actor.organizationId,
-    { agreementIds: [agreementId], mode: options.includeChecked ? 'again' : 'outstanding', topicId: options.topicId },
-    MAX_CHECKS_PER_RUN,
-  );
-  if (page.eligible.length === 0) return { workflowRunId: null, page };
-  const workflowRunId = await startCheckRun(deps, actor, { type: 'agreement', id: agreementId }, page.eligible, runKey);
-  return { workflowRunId, page };
-}
 
 const agreementCheckBody = z
   .object({
@@ -191,33 +156,7 @@ export const checkRoutes = [
     },
     handler: async ({ body, actor, deps, idempotencyKey }) => {
       const organizationId = actor.organizationId;
-      const agreements = await withLinks(
-        deps.db,
-        await deps.db.agreement.findMany({
-          where: {
-            organizationId,
-            status: 'active',
-            ...(body.agreement_ids ? { id: { in: body.agreement_ids } } : {}),
-          },
-          orderBy: { id: 'asc' },
-        }),
-      );
-      if (body.agreement_ids && agreements.length < body.agreement_ids.length) {
-        const known = new Set(
-          (
-            await deps.db.agreement.findMany({
-              where: { organizationId, id: { in: body.agreement_ids } },
-              select: { id: true },
-            })
-          ).map((a) => a.id),
-        );
-        const unknown = body.agreement_ids.filter((id) => !known.has(id));
-        if (unknown.length > 0)
-          throw errors.validation(
-            'Unknown agreements.',
-            unknown.map((id) => ({ field: 'agreement_ids', message: `no agreement ${id}` })),
-          );
-      }
+      const agreements = await activeAgreementsToCheck(deps, organizationId, body.agreement_ids);
       const runIds: string[] = [];
       let hasMore = false;
       let checks = 0;
