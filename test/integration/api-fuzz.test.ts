@@ -47,6 +47,7 @@ function destructiveRank(operation: Operation): number {
 const operations = operationsOf(document).sort((a, b) => destructiveRank(a) - destructiveRank(b));
 const runsPerOperation = Math.max(1, Math.floor(TOTAL_REQUESTS / operations.length));
 const millisecondsPerOperation = Math.floor((TOTAL_SECONDS * 1000) / operations.length);
+const MIN_MILLISECONDS_PER_OPERATION = 5_000;
 
 console.log(
   `API fuzz: seed ${SEED} (replay: FUZZ_SEED=${SEED}), ${operations.length} operations x ${runsPerOperation} requests, at most ${millisecondsPerOperation} ms each`,
@@ -287,11 +288,13 @@ describe('API fuzz from /v1/openapi.json', () => {
           numRuns: runsPerOperation,
           // Shrinking would send many more requests; the seed replays the failing case instead.
           endOnFailure: true,
-          interruptAfterTimeLimit: millisecondsPerOperation,
+          // At least a few seconds: on a busy machine one slow first answer used up the whole share,
+          // and a property interrupted before its first request fails with "0 tests".
+          interruptAfterTimeLimit: Math.max(millisecondsPerOperation, MIN_MILLISECONDS_PER_OPERATION),
           markInterruptAsFailure: false,
         });
       },
-      millisecondsPerOperation + 2 * REQUEST_TIMEOUT_MS,
+      Math.max(millisecondsPerOperation, MIN_MILLISECONDS_PER_OPERATION) + 2 * REQUEST_TIMEOUT_MS,
     );
   });
 });
