@@ -18,7 +18,7 @@ import type { XmlElement } from './xml-tree.js';
  * (CDATA kept as written), every value a string.
  */
 
-export type ScanFailure = { code: 'malformed_xml' | 'xml_too_deep'; message: string };
+export type ScanFailure = { code: 'malformed_xml' | 'xml_too_deep' | 'xml_too_many_elements'; message: string };
 export type Scanned = { ok: true; root: XmlElement } | { ok: false; failure: ScanFailure };
 
 interface MutableElement {
@@ -80,13 +80,26 @@ const localName = (name: string) => {
 
 class NotWellFormed extends Error {}
 class TooDeep extends Error {}
+class TooManyAttributes extends Error {}
+
+// An e-invoice element carries a handful of attributes (currencyID, unitCode, schemeID, ...). The
+// parser's cost per attribute grows with the number on one element, so far more is refused early.
+export const MAX_XML_ATTRIBUTES_PER_ELEMENT = 100;
 
 export function scanXml(text: string, maxDepth: number): Scanned {
   const parser = new SaxesParser({ xmlns: false, position: true });
   Object.assign(parser.ENTITIES, HTML_NAMES);
   const open: { element: MutableElement; text: string }[] = [];
   let root: MutableElement | null = null;
+  let attributesOfTag = 0;
 
+  parser.on('opentagstart', () => {
+    attributesOfTag = 0;
+  });
+  parser.on('attribute', () => {
+    attributesOfTag += 1;
+    if (attributesOfTag > MAX_XML_ATTRIBUTES_PER_ELEMENT) throw new TooManyAttributes();
+  });
   parser.on('opentag', (tag: SaxesTagPlain) => {
     if (REFUSED_NAMES.has(tag.name))
       throw new NotWellFormed(`${parser.line}:${parser.column}: tag '${tag.name}' is not allowed.`);
@@ -123,6 +136,14 @@ export function scanXml(text: string, maxDepth: number): Scanned {
   try {
     parser.write(text).close();
   } catch (error) {
+    if (error instanceof TooManyAttributes)
+      return {
+        ok: false,
+        failure: {
+          code: 'xml_too_many_elements',
+          message: `An element of the XML has more than ${MAX_XML_ATTRIBUTES_PER_ELEMENT} attributes.`,
+        },
+      };
     if (error instanceof TooDeep)
       return {
         ok: false,

@@ -57,6 +57,16 @@ describe('loadXml', () => {
     expect(loadXml(nested(60)).ok).toBe(true);
     expect(loadXml(nested(65))).toMatchObject({ ok: false, failure: { code: 'xml_too_deep' } });
   });
+
+  it('refuses an element with more than 100 attributes but accepts 100 (the parser slows with their number)', () => {
+    const withAttributes = (count: number) =>
+      encode(`<a>${'<b/>'.repeat(3)}<c ${Array.from({ length: count }, (_, i) => `x${i}="1"`).join(' ')}/></a>`);
+    expect(loadXml(withAttributes(100)).ok).toBe(true);
+    expect(loadXml(withAttributes(101))).toMatchObject({
+      ok: false,
+      failure: { code: 'xml_too_many_elements', message: 'An element of the XML has more than 100 attributes.' },
+    });
+  });
 });
 
 describe('loadXml: well-formed XML 1.0, read in one pass (docs/invoice-parsing.md)', () => {
