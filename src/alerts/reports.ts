@@ -204,10 +204,11 @@ export async function alertGroups(
   for (const row of rows) {
     const group = groups.get(row.key) ?? { count: 0, impact: new Map<string | null, Prisma.Decimal[]>() };
     group.count += row.count;
-    group.impact.set(row.currencyCode, [
-      ...(group.impact.get(row.currencyCode) ?? []),
-      ...(row.impact ? [row.impact] : []),
-    ]);
+    // Pushed, not spread into a new array: a supplier's group gathers one row per invoice (tens of
+    // thousands), and copying the list for each row made the grouping quadratic.
+    const impacts = group.impact.get(row.currencyCode) ?? [];
+    if (row.impact) impacts.push(row.impact);
+    group.impact.set(row.currencyCode, impacts);
     groups.set(row.key, group);
   }
   const names = await labels(
