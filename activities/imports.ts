@@ -18,7 +18,7 @@ import { withLayoutMemory } from '../src/invoices/layout-memories.js';
 import { parseInvoiceDocument, type ParseOutcome } from '../src/invoices/parsing/index.js';
 import { isTerminal, runSingleItem, type ItemOutcome, type NewItem } from '../src/runs/read-model.js';
 import type { RunStatus } from '../src/generated/prisma/enums.js';
-import type { ObjectStorage } from '../src/storage/object-storage.js';
+import { isMissingObject, type ObjectStorage } from '../src/storage/object-storage.js';
 import type { Logger } from '../src/logger.js';
 import { publicFailure } from '../src/shared/failures.js';
 import { createCheckActivities } from './checks.js';
@@ -55,11 +55,6 @@ function earlierResult(
   if (invoiceImport.outcome === 'not_invoice')
     return { kind: 'not_invoice', reason: invoiceImport.classificationReason ?? '' };
   return null;
-}
-
-function isMissingObject(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === 'NoSuchKey' || code === 'NotFound';
 }
 
 export function createImportActivities(deps: { db: Db; storage: ObjectStorage; logger?: Logger }) {

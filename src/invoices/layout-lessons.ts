@@ -8,6 +8,7 @@ import { Prisma } from '../db/client.js';
 import type { Invoice, InvoiceLine } from '../generated/prisma/client.js';
 import type { ExtractionInfo } from './parsing/model.js';
 import type { ConfirmedValues, RememberedField } from './parsing/layout/memory.js';
+import { MAX_LINES_LEARNED_FROM } from './parsing/layout/learn.js';
 import { orgNumberKey, vatIdKey } from './parsing/layout/supplier-keys.js';
 
 /** What the worker needs to learn: the document the person looked at and what they confirmed on it. */
@@ -123,7 +124,8 @@ function confirmedValuesOf(invoice: InvoiceWithLines, corrected: ConfirmedValues
       taxInclusive: decimal(invoice.taxInclusiveAmount),
       payable: decimal(invoice.payableAmount),
     },
-    lines: invoice.lines.map((line) => ({
+    // Only the lines the learner reads: the lesson of a 70,000-line invoice stays small.
+    lines: invoice.lines.slice(0, MAX_LINES_LEARNED_FROM).map((line) => ({
       description: line.description,
       quantity: decimal(line.quantity),
       unitPrice: decimal(line.unitPrice),

@@ -6,7 +6,7 @@
 // needs it, so the next invoice of the supplier is always read with the latest correction.
 import { Prisma, type Db } from '../db/client.js';
 import type { SupplierLayout } from '../generated/prisma/client.js';
-import type { ObjectStorage } from '../storage/object-storage.js';
+import { isMissingObject, type ObjectStorage } from '../storage/object-storage.js';
 import { MAX_INVOICE_FILE_BYTES } from './imports.js';
 import type { LayoutLesson } from './layout-lessons.js';
 import { parseInvoiceDocument, type ParseInput, type ParseOutcome } from './parsing/index.js';
@@ -83,8 +83,7 @@ async function wordsOf(deps: Deps, organizationId: string, documentId: string) {
   const document = await deps.db.document.findFirst({ where: { id: documentId, organizationId } });
   if (!document || document.fileSize > MAX_INVOICE_FILE_BYTES) return null;
   const bytes = await deps.storage.read(document.storageKey, MAX_INVOICE_FILE_BYTES).catch((error: unknown) => {
-    const code = (error as { code?: string }).code;
-    if (code === 'NoSuchKey' || code === 'NotFound') return null;
+    if (isMissingObject(error)) return null;
     throw error;
   });
   return bytes ? readPdfWordsIsolated(bytes) : null;

@@ -32,6 +32,12 @@ function clientFor(endpoint: string, settings: StorageSettings): Client {
   });
 }
 
+/** The S3 error of an object that does not exist (NoSuchKey from GET, NotFound from HEAD). */
+export function isMissingObject(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'NoSuchKey' || code === 'NotFound';
+}
+
 export class ObjectStorage {
   private readonly client: Client;
   // Signs upload URLs for the host clients use (the signature covers the host).
@@ -99,8 +105,7 @@ export class ObjectStorage {
       const stat = await this.client.statObject(this.bucket, key);
       return { size: stat.size, etag: stat.etag };
     } catch (error) {
-      if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey')
-        return null;
+      if (isMissingObject(error)) return null;
       throw error;
     }
   }

@@ -173,6 +173,10 @@ function orderAnchors(anchors: ValueAnchor[], kind: FieldKind): ValueAnchor[] {
   );
 }
 
+// A column's x-range is clear from a few lines. Each corrected line is sought among all the page's
+// lines, so the lines learned from are bounded: a 10,000-line invoice must not make it quadratic.
+export const MAX_LINES_LEARNED_FROM = 50;
+
 /** The x-ranges of the columns that print the corrected lines' quantities, prices, amounts and descriptions. */
 function learnColumns(lines: readonly Line[], confirmed: ConfirmedValues): LayoutMemory['columns'] {
   const ranges: Partial<Record<RememberedColumn, ColumnRange>> = {};
@@ -186,7 +190,7 @@ function learnColumns(lines: readonly Line[], confirmed: ConfirmedValues): Layou
     }
   };
   const used = new Set<number>();
-  for (const corrected of confirmed.lines) {
+  for (const corrected of confirmed.lines.slice(0, MAX_LINES_LEARNED_FROM)) {
     if (corrected.netAmount === null) continue;
     for (const line of lines) {
       if (used.has(line.index)) continue;

@@ -25,6 +25,9 @@ export function supplierKeysOf(party: { orgNumber: string | null; vatId: string 
 }
 
 const IBAN_START = /^[A-Z]{2}\d{2}[A-Z0-9]*$/u;
+// A supplier prints one to three accounts. The keys are stored with its layout and sought with
+// every import, so a page full of IBANs (a statement, a hostile PDF) must not make them unbounded.
+const MAX_IBANS = 5;
 const IBAN_GROUP = /^[A-Z0-9]{1,8}$/u;
 
 /**
@@ -45,6 +48,7 @@ export function ibansOf(lines: readonly Line[]): string[] {
         if (compact.length > 34) break;
         if (compact.length >= 15 && ibanChecks(compact)) found.add(compact);
       }
+      if (found.size >= MAX_IBANS) return [...found];
     }
   }
   return [...found];
