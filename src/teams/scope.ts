@@ -73,6 +73,16 @@ export async function resolveTeamScope(db: Db, actor: RequestActor, query: TeamS
   return { organizationId, filters: validFilters(teams) };
 }
 
+// Whether the person belongs to any team of the organization (the application then shows their
+// teams' part by default: src/web/team-view.ts).
+export async function belongsToATeam(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const membership = await db.teamMember.findFirst({
+    where: { userId, team: { organizationId } },
+    select: { teamId: true },
+  });
+  return membership !== null;
+}
+
 // The records covered by any team of this person (mine=true; notifications with scope mine).
 export async function scopeOfMember(db: Db, organizationId: string, userId: string): Promise<TeamScope> {
   const teams = await db.team.findMany({

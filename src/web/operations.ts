@@ -114,8 +114,28 @@ export type OperationCaller = <Id extends OperationId>(
   ...input: InputArgs<Id>
 ) => Promise<OperationResponse<Id>>;
 
-export function operationCaller(deps: AppDeps, ctx: Context, credential: Credential): OperationCaller {
-  return async (operationId, ...input) => (await callOperation(deps, ctx, credential, operationId, ...input)).body;
+// `teamView`: the person looks at their teams' part (src/web/team-view.ts). Every operation that
+// takes `mine` (the lists, totals and exports of invoices, agreements, alerts and claims) is then
+// called with `mine=true`, unless the page chose a scope itself (`mine` or `team_ids`): one place
+// narrows every page alike, so no page can forget it.
+export function operationCaller(
+  deps: AppDeps,
+  ctx: Context,
+  credential: Credential,
+  options: { teamView?: boolean } = {},
+): OperationCaller {
+  return async (operationId, ...[input]) => {
+    const scoped = options.teamView ? inTeamView(operationId, input) : input;
+    const args = [scoped] as InputArgs<typeof operationId>;
+    return (await callOperation(deps, ctx, credential, operationId, ...args)).body;
+  };
+}
+
+function inTeamView<Input extends UntypedInput | undefined>(operationId: string, input: Input): Input {
+  if (!queryKeysOf(operation(operationId)).includes('mine')) return input;
+  const query = input?.query ?? {};
+  if ('mine' in query || 'team_ids' in query) return input;
+  return { ...input, query: { ...query, mine: 'true' } };
 }
 
 // Whether the credential may call an operation (to show or hide an action's button).

@@ -11,6 +11,7 @@ import { outageSourceOf } from '../http/outages.js';
 import { parsePart } from '../http/route.js';
 import { operationCaller, type OperationCaller } from './operations.js';
 import { appView, layoutUser, renderView, sendHtml, setNotice, takeNotice, type NavSection } from './render.js';
+import { teamViewOf } from './team-view.js';
 import { credentialOf, csrfValid, sessionOf, spendSessionBudget, type WebSession } from './session.js';
 
 // The application's equivalent of defineRoute: a page (GET, renders a view in the layout) or an
@@ -131,7 +132,7 @@ function readInput(deps: AppDeps, route: WebPage | WebDownload, ctx: Context, se
     ctx,
     session,
     credential,
-    call: operationCaller(deps, ctx, credential),
+    call: operationCaller(deps, ctx, credential, { teamView: session.teamView?.mine }),
   };
 }
 
@@ -202,7 +203,7 @@ async function handleAction(
     ctx,
     session,
     credential,
-    call: operationCaller(deps, ctx, credential),
+    call: operationCaller(deps, ctx, credential, { teamView: session.teamView?.mine }),
   });
 }
 
@@ -285,6 +286,7 @@ export function webHandler(deps: AppDeps, route: WebRoute) {
       session = await sessionOf(ctx, deps);
       if (!session) return signInRedirect(ctx);
       await spendSessionBudget(ctx, deps);
+      session.teamView = await teamViewOf(ctx, deps, session);
       ctx.state.credential = credentialOf(session);
       if ('download' in route) await runDownload(deps, route, ctx, session);
       else if (route.method === 'get') await runPage(deps, route, ctx, session);

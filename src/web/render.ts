@@ -50,6 +50,9 @@ export interface AppView {
   code: typeof codeLabel;
   alertSummary: typeof alertSummary;
   navItems: typeof NAV;
+  // The header's "My teams / Everything" switch (null: the person is in no team) and the URL the
+  // page came from, to come back to after switching.
+  teamView: { mine: boolean; here: string } | null;
 }
 
 // The switcher lists at most this many organizations (the active one always among them), so a
@@ -119,6 +122,7 @@ export function appView(
     code: codeLabel,
     alertSummary,
     navItems: NAV,
+    teamView: session?.teamView?.inTeams ? { mine: session.teamView.mine, here: ctx.originalUrl } : null,
   };
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
+import type { TeamView } from './team-view.js';
 import type { ApiKeyCredential } from '../auth/credential.js';
 import {
   findActiveSession,
@@ -25,6 +26,8 @@ export const CSRF_HEADER = 'X-CSRF-Token';
 
 export interface WebSession extends ActiveSession {
   role: NonNullable<ActiveSession['role']>;
+  // Whether lists show the person's teams' part (set for pages and actions: src/web/team-view.ts).
+  teamView?: TeamView;
 }
 
 export const isSecureApp = (deps: Pick<AppDeps, 'config'>) => deps.config.APP_BASE_URL.startsWith('https:');
