@@ -154,16 +154,19 @@ const letterQuery = (options: LetterOptions): Record<string, string> => ({
   ...(options.include_pending ? { include_pending: 'true' } : {}),
   ...(options.include_credited ? { include_credited: 'true' } : {}),
 });
-const letterOptions = z
-  .object({
-    include_pending: z.enum(['true', 'false']).optional(),
-    include_credited: z.enum(['true', 'false']).optional(),
-  })
+const letterFlags = {
+  include_pending: z.enum(['true', 'false']).optional(),
+  include_credited: z.enum(['true', 'false']).optional(),
+};
+const flagsOf = (q: { include_pending?: string; include_credited?: string }) => ({
+  include_pending: q.include_pending === 'true',
+  include_credited: q.include_credited === 'true',
+});
+const letterOptions = z.object(letterFlags).passthrough().transform(flagsOf);
+const exportQuery = z
+  .object({ format: z.enum(['pdf', 'xlsx', 'csv']).default('pdf'), ...letterFlags })
   .passthrough()
-  .transform((q) => ({
-    include_pending: q.include_pending === 'true',
-    include_credited: q.include_credited === 'true',
-  }));
+  .transform((q) => ({ format: q.format, ...flagsOf(q) }));
 
 async function claimExport(
   input: Pick<WebInput<{ id: string }, unknown>, 'params' | 'deps' | 'ctx' | 'credential' | 'call'>,
@@ -278,10 +281,7 @@ export const claimPages = [
   defineDownload({
     path: '/claims/:id/export',
     params: claimParams,
-    query: z
-      .object({ format: z.enum(['pdf', 'xlsx', 'csv']).default('pdf') })
-      .passthrough()
-      .and(letterOptions),
+    query: exportQuery,
     file: (input) => claimExport(input, input.query.format, input.query),
   }),
   // The same PDF shown in the preview's frame.
