@@ -260,10 +260,18 @@ describe('alerts triage in bulk', () => {
     expect((await alertOf(tenant, ids[1]!)).status).toBe('pending');
     expect((await alertOf(tenant, ids[2]!)).status).toBe('dismissed');
 
-    // c: to the claim picker.
+    // c: to the claim picker; Enter in the new claim's title claims (never the first action).
     await page.locator('body').focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    expect(await box(page, 'Keyboard two').isChecked()).toBe(true);
     await page.keyboard.press('c');
     expect(await page.evaluate('document.activeElement.id')).toBe('bulk-claim');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Keyboard claim');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(await outcome(page).textContent()).toMatch(/Claim CLM-\d{4}-\d{4} created with 1 alert\./);
+    expect((await alertOf(tenant, ids[1]!)).status).toBe('claimed');
     await page.context().close();
   });
 

@@ -146,6 +146,14 @@ document.addEventListener('click', (event) => {
     for (const box of all) box.checked = tick;
     update();
   };
+  // Enter in a field runs the action of its own group (the form's default button does nothing).
+  form.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || event.target.type === 'checkbox') return;
+    const button = event.target.closest('.bulk-group')?.querySelector('button[type="submit"]');
+    if (!button) return;
+    event.preventDefault();
+    button.click();
+  });
   selectPage?.addEventListener('click', (event) => {
     event.preventDefault();
     toggleAll();
