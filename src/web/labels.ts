@@ -12,6 +12,7 @@ export interface LabelRequest {
   topics?: Iterable<string | null | undefined>;
   claims?: Iterable<string | null | undefined>;
   tags?: Iterable<string | null | undefined>;
+  alerts?: Iterable<string | null | undefined>;
 }
 
 export type Labels = { [K in keyof LabelRequest]-?: Map<string, string> };
@@ -45,7 +46,7 @@ export async function labelsOf(
 ): Promise<Labels> {
   const db = deps.db;
   const where = (ids: string[]) => ({ id: { in: ids }, organizationId });
-  const [agreements, suppliers, recipients, invoices, topics, claims, tags] = await Promise.all([
+  const [agreements, suppliers, recipients, invoices, topics, claims, tags, alerts] = await Promise.all([
     lookup(
       idsOf(request.agreements),
       (ids) => db.agreement.findMany({ where: where(ids), select: { id: true, title: true } }),
@@ -81,8 +82,13 @@ export async function labelsOf(
       (ids) => db.tag.findMany({ where: where(ids), select: { id: true, name: true } }),
       (r) => r.name,
     ),
+    lookup(
+      idsOf(request.alerts),
+      (ids) => db.alert.findMany({ where: where(ids), select: { id: true, title: true } }),
+      (r) => r.title,
+    ),
   ]);
-  return { agreements, suppliers, recipients, invoices, topics, claims, tags };
+  return { agreements, suppliers, recipients, invoices, topics, claims, tags, alerts };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -75,6 +75,8 @@ export interface WebFile {
   body: Buffer | string | Readable;
   contentType: string;
   fileName: string;
+  // Shown in the browser (a letter's preview in a frame of this application) rather than saved.
+  inline?: boolean;
 }
 
 export interface WebDownload<P = unknown, Q = unknown> {
@@ -156,7 +158,15 @@ async function runDownload(deps: AppDeps, route: WebDownload, ctx: Context, sess
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Content-Type-Options', 'nosniff');
   // The name is ours (a claim reference), quoted; anything outside plain characters is dropped.
-  ctx.set('Content-Disposition', `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`);
+  ctx.set(
+    'Content-Disposition',
+    `${file.inline ? 'inline' : 'attachment'}; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`,
+  );
+  // An inline file may be framed by this application's own pages, never by another site's.
+  if (file.inline) {
+    ctx.set('X-Frame-Options', 'SAMEORIGIN');
+    ctx.set('Content-Security-Policy', "frame-ancestors 'self'");
+  }
   ctx.body = file.body;
 }
 

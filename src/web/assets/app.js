@@ -120,3 +120,105 @@ document.addEventListener('click', (event) => {
     if (event.dataTransfer?.files?.length) sendAll([...event.dataTransfer.files]);
   });
 })();
+// Alerts triage (issue 28): selecting on the page and keyboard shortcuts. Without this the
+// boxes, the "Select all on this page" link (the same page with every box ticked) and the bulk
+// buttons work as they are. Shortcuts never act while someone types in a field.
+(() => {
+  const form = document.querySelector('form[data-triage]');
+  if (!form) return;
+  const rows = () => [...document.querySelectorAll('table[data-triage-table] tr[data-alert-row]')];
+  const boxOf = (row) => row.querySelector('input[type="checkbox"][name="alert_ids"]');
+  const boxes = () => rows().map(boxOf).filter(Boolean);
+  const count = document.querySelector('[data-selected-count]');
+  const selectPage = document.querySelector('[data-select-page]');
+  const countText = count ? count.textContent.replace(/^\s*\d+\s*/, '') : '';
+  const update = () => {
+    const chosen = boxes().filter((box) => box.checked).length;
+    if (count) count.textContent = `${chosen} ${countText}`;
+  };
+  form.addEventListener('change', (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.name === 'alert_ids') update();
+  });
+  // Ticks every box on the page in place (or clears them when all are ticked).
+  const toggleAll = () => {
+    const all = boxes();
+    const tick = !all.every((box) => box.checked);
+    for (const box of all) box.checked = tick;
+    update();
+  };
+  // Enter in a field runs the action of its own group (the form's default button does nothing).
+  form.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || event.target.type === 'checkbox') return;
+    const button = event.target.closest('.bulk-group')?.querySelector('button[type="submit"]');
+    if (!button) return;
+    event.preventDefault();
+    button.click();
+  });
+  selectPage?.addEventListener('click', (event) => {
+    event.preventDefault();
+    toggleAll();
+  });
+
+  let current = -1;
+  const focusRow = (index) => {
+    const list = rows();
+    if (list.length === 0) return;
+    current = Math.max(0, Math.min(list.length - 1, index));
+    list.forEach((row, n) => row.classList.toggle('current-row', n === current));
+    const row = list[current];
+    (boxOf(row) || row.querySelector('a'))?.focus();
+    row.scrollIntoView({ block: 'nearest' });
+  };
+  // Moving through the table with Tab or the mouse moves the current row too.
+  document.addEventListener('focusin', (event) => {
+    const row = event.target instanceof Element ? event.target.closest('tr[data-alert-row]') : null;
+    if (row) {
+      current = rows().indexOf(row);
+      rows().forEach((r) => r.classList.toggle('current-row', r === row));
+    }
+  });
+
+  const help = document.querySelector('[data-shortcuts]');
+  if (help) help.hidden = false;
+  const typing = (target) => {
+    if (!(target instanceof Element)) return false;
+    if (target.isContentEditable || target.closest('textarea, select, [contenteditable]')) return true;
+    if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
+    return false;
+  };
+  const goTo = (id) => {
+    const field = document.getElementById(id);
+    if (!field) return;
+    field.scrollIntoView({ block: 'center' });
+    field.focus();
+  };
+  document.addEventListener('keydown', (event) => {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    const row = () => rows()[current];
+    const actions = {
+      j: () => focusRow(current + 1),
+      k: () => focusRow(current < 0 ? 0 : current - 1),
+      x: () => {
+        if (current < 0) return focusRow(0);
+        const box = boxOf(row());
+        if (box) {
+          box.checked = !box.checked;
+          update();
+        }
+      },
+      a: toggleAll,
+      o: () => row()?.querySelector('td a')?.click(),
+      d: () => goTo('bulk-category'),
+      c: () => goTo('bulk-claim'),
+      '?': () => {
+        if (!help) return;
+        help.open = !help.open;
+        help.querySelector('summary')?.focus();
+      },
+    };
+    const action = actions[event.key];
+    if (!action) return;
+    event.preventDefault();
+    action();
+  });
+})();

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { CLAIM_STATUSES, type ClaimStatus } from '../../claims/schemas.js';
 import { changeStatus } from '../../claims/state-machine.js';
 import { errors } from '../../http/errors.js';
-import { readAmount } from '../format.js';
+import { money, readAmount } from '../format.js';
 import { labelsOf } from '../labels.js';
 import { callOperation, mayCall, type OperationResponse } from '../operations.js';
 import { defineAction, defineDownload, definePage, type WebInput } from '../page.js';
-import { pickedAgreements, withoutKey } from '../pickers.js';
+import { firstText, pickedAgreements, withoutKey } from '../pickers.js';
 import {
   filledQuery,
   limitOf,
@@ -55,6 +55,7 @@ export function allowedChanges(from: ClaimStatus): { status: ClaimStatus; label:
 }
 
 const claimParams = z.object({ id: z.string().uuid() });
+type Caller = WebInput<unknown, unknown>['call'];
 const formText = (max: number) =>
   z
     .string()
@@ -83,6 +84,7 @@ async function claimPage({
   const self = `/app/claims/${params.id}`;
   const canWrite = mayCall(credential, 'updateClaim');
   const currencies = claimCurrencies(claim);
+  const creditNotes = canWrite ? await creditNoteChoices(call, claim, ctx.query) : null;
   return {
     title: `${claim.reference} · ${claim.title}`,
     claim,
@@ -97,6 +99,92 @@ async function claimPage({
     currencies,
     refundCurrency: currencies[0] ?? null,
     today: new Date().toISOString().slice(0, 10),
+    creditNotes,
+    letterUrl: letterPdfUrl(params.id, {}),
+  };
+}
+
+// The credit-note picker: the organization's credit notes from the claim's supplier (the API
+// refuses others), newest first, narrowed by a typed number or name; those already attached left out.
+const CREDIT_NOTE_CHOICES = 50;
+async function creditNoteChoices(call: Caller, claim: OperationResponse<'getClaim'>, query: Record<string, unknown>) {
+  const search = firstText(query.credit_note_search);
+  const page = await call('listInvoices', {
+    query: {
+      document_types: 'credit_note',
+      limit: String(CREDIT_NOTE_CHOICES),
+      sort: 'issue_date',
+      direction: 'desc',
+      fields: 'id,invoice_number,issue_date,amounts.currency_code,amounts.including_vat,supplier.name',
+      ...(claim.supplier_id ? { supplier_ids: claim.supplier_id } : {}),
+      ...(search ? { search } : {}),
+    },
+  });
+  const attached = new Set(claim.credit_notes.map((n) => n.invoice_id));
+  return {
+    search,
+    more: page.next_cursor !== null,
+    choices: page.data
+      .filter((invoice) => !attached.has(invoice.id))
+      .map((invoice) => ({
+        id: invoice.id,
+        label: [
+          invoice.invoice_number || 'Without number',
+          invoice.issue_date,
+          invoice.amounts?.including_vat
+            ? money(invoice.amounts.including_vat.replace(/^-/, ''), invoice.amounts.currency_code)
+            : null,
+          claim.supplier_id ? null : invoice.supplier?.name,
+        ]
+          .filter(Boolean)
+          .join(' · '),
+      })),
+  };
+}
+
+// The letter as the API's export renders it, shown in the browser (the preview's frame).
+function letterPdfUrl(id: string, options: LetterOptions): string {
+  return listUrl(`/app/claims/${id}/letter.pdf`, letterQuery(options));
+}
+interface LetterOptions {
+  include_pending?: boolean;
+  include_credited?: boolean;
+}
+const letterQuery = (options: LetterOptions): Record<string, string> => ({
+  ...(options.include_pending ? { include_pending: 'true' } : {}),
+  ...(options.include_credited ? { include_credited: 'true' } : {}),
+});
+const letterFlags = {
+  include_pending: z.enum(['true', 'false']).optional(),
+  include_credited: z.enum(['true', 'false']).optional(),
+};
+const flagsOf = (q: { include_pending?: string; include_credited?: string }) => ({
+  include_pending: q.include_pending === 'true',
+  include_credited: q.include_credited === 'true',
+});
+const letterOptions = z.object(letterFlags).passthrough().transform(flagsOf);
+const exportQuery = z
+  .object({ format: z.enum(['pdf', 'xlsx', 'csv']).default('pdf'), ...letterFlags })
+  .passthrough()
+  .transform((q) => ({ format: q.format, ...flagsOf(q) }));
+
+async function claimExport(
+  input: Pick<WebInput<{ id: string }, unknown>, 'params' | 'deps' | 'ctx' | 'credential' | 'call'>,
+  format: 'pdf' | 'xlsx' | 'csv',
+  options: LetterOptions,
+) {
+  const { params, deps, ctx, credential, call } = input;
+  // The claim first: its reference names the file (the letter's own name), and a claim of
+  // another organization is the API's 404 before any letter is made.
+  const claim = await call('getClaim', { params: { id: params.id } });
+  const result = await callOperation(deps, ctx, credential, 'exportClaim', {
+    params: { id: params.id },
+    query: { format, ...letterQuery(options) },
+  });
+  return {
+    body: result.body,
+    contentType: result.headers['Content-Type'] ?? 'application/octet-stream',
+    fileName: `${claim.reference}.${format}`,
   };
 }
 
@@ -188,25 +276,82 @@ export const claimPages = [
     params: claimParams,
     load: claimPage,
   }),
-  // The letter for the supplier: the API's export, as a file.
+  // The letter for the supplier: the API's export, as a file (include_pending / include_credited
+  // as the API takes them).
   defineDownload({
     path: '/claims/:id/export',
     params: claimParams,
-    query: z.object({ format: z.enum(['pdf', 'xlsx', 'csv']).default('pdf') }).passthrough(),
-    file: async ({ params, query, deps, ctx, credential, call }) => {
-      // The claim first: its reference names the file (the letter's own name), and a claim of
-      // another organization is the API's 404 before any letter is made.
+    query: exportQuery,
+    file: (input) => claimExport(input, input.query.format, input.query),
+  }),
+  // The same PDF shown in the preview's frame.
+  defineDownload({
+    path: '/claims/:id/letter.pdf',
+    params: claimParams,
+    query: letterOptions,
+    file: async (input) => ({ ...(await claimExport(input, 'pdf', input.query)), inline: true }),
+  }),
+  // The letter's preview: the PDF the export renders, framed, with the export's options.
+  definePage({
+    path: '/claims/:id/letter',
+    nav: 'claims',
+    title: 'Letter',
+    view: 'claim-letter',
+    params: claimParams,
+    query: letterOptions,
+    load: async ({ params, query, call }) => {
       const claim = await call('getClaim', { params: { id: params.id } });
-      const result = await callOperation(deps, ctx, credential, 'exportClaim', {
-        params: { id: params.id },
-        query: { format: query.format },
-      });
+      const options = letterQuery(query);
       return {
-        body: result.body,
-        contentType: result.headers['Content-Type'] ?? 'application/octet-stream',
-        fileName: `${claim.reference}.${query.format}`,
+        title: `${claim.reference} · letter`,
+        claim,
+        options: query,
+        previewUrl: letterPdfUrl(params.id, query),
+        downloads: (['pdf', 'xlsx', 'csv'] as const).map((format) => ({
+          format,
+          url: listUrl(`/app/claims/${params.id}/export`, { format, ...options }),
+        })),
       };
     },
+  }),
+  // A credit note of the organization attached as evidence (the API's attachClaimCreditNote);
+  // create_refund also records its amount as a refund.
+  defineAction({
+    path: '/claims/:id/credit-notes',
+    level: 'write',
+    params: claimParams,
+    body: z.object({
+      invoice_id: z.string().trim().max(100).default(''),
+      create_refund: z.literal('true').optional(),
+    }),
+    handle: (input) =>
+      onClaim(input, async () => {
+        if (!input.body.invoice_id)
+          throw errors.validation('Pick the credit note to attach.', [
+            { field: 'invoice_id', message: 'pick a credit note' },
+          ]);
+        const claim = await input.call('attachClaimCreditNote', {
+          params: { id: input.params.id },
+          body: { invoice_id: input.body.invoice_id, create_refund: input.body.create_refund === 'true' },
+        });
+        const note = claim.credit_notes.find((n) => n.invoice_id === input.body.invoice_id);
+        const name = note?.invoice_number ?? 'the credit note';
+        return input.body.create_refund
+          ? `Credit note ${name} attached and its amount recorded as a refund.`
+          : `Credit note ${name} attached as evidence.`;
+      }),
+  }),
+  defineAction({
+    path: '/claims/:id/credit-notes/:invoice_id/detach',
+    level: 'write',
+    params: z.object({ id: z.string().uuid(), invoice_id: z.string().uuid() }),
+    handle: (input) =>
+      onClaim(input, async () => {
+        await input.call('detachClaimCreditNote', {
+          params: { id: input.params.id, invoice_id: input.params.invoice_id },
+        });
+        return 'Credit note detached; refunds recorded from it stay.';
+      }),
   }),
   defineAction({
     path: '/claims/:id/status',
