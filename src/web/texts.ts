@@ -77,6 +77,8 @@ const en = {
     openClaim: 'Open the claim',
     selectFirst: 'Select at least one alert first.',
     needsAgreement: 'Choose an agreement or a topic before acting on every alert the list matches.',
+    notInTeamView:
+      "In your teams' part, tick the alerts to act on: every alert the filter matches would include alerts outside it. Or show everything first.",
     nameClaim: 'Name the new claim.',
     oneAgreement: 'A claim is on one agreement: choose one agreement first.',
     views: 'Views of the alerts',

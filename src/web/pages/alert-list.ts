@@ -21,7 +21,7 @@ import { texts } from '../texts.js';
 // matches, and act on them with the API's bulk commands: pages/alert-triage.ts). The bulk action
 // renders this same list again with its outcome, so both read it here.
 
-type ListInput = Pick<WebInput<unknown, unknown>, 'ctx' | 'call' | 'deps' | 'credential'>;
+type ListInput = Pick<WebInput<unknown, unknown>, 'ctx' | 'call' | 'deps' | 'credential' | 'session'>;
 
 export const LIST_FILTERS = [
   'statuses',
@@ -163,7 +163,9 @@ export async function alertListData(
   const here = { ...filters, ...(cursor ? { cursor } : {}) };
   // "Select all on this page" without script: the same page with every box ticked.
   const selected = new Set(shown.form?.selected ?? (ctx.query.select === 'page' ? page.data.map((a) => a.id) : []));
-  const bulkFilter = bulkFilterOf(filter);
+  // A team member's list is narrowed by `mine`, which a bulk command's filter cannot carry: "every
+  // alert matching" would act on alerts outside the part they see, so it is not offered there.
+  const bulkFilter = input.session.teamView?.mine ? null : bulkFilterOf(filter);
   return {
     title: 'Alerts',
     alerts: page.data,

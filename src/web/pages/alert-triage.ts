@@ -88,6 +88,8 @@ type Selection = { alert_ids: string[] } | { filter: NonNullable<ReturnType<type
 // The alerts the command acts on: the boxes ticked, or every alert the list's filter matches.
 async function selectionOf(input: WebInput<unknown, never>, body: BulkBody) {
   if (body.scope === 'filter') {
+    if (input.session.teamView?.mine)
+      throw errors.validation(t.notInTeamView, [{ field: 'scope', message: 'select the alerts, or show everything' }]);
     const resolved = await resolvedAlertQuery(input);
     const filter = bulkFilterOf(resolved.filter);
     if (!filter || resolved.nothing)
