@@ -91,6 +91,7 @@ const en = {
     saveInvoiceHint: 'Saving unchanged values confirms the reading; the invoice leaves the review queue.',
     skip: 'Skip to the next',
     saved: 'Saved; the invoice left the review queue.',
+    savedReviewed: 'Saved.',
     queueDone: 'The review queue is empty.',
     correction: 'Correct the reading',
     comments: 'Comments',

@@ -222,7 +222,9 @@ export function reviewFormOf(invoice: Invoice, sent: ReviewForm | null, page: nu
 // asked), the document's pages, and whether it can be rendered (a PDF).
 async function documentOf(input: Pick<WebInput<unknown, unknown>, 'call'>, invoice: Invoice, asked: unknown) {
   if (!invoice.primary_document_id) return { kind: 'none' as const };
-  const document = await input.call('getDocument', { params: { id: invoice.primary_document_id } });
+  // A document record that is gone (or another's) shows no original rather than failing the page.
+  const document = await input.call('getDocument', { params: { id: invoice.primary_document_id } }).catch(() => null);
+  if (!document) return { kind: 'none' as const };
   const pdf = document.mime_type === 'application/pdf' && document.file_size <= MAX_RENDERED_PDF_BYTES;
   const firstSourcePage = Object.values(invoice.extraction.sources ?? {})[0]?.page ?? 1;
   const requested = typeof asked === 'string' && /^\d{1,3}$/.test(asked) ? Number(asked) : firstSourcePage;

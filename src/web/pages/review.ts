@@ -24,9 +24,17 @@ const QUEUE_QUERY = { needs_review: 'true', sort: 'created_at', direction: 'asc'
 const PRICE_IMPORT_RUNS = '20';
 
 // The oldest invoice of the queue, or null when it is empty.
-async function oldestInQueue(call: OperationCaller, skip: string | null): Promise<string | null> {
-  const page = await call('listInvoices', { query: { ...QUEUE_QUERY, limit: skip ? '2' : '1' } });
-  return page.data.find((invoice) => invoice.id !== skip)?.id ?? null;
+async function oldestInQueue(call: OperationCaller): Promise<string | null> {
+  const page = await call('listInvoices', { query: { ...QUEUE_QUERY, limit: '1' } });
+  return page.data[0]?.id ?? null;
+}
+
+// The invoice after this one in the queue (among its oldest 100; past them, the oldest), for "Skip".
+async function nextInQueue(call: OperationCaller, current: string): Promise<string | null> {
+  const page = await call('listInvoices', { query: { ...QUEUE_QUERY, limit: '100', fields: 'id' } });
+  const at = page.data.findIndex((invoice) => invoice.id === current);
+  const next = at === -1 ? page.data[0] : page.data[at + 1];
+  return next?.id ?? null;
 }
 
 // Price imports that need a look, among the latest price import runs: the agreements of those
@@ -56,7 +64,7 @@ async function priceImportsToReview(call: OperationCaller) {
 
 async function reviewItemPage(input: WebInput<{ id: string }, unknown>, sent: ReviewForm | null) {
   const invoice = await input.call('getInvoice', { params: input.params });
-  const [panel, next] = await Promise.all([reviewPanel(input, invoice, sent), oldestInQueue(input.call, invoice.id)]);
+  const [panel, next] = await Promise.all([reviewPanel(input, invoice, sent), nextInQueue(input.call, invoice.id)]);
   return {
     title: `${t.itemTitle} ${invoice.invoice_number ?? ''}`.trim(),
     invoice,
@@ -95,7 +103,7 @@ export const reviewPages: WebRoute[] = [
     title: t.title,
     view: 'error',
     load: async ({ call }) => {
-      const id = await oldestInQueue(call, null);
+      const id = await oldestInQueue(call);
       return { redirect: id ? `/app/review/invoices/${id}` : '/app/review' };
     },
   }),
@@ -117,7 +125,7 @@ export const reviewPages: WebRoute[] = [
       const save = async (then: string) => {
         const invoice = await input.call('getInvoice', { params: input.params });
         await input.call('updateInvoice', { params: input.params, body: patchOf(invoice, input.body) });
-        return { redirect: then, notice: t.saved };
+        return { redirect: then, notice: invoice.extraction.needs_review ? t.saved : t.savedReviewed };
       };
       // Refused: the page it came from again, with the values as sent and the errors at their fields.
       return input.body.from === 'invoice'
