@@ -211,6 +211,8 @@ export function reviewFormOf(invoice: Invoice, sent: ReviewForm | null, page: nu
     facts,
     lines,
     linesConfidence: extraction.confidence ? extraction.confidence.lines : null,
+    // Structured readings (XML) and invoices sent as data are exact: no confidence to show.
+    hasConfidence: extraction.confidence !== null,
     boxes: boxes.filter((box) => box.page === page),
     pagesWithValues: [...new Set(boxes.map((box) => box.page))].sort((a, b) => a - b),
     reasons: extraction.review_reasons,
