@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { findDocuments } from '../../documents/service.js';
 import { errors, type FieldIssue } from '../../http/errors.js';
@@ -348,11 +349,12 @@ export function patchOf(invoice: Invoice, form: ReviewForm) {
       const value =
         cell.kind === 'amount' ? decimalOf(raw, `line_items.${index}.${cell.name}`) : raw.trim() === '' ? null : raw;
       const read = line[cell.name];
+      // Amounts compare as numbers ("2550" is "2550.00"), texts as typed.
       const same =
         cell.kind === 'amount'
-          ? value !== null && read !== null
-            ? Number(value) === Number(read) && value.replace(/\.?0+$/u, '') === read.replace(/\.?0+$/u, '')
-            : value === read
+          ? value === null || read === null
+            ? value === read
+            : new Decimal(value).equals(read)
           : (value ?? '') === (read ?? '');
       if (!same) {
         linesChanged = true;
