@@ -2,12 +2,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../support/tenants.js';
 import { unusualPdfInvoice, type UnusualInvoice } from '../support/unusual-pdf-invoices.js';
 import { expectAccessible, launchBrowser, PHONE, screenshot, signIn, type TestBrowser } from './support/browser.js';
-import { createWebUser } from './support/users.js';
+import { createWebUser, type WebUser } from './support/users.js';
 
 // The review queue and the invoice page (issue 28): a PDF invoice whose number the layout reader
 // cannot read is uploaded, waits in the queue with its reason, is opened beside its original page
@@ -58,16 +58,25 @@ async function noSidewaysScroll(page: Page): Promise<void> {
   expect(width).toBeLessThanOrEqual(PHONE.width);
 }
 
+// One story in steps (each within the test timeout on a busy machine), sharing the signed-in page.
 describe('review queue', () => {
-  it('corrects an uncertain PDF invoice with the keyboard; it leaves the queue; the invoice page shows it with comments and activity', async () => {
-    const user = await createWebUser({ role: 'write', name: 'Rita Reviewer' });
-    const printed = uncertainInvoice();
+  const printed = uncertainInvoice();
+  let user: WebUser;
+  let context: BrowserContext;
+  let page: Page;
+  let invoiceId: string;
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('lists an uploaded PDF invoice whose number cannot be read, with its reason', async () => {
+    user = await createWebUser({ role: 'write', name: 'Rita Reviewer' });
     const dir = await mkdtemp(path.join(tmpdir(), 'review-'));
     const file = path.join(dir, 'uncertain-invoice.pdf');
     await writeFile(file, await unusualPdfInvoice(printed));
 
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    context = await browser.newContext();
+    page = await context.newPage();
     await signIn(page, user.email, user.password);
     await page.goto('/app/invoices');
     await page.getByLabel('Choose files').setInputFiles([file]);
@@ -76,6 +85,7 @@ describe('review queue', () => {
       .locator('li.upload-row[data-upload-state="completed"][data-upload-outcome="imported"]')
       .waitFor({ timeout: SETTLED_MS });
     const invoice = await testDb().invoice.findFirstOrThrow({ where: { organizationId: user.organizationId } });
+    invoiceId = invoice.id;
 
     // The queue, in the header's navigation: the invoice with its reason.
     await page.goto('/app');
@@ -87,7 +97,10 @@ describe('review queue', () => {
     expect(queue).toContain(printed.supplier);
     await expectAccessible(page, 'review queue');
     await screenshot(page, 'review');
+  });
 
+  it('opens it beside its original page, keeps a refused value at its field, and saves the correction with Enter', async () => {
+    const invoice = { id: invoiceId };
     // Opened with the keyboard: the original's page as an image, the read values outlined on it.
     await page.getByRole('link', { name: 'Start with the oldest' }).focus();
     await pressEnter(page);
@@ -131,7 +144,10 @@ describe('review queue', () => {
     const saved = await testDb().invoice.findUniqueOrThrow({ where: { id: invoice.id } });
     expect(saved.invoiceNumber).toBe(printed.ledgerKey);
     expect((saved.extraction as { needsReview?: boolean }).needsReview).toBe(false);
+  });
 
+  it('shows the invoice page with the original, the correction, comments and the activity timeline', async () => {
+    const invoice = { id: invoiceId };
     // The invoice page: the original beside the data, the correction, a comment, the activity.
     await page.goto(`/app/invoices/${invoice.id}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Invoice ${printed.ledgerKey}`);
@@ -159,7 +175,10 @@ describe('review queue', () => {
     await page.goto(`/app/invoices/${invoice.id}`);
     await expectAccessible(page, 'invoice with its original, comments and activity');
     await screenshot(page, 'invoice');
+  });
 
+  it('fits a phone: the document and the form stacked, nothing wider than the screen', async () => {
+    const invoice = { id: invoiceId };
     // The phone: stacked, nothing wider than the screen.
     const phone = await browser.newContext(PHONE);
     const phonePage = await phone.newPage();
@@ -175,7 +194,6 @@ describe('review queue', () => {
       await screenshot(phonePage, `${name}.phone`);
     }
     await phone.close();
-    await context.close();
   });
 
   it('refuses a correction from a Read member and shows no form', async () => {

@@ -3,10 +3,10 @@
 // API's representation, the page, box and text of its number and total, and each line's row;
 // the boxes are checked against the PDF's own text positions read here with pdf.js directly.
 import { readFileSync } from 'node:fs';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { ingestionUpload, settledIngestionInvoice } from '../support/invoices.js';
 import { createTenant } from '../support/tenants.js';
+import { openPdf } from '../../src/shared/pdfjs.js';
 
 const CORPUS = new URL('../fixtures/extraction-corpus/', import.meta.url);
 const bytes = readFileSync(new URL('001-classic-en.pdf', CORPUS));
@@ -24,7 +24,8 @@ interface Box {
 
 // The middle of the first text item printing `text`, as fractions of page 1 (origin top left).
 async function printedAt(text: string): Promise<{ x: number; y: number }> {
-  const document = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
+  const task = await openPdf(new Uint8Array(bytes));
+  const document = await task.promise;
   try {
     const page = await document.getPage(1);
     const [left = 0, bottom = 0, right = 0, top = 0] = page.view;
@@ -42,7 +43,7 @@ async function printedAt(text: string): Promise<{ x: number; y: number }> {
     }
     throw new Error(`"${text}" is not printed on page 1`);
   } finally {
-    await document.destroy();
+    await task.destroy();
   }
 }
 
