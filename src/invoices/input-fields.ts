@@ -119,6 +119,7 @@ function lineInput(required: boolean) {
   return z
     .object({
       id: readOnly,
+      source: readOnly,
       line_number: optionalText(64),
       description: optionalText(2000),
       seller_item_id: optionalText(200),
@@ -141,11 +142,13 @@ function lineInput(required: boolean) {
     .transform((raw): LineItemInput => {
       const {
         id: _id,
+        source: _source,
         period,
         allowance_charges,
         ...line
       } = raw as Omit<LineItemInput, 'allowance_charges'> & {
         id?: unknown;
+        source?: unknown;
         period?: { start: string | null; end: string | null } | null;
         allowance_charges?: LineAllowanceChargeInput[] | null;
       };

@@ -14,6 +14,18 @@ const partyView = z.object({
   }),
 });
 
+// Where a value was read from on its document (the layout reader, docs/invoice-parsing.md).
+const fraction = z.number().min(0).max(1);
+export const valueSourceSchema = z
+  .object({
+    page: z.number().int().meta({ description: '1-based page of the original document' }),
+    box: z
+      .object({ x: fraction, y: fraction, width: fraction, height: fraction })
+      .meta({ description: "The value's box as fractions of the page's width and height, origin top left" }),
+    text: z.string().meta({ description: 'The text the value was read from' }),
+  })
+  .meta({ id: 'ValueSource' });
+
 export const lineItemSchema = z
   .object({
     id: z.string().uuid(),
@@ -44,6 +56,10 @@ export const lineItemSchema = z
         description:
           'Line allowances (discounts) and charges, EN 16931 BG-27/BG-28; already in net_amount. null: not known (stored before they were kept)',
       }),
+    source: valueSourceSchema.nullable().meta({
+      description:
+        "Read-only: the box of the document's table row the line was read from (PDF readings of the layout reader); null otherwise",
+    }),
   })
   .meta({ id: 'InvoiceLineItem' });
 
@@ -116,6 +132,10 @@ export const invoiceSchema = z
             description:
               "The supplier's layout learned from a person's correction of an earlier invoice was used: the fields it gave; null otherwise",
           }),
+        sources: z.record(z.string(), valueSourceSchema).nullable().meta({
+          description:
+            'Read-only: where each field was read from on the original document, named as in confidence.fields (invoiceNumber, totals.taxInclusive, ...); null for structured readings and PDF readings stored before it was kept',
+        }),
       })
       .meta({ description: 'How the invoice was read from its document' }),
     allowance_charges: z.array(

@@ -1,6 +1,6 @@
 import type { Invoice, InvoiceLine } from '../generated/prisma/client.js';
 import { formatAmount, formatDecimal, toDecimal, type DecimalLike } from '../shared/money.js';
-import type { AllowanceCharge, ExtractionInfo, Party } from './parsing/model.js';
+import type { AllowanceCharge, ExtractionInfo, Party, ValueSource } from './parsing/model.js';
 
 // The two shapes of an invoice: the Organization API's (personal API keys) and the Ingestion
 // API's (ingestion tokens). Both are built from the same record and the same check state.
@@ -125,7 +125,15 @@ function extractionOf(invoice: Invoice) {
     review_reasons: extraction?.reviewReasons ?? [],
     confidence: extraction?.confidence ?? null,
     layout_memory: extraction?.layoutMemory ? { fields: extraction.layoutMemory.fields } : null,
+    sources: extraction?.sources ?? null,
   };
+}
+
+// The table row the n-th line was read from; the list is dropped when a correction changes the
+// number of lines (service.ts), so positions stay the document's rows.
+function lineSourceOf(invoice: Invoice, index: number): ValueSource | null {
+  const extraction = (invoice.extraction ?? null) as Partial<ExtractionInfo> | null;
+  return extraction?.lineSources?.[index] ?? null;
 }
 
 function processingOf(invoice: Invoice) {
@@ -189,7 +197,7 @@ export function serializeInvoice(invoice: Invoice, extras: InvoiceExtras, appBas
       exchange_rate: formatDecimal(invoice.exchangeRate),
       valid: invoice.amountsValid,
     },
-    line_items: extras.lines.map(serializeLine),
+    line_items: extras.lines.map((line, index) => ({ ...serializeLine(line), source: lineSourceOf(invoice, index) })),
     extraction: extractionOf(invoice),
     allowance_charges: ((invoice.allowanceCharges as AllowanceCharge[] | null) ?? []).map((ac) => ({
       is_charge: ac.isCharge,

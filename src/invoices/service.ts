@@ -483,7 +483,7 @@ function patchedView(invoice: InvoiceWithLines): Record<string, unknown> {
   return {
     ...view,
     delivery_country_code: view.delivery.country_code,
-    line_items: view.line_items.map(({ id: _id, ...line }) => line),
+    line_items: view.line_items.map(({ id: _id, source: _source, ...line }) => line),
   };
 }
 
@@ -563,20 +563,51 @@ export async function patchInvoice(
     await recordLayoutLesson(tx, invoice, saved, Object.keys(changes));
     // A person's correction is the review the layout reader asked for: the invoice leaves the
     // review queue (GET /v1/invoices?needs_review=true); the reasons stay for the record.
-    const reviewed = reviewedExtraction(invoice.extraction);
+    const reviewed = reviewedExtraction(invoice.extraction, input.line_items?.length ?? null, invoice.lines.length);
     if (reviewed) await tx.invoice.update({ where: { id: invoice.id }, data: { extraction: reviewed } });
     await refreshCheckStatus(tx, { invoiceIds: [invoice.id] });
     await recordActivity(tx, invoice.organizationId, actor, [
       { entityType: 'invoice', entityId: invoice.id, action: 'updated', changes },
     ]);
   });
-  await orUnchanged(patched, () => undefined);
+  await orUnchanged(patched, () => confirmReading(deps, actor, invoice));
 }
 
-function reviewedExtraction(extraction: Prisma.JsonValue | null): Prisma.InputJsonObject | null {
+// A PATCH that changes nothing of an invoice in the review queue is a person's confirmation that
+// the reading is right (the review page's "Confirm"): it leaves the queue, recorded as
+// `review_confirmed`. Otherwise nothing changes, as for any PATCH that changes nothing.
+async function confirmReading(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  invoice: InvoiceWithLines,
+): Promise<void> {
+  const reviewed = reviewedExtraction(invoice.extraction, null, invoice.lines.length);
+  if (!reviewed || reviewed.needsReview !== false) return;
+  await deps.db.$transaction(async (tx) => {
+    await tx.invoice.update({ where: { id: invoice.id }, data: { extraction: reviewed } });
+    await recordActivity(tx, invoice.organizationId, actor, [
+      {
+        entityType: 'invoice',
+        entityId: invoice.id,
+        action: 'review_confirmed',
+        changes: { needs_review: { before: true, after: false } },
+      },
+    ]);
+  });
+}
+
+// A correction that adds or removes lines leaves no line at its document row: the rows' boxes
+// (lineSources) are dropped then.
+function reviewedExtraction(
+  extraction: Prisma.JsonValue | null,
+  lineCount: number | null,
+  previousLineCount: number,
+): Prisma.InputJsonObject | null {
   if (typeof extraction !== 'object' || extraction === null || Array.isArray(extraction)) return null;
-  if (extraction.needsReview !== true) return null;
-  return { ...(extraction as Prisma.InputJsonObject), needsReview: false, reviewedAt: new Date().toISOString() };
+  const { lineSources, ...rest } = extraction as Prisma.InputJsonObject;
+  const kept = lineCount === null || lineCount === previousLineCount ? { lineSources } : {};
+  if (extraction.needsReview !== true) return lineSources !== undefined && !('lineSources' in kept) ? rest : null;
+  return { ...rest, ...kept, needsReview: false, reviewedAt: new Date().toISOString() };
 }
 
 // Soft delete keeps the record (and its file's fingerprint, which blocks re-uploads); permanent

@@ -18,6 +18,7 @@ const eta = new Eta({ views: fileURLToPath(new URL('./views', import.meta.url)),
 export const NAV = [
   { id: 'overview', label: 'Overview', path: '/app' },
   { id: 'invoices', label: 'Invoices', path: '/app/invoices' },
+  { id: 'review', label: 'Review', path: '/app/review' },
   { id: 'agreements', label: 'Agreements', path: '/app/agreements' },
   { id: 'alerts', label: 'Alerts', path: '/app/alerts' },
   { id: 'claims', label: 'Claims', path: '/app/claims' },

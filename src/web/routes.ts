@@ -7,6 +7,7 @@ import { invoiceUploadPages } from './pages/invoice-upload.js';
 import { integrationPages } from './pages/integrations.js';
 import { invoicePages } from './pages/invoices.js';
 import { overviewPages } from './pages/overview.js';
+import { reviewPages } from './pages/review.js';
 import { runPages } from './pages/runs.js';
 import { searchPages } from './pages/search.js';
 import { settingsPages } from './pages/settings.js';
@@ -18,6 +19,7 @@ export const webRoutes: WebRoute[] = [
   ...searchPages,
   ...invoiceUploadPages,
   ...invoicePages,
+  ...reviewPages,
   ...agreementPages,
   ...alertPages,
   ...claimPages,

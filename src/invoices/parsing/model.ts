@@ -144,6 +144,20 @@ export interface ExtractionInfo {
   supplierKeys?: string[];
   /** Present when the supplier's remembered layout was used: the fields it gave. */
   layoutMemory?: { fields: string[] };
+  /**
+   * Where each header field was read from, named as in `confidence.fields`; absent for
+   * structured (XML) readings and for fields read without a position.
+   */
+  sources?: Record<string, ValueSource>;
+  /** The box of each line's table row, in the order of `lines` (null: not known). */
+  lineSources?: Array<ValueSource | null>;
+}
+
+/** A value's place on its document: page (1-based), box as fractions of the page (origin top left), text. */
+export interface ValueSource {
+  page: number;
+  box: { x: number; y: number; width: number; height: number };
+  text: string;
 }
 
 export interface ExtractionConfidence {

@@ -79,14 +79,19 @@ async function readDocument(task: PDFDocumentLoadingTask, options: PdfReadOption
   const document = await task.promise;
   const embedded = options.ignoreEmbeddedXml ? { warnings: [] } : await readEmbeddedXml(document);
   if (embedded.outcome) return embedded.outcome;
-  const words = await wordsOfPdf(document, MAX_TEXT_PAGES);
+  const pageSizes = new Map<number, { width: number; height: number; left: number }>();
+  const words = await wordsOfPdf(document, MAX_TEXT_PAGES, pageSizes);
   if (words.length === 0) {
     return failed(
       'no_text_layer',
       'The PDF has no text layer (a scan or image) and no embedded e-invoice XML; it needs OCR.',
     );
   }
-  const outcome = readInvoiceFromWords(words, { pageCount: document.numPages, memories: options.layoutMemories });
+  const outcome = readInvoiceFromWords(words, {
+    pageCount: document.numPages,
+    memories: options.layoutMemories,
+    pageSizes,
+  });
   if (outcome.kind === 'invoice') outcome.warnings.push(...embedded.warnings);
   return outcome;
 }

@@ -26,6 +26,12 @@ const party = z.object({
   address: address.nullable(),
 });
 
+const fraction = z.number().min(0).max(1);
+const valueSource = z.object({
+  page: z.number().int().min(1),
+  box: z.object({ x: fraction, y: fraction, width: fraction, height: fraction }),
+  text: z.string().max(200),
+});
 const period = z.object({ start: isoDate.nullable(), end: isoDate.nullable() });
 
 const allowanceCharge = z.object({
@@ -117,6 +123,8 @@ export const normalizedInvoiceSchema: z.ZodType<NormalizedInvoice> = z.object({
       .optional(),
     supplierKeys: z.array(z.string()).optional(),
     layoutMemory: z.object({ fields: z.array(z.string()) }).optional(),
+    sources: z.record(z.string(), valueSource).optional(),
+    lineSources: z.array(valueSource.nullable()).optional(),
   }),
 });
 

@@ -222,3 +222,23 @@ document.addEventListener('click', (event) => {
     action();
   });
 })();
+// Review (issue 28): the value being edited outlines its box on the original page, and
+// Ctrl+Enter (Cmd+Enter) saves the correction form from anywhere on the page.
+(() => {
+  const form = document.querySelector('[data-review-form]');
+  if (!form) return;
+  const activate = (number) => {
+    for (const box of document.querySelectorAll('.review-box.active')) box.classList.remove('active');
+    const box = number ? document.getElementById(`review-box-${number}`) : null;
+    if (box) box.classList.add('active');
+  };
+  form.addEventListener('focusin', (event) => {
+    const holder = event.target instanceof Element ? event.target.closest('[data-box]') : null;
+    activate(holder ? holder.getAttribute('data-box') : null);
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey)) return;
+    event.preventDefault();
+    form.requestSubmit(form.querySelector('[data-review-save]') || undefined);
+  });
+})();

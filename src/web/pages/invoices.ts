@@ -19,6 +19,7 @@ import {
 import { actOrShowRefusal } from '../refusal.js';
 import { UPLOAD_TEXTS } from '../labels.js';
 import { mayUpload } from './invoice-upload.js';
+import { discussionOf, reviewPanel, type ReviewForm } from './review-panel.js';
 
 // Invoices: the list with the API's filters (GET /v1/invoices through listInvoices), and one
 // invoice with everything a finance person acts on (header, parties, lines with their alerts,
@@ -148,7 +149,7 @@ invoicePages.push(
     title: 'Invoice',
     view: 'invoice',
     params: invoiceIdParams.catch({ id: '00000000-0000-0000-0000-000000000000' }),
-    load: async (input) => invoicePage(input),
+    load: async (input) => invoicePage(input, null),
   }),
   // A failed import again (the API's retry of its run: a new run), from the invoice's page.
   defineAction({
@@ -158,7 +159,7 @@ invoicePages.push(
     body: z.object({ run_id: z.string().uuid() }),
     handle: (input) =>
       actOrShowRefusal(
-        { view: 'invoice', nav: 'invoices', load: () => invoicePage({ ...input, ctx: input.ctx }) },
+        { view: 'invoice', nav: 'invoices', load: () => invoicePage({ ...input, ctx: input.ctx }, null) },
         async () => {
           // The run must be this invoice's import run: read through the same lookup as the page.
           const run = await importRunOf(input, input.params.id);
@@ -186,22 +187,29 @@ async function importRunOf(
   return runs.data[0] ?? null;
 }
 
-async function invoicePage({
-  params,
-  call,
-  credential,
-  ctx,
-  deps,
-}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'credential' | 'ctx' | 'deps'>) {
+// `sent`: the correction form's values the API refused, shown again (pages/review.ts).
+export async function invoicePage(
+  {
+    params,
+    call,
+    credential,
+    ctx,
+    deps,
+  }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'credential' | 'ctx' | 'deps'>,
+  sent: ReviewForm | null,
+) {
   // Read first: another organization's invoice (or a malformed id) is the API's 404.
   const invoice = await call('getInvoice', { params });
   const failed = invoice.processing.status === 'failed';
-  const [alerts, matches, checks, importRun] = await Promise.all([
+  const [alerts, matches, checks, importRun, review, discussion] = await Promise.all([
     call('listAlerts', { query: { invoice_ids: invoice.id, limit: ALERTS_PER_INVOICE } }),
     call('listInvoiceAgreements', { params, query: { limit: '1000' } }),
     call('listComplianceChecks', { query: { invoice_ids: invoice.id, limit: '100' } }),
     // Why it failed is the invoice's own failure; the run links to the details and the retry.
     failed ? importRunOf({ deps, credential, call }, invoice.id) : Promise.resolve(null),
+    // The original beside the reading, its correction form, comments and activity (review-panel.ts).
+    reviewPanel({ call, credential, deps, ctx }, invoice, sent),
+    discussionOf({ call, credential, ctx }, invoice.id),
   ]);
   const byLine = new Map<string, Alert[]>();
   const wholeInvoice: Alert[] = [];
@@ -224,6 +232,9 @@ async function invoicePage({
     importRun,
     // The API retries a failed import run (retryWorkflowRun); only then is the button shown.
     canRetry: importRun !== null && importRun.status === 'failed' && mayCall(credential, 'retryWorkflowRun'),
+    ...review,
+    ...discussion,
+    commentDraft: '',
   };
 }
 

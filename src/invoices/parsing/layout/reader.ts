@@ -29,7 +29,7 @@ import { FieldReader, isWeak, strength } from './field-reader.js';
 import { findLabels, type LabelHit } from './fields.js';
 import type { Language } from './labels.js';
 import { buildLines, type Line } from '../../../shared/layout/lines.js';
-import { voteDecimalMark, type DecimalMark } from '../../../shared/layout/numbers.js';
+import { parseAmount, voteDecimalMark, type DecimalMark } from '../../../shared/layout/numbers.js';
 import { blockLines, buyerFromAddressBlock, supplierFromLayout } from './parties.js';
 import { confidenceOf, reviewReasons, rowScore } from './review.js';
 import { readTable, rowArithmetic } from './table.js';
@@ -51,11 +51,14 @@ import type { SupplierLayoutMemory } from './memory.js';
 import { recall, type Recalled } from './recall.js';
 import { RememberedValues, type RememberedTotals } from './remembered.js';
 import { ibansOf, supplierKeysOf } from './supplier-keys.js';
+import { SourceRecorder, wordsHolding, type PageSize } from './sources.js';
 
 export interface LayoutOptions {
   pageCount?: number;
   /** Layout memories of the organization's suppliers: the one whose keys the document shows is used. */
   memories?: readonly SupplierLayoutMemory[];
+  /** Each page's size in the words' units: with it, the reading says where each value was read from. */
+  pageSizes?: ReadonlyMap<number, PageSize>;
 }
 
 export function readInvoiceFromWords(
@@ -66,20 +69,27 @@ export function readInvoiceFromWords(
   const language = detectLanguage(lines);
   const voted = voteDecimalMark(words.map((word) => word.text));
   const first: DecimalMark = voted ?? (DECIMAL_COMMA_LANGUAGES.has(language) ? ',' : '.');
-  let reading = readBest(lines, first, language, null);
+  const sizes = options.pageSizes ?? new Map<number, PageSize>();
+  let reading = readBest(lines, first, language, null, sizes);
   const supplierKeys = supplierKeysOf(reading.invoice.supplier, ibansOf(lines));
   const memory = options.memories?.find((entry) => entry.supplierKeys.some((key) => supplierKeys.includes(key)));
-  if (memory) reading = preferred(reading, readBest(lines, first, language, recall(memory.memory, lines)));
+  if (memory) reading = preferred(reading, readBest(lines, first, language, recall(memory.memory, lines), sizes));
   if (supplierKeys.length > 0) reading.invoice.extraction.supplierKeys = supplierKeys;
   const refusal = notInvoiceReason(lines, reading, options.pageCount ?? 1);
   if (refusal) return notInvoice(refusal);
   return { kind: 'invoice', invoice: reading.invoice, format: 'pdf_text', warnings: reading.warnings };
 }
 
-function readBest(lines: readonly Line[], first: DecimalMark, language: Language, recalled: Recalled | null): Reading {
-  const reading = readWithMark(lines, first, language, recalled);
+function readBest(
+  lines: readonly Line[],
+  first: DecimalMark,
+  language: Language,
+  recalled: Recalled | null,
+  sizes: ReadonlyMap<number, PageSize>,
+): Reading {
+  const reading = readWithMark(lines, first, language, recalled, sizes);
   if (reading.score >= 1) return reading;
-  const other = readWithMark(lines, first === ',' ? '.' : ',', language, recalled);
+  const other = readWithMark(lines, first === ',' ? '.' : ',', language, recalled, sizes);
   return other.score > reading.score + 0.5 ? other : reading;
 }
 
@@ -118,6 +128,7 @@ function readWithMark(
   mark: DecimalMark,
   language: Language,
   recalled: Recalled | null,
+  sizes: ReadonlyMap<number, PageSize>,
 ): Reading {
   const warnings: string[] = [];
   const memory = new RememberedValues(recalled);
@@ -171,7 +182,8 @@ function readWithMark(
 
   const invoiceLines = table ? tableLines(table, mark) : [];
   const linesSum = invoiceLines.length > 0 ? sum(invoiceLines.map((line) => line.netAmount ?? '0')) : null;
-  const totals = readTotals(hits, lines, labelled, mark, skip, linesSum, memory.totals(mark));
+  const totalWords = new Map<string, Word[]>();
+  const totals = readTotals(hits, lines, labelled, mark, skip, linesSum, memory.totals(mark), totalWords);
   const currencyCode = currencyLabel?.value ?? totals.currencyCode ?? documentCurrency(lines, language);
   const documentType = isCreditNote(lines, hits) ? 'credit_note' : 'invoice';
 
@@ -204,6 +216,21 @@ function readWithMark(
   warnings.unshift(
     'Read from the PDF text layer by the layout reader (no embedded e-invoice XML); see extraction.confidence.',
   );
+
+  const sources = new SourceRecorder(sizes);
+  sources.found('invoiceNumber', invoiceNumber);
+  sources.found('issueDate', issue);
+  sources.found('dueDate', due);
+  sources.found('currencyCode', currencyLabel);
+  sources.found('orderReference', orderReference);
+  sources.found('contractReference', contractReference);
+  sources.found('buyerReference', buyerReference);
+  sources.found('recipient.name', buyer);
+  sources.found('supplier.orgNumber', orgNumber);
+  sources.found('supplier.vatId', vatId);
+  if (supplierName) sources.words('supplier.name', wordsHolding(lines, supplierName));
+  for (const [field, words] of totalWords) sources.words(field, words);
+  const lineSources = table ? table.rows.map((row) => sources.row(row.lines)) : [];
 
   const partial: Omit<NormalizedInvoice, 'extraction'> = {
     documentType,
@@ -251,6 +278,7 @@ function readWithMark(
       reviewReasons: review,
       confidence,
       ...(memory.used.length > 0 ? { layoutMemory: { fields: memory.used } } : {}),
+      ...(sizes.size > 0 ? { sources: sources.fields, lineSources } : {}),
     },
   };
   const score =
@@ -275,6 +303,7 @@ function readTotals(
   skip: ReadonlySet<number>,
   linesSum: DecimalString | null,
   remembered: RememberedTotals,
+  words: Map<string, Word[]>,
 ): TotalsReading {
   const pools = {
     net: [] as string[],
@@ -285,19 +314,24 @@ function readTotals(
     rounding: [] as string[],
     currency: null as string | null,
   };
+  // Where each amount was printed, per total: the chosen total's words are its source.
+  const printed = new Map<string, Array<{ amount: DecimalString; word: Word }>>();
   const ordered = [...hits].sort((a, b) => b.line.index - a.line.index);
   for (const hit of ordered) {
     const keys = hit.keys.filter((key): key is 'net' | 'vat' | 'gross' | 'due' | 'prepaid' | 'rounding' =>
       ['net', 'vat', 'gross', 'due', 'prepaid', 'rounding'].includes(key),
     );
     if (keys.length === 0) continue;
-    const { amounts, currency } = amountsOf(hit, lines, labelled, mark);
+    const { amounts, words: amountWords, currency } = amountsOf(hit, lines, labelled, mark);
     const amount = amounts.at(-1);
-    if (amount === undefined) continue;
+    const word = amountWords.at(-1);
+    if (amount === undefined || word === undefined) continue;
     pools.currency ??= currency;
+    const where = [...keys, ...(keys.includes('gross') && isWeak(hit) ? (['net'] as const) : [])];
     for (const key of keys) pools[key].push(amount);
     // "Total" alone may be the net (before a VAT line) as well as the gross.
     if (keys.includes('gross') && isWeak(hit)) pools.net.push(amount);
+    for (const key of where) printed.set(key, [...(printed.get(key) ?? []), { amount, word }]);
   }
   // Remembered totals are tried first; the arithmetic still has to agree with them.
   for (const key of ['net', 'vat', 'gross', 'due'] as const) {
@@ -308,8 +342,42 @@ function readTotals(
   const breakdown = readVatRows(lines, skip, mark);
   const totals = chooseTotals(pools, breakdown, linesSum);
   remembered.confirm(totals);
+  for (const [key, field] of TOTAL_SOURCES) {
+    const chosen = totals[key];
+    if (chosen === null || totals.inferred.includes(field)) continue;
+    const word =
+      printed.get(key)?.find((entry) => equal(entry.amount, chosen))?.word ??
+      amountWordOutside(lines, skip, chosen, mark);
+    if (word) words.set(field, [word]);
+  }
   return totals;
 }
 
 export { equal as amountsEqual };
 export type { IsoDate };
+
+const TOTAL_SOURCES = [
+  ['net', 'totals.taxExclusive'],
+  ['vat', 'totals.vatTotal'],
+  ['gross', 'totals.taxInclusive'],
+  ['due', 'totals.payable'],
+] as const;
+
+/** The last word outside the line table printing the amount (a total the remembered layout gave). */
+function amountWordOutside(
+  lines: readonly Line[],
+  skip: ReadonlySet<number>,
+  amount: DecimalString,
+  mark: DecimalMark,
+): Word | null {
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const line = lines[index];
+    if (!line || skip.has(line.index)) continue;
+    const word = line.words.findLast((candidate) => {
+      const parsed = parseAmount(candidate.text, mark);
+      return parsed !== null && equal(parsed, amount);
+    });
+    if (word) return word;
+  }
+  return null;
+}

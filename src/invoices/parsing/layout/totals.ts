@@ -37,7 +37,7 @@ export function amountsOf(
   lines: readonly Line[],
   labelled: ReadonlySet<string>,
   mark: DecimalMark,
-): { amounts: DecimalString[]; currency: string | null } {
+): AmountRun {
   const after: Word[] = [...hit.rest];
   for (const [index, segment] of hit.line.segments.entries()) {
     if (index <= hit.segmentIndex) continue;
@@ -51,12 +51,20 @@ export function amountsOf(
     const below = amountRun(candidate.words, mark);
     if (below.amounts.length > 0) return below;
   }
-  return { amounts: [], currency: null };
+  return { amounts: [], words: [], currency: null };
+}
+
+/** Amounts and the words each was read from (same order). */
+interface AmountRun {
+  amounts: DecimalString[];
+  words: Word[];
+  currency: string | null;
 }
 
 /** Amounts in a row of words: leading words (a rate, "of", a currency) skipped, ended by the first word after them that is no amount. */
-function amountRun(words: readonly Word[], mark: DecimalMark): { amounts: DecimalString[]; currency: string | null } {
+function amountRun(words: readonly Word[], mark: DecimalMark): AmountRun {
   const amounts: DecimalString[] = [];
+  const amountWords: Word[] = [];
   let currency: string | null = null;
   let skipped = 0;
   for (const word of words) {
@@ -70,13 +78,14 @@ function amountRun(words: readonly Word[], mark: DecimalMark): { amounts: Decima
     const amount = parseAmount(text, mark);
     if (amount !== null) {
       amounts.push(amount);
+      amountWords.push(word);
       continue;
     }
     if (amounts.length > 0) break;
     skipped += 1;
     if (skipped > 4) break;
   }
-  return { amounts, currency };
+  return { amounts, words: amountWords, currency };
 }
 
 /** "25 % 1 000,00 250,00", "MVA 25% av 1 000,00 250,00": rows whose base × rate is their tax. */

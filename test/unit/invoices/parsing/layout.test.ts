@@ -219,5 +219,18 @@ describe('the extraction corpus', () => {
     expect(invoice.lines).toHaveLength(truth.lines.length);
     expect(invoice.lines.map((line) => line.netAmount)).toEqual(truth.lines.map((line) => line.netAmount));
     expect(invoice.extraction.needsReview).toBe(false);
+    // Where the values were read from: the number's and the total's own words, and every line's row.
+    const sources = invoice.extraction.sources ?? {};
+    const alnum = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, '');
+    expect(alnum(sources.invoiceNumber?.text ?? '')).toContain(alnum(truth.header.invoiceNumber ?? ''));
+    const digits = (text: string) => text.replace(/\D/g, '');
+    expect(digits(sources['totals.taxInclusive']?.text ?? '')).toBe(digits(truth.header['totals.taxInclusive'] ?? ''));
+    expect(invoice.extraction.lineSources).toHaveLength(invoice.lines.length);
+    for (const source of [...Object.values(sources), ...(invoice.extraction.lineSources ?? [])]) {
+      expect(source).not.toBeNull();
+      const { x, y, width, height } = source!.box;
+      expect(Math.min(x, y, width, height)).toBeGreaterThanOrEqual(0);
+      expect(Math.max(x + width, y + height)).toBeLessThanOrEqual(1.0001);
+    }
   });
 });
