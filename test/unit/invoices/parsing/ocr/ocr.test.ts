@@ -85,10 +85,11 @@ describe('tesseract TSV to layout words', () => {
         { text: '·', left: 800, top: 1010, width: 6, height: 6 },
         { text: 'i', left: 900, top: 1000, width: 8, height: 30, conf: 30 },
         { text: 'Org.nr.', left: 1000, top: 1000, width: 120, height: 30 },
+        { text: '‚24.304,82', left: 1500, top: 1000, width: 200, height: 34 },
       ]),
       { page: 1, dpi: 300 },
     );
-    expect(words.map((word) => word.text)).toEqual(['Dokkingstasjon', '·', 'Org.nr.']);
+    expect(words.map((word) => word.text)).toEqual(['Dokkingstasjon', '·', 'Org.nr.', '24.304,82']);
   });
 
   it('puts back the separator dot tesseract dropped between two items of a line, from the page ink', () => {
