@@ -167,12 +167,15 @@ export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable 
     .map((entry) => entry.header as TableHeader);
   let best: ReadTable | null = null;
   let bestScore = Number.NEGATIVE_INFINITY;
-  const tryRoles = (roles: ColumnRole[], minimum = Number.NEGATIVE_INFINITY) => {
+  let bestVerified = 0;
+  const tryRoles = (roles: ColumnRole[], minimum = Number.NEGATIVE_INFINITY, moreVerified = false) => {
     const table = readRows(lines, sameTable, roles, mark);
     const score = tableScore(table, mark);
-    if (score > bestScore && score >= minimum) {
+    const verified = verifiedRows(table, mark);
+    if (score > bestScore && score >= minimum && (!moreVerified || verified > bestVerified)) {
       best = table;
       bestScore = score;
+      bestVerified = verified;
     }
   };
   const assignments = assignRoles(first.columns);
@@ -181,8 +184,11 @@ export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable 
   // hold, the other readings of the numeric columns compete on it.
   const rows = (best as ReadTable | null)?.rows.length ?? 0;
   // Another reading wins only when most of its rows verify: "cannot tell" never beats "wrong".
+  // It must also verify more rows than the header's reading: quantity × price is symmetric, so a
+  // reading that swaps them verifies the same rows, and one that merely fails fewer (a row it
+  // cannot check instead of one that does not add up) says nothing against the header.
   if (assignments[0] && rows > 0 && bestScore < rows * 0.8)
-    for (const roles of numericPermutations(assignments[0])) tryRoles(roles, rows * 0.5);
+    for (const roles of numericPermutations(assignments[0])) tryRoles(roles, rows * 0.5, true);
   return best;
 }
 
@@ -226,10 +232,15 @@ export function tableScore(table: ReadTable, mark: DecimalMark): number {
   return score;
 }
 
+function verifiedRows(table: ReadTable, mark: DecimalMark): number {
+  return table.rows.filter((row) => rowArithmetic(row.cells, mark) === true).length;
+}
+
 /** true when quantity × unit price − discount = amount; null when the row cannot say. */
 export function rowArithmetic(cells: TableRow['cells'], mark: DecimalMark): boolean | null {
   const quantity = cells.quantity === undefined ? null : quantityOf(cells.quantity, mark).quantity;
-  const price = cells.unitPrice === undefined ? null : parseNumber(cells.unitPrice, mark);
+  // As tableLines reads it: a price may break the document's grouping rules as a quantity may.
+  const price = cells.unitPrice === undefined ? null : lenientNumber(cells.unitPrice, mark);
   const amount = cells.amount === undefined ? null : parseNumber(cells.amount, mark);
   if (amount === null) return null;
   if (quantity === null || price === null) return null;

@@ -14,9 +14,9 @@ import {
   halve,
   MAX_PIXELS,
   parsePgm,
-  removeBrokenRules,
   removeRules,
   removeSpecks,
+  removeThinRules,
   rotate,
   specksAt,
   type GrayImage,
@@ -105,17 +105,7 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
   );
   const renderedAt = performance.now();
 
-  let image = parsePgm(rendered);
-  const skew = estimateSkew(image);
-  if (Math.abs(skew) >= MIN_ROTATION_DEGREES) image = rotate(image, skew);
-  const scale = dpi / OCR_DPI;
-  image = removeSpecks(binarizeAndDenoise(image), specksAt(dpi));
-  image = removeRules(image, Math.round(RULE_AT_300_DPI * scale));
-  image = removeBrokenRules(image, {
-    minRun: Math.round(RULE_AT_300_DPI * scale),
-    maxThickness: Math.max(2, Math.round(6 * scale)),
-    maxGap: Math.round(14 * scale),
-  });
+  const { image, skew } = preparePage(parsePgm(rendered), dpi);
   const preparedAt = performance.now();
 
   const language = languages === 'detect' ? await detectPageLanguage(image, dpi) : null;
@@ -144,6 +134,25 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
       ocr: Math.round(performance.now() - detectedAt),
     },
   };
+}
+
+/** Straightens, thresholds and cleans a rendered page (specks and ruling lines erased). */
+export function preparePage(rendered: GrayImage, dpi: number): { image: GrayImage; skew: number } {
+  let image = rendered;
+  const skew = estimateSkew(image);
+  if (Math.abs(skew) >= MIN_ROTATION_DEGREES) image = rotate(image, skew);
+  const scale = dpi / OCR_DPI;
+  const rules = {
+    minRun: Math.round(RULE_AT_300_DPI * scale),
+    maxThickness: Math.max(2, Math.round(6 * scale)),
+    maxGap: Math.round(14 * scale),
+  };
+  image = binarizeAndDenoise(image);
+  // Before the specks: the rule's longer pieces, which removeSpecks would take, show where it runs.
+  image = removeThinRules(image, { ...rules, maxGap: 5 * rules.maxGap });
+  image = removeSpecks(image, specksAt(dpi));
+  image = removeRules(image, rules.minRun);
+  return { image, skew };
 }
 
 async function tesseract(image: GrayImage, dpi: number, languages: readonly string[]): Promise<string> {

@@ -418,12 +418,14 @@ export function removeRules(image: GrayImage, minRun: number): GrayImage {
 }
 
 /**
- * Erases horizontal rules that scanning broke into dashes: in each pixel row, thin ink (at most
- * `maxThickness` pixels tall where it is) that runs, with gaps up to `maxGap`, for at least
- * `minRun` pixels, covers at least half of that run, and has blank paper just above and below it.
- * The top or bottom of a line of text is thin too, but has the rest of its glyphs beside it.
+ * Erases the thin pieces of a scanned ruling line, also where the line runs close to text (a
+ * table's header row between two rules): in each pixel row, ink that is thin where it is (at most
+ * `maxThickness` pixels tall) and has paper at `maxThickness + 2` pixels above and below it, in
+ * the same pixel column, covering at least half of a run of at least `minRun` pixels with gaps
+ * up to `maxGap`. A glyph's thin strokes (the top of an "e", the bar of a "T") have the rest of
+ * the glyph above or below them, and a line of text leaves no such run: a rule does.
  */
-export function removeBrokenRules(
+export function removeThinRules(
   image: GrayImage,
   options: { minRun: number; maxThickness: number; maxGap: number },
 ): GrayImage {
@@ -443,46 +445,68 @@ export function removeBrokenRules(
     }
   }
   const away = options.maxThickness + 2;
-  const inkBetween = (y: number, x0: number, x1: number) => {
-    if (y < 0 || y >= height) return 0;
-    let count = 0;
-    for (let x = x0; x < x1; x += 1) if (source[y * width + x] === 0) count += 1;
-    return count;
-  };
+  // Paper, or a thin line of its own (the other line of a double rule).
+  const paper = (y: number, x: number) =>
+    y < 0 || y >= height || source[y * width + x] !== 0 || thin[y * width + x] === 1;
+  // Thin ink with paper above and below it in its own pixel column.
+  const alone = new Uint8Array(width * height);
   for (let y = 0; y < height; y += 1) {
     const row = y * width;
+    for (let x = 0; x < width; x += 1) {
+      if (thin[row + x] && paper(y - away, x) && paper(y + away, x) && paper(y - away - 1, x) && paper(y + away + 1, x))
+        alone[row + x] = 1;
+    }
+  }
+  // Pieces of a rule are dashes at least two thicknesses long; the thin top of an "o" or an "n"
+  // is shorter, so a line of text does not add up to a rule however its letters sit.
+  const minPiece = 2 * options.maxThickness;
+  for (let y = 0; y < height; y += 1) {
+    const row = y * width;
+    // A scanned rule wanders a pixel up or down along the page: three rows are looked at together.
+    const aloneAt = (x: number) =>
+      alone[row + x] === 1 ||
+      (y > 0 && alone[row - width + x] === 1) ||
+      (y + 1 < height && alone[row + width + x] === 1);
     let start = -1;
     let last = -1;
     let covered = 0;
     const close = () => {
       const length = last - start + 1;
-      if (length >= options.minRun && covered * 2 >= length) {
-        const above = Math.min(inkBetween(y - away, start, last + 1), inkBetween(y - away - 1, start, last + 1));
-        const below = Math.min(inkBetween(y + away, start, last + 1), inkBetween(y + away + 1, start, last + 1));
-        if (above < 0.15 * length && below < 0.15 * length) {
-          for (let band = Math.max(0, y - 1); band <= Math.min(height - 1, y + 1); band += 1) {
-            for (let x = start; x <= last; x += 1) if (thin[band * width + x]) pixels[band * width + x] = 255;
-          }
-        }
+      if (length < options.minRun || covered < RULE_COVERAGE * length) return;
+      // Its short pieces too, also those just past its first and last long piece.
+      const from = Math.max(0, start - options.maxGap);
+      const to = Math.min(width - 1, last + options.maxGap);
+      for (let band = Math.max(0, y - 1); band <= Math.min(height - 1, y + 1); band += 1) {
+        for (let x = from; x <= to; x += 1) if (thin[band * width + x]) pixels[band * width + x] = 255;
       }
     };
-    // A scanned rule wanders a pixel up or down along the page: three rows are looked at together.
-    const thinAt = (x: number) =>
-      thin[row + x] === 1 || (y > 0 && thin[row - width + x] === 1) || (y + 1 < height && thin[row + width + x] === 1);
-    for (let x = 0; x < width; x += 1) {
-      if (!thinAt(x)) continue;
-      if (start >= 0 && x - last > options.maxGap + 1) {
-        close();
-        start = -1;
+    let x = 0;
+    while (x < width) {
+      if (!aloneAt(x)) {
+        x += 1;
+        continue;
       }
-      if (start < 0) {
-        start = x;
-        covered = 0;
+      let end = x;
+      while (end + 1 < width && aloneAt(end + 1)) end += 1;
+      const piece = end - x + 1;
+      if (piece >= minPiece) {
+        if (start >= 0 && x - last > options.maxGap + 1) {
+          close();
+          start = -1;
+        }
+        if (start < 0) {
+          start = x;
+          covered = 0;
+        }
+        last = end;
+        covered += piece;
       }
-      last = x;
-      covered += 1;
+      x = end + 1;
     }
     if (start >= 0) close();
   }
   return { width, height, pixels };
 }
+
+/** The share of a rule's length its pieces cover (a light rule scans into sparse dashes). */
+const RULE_COVERAGE = 0.25;

@@ -268,7 +268,8 @@ export function isNoise(text: string, conf: number): boolean {
  */
 function withoutLeadingDirt(text: string): string {
   return text
-    .replace(/^[.,'`‘’"_~^¸°*]+(?=\p{L})/u, '')
+    .replace(/^[.,'`‘’‚"_~^¸°*]+(?=\p{L})/u, '')
+    .replace(/^['`‘’‚"_~^¸°*]+(?=\d)/u, '')
     .replace(/(?<=\d[.,]\d{2})[.,'`‘’"_~^¸°*]+$/u, '')
     .replace(/(?<=\d)[°'`‘’"_~^¸*]+$/u, '');
 }

@@ -137,6 +137,23 @@ describe('the line table', () => {
     ]);
     expect(table?.skippedRows).toBe(1);
   });
+
+  it('keeps quantity and price where the header puts them when swapping them verifies no more rows', () => {
+    // OCR read one price with a point on a comma invoice and lost another: the header's reading
+    // verifies one row, and swapping quantity and price (q × p = p × q) verifies no more.
+    const words = [
+      ...line(200, 'Tekst@40', 'Ant.@300', 'Pris@380', 'Sum@480'),
+      ...line(214, 'Dokkingstasjon@40', '365@310', '566,89@380', '206 914,85@480'),
+      ...line(228, 'Installasjon@40', '27@310', '98.85@380', '2 668,95@480'),
+      ...line(242, 'Support@40', '12@310', '8 241,48@480'),
+    ];
+    const table = readTable(buildLines(words), ',');
+    expect(table?.rows.map((row) => [row.cells.quantity, row.cells.unitPrice])).toEqual([
+      ['365', '566,89'],
+      ['27', '98.85'],
+      ['12', undefined],
+    ]);
+  });
 });
 
 describe('the reader checks itself', () => {

@@ -7,6 +7,7 @@ import {
   estimateSkew,
   parsePgm,
   removeSpecks,
+  removeThinRules,
   rotate,
   type GrayImage,
 } from '../../../../../src/invoices/parsing/ocr/raster.js';
@@ -85,10 +86,11 @@ describe('tesseract TSV to layout words', () => {
         { text: '·', left: 800, top: 1010, width: 6, height: 6 },
         { text: 'i', left: 900, top: 1000, width: 8, height: 30, conf: 30 },
         { text: 'Org.nr.', left: 1000, top: 1000, width: 120, height: 30 },
+        { text: '‚24.304,82', left: 1500, top: 1000, width: 200, height: 34 },
       ]),
       { page: 1, dpi: 300 },
     );
-    expect(words.map((word) => word.text)).toEqual(['Dokkingstasjon', '·', 'Org.nr.']);
+    expect(words.map((word) => word.text)).toEqual(['Dokkingstasjon', '·', 'Org.nr.', '24.304,82']);
   });
 
   it('puts back the separator dot tesseract dropped between two items of a line, from the page ink', () => {
@@ -185,6 +187,27 @@ describe('deskew and denoise', () => {
     expect(at(135, 127)).toBe(0);
     expect(at(301, 41)).toBe(255);
     expect(at(50, 170)).toBe(255);
+  });
+
+  it('erases a ruling line broken into dashes that runs close under a header row, and keeps the letters', () => {
+    const width = 600;
+    const height = 120;
+    const pixels = new Uint8Array(width * height).fill(255);
+    const ink = (x0: number, y0: number, w: number, h: number) => {
+      for (let y = y0; y < y0 + h; y += 1) for (let x = x0; x < x0 + w; x += 1) pixels[y * width + x] = 0;
+    };
+    // Header "letters": strokes 30 px tall with thin bars at their tops, like "T" or "E".
+    for (let x = 40; x < 520; x += 24) {
+      ink(x, 40, 4, 30);
+      ink(x - 6, 40, 16, 3);
+    }
+    // The rule 5 px under the letters' feet, 2 px thick, broken into 18 px dashes with 6 px gaps.
+    for (let x = 20; x < 580; x += 24) ink(x, 75, 18, 2);
+    const clean = removeThinRules({ width, height, pixels }, { minRun: 120, maxThickness: 6, maxGap: 14 });
+    const at = (x: number, y: number) => clean.pixels[y * width + x];
+    for (let x = 20; x < 580; x += 1) expect(at(x, 75)).toBe(255);
+    expect(at(41, 55)).toBe(0); // a stroke
+    expect(at(36, 41)).toBe(0); // the thin bar on top of it stays: the stroke is under it
   });
 
   it('reads and writes the binary PGM pdftoppm and tesseract speak', () => {
