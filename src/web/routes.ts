@@ -1,4 +1,5 @@
 import type { WebRoute } from './page.js';
+import { agreementSetupPages } from './pages/agreement-setup.js';
 import { agreementPages } from './pages/agreements.js';
 import { alertPages } from './pages/alerts.js';
 import { claimPages } from './pages/claims.js';
@@ -17,6 +18,7 @@ export const webRoutes: WebRoute[] = [
   ...searchPages,
   ...invoiceUploadPages,
   ...invoicePages,
+  ...agreementSetupPages,
   ...agreementPages,
   ...alertPages,
   ...claimPages,

@@ -57,7 +57,10 @@ describe('price import preview', () => {
       rows: { found: 4, added: 1, skipped: 2, rejected: 1, not_added: 0 },
       truncated: false,
     });
-    expect(answer.body.sheets[0]).toMatchObject({ header_row: 3, columns: { price: 'Pris', description: 'Beskrivelse' } });
+    expect(answer.body.sheets[0]).toMatchObject({
+      header_row: 3,
+      columns: { price: 'Pris', description: 'Beskrivelse' },
+    });
     expect(answer.body.data.map((r: any) => [r.row, r.outcome])).toEqual([
       [4, 'added'],
       [5, 'skipped'],
@@ -87,7 +90,9 @@ describe('price import preview', () => {
     expect((await tenant.call(`/v1/agreements/${agreementId}/price-imports`)).body.data).toEqual([]);
     const db = testDb();
     expect(await db.priceImport.count({ where: { agreementId } })).toBe(0);
-    expect(await db.workflowRun.count({ where: { organizationId: tenant.organizationId, type: 'price_import' } })).toBe(0);
+    expect(await db.workflowRun.count({ where: { organizationId: tenant.organizationId, type: 'price_import' } })).toBe(
+      0,
+    );
   });
 
   it('says the import would add nothing when the list cannot be read completely', async () => {

@@ -60,13 +60,10 @@ export const priceImportPreviewSchema = z
     default_currency: z.string(),
     mode: z.enum(['add', 'replace_document', 'replace_all']),
     complete: z.boolean().meta({ description: 'The whole list was read; false means the import would fail' }),
-    failure: z
-      .object({ code: z.string(), message: z.string() })
-      .nullable()
-      .meta({
-        description:
-          'Why the list cannot be read completely (the import would fail with extraction_incomplete): e.g. no_header_row, timeout, scanned (a scan: only the import runs OCR)',
-      }),
+    failure: z.object({ code: z.string(), message: z.string() }).nullable().meta({
+      description:
+        'Why the list cannot be read completely (the import would fail with extraction_incomplete): e.g. no_header_row, timeout, scanned (a scan: only the import runs OCR)',
+    }),
     sheets: z.array(
       z.object({
         name: z.string(),
