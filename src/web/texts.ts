@@ -93,6 +93,8 @@ const en = {
     endOn: 'Ends on',
     endHint: 'It stops renewing and ends on this date.',
     ended: 'The agreement ends on',
+    extend: 'Extend by one period',
+    extended: 'The agreement now runs until',
     fixIt: 'Fix it',
     documents: 'Contract documents',
     uploadDocuments: 'Upload documents',

@@ -426,6 +426,21 @@ export const agreementSetupPages: WebRoute[] = [
         return `${t.ended} ${updated.expiration_date ?? input.body.end_date}.`;
       }),
   }),
+  // Extend by one renewal period: the spec's renewal action {type: extend}.
+  defineAction({
+    path: '/agreements/:id/extend',
+    level: 'write',
+    params: agreementIdParams,
+    body: z.object({ _csrf: z.unknown().optional() }),
+    handle: (input) =>
+      onAgreement(input, null, async () => {
+        const updated = await input.call('updateAgreement', {
+          params: { id: input.params.id },
+          body: { renewal_action: { type: 'extend' } },
+        });
+        return `${t.extended} ${updated.expiration_date ?? ''}.`;
+      }),
+  }),
   // Contract documents: each file registered and stored, then all attached in one run.
   defineAction({
     path: '/agreements/:id/documents',
