@@ -98,6 +98,7 @@ const en = {
     fixIt: 'Fix it',
     documents: 'Contract documents',
     uploadDocuments: 'Upload documents',
+    documentFiles: 'Contract documents to upload',
     documentsHint: 'PDF, DOCX, CSV or XLSX. Each is classified (terms or price list) and indexed in the background.',
     documentsAdded: 'Documents added; they are being classified.',
     importPrices: 'Import a price list',
