@@ -157,6 +157,8 @@ export async function previewPriceImport(
     : null;
   const counts = { found: result.rows.length, added: 0, skipped: 0, rejected: 0, not_added: 0 };
   const data: PreviewRow[] = [];
+  // Items the list itself would add: a later equal row is skipped, as the import skips it.
+  const inList = new Set<string>();
   for (const row of result.rows) {
     const item = row.outcome === 'accepted' ? row.item : null;
     let outcome: PreviewRow['outcome'];
@@ -180,11 +182,13 @@ export async function previewPriceImport(
         validFrom: item.validFrom ?? null,
         validUntil: item.validUntil,
       });
-      if (known.has(key)) {
+      if (known.has(key) || inList.has(key)) {
         outcome = 'skipped';
-        reason = 'the same price item is already on the agreement';
+        reason = known.has(key)
+          ? 'the same price item is already on the agreement'
+          : 'the same price item is earlier in this list';
       } else {
-        known.add(key);
+        inList.add(key);
         outcome = 'added';
       }
     }
