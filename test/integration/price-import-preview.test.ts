@@ -72,11 +72,13 @@ describe('price import preview', () => {
       seller_item_id: 'P-A4',
       unit: 'pk',
       currency_code: 'NOK',
-      price: { type: 'amount', amount: '42.50' },
+      price: { type: 'amount', amount: '42.5' },
       valid_from: null,
       valid_until: null,
     });
     expect(answer.body.data[2]).toMatchObject({ item: null, cells: { Pris: 'abc' } });
+    expect(answer.body.data[1].reason).toBe('the same price item is already on the agreement');
+    expect(answer.body.data[3].reason).toBe('the same price item is earlier in this list');
     expect(answer.body.data[2].reason).toContain('abc');
     // replace_all compares with nothing: the agreement's toner would go, the file's would be added.
     const replacing = await preview(tenant, agreementId, [
