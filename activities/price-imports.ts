@@ -14,37 +14,12 @@ import {
   type ImportRowRecord,
   type PriceItemRow,
 } from '../src/agreements/price-imports/bulk-insert.js';
+import { priceItemKey as keyOf } from '../src/agreements/price-imports/item-key.js';
 
 // Reads a price list and writes its rows as price items, all or nothing, in one transaction that
 // first checks whether this import already finished (so a retry after a crash changes nothing).
 
 type Counts = { rows: number; added: number; skipped: number; rejected: number };
-
-function keyOf(item: {
-  description: string;
-  sellerItemId: string | null;
-  unit: string | null;
-  currencyCode: string | null;
-  priceType: string;
-  amount: string | null;
-  fraction: string | null;
-  basis: string | null;
-  validFrom?: string | null;
-  validUntil: string | null;
-}): string {
-  return JSON.stringify([
-    item.description.toLowerCase(),
-    item.sellerItemId,
-    item.unit,
-    item.currencyCode,
-    item.priceType,
-    item.amount,
-    item.fraction,
-    item.basis,
-    item.validFrom ?? null,
-    item.validUntil,
-  ]);
-}
 
 const dec = (value: Prisma.Decimal | null) => (value === null ? null : value.toFixed());
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);

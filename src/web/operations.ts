@@ -79,6 +79,16 @@ function operation(operationId: string): RouteDefinition {
   return route;
 }
 
+// The web request's context as the operation's handler sees it: its request body is the body the
+// operation was called with (a few handlers read what was sent before validation, e.g.
+// updatePriceItems' entries as sent), never the web form's fields. Everything else is the request's.
+function asSent(ctx: Context, sentBody: unknown): Context {
+  const request = new Proxy(ctx.request, {
+    get: (target, key): unknown => (key === 'body' ? sentBody : Reflect.get(target, key)),
+  });
+  return new Proxy(ctx, { get: (target, key): unknown => (key === 'request' ? request : Reflect.get(target, key)) });
+}
+
 export async function callOperation<Id extends OperationId>(
   deps: AppDeps,
   ctx: Context,
@@ -101,7 +111,7 @@ export async function callOperation<Id extends OperationId>(
     body,
     actor: actorOf(credential),
     deps,
-    ctx,
+    ctx: asSent(ctx, input.body ?? {}),
     idempotencyKey: null,
   });
   const answer = response.body as OperationResponse<Id>;

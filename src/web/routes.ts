@@ -1,4 +1,5 @@
 import type { WebRoute } from './page.js';
+import { agreementSetupPages } from './pages/agreement-setup.js';
 import { agreementPages } from './pages/agreements.js';
 import { alertPages } from './pages/alerts.js';
 import { claimPages } from './pages/claims.js';
@@ -20,6 +21,7 @@ export const webRoutes: WebRoute[] = [
   ...invoiceUploadPages,
   ...invoicePages,
   ...reviewPages,
+  ...agreementSetupPages,
   ...agreementPages,
   ...alertPages,
   ...claimPages,

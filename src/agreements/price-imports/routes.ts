@@ -11,6 +11,7 @@ import {
 } from './service.js';
 import { listResponse } from '../../http/schemas.js';
 import { isIsoCurrencyCode } from '../price-lists/currency.js';
+import { PREVIEW_ROWS, previewPriceImport, priceImportPreviewSchema } from './preview.js';
 
 const tag = 'Price imports';
 const params = z.object({ id: z.string().uuid(), import_id: z.string().uuid() });
@@ -104,6 +105,21 @@ export const priceImportRoutes = [
         body: { workflow_run_id: runId, data },
         headers: { Location: `/v1/workflow-runs/${runId}` },
       };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/agreements/{id}/price-imports/preview',
+    operationId: 'previewPriceImport',
+    summary: `The rows an import of one entry would find, each with its would-be outcome (the first ${PREVIEW_ROWS}, counts of all); saves nothing`,
+    tag,
+    access: { level: 'write' },
+    params: z.object({ id: z.string().uuid() }),
+    body: z.object({ entries: z.array(entrySchema).length(1) }).strict(),
+    responses: { 200: { description: 'The preview', schema: priceImportPreviewSchema } },
+    handler: async ({ params: { id }, body, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, id);
+      return { body: await previewPriceImport(deps, agreement, body.entries[0]!) };
     },
   }),
   defineRoute({

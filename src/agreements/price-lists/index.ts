@@ -68,16 +68,37 @@ export const PRICE_LIST_MEMORY_LIMIT_BYTES = PDF_MEMORY_LIMIT_BYTES;
  * other tenant; the helper is stopped on time (`timeout`) or memory (`too_large_inflated`), and
  * when the calling activity is cancelled or times out.
  */
-export async function readPriceListIsolated(input: PriceListReadInput): Promise<PriceListReadResult> {
+export async function readPriceListIsolated(
+  input: PriceListReadInput,
+  options: IsolatedReadOptions = {},
+): Promise<PriceListReadResult> {
   // The caller's mistake is reported here, not as a crash of the helper.
   if (!isIsoCurrencyCode(input.defaultCurrency.trim().toUpperCase())) return readPriceList(input);
+  const timeMs = options.timeMs ?? PRICE_LIST_TIME_LIMIT_MS;
   const result = await runIsolated<PriceListReadResult>(new URL(import.meta.url), 'readPriceList', [input], {
-    timeMs: PRICE_LIST_TIME_LIMIT_MS,
+    timeMs,
     memoryBytes: PRICE_LIST_MEMORY_LIMIT_BYTES,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  if (result.ok) return result.value.scanned ? readScannedPriceList(input) : result.value;
-  return isolationFailure(result.reason);
+  if (result.ok) {
+    if (!result.value.scanned) return result.value;
+    if (options.ocr === false) return failed({ code: 'scanned', message: SCANNED_NOT_READ });
+    return readScannedPriceList(input);
+  }
+  return isolationFailure(result.reason, timeMs);
 }
+
+/** How a caller other than the import's activity (the preview) bounds a read. */
+export interface IsolatedReadOptions {
+  /** CPU time of the helper (default PRICE_LIST_TIME_LIMIT_MS). */
+  timeMs?: number;
+  /** Stops the read (IsolationCancelled), e.g. at a request's wall-clock limit. */
+  signal?: AbortSignal;
+  /** false: a scanned PDF is not OCR'd (OCR takes seconds a page) but answered as `scanned`. */
+  ocr?: boolean;
+}
+
+const SCANNED_NOT_READ = 'the PDF is a scan: its words need OCR, which only the import itself runs';
 
 /**
  * A scanned PDF price list: OCR'd one page per parser pool call (the invoice scans' pipeline,
@@ -115,12 +136,12 @@ async function readScannedPriceList(input: PriceListReadInput): Promise<PriceLis
   };
 }
 
-function isolationFailure(reason: IsolationFailure): PriceListReadResult {
+function isolationFailure(reason: IsolationFailure, timeMs = PRICE_LIST_TIME_LIMIT_MS): PriceListReadResult {
   switch (reason) {
     case 'time_limit':
       return failed({
         code: 'timeout',
-        message: `reading the file took longer than ${PRICE_LIST_TIME_LIMIT_MS / 1000} s and was stopped`,
+        message: `reading the file took longer than ${timeMs / 1000} s and was stopped`,
       });
     case 'memory_limit':
       return failed({

@@ -19,7 +19,9 @@ export type PriceListFailureCode =
   | 'too_large'
   | 'too_large_inflated'
   | 'timeout'
-  | 'extraction_incomplete';
+  | 'extraction_incomplete'
+  /** A scanned PDF read without OCR (the preview); the import OCRs it. */
+  | 'scanned';
 
 export interface PriceListFailure {
   code: PriceListFailureCode;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { labelsOf } from '../labels.js';
-import { definePage } from '../page.js';
+import { mayCall } from '../operations.js';
+import { texts } from '../texts.js';
+import { definePage, type WebInput } from '../page.js';
 import { pickedSuppliers, withoutKey } from '../pickers.js';
 import {
   filledQuery,
@@ -35,6 +37,7 @@ const AGREEMENT_SORTS: SortOption[] = [
 const DEFAULT_SORT: ListState = { sort: 'created_at', direction: 'desc' };
 const PRICE_PAGE = '50';
 const DOCUMENTS_SHOWN = '100';
+const IMPORTS_SHOWN = '5';
 
 // What each readiness gap means for the person reading (agreement.readiness.missing).
 export const READINESS_REASONS: Record<string, string> = {
@@ -44,6 +47,13 @@ export const READINESS_REASONS: Record<string, string> = {
   usable_terms: 'It has no usable terms yet: add price items or a terms document.',
   documents_processing: 'Its documents are still being processed.',
 };
+
+// The price item form a refusal came from (agreement-setup.ts): the item (null: a new one) and
+// the values sent, shown again in its form.
+export interface PriceForm {
+  id: string | null;
+  values: Record<string, unknown>;
+}
 
 export const agreementIdParams = z.object({ id: z.string().uuid() });
 
@@ -86,6 +96,7 @@ export const agreementPages = [
         ),
         pager: pager('/app/agreements', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
+        canCreate: mayCall(credential, 'createAgreement'),
       };
     },
   }),
@@ -95,48 +106,63 @@ export const agreementPages = [
     title: 'Agreement',
     view: 'agreement',
     params: agreementIdParams,
-    load: async ({ params, ctx, call, deps, credential }) => {
-      const agreement = await call('getAgreement', { params: { id: params.id } });
-      const priceQuery = filledQuery(ctx.query, ['prices_search', 'prices_cursor']);
-      const [prices, documents, topics, metrics] = await Promise.all([
-        call('listPriceItems', {
-          params: { id: params.id },
-          query: {
-            limit: PRICE_PAGE,
-            sort: 'description',
-            ...(priceQuery.prices_search ? { search: priceQuery.prices_search } : {}),
-            ...(priceQuery.prices_cursor ? { cursor: priceQuery.prices_cursor } : {}),
-          },
-        }),
-        call('listAgreementDocuments', { params: { id: params.id }, query: { limit: DOCUMENTS_SHOWN } }),
-        call('getAlertGroups', {
-          query: { group_by: 'topic', agreement_ids: params.id, limit: '1000' },
-        }),
-        call('getAlertMetrics', { query: { agreement_ids: params.id } }),
-      ]);
-      const labels = await labelsOf(deps, credential.organizationId, {
-        suppliers: agreement.supplier_ids,
-        recipients: agreement.recipient_ids,
-        tags: agreement.tag_ids,
-      });
-      const self = `/app/agreements/${params.id}`;
-      const priceFilter: Record<string, string> = priceQuery.prices_search
-        ? { prices_search: priceQuery.prices_search }
-        : {};
-      return {
-        title: agreement.title ?? 'Untitled agreement',
-        agreement,
-        labels,
-        prices: prices.data,
-        pricesSearch: priceQuery.prices_search ?? '',
-        pricesNextUrl: prices.next_cursor ? listUrl(self, priceFilter, { prices_cursor: prices.next_cursor }) : null,
-        pricesFirstUrl: priceQuery.prices_cursor ? listUrl(self, priceFilter) : null,
-        documents: documents.data,
-        moreDocuments: documents.next_cursor !== null,
-        topics: topics.data,
-        metrics,
-        readinessReasons: agreement.readiness.missing.map((gap) => READINESS_REASONS[gap] ?? gap),
-      };
-    },
+    load: (input) => agreementPage(input),
   }),
 ];
+
+// The agreement page's data; the setup actions (agreement-setup.ts) render it again with a refusal.
+export async function agreementPage({ params, ctx, call, deps, credential }: WebInput<{ id: string }, unknown>) {
+  const agreement = await call('getAgreement', { params: { id: params.id } });
+  const priceQuery = filledQuery(ctx.query, ['prices_search', 'prices_cursor']);
+  const [prices, documents, topics, metrics, imports] = await Promise.all([
+    call('listPriceItems', {
+      params: { id: params.id },
+      query: {
+        limit: PRICE_PAGE,
+        sort: 'description',
+        ...(priceQuery.prices_search ? { search: priceQuery.prices_search } : {}),
+        ...(priceQuery.prices_cursor ? { cursor: priceQuery.prices_cursor } : {}),
+      },
+    }),
+    call('listAgreementDocuments', { params: { id: params.id }, query: { limit: DOCUMENTS_SHOWN } }),
+    call('getAlertGroups', {
+      query: { group_by: 'topic', agreement_ids: params.id, limit: '1000' },
+    }),
+    call('getAlertMetrics', { query: { agreement_ids: params.id } }),
+    call('listPriceImports', { params: { id: params.id }, query: { limit: IMPORTS_SHOWN } }),
+  ]);
+  const labels = await labelsOf(deps, credential.organizationId, {
+    suppliers: agreement.supplier_ids,
+    recipients: agreement.recipient_ids,
+    tags: agreement.tag_ids,
+  });
+  const self = `/app/agreements/${params.id}`;
+  const priceFilter: Record<string, string> = priceQuery.prices_search
+    ? { prices_search: priceQuery.prices_search }
+    : {};
+  return {
+    title: agreement.title ?? 'Untitled agreement',
+    agreement,
+    labels,
+    prices: prices.data,
+    pricesSearch: priceQuery.prices_search ?? '',
+    pricesNextUrl: prices.next_cursor ? listUrl(self, priceFilter, { prices_cursor: prices.next_cursor }) : null,
+    pricesFirstUrl: priceQuery.prices_cursor ? listUrl(self, priceFilter) : null,
+    documents: documents.data,
+    moreDocuments: documents.next_cursor !== null,
+    topics: topics.data,
+    metrics,
+    readinessReasons: agreement.readiness.missing.map((gap) => READINESS_REASONS[gap] ?? gap),
+    readiness: agreement.readiness.missing.map((gap) => ({ gap, reason: READINESS_REASONS[gap] ?? gap })),
+    priceImports: imports.data,
+    can: {
+      edit: mayCall(credential, 'updateAgreement'),
+      prices: mayCall(credential, 'createPriceItems') && mayCall(credential, 'updatePriceItems'),
+      documents: mayCall(credential, 'registerDocumentUpload') && mayCall(credential, 'importAgreementDocuments'),
+      importPrices: mayCall(credential, 'registerDocumentUpload') && mayCall(credential, 'createPriceImports'),
+    },
+    // The price item form a refusal came from (its values and the item, null for a new one).
+    priceForm: null as PriceForm | null,
+    t: texts.agreementSetup,
+  };
+}
