@@ -153,16 +153,6 @@ export const reviewPages: WebRoute[] = [
       return { body: png, contentType: 'image/png', fileName: `page-${params.page}.png` };
     },
   }),
-  // A price import's row report (every row with its outcome and reason): the API's CSV.
-  defineDownload({
-    path: '/agreements/:id/price-imports/:import_id/rows.csv',
-    params: z.object({ id: z.string().uuid(), import_id: z.string().uuid() }),
-    file: async ({ params, call }) => ({
-      body: await call('downloadPriceImport', { params }),
-      contentType: 'text/csv; charset=utf-8',
-      fileName: `price-import-${params.import_id}.csv`,
-    }),
-  }),
   // A comment on the invoice (the API's createComment), from the invoice page.
   defineAction({
     path: '/invoices/:id/comments',
