@@ -381,6 +381,16 @@ function pages(f: Fixtures): { name: string; path: string }[] {
     { name: 'runs', path: '/app/runs' },
     { name: `run (${BIG_RUN_ITEMS} items)`, path: `/app/runs/${f.run}` },
     { name: 'integrations', path: '/app/integrations' },
+    { name: 'review queue', path: '/app/review' },
+    { name: 'alerts by supplier', path: '/app/alerts/groups?group_by=supplier' },
+    { name: 'alerts by agreement', path: '/app/alerts/groups?group_by=agreement' },
+    { name: 'alerts by topic', path: '/app/alerts/groups?group_by=topic' },
+    { name: 'agreement: new', path: '/app/agreements/new' },
+    { name: 'agreement: edit', path: `/app/agreements/${f.agreement}/edit` },
+    { name: 'agreement: price import', path: `/app/agreements/${f.agreement}/price-import` },
+    ...(f.claim ? [{ name: 'claim letter', path: `/app/claims/${f.claim}/letter` }] : []),
+    { name: 'teams', path: '/app/teams' },
+    { name: 'notifications', path: '/app/settings/notifications' },
   ].filter((page) => !values.only || page.name.includes(values.only));
 }
 
