@@ -10,6 +10,7 @@ import { overviewPages } from './pages/overview.js';
 import { runPages } from './pages/runs.js';
 import { searchPages } from './pages/search.js';
 import { settingsPages } from './pages/settings.js';
+import { teamPages } from './pages/team-pages.js';
 
 // Every page and action of the web application (the session routes are in pages/auth.ts).
 export const webRoutes: WebRoute[] = [
@@ -24,4 +25,5 @@ export const webRoutes: WebRoute[] = [
   ...integrationPages,
   ...documentPages,
   ...settingsPages,
+  ...teamPages,
 ];

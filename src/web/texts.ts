@@ -52,3 +52,53 @@ const en = {
 
 export type Texts = typeof en;
 export const texts: Texts = en;
+
+// Teams and notifications (issue 28): their own blocks, English; a second language adds the same keys.
+export const TEAM_TEXTS = {
+  teams: 'Teams',
+  team: 'Team',
+  newTeam: 'New team',
+  intro:
+    'A team is a name, its people and a filter. Lists with "mine" show what your teams cover; teams only narrow what is seen, they never grant access.',
+  none: 'No teams yet.',
+  name: 'Name',
+  members: 'Members',
+  filter: 'Filter',
+  filterHint:
+    'Suppliers, recipients, agreements and tags by name (or id). For "is any of" and "is none of", separate values with commas. Dates as YYYY-MM-DD; amounts like 1250.50.',
+  matchAll: 'all of these',
+  matchAny: 'any of these',
+  match: 'Match',
+  group: 'Group',
+  condition: 'Condition',
+  field: 'Field',
+  op: 'Comparison',
+  value: 'Value',
+  addCondition: 'Add condition',
+  addGroup: 'Add group',
+  removeCondition: 'Remove condition',
+  removeGroup: 'Remove group',
+  save: 'Save team',
+  create: 'Create team',
+  count: 'Count the invoices',
+  counting: 'Counting the invoices this filter covers…',
+  covers: (n: string) => `This filter covers ${n} invoices.`,
+  spend: 'Spend of these invoices',
+  noConditions: 'No conditions yet: a team without a filter covers nothing.',
+  filterStatus: 'Filter',
+  invalidFilter: 'The stored filter no longer validates and covers nothing:',
+  created: 'Team created.',
+  saved: 'Team saved.',
+  deleted: 'Team deleted.',
+  delete: 'Delete team',
+  confirmDelete: 'Delete this team? The records it covered are untouched.',
+  memberAdded: 'Member added.',
+  memberRemoved: 'Member removed.',
+  noMembers: 'Nobody is in this team yet.',
+  addMember: 'Add member',
+  person: 'Person',
+  remove: 'Remove',
+  namesUnknown: 'Some names in the filter name no record (or several).',
+  updated: 'Last changed',
+  people: 'People',
+};
