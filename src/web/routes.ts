@@ -11,6 +11,7 @@ import { runPages } from './pages/runs.js';
 import { searchPages } from './pages/search.js';
 import { settingsPages } from './pages/settings.js';
 import { teamPages } from './pages/team-pages.js';
+import { notificationPages } from './pages/notification-pages.js';
 
 // Every page and action of the web application (the session routes are in pages/auth.ts).
 export const webRoutes: WebRoute[] = [
@@ -26,4 +27,5 @@ export const webRoutes: WebRoute[] = [
   ...documentPages,
   ...settingsPages,
   ...teamPages,
+  ...notificationPages,
 ];

@@ -191,7 +191,7 @@ export const conditionCount = (group: DraftGroup): number =>
 // ---------------------------------------------------------------------------------------------
 // Names of records in reference conditions
 
-type ReferenceField = 'supplier.id' | 'recipient.id' | 'agreement.id' | 'agreement.tag';
+export type ReferenceField = 'supplier.id' | 'recipient.id' | 'agreement.id' | 'agreement.tag';
 const REFERENCE_WORDS: Record<ReferenceField, string> = {
   'supplier.id': 'supplier',
   'recipient.id': 'recipient',
@@ -201,7 +201,7 @@ const REFERENCE_WORDS: Record<ReferenceField, string> = {
 const isReference = (field: string): field is ReferenceField => field in REFERENCE_WORDS;
 
 // Records whose name is exactly the text (case-insensitive), through the API's own lists.
-async function namedRecords(call: OperationCaller, field: ReferenceField, name: string): Promise<string[]> {
+export async function namedRecords(call: OperationCaller, field: ReferenceField, name: string): Promise<string[]> {
   const exact = (rows: { id: string; name: string | null }[]) =>
     rows.filter((row) => (row.name ?? '').toLowerCase() === name.toLowerCase()).map((row) => row.id);
   const query = { search: name, limit: '100' };
