@@ -101,8 +101,24 @@ const text = (value: unknown): string => {
   return typeof first === 'string' ? first.slice(0, 5000) : '';
 };
 
+// The body parser reads dotted names as nested objects (n.0.field -> {n: [{field}]}): back to the
+// dotted names. A repeated field (an array of strings) stays one value.
+function flatten(value: unknown, prefix: string, out: Record<string, unknown>, budget = { left: 2000 }): void {
+  if (--budget.left < 0) return;
+  const leaf =
+    !value || typeof value !== 'object' || (Array.isArray(value) && value.every((v) => typeof v !== 'object'));
+  if (leaf) {
+    out[prefix] = value;
+    return;
+  }
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>))
+    flatten(inner, prefix ? `${prefix}.${key}` : key, out, budget);
+}
+
 // The form's fields back into a tree (children in index order; gaps closed).
-export function readDraft(body: Record<string, unknown>): DraftGroup {
+export function readDraft(raw: Record<string, unknown>): DraftGroup {
+  const body: Record<string, unknown> = {};
+  flatten(raw, '', body);
   const root = emptyRoot();
   root.combinator = text(body['root.combinator']) || 'and';
   const nodes = new Map<string, Record<string, string>>();
