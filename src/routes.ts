@@ -16,6 +16,7 @@ import { documentSearchRoutes } from './documents/search/routes.js';
 import type { RouteDefinition } from './http/route.js';
 import { integrationRoutes } from './integrations/routes.js';
 import { invoiceRoutes } from './invoices/routes.js';
+import { teamFilterPreviewRoutes } from './invoices/team-filter-preview.js';
 import { matchingRoutes } from './matching/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
@@ -48,6 +49,7 @@ const routeTable = [
   ...claimRoutes,
   ...claimMoneyRoutes,
   ...teamRoutes,
+  ...teamFilterPreviewRoutes,
   ...integrationRoutes,
   ...overviewRoutes,
   ...searchRoutes,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { z } from 'zod';
 import type { MemberActor } from '../auth/actor.js';
@@ -132,4 +133,71 @@ export async function replayDelivery(
   }
   const fresh = await deps.db.notificationDelivery.findUniqueOrThrow({ where: { id: row.id }, include: WITH_PAYLOAD });
   return serializeDelivery(fresh);
+}
+
+// A test message to one channel (the application's "Send a test"): an event of kind `test` for the
+// channel's preference and one delivery, delivered by the same workflow as every other (signed
+// webhook or e-mail, the address policy, the log) with one attempt, so the log shows at once
+// whether the receiver took it; a failed one can be replayed. Sent whether or not the channel is
+// enabled or follows any event: it tests where the channel sends. Own channel: Read; the
+// organization's: Write (as a replay).
+export async function sendTestDelivery(
+  deps: Pick<AppDeps, 'db' | 'config' | 'temporal' | 'logger'>,
+  actor: MemberActor,
+  channelId: string,
+) {
+  const owner = (await visibleChannelIds(deps.db, actor, [channelId])).get(channelId);
+  if (!owner) throw errors.notFound('notification channel');
+  if (owner === 'organization' && !atLeast(actor.level, 'write')) throw errors.insufficientLevel('write');
+  const channel = await deps.db.notificationChannel.findUniqueOrThrow({ where: { id: channelId } });
+  const eventId = randomUUID();
+  const payload = {
+    type: 'test',
+    id: eventId,
+    organization_id: actor.organizationId,
+    message: 'A test message from Invoice Compliance: this channel receives notifications.',
+    url: `${deps.config.APP_BASE_URL.replace(/\/$/, '')}/app/settings/notifications`,
+  };
+  const deliveryId = randomUUID();
+  await deps.db.$transaction([
+    deps.db.notificationEvent.create({
+      data: {
+        id: eventId,
+        organizationId: actor.organizationId,
+        preferenceId: channel.preferenceId,
+        kind: 'test',
+        payload,
+      },
+    }),
+    deps.db.notificationDelivery.create({
+      data: {
+        id: deliveryId,
+        organizationId: actor.organizationId,
+        eventId,
+        channelId,
+        channelType: channel.type,
+        kind: 'test',
+      },
+    }),
+  ]);
+  const retry = {
+    initialSeconds: deps.config.NOTIFICATION_RETRY_INITIAL_SECONDS,
+    maxSeconds: deps.config.NOTIFICATION_RETRY_MAX_SECONDS,
+    attempts: 1,
+  };
+  try {
+    await deps.temporal.workflow.start('deliverNotificationWorkflow', {
+      workflowId: deliveryWorkflowId({ id: deliveryId, replays: 0 }),
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      args: [deliveryId, retry],
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError))
+      deps.logger.warn({ err: error, delivery_id: deliveryId }, 'test delivery did not start; the dispatcher will');
+  }
+  const row = await deps.db.notificationDelivery.findUniqueOrThrow({
+    where: { id: deliveryId },
+    include: WITH_PAYLOAD,
+  });
+  return serializeDelivery(row);
 }

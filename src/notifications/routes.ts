@@ -8,7 +8,7 @@ import {
   rotateChannelSecret,
   setChannelEnabled,
 } from './channels.js';
-import { getDelivery, listDeliveriesPage, replayDelivery } from './deliveries.js';
+import { getDelivery, listDeliveriesPage, replayDelivery, sendTestDelivery } from './deliveries.js';
 import { readPreferenceDocument, replacePreferenceDocument } from './preference-documents.js';
 import {
   CHANNEL_FIXED_FIELDS,
@@ -67,6 +67,21 @@ export const notificationRoutes = [
     params: idParams,
     responses: { 200: { description: 'The new secret', schema: secretResponse } },
     handler: async ({ actor, deps, params }) => ({ body: await rotateChannelSecret(deps.db, actor, params.id) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/notification-channels/{id}/test',
+    operationId: 'testNotificationChannel',
+    summary:
+      "Send a test message to one channel (one attempt; see it in the delivery log). Own channel: Read; the organization's: Write",
+    tag,
+    access: { level: 'read' },
+    params: idParams,
+    responses: { 202: { description: 'The test delivery, pending', schema: deliveryRead } },
+    handler: async ({ actor, deps, params }) => ({
+      status: 202,
+      body: await sendTestDelivery(deps, actor, params.id),
+    }),
   }),
   defineRoute({
     method: 'get',

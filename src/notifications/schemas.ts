@@ -5,6 +5,8 @@ import { acceptingReadShape, booleanParam, commaList, createdRangeParams, uuidLi
 export const NOTIFICATION_EVENTS = ['new_alert', 'agreement_expiring'] as const;
 export const READINESS = ['ready', 'disabled', 'no_events', 'no_sources', 'invalid_destination'] as const;
 export const REFERENCE_TYPES = ['supplier', 'recipient', 'agreement', 'agreement_tag'] as const;
+// Deliveries also carry `test` (a test message sent from the application to one channel).
+export const DELIVERY_EVENTS = [...NOTIFICATION_EVENTS, 'test'] as const;
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 export const MAX_SOURCES = 20;
@@ -131,7 +133,7 @@ export const secretResponse = z.object({ id: z.string().uuid(), secret: z.string
 export const deliveryRead = z.object({
   id: z.string().uuid(),
   event_id: z.string().uuid(),
-  event: z.enum(NOTIFICATION_EVENTS),
+  event: z.enum(DELIVERY_EVENTS),
   channel_id: z.string().uuid(),
   channel_type: z.enum(['email', 'webhook']),
   status: z.enum(DELIVERY_STATUSES),
@@ -183,7 +185,7 @@ export const channelListQuery = z.object({
 export const deliveryListQuery = z.object({
   ...pageParams(['created_at'] as const),
   statuses: commaList(z.enum(DELIVERY_STATUSES)).optional(),
-  events: commaList(z.enum(NOTIFICATION_EVENTS)).optional(),
+  events: commaList(z.enum(DELIVERY_EVENTS)).optional(),
   channel_ids: uuidList.optional(),
   event_ids: uuidList.optional(),
   ...createdRangeParams,

@@ -178,6 +178,14 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function emailContent(payload: Record<string, unknown>): { subject: string; text: string; html: string } {
+  if (payload.type === 'test') {
+    const line = String(payload.message);
+    return {
+      subject: 'Test message from Invoice Compliance',
+      text: `${line}\n\n${String(payload.url)}\n`,
+      html: `<p>${escapeHtml(line)}</p><p><a href="${escapeHtml(String(payload.url))}">Notification settings</a></p>`,
+    };
+  }
   if (payload.type === 'agreement_expiring') {
     const agreement = payload.agreement as { title: string | null; expiration_date: string; url: string };
     const name = agreement.title ?? 'An agreement';

@@ -24,6 +24,7 @@ export const NAV = [
   { id: 'claims', label: 'Claims', path: '/app/claims' },
   { id: 'runs', label: 'Runs', path: '/app/runs' },
   { id: 'integrations', label: 'Integrations', path: '/app/integrations' },
+  { id: 'teams', label: 'Teams', path: '/app/teams' },
   { id: 'settings', label: 'Settings', path: '/app/settings' },
 ] as const;
 export type NavSection = (typeof NAV)[number]['id'];

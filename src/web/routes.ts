@@ -13,6 +13,8 @@ import { runPages } from './pages/runs.js';
 import { searchPages } from './pages/search.js';
 import { settingsPages } from './pages/settings.js';
 import { teamViewActions } from './pages/team-view.js';
+import { teamPages } from './pages/team-pages.js';
+import { notificationPages } from './pages/notification-pages.js';
 
 // Every page and action of the web application (the session routes are in pages/auth.ts).
 export const webRoutes: WebRoute[] = [
@@ -30,4 +32,6 @@ export const webRoutes: WebRoute[] = [
   ...documentPages,
   ...settingsPages,
   ...teamViewActions,
+  ...teamPages,
+  ...notificationPages,
 ];

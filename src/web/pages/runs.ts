@@ -3,7 +3,10 @@ import type { Config } from '../../config.js';
 import { RUN_STATUSES, ITEM_STATUSES } from '../../runs/schemas.js';
 import { findRun, workflowIdOf } from '../../runs/service.js';
 import { codeLabel } from '../labels.js';
-import { definePage } from '../page.js';
+import { defineAction, definePage, type WebInput } from '../page.js';
+import { mayCall } from '../operations.js';
+import { actOrShowRefusal } from '../refusal.js';
+import { isTerminal } from '../../runs/read-model.js';
 import { filledQuery, limitOf, listUrl, pageSizeOf, pager, sortHeader, sortState, type SortOption } from '../query.js';
 
 // Runs: background work (GET /v1/workflow-runs), newest first, and one run with its progress, its
@@ -69,6 +72,54 @@ export function temporalUiUrl(
 
 const runParams = z.object({ id: z.string().uuid() });
 
+async function runPage({
+  params,
+  ctx,
+  call,
+  deps,
+  credential,
+}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'ctx' | 'call' | 'deps' | 'credential'>) {
+  const query = filledQuery(ctx.query, ['item_statuses', 'items_cursor']);
+  const [run, items, record] = await Promise.all([
+    call('getWorkflowRun', { params: { id: params.id } }),
+    call('listWorkflowRunItems', {
+      params: { id: params.id },
+      query: {
+        limit: ITEM_PAGE,
+        ...(query.item_statuses ? { statuses: query.item_statuses } : {}),
+        ...(query.items_cursor ? { cursor: query.items_cursor } : {}),
+      },
+    }),
+    // The workflow id is not part of the API's representation (the run id is, and usually equals it).
+    findRun(deps, credential.organizationId, params.id),
+  ]);
+  const self = `/app/runs/${params.id}`;
+  const itemFilter: Record<string, string> = query.item_statuses ? { item_statuses: query.item_statuses } : {};
+  const finished = isTerminal(run.status);
+  return {
+    title: `${run.type.replaceAll('_', ' ')} run`,
+    run,
+    finished,
+    // The live part polls the same page (with the same item filter and page) while the run goes on.
+    liveUrl: finished ? null : listUrl(`${self}/live`, query),
+    // What the API accepts: cancel while queued or running; retry of a failed run of a retryable type.
+    canCancel: !finished && mayCall(credential, 'cancelWorkflowRun'),
+    canRetry:
+      run.status === 'failed' &&
+      deps.runTypes.names().includes(run.type) &&
+      deps.runTypes.get(run.type).retry !== 'none' &&
+      mayCall(credential, 'retryWorkflowRun'),
+    items: items.data,
+    itemStatuses: ITEM_STATUSES,
+    itemFilter: query.item_statuses ?? '',
+    itemsNextUrl: items.next_cursor ? listUrl(self, itemFilter, { items_cursor: items.next_cursor }) : null,
+    itemsFirstUrl: query.items_cursor ? listUrl(self, itemFilter) : null,
+    temporalUrl: temporalUiUrl(deps.config, workflowIdOf(record)),
+    recordUrl,
+    resultText,
+  };
+}
+
 export const runPages = [
   definePage({
     path: '/runs',
@@ -103,36 +154,39 @@ export const runPages = [
     title: 'Run',
     view: 'run',
     params: runParams,
-    load: async ({ params, ctx, call, deps, credential }) => {
-      const query = filledQuery(ctx.query, ['item_statuses', 'items_cursor']);
-      const [run, items, record] = await Promise.all([
-        call('getWorkflowRun', { params: { id: params.id } }),
-        call('listWorkflowRunItems', {
-          params: { id: params.id },
-          query: {
-            limit: ITEM_PAGE,
-            ...(query.item_statuses ? { statuses: query.item_statuses } : {}),
-            ...(query.items_cursor ? { cursor: query.items_cursor } : {}),
-          },
-        }),
-        // The workflow id is not part of the API's representation (the run id is, and usually equals it).
-        findRun(deps, credential.organizationId, params.id),
-      ]);
-      const self = `/app/runs/${params.id}`;
-      const itemFilter: Record<string, string> = query.item_statuses ? { item_statuses: query.item_statuses } : {};
-      return {
-        title: `${run.type.replaceAll('_', ' ')} run`,
-        run,
-        items: items.data,
-        itemStatuses: ITEM_STATUSES,
-        itemFilter: query.item_statuses ?? '',
-        itemsNextUrl: items.next_cursor ? listUrl(self, itemFilter, { items_cursor: items.next_cursor }) : null,
-        itemsFirstUrl: query.items_cursor ? listUrl(self, itemFilter) : null,
-        temporalUrl: temporalUiUrl(deps.config, workflowIdOf(record)),
-        recordUrl,
-        resultText,
-      };
-    },
+    load: (input) => runPage(input),
+  }),
+  // The run's live part alone (status, progress, actions, items), polled by htmx every 2 seconds
+  // while the run has not finished; the answer for a finished run carries no poll, so it stops.
+  definePage({
+    path: '/runs/:id/live',
+    nav: null,
+    title: 'Run',
+    view: 'run-poll',
+    params: runParams,
+    load: (input) => runPage(input),
+  }),
+  // Cancel (queued or running) and retry (a failed run of a type the API retries): shown only
+  // where the API would accept them, and refused by the API anyway (its status and message).
+  defineAction({
+    path: '/runs/:id/cancel',
+    level: 'write',
+    params: runParams,
+    handle: (input) =>
+      actOrShowRefusal({ view: 'run', nav: 'runs', load: () => runPage({ ...input, ctx: input.ctx }) }, async () => {
+        await input.call('cancelWorkflowRun', { params: { id: input.params.id } });
+        return { redirect: `/app/runs/${input.params.id}`, notice: 'The run is cancelled.' };
+      }),
+  }),
+  defineAction({
+    path: '/runs/:id/retry',
+    level: 'write',
+    params: runParams,
+    handle: (input) =>
+      actOrShowRefusal({ view: 'run', nav: 'runs', load: () => runPage({ ...input, ctx: input.ctx }) }, async () => {
+        const retry = await input.call('retryWorkflowRun', { params: { id: input.params.id } });
+        return { redirect: `/app/runs/${retry.id}`, notice: 'The run is retried.' };
+      }),
   }),
   definePage({
     path: '/workflow-runs',
