@@ -26,7 +26,7 @@ import { TEAM_TEXTS } from '../texts.js';
 
 // Teams (docs/teams.md): a name, people and a filter. The list, a team's page with its filter
 // built in a form (conditions and groups, the API's definition), a live count of the invoices the
-// filter covers (previewTeamFilter, polled by htmx as one edits; a Count button without script)
+// filter covers (previewTeam, polled by htmx as one edits; a Count button without script)
 // and its members (addTeamMembers / removeTeamMember). Changes need what the API's teams need
 // (Write): the forms are hidden otherwise and the API refuses anyway.
 
@@ -147,7 +147,7 @@ async function coverage(call: OperationCaller, draft: DraftGroup): Promise<Cover
   if (errors.length > 0) return { state: 'error' as const, message: errors[0]!.message };
   if (filter === null) return { state: 'empty' as const, message: t.noConditions };
   try {
-    const metrics = await call('previewTeamFilter', { body: { filter } });
+    const metrics = await call('previewTeam', { body: { filter } });
     return { state: 'counted' as const, total: metrics.counts.total, spend: metrics.spend };
   } catch (caught) {
     if (!(caught instanceof ApiError) || caught.status >= 500) throw caught;
@@ -161,7 +161,7 @@ async function savedCoverage(call: OperationCaller, id: string): Promise<Coverag
   const team = await call('getTeam', { params: { id } });
   if (team.filter_status === 'none') return { state: 'empty', message: t.noConditions };
   if (team.filter_status === 'invalid') return { state: 'error', message: t.invalidFilter };
-  const metrics = await call('previewTeamFilter', { body: { filter: team.filter } });
+  const metrics = await call('previewTeam', { body: { filter: team.filter } });
   return { state: 'counted', total: metrics.counts.total, spend: metrics.spend };
 }
 
@@ -205,7 +205,7 @@ export const teamPages = [
     level: 'read',
     body: formBody,
     handle: async ({ body, call }) => ({
-      fragment: 'team-count',
+      fragment: 'team-count-body',
       data: { t, coverage: await coverage(call, readDraft(body)), lazy: false, countUrl: '/app/teams/count' },
     }),
   }),
@@ -213,7 +213,7 @@ export const teamPages = [
     path: '/teams/:id/count',
     nav: null,
     title: t.team,
-    view: 'team-count',
+    view: 'team-count-body',
     params: idParams,
     load: async ({ params, call }) => ({ t, coverage: await savedCoverage(call, params.id), lazy: false }),
   }),
