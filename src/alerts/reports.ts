@@ -120,7 +120,7 @@ export async function alertMetrics(
 async function buckets(
   deps: Deps,
   where: Prisma.AlertWhereInput,
-  column: 'agreementId' | 'topicId' | 'invoiceId' | 'status',
+  column: (typeof GROUP_COLUMN)[keyof typeof GROUP_COLUMN],
   scope: TeamScope | null,
 ): Promise<Bucket[]> {
   const rows = await acrossScope(deps.db, scope, 'alert', (idWhere) =>
@@ -182,11 +182,18 @@ async function labels(
         (s) => [s.id, s.name],
       );
     case 'status':
+    case 'checker':
       return new Map(keys.map((k) => [k, k]));
   }
 }
 
-const GROUP_COLUMN = { agreement: 'agreementId', topic: 'topicId', invoice: 'invoiceId', status: 'status' } as const;
+const GROUP_COLUMN = {
+  agreement: 'agreementId',
+  topic: 'topicId',
+  invoice: 'invoiceId',
+  status: 'status',
+  checker: 'checker',
+} as const;
 
 export async function alertGroups(
   deps: Deps,

@@ -101,7 +101,7 @@ export const alertRoutes = [
     path: '/v1/alerts/groups',
     operationId: 'getAlertGroups',
     summary:
-      'Alerts grouped by agreement, topic, invoice, supplier or status (most alerts first), for the list filters',
+      'Alerts grouped by agreement, topic, invoice, supplier, status or checker (the check that found them; null: added by a person), most alerts first, for the list filters',
     tag,
     access: { level: 'read' },
     query: groupsQuery,

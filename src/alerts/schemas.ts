@@ -16,7 +16,8 @@ import { teamScopeParams, type TeamScopeQuery } from '../teams/scope.js';
 export const ALERT_STATUSES = ['pending', 'claimed', 'credited', 'dismissed'] as const;
 export const CORRECTION_TYPES = ['modify_invoice', 'modify_item', 'add_item'] as const;
 export const ALERT_SORTS = ['created_at', 'updated_at', 'impact_amount'] as const;
-export const GROUP_BY = ['agreement', 'topic', 'invoice', 'supplier', 'status'] as const;
+// checker: the check that found the alert (provenance.checker); alerts people added have none.
+export const GROUP_BY = ['agreement', 'topic', 'invoice', 'supplier', 'status', 'checker'] as const;
 // One bulk command touches at most this many alerts; narrow the filter beyond it.
 export const MAX_BULK_ALERTS = 10_000;
 

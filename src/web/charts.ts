@@ -226,6 +226,27 @@ export function groupCharts(title: string, groupColumn: string, groups: Group[],
   });
 }
 
+// Counts, not money (no currency): one bar per group, e.g. alerts by the check that found them.
+export function countChart(
+  title: string,
+  groupColumn: string,
+  countColumn: string,
+  groups: { label: string; count: number }[],
+): Chart | null {
+  if (groups.length === 0) return null;
+  return {
+    title,
+    currency: null,
+    svg: barChartSvg({
+      label: title,
+      categories: groups.map((g) => g.label),
+      series: [{ name: countColumn, values: groups.map((g) => String(g.count)) }],
+      horizontal: true,
+    }),
+    table: { columns: [groupColumn, countColumn], rows: groups.map((g) => [g.label, String(g.count)]) },
+  };
+}
+
 export interface ExpiringAgreement {
   title: string | null;
   expiration_date: string;

@@ -108,6 +108,11 @@ describe('overview and search', () => {
     expect(await chart(page, 'Open impact by topic (SEK)').count()).toBe(1);
     expect(await dataTable(page, 'Open impact by topic (SEK)').textContent()).toContain('Uncategorized');
 
+    // Alerts by the check that found them: counts, not money; these two were added by people.
+    expect(await chart(page, 'Alerts by check type').count()).toBe(1);
+    const byCheck = dataTable(page, 'Alerts by check type').getByRole('row', { includeHidden: true });
+    expect(await byCheck.nth(1).textContent()).toBe('Added by people2');
+
     // Agreements expiring: days left, not money.
     expect(await chart(page, 'Agreements expiring in the next 90 days').count()).toBe(1);
     const expiring = dataTable(page, 'Agreements expiring in the next 90 days');

@@ -572,6 +572,18 @@ describe('alerts', () => {
       ['count', 'key'],
       ['count', 'key'],
     ]);
+    // By the check that found them: these were all added by people (no checker).
+    expect(await groups('group_by=checker')).toEqual([
+      {
+        key: null,
+        label: null,
+        count: 4,
+        impact: [
+          { currency_code: 'EUR', amount: '19.60' },
+          { currency_code: 'NOK', amount: '100.25' },
+        ],
+      },
+    ]);
     expectError(await tenant.call('/v1/alerts/groups?group_by=colour'), 400, 'validation_error');
 
     const csv = await tenant.call(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  countChart,
   expiringChart,
   foundVsRecoveredCharts,
   groupCharts,
@@ -9,6 +10,7 @@ import {
   type Money,
 } from '../charts.js';
 import { definePage } from '../page.js';
+import { codeLabel } from '../labels.js';
 import { texts } from '../texts.js';
 
 // The home page (/app): the API's overview (GET /v1/overview: spend, open alerts, claims,
@@ -36,12 +38,14 @@ export const overviewPages = [
       const t = texts.overview;
       const today = new Date();
       const months = lastMonths(today, MONTHS);
-      const [overview, byAgreement, byTopic, found, recovered] = await Promise.all([
+      const [overview, byAgreement, byTopic, byChecker, found, recovered] = await Promise.all([
         call('getOverview'),
         call('getAlertGroups', {
           query: { group_by: 'agreement', statuses: 'pending', limit: GROUPS },
         }),
         call('getAlertGroups', { query: { group_by: 'topic', statuses: 'pending', limit: GROUPS } }),
+        // Every alert found, whatever became of it: what the checks find most.
+        call('getAlertGroups', { query: { group_by: 'checker', limit: GROUPS } }),
         // Found: the impact of the alerts recorded in the month (whatever became of them since).
         Promise.all(
           months.map((m) => call('getAlertMetrics', { query: { created_from: m.from, created_before: m.before } })),
@@ -63,6 +67,12 @@ export const overviewPages = [
         })),
         recovered: totalsByCurrency(recovered[i]!.refund_summary),
       }));
+      const byCheck = countChart(
+        t.alertsByCheck,
+        t.check,
+        t.alertCount,
+        byChecker.data.map((g) => ({ label: g.key === null ? t.addedByPeople : codeLabel(g.key), count: g.count })),
+      );
       const expiring = expiringChart(overview.agreements.expiring_soon.soonest, today);
       const sections: { id: string; heading: string; charts: Chart[] }[] = [
         { id: 'found-vs-recovered', heading: t.foundVsRecovered, charts: foundVsRecoveredCharts(perMonth) },
@@ -76,6 +86,7 @@ export const overviewPages = [
           heading: t.impactByTopic,
           charts: groupCharts(t.impactByTopic, t.topic, byTopic.data),
         },
+        { id: 'alerts-by-check', heading: t.alertsByCheck, charts: byCheck ? [byCheck] : [] },
         { id: 'agreements-expiring', heading: t.agreementsExpiring, charts: expiring ? [expiring] : [] },
       ];
       const nextSteps = overview.next_steps.map((step) => ({ ...step, href: appLink(step.link) }));
