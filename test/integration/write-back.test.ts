@@ -41,6 +41,7 @@ const COMMANDS: Record<string, string> = {
   'POST /v1/agreements/check': 'starts check runs',
   'POST /v1/agreements/{id}/document-imports': 'starts classification of uploaded documents',
   'POST /v1/agreements/{id}/price-imports': 'starts a price import of an uploaded document',
+  'POST /v1/agreements/{id}/price-imports/preview': 'previews a price import; saves nothing',
   'POST /v1/agreements/{id}/price-items/delete': 'bulk removal command',
   'POST /v1/agreements/{id}/alert-topics/reconcile': 'starts a topic reconcile run',
   'POST /v1/agreements/{id}/context-suggestions/{suggestion_id}/accept': 'decision on a suggestion',
@@ -67,9 +68,11 @@ const COMMANDS: Record<string, string> = {
   'POST /v1/integrations/{id}/suppliers/refresh': 'starts a supplier refresh run',
   'POST /v1/integrations/{id}/syncs': 'starts a sync',
   'POST /v1/teams/{id}/members': 'adds people to a team',
+  'POST /v1/teams/preview': "counts what a team's filter would cover; saves nothing",
   'PUT /v1/notification-preferences':
     'written back as read in notifications.test.ts (the GET document sent back unchanged)',
   'POST /v1/notification-channels/{id}/rotate-secret': 'issues a new webhook secret',
+  'POST /v1/notification-channels/{id}/test': 'sends a test message to the channel',
   'POST /v1/notification-deliveries/{id}/replay': 'delivers a failed notification again',
   // Its read shape is accepted, but the re-read differs after sending it back (issue 12 follow-up).
 };
