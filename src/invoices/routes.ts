@@ -26,6 +26,7 @@ import {
   findIngestionInvoice,
   findInvoice,
   patchInvoice,
+  confirmReading,
   viewIngestionInvoices,
   viewInvoice,
 } from './service.js';
@@ -263,6 +264,21 @@ export const invoiceRoutes = [
       assertIfMatch(ctx, current);
       assertSentAsRead(ctx.request.body, current, INVOICE_FIXED_FIELDS);
       await patchInvoice(deps, actor, invoice, body);
+      return { body: await viewInvoice(deps, await findInvoice(deps, actor.organizationId, params.id)) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/invoices/{id}/confirm-reading',
+    operationId: 'confirmInvoiceReading',
+    summary:
+      'Confirm that an uncertain reading is right as read: the invoice leaves the review queue (needs_review=true); nothing else changes',
+    tag,
+    access: { level: 'write' },
+    params: idParams,
+    responses: { 200: { description: 'The invoice', schema: invoiceSchema } },
+    handler: async ({ params, actor, deps }) => {
+      await confirmReading(deps, actor, await findInvoice(deps, actor.organizationId, params.id));
       return { body: await viewInvoice(deps, await findInvoice(deps, actor.organizationId, params.id)) };
     },
   }),

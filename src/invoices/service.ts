@@ -570,13 +570,15 @@ export async function patchInvoice(
       { entityType: 'invoice', entityId: invoice.id, action: 'updated', changes },
     ]);
   });
-  await orUnchanged(patched, () => confirmReading(deps, actor, invoice));
+  await orUnchanged(patched, () => undefined);
 }
 
-// A PATCH that changes nothing of an invoice in the review queue is a person's confirmation that
-// the reading is right (the review page's "Confirm"): it leaves the queue, recorded as
-// `review_confirmed`. Otherwise nothing changes, as for any PATCH that changes nothing.
-async function confirmReading(
+// A person's confirmation that an uncertain reading is right, with nothing to correct
+// (POST /v1/invoices/{id}/confirm-reading, the review page's Save of unchanged values): the
+// invoice leaves the review queue, recorded as `review_confirmed`. Said explicitly, never
+// implied by a PATCH that changes nothing: a client writing back what it read must not clear a
+// review it never made. An invoice not in the queue is left as it is.
+export async function confirmReading(
   deps: Pick<AppDeps, 'db'>,
   actor: RequestActor | Actor,
   invoice: InvoiceWithLines,

@@ -150,7 +150,7 @@ const en = {
     save: 'Save and go to the next',
     saveOnly: 'Save',
     saveHint:
-      'Enter saves and opens the next invoice of the queue; Ctrl+Enter (or the access key S) does the same from anywhere on the page. Saving unchanged values confirms the reading.',
+      'Enter saves and opens the next invoice of the queue; Ctrl+Enter (or the access key S) does the same from anywhere on the page. Saving unchanged values confirms the reading as it is.',
     saveInvoiceHint: 'Saving unchanged values confirms the reading; the invoice leaves the review queue.',
     skip: 'Skip to the next',
     saved: 'Saved; the invoice left the review queue.',

@@ -82,6 +82,17 @@ describe('the invoice review queue', () => {
     expect((await tenant.call('/v1/invoices?needs_review=true')).body.data.map((invoice: any) => invoice.id)).toEqual([
       doesNot,
     ]);
+    // Confirmed as read, explicitly: it leaves the queue, and the activity says who confirmed it.
+    const confirmed = await tenant.call(`/v1/invoices/${doesNot}/confirm-reading`, { method: 'POST' });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body.extraction.needs_review).toBe(false);
+    expect((await tenant.call('/v1/invoices?needs_review=true')).body.data).toEqual([]);
+    const activity = await tenant.call(`/v1/activity?entity_type=invoice&entity_id=${doesNot}`);
+    expect(activity.body.data.map((entry: any) => entry.action)).toContain('review_confirmed');
+    // Another organization's invoice is not found.
+    expect((await (await createTenant()).call(`/v1/invoices/${adds}/confirm-reading`, { method: 'POST' })).status).toBe(
+      404,
+    );
     const corrected = await tenant.call(`/v1/invoices/${doesNot}`, {
       method: 'PATCH',
       body: { amounts: { including_vat: '30.00', payable: '30.00' } },

@@ -68,6 +68,7 @@ const COMMANDS: Record<string, string> = {
   'POST /v1/integrations/{id}/suppliers/refresh': 'starts a supplier refresh run',
   'POST /v1/integrations/{id}/syncs': 'starts a sync',
   'POST /v1/teams/{id}/members': 'adds people to a team',
+  'POST /v1/invoices/{id}/confirm-reading': 'confirms an uncertain reading; no body',
   'POST /v1/teams/preview': "counts what a team's filter would cover; saves nothing",
   'PUT /v1/notification-preferences':
     'written back as read in notifications.test.ts (the GET document sent back unchanged)',

@@ -124,7 +124,9 @@ export const reviewPages: WebRoute[] = [
     handle: (input) => {
       const save = async (then: string) => {
         const invoice = await input.call('getInvoice', { params: input.params });
-        await input.call('updateInvoice', { params: input.params, body: patchOf(invoice, input.body) });
+        const saved = await input.call('updateInvoice', { params: input.params, body: patchOf(invoice, input.body) });
+        // Still in the queue: nothing was corrected, so the person confirms the reading as it is.
+        if (saved.extraction.needs_review) await input.call('confirmInvoiceReading', { params: input.params });
         return { redirect: then, notice: invoice.extraction.needs_review ? t.saved : t.savedReviewed };
       };
       // Refused: the page it came from again, with the values as sent and the errors at their fields.
