@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ApiError, errors } from '../http/errors.js';
+import { pageInfo } from '../invoices/parsing/ocr/page.js';
+import { ProgramFailed, ProgramMissing, runProgram, type ProgramLimits } from '../invoices/parsing/ocr/programs.js';
 
 // A page of an original PDF as a PNG, rendered on the server with poppler's pdftoppm (installed
 // by scripts/install-deps), so the review page can show the document with the boxes the reader
-// read each value from. Bounded: the PDF's size, the page number, the render's time and width,
+// read each value from. Bounded: the PDF's size, the page number, the render's CPU, memory and width,
 // renders at once per process, and the bytes the cache keeps. Cached per document page (a stored
 // document never changes).
 
@@ -16,8 +14,12 @@ export const MAX_RENDERED_PDF_BYTES = 25 * 1024 * 1024;
 export const MAX_RENDERED_PAGE = 50;
 /** The rendered width in pixels: sharp on a desktop, a few hundred kilobytes a page. */
 const RENDER_WIDTH = 1200;
-const RENDER_TIMEOUT_MS = 20_000;
-const PAGE_COUNT_TIMEOUT_MS = 10_000;
+// A page at RENDER_WIDTH is a few megabytes of PNG at most; the render's CPU and memory are bounded.
+const PDFTOPPM_LIMITS: ProgramLimits = {
+  cpuSeconds: 20,
+  addressSpaceBytes: 1024 * 2 ** 20,
+  maxOutputBytes: 32 * 2 ** 20,
+};
 const MAX_CONCURRENT_RENDERS = 2;
 /** What the cache keeps at most, in bytes of PNG; the oldest renders go first. */
 const CACHE_BYTES = 64 * 1024 * 1024;
@@ -52,31 +54,18 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function run(command: string, args: string[], timeout: number): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout, maxBuffer: 1024 * 1024 }, (error, stdout) => {
-      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-        reject(unavailable(`${command} (poppler-utils) is not installed; the original can still be downloaded.`));
-        return;
-      }
-      if (error && error.killed) {
-        reject(unavailable('Rendering the page took too long; the original can still be downloaded.'));
-        return;
-      }
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout: String(stdout) });
-    });
-  });
-}
-
-async function withPdfFile<T>(bytes: Buffer, work: (file: string, dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'ics-page-'));
+// poppler's programs run as the OCR runs them (runProgram: the PDF on stdin, the image on stdout,
+// CPU time, address space and output bounded by prlimit), so a hostile PDF costs the API process
+// no more than a scan costs the parser pool. Their failures are told in the application's words.
+async function poppler<T>(work: () => Promise<T>): Promise<T> {
   try {
-    const file = join(dir, 'original.pdf');
-    await writeFile(file, bytes);
-    return await work(file, dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    return await work();
+  } catch (error) {
+    if (error instanceof ProgramMissing)
+      throw unavailable('poppler-utils is not installed; the original can still be downloaded.');
+    if (error instanceof ProgramFailed)
+      throw unavailable('The original could not be rendered; it can still be downloaded.');
+    throw error;
   }
 }
 
@@ -91,18 +80,8 @@ const infos = new Map<string, PdfInfo>();
 export async function pdfInfo(documentId: string, read: () => Promise<Buffer>): Promise<PdfInfo> {
   const known = infos.get(documentId);
   if (known) return known;
-  const info = await limited(async () =>
-    withPdfFile(await read(), async (file) => {
-      const { stdout } = await run('pdfinfo', [file], PAGE_COUNT_TIMEOUT_MS);
-      const pages = /^Pages:\s+(\d+)/mu.exec(stdout);
-      const size = /^Page size:\s+([\d.]+) x ([\d.]+)/mu.exec(stdout);
-      return {
-        pages: pages ? Number(pages[1]) : 0,
-        width: size ? Number(size[1]) : 595,
-        height: size ? Number(size[2]) : 842,
-      };
-    }),
-  );
+  const first = await limited(async () => poppler(async () => pageInfo(await read(), 1)));
+  const info = { pages: first.pageCount, width: first.width || 595, height: first.height || 842 };
   if (infos.size > 10_000) infos.clear();
   infos.set(documentId, info);
   return info;
@@ -116,21 +95,13 @@ export async function renderedPage(documentId: string, page: number, read: () =>
   if (cached) return cached;
   const pending = inFlight.get(key);
   if (pending) return pending;
-  const rendering = limited(async () =>
-    withPdfFile(await read(), async (file, dir) => {
-      const out = join(dir, 'page');
-      const args = ['-png', '-f', String(page), '-l', String(page), '-singlefile'];
-      const result = await run(
-        'pdftoppm',
-        [...args, '-scale-to-x', String(RENDER_WIDTH), '-scale-to-y', '-1', file, out],
-        RENDER_TIMEOUT_MS,
-      );
-      // 99: "Wrong page range given" (past the last page); anything else could not be read.
-      if (result.code === 99) throw errors.notFound('page');
-      if (result.code !== 0) throw unavailable('The original could not be rendered; it can still be downloaded.');
-      return readFile(`${out}.png`);
-    }),
-  );
+  const rendering = (async () => {
+    if (page > (await pdfInfo(documentId, read)).pages) throw errors.notFound('page');
+    const bytes = await read();
+    const args = ['-png', '-f', String(page), '-l', String(page), '-singlefile'];
+    const size = ['-scale-to-x', String(RENDER_WIDTH), '-scale-to-y', '-1'];
+    return limited(() => poppler(() => runProgram('pdftoppm', [...args, ...size, '-'], bytes, PDFTOPPM_LIMITS)));
+  })();
   inFlight.set(key, rendering);
   try {
     const png = await rendering;

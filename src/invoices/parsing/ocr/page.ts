@@ -177,14 +177,15 @@ async function detectPageLanguage(image: GrayImage, dpi: number): Promise<Langua
   return detectLanguage([...lines.values()].map((line) => line.join(' ')));
 }
 
-interface PageInfo {
+export interface PageInfo {
   pageCount: number;
   /** The page's size in points (0 when it is not there). */
   width: number;
   height: number;
 }
 
-async function pageInfo(bytes: Uint8Array, page: number): Promise<PageInfo> {
+/** The PDF's page count and one page's size, from poppler's pdfinfo under its limits. */
+export async function pageInfo(bytes: Uint8Array, page: number): Promise<PageInfo> {
   const output = (
     await runProgram('pdfinfo', ['-f', String(page), '-l', String(page), '-'], bytes, PDFINFO_LIMITS)
   ).toString('utf8');
