@@ -14,15 +14,12 @@ import {
   type ImportRowRecord,
   type PriceItemRow,
 } from '../src/agreements/price-imports/bulk-insert.js';
-import { priceItemKey as keyOf } from '../src/agreements/price-imports/item-key.js';
+import { readItemKey, storedItemKey } from '../src/agreements/price-imports/item-key.js';
 
 // Reads a price list and writes its rows as price items, all or nothing, in one transaction that
 // first checks whether this import already finished (so a retry after a crash changes nothing).
 
 type Counts = { rows: number; added: number; skipped: number; rejected: number };
-
-const dec = (value: Prisma.Decimal | null) => (value === null ? null : value.toFixed());
-const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
 export function createPriceImportActivities(deps: { db: Db; storage: ObjectStorage }) {
   const { db, storage } = deps;
@@ -119,17 +116,7 @@ async function storeRows(
     );
   }
   const existing = await tx.priceItem.findMany({ where: { agreementId: priceImport.agreementId } });
-  const known = new Set(
-    existing.map((i) =>
-      keyOf({
-        ...i,
-        amount: dec(i.amount),
-        fraction: dec(i.fraction),
-        validFrom: day(i.validFrom),
-        validUntil: day(i.validUntil),
-      }),
-    ),
-  );
+  const known = new Set(existing.map(storedItemKey));
   const items: PriceItemRow[] = [];
   const rowRecords: ImportRowRecord[] = rows.map((row, position) => {
     const base = {
@@ -154,11 +141,7 @@ async function storeRows(
       validFrom: item.validFrom ?? null,
       validUntil: item.validUntil,
     };
-    const key = keyOf({
-      ...columns,
-      amount: columns.amount && new Prisma.Decimal(columns.amount).toFixed(),
-      fraction: columns.fraction && new Prisma.Decimal(columns.fraction).toFixed(),
-    });
+    const key = readItemKey(item);
     if (known.has(key))
       return { ...base, outcome: 'skipped', reason: 'the same price item is already on the agreement' };
     known.add(key);

@@ -1,17 +1,16 @@
-import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { findDocuments, sealDocument } from '../../documents/service.js';
 import { LIMITS, readPriceListIsolated } from '../price-lists/index.js';
 import type { AgreementWithLinks } from '../service.js';
-import { priceItemKey } from './item-key.js';
+import { readItemKey, storedItemKey } from './item-key.js';
 import type { PriceImportEntry } from './service.js';
 
 // POST /v1/agreements/{id}/price-imports/preview: what an import of this entry would find, row by
 // row, with each row's would-be outcome (added, skipped as a duplicate, rejected with its reason,
 // or not_added when the list cannot be read completely and the import would add nothing), without
 // saving anything. The same reader as the import's activity (readPriceListIsolated) and the same
-// duplicate rule (priceItemKey against the agreement's items as the import's mode leaves them).
+// duplicate rule (the item keys of item-key.ts against the agreement's items as the import's mode leaves them).
 //
 // Bounded: the reader's own file limit (LIMITS.maxInputBytes), PREVIEW_CPU_MS of the helper's CPU
 // once it reads (the pool ends a read at WALL_CLOCK_FACTOR times that in wall-clock time; a cold
@@ -85,9 +84,6 @@ export const priceImportPreviewSchema = z
 export type PriceImportPreview = z.infer<typeof priceImportPreviewSchema>;
 type PreviewRow = PriceImportPreview['data'][number];
 
-const dec = (value: { toFixed(): string } | null) => (value === null ? null : value.toFixed());
-const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
-
 // The keys of the items the import would compare against, as its mode leaves them.
 async function existingKeys(deps: Deps, agreementId: string, documentId: string, mode: string): Promise<Set<string>> {
   if (mode === 'replace_all') return new Set();
@@ -109,17 +105,7 @@ async function existingKeys(deps: Deps, agreementId: string, documentId: string,
       validUntil: true,
     },
   });
-  return new Set(
-    items.map((item) =>
-      priceItemKey({
-        ...item,
-        amount: dec(item.amount),
-        fraction: dec(item.fraction),
-        validFrom: day(item.validFrom),
-        validUntil: day(item.validUntil),
-      }),
-    ),
-  );
+  return new Set(items.map(storedItemKey));
 }
 
 function read(bytes: Buffer, fileName: string, mimeType: string, entry: PriceImportEntry) {
@@ -170,18 +156,7 @@ export async function previewPriceImport(
       outcome = 'not_added';
       reason = `nothing would be added: ${failure.message}`;
     } else {
-      const key = priceItemKey({
-        description: item.description,
-        sellerItemId: item.sellerItemId,
-        unit: item.unit,
-        currencyCode: item.currencyCode,
-        priceType: item.price.type,
-        amount: item.price.type === 'amount' ? new Decimal(item.price.amount).toFixed() : null,
-        fraction: item.price.type === 'rate' ? new Decimal(item.price.fraction).toFixed() : null,
-        basis: item.price.type === 'rate' ? item.price.basis : null,
-        validFrom: item.validFrom ?? null,
-        validUntil: item.validUntil,
-      });
+      const key = readItemKey(item);
       if (known.has(key) || inList.has(key)) {
         outcome = 'skipped';
         reason = known.has(key)
