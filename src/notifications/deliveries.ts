@@ -115,24 +115,34 @@ export async function replayDelivery(
   if (updated.count === 0)
     throw errors.conflict('delivery_not_failed', 'Only a failed delivery can be replayed.', { status: row.status });
   const replays = row.replays + 1;
+  await startDelivery(deps, row.id, replays, deps.config.NOTIFICATION_RETRY_ATTEMPTS);
+  const fresh = await deps.db.notificationDelivery.findUniqueOrThrow({ where: { id: row.id }, include: WITH_PAYLOAD });
+  return serializeDelivery(fresh);
+}
+
+// Starts the delivery's workflow now; a start that is lost is picked up by the next dispatch
+// (the delivery is pending).
+async function startDelivery(
+  deps: Pick<AppDeps, 'config' | 'temporal' | 'logger'>,
+  deliveryId: string,
+  replays: number,
+  attempts: number,
+): Promise<void> {
   const retry = {
     initialSeconds: deps.config.NOTIFICATION_RETRY_INITIAL_SECONDS,
     maxSeconds: deps.config.NOTIFICATION_RETRY_MAX_SECONDS,
-    attempts: deps.config.NOTIFICATION_RETRY_ATTEMPTS,
+    attempts,
   };
   try {
     await deps.temporal.workflow.start('deliverNotificationWorkflow', {
-      workflowId: deliveryWorkflowId({ id: row.id, replays }),
+      workflowId: deliveryWorkflowId({ id: deliveryId, replays }),
       taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-      args: [row.id, retry],
+      args: [deliveryId, retry],
     });
   } catch (error) {
-    // A lost start is picked up by the next dispatch (the delivery is pending again).
     if (!(error instanceof WorkflowExecutionAlreadyStartedError))
-      deps.logger.warn({ err: error, delivery_id: row.id }, 'replay workflow did not start; the dispatcher will');
+      deps.logger.warn({ err: error, delivery_id: deliveryId }, 'delivery workflow did not start; the dispatcher will');
   }
-  const fresh = await deps.db.notificationDelivery.findUniqueOrThrow({ where: { id: row.id }, include: WITH_PAYLOAD });
-  return serializeDelivery(fresh);
 }
 
 // A test message to one channel (the application's "Send a test"): an event of kind `test` for the
@@ -180,21 +190,7 @@ export async function sendTestDelivery(
       },
     }),
   ]);
-  const retry = {
-    initialSeconds: deps.config.NOTIFICATION_RETRY_INITIAL_SECONDS,
-    maxSeconds: deps.config.NOTIFICATION_RETRY_MAX_SECONDS,
-    attempts: 1,
-  };
-  try {
-    await deps.temporal.workflow.start('deliverNotificationWorkflow', {
-      workflowId: deliveryWorkflowId({ id: deliveryId, replays: 0 }),
-      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-      args: [deliveryId, retry],
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError))
-      deps.logger.warn({ err: error, delivery_id: deliveryId }, 'test delivery did not start; the dispatcher will');
-  }
+  await startDelivery(deps, deliveryId, 0, 1);
   const row = await deps.db.notificationDelivery.findUniqueOrThrow({
     where: { id: deliveryId },
     include: WITH_PAYLOAD,
