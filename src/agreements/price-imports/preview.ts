@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { findDocuments, sealDocument } from '../../documents/service.js';
+import { publicFailure } from '../../shared/failures.js';
 import { LIMITS, readPriceListIsolated } from '../price-lists/index.js';
 import type { AgreementWithLinks } from '../service.js';
 import { readItemKey, storedItemKey } from './item-key.js';
@@ -138,9 +139,9 @@ export async function previewPriceImport(
     existingKeys(deps, agreement.id, document.id, mode),
   ]);
   const incomplete = result.kind === 'failed' || !result.complete;
-  const failure = incomplete
-    ? (result.failure ?? { code: 'extraction_incomplete', message: 'The price list could not be read completely.' })
-    : null;
+  // Told as the import tells it (publicFailure): our own codes and messages, never a reader's text.
+  const incompleteList = { code: 'extraction_incomplete', message: 'The price list could not be read completely.' };
+  const failure = incomplete ? { ...publicFailure(result.failure ?? incompleteList, incompleteList) } : null;
   const counts = { found: result.rows.length, added: 0, skipped: 0, rejected: 0, not_added: 0 };
   const data: PreviewRow[] = [];
   // Items the list itself would add: a later equal row is skipped, as the import skips it.
