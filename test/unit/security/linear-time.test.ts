@@ -1,5 +1,6 @@
 // Every parser of user text, fed hostile input of growing size, must take time that grows
-// linearly: time(8n) / time(n) stays far below 64 (what quadratic work gives). Each input is the
+// linearly: time(8n) / time(n) stays far below 64 (what quadratic work gives); only the two ends
+// are timed, since only their ratio is judged. Each input is the
 // kind that made a backtracking pattern go quadratic (long runs of one character with no match
 // at the end). Timings take the minimum of several repetitions and the slack is wide, so a busy
 // machine does not make the test flaky; quadratic work still fails it by a wide margin.
@@ -16,7 +17,7 @@ import type { Word } from '../../../src/shared/layout/words.js';
 import { parseXmlInvoice } from '../../../src/invoices/parsing/xml-invoice.js';
 import { loadXml } from '../../../src/invoices/parsing/xml.js';
 
-const SIZES = [10_000, 20_000, 40_000, 80_000];
+const SIZES = [10_000, 80_000];
 const REPETITIONS = 5;
 const MAX_RATIO = 30;
 /** Each timing runs the parser often enough to take at least this long, so timer noise does not count. */
