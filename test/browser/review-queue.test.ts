@@ -1,13 +1,15 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDb } from '../support/tenants.js';
+import { eventually } from '../support/api.js';
+import { uploadDocument } from '../support/invoices.js';
+import { createTenant, testDb } from '../support/tenants.js';
 import { unusualPdfInvoice, type UnusualInvoice } from '../support/unusual-pdf-invoices.js';
 import { expectAccessible, launchBrowser, PHONE, screenshot, signIn, type TestBrowser } from './support/browser.js';
-import { createWebUser, type WebUser } from './support/users.js';
+import { createWebUser, givePassword, PASSWORD, type WebUser } from './support/users.js';
 
 // The review queue and the invoice page (issue 28): a PDF invoice whose number the layout reader
 // cannot read is uploaded, waits in the queue with its reason, is opened beside its original page
@@ -209,6 +211,63 @@ describe('review queue', () => {
       form: { invoice_number: 'X' },
     });
     expect(forged.status()).toBe(403);
+    await context.close();
+  });
+});
+
+// A price import that could not read a row waits in the same queue; its page shows the rows that
+// gave no price, and a person marks it reviewed once they have dealt with them.
+describe('review queue: price imports', () => {
+  it('shows the rows of an import that needs review, and marks it reviewed', async () => {
+    const tenant = await createTenant({ role: 'write' });
+    const agreementId = (await tenant.call('/v1/agreements', { method: 'POST', body: { title: 'Toimistotarvikkeet' } }))
+      .body.id as string;
+    const file = 'fi-unreadable-row.pdf';
+    const documentId = await uploadDocument(
+      tenant,
+      file,
+      await readFile(path.join(import.meta.dirname, '../fixtures/price-list-documents', file)),
+      'application/pdf',
+    );
+    const started = await tenant.call(`/v1/agreements/${agreementId}/price-imports`, {
+      method: 'POST',
+      body: { entries: [{ document_id: documentId, default_currency: 'EUR' }] },
+    });
+    const importId = started.body.data[0].id as string;
+    await eventually(
+      () => tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`),
+      (response) => response.body.needs_review === true,
+      SETTLED_MS,
+    );
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, await givePassword(tenant.userId), PASSWORD);
+    await page.goto('/app/review');
+    const entry = page.locator('.review-imports li', { hasText: 'Toimistotarvikkeet' });
+    expect(await entry.textContent()).toContain('could not be read fully');
+    await Promise.all([page.waitForNavigation(), entry.getByRole('link', { name: 'Review' }).click()]);
+
+    // The unreadable row, and the two readable ones the failed import did not add either.
+    const rows = page.locator('#rows-to-review tbody tr');
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-outcome')))).toEqual([
+      'not_added',
+      'rejected',
+      'not_added',
+    ]);
+    const rejected = (await page.locator('#rows-to-review tr[data-outcome="rejected"]').textContent())!;
+    expect(rejected).toContain('page 1, row 2');
+    expect(rejected).toContain('89,9O');
+    await expectAccessible(page, 'price import to review');
+    await screenshot(page, 'review-price-import');
+
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Mark as reviewed' }).click()]);
+    expect(new URL(page.url()).pathname).toBe('/app/review');
+    const main = (await page.textContent('main'))!;
+    expect(main).toContain('marked as reviewed');
+    expect(main).toContain('No recent price import needs a look.');
+    const after = await tenant.call(`/v1/agreements/${agreementId}/price-imports/${importId}`);
+    expect(after.body.needs_review).toBe(false);
     await context.close();
   });
 });

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventually } from '../support/api.js';
 import { uploadDocument } from '../support/invoices.js';
-import { createTenant, type Tenant } from '../support/tenants.js';
+import { createTenant, keyFor, type Tenant } from '../support/tenants.js';
+import { call, eventually } from '../support/api.js';
 
 // Price lists as suppliers send them, PDF and DOCX (test/fixtures/price-list-documents, generated
 // by scripts/corpus/generate-price-list-documents.ts with their ground truth), imported over HTTP.
@@ -168,5 +168,27 @@ describe('price lists from PDF and DOCX documents', () => {
     // Another organization sees neither the agreement nor its imports.
     const other = await createTenant();
     expect((await other.call(`/v1/agreements/${agreementId}/price-imports`)).status).toBe(404);
+    // A person confirms they looked at it: it leaves the queue, its rows and figures unchanged,
+    // and the agreement's timeline says who. A Read key may not; another organization finds nothing.
+    const confirm = `/v1/agreements/${agreementId}/price-imports/${bad.id}/confirm-review`;
+    const readKey = await keyFor(tenant, 'read');
+    const refused = await call(confirm, { method: 'POST', token: readKey, organizationId: tenant.organizationId });
+    expect(refused.status).toBe(403);
+    expect((await other.call(confirm, { method: 'POST' })).status).toBe(404);
+    const confirmed = await tenant.call(confirm, { method: 'POST' });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body).toEqual({ ...bad, needs_review: false });
+    expect((await tenant.call(`/v1/agreements/${agreementId}/price-imports?needs_review=true`)).body.data).toEqual([]);
+    const again = await tenant.call(confirm, { method: 'POST' });
+    expect(again.body).toEqual(confirmed.body);
+    const timeline = await tenant.call(`/v1/activity?entity_type=agreement&entity_id=${agreementId}`);
+    const entries = timeline.body.data.filter((entry: any) => entry.action === 'price_import_review_confirmed');
+    expect(entries).toHaveLength(1);
+    expect(entries[0].changes.price_import_id.after).toBe(bad.id);
+    // An import that needed no review stays as it is.
+    const untouched = await tenant.call(`/v1/agreements/${agreementId}/price-imports/${good.id}/confirm-review`, {
+      method: 'POST',
+    });
+    expect(untouched.body).toEqual(good);
   });
 });

@@ -69,6 +69,7 @@ const COMMANDS: Record<string, string> = {
   'POST /v1/integrations/{id}/syncs': 'starts a sync',
   'POST /v1/teams/{id}/members': 'adds people to a team',
   'POST /v1/invoices/{id}/confirm-reading': 'confirms an uncertain reading; no body',
+  'POST /v1/agreements/{id}/price-imports/{import_id}/confirm-review': 'confirms a price import was reviewed; no body',
   'POST /v1/teams/preview': "counts what a team's filter would cover; saves nothing",
   'PUT /v1/notification-preferences':
     'written back as read in notifications.test.ts (the GET document sent back unchanged)',

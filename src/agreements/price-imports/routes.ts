@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import { findAgreement } from '../service.js';
 import {
+  confirmPriceImportReview,
   findPriceImport,
   listPriceImports,
   priceImportListQuery,
@@ -151,6 +152,22 @@ export const priceImportRoutes = [
     handler: async ({ params: p, actor, deps }) => {
       const agreement = await findAgreement(deps, actor.organizationId, p.id);
       return { body: await viewPriceImport(deps, await findPriceImport(deps, agreement.id, p.import_id)) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/agreements/{id}/price-imports/{import_id}/confirm-review',
+    operationId: 'confirmPriceImportReview',
+    summary:
+      'Confirm that a person has looked at an import that needed review (its failure or rejected rows): it leaves the review queue (needs_review=true); nothing else changes',
+    tag,
+    access: { level: 'write' },
+    params,
+    responses: { 200: { description: 'The import', schema: priceImportSchema } },
+    handler: async ({ params: p, actor, deps }) => {
+      const agreement = await findAgreement(deps, actor.organizationId, p.id);
+      const priceImport = await findPriceImport(deps, agreement.id, p.import_id);
+      return { body: await viewPriceImport(deps, await confirmPriceImportReview(deps, actor, priceImport)) };
     },
   }),
   defineRoute({

@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
+import { recordActivity, type Actor } from '../../activity/record.js';
+import type { RequestActor } from '../../auth/actor.js';
 import { findDocuments, sealDocument } from '../../documents/service.js';
 import type { PriceImport } from '../../generated/prisma/client.js';
 import { z } from 'zod';
@@ -145,14 +147,43 @@ export async function viewPriceImport(deps: Deps, priceImport: PriceImport, reus
 }
 
 // A finished import a person should look at: it could not be read completely, or rows of it
-// were rejected. The same rule as a Prisma filter (the list) and on one record (the view).
+// were rejected, and nobody has confirmed it since. The same rule as a Prisma filter (the list)
+// and on one record (the view).
 const NEEDS_REVIEW: Prisma.PriceImportWhereInput = {
   finishedAt: { not: null },
+  reviewedAt: null,
   OR: [{ failure: { not: Prisma.DbNull } }, { rowsRejected: { gt: 0 } }],
 };
 
 function needsReview(priceImport: PriceImport): boolean {
-  return priceImport.finishedAt !== null && (priceImport.failure !== null || (priceImport.rowsRejected ?? 0) > 0);
+  if (priceImport.finishedAt === null || priceImport.reviewedAt !== null) return false;
+  return priceImport.failure !== null || (priceImport.rowsRejected ?? 0) > 0;
+}
+
+// A person has looked at an import that needed review (its rejected rows, or why it failed) and
+// done what was needed (added the missing prices by hand, or nothing): it leaves the review queue,
+// recorded on the agreement's timeline. An import that needs no review is left as it is.
+export async function confirmPriceImportReview(
+  deps: Pick<AppDeps, 'db'>,
+  actor: RequestActor | Actor,
+  priceImport: PriceImport,
+): Promise<PriceImport> {
+  if (!needsReview(priceImport)) return priceImport;
+  return deps.db.$transaction(async (tx) => {
+    const reviewed = await tx.priceImport.update({ where: { id: priceImport.id }, data: { reviewedAt: new Date() } });
+    await recordActivity(tx, priceImport.organizationId, actor, [
+      {
+        entityType: 'agreement',
+        entityId: priceImport.agreementId,
+        action: 'price_import_review_confirmed',
+        changes: {
+          price_import_id: { before: priceImport.id, after: priceImport.id },
+          needs_review: { before: true, after: false },
+        },
+      },
+    ]);
+    return reviewed;
+  });
 }
 
 const CREATED_AT: SortColumn = { field: 'createdAt', kind: 'date' };

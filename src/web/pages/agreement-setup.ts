@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { ApiError, errors } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/multipart.js';
 import { labelsOf } from '../labels.js';
-import { type OperationCaller, type OperationInput, type OperationResponse } from '../operations.js';
+import { mayCall, type OperationCaller, type OperationInput, type OperationResponse } from '../operations.js';
 import { defineAction, defineDownload, definePage, type ActionResult, type WebInput, type WebRoute } from '../page.js';
 import { firstText } from '../pickers.js';
 import { actOrShowRefusal, type Refusal } from '../refusal.js';
@@ -344,20 +345,64 @@ async function importPage(
 
 const importParams = z.object({ id: z.string().uuid(), import_id: z.string().uuid() });
 
-async function importProgress({ call, params }: { call: OperationCaller; params: { id: string; import_id: string } }) {
+type ImportInput = Pick<WebInput<{ id: string; import_id: string }, unknown>, 'call' | 'params' | 'credential'>;
+
+async function importProgress({ call, params, credential }: ImportInput) {
   const [agreement, priceImport] = await Promise.all([
     call('getAgreement', { params: { id: params.id } }),
     call('getPriceImport', { params: { id: params.id, import_id: params.import_id } }),
   ]);
-  const document = await call('getDocument', { params: { id: priceImport.document_id } });
+  const [document, rowsToReview] = await Promise.all([
+    call('getDocument', { params: { id: priceImport.document_id } }),
+    priceImport.needs_review ? unsettledRows(call, params) : Promise.resolve(null),
+  ]);
   return {
     title: `${t.progress}: ${document.file_name}`,
     agreement,
     priceImport,
     fileName: document.file_name,
     running: priceImport.status === 'queued' || priceImport.status === 'running',
+    rowsToReview,
+    canConfirmReview: priceImport.needs_review && mayCall(credential, 'confirmPriceImportReview'),
     t,
   };
+}
+
+// The rows a person has to look at in an import that needs review: rejected ones, and those not
+// added because the list was not read completely. Read from the import's own row report (the
+// API's download), the first REVIEW_ROWS of them.
+const REVIEW_ROWS = 100;
+interface ReportRow {
+  sheet: string;
+  row: string;
+  outcome: string;
+  reason: string;
+  cells: string;
+}
+
+async function unsettledRows(call: OperationCaller, params: { id: string; import_id: string }) {
+  const csv = await call('downloadPriceImport', { params });
+  const rows = (parse(String(csv), { columns: true, skip_empty_lines: true }) as ReportRow[]).filter(
+    (row) => row.outcome === 'rejected' || row.outcome === 'not_added',
+  );
+  return {
+    total: rows.length,
+    shown: rows.slice(0, REVIEW_ROWS).map((row) => ({ ...row, cells: cellTexts(row.cells) })),
+  };
+}
+
+// The report keeps a row's cells as JSON (an array, or an object by column); shown as one line.
+function cellTexts(cells: string): string {
+  try {
+    const value: unknown = JSON.parse(cells);
+    const parts = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : [value];
+    return parts
+      .filter((part) => part !== null && part !== '')
+      .map(String)
+      .join(' · ');
+  } catch {
+    return cells;
+  }
 }
 
 const noFile = (field: string) => errors.validation('Choose a file to upload.', [{ field, message: 'choose a file' }]);
@@ -612,6 +657,17 @@ export const agreementSetupPages: WebRoute[] = [
     view: 'agreement-import-progress',
     params: importParams,
     load: (input) => importProgress(input),
+  }),
+  // A person has looked at an import that needed review: it leaves the review queue.
+  defineAction({
+    path: '/agreements/:id/price-imports/:import_id/confirm-review',
+    level: 'write',
+    params: importParams,
+    body: z.object({ _csrf: z.unknown().optional() }),
+    handle: async ({ call, params }) => {
+      await call('confirmPriceImportReview', { params });
+      return { redirect: '/app/review', notice: t.importReviewed };
+    },
   }),
   defineDownload({
     path: '/agreements/:id/price-imports/:import_id/rows.csv',
