@@ -381,8 +381,9 @@ interface ReportRow {
 }
 
 async function unsettledRows(call: OperationCaller, params: { id: string; import_id: string }) {
-  const csv = await call('downloadPriceImport', { params });
-  const rows = (parse(String(csv), { columns: true, skip_empty_lines: true }) as ReportRow[]).filter(
+  const csv: unknown = await call('downloadPriceImport', { params });
+  const text = typeof csv === 'string' ? csv : Buffer.isBuffer(csv) ? csv.toString('utf8') : '';
+  const rows = parse<ReportRow>(text, { columns: true, skip_empty_lines: true }).filter(
     (row) => row.outcome === 'rejected' || row.outcome === 'not_added',
   );
   return {
