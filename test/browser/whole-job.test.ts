@@ -97,6 +97,9 @@ async function dropFiles(selector: string, paths: string[]): Promise<void> {
 describe('the whole job, from a contract to money recovered', () => {
   it('1. signs in and lands on the overview', async () => {
     context = await browser.newContext();
+    // A preview or an upload's answer reads the file first (a PDF in a helper process): on a busy
+    // machine that can take longer than playwright's 30 s default for a click and its navigation.
+    context.setDefaultTimeout(90_000);
     page = await context.newPage();
     await signIn(page, user.email, user.password);
     expect(new URL(page.url()).pathname).toBe('/app');
