@@ -59,7 +59,8 @@ beforeAll(async () => {
   });
   expect(earlier.status, JSON.stringify(earlier.body)).toBe(201);
   user = await createWebUser({ role: 'write', organizationId: tenant.organizationId, name: 'Nina Dahl' });
-  files = await walkInvoices(randomUUID().slice(0, 6));
+  // Digits only: the scan's number is read by OCR, which takes a hex "1" for an "l" now and then.
+  files = await walkInvoices(String(100_000 + Math.floor(Math.random() * 900_000)));
 });
 
 afterAll(async () => {
@@ -205,10 +206,19 @@ describe('the whole job, from a contract to money recovered', () => {
 
   it('6. puts every open alert of the agreement into a new claim in one go', async () => {
     await page.goto(`/app/agreements/${agreementId}`);
-    expect(await main()).toContain('3 open, 0 claimed');
     await submit(page, page.getByRole('link', { name: 'Open alerts' }));
-    const listed = (await page.locator('table.list').textContent())!;
-    for (const number of [files.xml.number, files.pdf.number, files.scan.number]) expect(listed).toContain(number);
+    // One alert per invoice: the article billed above its agreed price, with what it cost.
+    const rows = await Promise.all(
+      (await page.locator('tr[data-alert-row]').all()).map((row) => row.locator('td').allTextContents()),
+    );
+    const found = rows.map((cells) => `${cells[1]!.trim()} ${cells[5]!.trim()}`).sort();
+    expect(found, JSON.stringify(rows)).toEqual(
+      [
+        `${files.xml.number} ${usd(OVERCHARGES.xml.impact)}`,
+        `${files.pdf.number} ${usd(OVERCHARGES.pdf.impact)}`,
+        `${files.scan.number} ${usd(OVERCHARGES.scan.impact)}`,
+      ].sort(),
+    );
     expect(await page.locator('p.summary').textContent()).toContain(usd(TOTAL_OVERCHARGE));
 
     await page.getByRole('radio', { name: /All 3 alerts matching/ }).check();
