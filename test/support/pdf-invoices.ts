@@ -26,6 +26,8 @@ export interface PdfInvoice {
   net: string;
   vat: string;
   gross: string;
+  /** A line under the totals, e.g. what to quote when paying. */
+  note?: string;
 }
 
 export async function pdfInvoice(invoice: PdfInvoice): Promise<Buffer> {
@@ -43,12 +45,14 @@ export async function pdfInvoice(invoice: PdfInvoice): Promise<Buffer> {
   text('INVOICE', 555, 40, 18, true);
   text('Bill to', 40, 100, 7);
   text(invoice.buyer, 40, 111, 10);
-  const meta: Array<[string, string]> = [
+  const rows: Array<[string, string]> = [
     ['Invoice no.:', invoice.number],
     ['Invoice date:', invoice.issueDate],
     ['Due date:', invoice.dueDate],
     ['Currency:', invoice.currency],
   ];
+  // A supplier that prints no invoice number (only a payment reference, say) leaves the row out.
+  const meta = rows.filter(([, value]) => value !== '');
   meta.forEach(([label, value], index) => {
     text(label, 340, 100 + index * 13);
     text(value, 555, 100 + index * 13, 9, true);
@@ -99,6 +103,7 @@ export async function pdfInvoice(invoice: PdfInvoice): Promise<Buffer> {
     text(label, 380, y + 12 + index * 13);
     text(value, 555, y + 12 + index * 13, 9, true);
   });
+  if (invoice.note) text(invoice.note, 40, y + 12 + totals.length * 13 + 20);
   footer();
   doc.end();
   await ended;
