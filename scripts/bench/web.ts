@@ -15,7 +15,7 @@
 // Target: server time p95 under 200 ms for every page and action.
 //   --invoices 100000 --suppliers 2000 --agreements 500 --alerts 50000 --lines 1000
 //   --samples 100 --warmup 10 --action-samples 40 (uploads and previews: a fifth of it)
-//   --only <name part> --skip-actions --explain (each page's statements under EXPLAIN ANALYZE)
+//   --only <name part>[,<name part>...] --skip-actions --explain (each page's statements under EXPLAIN ANALYZE)
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -476,8 +476,11 @@ function pages(f: Fixtures): { name: string; path: string }[] {
     { name: 'team: saved count', path: `/app/teams/${f.team}/count` },
     { name: 'team: new', path: '/app/teams/new' },
     { name: 'run: live', path: `/app/runs/${f.run}/live` },
-  ].filter((page) => !values.only || page.name.includes(values.only));
+  ].filter((page) => chosen(page.name));
 }
+
+// --only a,b: the pages and actions whose name contains one of the parts.
+const chosen = (name: string) => !values.only || values.only.split(',').some((part) => name.includes(part));
 
 const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
 
@@ -531,7 +534,7 @@ await withBenchStack('Web bench', async (context) => {
         reviewQueue: fixtures.reviewQueue,
         requests: ACTION_SAMPLES + ACTION_WARMUP,
       });
-      for (const action of actions.filter((a) => !values.only || a.name.includes(values.only)))
+      for (const action of actions.filter((a) => chosen(a.name)))
         record(`POST ${action.name}`, await measureAction(context.stack.apiUrl, action, headers, csrf));
     }
     // The API's own answer for the invoice list's data, with the organization's API key.
