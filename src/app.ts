@@ -39,6 +39,9 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[] = allRoutes):
       textLimit: MAX_JSON_BODY_BYTES,
       formLimit: MAX_JSON_BODY_BYTES,
       jsonStrict: true,
+      // A form's repeated field (the alerts ticked for a bulk command, up to 1,000) stays a list:
+      // past qs's default of 20 repeats it became an object, and the form was refused.
+      queryString: { arrayLimit: 1000, parameterLimit: 10_000 },
       // Never multipart here: the Ingestion upload reads its own body after authentication
       // (src/http/multipart.ts), so no other path and no anonymous caller can fill the disk.
       multipart: false,

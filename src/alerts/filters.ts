@@ -125,14 +125,16 @@ export function alertWhere(
   };
 }
 
-// alertWhere as SQL over alerts `a`, for the list page read in one statement (src/alerts/list.ts);
-// the totals, groups, exports and bulk selections use alertWhere. Both select the same alerts for
-// every filter (test/integration/alert-filters.test.ts).
-export function alertFilterSql(organizationId: string, filter: AlertFilter): Prisma.Sql {
+// alertWhere as SQL over alerts `a`, for the list page read in one statement (src/alerts/list.ts)
+// and the supplier groups (one statement through the invoices); the totals, other groups, exports
+// and bulk selections use alertWhere. Both select the same alerts for every filter
+// (test/integration/alert-filters.test.ts). `perRow` as for visibleAlertSql: a page reads few
+// alerts, a group reads every one of the organization.
+export function alertFilterSql(organizationId: string, filter: AlertFilter, { perRow = true } = {}): Prisma.Sql {
   const ids = (column: string, values: string[]) => Prisma.sql`${Prisma.raw(`a.${column}`)} = ANY(${values}::uuid[])`;
   return allOf([
     Prisma.sql`a.organization_id = ${organizationId}::uuid`,
-    Prisma.raw(visibleAlertSql('a', { perRow: true })),
+    Prisma.raw(visibleAlertSql('a', { perRow })),
     joinRelationsSql(filter.join_operator, [
       filter.invoice_ids ? ids('invoice_id', filter.invoice_ids) : null,
       filter.agreement_ids ? ids('agreement_id', filter.agreement_ids) : null,

@@ -4,7 +4,7 @@ import { Prisma } from '../db/client.js';
 import { errors } from '../http/errors.js';
 import { formatAmount, sum } from '../shared/money.js';
 import { neutraliseText, toSafeCsv } from '../shared/spreadsheet-cells.js';
-import { alertWhereOf, setAsideAlertsSql } from './filters.js';
+import { alertFilterSql, alertWhereOf, setAsideAlertsSql } from './filters.js';
 import { ALERT_STATUSES, type AlertFilter, type GROUP_BY } from './schemas.js';
 import { ALERT_INCLUDE, serializeAlert, type AlertWithMatch } from './serialize.js';
 import { acrossScope, type TeamScope } from '../teams/scope.js';
@@ -71,20 +71,12 @@ async function statusTotals(
   if (!scope && Object.entries(filter).every(([key, value]) => value === undefined || TOTALS_FILTER_KEYS.has(key))) {
     return keptStatusTotals(deps, organizationId, filter.statuses ?? ALERT_STATUSES);
   }
-  const where = await alertWhereOf(deps.db, organizationId, filter);
-  const rows = await acrossScope(deps.db, scope, 'alert', (idWhere) =>
-    deps.db.alert.groupBy({
-      by: ['status', 'currencyCode'],
-      where: { AND: [where, idWhere] },
-      _count: { _all: true },
-      _sum: { impactAmount: true },
-    }),
-  );
+  const rows = await buckets(deps, organizationId, 'status', filter, scope);
   return rows.map((row) => ({
-    status: row.status,
+    status: row.key as Status,
     currencyCode: row.currencyCode,
-    count: row._count._all,
-    impact: row._sum.impactAmount,
+    count: row.count,
+    impact: row.impact,
   }));
 }
 
@@ -117,37 +109,44 @@ export async function alertMetrics(
   return { counts, impact };
 }
 
+// The key of each group, over alerts `a` (and their invoices `inv` for the supplier): an alert of
+// an invoice belongs to the invoice's supplier.
+const GROUP_KEY_SQL: Record<(typeof GROUP_BY)[number], string> = {
+  agreement: 'a.agreement_id::text',
+  topic: 'a.topic_id::text',
+  invoice: 'a.invoice_id::text',
+  supplier: 'inv.supplier_id::text',
+  status: 'a.status::text',
+  checker: 'a.checker',
+};
+
+// Count and impact per key and currency in one statement over the list's own filter (SQL): the
+// organization's alerts read once, the set-aside ones left out by anti-joins on the few ended
+// matches and deleted invoices, rather than a match and an invoice probed for every alert.
 async function buckets(
   deps: Deps,
-  where: Prisma.AlertWhereInput,
-  column: (typeof GROUP_COLUMN)[keyof typeof GROUP_COLUMN],
+  organizationId: string,
+  groupBy: (typeof GROUP_BY)[number],
+  filter: AlertFilter,
   scope: TeamScope | null,
 ): Promise<Bucket[]> {
-  const rows = await acrossScope(deps.db, scope, 'alert', (idWhere) =>
-    deps.db.alert.groupBy({
-      by: [column, 'currencyCode'],
-      where: { AND: [where, idWhere] },
-      _count: { _all: true },
-      _sum: { impactAmount: true },
-    }),
+  const key = Prisma.raw(GROUP_KEY_SQL[groupBy]);
+  const invoices = groupBy === 'supplier' ? Prisma.sql`JOIN invoices inv ON inv.id = a.invoice_id` : Prisma.empty;
+  const rows = await acrossScope(
+    deps.db,
+    scope,
+    'alert',
+    (idWhere) =>
+      deps.db.$queryRaw<
+        { key: string | null; currency_code: string | null; count: number; impact: Prisma.Decimal | null }[]
+      >`
+      SELECT ${key} AS key, a.currency_code, count(*)::int AS count, sum(a.impact_amount) AS impact
+        FROM alerts a ${invoices}
+       WHERE ${alertFilterSql(organizationId, filter, { perRow: false })}
+         ${idWhere.id ? Prisma.sql`AND a.id = ANY(${idWhere.id.in}::uuid[])` : Prisma.empty}
+       GROUP BY 1, 2`,
   );
-  return rows.map((row) => ({
-    key: (row as Record<string, unknown>)[column] as string | null,
-    currencyCode: row.currencyCode,
-    count: row._count._all,
-    impact: row._sum.impactAmount,
-  }));
-}
-
-// Alerts of an invoice belong to the invoice's supplier.
-async function bySupplier(deps: Deps, where: Prisma.AlertWhereInput, scope: TeamScope | null): Promise<Bucket[]> {
-  const perInvoice = await buckets(deps, where, 'invoiceId', scope);
-  const invoices = await inBatches(
-    perInvoice.map((b) => b.key!),
-    (ids) => deps.db.invoice.findMany({ where: { id: { in: ids } }, select: { id: true, supplierId: true } }),
-  );
-  const supplierOf = new Map(invoices.map((i) => [i.id, i.supplierId]));
-  return perInvoice.map((bucket) => ({ ...bucket, key: supplierOf.get(bucket.key!) ?? null }));
+  return rows.map((row) => ({ key: row.key, currencyCode: row.currency_code, count: row.count, impact: row.impact }));
 }
 
 // One group per key: as many keys as invoices (or suppliers, ...) with alerts, in batches.
@@ -187,14 +186,6 @@ async function labels(
   }
 }
 
-const GROUP_COLUMN = {
-  agreement: 'agreementId',
-  topic: 'topicId',
-  invoice: 'invoiceId',
-  status: 'status',
-  checker: 'checker',
-} as const;
-
 export async function alertGroups(
   deps: Deps,
   organizationId: string,
@@ -202,11 +193,7 @@ export async function alertGroups(
   filter: AlertFilter,
   scope: TeamScope | null = null,
 ) {
-  const where = await alertWhereOf(deps.db, organizationId, filter);
-  const rows =
-    groupBy === 'supplier'
-      ? await bySupplier(deps, where, scope)
-      : await buckets(deps, where, GROUP_COLUMN[groupBy], scope);
+  const rows = await buckets(deps, organizationId, groupBy, filter, scope);
   const groups = new Map<string | null, { count: number; impact: Map<string | null, Prisma.Decimal[]> }>();
   for (const row of rows) {
     const group = groups.get(row.key) ?? { count: 0, impact: new Map<string | null, Prisma.Decimal[]>() };
