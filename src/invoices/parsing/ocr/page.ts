@@ -22,7 +22,8 @@ import {
   type GrayImage,
 } from './raster.js';
 import { ProgramFailed, ProgramMissing, runProgram, type ProgramLimits } from './programs.js';
-import { parseTesseractTsv, restoreSeparators, wordsFromTsvPage } from './tesseract-tsv.js';
+import { parseTesseractTsv, restoreSeparators, wordsFromTsvPage, type TsvPage } from './tesseract-tsv.js';
+import { stackRegions, unreadRegions, type PixelBox } from './unread.js';
 
 /** This module, for runIsolated (scan.ts). */
 export const OCR_PAGE_MODULE = new URL(import.meta.url);
@@ -112,11 +113,11 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
   const chosen = languages === 'detect' ? tesseractLanguagesFor(language ?? 'en') : [...languages];
   const detectedAt = performance.now();
 
-  const tsv = await tesseract(image, dpi, chosen);
+  const read = await withUnreadInk(parseTesseractTsv(await tesseract(image, dpi, chosen)), image, dpi, chosen);
   const ink = image;
   const inkAt = (x: number, y: number) =>
     x >= 0 && y >= 0 && x < ink.width && y < ink.height && ink.pixels[y * ink.width + x] === 0;
-  const { words, residualSkew } = wordsFromTsvPage(restoreSeparators(parseTesseractTsv(tsv), inkAt), { page, dpi });
+  const { words, residualSkew } = wordsFromTsvPage(restoreSeparators(read, inkAt), { page, dpi });
   return {
     kind: 'page',
     page,
@@ -155,10 +156,49 @@ export function preparePage(rendered: GrayImage, dpi: number): { image: GrayImag
   return { image, skew };
 }
 
-async function tesseract(image: GrayImage, dpi: number, languages: readonly string[]): Promise<string> {
+/**
+ * The page's words with those of the text the page segmentation left out (unread.ts): the
+ * regions of ink outside the blocks read are stacked into one image (one tesseract start for
+ * all) and read as one block; their words are put back in page pixels on lines of their own
+ * (the reader joins them to the rows they stand on).
+ */
+async function withUnreadInk(
+  page: TsvPage,
+  image: GrayImage,
+  dpi: number,
+  languages: readonly string[],
+): Promise<TsvPage> {
+  const regions = unreadRegions(image, page.blocks, dpi);
+  if (regions.length === 0) return page;
+  // White rows between the regions so tesseract does not join their lines.
+  const gap = Math.round((60 * dpi) / OCR_DPI);
+  const stacked = stackRegions(image, regions, gap);
+  const again = parseTesseractTsv(await tesseract(stacked.image, dpi, languages, '6'));
+  const words = [...page.words];
+  for (const word of again.words) {
+    const middle = word.top + word.height / 2;
+    const index = stacked.tops.findIndex((top, at) => middle >= top && middle < top + (regions[at] as PixelBox).height);
+    const region = regions[index];
+    if (!region) continue;
+    words.push({
+      ...word,
+      left: word.left + region.left,
+      top: word.top - (stacked.tops[index] as number) + region.top,
+      lineKey: `unread${index}.${word.lineKey}`,
+    });
+  }
+  return { ...page, words };
+}
+
+async function tesseract(
+  image: GrayImage,
+  dpi: number,
+  languages: readonly string[],
+  segmentation: '3' | '6' = '3',
+): Promise<string> {
   const tsv = await runProgram(
     'tesseract',
-    ['stdin', 'stdout', '--dpi', String(dpi), '--psm', '3', '-l', languages.join('+'), 'tsv'],
+    ['stdin', 'stdout', '--dpi', String(dpi), '--psm', segmentation, '-l', languages.join('+'), 'tsv'],
     encodePgm(image),
     TESSERACT_LIMITS,
     {

@@ -10,6 +10,7 @@
  * straightened is measured from the lines' baselines and the boxes are rotated back.
  */
 import { MAX_WORDS_PER_PAGE, type Word } from '../../../shared/layout/words.js';
+import type { PixelBox } from './unread.js';
 
 /** One word row of the TSV (level 5), in pixels. */
 export interface OcrWordBox {
@@ -29,6 +30,8 @@ export interface TsvPage {
   /** The page image's size in pixels (the level 1 row), when present. */
   width: number | null;
   height: number | null;
+  /** The text blocks (level 2) tesseract read any word in, in pixels. */
+  blocks: PixelBox[];
 }
 
 export interface WordsFromTsvOptions {
@@ -59,6 +62,8 @@ const MAX_SEPARATOR_GAP = 3;
 
 export function parseTesseractTsv(tsv: string): TsvPage {
   const words: OcrWordBox[] = [];
+  const blocks = new Map<number, PixelBox>();
+  const blocksRead = new Set<number>();
   let width: number | null = null;
   let height: number | null = null;
   for (const row of tsv.split('\n')) {
@@ -71,6 +76,8 @@ export function parseTesseractTsv(tsv: string): TsvPage {
       width = boxWidth ?? null;
       height = boxHeight ?? null;
     }
+    if (level === 2) blocks.set(block!, { left: left!, top: top!, width: boxWidth!, height: boxHeight! });
+    if (level === 5 && text !== '') blocksRead.add(block!);
     if (level !== 5 || text === '' || !(conf! >= 0) || isNoise(text, conf!)) continue;
     words.push({
       text,
@@ -82,7 +89,7 @@ export function parseTesseractTsv(tsv: string): TsvPage {
       lineKey: `${block}.${paragraph}.${line}`,
     });
   }
-  return { words, width, height };
+  return { words, width, height, blocks: [...blocksRead].flatMap((block) => blocks.get(block) ?? []) };
 }
 
 /** Words of one OCR'd page in the reader's coordinates. */
@@ -182,7 +189,7 @@ function groupLines(boxes: readonly OcrWordBox[]): OcrWordBox[][] {
 
 /** The font size of an OCR line in pixels: each word's ink height divided by its letters' share of the em. */
 export function lineFontSize(line: readonly OcrWordBox[]): number {
-  const estimates = line.map((box) => {
+  const estimates = typeset(line).map((box) => {
     const tall = TALL.test(box.text);
     const descends = DESCENDERS.test(box.text);
     const share = (tall ? CAP_HEIGHT : X_HEIGHT) + (descends ? DESCENDER : 0);
@@ -191,9 +198,20 @@ export function lineFontSize(line: readonly OcrWordBox[]): number {
   return median(estimates);
 }
 
+/**
+ * The words of a line that tell its size and baseline: those with a letter or digit. A mark alone
+ * ("-", "·", "|", the remnant of a rule) sits anywhere between baseline and cap height; when it
+ * was the only word without descenders beside an amount ("- 1.112,40"), the amount was put a
+ * third of a line too high and read as a row of its own.
+ */
+function typeset(line: readonly OcrWordBox[]): readonly OcrWordBox[] {
+  const lettered = line.filter((box) => /[\p{L}\p{N}]/u.test(box.text));
+  return lettered.length > 0 ? lettered : line;
+}
+
 /** Where the ink of the line's words without descenders ends (their median bottom). */
 function lineBaseline(line: readonly OcrWordBox[], fontSize: number): number {
-  const plain = line.filter((box) => !DESCENDERS.test(box.text));
+  const plain = typeset(line).filter((box) => !DESCENDERS.test(box.text));
   if (plain.length > 0) return median(plain.map((box) => box.top + box.height));
   return median(line.map((box) => box.top + box.height)) - DESCENDER * fontSize;
 }

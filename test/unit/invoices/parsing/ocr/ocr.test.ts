@@ -18,6 +18,7 @@ import {
   restoreSeparators,
   wordsFromTesseractTsv,
 } from '../../../../../src/invoices/parsing/ocr/tesseract-tsv.js';
+import { stackRegions, unreadRegions } from '../../../../../src/invoices/parsing/ocr/unread.js';
 
 const HEADER = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
 
@@ -225,5 +226,48 @@ describe('language of a page', () => {
     expect(detectLanguage(['Rechnungsnummer 4711', 'Zahlbar bis 01.02.2025', 'Gesamtbetrag'])).toBe('de');
     expect(detectLanguage(['Invoice number 12', 'Due date', 'Amount due'])).toBe('en');
     expect(detectLanguage(['12345', '99,00'])).toBeNull();
+  });
+});
+
+describe('ink the page segmentation left unread', () => {
+  it('finds a column of text outside the blocks read, and not a vertical rule or a speck', () => {
+    const width = 1200;
+    const height = 600;
+    const pixels = new Uint8Array(width * height).fill(255);
+    const ink = (x0: number, y0: number, w: number, h: number) => {
+      for (let y = y0; y < y0 + h; y += 1) for (let x = x0; x < x0 + w; x += 1) pixels[y * width + x] = 0;
+    };
+    // Rows of "words" at x 100-500 (read) and a column of "digits" at x 800-860 (not read).
+    for (let row = 0; row < 6; row += 1) {
+      for (let x = 100; x < 500; x += 20) ink(x, 100 + row * 60, 8, 30);
+      for (let x = 800; x < 860; x += 20) ink(x, 100 + row * 60, 8, 30);
+    }
+    ink(1000, 50, 3, 500); // a vertical rule
+    ink(1100, 560, 3, 3); // a speck
+    const read = [{ left: 95, top: 95, width: 410, height: 340 }];
+    const regions = unreadRegions({ width, height, pixels }, read, 300);
+    expect(regions).toHaveLength(1);
+    const [region] = regions;
+    expect(region!.left).toBeLessThanOrEqual(800);
+    expect(region!.left + region!.width).toBeGreaterThanOrEqual(860);
+    expect(region!.top).toBeLessThanOrEqual(100);
+    expect(region!.top + region!.height).toBeGreaterThanOrEqual(430);
+    expect(region!.left + region!.width).toBeLessThan(1000);
+    const stacked = stackRegions({ width, height, pixels }, [region!, region!], 50);
+    expect(stacked.tops).toEqual([0, region!.height + 50]);
+    const at = (y: number) => stacked.image.pixels[y * stacked.image.width + 800 - region!.left];
+    expect(at(100 - region!.top)).toBe(0);
+    expect(at(stacked.tops[1]! + 100 - region!.top)).toBe(0);
+    expect(at(region!.height + 10)).toBe(255);
+    expect(
+      unreadRegions({ width, height, pixels }, [...read, { left: 790, top: 90, width: 80, height: 360 }], 300),
+    ).toEqual([]);
+  });
+
+  it('tells the blocks tesseract read words in from its TSV', () => {
+    const page = parseTesseractTsv(
+      `${HEADER}\n2\t1\t1\t0\t0\t0\t90\t80\t400\t50\t-1\t\n5\t1\t1\t1\t1\t1\t100\t90\t60\t30\t95\tTotal\n2\t1\t2\t0\t0\t0\t900\t900\t40\t40\t-1\t\n`,
+    );
+    expect(page.blocks).toEqual([{ left: 90, top: 80, width: 400, height: 50 }]);
   });
 });
