@@ -287,3 +287,46 @@ export function lastMonths(today: Date, count: number): { month: string; from: s
   }
   return months;
 }
+
+// ---- Spend by supplier (issue 28) ----
+
+export interface CurrencySupplierSpend {
+  currency_code: string;
+  supplier_count: number;
+  suppliers: { supplier_id: string | null; name: string | null; net: string; invoice_count: number }[];
+  other_suppliers: { supplier_count: number; net: string };
+}
+
+// One chart per currency (getInvoiceSpendBySupplier ranks each currency on its own): the largest
+// suppliers by net spend, and the rest as one bar so the bars still add up to the currency's spend.
+export function supplierSpendCharts(currencies: CurrencySupplierSpend[]): Chart[] {
+  const t = texts.overview;
+  return currencies.map((c) => {
+    const title = `${t.spendBySupplier} (${c.currency_code})`;
+    const bars = c.suppliers.map((s) => ({
+      label: s.name ?? t.unknownSupplier,
+      net: s.net,
+      invoices: String(s.invoice_count),
+    }));
+    if (c.other_suppliers.supplier_count > 0)
+      bars.push({
+        label: t.otherSuppliers(c.other_suppliers.supplier_count),
+        net: c.other_suppliers.net,
+        invoices: '',
+      });
+    return {
+      title,
+      currency: c.currency_code,
+      svg: barChartSvg({
+        label: title,
+        categories: bars.map((b) => b.label),
+        series: [{ name: t.netSpend, values: bars.map((b) => b.net) }],
+        horizontal: true,
+      }),
+      table: {
+        columns: [t.supplier, t.netSpend, t.invoiceCount],
+        rows: bars.map((b) => [b.label, money(b.net, c.currency_code), b.invoices]),
+      },
+    };
+  });
+}

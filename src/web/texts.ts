@@ -35,6 +35,13 @@ const en = {
     dataTable: 'Data table',
     noData: 'No data yet.',
     recent: 'last 7 days',
+    // Spend by supplier (issue 28).
+    spendBySupplier: 'Spend by supplier',
+    supplier: 'Supplier',
+    netSpend: 'Net spend',
+    invoiceCount: 'Invoices',
+    unknownSupplier: 'Supplier not known',
+    otherSuppliers: (count: number) => `${count} other ${count === 1 ? 'supplier' : 'suppliers'}`,
   },
   search: {
     title: 'Search',
