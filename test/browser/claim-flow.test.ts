@@ -81,6 +81,14 @@ async function signedIn(user: WebUser, viewport?: typeof PHONE): Promise<Page> {
   return page;
 }
 
+// The keys the page's list of shortcuts offers (keys of forms the person does not see are hidden).
+const offeredKeys = (page: Page) =>
+  page.evaluate(
+    "[...document.querySelectorAll('[data-key-help]')].filter((e) => !e.hidden).map((e) => e.dataset.keyHelp)",
+  );
+const leaveField = (page: Page) => page.evaluate('document.activeElement?.blur()');
+const focusedText = (page: Page) => page.evaluate('document.activeElement?.textContent ?? null');
+const focusedId = (page: Page) => page.evaluate('document.activeElement?.id');
 const box = (page: Page, title: string) => page.getByRole('checkbox', { name: `Select “${title}”` });
 const statusButtons = (page: Page) =>
   page
@@ -163,6 +171,45 @@ describe('a claim from the alerts list to its completion', () => {
     expect(readFileSync(await csv.path(), 'utf8')).toContain('Sugar above the agreed price');
     await submit(page, page.getByRole('link', { name: claim.reference }));
 
+    // Keyboard shortcuts, listed on the page (? opens the list), never acting while someone types.
+    const help = page.locator('#shortcuts');
+    expect(await help.isVisible()).toBe(true);
+    expect(await offeredKeys(page)).toEqual(['j', 'k', 'o', 'l', 'p', 'r', 'n', '?']);
+    await page.locator('body').focus();
+    await page.keyboard.press('?');
+    expect(await help.getAttribute('open')).not.toBeNull();
+    expect(await help.textContent()).toContain('record a refund');
+    await page.keyboard.press('?');
+    expect(await help.getAttribute('open')).toBeNull();
+    const alertLinks = page.locator('a[data-key-row]');
+    expect(await alertLinks.count()).toBe(2);
+    await page.keyboard.press('j');
+    expect(await focusedText(page)).toBe(await alertLinks.nth(0).textContent());
+    await page.keyboard.press('j');
+    expect(await focusedText(page)).toBe(await alertLinks.nth(1).textContent());
+    await page.keyboard.press('k');
+    expect(await focusedText(page)).toBe(await alertLinks.nth(0).textContent());
+    // r: the refund's amount; what is typed there stays text, no shortcut fires.
+    await page.keyboard.press('r');
+    expect(await focusedId(page)).toBe('refund-amount');
+    await page.keyboard.type('jkl?n');
+    expect(await page.locator('#refund-amount').inputValue()).toBe('jkl?n');
+    expect(await help.getAttribute('open')).toBeNull();
+    expect(await page.locator('details.letter-preview').getAttribute('open')).toBeNull();
+    await page.locator('#refund-amount').fill('');
+    await leaveField(page);
+    await page.keyboard.press('l');
+    expect(await page.locator('details.letter-preview').getAttribute('open')).not.toBeNull();
+    await page.keyboard.press('n');
+    expect(await focusedId(page)).toBe('credit-note-search');
+    await leaveField(page);
+    const [letter] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('p')]);
+    expect(letter.suggestedFilename()).toBe(`${claim.reference}.pdf`);
+    await page.keyboard.press('j');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('o')]);
+    expect(new URL(page.url()).pathname).toMatch(/^\/app\/alerts\/[0-9a-f-]{36}$/);
+    await page.goBack();
+
     // A credit note of the supplier picked from the organization's credit notes, with its refund.
     const picker = page.getByLabel('Credit note', { exact: true });
     const options = await picker.locator('option').allTextContents();
@@ -220,6 +267,8 @@ describe('a claim from the alerts list to its completion', () => {
     await page.goto(`/app/claims/${claim.id}`);
     expect(await page.getByLabel('Credit note', { exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /Detach/ }).count()).toBe(0);
+    // No refund form, no credit-note search: their shortcuts are not offered.
+    expect(await offeredKeys(page)).toEqual(['j', 'k', 'o', 'l', 'p', '?']);
     expect((await page.request.get(`/app/claims/${claim.id}/letter.pdf`)).status()).toBe(200);
     const csrf = JSON.parse((await page.locator('body').getAttribute('hx-headers')) ?? '{}')['X-CSRF-Token'];
     const forged = await page.request.post(`/app/claims/${claim.id}/credit-notes`, {

@@ -19,6 +19,7 @@ import {
   type SortOption,
 } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
+import { texts } from '../texts.js';
 
 // Claims: the list (GET /v1/claims with its filters) and one claim with its alerts, totals per
 // currency, refunds (record one), credit notes, the status changes its state machine allows, and
@@ -101,6 +102,7 @@ async function claimPage({
     today: new Date().toISOString().slice(0, 10),
     creditNotes,
     letterUrl: letterPdfUrl(params.id, {}),
+    shortcuts: texts.claim,
   };
 }
 
