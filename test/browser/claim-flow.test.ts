@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertOf, alertOn, claimOf, claimSetup } from '../support/claims.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
@@ -88,6 +88,9 @@ const offeredKeys = (page: Page) =>
   );
 const leaveField = (page: Page) => page.evaluate('document.activeElement?.blur()');
 const focusedText = (page: Page) => page.evaluate('document.activeElement?.textContent ?? null');
+// The width of a picture once the browser has loaded it (0 before, or when it failed).
+const loadedWidth = (image: Locator) =>
+  image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
 const focusedId = (page: Page) => page.evaluate('document.activeElement?.id');
 const box = (page: Page, title: string) => page.getByRole('checkbox', { name: `Select “${title}”` });
 const statusButtons = (page: Page) =>
@@ -127,8 +130,14 @@ describe('a claim from the alerts list to its completion', () => {
 
     // The letter previewed on the claim page: the export's PDF in a frame of this application.
     await page.getByText('Show the letter here').click();
-    const frame = page.locator('iframe.letter-frame').first();
-    const src = await frame.getAttribute('src');
+    // Its first page as a picture (a framed PDF is an empty box where the browser has no PDF
+    // viewer), and the PDF itself one link away.
+    const firstPage = page.locator('img.letter-page').first();
+    expect(await firstPage.getAttribute('src')).toBe(`/app/claims/${claimId}/letter/pages/1`);
+    await expect.poll(() => loadedWidth(firstPage)).toBeGreaterThan(0);
+    const picture = await page.request.get(`/app/claims/${claimId}/letter/pages/1`);
+    expect(picture.headers()['content-type']).toBe('image/png');
+    const src = await page.getByRole('link', { name: 'Open the PDF alone' }).getAttribute('href');
     expect(src).toBe(`/app/claims/${claimId}/letter.pdf`);
     const inline = await page.request.get(src!);
     expect(inline.status()).toBe(200);
@@ -146,7 +155,12 @@ describe('a claim from the alerts list to its completion', () => {
     await expectAccessible(page, 'claim letter');
     await page.getByLabel('Also list credited alerts').check();
     await submit(page, page.getByRole('button', { name: 'Show', exact: true }));
-    expect(await page.locator('iframe.letter-frame').getAttribute('src')).toBe(
+    const pictures = page.locator('img.letter-page');
+    expect(await pictures.first().getAttribute('src')).toBe(
+      `/app/claims/${claimId}/letter/pages/1?include_credited=true`,
+    );
+    await expect.poll(() => loadedWidth(pictures.first())).toBeGreaterThan(0);
+    expect(await page.getByRole('link', { name: 'Open the PDF' }).getAttribute('href')).toBe(
       `/app/claims/${claimId}/letter.pdf?include_credited=true`,
     );
     await screenshot(page, 'claim-letter');
