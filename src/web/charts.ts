@@ -129,13 +129,15 @@ interface BarPicture {
   series: { name: string; values: string[] }[];
   // Horizontal bars: long names on the left (agreements, topics).
   horizontal?: boolean;
+  // Counts and days: whole-number ticks (no 0.5 alerts).
+  integers?: boolean;
 }
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-const shorten = (text: string, max = 24) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const shorten = (text: string, max = 22) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 // ECharts SSR renders an SVG string; the instance is disposed at once (else it keeps the process
 // alive). The SVG gets role="img", an aria-label and a <title>, and scales to its container.
@@ -149,13 +151,21 @@ export function barChartSvg(picture: BarPicture): string {
       axisLabel: { ...FONT, interval: 0 },
       inverse: picture.horizontal,
     };
-    const valueAxis = { type: 'value' as const, axisLabel: FONT };
+    const valueAxis = { type: 'value' as const, axisLabel: FONT, minInterval: picture.integers ? 1 : undefined };
     chart.setOption({
       animation: false,
       color: PALETTE,
       textStyle: FONT,
       legend: picture.series.length > 1 ? { top: 0, itemGap: 28, textStyle: FONT } : undefined,
-      grid: { left: picture.horizontal ? 170 : 56, right: 24, top: picture.series.length > 1 ? 36 : 16, bottom: 32 },
+      // The margins are kept as given: on the server ECharts estimates text widths without the
+      // browser's font, and fitting labels by that estimate cut long names off on the left.
+      grid: {
+        left: picture.horizontal ? 170 : 56,
+        right: 24,
+        top: picture.series.length > 1 ? 36 : 16,
+        bottom: 32,
+        outerBoundsMode: 'none',
+      },
       xAxis: picture.horizontal ? valueAxis : categoryAxis,
       yAxis: picture.horizontal ? categoryAxis : valueAxis,
       series: picture.series.map((s) => ({
@@ -242,6 +252,7 @@ export function countChart(
       categories: groups.map((g) => g.label),
       series: [{ name: countColumn, values: groups.map((g) => String(g.count)) }],
       horizontal: true,
+      integers: true,
     }),
     table: { columns: [groupColumn, countColumn], rows: groups.map((g) => [g.label, String(g.count)]) },
   };
@@ -269,6 +280,7 @@ export function expiringChart(agreements: ExpiringAgreement[], today: Date): Cha
       categories: titles,
       series: [{ name: t.daysLeft, values: days }],
       horizontal: true,
+      integers: true,
     }),
     table: {
       columns: [t.agreement, t.expires, t.daysLeft],

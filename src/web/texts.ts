@@ -269,7 +269,7 @@ const en = {
       ['j', 'next alert'],
       ['k', 'previous alert'],
       ['o', 'open the alert'],
-      ['l', 'show the letter here'],
+      ['l', 'open the letter preview'],
       ['p', 'download the letter (PDF)'],
       ['r', 'record a refund: go to the amount'],
       ['n', 'attach a credit note: go to the search'],

@@ -128,15 +128,16 @@ describe('a claim from the alerts list to its completion', () => {
     // Only the changes the state machine allows from pending (never back to pending).
     expect(await statusButtons(page)).toEqual(['Mark in progress', 'Mark completed', 'Cancel claim']);
 
-    // The letter previewed on the claim page: the export's PDF in a frame of this application.
+    // The letter previewed on the claim page.
     await page.getByText('Show the letter here').click();
     // Its first page as a picture (a framed PDF is an empty box where the browser has no PDF
     // viewer), and the PDF itself one link away.
     const firstPage = page.locator('img.letter-page').first();
     expect(await firstPage.getAttribute('src')).toBe(`/app/claims/${claimId}/letter/pages/1`);
-    await expect.poll(() => loadedWidth(firstPage)).toBeGreaterThan(0);
     const picture = await page.request.get(`/app/claims/${claimId}/letter/pages/1`);
+    expect(picture.status(), picture.ok() ? '' : await picture.text()).toBe(200);
     expect(picture.headers()['content-type']).toBe('image/png');
+    await expect.poll(() => loadedWidth(firstPage), { timeout: 30_000 }).toBeGreaterThan(0);
     const src = await page.getByRole('link', { name: 'Open the PDF alone' }).getAttribute('href');
     expect(src).toBe(`/app/claims/${claimId}/letter.pdf`);
     const inline = await page.request.get(src!);
@@ -159,7 +160,7 @@ describe('a claim from the alerts list to its completion', () => {
     expect(await pictures.first().getAttribute('src')).toBe(
       `/app/claims/${claimId}/letter/pages/1?include_credited=true`,
     );
-    await expect.poll(() => loadedWidth(pictures.first())).toBeGreaterThan(0);
+    await expect.poll(() => loadedWidth(pictures.first()), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await page.getByRole('link', { name: 'Open the PDF' }).getAttribute('href')).toBe(
       `/app/claims/${claimId}/letter.pdf?include_credited=true`,
     );
