@@ -224,7 +224,8 @@ describe('agreement, alert, claim, run and integration pages', () => {
       await visit(page, '/app/settings/notifications', `notifications${suffix}`);
       await page.context().close();
     }
-  });
+    // Every page twice, each with axe-core: longer than a test's default under a loaded machine.
+  }, 600_000);
 
   it('connects an integration through the provider form; a refused test shows its steps', async () => {
     const admin = await createWebUser({ role: 'admin', organizationId: tenant.organizationId });
