@@ -18,6 +18,7 @@ import {
   type UploadedFile,
 } from './imports.js';
 import { invoiceMetrics, metricsQuery, invoiceMetricsSchema } from './metrics.js';
+import { supplierSpend, supplierSpendQuery, supplierSpendSchema } from './supplier-spend.js';
 import { createInvoiceSchema, INVOICE_FIXED_FIELDS, patchInvoiceSchema } from './input-schemas.js';
 import { ingestionInvoiceSchema, invoiceSchema } from './schemas.js';
 import {
@@ -214,6 +215,20 @@ export const invoiceRoutes = [
     responses: { 200: { description: 'Counts and spend', schema: invoiceMetricsSchema } },
     handler: async ({ query, actor, deps }) => ({
       body: await invoiceMetrics(deps, actor.organizationId, query, await resolveTeamScope(deps.db, actor, query)),
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/invoices/metrics/suppliers',
+    operationId: 'getInvoiceSpendBySupplier',
+    summary:
+      'Spend per supplier and currency (the metrics spend split by supplier): largest net spend first per currency, at most `limit` suppliers, the rest summed',
+    tag,
+    access: { level: 'read' },
+    query: supplierSpendQuery,
+    responses: { 200: { description: 'Spend per supplier', schema: supplierSpendSchema } },
+    handler: async ({ query, actor, deps }) => ({
+      body: await supplierSpend(deps, actor.organizationId, query, await resolveTeamScope(deps.db, actor, query)),
     }),
   }),
   defineRoute({

@@ -129,13 +129,15 @@ interface BarPicture {
   series: { name: string; values: string[] }[];
   // Horizontal bars: long names on the left (agreements, topics).
   horizontal?: boolean;
+  // Counts and days: whole-number ticks (no 0.5 alerts).
+  integers?: boolean;
 }
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-const shorten = (text: string, max = 24) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const shorten = (text: string, max = 22) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 // ECharts SSR renders an SVG string; the instance is disposed at once (else it keeps the process
 // alive). The SVG gets role="img", an aria-label and a <title>, and scales to its container.
@@ -149,13 +151,21 @@ export function barChartSvg(picture: BarPicture): string {
       axisLabel: { ...FONT, interval: 0 },
       inverse: picture.horizontal,
     };
-    const valueAxis = { type: 'value' as const, axisLabel: FONT };
+    const valueAxis = { type: 'value' as const, axisLabel: FONT, minInterval: picture.integers ? 1 : undefined };
     chart.setOption({
       animation: false,
       color: PALETTE,
       textStyle: FONT,
       legend: picture.series.length > 1 ? { top: 0, itemGap: 28, textStyle: FONT } : undefined,
-      grid: { left: picture.horizontal ? 170 : 56, right: 24, top: picture.series.length > 1 ? 36 : 16, bottom: 32 },
+      // The margins are kept as given: on the server ECharts estimates text widths without the
+      // browser's font, and fitting labels by that estimate cut long names off on the left.
+      grid: {
+        left: picture.horizontal ? 170 : 56,
+        right: 24,
+        top: picture.series.length > 1 ? 36 : 16,
+        bottom: 32,
+        outerBoundsMode: 'none',
+      },
       xAxis: picture.horizontal ? valueAxis : categoryAxis,
       yAxis: picture.horizontal ? categoryAxis : valueAxis,
       series: picture.series.map((s) => ({
@@ -242,6 +252,7 @@ export function countChart(
       categories: groups.map((g) => g.label),
       series: [{ name: countColumn, values: groups.map((g) => String(g.count)) }],
       horizontal: true,
+      integers: true,
     }),
     table: { columns: [groupColumn, countColumn], rows: groups.map((g) => [g.label, String(g.count)]) },
   };
@@ -269,6 +280,7 @@ export function expiringChart(agreements: ExpiringAgreement[], today: Date): Cha
       categories: titles,
       series: [{ name: t.daysLeft, values: days }],
       horizontal: true,
+      integers: true,
     }),
     table: {
       columns: [t.agreement, t.expires, t.daysLeft],
@@ -286,4 +298,47 @@ export function lastMonths(today: Date, count: number): { month: string; from: s
     months.push({ month: from.toISOString().slice(0, 7), from: from.toISOString(), before: next.toISOString() });
   }
   return months;
+}
+
+// ---- Spend by supplier (issue 28) ----
+
+export interface CurrencySupplierSpend {
+  currency_code: string;
+  supplier_count: number;
+  suppliers: { supplier_id: string | null; name: string | null; net: string; invoice_count: number }[];
+  other_suppliers: { supplier_count: number; net: string };
+}
+
+// One chart per currency (getInvoiceSpendBySupplier ranks each currency on its own): the largest
+// suppliers by net spend, and the rest as one bar so the bars still add up to the currency's spend.
+export function supplierSpendCharts(currencies: CurrencySupplierSpend[]): Chart[] {
+  const t = texts.overview;
+  return currencies.map((c) => {
+    const title = `${t.spendBySupplier} (${c.currency_code})`;
+    const bars = c.suppliers.map((s) => ({
+      label: s.name ?? t.unknownSupplier,
+      net: s.net,
+      invoices: String(s.invoice_count),
+    }));
+    if (c.other_suppliers.supplier_count > 0)
+      bars.push({
+        label: t.otherSuppliers(c.other_suppliers.supplier_count),
+        net: c.other_suppliers.net,
+        invoices: '',
+      });
+    return {
+      title,
+      currency: c.currency_code,
+      svg: barChartSvg({
+        label: title,
+        categories: bars.map((b) => b.label),
+        series: [{ name: t.netSpend, values: bars.map((b) => b.net) }],
+        horizontal: true,
+      }),
+      table: {
+        columns: [t.supplier, t.netSpend, t.invoiceCount],
+        rows: bars.map((b) => [b.label, money(b.net, c.currency_code), b.invoices]),
+      },
+    };
+  });
 }

@@ -35,6 +35,13 @@ const en = {
     dataTable: 'Data table',
     noData: 'No data yet.',
     recent: 'last 7 days',
+    // Spend by supplier (issue 28).
+    spendBySupplier: 'Spend by supplier',
+    supplier: 'Supplier',
+    netSpend: 'Net spend',
+    invoiceCount: 'Invoices',
+    unknownSupplier: 'Supplier not known',
+    otherSuppliers: (count: number) => `${count} other ${count === 1 ? 'supplier' : 'suppliers'}`,
   },
   search: {
     title: 'Search',
@@ -264,6 +271,20 @@ const en = {
     basis: 'Rate applies to',
     validFrom: 'Valid from',
     validUntil: 'Valid until',
+  },
+  // The claim page's keyboard shortcuts (issue 28), as the alerts list has them.
+  claim: {
+    shortcuts: 'Keyboard shortcuts',
+    keys: [
+      ['j', 'next alert'],
+      ['k', 'previous alert'],
+      ['o', 'open the alert'],
+      ['l', 'open the letter preview'],
+      ['p', 'download the letter (PDF)'],
+      ['r', 'record a refund: go to the amount'],
+      ['n', 'attach a credit note: go to the search'],
+      ['?', 'show or hide these shortcuts'],
+    ] as [string, string][],
   },
 };
 

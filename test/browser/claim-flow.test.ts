@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertOf, alertOn, claimOf, claimSetup } from '../support/claims.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
@@ -81,6 +81,17 @@ async function signedIn(user: WebUser, viewport?: typeof PHONE): Promise<Page> {
   return page;
 }
 
+// The keys the page's list of shortcuts offers (keys of forms the person does not see are hidden).
+const offeredKeys = (page: Page) =>
+  page.evaluate(
+    "[...document.querySelectorAll('[data-key-help]')].filter((e) => !e.hidden).map((e) => e.dataset.keyHelp)",
+  );
+const leaveField = (page: Page) => page.evaluate('document.activeElement?.blur()');
+const focusedText = (page: Page) => page.evaluate('document.activeElement?.textContent ?? null');
+// The width of a picture once the browser has loaded it (0 before, or when it failed).
+const loadedWidth = (image: Locator) =>
+  image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+const focusedId = (page: Page) => page.evaluate('document.activeElement?.id');
 const box = (page: Page, title: string) => page.getByRole('checkbox', { name: `Select “${title}”` });
 const statusButtons = (page: Page) =>
   page
@@ -117,10 +128,17 @@ describe('a claim from the alerts list to its completion', () => {
     // Only the changes the state machine allows from pending (never back to pending).
     expect(await statusButtons(page)).toEqual(['Mark in progress', 'Mark completed', 'Cancel claim']);
 
-    // The letter previewed on the claim page: the export's PDF in a frame of this application.
+    // The letter previewed on the claim page.
     await page.getByText('Show the letter here').click();
-    const frame = page.locator('iframe.letter-frame').first();
-    const src = await frame.getAttribute('src');
+    // Its first page as a picture (a framed PDF is an empty box where the browser has no PDF
+    // viewer), and the PDF itself one link away.
+    const firstPage = page.locator('img.letter-page').first();
+    expect(await firstPage.getAttribute('src')).toBe(`/app/claims/${claimId}/letter/pages/1`);
+    const picture = await page.request.get(`/app/claims/${claimId}/letter/pages/1`);
+    expect(picture.status(), picture.ok() ? '' : await picture.text()).toBe(200);
+    expect(picture.headers()['content-type']).toBe('image/png');
+    await expect.poll(() => loadedWidth(firstPage), { timeout: 30_000 }).toBeGreaterThan(0);
+    const src = await page.getByRole('link', { name: 'Open the PDF alone' }).getAttribute('href');
     expect(src).toBe(`/app/claims/${claimId}/letter.pdf`);
     const inline = await page.request.get(src!);
     expect(inline.status()).toBe(200);
@@ -138,7 +156,12 @@ describe('a claim from the alerts list to its completion', () => {
     await expectAccessible(page, 'claim letter');
     await page.getByLabel('Also list credited alerts').check();
     await submit(page, page.getByRole('button', { name: 'Show', exact: true }));
-    expect(await page.locator('iframe.letter-frame').getAttribute('src')).toBe(
+    const pictures = page.locator('img.letter-page');
+    expect(await pictures.first().getAttribute('src')).toBe(
+      `/app/claims/${claimId}/letter/pages/1?include_credited=true`,
+    );
+    await expect.poll(() => loadedWidth(pictures.first()), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await page.getByRole('link', { name: 'Open the PDF' }).getAttribute('href')).toBe(
       `/app/claims/${claimId}/letter.pdf?include_credited=true`,
     );
     await screenshot(page, 'claim-letter');
@@ -162,6 +185,45 @@ describe('a claim from the alerts list to its completion', () => {
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'CSV' }).click()]);
     expect(readFileSync(await csv.path(), 'utf8')).toContain('Sugar above the agreed price');
     await submit(page, page.getByRole('link', { name: claim.reference }));
+
+    // Keyboard shortcuts, listed on the page (? opens the list), never acting while someone types.
+    const help = page.locator('#shortcuts');
+    expect(await help.isVisible()).toBe(true);
+    expect(await offeredKeys(page)).toEqual(['j', 'k', 'o', 'l', 'p', 'r', 'n', '?']);
+    await page.locator('body').focus();
+    await page.keyboard.press('?');
+    expect(await help.getAttribute('open')).not.toBeNull();
+    expect(await help.textContent()).toContain('record a refund');
+    await page.keyboard.press('?');
+    expect(await help.getAttribute('open')).toBeNull();
+    const alertLinks = page.locator('a[data-key-row]');
+    expect(await alertLinks.count()).toBe(2);
+    await page.keyboard.press('j');
+    expect(await focusedText(page)).toBe(await alertLinks.nth(0).textContent());
+    await page.keyboard.press('j');
+    expect(await focusedText(page)).toBe(await alertLinks.nth(1).textContent());
+    await page.keyboard.press('k');
+    expect(await focusedText(page)).toBe(await alertLinks.nth(0).textContent());
+    // r: the refund's amount; what is typed there stays text, no shortcut fires.
+    await page.keyboard.press('r');
+    expect(await focusedId(page)).toBe('refund-amount');
+    await page.keyboard.type('jkl?n');
+    expect(await page.locator('#refund-amount').inputValue()).toBe('jkl?n');
+    expect(await help.getAttribute('open')).toBeNull();
+    expect(await page.locator('details.letter-preview').getAttribute('open')).toBeNull();
+    await page.locator('#refund-amount').fill('');
+    await leaveField(page);
+    await page.keyboard.press('l');
+    expect(await page.locator('details.letter-preview').getAttribute('open')).not.toBeNull();
+    await page.keyboard.press('n');
+    expect(await focusedId(page)).toBe('credit-note-search');
+    await leaveField(page);
+    const [letter] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('p')]);
+    expect(letter.suggestedFilename()).toBe(`${claim.reference}.pdf`);
+    await page.keyboard.press('j');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('o')]);
+    expect(new URL(page.url()).pathname).toMatch(/^\/app\/alerts\/[0-9a-f-]{36}$/);
+    await page.goBack();
 
     // A credit note of the supplier picked from the organization's credit notes, with its refund.
     const picker = page.getByLabel('Credit note', { exact: true });
@@ -220,6 +282,8 @@ describe('a claim from the alerts list to its completion', () => {
     await page.goto(`/app/claims/${claim.id}`);
     expect(await page.getByLabel('Credit note', { exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /Detach/ }).count()).toBe(0);
+    // No refund form, no credit-note search: their shortcuts are not offered.
+    expect(await offeredKeys(page)).toEqual(['j', 'k', 'o', 'l', 'p', '?']);
     expect((await page.request.get(`/app/claims/${claim.id}/letter.pdf`)).status()).toBe(200);
     const csrf = JSON.parse((await page.locator('body').getAttribute('hx-headers')) ?? '{}')['X-CSRF-Token'];
     const forged = await page.request.post(`/app/claims/${claim.id}/credit-notes`, {

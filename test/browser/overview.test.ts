@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoiceOf, newSupplier } from '../support/alerts.js';
 import { alertOn, claimSetup, createClaim } from '../support/claims.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
 import {
@@ -20,6 +21,8 @@ let browser: TestBrowser;
 let tenant: Tenant;
 let user: WebUser;
 let sekInvoiceId: string;
+let acmeName: string;
+const nordic = newSupplier('Nordic Paper');
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -29,6 +32,12 @@ beforeAll(async () => {
     { number: 'OVR-SEK-1', currency: 'SEK' },
   ]);
   sekInvoiceId = setup.invoices[1]!.id;
+  acmeName = setup.supplier.name;
+  // A second supplier in EUR only, with more spend than the first: ranked above it in the EUR chart,
+  // absent from the SEK one. Its credit note subtracts from its spend.
+  const line = (net: string) => ({ description: 'Copy paper', quantity: '1', unit_price: net, net_amount: net });
+  await invoiceOf(tenant, nordic, { number: 'NP-1', lines: [line('120.40')] });
+  await invoiceOf(tenant, nordic, { number: 'NP-2', lines: [line('80.00')] });
   const eurAlert = await alertOn(tenant, setup.invoices[0]!.id, setup.agreementId, {
     title: 'Paper above the agreed price',
     impact_amount: '12.50',
@@ -101,6 +110,25 @@ describe('overview and search', () => {
     expect(sekTable).toContain('70.00');
     expect(sekTable).not.toContain('€');
 
+    // Spend by supplier: one chart per currency, largest net spend first, exact amounts.
+    expect(await chart(page, 'Spend by supplier (EUR)').count()).toBe(1);
+    expect(await chart(page, 'Spend by supplier (SEK)').count()).toBe(1);
+    const cellsOf = async (currency: string) => {
+      const rows = await dataTable(page, `Spend by supplier (${currency})`)
+        .getByRole('row', { includeHidden: true })
+        .all();
+      return Promise.all(rows.slice(1).map((row) => row.locator('th, td').allTextContents()));
+    };
+    expect(await cellsOf('EUR')).toEqual([
+      [nordic.name, '€200.40', '2'],
+      [acmeName, '€55.00', '1'],
+    ]);
+    const sekSpend = await dataTable(page, 'Spend by supplier (SEK)').textContent();
+    expect(sekSpend).toContain(acmeName);
+    expect(sekSpend).toContain('55.00');
+    expect(sekSpend).not.toContain(nordic.name);
+    expect(sekSpend).not.toContain('€');
+
     // Open impact: only the pending SEK alert (the EUR one is claimed).
     expect(await chart(page, 'Open impact by agreement (SEK)').count()).toBe(1);
     expect(await chart(page, 'Open impact by agreement (EUR)').count()).toBe(0);
@@ -130,6 +158,7 @@ describe('overview and search', () => {
     // Drawn on the server: the charts are in the HTML, no script needed.
     const html = await (await page.request.get('/app')).text();
     expect(html).toContain('<svg role="img" aria-label="Overcharges found vs recovered per month (EUR)"');
+    expect(html).toContain('<svg role="img" aria-label="Spend by supplier (SEK)"');
   });
 
   it('works on a phone', async () => {

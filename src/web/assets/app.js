@@ -180,12 +180,7 @@ document.addEventListener('click', (event) => {
 
   const help = document.querySelector('[data-shortcuts]');
   if (help) help.hidden = false;
-  const typing = (target) => {
-    if (!(target instanceof Element)) return false;
-    if (target.isContentEditable || target.closest('textarea, select, [contenteditable]')) return true;
-    if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
-    return false;
-  };
+  const typing = typingIn;
   const goTo = (id) => {
     const field = document.getElementById(id);
     if (!field) return;
@@ -240,5 +235,66 @@ document.addEventListener('click', (event) => {
     if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey)) return;
     event.preventDefault();
     form.requestSubmit(form.querySelector('[data-review-save]') || undefined);
+  });
+})();
+// Whether a key press is someone typing (a text field, a list, an editable area): shortcuts
+// never act then. Checkboxes, radios and buttons are not typing.
+function typingIn(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.isContentEditable || target.closest('textarea, select, [contenteditable]')) return true;
+  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
+  return false;
+}
+// Keyboard shortcuts a page declares in its HTML (issue 28; the claim page): the key on an
+// element's data-key focuses it (a field), opens its details (a summary) or follows it (a link);
+// j and k move through the links marked data-key-row, o opens the current one; ? opens the list
+// (data-page-shortcuts), which hides keys the page does not offer (a Read member has no refund form).
+(() => {
+  const help = document.querySelector('[data-page-shortcuts]');
+  if (!help) return;
+  const rows = () => [...document.querySelectorAll('a[data-key-row]')];
+  const targetOf = (key) => document.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  const ROW_KEYS = ['j', 'k', 'o'];
+  for (const entry of help.querySelectorAll('[data-key-help]')) {
+    const key = entry.getAttribute('data-key-help');
+    entry.hidden = key !== '?' && !(ROW_KEYS.includes(key) ? rows().length > 0 : targetOf(key));
+  }
+  help.hidden = false;
+
+  let current = -1;
+  const move = (step) => {
+    const list = rows();
+    if (list.length === 0) return;
+    current = current < 0 ? 0 : Math.max(0, Math.min(list.length - 1, current + step));
+    list[current].focus();
+    list[current].scrollIntoView({ block: 'nearest' });
+  };
+  document.addEventListener('focusin', (event) => {
+    if (event.target instanceof Element && event.target.matches('a[data-key-row]')) current = rows().indexOf(event.target);
+  });
+  const act = (target) => {
+    if (target.tagName === 'SUMMARY') {
+      target.parentElement.open = true;
+      target.focus();
+    } else if (target.matches('input, select, textarea')) target.focus();
+    else return target.click();
+    target.scrollIntoView({ block: 'center' });
+  };
+  document.addEventListener('keydown', (event) => {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) return;
+    const actions = {
+      j: () => move(1),
+      k: () => move(-1),
+      o: () => rows()[current]?.click(),
+      '?': () => {
+        help.open = !help.open;
+        help.querySelector('summary')?.focus();
+      },
+    };
+    const target = actions[event.key] ? null : targetOf(event.key);
+    if (!actions[event.key] && !target) return;
+    event.preventDefault();
+    if (target) act(target);
+    else actions[event.key]();
   });
 })();

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { z } from 'zod';
 import { CLAIM_STATUSES, type ClaimStatus } from '../../claims/schemas.js';
 import { changeStatus } from '../../claims/state-machine.js';
@@ -19,6 +21,8 @@ import {
   type SortOption,
 } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
+import { MAX_RENDERED_PAGE, pdfInfo, renderedPage } from '../review-page-images.js';
+import { texts } from '../texts.js';
 
 // Claims: the list (GET /v1/claims with its filters) and one claim with its alerts, totals per
 // currency, refunds (record one), credit notes, the status changes its state machine allows, and
@@ -101,6 +105,8 @@ async function claimPage({
     today: new Date().toISOString().slice(0, 10),
     creditNotes,
     letterUrl: letterPdfUrl(params.id, {}),
+    letterFirstPage: letterPageUrl(params.id, 1, {}),
+    shortcuts: texts.claim,
   };
 }
 
@@ -186,6 +192,22 @@ async function claimExport(
     contentType: result.headers['Content-Type'] ?? 'application/octet-stream',
     fileName: `${claim.reference}.${format}`,
   };
+}
+
+// The letter shown as images of its pages (poppler, as the review page shows an original): a PDF
+// in a frame is an empty dark box in browsers without a PDF viewer (Android's, embedded ones). The
+// letter is made anew for each request, so its render is cached by the PDF's digest.
+async function letterPdf(
+  input: Pick<WebInput<{ id: string }, unknown>, 'params' | 'deps' | 'ctx' | 'credential' | 'call'>,
+  options: LetterOptions,
+) {
+  const { body } = await claimExport(input, 'pdf', options);
+  const pdf = Buffer.isBuffer(body) ? body : typeof body === 'string' ? Buffer.from(body) : await buffer(body);
+  return { pdf, key: `claim-letter:${createHash('sha256').update(pdf).digest('hex')}` };
+}
+const LETTER_PAGE_WIDTH = 1200;
+function letterPageUrl(id: string, page: number, options: LetterOptions): string {
+  return listUrl(`/app/claims/${id}/letter/pages/${page}`, letterQuery(options));
 }
 
 // The currencies of the claim's alerts (claimed first), from the claim's own summary.
@@ -291,7 +313,19 @@ export const claimPages = [
     query: letterOptions,
     file: async (input) => ({ ...(await claimExport(input, 'pdf', input.query)), inline: true }),
   }),
-  // The letter's preview: the PDF the export renders, framed, with the export's options.
+  // A page of the letter as an image, with the preview's options.
+  defineDownload({
+    path: '/claims/:id/letter/pages/:page',
+    params: z.object({ id: z.string().uuid(), page: z.coerce.number().int().min(1).max(MAX_RENDERED_PAGE) }),
+    query: letterOptions,
+    file: async (input) => {
+      const { pdf, key } = await letterPdf(input, input.query);
+      const png = await renderedPage(key, input.params.page, async () => pdf);
+      return { body: png, contentType: 'image/png', fileName: `letter-page-${input.params.page}.png`, inline: true };
+    },
+  }),
+  // The letter's preview: the PDF the export renders, as images of its pages, with the export's
+  // options.
   definePage({
     path: '/claims/:id/letter',
     nav: 'claims',
@@ -299,14 +333,22 @@ export const claimPages = [
     view: 'claim-letter',
     params: claimParams,
     query: letterOptions,
-    load: async ({ params, query, call }) => {
+    load: async (input) => {
+      const { params, query, call } = input;
       const claim = await call('getClaim', { params: { id: params.id } });
       const options = letterQuery(query);
+      const { pdf, key } = await letterPdf(input, query);
+      const info = await pdfInfo(key, async () => pdf);
+      const pages = Math.min(info.pages, MAX_RENDERED_PAGE);
       return {
         title: `${claim.reference} · letter`,
         claim,
         options: query,
         previewUrl: letterPdfUrl(params.id, query),
+        pageUrls: Array.from({ length: pages }, (_, i) => letterPageUrl(params.id, i + 1, query)),
+        // The pictures' proportions, so the page keeps its place while they load.
+        pageHeight: Math.round((LETTER_PAGE_WIDTH * info.height) / info.width),
+        pageWidth: LETTER_PAGE_WIDTH,
         downloads: (['pdf', 'xlsx', 'csv'] as const).map((format) => ({
           format,
           url: listUrl(`/app/claims/${params.id}/export`, { format, ...options }),

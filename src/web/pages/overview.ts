@@ -5,6 +5,7 @@ import {
   foundVsRecoveredCharts,
   groupCharts,
   lastMonths,
+  supplierSpendCharts,
   totalsByCurrency,
   type Chart,
   type Money,
@@ -15,12 +16,15 @@ import { texts } from '../texts.js';
 
 // The home page (/app): the API's overview (GET /v1/overview: spend, open alerts, claims,
 // agreements, next steps) and charts drawn on the server from the API's own reads: alert and claim
-// metrics per month (found vs recovered), open alerts grouped by agreement and by topic, and the
-// overview's agreements expiring soonest. Every money chart is one currency's.
+// metrics per month (found vs recovered), invoice spend per supplier, open alerts grouped by
+// agreement and by topic, and the overview's agreements expiring soonest. Every money chart is one
+// currency's.
 
 // Months in the found-vs-recovered chart (this month and the ones before it).
 const MONTHS = 6;
 const GROUPS = '10';
+// Suppliers per currency in the spend chart; the rest is one bar.
+const SUPPLIERS = '8';
 
 // An API link of a next step (`/v1/invoices?check_statuses=…`) as the application's page.
 export function appLink(apiLink: string): string {
@@ -38,8 +42,9 @@ export const overviewPages = [
       const t = texts.overview;
       const today = new Date();
       const months = lastMonths(today, MONTHS);
-      const [overview, byAgreement, byTopic, byChecker, found, recovered] = await Promise.all([
+      const [overview, bySupplier, byAgreement, byTopic, byChecker, found, recovered] = await Promise.all([
         call('getOverview'),
+        call('getInvoiceSpendBySupplier', { query: { limit: SUPPLIERS } }),
         call('getAlertGroups', {
           query: { group_by: 'agreement', statuses: 'pending', limit: GROUPS },
         }),
@@ -76,6 +81,7 @@ export const overviewPages = [
       const expiring = expiringChart(overview.agreements.expiring_soon.soonest, today);
       const sections: { id: string; heading: string; charts: Chart[] }[] = [
         { id: 'found-vs-recovered', heading: t.foundVsRecovered, charts: foundVsRecoveredCharts(perMonth) },
+        { id: 'spend-by-supplier', heading: t.spendBySupplier, charts: supplierSpendCharts(bySupplier.currencies) },
         {
           id: 'impact-by-agreement',
           heading: t.impactByAgreement,

@@ -71,13 +71,14 @@ interface AxeViolation {
 
 // axe-core in the page (evaluated through the DevTools protocol, so the page's CSP does not block
 // it); fails on every violation of serious or critical impact, naming the rule and the elements.
-export async function expectAccessible(page: Page, name: string): Promise<void> {
+// `every`: fails on a violation of any impact (minor and moderate too).
+export async function expectAccessible(page: Page, name: string, options: { every?: boolean } = {}): Promise<void> {
   await page.evaluate(axeSource);
   // A string: it runs in the page, which the test's TypeScript (no DOM types) does not describe.
   const violations = await page.evaluate<AxeViolation[]>(
     `axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)`,
   );
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const serious = violations.filter((v) => options.every || v.impact === 'serious' || v.impact === 'critical');
   const report = serious.map(
     (v) =>
       `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
