@@ -1,5 +1,8 @@
 import { Decimal } from 'decimal.js';
-import * as echarts from 'echarts';
+import { BarChart } from 'echarts/charts';
+import { GridComponent, LegendComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
 import { money } from './format.js';
 import { texts } from './texts.js';
 
@@ -116,6 +119,11 @@ export function totalsByCurrency(rows: { currency_code: string | null; total: st
 }
 
 // ---- Pictures ----
+
+// Only the parts these charts draw with. Each setOption walks every registered component and
+// processor, so the full 'echarts' bundle (every chart type and component) costs CPU per chart for
+// nothing; the SVG is the same (docs/benchmarks.md, bench:web).
+echarts.use([BarChart, GridComponent, LegendComponent, SVGRenderer]);
 
 // Drawn at a phone-friendly width; the SVG scales to its container (viewBox).
 const WIDTH = 520;
