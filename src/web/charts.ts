@@ -145,9 +145,31 @@ function escapeXml(text: string): string {
 
 const shorten = (text: string, max = 24) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+// The overview draws about a dozen charts per request, each costing ECharts a full layout, and
+// mostly the same ones as the request before (the data changes far less often than the page is
+// opened). The SVG is a pure function of the picture, so the last pictures drawn are kept, keyed
+// by their whole content (what the SVG shows, nothing else: the same for any organization).
+const DRAWN_KEPT = 100;
+const drawn = new Map<string, string>();
+
+export function barChartSvg(picture: BarPicture): string {
+  const key = JSON.stringify([picture.label, picture.categories, picture.series, picture.horizontal ?? false]);
+  const kept = drawn.get(key);
+  if (kept !== undefined) {
+    // Most recently used last, so the oldest is the one dropped.
+    drawn.delete(key);
+    drawn.set(key, kept);
+    return kept;
+  }
+  const svg = drawBarChart(picture);
+  drawn.set(key, svg);
+  if (drawn.size > DRAWN_KEPT) drawn.delete(drawn.keys().next().value!);
+  return svg;
+}
+
 // ECharts SSR renders an SVG string; the instance is disposed at once (else it keeps the process
 // alive). The SVG gets role="img", an aria-label and a <title>, and scales to its container.
-export function barChartSvg(picture: BarPicture): string {
+function drawBarChart(picture: BarPicture): string {
   const height = picture.horizontal ? Math.max(160, 60 + picture.categories.length * 34) : 280;
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height });
   try {
