@@ -153,7 +153,8 @@ const DRAWN_KEPT = 100;
 const drawn = new Map<string, string>();
 
 export function barChartSvg(picture: BarPicture): string {
-  const key = JSON.stringify([picture.label, picture.categories, picture.series, picture.horizontal ?? false]);
+  // The whole picture, so a field added to it later is part of the key without a change here.
+  const key = JSON.stringify(picture);
   const kept = drawn.get(key);
   if (kept !== undefined) {
     // Most recently used last, so the oldest is the one dropped.
