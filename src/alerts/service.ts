@@ -8,7 +8,7 @@ import {
   type Actor,
 } from '../activity/record.js';
 import type { MemberActor, RequestActor } from '../auth/actor.js';
-import { suggestInstructionEdit } from '../agreements/context-suggestions/service.js';
+import { suggestInstructionEdits } from '../agreements/context-suggestions/service.js';
 import type { AppDeps } from '../deps.js';
 import { Prisma } from '../db/client.js';
 import type { InvoiceLine } from '../generated/prisma/client.js';
@@ -443,11 +443,5 @@ export async function suggestAfterDismissal(
   alertIds: string[],
   reason: { category: string | null; note: string | null },
 ): Promise<void> {
-  for (const alertId of alertIds) {
-    try {
-      await suggestInstructionEdit(deps, { organizationId, alertId, ...reason });
-    } catch (error) {
-      deps.logger.warn({ err: error, alert_id: alertId }, 'could not suggest an instruction edit');
-    }
-  }
+  await suggestInstructionEdits(deps, { organizationId, alertIds, ...reason });
 }

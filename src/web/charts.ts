@@ -1,5 +1,8 @@
 import { Decimal } from 'decimal.js';
-import * as echarts from 'echarts';
+import { BarChart } from 'echarts/charts';
+import { GridComponent, LegendComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
 import { money } from './format.js';
 import { texts } from './texts.js';
 
@@ -117,6 +120,11 @@ export function totalsByCurrency(rows: { currency_code: string | null; total: st
 
 // ---- Pictures ----
 
+// Only the parts these charts draw with. Each setOption walks every registered component and
+// processor, so the full 'echarts' bundle (every chart type and component) costs CPU per chart for
+// nothing; the SVG is the same (docs/benchmarks.md, bench:web).
+echarts.use([BarChart, GridComponent, LegendComponent, SVGRenderer]);
+
 // Drawn at a phone-friendly width; the SVG scales to its container (viewBox).
 const WIDTH = 520;
 const PALETTE = ['#0b5cad', '#1d6b35', '#8a4b00', '#6f42c1'];
@@ -139,9 +147,32 @@ function escapeXml(text: string): string {
 
 const shorten = (text: string, max = 22) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+// The overview draws about a dozen charts per request, each costing ECharts a full layout, and
+// mostly the same ones as the request before (the data changes far less often than the page is
+// opened). The SVG is a pure function of the picture, so the last pictures drawn are kept, keyed
+// by their whole content (what the SVG shows, nothing else: the same for any organization).
+const DRAWN_KEPT = 100;
+const drawn = new Map<string, string>();
+
+export function barChartSvg(picture: BarPicture): string {
+  // The whole picture, so a field added to it later is part of the key without a change here.
+  const key = JSON.stringify(picture);
+  const kept = drawn.get(key);
+  if (kept !== undefined) {
+    // Most recently used last, so the oldest is the one dropped.
+    drawn.delete(key);
+    drawn.set(key, kept);
+    return kept;
+  }
+  const svg = drawBarChart(picture);
+  drawn.set(key, svg);
+  if (drawn.size > DRAWN_KEPT) drawn.delete(drawn.keys().next().value!);
+  return svg;
+}
+
 // ECharts SSR renders an SVG string; the instance is disposed at once (else it keeps the process
 // alive). The SVG gets role="img", an aria-label and a <title>, and scales to its container.
-export function barChartSvg(picture: BarPicture): string {
+function drawBarChart(picture: BarPicture): string {
   const height = picture.horizontal ? Math.max(160, 60 + picture.categories.length * 34) : 280;
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height });
   try {

@@ -12,7 +12,7 @@ const matchedPair = (tenant: Tenant) =>
 
 // Draft agreements, so no automatic check replaces the alerts. Alerts of the checks (with a checker and a fingerprint) are inserted with the test database
 // client for a real matched pair; alerts people record go through POST /v1/alerts; dismissals go
-// through POST /v1/alerts/dismiss, which calls suggestInstructionEdit.
+// through POST /v1/alerts/dismiss, which calls suggestInstructionEdits.
 
 const INSTRUCTIONS = 'Prices are net of VAT.';
 
@@ -123,6 +123,26 @@ describe('context suggestions', () => {
     const untold = await insertAlert(tenant, pair, { checker: 'quantity_mismatch', lineId: pair.lines[1]!.id });
     await dismiss(tenant, [untold], { suggest_instructions: false });
     expect((await suggestionsOf(tenant, pair.agreementId)).data).toHaveLength(1);
+  });
+
+  it('suggests for every alert of a bulk dismissal, each edit once', async () => {
+    const tenant = await createTenant();
+    const pair = await matchedPair(tenant);
+    const [paper, toner] = [pair.lines[0]!.id, pair.lines[1]!.id];
+    const first = await insertAlert(tenant, pair, { checker: 'price_mismatch', lineId: paper });
+    const sameEdit = await insertAlert(tenant, pair, { checker: 'price_mismatch', lineId: paper });
+    const other = await insertAlert(tenant, pair, { checker: 'quantity_mismatch', lineId: toner });
+    expect((await dismiss(tenant, [first, sameEdit, other], { note: 'bulk' })).status).toBe(200);
+
+    const { data } = await suggestionsOf(tenant, pair.agreementId);
+    const byInstruction = [...data].sort((a: any, b: any) => (a.instruction < b.instruction ? -1 : 1));
+    expect(byInstruction.map((s: any) => s.instruction)).toEqual([
+      'Do not flag: price_mismatch for item "1001" at unit price 12.50 EUR. Reason: bulk',
+      'Do not flag: quantity_mismatch for item "Toner" at unit price 80.00 EUR. Reason: bulk',
+    ]);
+    // The two alerts with the same edit give one suggestion, from either of them.
+    expect([first, sameEdit]).toContain(byInstruction[0].alert_id);
+    expect(byInstruction[1].alert_id).toBe(other);
   });
 
   it('suggests an exact directive for a whole-invoice alert and a note for an alert a user recorded', async () => {

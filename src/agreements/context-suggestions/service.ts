@@ -6,7 +6,14 @@ import type { Prisma } from '../../db/client.js';
 import type { ContextSuggestion } from '../../generated/prisma/client.js';
 import { errors } from '../../http/errors.js';
 import { isSuppressed, parseDirectives } from './directives.js';
-import { instructionPresent, proposeEdit, subjectOf, type DismissedAlert } from './proposal.js';
+import {
+  instructionPresent,
+  proposeEdit,
+  subjectOf,
+  type DismissedAlert,
+  type Dismissal,
+  type Proposal,
+} from './proposal.js';
 import { markAgreementTermsChanged } from '../terms-state.js';
 
 export const SUGGESTION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
@@ -28,74 +35,122 @@ export function serializeSuggestion(suggestion: ContextSuggestion) {
   };
 }
 
-async function loadDismissedAlert(db: AppDeps['db'], organizationId: string, alertId: string) {
-  const alert = await db.alert.findFirst({ where: { id: alertId, organizationId } });
-  if (!alert || alert.status !== 'dismissed') return null;
-  const line = alert.invoiceLineId
-    ? await db.invoiceLine.findFirst({ where: { id: alert.invoiceLineId, organizationId } })
-    : null;
-  const view: DismissedAlert = {
-    checker: alert.checker,
-    fingerprint: alert.fingerprint,
-    title: alert.title,
-    currencyCode: alert.currencyCode,
-    line: line
-      ? {
-          sellerItemId: line.sellerItemId,
-          description: line.description,
-          unitPrice: line.unitPrice?.toString() ?? null,
-        }
-      : null,
-  };
-  return { agreementId: alert.agreementId, view };
+type Agreement = { id: string; instructions: string | null };
+type LoadedAlert = { id: string; agreementId: string; view: DismissedAlert };
+
+// One read per table for the whole set: the dismissed alerts, their lines, their agreements.
+async function loadDismissedAlerts(
+  db: AppDeps['db'],
+  organizationId: string,
+  alertIds: string[],
+): Promise<{ alerts: LoadedAlert[]; agreements: Map<string, Agreement> }> {
+  const rows = await db.alert.findMany({ where: { id: { in: alertIds }, organizationId, status: 'dismissed' } });
+  const lineIds = rows.flatMap((alert) => (alert.invoiceLineId ? [alert.invoiceLineId] : []));
+  const agreementIds = [...new Set(rows.map((alert) => alert.agreementId))];
+  const [lines, agreements] = await Promise.all([
+    lineIds.length
+      ? db.invoiceLine.findMany({
+          where: { id: { in: lineIds }, organizationId },
+          select: { id: true, sellerItemId: true, description: true, unitPrice: true },
+        })
+      : [],
+    agreementIds.length
+      ? db.agreement.findMany({
+          where: { id: { in: agreementIds }, organizationId },
+          select: { id: true, instructions: true },
+        })
+      : [],
+  ]);
+  const lineById = new Map(lines.map((line) => [line.id, line]));
+  const rowById = new Map(rows.map((alert) => [alert.id, alert]));
+  // In the order given: of two alerts suggesting the same edit, the first is the one recorded.
+  const alerts = alertIds.flatMap((id) => {
+    const alert = rowById.get(id);
+    if (!alert) return [];
+    const line = alert.invoiceLineId ? lineById.get(alert.invoiceLineId) : undefined;
+    const view: DismissedAlert = {
+      checker: alert.checker,
+      fingerprint: alert.fingerprint,
+      title: alert.title,
+      currencyCode: alert.currencyCode,
+      line: line
+        ? {
+            sellerItemId: line.sellerItemId,
+            description: line.description,
+            unitPrice: line.unitPrice?.toString() ?? null,
+          }
+        : null,
+    };
+    return [{ id, agreementId: alert.agreementId, view }];
+  });
+  return { alerts, agreements: new Map(agreements.map((agreement) => [agreement.id, agreement])) };
+}
+
+// The edit one dismissed alert suggests, or null when its agreement already says it.
+function suggestionFor(alert: LoadedAlert, agreement: Agreement, dismissal: Dismissal) {
+  const proposal = proposeEdit(alert.view, dismissal);
+  // Nothing to suggest when the instructions already say it (or something broader does).
+  if (instructionPresent(agreement.instructions, proposal.instruction)) return null;
+  const subject = subjectOf(alert.view);
+  if (subject && isSuppressed(subject, parseDirectives(agreement.instructions))) return null;
+  return proposal;
 }
 
 async function suggest(
-  deps: Pick<AppDeps, 'db'>,
-  input: { organizationId: string; alertId: string; category: string | null; note: string | null },
+  deps: Pick<AppDeps, 'db' | 'logger'>,
+  input: { organizationId: string; alertIds: string[] } & Dismissal,
 ): Promise<void> {
-  const alert = await loadDismissedAlert(deps.db, input.organizationId, input.alertId);
-  if (!alert) return;
-  const agreement = await deps.db.agreement.findFirst({
-    where: { id: alert.agreementId, organizationId: input.organizationId },
-    select: { instructions: true },
-  });
-  if (!agreement) return;
-  const proposal = proposeEdit(alert.view, { category: input.category, note: input.note });
-  // Nothing to suggest when the instructions already say it (or something broader does).
-  if (instructionPresent(agreement.instructions, proposal.instruction)) return;
-  const subject = subjectOf(alert.view);
-  if (subject && isSuppressed(subject, parseDirectives(agreement.instructions))) return;
+  const { alerts, agreements } = await loadDismissedAlerts(deps.db, input.organizationId, input.alertIds);
+  const dismissal = { category: input.category, note: input.note };
+  const seen = new Set<string>();
+  const data: Prisma.ContextSuggestionCreateManyInput[] = [];
+  const now = Date.now();
+  for (const alert of alerts) {
+    const agreement = agreements.get(alert.agreementId);
+    if (!agreement) continue;
+    let proposal: Proposal | null;
+    try {
+      proposal = suggestionFor(alert, agreement, dismissal);
+    } catch (error) {
+      deps.logger.warn({ err: error, alert_id: alert.id }, 'could not suggest an instruction edit');
+      continue;
+    }
+    const key = `${alert.agreementId} ${proposal?.editKey}`;
+    if (!proposal || seen.has(key)) continue;
+    seen.add(key);
+    data.push({
+      id: randomUUID(),
+      organizationId: input.organizationId,
+      agreementId: alert.agreementId,
+      alertId: alert.id,
+      status: 'pending',
+      // A millisecond apart in dismissal order, so the list (newest first) reads as when the
+      // suggestions were made one alert at a time.
+      createdAt: new Date(now + data.length),
+      ...proposal,
+    });
+  }
+  if (data.length === 0) return;
   // The unique (agreement, edit key) makes "suggested once, whatever was decided" hold under races.
-  await deps.db.contextSuggestion.createMany({
-    data: [
-      {
-        id: randomUUID(),
-        organizationId: input.organizationId,
-        agreementId: alert.agreementId,
-        alertId: input.alertId,
-        status: 'pending',
-        ...proposal,
-      },
-    ],
-    skipDuplicates: true,
-  });
+  await deps.db.contextSuggestion.createMany({ data, skipDuplicates: true });
 }
 
 /**
- * Called after an alert's dismissal committed (when `suggest_instructions` is not false): suggests
- * the instruction edit that keeps the same alert from being raised again, unless that edit was
- * suggested before (pending, accepted or rejected) or the instructions already hold it. Best
- * effort: a failure is logged, never thrown, so it cannot undo or fail the dismissal.
+ * Called after alerts' dismissal committed (when `suggest_instructions` is not false): suggests,
+ * for each dismissed alert, the instruction edit that keeps the same alert from being raised again,
+ * unless that edit was suggested before (pending, accepted or rejected) or the instructions already
+ * hold it. The whole set in a few statements, whatever its size. Best effort: a failure is logged,
+ * never thrown, so it cannot undo or fail the dismissal.
  */
-export async function suggestInstructionEdit(
+export async function suggestInstructionEdits(
   deps: Pick<AppDeps, 'db' | 'logger'>,
-  input: { organizationId: string; alertId: string; category: string | null; note: string | null },
+  input: { organizationId: string; alertIds: string[] } & Dismissal,
 ): Promise<void> {
+  if (input.alertIds.length === 0) return;
   try {
     await suggest(deps, input);
   } catch (error) {
-    deps.logger.warn({ err: error, alert_id: input.alertId }, 'could not suggest an instruction edit');
+    deps.logger.warn({ err: error, alert_ids: input.alertIds }, 'could not suggest instruction edits');
   }
 }
 

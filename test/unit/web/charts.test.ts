@@ -157,6 +157,17 @@ describe('helpers', () => {
     expect(svg).not.toContain('<b>');
   });
 
+  it('draws a chart again when anything it shows changes, and the same picture the same', () => {
+    const picture = { label: 'Impact (EUR)', categories: ['A', 'B'], series: [{ name: 'Open', values: ['10', '5'] }] };
+    const first = barChartSvg(picture);
+    expect(barChartSvg({ ...picture, categories: ['A', 'B'] })).toBe(first);
+    const changed = barChartSvg({ ...picture, series: [{ name: 'Open', values: ['10', '7'] }] });
+    expect(changed).not.toBe(first);
+    expect(changed).toContain('aria-label="Impact (EUR)"');
+    expect(barChartSvg({ ...picture, horizontal: true })).not.toBe(first);
+    expect(barChartSvg({ ...picture, label: 'Impact (NOK)' })).toContain('aria-label="Impact (NOK)"');
+  });
+
   it('links next steps and search results to the application', () => {
     expect(appLink('/v1/alerts?statuses=pending')).toBe('/app/alerts?statuses=pending');
     expect(resultHref({ type: 'claim', id: 'c1' })).toBe('/app/claims/c1');
