@@ -145,7 +145,7 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-const shorten = (text: string, max = 22) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const shorten = (text: string, max = 20) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 // The overview draws about a dozen charts per request, each costing ECharts a full layout, and
 // mostly the same ones as the request before (the data changes far less often than the page is
@@ -189,9 +189,10 @@ function drawBarChart(picture: BarPicture): string {
       textStyle: FONT,
       legend: picture.series.length > 1 ? { top: 0, itemGap: 28, textStyle: FONT } : undefined,
       // The margins are kept as given: on the server ECharts estimates text widths without the
-      // browser's font, and fitting labels by that estimate cut long names off on the left.
+      // browser's font, and fitting labels by that estimate cut long names off on the left. The
+      // left margin holds a shortened name (20 characters) in a wide browser font.
       grid: {
-        left: picture.horizontal ? 170 : 56,
+        left: picture.horizontal ? 184 : 56,
         right: 24,
         top: picture.series.length > 1 ? 36 : 16,
         bottom: 32,
