@@ -126,8 +126,8 @@ export function alertWhere(
 }
 
 // alertWhere as SQL over alerts `a`, for the list page read in one statement (src/alerts/list.ts)
-// and the supplier groups (one statement through the invoices); the totals, other groups, exports
-// and bulk selections use alertWhere. Both select the same alerts for every filter
+// and the groups and filtered totals (src/alerts/reports.ts, one statement each); exports and bulk
+// selections use alertWhere. Both select the same alerts for every filter
 // (test/integration/alert-filters.test.ts). `perRow` as for visibleAlertSql: a page reads few
 // alerts, a group reads every one of the organization.
 export function alertFilterSql(organizationId: string, filter: AlertFilter, { perRow = true } = {}): Prisma.Sql {

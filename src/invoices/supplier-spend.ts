@@ -105,7 +105,11 @@ export async function supplierSpend(
 
 function byCurrency(rows: SupplierRow[]) {
   const currencies = new Map<string, SupplierRow[]>();
-  for (const row of rows) currencies.set(row.currency_code, [...(currencies.get(row.currency_code) ?? []), row]);
+  for (const row of rows) {
+    const ofCurrency = currencies.get(row.currency_code);
+    if (ofCurrency) ofCurrency.push(row);
+    else currencies.set(row.currency_code, [row]);
+  }
   return [...currencies.entries()].map(([currencyCode, top]) => {
     const first = top[0]!;
     const topNet = top.reduce((sum, row) => sum.plus(row.invoiced.minus(row.credited).toString()), new Decimal(0));

@@ -95,9 +95,12 @@ export async function renderedPage(documentId: string, page: number, read: () =>
   if (cached) return cached;
   const pending = inFlight.get(key);
   if (pending) return pending;
+  // The page count and the render need the same bytes: read them once.
+  let reading: Promise<Buffer> | undefined;
+  const readOnce = () => (reading ??= read());
   const rendering = (async () => {
-    if (page > (await pdfInfo(documentId, read)).pages) throw errors.notFound('page');
-    const bytes = await read();
+    if (page > (await pdfInfo(documentId, readOnce)).pages) throw errors.notFound('page');
+    const bytes = await readOnce();
     const args = ['-png', '-f', String(page), '-l', String(page), '-singlefile'];
     const size = ['-scale-to-x', String(RENDER_WIDTH), '-scale-to-y', '-1'];
     return limited(() => poppler(() => runProgram('pdftoppm', [...args, ...size, '-'], bytes, PDFTOPPM_LIMITS)));
