@@ -4,7 +4,7 @@ import { GridComponent, LegendComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { money } from './format.js';
-import { texts } from './texts.js';
+import { texts } from './texts/index.js';
 
 // The overview's charts: server-side SVG (Apache ECharts' SSR renderer), so they work without
 // JavaScript. Money is never added across currencies: every money chart is one currency's, and

@@ -12,6 +12,7 @@ import { parsePart } from '../http/route.js';
 import { operationCaller, type OperationCaller } from './operations.js';
 import { appView, layoutUser, renderView, sendHtml, setNotice, takeNotice, type NavSection } from './render.js';
 import { teamViewOf } from './team-view.js';
+import { requestTexts, type Texts } from './texts/index.js';
 import { credentialOf, csrfValid, sessionOf, spendSessionBudget, type WebSession } from './session.js';
 
 // The application's equivalent of defineRoute: a page (GET, renders a view in the layout) or an
@@ -28,6 +29,8 @@ export interface WebInput<P, Q> {
   credential: ApiKeyCredential;
   // The API's operations as this user (src/web/operations.ts).
   call: OperationCaller;
+  // The words of the page in the request's language (src/web/texts/).
+  t: Texts;
 }
 
 export interface WebPage<P = unknown, Q = unknown> {
@@ -40,10 +43,10 @@ export interface WebPage<P = unknown, Q = unknown> {
   params?: ZodType<P>;
   query?: ZodType<Q>;
   view: string;
-  // The page's data; `title` in it names the page (else the definition's title). A `redirect`
+  // The page's data; `title` in it names the page (else the definition's `title(t)`). A `redirect`
   // sends the browser there instead (e.g. to a file's short-lived download link).
   load: (input: WebInput<P, Q>) => Promise<Record<string, unknown> & { title?: string; redirect?: string }>;
-  title: string;
+  title: string | ((t: Texts) => string);
 }
 
 export type ActionResult =
@@ -135,6 +138,7 @@ function readInput(deps: AppDeps, route: WebPage | WebDownload, ctx: Context, se
     session,
     credential,
     call: operationCaller(deps, ctx, credential, { teamView: session.teamView?.mine }),
+    t: requestTexts(ctx),
   };
 }
 
@@ -142,7 +146,7 @@ async function runPage(deps: AppDeps, page: WebPage, ctx: Context, session: WebS
   const [data, user] = await Promise.all([page.load(readInput(deps, page, ctx, session)), layoutUser(deps, session)]);
   if (data.redirect) return ctx.redirect(data.redirect);
   const app = appView(ctx, {
-    title: data.title ?? page.title,
+    title: data.title ?? (typeof page.title === 'function' ? page.title(requestTexts(ctx)) : page.title),
     nav: page.nav,
     session,
     user,
@@ -214,6 +218,7 @@ async function handleAction(
     session,
     credential,
     call: operationCaller(deps, ctx, credential, { teamView: session.teamView?.mine }),
+    t: requestTexts(ctx),
   });
 }
 

@@ -8,6 +8,7 @@ import { clearCookie, readCookie, setCookie } from './cookies.js';
 import * as format from './format.js';
 import { alertSummary, codeLabel } from './labels.js';
 import { isSecureApp, type WebSession } from './session.js';
+import { requestLocale, textsFor, type Locale, type Texts } from './texts/index.js';
 
 // Views are eta templates in src/web/views, escaped by default (<%= %>; <%~ %> only for HTML we
 // built). Every view gets `it.app` (layout data, formatters, the CSRF token) beside its own data.
@@ -37,6 +38,9 @@ export interface LayoutUser {
 
 export interface AppView {
   title: string;
+  // The request's language and its words (src/web/texts/): views read every word from `t`.
+  locale: Locale;
+  t: Texts;
   nav: NavSection | null;
   // Null on the pages of a signed-out visitor (sign-in, set password).
   user: LayoutUser | null;
@@ -106,8 +110,11 @@ export function appView(
   const session = input.session ?? null;
   const organization =
     session && input.user ? (input.user.organizations.find((o) => o.id === session.organizationId) ?? null) : null;
+  const locale = requestLocale(ctx);
   return {
     title: input.title,
+    locale,
+    t: textsFor(locale),
     nav: input.nav ?? null,
     user: input.user ?? null,
     organization: organization ? { id: organization.id, name: organization.name } : null,

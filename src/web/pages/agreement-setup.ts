@@ -8,7 +8,7 @@ import { mayCall, type OperationCaller, type OperationInput, type OperationRespo
 import { defineAction, defineDownload, definePage, type ActionResult, type WebInput, type WebRoute } from '../page.js';
 import { firstText } from '../pickers.js';
 import { actOrShowRefusal, type Refusal } from '../refusal.js';
-import { texts } from '../texts.js';
+import { texts } from '../texts/index.js';
 import { agreementIdParams, agreementPage, type PriceForm } from './agreements.js';
 
 // Setting an agreement up in the application, through the API's own operations (issue 28): its

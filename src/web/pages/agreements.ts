@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { labelsOf } from '../labels.js';
 import { mayCall } from '../operations.js';
-import { texts } from '../texts.js';
+import { texts } from '../texts/index.js';
 import { definePage, type WebInput } from '../page.js';
 import { pickedSuppliers, withoutKey } from '../pickers.js';
 import {

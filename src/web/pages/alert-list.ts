@@ -14,7 +14,7 @@ import {
   type SortOption,
 } from '../query.js';
 import type { Refusal } from '../refusal.js';
-import { texts } from '../texts.js';
+import { texts } from '../texts/index.js';
 
 // The alerts list (triage): GET /v1/alerts with its filters, newest open alerts first, and for a
 // Write member the bulk form around it (select alerts on the page, or every alert the filter

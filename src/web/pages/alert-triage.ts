@@ -4,7 +4,7 @@ import type { OperationResponse } from '../operations.js';
 import { defineAction, definePage, type ActionResult, type WebInput } from '../page.js';
 import { filledQuery, listUrl } from '../query.js';
 import type { Refusal } from '../refusal.js';
-import { texts } from '../texts.js';
+import { texts } from '../texts/index.js';
 import { labelsOf } from '../labels.js';
 import { alertListData, bulkFilterOf, resolvedAlertQuery, type BulkForm, type BulkOutcome } from './alert-list.js';
 

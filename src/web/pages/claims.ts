@@ -22,7 +22,7 @@ import {
 } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 import { MAX_RENDERED_PAGE, pdfInfo, renderedPage } from '../review-page-images.js';
-import { texts } from '../texts.js';
+import { texts } from '../texts/index.js';
 
 // Claims: the list (GET /v1/claims with its filters) and one claim with its alerts, totals per
 // currency, refunds (record one), credit notes, the status changes its state machine allows, and

@@ -5,7 +5,7 @@ import { defineAction, definePage, type ActionResult, type WebInput } from '../p
 import { listUrl } from '../query.js';
 import type { Refusal } from '../refusal.js';
 import { namedRecords, type ReferenceField } from '../team-filter-form.js';
-import { NOTIFICATION_TEXTS } from '../texts.js';
+import { texts } from '../texts/index.js';
 
 // Notifications (docs/notifications.md): the person's own preference and, for Admins, the
 // organization's: what they follow (sources), where messages go (e-mail and webhook channels:
@@ -13,7 +13,7 @@ import { NOTIFICATION_TEXTS } from '../texts.js';
 // log with replay. Every change reads the preference and PUTs it back whole, as the API takes it
 // (read-only fields sent back are ignored), so the rules stay the API's.
 
-const t = NOTIFICATION_TEXTS;
+const t = texts.notifications;
 const BASE = '/app/settings/notifications';
 const EVENTS = ['new_alert', 'agreement_expiring'] as const;
 const LOG_PAGE = '20';

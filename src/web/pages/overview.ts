@@ -12,7 +12,7 @@ import {
 } from '../charts.js';
 import { definePage } from '../page.js';
 import { codeLabel } from '../labels.js';
-import { texts } from '../texts.js';
+import { texts } from '../texts/index.js';
 
 // The home page (/app): the API's overview (GET /v1/overview: spend, open alerts, claims,
 // agreements, next steps) and charts drawn on the server from the API's own reads: alert and claim

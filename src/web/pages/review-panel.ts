@@ -6,7 +6,7 @@ import { readAmount } from '../format.js';
 import { mayCall, type ListItem, type OperationResponse } from '../operations.js';
 import type { WebInput } from '../page.js';
 import { MAX_RENDERED_PAGE, MAX_RENDERED_PDF_BYTES, pdfInfo } from '../review-page-images.js';
-import { texts } from '../texts.js';
+import { texts } from '../texts/index.js';
 
 // The review form (issue 28) and the document beside it, shared by the review queue's item page
 // (pages/review.ts) and the invoice page; the invoice page's comments and activity timeline.

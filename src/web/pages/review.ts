@@ -6,7 +6,7 @@ import { defineAction, defineDownload, definePage, type WebInput, type WebRoute 
 import { pager, pageSizeOf } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 import { MAX_RENDERED_PDF_BYTES, renderedPage } from '../review-page-images.js';
-import { texts } from '../texts.js';
+import { texts } from '../texts/index.js';
 import { invoicePage } from './invoices.js';
 import { patchOf, reviewBody, reviewPanel, type ReviewForm } from './review-panel.js';
 

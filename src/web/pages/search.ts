@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { definePage } from '../page.js';
 import { listUrl } from '../query.js';
-import { texts } from '../texts.js';
+import { texts } from '../texts/index.js';
 
 // The header's search (GET /v1/search in process): results grouped by kind, each a link to its
 // page. Works without JavaScript (a GET form); every result is a link in a list, so Tab and

@@ -22,7 +22,7 @@ import {
   type DraftGroup,
   type FieldError,
 } from '../team-filter-form.js';
-import { TEAM_TEXTS } from '../texts.js';
+import { texts } from '../texts/index.js';
 
 // Teams (docs/teams.md): a name, people and a filter. The list, a team's page with its filter
 // built in a form (conditions and groups, the API's definition), a live count of the invoices the
@@ -30,7 +30,7 @@ import { TEAM_TEXTS } from '../texts.js';
 // and its members (addTeamMembers / removeTeamMember). Changes need what the API's teams need
 // (Write): the forms are hidden otherwise and the API refuses anyway.
 
-const t = TEAM_TEXTS;
+const t = texts.teams;
 const idParams = z.object({ id: z.string().uuid() });
 const memberParams = z.object({ id: z.string().uuid(), userId: z.string().uuid() });
 const formBody = z.record(z.string(), z.unknown());

@@ -1,0 +1,16 @@
+export const search = {
+  title: 'Search',
+  label: 'Search',
+  placeholder: 'Invoice, agreement, alert, claim…',
+  submit: 'Search',
+  resultsFor: 'Results for',
+  none: 'Nothing found.',
+  more: 'More results',
+  kinds: {
+    invoice: 'Invoices',
+    agreement: 'Agreements',
+    alert: 'Alerts',
+    claim: 'Claims',
+    topic: 'Topics',
+  } as Record<string, string>,
+};
