@@ -23,7 +23,7 @@ function withEnglishFallback<T>(english: T, partial: DeepPartial<T> | undefined)
   if (typeof english !== 'object' || english === null || Array.isArray(english)) return partial as T;
   const merged: Record<string, unknown> = { ...(english as Record<string, unknown>) };
   for (const [key, value] of Object.entries(partial as Record<string, unknown>)) {
-    merged[key] = withEnglishFallback((english as Record<string, unknown>)[key], value as DeepPartial<unknown>);
+    merged[key] = withEnglishFallback((english as Record<string, unknown>)[key], value);
   }
   return merged as T;
 }
