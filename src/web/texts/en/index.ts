@@ -1,11 +1,14 @@
 import { agreementSetup } from './agreement-setup.js';
 import { claim } from './claim.js';
+import { invoices } from './invoices.js';
 import { notifications } from './notifications.js';
 import { overview } from './overview.js';
 import { review } from './review.js';
+import { runs } from './runs.js';
 import { search } from './search.js';
 import { teams } from './teams.js';
 import { triage } from './triage.js';
+import { upload } from './upload.js';
 
 // The application's words in English, one file per area of the application. English is complete
 // by definition: every other language is checked against it (test/unit/web/texts.test.ts).
@@ -18,4 +21,7 @@ export const en = {
   claim,
   teams,
   notifications,
+  invoices,
+  upload,
+  runs,
 };

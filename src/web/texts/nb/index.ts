@@ -1,5 +1,18 @@
 import type { DeepPartial, Texts } from '../types.js';
+import { invoices } from './invoices.js';
+import { notifications } from './notifications.js';
+import { review } from './review.js';
+import { runs } from './runs.js';
+import { teams } from './teams.js';
+import { upload } from './upload.js';
 
 // Norwegian (bokmål), one file per area as in `../en/`. A key missing here falls back to English;
 // test/unit/web/texts.test.ts lists what is still missing.
-export const nb: DeepPartial<Texts> = {};
+export const nb: DeepPartial<Texts> = {
+  review,
+  teams,
+  notifications,
+  invoices,
+  upload,
+  runs,
+};
