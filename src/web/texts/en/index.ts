@@ -1,5 +1,9 @@
 import { agreementSetup } from './agreement-setup.js';
+import { agreements } from './agreements.js';
+import { alerts } from './alerts.js';
 import { claim } from './claim.js';
+import { claims } from './claims.js';
+import { codes } from './codes.js';
 import { notifications } from './notifications.js';
 import { overview } from './overview.js';
 import { review } from './review.js';
@@ -18,4 +22,8 @@ export const en = {
   claim,
   teams,
   notifications,
+  codes,
+  agreements,
+  alerts,
+  claims,
 };

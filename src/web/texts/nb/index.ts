@@ -1,5 +1,20 @@
 import type { DeepPartial, Texts } from '../types.js';
+import { agreementSetup } from './agreement-setup.js';
+import { agreements } from './agreements.js';
+import { alerts } from './alerts.js';
+import { claim } from './claim.js';
+import { claims } from './claims.js';
+import { codes } from './codes.js';
+import { triage } from './triage.js';
 
 // Norwegian (bokmål), one file per area as in `../en/`. A key missing here falls back to English;
 // test/unit/web/texts.test.ts lists what is still missing.
-export const nb: DeepPartial<Texts> = {};
+export const nb: DeepPartial<Texts> = {
+  triage,
+  agreementSetup,
+  claim,
+  codes,
+  agreements,
+  alerts,
+  claims,
+};
