@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertOf, alertOn, claimSetup, createClaim } from '../support/claims.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
-import { appUrl, launchBrowser, signIn, submit, type TestBrowser } from './support/browser.js';
+import { appUrl, DESKTOP, launchBrowser, PHONE, signIn, submit, type TestBrowser } from './support/browser.js';
 import { createWebUser, type WebUser } from './support/users.js';
 
 // Texts per language (issue 28): a person who chose Norwegian (the ics_lang cookie the settings
@@ -47,8 +47,8 @@ afterAll(async () => {
 
 // Signed in first (the sign-in page is not what this test reads), then Norwegian chosen the way
 // the language picker stores it.
-async function norwegianPage(): Promise<Page> {
-  const context = await browser.newContext();
+async function norwegianPage(viewport = DESKTOP): Promise<Page> {
+  const context = await browser.newContext(viewport);
   const page = await context.newPage();
   await signIn(page, writer.email, writer.password);
   await context.addCookies([{ name: 'ics_lang', value: 'nb', domain: new URL(appUrl()).hostname, path: '/app' }]);
@@ -118,6 +118,23 @@ describe('the application in Norwegian', () => {
     const text = await mainText(page);
     expect(text).toContain('1 varsel');
     expect(text).not.toContain('Record refund');
+    await page.context().close();
+  });
+
+  // Norwegian words are longer than English ones: the pages still fit a phone.
+  it('fits a phone in bokmål: the agreement, the alerts list, an alert and a claim never scroll sideways', async () => {
+    const page = await norwegianPage(PHONE);
+    for (const path of [
+      `/app/agreements/${agreementId}`,
+      `/app/alerts?agreement_ids=${agreementId}&statuses=any`,
+      `/app/alerts/${alerts['Frakt fakturert to ganger']}`,
+      `/app/claims/${claimId}`,
+    ]) {
+      await page.goto(path);
+      expect(await page.locator('html').getAttribute('lang')).toBe('nb');
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+      expect(width, `${path} is ${width} px wide`).toBeLessThanOrEqual(PHONE.width);
+    }
     await page.context().close();
   });
 });
