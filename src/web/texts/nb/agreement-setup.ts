@@ -1,6 +1,6 @@
 import type { Texts } from '../types.js';
 
-// Oppsett av en avtale (skjemaene, dokumentene, prisimporten), på bokmål.
+// Setting an agreement up (its forms, documents, price import) in Norwegian (bokmål).
 const partyWord = (kind: 'supplier' | 'recipient') => (kind === 'supplier' ? 'leverandør' : 'mottaker');
 const partyWords = (kind: 'supplier' | 'recipient') => (kind === 'supplier' ? 'leverandører' : 'mottakere');
 
@@ -29,7 +29,7 @@ export const agreementSetup: Texts['agreementSetup'] = {
   renewal: 'Fornyelse',
   autoRenews: 'Fornyes automatisk',
   periodMonths: 'Fornyelsesperiode (måneder)',
-  noticeDays: 'Varsel (dager)',
+  noticeDays: 'Oppsigelsesfrist (dager)',
   scope: 'Hvilke fakturaer den gjelder',
   currencies: 'Valutaer (koder, kommaseparert)',
   currenciesHint: 'Tom: alle valutaer. Eksempel: EUR, NOK',

@@ -1,6 +1,6 @@
 import type { Texts } from '../types.js';
 
-// Avtalelisten og én avtales side, på bokmål.
+// The agreements list and one agreement's page in Norwegian (bokmål).
 export const agreements: Texts['agreements'] = {
   listTitle: 'Avtaler',
   pageTitle: 'Avtale',
@@ -49,7 +49,7 @@ export const agreements: Texts['agreements'] = {
   reloadHint: '(last inn siden på nytt for å se når de er ferdige)',
   terms: 'Vilkår',
   renewalText: (autoRenews, periodMonths, noticeDays) =>
-    `${autoRenews ? `Fornyes automatisk${periodMonths ? ` hver ${periodMonths}. måned` : ''}` : 'Fornyes ikke av seg selv'}${noticeDays !== null ? `, ${noticeDays} dagers varsel` : ''}`,
+    `${autoRenews ? `Fornyes automatisk${periodMonths ? ` hver ${periodMonths}. måned` : ''}` : 'Fornyes ikke av seg selv'}${noticeDays !== null ? `, ${noticeDays} dagers oppsigelse` : ''}`,
   nextStep: 'Neste steg',
   tags: 'Merker',
   appliesTo: 'Gjelder fakturaer med',

@@ -1,6 +1,10 @@
 import type { Texts } from '../types.js';
 
-// Varsellisten og ett varsels side, på bokmål.
+// The alerts list and one alert's page in Norwegian (bokmål).
+
+// A checker's confidence levels (src/checks/checkers/match.ts); one set by an API client reads as sent.
+const CONFIDENCE: Record<string, string> = { certain: 'sikker', high: 'høy', medium: 'middels', low: 'lav' };
+
 export const alerts: Texts['alerts'] = {
   listTitle: 'Varsler',
   pageTitle: 'Varsel',
@@ -41,7 +45,7 @@ export const alerts: Texts['alerts'] = {
   pages: 'Sider',
   setAside:
     'Fakturaen passer ikke lenger til avtalen: dette varselet er lagt til side og telles ikke i noen liste eller sum.',
-  confidence: (level) => `sikkerhet ${level}`,
+  confidence: (level) => `sikkerhet ${CONFIDENCE[level] ?? level}`,
   invoiceLine: 'Fakturalinje',
   lineNumber: (n) => `Linje ${n}: `,
   line: 'Linje',

@@ -1,6 +1,6 @@
 import type { Texts } from '../types.js';
 
-// Kravsidens hurtigtaster, på bokmål.
+// The claim page's keyboard shortcuts in Norwegian (bokmål).
 export const claim: Texts['claim'] = {
   shortcuts: 'Hurtigtaster',
   keys: [

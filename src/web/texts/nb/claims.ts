@@ -1,6 +1,6 @@
 import type { Texts } from '../types.js';
 
-// Kravlisten, ett krav og forhåndsvisningen av brevet, på bokmål.
+// The claims list, one claim and its letter's preview in Norwegian (bokmål).
 export const claims: Texts['claims'] = {
   listTitle: 'Krav',
   pageTitle: 'Krav',

@@ -1,6 +1,6 @@
 import type { Texts } from '../types.js';
 
-// Behandling av varsler i bulk, gruppert visning og hurtigtaster, på bokmål.
+// Alerts triage in bulk, the grouped view and the keyboard shortcuts in Norwegian (bokmål).
 const varsler = (n: number) => `${n} ${n === 1 ? 'varsel' : 'varsler'}`;
 
 export const triage: Texts['triage'] = {
