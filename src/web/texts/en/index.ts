@@ -1,6 +1,10 @@
 import { agreementSetup } from './agreement-setup.js';
+import { agreements } from './agreements.js';
+import { alerts } from './alerts.js';
 import { claim } from './claim.js';
 import { invoices } from './invoices.js';
+import { claims } from './claims.js';
+import { codes } from './codes.js';
 import { notifications } from './notifications.js';
 import { overview } from './overview.js';
 import { review } from './review.js';
@@ -24,4 +28,8 @@ export const en = {
   invoices,
   upload,
   runs,
+  codes,
+  agreements,
+  alerts,
+  claims,
 };

@@ -5,6 +5,13 @@ import { review } from './review.js';
 import { runs } from './runs.js';
 import { teams } from './teams.js';
 import { upload } from './upload.js';
+import { agreementSetup } from './agreement-setup.js';
+import { agreements } from './agreements.js';
+import { alerts } from './alerts.js';
+import { claim } from './claim.js';
+import { claims } from './claims.js';
+import { codes } from './codes.js';
+import { triage } from './triage.js';
 
 // Norwegian (bokmål), one file per area as in `../en/`. A key missing here falls back to English;
 // test/unit/web/texts.test.ts lists what is still missing.
@@ -15,4 +22,11 @@ export const nb: DeepPartial<Texts> = {
   invoices,
   upload,
   runs,
+  triage,
+  agreementSetup,
+  claim,
+  codes,
+  agreements,
+  alerts,
+  claims,
 };
