@@ -194,7 +194,7 @@ export interface CountedAlertGroup {
   impact: Map<string | null, Prisma.Decimal[]>;
 }
 
-// Every group of the filter, most alerts first, ties by key (as the page ranks them).
+// Every group of the filter, in no order: the page ranks them (pageOfRanked).
 export async function countedAlertGroups(
   deps: Deps,
   organizationId: string,
@@ -214,7 +214,7 @@ export async function countedAlertGroups(
     group.impact.set(row.currencyCode, impacts);
     groups.set(row.key, group);
   }
-  return [...groups.values()].sort((a, b) => b.count - a.count || (a.key ?? '').localeCompare(b.key ?? ''));
+  return [...groups.values()];
 }
 
 // The groups as the API shows them: labelled (one read of the groups' agreements, topics, ...) and

@@ -6,7 +6,7 @@ import { formatAmount, sum } from '../shared/money.js';
 import { CLAIM_STATUSES, type ClaimFilter, type ClaimStatus } from './schemas.js';
 import type { ClaimRecord } from './serialize.js';
 import { claimWhere } from './list.js';
-import { countedAlertsWhere } from './summary.js';
+import { countedAlertsWhere, VISIBLE_ALERT } from './summary.js';
 
 type Deps = Pick<AppDeps, 'db'>;
 
@@ -62,9 +62,7 @@ export async function claimMetrics(
       SELECT c.status::text AS status, a.currency_code, sum(a.impact_amount)::text AS amount
         FROM alerts a
         JOIN claims c ON c.id = a.claim_id
-        JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
-        JOIN invoices i ON i.id = a.invoice_id AND i.deleted_at IS NULL
-       WHERE a.claim_id = ANY(${ids}::uuid[]) AND a.status = 'claimed'
+       WHERE a.claim_id = ANY(${ids}::uuid[]) AND a.status = 'claimed' AND ${VISIBLE_ALERT}
        GROUP BY 1, 2`,
     deps.db.$queryRaw<StatusSum[]>`
       SELECT c.status::text AS status, r.currency_code, sum(r.amount)::text AS amount
