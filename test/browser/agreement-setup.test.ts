@@ -162,6 +162,22 @@ describe('agreement setup in the application', () => {
     await page.getByLabel('Contract documents to upload').setInputFiles(CONTRACT_PDF);
     await submit(page, page.getByRole('button', { name: 'Upload documents' }));
     expect(await page.locator('main').textContent()).toContain('Documents added');
+    // While the worker reads it, the readiness says so and follows by itself, without a reload; the
+    // upload form keeps what the person chose meanwhile. (A document read before the page was drawn
+    // shows no such point, and the page no poll.)
+    const beingRead = page.locator('li[data-gap="documents_processing"]');
+    const documentInput = page.getByLabel('Contract documents to upload');
+    if ((await beingRead.count()) > 0) {
+      await page.evaluate('window.sameDocument = true');
+      await documentInput.setInputFiles(CONTRACT_PDF);
+      await beingRead.waitFor({ state: 'detached', timeout: SETTLED_MS });
+      expect(await page.evaluate('window.sameDocument')).toBe(true);
+      expect(await documentInput.evaluate((input) => (input as unknown as { files: unknown[] }).files.length)).toBe(1);
+      await documentInput.setInputFiles([]);
+    }
+    expect(await page.locator('#documents-list .status').first().getAttribute('class')).toMatch(
+      /status-(?!queued|processing)/,
+    );
     const link = page.getByRole('link', { name: path.basename(CONTRACT_PDF) });
     expect(await link.getAttribute('href')).toMatch(/^\/app\/documents\/[0-9a-f-]{36}\/file$/);
     const download = await context.request.get(new URL((await link.getAttribute('href'))!, page.url()).toString());

@@ -46,7 +46,7 @@ export const agreements = {
   addSupplier: 'Add a supplier',
   uploadTerms: 'Upload a terms document',
   seeDocuments: 'See the documents',
-  reloadHint: '(reload the page to see when they are done)',
+  reloadHint: '(this page follows by itself until they are read; without script, reload it)',
   terms: 'Terms',
   renewalText: (autoRenews: boolean, periodMonths: number | null, noticeDays: number | null) =>
     `${autoRenews ? `Renews automatically${periodMonths ? ` every ${periodMonths} months` : ''}` : 'Does not renew by itself'}${noticeDays !== null ? `, ${noticeDays} days' notice` : ''}`,

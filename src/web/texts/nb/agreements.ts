@@ -46,7 +46,7 @@ export const agreements: Texts['agreements'] = {
   addSupplier: 'Legg til en leverandør',
   uploadTerms: 'Last opp et vilkårsdokument',
   seeDocuments: 'Se dokumentene',
-  reloadHint: '(last inn siden på nytt for å se når de er ferdige)',
+  reloadHint: '(siden oppdateres av seg selv til de er lest; uten skript, last den inn på nytt)',
   terms: 'Vilkår',
   renewalText: (autoRenews, periodMonths, noticeDays) =>
     `${autoRenews ? `Fornyes automatisk${periodMonths ? ` hver ${periodMonths}. måned` : ''}` : 'Fornyes ikke av seg selv'}${noticeDays !== null ? `, ${noticeDays} dagers oppsigelse` : ''}`,
