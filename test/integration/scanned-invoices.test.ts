@@ -1,9 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
+import { scanPdf } from '../../scripts/corpus/generate-scan-corpus.js';
 import { repoRoot } from '../../src/infra/defaults.js';
 import { call, eventually } from '../support/api.js';
 import { ingestionUpload } from '../support/invoices.js';
+import { pdfInvoice, type PdfInvoiceLine } from '../support/pdf-invoices.js';
 import { createTenant, testDb } from '../support/tenants.js';
 
 // A scanned invoice: an image-only PDF (no text layer) from the scan corpus, made by
@@ -73,4 +79,91 @@ describe('scanned PDF invoices', () => {
     expect(extraction.confidence?.fields.invoiceNumber).toBeGreaterThan(0);
     expect(extraction.confidence?.fields.invoiceNumber).toBeLessThanOrEqual(1);
   }, 240_000);
+
+  it('reads every line of a scan of the 40-line two-page invoice, as from its text layer', async () => {
+    // The text-layer invoice of pdf-invoice-reading.test.ts, printed and scanned as an office
+    // scanner gives it (200 dpi grayscale, turned 0.4°, light noise): an image-only PDF of two pages.
+    const lines: PdfInvoiceLine[] = Array.from({ length: 40 }, (_, index) => {
+      const quantity = 1 + (index % 5);
+      const unitPrice = index === 6 ? '12.00' : '10.00';
+      return {
+        item: `SKU-${String(index + 1).padStart(2, '0')}`,
+        description: `Cable assembly type ${index + 1}`,
+        quantity: String(quantity),
+        unit: 'pcs',
+        unitPrice,
+        amount: new Decimal(unitPrice).times(quantity).toFixed(2),
+      };
+    });
+    const net = lines.reduce((total, line) => total.plus(line.amount), new Decimal(0));
+    const number = `SCAN-${randomUUID().slice(0, 8)}`;
+    const text = await pdfInvoice({
+      supplier: `Kabelverket ${randomUUID().slice(0, 6)} AS`,
+      orgNumber: '912 345 678',
+      vatId: 'NO912345678MVA',
+      buyer: 'Vestland Bygg AS',
+      number,
+      issueDate: '2025-03-14',
+      dueDate: '2025-04-13',
+      currency: 'EUR',
+      lines,
+      net: net.toFixed(2),
+      vat: net.times('0.25').toFixed(2),
+      gross: net.times('1.25').toFixed(2),
+    });
+    const dir = await mkdtemp(path.join(tmpdir(), 'forty-line-scan-'));
+    let scanned: Buffer;
+    try {
+      await writeFile(path.join(dir, 'invoice.pdf'), text);
+      scanned = await scanPdf(
+        path.join(dir, 'invoice.pdf'),
+        { dpi: 200, rotation: 0.4, paper: 244, noise: 4, specks: 0.0002, bilevel: false },
+        4_040,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+
+    const tenant = await createTenant();
+    const upload = await ingestionUpload(tenant.ingestionToken, 'scan.pdf', scanned);
+    expect(upload.status, JSON.stringify(upload.body)).toBe(201);
+    const settled = await eventually(
+      () => call(`/v1/invoices/${upload.body.invoice_id}`, { token: tenant.ingestionToken }),
+      (response) => !['pending', 'processing'].includes(response.body?.processing?.status),
+      240_000,
+    );
+    expect(settled.body.processing, JSON.stringify(settled.body.processing)).toMatchObject({
+      status: 'completed',
+      failure: null,
+    });
+
+    const invoice = (await tenant.call(`/v1/invoices/${upload.body.invoice_id}`)).body;
+    expect(invoice.format).toBe('pdf_ocr');
+    expect(invoice.invoice_number).toBe(number);
+    expect(invoice.amounts.excluding_vat).toBe(net.toFixed(2));
+    type Item = {
+      seller_item_id: string;
+      description: string;
+      quantity: string;
+      unit_price: string;
+      net_amount: string;
+    };
+    expect(
+      invoice.line_items.map((line: Item) => [
+        line.seller_item_id,
+        line.description,
+        Number(line.quantity),
+        Number(line.unit_price),
+        Number(line.net_amount),
+      ]),
+    ).toEqual(
+      lines.map((line) => [
+        line.item,
+        line.description,
+        Number(line.quantity),
+        Number(line.unitPrice),
+        Number(line.amount),
+      ]),
+    );
+  }, 300_000);
 });

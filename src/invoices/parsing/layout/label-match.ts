@@ -34,6 +34,37 @@ export class TermIndex<K extends string> {
     }
   }
 
+  /**
+   * The dictionary word one slip of OCR away from `label` (a letter replaced, added or dropped:
+   * "jtem" for "item", "anzahll" for "anzahl"), when exactly one word of four letters or more is.
+   */
+  nearWord(label: string): string | null {
+    if (label.length < 4) return null;
+    let found: string | null = null;
+    for (const word of this.byFirstWord.keys()) {
+      if (word.length < 4 || word === label || !withinOneEdit(label, word)) continue;
+      if (found !== null) return null;
+      found = word;
+    }
+    return found;
+  }
+
+  /**
+   * Two dictionary words that OCR ran together, with the space or slash between them read as a
+   * letter or dropped ("anzahllme" for "Anzahl ME" or "Anzahl/ME"): the split, or null.
+   */
+  splitWords(label: string): [string, string] | null {
+    for (let at = 2; at <= label.length - 2; at += 1) {
+      const left = label.slice(0, at);
+      if (!this.byFirstWord.has(left)) continue;
+      for (const skipped of [0, 1]) {
+        const right = label.slice(at + skipped);
+        if (right.length >= 2 && this.byFirstWord.has(right)) return [left, right];
+      }
+    }
+    return null;
+  }
+
   /** The longest terms starting at `words[0]`. */
   matchStart(words: readonly Word[]): TermMatch<K> | null {
     const indexed = indexWords(words, 8);
@@ -83,4 +114,26 @@ function indexWords(words: readonly Word[], limit: number): IndexedWord[] {
     }
   }
   return indexed;
+}
+
+/** Whether two words differ by at most one letter replaced, added or dropped. */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let [i, j, edits] = [0, 0, 0];
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i += 1;
+      j += 1;
+      continue;
+    }
+    edits += 1;
+    if (edits > 1) return false;
+    if (a.length > b.length) i += 1;
+    else if (b.length > a.length) j += 1;
+    else {
+      i += 1;
+      j += 1;
+    }
+  }
+  return edits + (a.length - i) + (b.length - j) <= 1;
 }

@@ -35,6 +35,7 @@ import { confidenceOf, reviewReasons, rowScore } from './review.js';
 import { readTable, rowArithmetic } from './table.js';
 import { tableLines } from './table-lines.js';
 import { duePhrase, titleNumber } from './title.js';
+import { repairNumberCells, repairOcrMisreads } from './ocr-misreads.js';
 import { amountsOf, chooseTotals, equal, readVatRows, sum, type TotalsReading } from './totals.js';
 import {
   currencyValue,
@@ -59,6 +60,8 @@ export interface LayoutOptions {
   memories?: readonly SupplierLayoutMemory[];
   /** Each page's size in the words' units: with it, the reading says where each value was read from. */
   pageSizes?: ReadonlyMap<number, PageSize>;
+  /** The words are OCR's: the line table's cells are put right where OCR misreads (ocr-misreads.ts). */
+  ocr?: boolean;
 }
 
 export function readInvoiceFromWords(
@@ -70,10 +73,11 @@ export function readInvoiceFromWords(
   const voted = voteDecimalMark(words.map((word) => word.text));
   const first: DecimalMark = voted ?? (DECIMAL_COMMA_LANGUAGES.has(language) ? ',' : '.');
   const sizes = options.pageSizes ?? new Map<number, PageSize>();
-  let reading = readBest(lines, first, language, null, sizes);
+  const ocr = options.ocr ?? false;
+  let reading = readBest(lines, first, language, null, sizes, ocr);
   const supplierKeys = supplierKeysOf(reading.invoice.supplier, ibansOf(lines));
   const memory = options.memories?.find((entry) => entry.supplierKeys.some((key) => supplierKeys.includes(key)));
-  if (memory) reading = preferred(reading, readBest(lines, first, language, recall(memory.memory, lines), sizes));
+  if (memory) reading = preferred(reading, readBest(lines, first, language, recall(memory.memory, lines), sizes, ocr));
   if (supplierKeys.length > 0) reading.invoice.extraction.supplierKeys = supplierKeys;
   const refusal = notInvoiceReason(lines, reading, options.pageCount ?? 1);
   if (refusal) return notInvoice(refusal);
@@ -86,10 +90,11 @@ function readBest(
   language: Language,
   recalled: Recalled | null,
   sizes: ReadonlyMap<number, PageSize>,
+  ocr: boolean,
 ): Reading {
-  const reading = readWithMark(lines, first, language, recalled, sizes);
+  const reading = readWithMark(lines, first, language, recalled, sizes, ocr);
   if (reading.score >= 1) return reading;
-  const other = readWithMark(lines, first === ',' ? '.' : ',', language, recalled, sizes);
+  const other = readWithMark(lines, first === ',' ? '.' : ',', language, recalled, sizes, ocr);
   return other.score > reading.score + 0.5 ? other : reading;
 }
 
@@ -129,10 +134,12 @@ function readWithMark(
   language: Language,
   recalled: Recalled | null,
   sizes: ReadonlyMap<number, PageSize>,
+  ocr: boolean,
 ): Reading {
   const warnings: string[] = [];
   const memory = new RememberedValues(recalled);
-  const table = readTable(lines, mark);
+  const read = readTable(lines, mark, ocr);
+  const table = read && ocr ? repairNumberCells(read) : read;
   const skip = table?.tableLines ?? new Set<number>();
   const hits = findLabels(lines, skip);
   const labelled = new Set(hits.map((hit) => `${hit.line.index}:${hit.segmentIndex}`));
@@ -180,7 +187,8 @@ function readWithMark(
     if (otherIssue && otherDue && otherDue >= otherIssue) [issueDate, dueDate] = [otherIssue, otherDue];
   }
 
-  const invoiceLines = table ? tableLines(table, mark) : [];
+  const readLines = table ? tableLines(table, mark) : [];
+  const invoiceLines = ocr ? repairOcrMisreads(readLines) : readLines;
   const linesSum = invoiceLines.length > 0 ? sum(invoiceLines.map((line) => line.netAmount ?? '0')) : null;
   const totalWords = new Map<string, Word[]>();
   const totals = readTotals(hits, lines, labelled, mark, skip, linesSum, memory.totals(mark), totalWords);

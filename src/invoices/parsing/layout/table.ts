@@ -8,7 +8,7 @@
 import { Decimal } from 'decimal.js';
 import type { DecimalString } from '../model.js';
 import { TermIndex } from './label-match.js';
-import { COLUMN_LABELS, TOTAL_LABELS, type ColumnRole } from './labels.js';
+import { COLUMN_LABELS, TOTAL_LABELS, labelWords, type ColumnRole } from './labels.js';
 import type { Line } from '../../../shared/layout/lines.js';
 import { numberShape, parseNumber, parseRate, type DecimalMark } from '../../../shared/layout/numbers.js';
 import type { Word } from '../../../shared/layout/words.js';
@@ -55,13 +55,36 @@ const NUMERIC_ROLES: ReadonlySet<ColumnRole> = new Set([
 ]);
 
 /** A header row: at least three column words, one of them a price or amount, nearly nothing else. */
-export function parseHeaderLine(line: Line): TableHeader | null {
+export function parseHeaderLine(line: Line, ocr = false): TableHeader | null {
+  const exact = headerColumns(line, false);
+  // OCR misreads a header word now and then ("Jtem no.", "AnzahllME" for "Anzahl ME"): on a line
+  // that already holds column words, a word that is one slip from a column word is read as it.
+  // Only for OCR: a text layer's unknown header word is what was printed.
+  if (!ocr || exact.unknownWords === 0 || exact.columns.length < 2) return asHeader(line, exact);
+  const tolerant = headerColumns(line, true);
+  return asHeader(line, tolerant.unknownWords < exact.unknownWords ? tolerant : exact) ?? asHeader(line, exact);
+}
+
+interface HeaderWords {
+  columns: HeaderColumn[];
+  unknownWords: number;
+}
+
+function asHeader(line: Line, { columns, unknownWords }: HeaderWords): TableHeader | null {
+  if (columns.length < 3 || unknownWords > columns.length / 2) return null;
+  const roles = new Set(columns.flatMap((column) => column.roles));
+  if (!roles.has('amount') && !roles.has('unitPrice')) return null;
+  if (!roles.has('description') && !roles.has('quantity') && !roles.has('itemNumber')) return null;
+  return { line, columns };
+}
+
+function headerColumns(line: Line, tolerant: boolean): HeaderWords {
   const columns: HeaderColumn[] = [];
   let unknownWords = 0;
   for (const segment of line.segments) {
     let words: Word[] = segment.words;
     while (words.length > 0) {
-      const match = COLUMN_TERMS.matchStart(words);
+      const match = COLUMN_TERMS.matchStart(words) ?? (tolerant ? misreadColumnWord(words) : null);
       if (!match) {
         const first = words[0];
         // Units and currencies printed in headers ("Price (EUR)", "Amount NOK", "%") are not unknown.
@@ -82,11 +105,32 @@ export function parseHeaderLine(line: Line): TableHeader | null {
       words = match.rest;
     }
   }
-  if (columns.length < 3 || unknownWords > columns.length / 2) return null;
-  const roles = new Set(columns.flatMap((column) => column.roles));
-  if (!roles.has('amount') && !roles.has('unitPrice')) return null;
-  if (!roles.has('description') && !roles.has('quantity') && !roles.has('itemNumber')) return null;
-  return { line, columns };
+  return { columns, unknownWords };
+}
+
+/** The column term at the start of `words` once its first word is read as the column word it nearly is. */
+function misreadColumnWord(words: readonly Word[]): ReturnType<typeof COLUMN_TERMS.matchStart> {
+  const [first, ...rest] = words;
+  if (!first) return null;
+  const labels = labelWords(first.text);
+  if (labels.length !== 1) return null;
+  const label = labels[0] as string;
+  const near = COLUMN_TERMS.nearWord(label);
+  if (near) return COLUMN_TERMS.matchStart([{ ...first, text: near }, ...rest]);
+  const split = COLUMN_TERMS.splitWords(label);
+  if (!split) return null;
+  // The two words share the misread word's box in proportion to their letters.
+  const leftWidth = (first.width * split[0].length) / label.length;
+  const parts: Word[] = [
+    { ...first, text: split[0], width: leftWidth },
+    {
+      ...first,
+      text: split[1],
+      x: first.x + first.width - (first.width * split[1].length) / label.length,
+      width: (first.width * split[1].length) / label.length,
+    },
+  ];
+  return COLUMN_TERMS.matchStart([...parts, ...rest]);
 }
 
 /** Chooses one role per column: unique where possible, the first listed where not. */
@@ -125,7 +169,7 @@ export function assignRoles(columns: readonly HeaderColumn[]): ColumnRole[][] {
  * words just above and below the header line that stand over or under no other header word
  * join the cell they overlap, or form a cell of their own.
  */
-function withStackedHeaderWords(lines: readonly Line[], header: TableHeader): TableHeader {
+function withStackedHeaderWords(lines: readonly Line[], header: TableHeader, ocr: boolean): TableHeader {
   const { line } = header;
   const near = lines.filter(
     (other) => other !== line && other.page === line.page && Math.abs(other.y - line.y) < 1.1 * line.height,
@@ -150,15 +194,16 @@ function withStackedHeaderWords(lines: readonly Line[], header: TableHeader): Ta
       x1: Math.max(...cell.map((word) => word.x + word.width)),
     };
   });
-  const merged = parseHeaderLine({ ...line, segments });
+  const merged = parseHeaderLine({ ...line, segments }, ocr);
   return merged && merged.columns.length > header.columns.length ? { line, columns: merged.columns } : header;
 }
 
-export function readTable(lines: readonly Line[], mark: DecimalMark): ReadTable | null {
+/** `ocr`: the words are OCR's, and a header word may be misread (parseHeaderLine). */
+export function readTable(lines: readonly Line[], mark: DecimalMark, ocr = false): ReadTable | null {
   const headers = lines
     .map((line) => {
-      const header = parseHeaderLine(line);
-      return { line, header: header ? withStackedHeaderWords(lines, header) : null };
+      const header = parseHeaderLine(line, ocr);
+      return { line, header: header ? withStackedHeaderWords(lines, header, ocr) : null };
     })
     .filter((entry) => entry.header !== null);
   const first = headers[0]?.header;

@@ -32,6 +32,8 @@ export const OCR_PAGE_MODULE = new URL(import.meta.url);
 export const OCR_DPI = 300;
 /** Straightening an image costs a pass over it; below this angle tesseract does as well without. */
 const MIN_ROTATION_DEGREES = 0.1;
+/** The share of the page, from its top, the language is looked for in first. */
+const DETECTION_SHARE = 0.4;
 /** A run of ink this long (10 mm at 300 dpi) is a ruling line, not a glyph. */
 const RULE_AT_300_DPI = 120;
 
@@ -209,9 +211,20 @@ async function tesseract(
   return tsv.toString('utf8');
 }
 
-/** English OCR of the page at half resolution (a third of the time), enough to read its labels. */
+/**
+ * English OCR of the page at half resolution, enough to read its labels: first of its top 40 %
+ * (the title, the header fields and usually the table's column header: two thirds of the time
+ * of the whole page), then of the whole page when that part names no language.
+ */
 async function detectPageLanguage(image: GrayImage, dpi: number): Promise<Language | null> {
-  const { words } = parseTesseractTsv(await tesseract(halve(image), Math.round(dpi / 2), ['eng']));
+  const half = halve(image);
+  const height = Math.round(half.height * DETECTION_SHARE);
+  const top: GrayImage = { width: half.width, height, pixels: half.pixels.subarray(0, half.width * height) };
+  return (await languageOf(top, Math.round(dpi / 2))) ?? (await languageOf(half, Math.round(dpi / 2)));
+}
+
+async function languageOf(image: GrayImage, dpi: number): Promise<Language | null> {
+  const { words } = parseTesseractTsv(await tesseract(image, dpi, ['eng']));
   const lines = new Map<string, string[]>();
   for (const word of words) lines.set(word.lineKey, [...(lines.get(word.lineKey) ?? []), word.text]);
   return detectLanguage([...lines.values()].map((line) => line.join(' ')));

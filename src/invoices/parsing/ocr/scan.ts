@@ -114,7 +114,7 @@ export async function readScannedPdf(bytes: Uint8Array, options: ScanOptions = {
       `The PDF has no text layer (a scan or image) and no embedded e-invoice XML, and OCR found no text on ${pageCount === 1 ? 'its page' : `its ${pageCount} pages`}.`,
     );
   }
-  const outcome = readInvoiceFromWords(words, { pageCount });
+  const outcome = readInvoiceFromWords(words, { pageCount, ocr: true });
   if (outcome.kind === 'not_invoice')
     return { ...outcome, reason: `${outcome.reason} (Read by OCR: the PDF is a scan.)` };
   return asOcrReading(outcome, words, scan);

@@ -276,8 +276,8 @@ const PUNCTUATION_ONLY = /^[.,:;'`‘’"“”_~^¸°*«»]+$/u;
 export function isNoise(text: string, conf: number): boolean {
   if (PUNCTUATION_ONLY.test(text) || (conf < 50 && /^\p{L}$/u.test(text))) return true;
   // What is left of a rule or a blot reads as "ee", "—s_—s", "7" with next to no confidence; a
-  // real word that tesseract doubts as much has a run of three letters or digits ("Net").
-  return conf < 30 && !/[\p{L}\p{N}]{3}/u.test(text);
+  // real word that tesseract doubts as much has three letters or digits ("Net", "PU.HT").
+  return conf < 30 && (text.match(/[\p{L}\p{N}]/gu) ?? []).length < 3;
 }
 
 /**
