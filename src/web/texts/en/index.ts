@@ -1,9 +1,13 @@
 import { agreementSetup } from './agreement-setup.js';
+import { auth } from './auth.js';
 import { claim } from './claim.js';
+import { integrations } from './integrations.js';
 import { notifications } from './notifications.js';
 import { overview } from './overview.js';
 import { review } from './review.js';
 import { search } from './search.js';
+import { settings } from './settings.js';
+import { shell } from './shell.js';
 import { teams } from './teams.js';
 import { triage } from './triage.js';
 
@@ -18,4 +22,8 @@ export const en = {
   claim,
   teams,
   notifications,
+  shell,
+  auth,
+  settings,
+  integrations,
 };
