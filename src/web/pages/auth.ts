@@ -15,12 +15,13 @@ import type { AppDeps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { renderFailure } from '../page.js';
 import { appView, renderView, sendHtml, setNotice } from '../render.js';
-import { requestTexts } from '../texts/index.js';
+import { isLocale, LOCALE_NAMES, LOCALES, requestLocale, requestTexts, writeLanguageCookie } from '../texts/index.js';
 import {
   anonymousCsrfToken,
   anonymousCsrfValid,
   clearSessionCookie,
   csrfValid,
+  isSecureApp,
   sessionOf,
   writeSessionCookie,
 } from '../session.js';
@@ -63,9 +64,33 @@ function renderSignIn(
   const app = appView(ctx, { title: requestTexts(ctx).auth.signInTitle, csrf: anonymousCsrfToken(ctx, deps) });
   sendHtml(
     ctx,
-    renderView('sign-in', { app, email: input.email ?? '', next: input.next, error: input.error ?? null }),
+    renderView('sign-in', {
+      app,
+      email: input.email ?? '',
+      next: input.next,
+      error: input.error ?? null,
+      // The other languages, offered before anyone signs in (Accept-Language chose this one).
+      languages: LOCALES.filter((code) => code !== requestLocale(ctx)).map((code) => ({
+        code,
+        name: LOCALE_NAMES[code],
+      })),
+    }),
     input.status ?? 200,
   );
+}
+
+const languageBody = z.object({ locale: z.string().max(10).default(''), next: z.string().optional() });
+
+// The sign-in page's language buttons: a form of a signed-out visitor (the anonymous CSRF token),
+// back to the sign-in page in the language chosen. A name that is no language changes nothing.
+async function chooseLanguage(ctx: Context, deps: AppDeps): Promise<void> {
+  const body = languageBody.catch({ locale: '' }).parse((ctx.request as { body?: unknown }).body ?? {});
+  const next = safeNext(body.next);
+  if (!anonymousCsrfValid(ctx))
+    return renderSignIn(ctx, deps, { next, error: requestTexts(ctx).auth.formExpired, status: 403 });
+  if (isLocale(body.locale)) writeLanguageCookie(ctx, body.locale, isSecureApp(deps));
+  ctx.status = 303;
+  ctx.redirect(`/app/sign-in?next=${encodeURIComponent(next)}`);
 }
 
 async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
@@ -266,6 +291,7 @@ export function mountSessionRoutes(router: Router, deps: AppDeps): void {
     }),
   );
   router.post('/app/sign-in', guarded(deps, '/app/sign-in', signIn));
+  router.post('/app/sign-in/language', guarded(deps, '/app/sign-in/language', chooseLanguage));
   router.post('/app/sign-out', guarded(deps, '/app/sign-out', signOut));
   router.get('/app/set-password', guarded(deps, '/app/set-password', showSetPassword));
   router.post('/app/set-password', guarded(deps, '/app/set-password', setPassword));

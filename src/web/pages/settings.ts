@@ -16,10 +16,9 @@ import {
 } from '../../admin/service.js';
 import { atLeast, INGESTION_SCOPES, LEVELS } from '../../auth/levels.js';
 import { errors } from '../../http/errors.js';
-import { setCookie } from '../cookies.js';
 import { defineAction, definePage } from '../page.js';
 import { isSecureApp } from '../session.js';
-import { LANGUAGE_COOKIE, LOCALE_NAMES, LOCALES, textsFor } from '../texts/index.js';
+import { LOCALE_NAMES, LOCALES, textsFor, writeLanguageCookie } from '../texts/index.js';
 
 // Personal settings: the user's API keys in the active organization (created at a level no
 // higher than their role; the plaintext is shown once). Admins also manage the organization's
@@ -29,8 +28,6 @@ import { LANGUAGE_COOKIE, LOCALE_NAMES, LOCALES, textsFor } from '../texts/index
 const idParams = z.object({ id: z.string().uuid() });
 const level = z.enum(LEVELS);
 const name = z.string().trim().min(1, 'Give it a name.').max(100);
-// The language cookie lasts a year; choosing again renews it.
-const LANGUAGE_COOKIE_SECONDS = 365 * 24 * 60 * 60;
 
 // The admin services speak AdminError (the CLI prints it); here it is a refused form.
 async function asFormError<T>(work: Promise<T>): Promise<T> {
@@ -76,11 +73,7 @@ export const settingsPages = [
     level: 'read',
     body: z.object({ locale: z.enum(LOCALES) }),
     handle: async ({ body, ctx, deps }) => {
-      setCookie(ctx, LANGUAGE_COOKIE, body.locale, {
-        secure: isSecureApp(deps),
-        path: '/app',
-        maxAgeSeconds: LANGUAGE_COOKIE_SECONDS,
-      });
+      writeLanguageCookie(ctx, body.locale, isSecureApp(deps));
       // Said in the language just chosen: the request itself came in the one before.
       return { redirect: '/app/settings', notice: textsFor(body.locale).settings.languageChanged };
     },
