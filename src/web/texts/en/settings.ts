@@ -60,8 +60,6 @@ export const settings = {
   withdrawLabel: (email: string) => `Withdraw the invitation of ${email}`,
   withdraw: 'Withdraw',
   // What an action answers.
-  giveItAName: 'Give it a name.',
-  enterEmail: 'Enter an e-mail address.',
   chooseScope: 'Choose at least one scope.',
   chooseOne: 'choose at least one',
   apiKeyCreated: 'API key created',

@@ -46,6 +46,9 @@ export const shell = {
   order: 'Order',
   descending: 'Descending',
   ascending: 'Ascending',
+  // A sortable column's tooltip: what a click does.
+  sortAction: (label: string, direction: 'asc' | 'desc') =>
+    `Sort by ${label.toLowerCase()}, ${direction === 'asc' ? 'ascending' : 'descending'}`,
   // The list filters' pickers (src/web/pickers.ts).
   picker: {
     supplier: { one: 'supplier', many: 'suppliers' },

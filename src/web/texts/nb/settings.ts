@@ -58,8 +58,6 @@ export const settings: Texts['settings'] = {
   withdrawConfirm: (email: string) => `Trekke tilbake invitasjonen til ${email}?`,
   withdrawLabel: (email: string) => `Trekk tilbake invitasjonen til ${email}`,
   withdraw: 'Trekk tilbake',
-  giveItAName: 'Gi den et navn.',
-  enterEmail: 'Skriv en e-postadresse.',
   chooseScope: 'Velg minst én tilgang.',
   chooseOne: 'velg minst én',
   apiKeyCreated: 'API-nøkkel laget',

@@ -43,6 +43,8 @@ export const shell: Texts['shell'] = {
   order: 'Rekkefølge',
   descending: 'Synkende',
   ascending: 'Stigende',
+  sortAction: (label: string, direction: 'asc' | 'desc') =>
+    `Sorter etter ${label.toLowerCase()}, ${direction === 'asc' ? 'stigende' : 'synkende'}`,
   picker: {
     supplier: { one: 'leverandør', many: 'leverandører' },
     agreement: { one: 'avtale', many: 'avtaler' },
