@@ -186,41 +186,59 @@ async function labels(
   }
 }
 
-export async function alertGroups(
+// A group as counted, before its label is read and its amounts are added up: the page is cut from
+// these, so only the page's groups are labelled and summed (the topic grouping has thousands).
+export interface CountedAlertGroup {
+  key: string | null;
+  count: number;
+  impact: Map<string | null, Prisma.Decimal[]>;
+}
+
+// Every group of the filter, in no order: the page ranks them (pageOfRanked).
+export async function countedAlertGroups(
   deps: Deps,
   organizationId: string,
   groupBy: (typeof GROUP_BY)[number],
   filter: AlertFilter,
   scope: TeamScope | null = null,
-) {
+): Promise<CountedAlertGroup[]> {
   const rows = await buckets(deps, organizationId, groupBy, filter, scope);
-  const groups = new Map<string | null, { count: number; impact: Map<string | null, Prisma.Decimal[]> }>();
+  const groups = new Map<string | null, CountedAlertGroup>();
   for (const row of rows) {
-    const group = groups.get(row.key) ?? { count: 0, impact: new Map<string | null, Prisma.Decimal[]>() };
+    const group = groups.get(row.key) ?? { key: row.key, count: 0, impact: new Map<string | null, Prisma.Decimal[]>() };
     group.count += row.count;
-    // Pushed, not spread into a new array: a supplier's group gathers one row per invoice (tens of
-    // thousands), and copying the list for each row made the grouping quadratic.
+    // Pushed, not spread into a new array: with a team scope a group gathers rows from every batch
+    // of covered alerts, and copying the list for each row made the grouping quadratic.
     const impacts = group.impact.get(row.currencyCode) ?? [];
     if (row.impact) impacts.push(row.impact);
     group.impact.set(row.currencyCode, impacts);
     groups.set(row.key, group);
   }
+  return [...groups.values()];
+}
+
+// The groups as the API shows them: labelled (one read of the groups' agreements, topics, ...) and
+// their impact summed per currency.
+export async function labelledAlertGroups(
+  deps: Deps,
+  organizationId: string,
+  groupBy: (typeof GROUP_BY)[number],
+  groups: CountedAlertGroup[],
+) {
   const names = await labels(
     deps,
     organizationId,
     groupBy,
-    [...groups.keys()].filter((k): k is string => k !== null),
+    groups.map((g) => g.key).filter((k): k is string => k !== null),
   );
-  return [...groups.entries()]
-    .map(([key, group]) => ({
-      key,
-      label: key === null ? null : (names.get(key) ?? null),
-      count: group.count,
-      impact: [...group.impact.entries()]
-        .sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''))
-        .map(([currency, amounts]) => ({ currency_code: currency, amount: formatAmount(sum(amounts))! })),
-    }))
-    .sort((a, b) => b.count - a.count || (a.key ?? '').localeCompare(b.key ?? ''));
+  return groups.map((group) => ({
+    key: group.key,
+    label: group.key === null ? null : (names.get(group.key) ?? null),
+    count: group.count,
+    impact: [...group.impact.entries()]
+      .sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''))
+      .map(([currency, amounts]) => ({ currency_code: currency, amount: formatAmount(sum(amounts))! })),
+  }));
 }
 
 const EXPORT_COLUMNS = [

@@ -6,7 +6,7 @@ import { pageOfRanked, resolvePage } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
 import { ALERT_LIST_SORTS, listAlerts } from './list.js';
-import { alertGroups, alertMetrics, exportAlerts } from './reports.js';
+import { alertMetrics, countedAlertGroups, exportAlerts, labelledAlertGroups } from './reports.js';
 import {
   alertSchema,
   bulkDeleteResultSchema,
@@ -115,7 +115,7 @@ export const alertRoutes = [
         { sort: 'count', direction: 'desc' },
         { ...filter, group_by: query.group_by },
       );
-      const groups = await alertGroups(
+      const groups = await countedAlertGroups(
         deps,
         actor.organizationId,
         query.group_by,
@@ -132,7 +132,9 @@ export const alertRoutes = [
         (group) => [sign * group.count, group.key ?? ''],
         true,
       );
-      return { body: { data: rows, next_cursor: nextCursor } };
+      // Only the page's groups are labelled and summed.
+      const data = await labelledAlertGroups(deps, actor.organizationId, query.group_by, rows);
+      return { body: { data, next_cursor: nextCursor } };
     },
   }),
   defineRoute({

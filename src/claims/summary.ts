@@ -1,5 +1,6 @@
+import { visibleAlertSql } from '../alerts/filters.js';
 import type { AppDeps } from '../deps.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../db/client.js';
 import { formatAmount } from '../shared/money.js';
 import {
   CLAIM_INCLUDE,
@@ -18,6 +19,9 @@ type AlertStatusKey = 'pending' | 'claimed' | 'credited' | 'dismissed';
 // The alerts a claim's totals count: set-aside ones (invoice no longer matched, or deleted) are
 // left out, as from every other total.
 export const countedAlertsWhere: Prisma.AlertWhereInput = { match: { active: true, invoice: { deletedAt: null } } };
+// The same rule in SQL over the alert row `a`: the absence of the few ended matches and deleted
+// invoices, rather than an active match and a live invoice probed for each alert of the claims.
+export const VISIBLE_ALERT = Prisma.raw(visibleAlertSql('a'));
 
 const byCurrency = (a: { currency_code: string | null }, b: { currency_code: string | null }) =>
   (a.currency_code ?? '').localeCompare(b.currency_code ?? '');
@@ -30,17 +34,15 @@ export async function summariesOf(
 ): Promise<Map<string, { summary: ClaimSummary; refunds: Money[] }>> {
   const result = new Map<string, { summary: ClaimSummary; refunds: Money[] }>();
   if (claimIds.length === 0) return result;
-  // Raw SQL: the set-aside rule as joins (Prisma's relation filters become slow subqueries), the
-  // claim ids as one array parameter.
+  // Raw SQL: the set-aside rule as anti-joins (Prisma's relation filters become slow subqueries),
+  // the claim ids as one array parameter.
   const [alertRows, refundRows] = await Promise.all([
     deps.db.$queryRaw<
       { claim_id: string; status: AlertStatusKey; currency_code: string | null; count: number; amount: string }[]
     >`
       SELECT a.claim_id::text, a.status::text AS status, a.currency_code, count(*)::int AS count, sum(a.impact_amount)::text AS amount
         FROM alerts a
-        JOIN invoice_agreement_matches m ON m.invoice_id = a.invoice_id AND m.agreement_id = a.agreement_id AND m.active
-        JOIN invoices i ON i.id = a.invoice_id AND i.deleted_at IS NULL
-       WHERE a.claim_id = ANY(${claimIds}::uuid[])
+       WHERE a.claim_id = ANY(${claimIds}::uuid[]) AND ${VISIBLE_ALERT}
        GROUP BY 1, 2, 3`,
     deps.db.$queryRaw<{ claim_id: string; currency_code: string; amount: string }[]>`
       SELECT claim_id::text, currency_code, sum(amount)::text AS amount FROM claim_refunds WHERE claim_id = ANY(${claimIds}::uuid[]) GROUP BY 1, 2`,

@@ -1,4 +1,6 @@
 import type { AppDeps } from '../deps.js';
+import { en } from './texts/en/index.js';
+import type { Texts } from './texts/index.js';
 
 // Names to show beside the ids an API representation carries (an alert's agreement_id, an
 // agreement's supplier_ids): one query per kind for a whole page, scoped to the organization, only
@@ -94,72 +96,15 @@ export async function labelsOf(
 // ---------------------------------------------------------------------------------------------
 // Codes in words. The API speaks in codes (statuses, failure codes, checkers, skip reasons); a
 // finance person reads the label, and the code stays in a tooltip for whoever reports a problem.
+// The words are the request's (texts/<locale>/codes.ts): views call `it.app.code`, pages pass
+// `t.codes`. English is the default only for callers not yet given the request's texts.
 
-const CODE_LABELS: Record<string, string> = {
-  // Failures of runs, items and imports (docs/failures.md, docs/invoice-parsing.md).
-  internal_error: 'Internal error',
-  service_unavailable: 'Service unavailable',
-  timed_out: 'Took too long',
-  cancelled: 'Cancelled',
-  check_failed: 'Check failed',
-  import_incomplete: 'Import did not finish',
-  import_stopped: 'Import stopped',
-  import_failed: 'Import failed',
-  workflow_terminated: 'Stopped by an operator',
-  workflow_timed_out: 'Run took too long',
-  workflow_failed: 'Run failed',
-  workflow_not_found: 'Run lost',
-  all_items_failed: 'Every item failed',
-  run_ended: 'Run ended',
-  resume_failed: 'Could not resume',
-  document_missing: 'File missing',
-  invoice_missing: 'Invoice removed',
-  primary_md5_locked_by_deleted_invoice: 'File of a deleted invoice',
-  not_invoice: 'Not an invoice',
-  empty_file: 'Empty file',
-  file_too_large: 'File too large',
-  too_large: 'File too large',
-  unsupported_format: 'Unsupported format',
-  malformed_xml: 'Broken XML',
-  xml_entities_rejected: 'XML with entities',
-  xml_too_deep: 'XML nested too deeply',
-  xml_too_many_elements: 'XML too large',
-  unsupported_encoding: 'Unknown text encoding',
-  invalid_encoding: 'Wrong text encoding',
-  truncated_pdf: 'Incomplete PDF',
-  malformed_pdf: 'Broken PDF',
-  encrypted_pdf: 'Password-protected PDF',
-  no_text_layer: 'PDF without text',
-  pdf_timeout: 'PDF took too long to read',
-  pdf_too_large_inflated: 'PDF too large to read',
-  xml_timeout: 'XML took too long to read',
-  xml_too_large_expanded: 'XML too large to read',
-  unreadable: 'Unreadable file',
-  extraction_incomplete: 'Prices partly read',
-  // Checkers (docs/checks.md): what an alert found.
-  unit_price_above_agreed: 'Price above the agreed price',
-  fee_above_agreed: 'Fee above the agreed fee',
-  agreed_discount_missing: 'Agreed discount missing',
-  charge_outside_agreement_period: 'Charged outside the agreement period',
-  item_not_in_agreement: 'Item not in the agreement',
-  exchange_rate_missing: 'Exchange rate missing',
-  line_arithmetic: 'Line does not add up',
-  totals_arithmetic: 'Totals do not add up',
-  duplicate_charge: 'Charged twice',
-  // How an alert is corrected.
-  modify_invoice: 'Correct the invoice',
-  modify_item: 'Correct the line',
-  add_item: 'Add a line',
-  // Why an invoice was not checked.
-  not_ready: 'Agreement not ready',
-  no_agreement: 'No agreement matched',
-  credit_note: 'Credit note',
-};
+type CodeTexts = Texts['codes'];
 
 // "duplicate_charge" → "Charged twice"; a code without a label reads as words ("some_code" → "Some code").
-export function codeLabel(code: string | null | undefined): string {
+export function codeLabel(code: string | null | undefined, codes: CodeTexts = en.codes): string {
   if (!code) return '—';
-  const known = CODE_LABELS[code];
+  const known = codes.labels[code];
   if (known) return known;
   const words = code.replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
@@ -168,23 +113,16 @@ export function codeLabel(code: string | null | undefined): string {
 // What an alert's checker says about the charge, in the words of its kind: a price checker found
 // more charged than agreed, an arithmetic checker a sum that does not add up, the duplicate checker
 // a charge billed twice. Alerts from people or API clients say what their impact says.
-const CHECKER_SUMMARY: Record<string, string> = {
-  duplicate_charge: 'charged twice',
-  line_arithmetic: 'line does not add up',
-  totals_arithmetic: 'totals do not add up',
-  exchange_rate_missing: 'exchange rate missing',
-  charge_outside_agreement_period: 'charged outside the agreement period',
-  item_not_in_agreement: 'item not in the agreement',
-  agreed_discount_missing: 'agreed discount missing',
-};
-
-export function alertSummary(alert: {
-  impact_amount: string;
-  provenance?: { checker?: string | null } | null;
-}): string {
+export function alertSummary(
+  alert: {
+    impact_amount: string;
+    provenance?: { checker?: string | null } | null;
+  },
+  codes: CodeTexts = en.codes,
+): string {
   const checker = alert.provenance?.checker;
-  if (checker && CHECKER_SUMMARY[checker]) return CHECKER_SUMMARY[checker];
-  return alert.impact_amount.startsWith('-') ? 'charged less than agreed' : 'charged more than agreed';
+  if (checker && codes.summaries[checker]) return codes.summaries[checker];
+  return alert.impact_amount.startsWith('-') ? codes.chargedLess : codes.chargedMore;
 }
 
 // The texts of the invoice upload (views/invoice-upload.eta, upload-row.eta, assets/app.js reads

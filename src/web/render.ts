@@ -55,8 +55,8 @@ export interface AppView {
   // Money and numbers in the request's language (src/web/format.ts).
   fmt: Formatter;
   // A code in words (src/web/labels.ts); views keep the code in the element's title.
-  code: typeof codeLabel;
-  alertSummary: typeof alertSummary;
+  code: (code: string | null | undefined) => string;
+  alertSummary: (alert: Parameters<typeof alertSummary>[0]) => string;
   navItems: typeof NAV;
   // The header's "My teams / Everything" switch (null: the person is in no team) and the URL the
   // page came from, to come back to after switching.
@@ -113,10 +113,11 @@ export function appView(
   const organization =
     session && input.user ? (input.user.organizations.find((o) => o.id === session.organizationId) ?? null) : null;
   const locale = requestLocale(ctx);
+  const t = textsFor(locale);
   return {
     title: input.title,
     locale,
-    t: textsFor(locale),
+    t,
     nav: input.nav ?? null,
     user: input.user ?? null,
     organization: organization ? { id: organization.id, name: organization.name } : null,
@@ -130,8 +131,8 @@ export function appView(
     requestId: (ctx.state.requestId as string | undefined) ?? '',
     asset: assetUrl,
     fmt: formatterFor(locale),
-    code: codeLabel,
-    alertSummary,
+    code: (code) => codeLabel(code, t.codes),
+    alertSummary: (alert) => alertSummary(alert, t.codes),
     navItems: NAV,
     teamView: session?.teamView?.inTeams ? { mine: session.teamView.mine, here: ctx.originalUrl } : null,
   };

@@ -1,4 +1,5 @@
 import type { OperationCaller } from './operations.js';
+import type { Texts } from './texts/index.js';
 
 // The team filter as a plain HTML form (no script needed): the API's definition
 // {schema_version: 1, root: {combinator, children}} (docs/teams.md) drawn as nested fieldsets,
@@ -28,56 +29,42 @@ export interface FieldError {
   message: string;
 }
 
+type TeamTexts = Texts['teams'];
+
+// The filter's fields (their labels: `t.teams.fields[value]`).
 export const FILTER_FIELDS = [
-  { value: 'supplier.id', label: 'Supplier', kind: 'reference' },
-  { value: 'recipient.id', label: 'Recipient (buyer)', kind: 'reference' },
-  { value: 'agreement.id', label: 'Agreement', kind: 'reference' },
-  { value: 'agreement.tag', label: 'Agreement tag', kind: 'reference' },
-  { value: 'supplier.country', label: 'Supplier country', kind: 'text' },
-  { value: 'invoice.currency', label: 'Invoice currency', kind: 'text' },
-  { value: 'invoice.reference', label: 'Invoice reference', kind: 'text' },
-  { value: 'invoice.delivery_address', label: 'Delivery address', kind: 'text' },
-  { value: 'invoice.amount', label: 'Invoice total incl. VAT', kind: 'number' },
-  { value: 'invoice.issued_date', label: 'Invoice date', kind: 'date' },
-  { value: 'agreement.expiration_date', label: 'Agreement expiration', kind: 'date' },
+  { value: 'supplier.id', kind: 'reference' },
+  { value: 'recipient.id', kind: 'reference' },
+  { value: 'agreement.id', kind: 'reference' },
+  { value: 'agreement.tag', kind: 'reference' },
+  { value: 'supplier.country', kind: 'text' },
+  { value: 'invoice.currency', kind: 'text' },
+  { value: 'invoice.reference', kind: 'text' },
+  { value: 'invoice.delivery_address', kind: 'text' },
+  { value: 'invoice.amount', kind: 'number' },
+  { value: 'invoice.issued_date', kind: 'date' },
+  { value: 'agreement.expiration_date', kind: 'date' },
 ] as const;
 
 // Every operator of the API, grouped by the kind of field it applies to (the API refuses a
-// combination that does not fit, and the form shows that at the operator).
+// combination that does not fit, and the form shows that at the operator). Labels:
+// `t.teams.opGroups[group]` and `t.teams.ops[op]`.
 export const FILTER_OPS = [
-  {
-    label: 'Names, ids and text',
-    ops: [
-      { value: 'is', label: 'is' },
-      { value: 'is_not', label: 'is not' },
-      { value: 'is_any_of', label: 'is any of' },
-      { value: 'is_none_of', label: 'is none of' },
-      { value: 'contains', label: 'contains (text)' },
-      { value: 'not_contains', label: 'does not contain (text)' },
-    ],
-  },
-  {
-    label: 'Amounts',
-    ops: [
-      { value: 'eq', label: '=' },
-      { value: 'gt', label: '>' },
-      { value: 'gte', label: '≥' },
-      { value: 'lt', label: '<' },
-      { value: 'lte', label: '≤' },
-    ],
-  },
-  {
-    label: 'Dates',
-    ops: [
-      { value: 'on', label: 'on' },
-      { value: 'before', label: 'before' },
-      { value: 'on_or_before', label: 'on or before' },
-      { value: 'after', label: 'after' },
-      { value: 'on_or_after', label: 'on or after' },
-      { value: 'within', label: 'within' },
-    ],
-  },
+  { group: 'text', ops: ['is', 'is_not', 'is_any_of', 'is_none_of', 'contains', 'not_contains'] },
+  { group: 'amounts', ops: ['eq', 'gt', 'gte', 'lt', 'lte'] },
+  { group: 'dates', ops: ['on', 'before', 'on_or_before', 'after', 'on_or_after', 'within'] },
 ] as const;
+
+// The fields and operators with their labels in the request's language, for the form.
+export function labelledFilterChoices(t: TeamTexts) {
+  return {
+    fields: FILTER_FIELDS.map((field) => ({ ...field, label: t.fields[field.value] })),
+    opGroups: FILTER_OPS.map((group) => ({
+      label: t.opGroups[group.group],
+      ops: group.ops.map((op) => ({ value: op, label: t.ops[op] })),
+    })),
+  };
+}
 
 export const RELATIVE_DATES = [
   'last_30_days',
@@ -208,13 +195,8 @@ export const conditionCount = (group: DraftGroup): number =>
 // Names of records in reference conditions
 
 export type ReferenceField = 'supplier.id' | 'recipient.id' | 'agreement.id' | 'agreement.tag';
-const REFERENCE_WORDS: Record<ReferenceField, string> = {
-  'supplier.id': 'supplier',
-  'recipient.id': 'recipient',
-  'agreement.id': 'agreement',
-  'agreement.tag': 'agreement tag',
-};
-const isReference = (field: string): field is ReferenceField => field in REFERENCE_WORDS;
+const REFERENCE_FIELDS = new Set<string>(['supplier.id', 'recipient.id', 'agreement.id', 'agreement.tag']);
+const isReference = (field: string): field is ReferenceField => REFERENCE_FIELDS.has(field);
 
 // Records whose name is exactly the text (case-insensitive), through the API's own lists.
 export async function namedRecords(call: OperationCaller, field: ReferenceField, name: string): Promise<string[]> {
@@ -244,10 +226,11 @@ const values = (condition: DraftCondition): string[] =>
 
 // The draft as the API's definition (null without conditions: a team without a filter matches
 // nothing). Names in reference conditions become ids; a name that names no record, or several,
-// is an error at its field (nothing is guessed).
+// is an error at its field (nothing is guessed), in the words of `t`.
 export async function toDefinition(
   call: OperationCaller,
   draft: DraftGroup,
+  t: TeamTexts,
 ): Promise<{ filter: unknown; errors: FieldError[] }> {
   if (conditionCount(draft) === 0) return { filter: null, errors: [] };
   // First the names to look up (each once), then the tree with their ids.
@@ -274,13 +257,10 @@ export async function toDefinition(
         const ids = isReference(child.field) ? found.get(`${child.field}|${value}`) : undefined;
         if (!ids) return value;
         if (ids.length === 1) return ids[0]!;
-        const word = REFERENCE_WORDS[child.field as ReferenceField];
+        const field = child.field as ReferenceField;
         errors.push({
           field: `n.${childPath}.value`,
-          message:
-            ids.length === 0
-              ? `No ${word} is named “${value}”.`
-              : `${ids.length} records (${word}) are named “${value}”: give the id instead.`,
+          message: ids.length === 0 ? t.noneNamed(field, value) : t.severalNamed(field, value, ids.length),
         });
         return value;
       });

@@ -11,6 +11,7 @@ import {
   launchBrowser,
   PHONE,
   screenshot,
+  screenshotBothWidths,
   signIn,
   submit,
   type TestBrowser,
@@ -78,7 +79,7 @@ async function importThroughPreview(page: Page, agreementId: string, file: strin
   await submit(page, page.getByRole('button', { name: 'Preview the rows' }));
   const counts = (await page.locator('[data-preview-counts]').textContent())!;
   await expectAccessible(page, 'price import preview');
-  if (shots) await screenshot(page, 'agreement-import-preview');
+  if (shots) await screenshotBothWidths(page, 'agreement-import-preview');
   const previewed = await page.locator('.preview-table tbody tr').count();
   // Nothing is saved by the preview: no import yet besides the earlier ones.
   expect(await testDb().priceImport.count({ where: { agreementId } })).toBe(importsBefore);
@@ -88,7 +89,7 @@ async function importThroughPreview(page: Page, agreementId: string, file: strin
     .waitFor({ timeout: SETTLED_MS });
   const outcome = (await page.locator('#import-progress').textContent())!;
   await expectAccessible(page, 'price import outcome');
-  if (shots) await screenshot(page, 'agreement-import-status');
+  if (shots) await screenshotBothWidths(page, 'agreement-import-status');
   return {
     counts,
     previewed,
@@ -152,7 +153,7 @@ describe('agreement setup in the application', () => {
     for (const point of await readiness.locator('li').all())
       expect(await point.locator('a, button').count(), (await point.textContent())!).toBeGreaterThan(0);
     await expectAccessible(page, 'agreement with readiness fixes');
-    await screenshot(page, 'agreement-readiness');
+    await screenshotBothWidths(page, 'agreement-readiness');
     await submit(page, readiness.getByRole('button', { name: 'Activate' }));
     expect(await page.locator('.page-head .status').textContent()).toBe('Active');
     expect(await page.locator('li[data-gap="active_status"]').count()).toBe(0);
@@ -216,7 +217,6 @@ describe('agreement setup in the application', () => {
       ['/app/agreements/new', 'agreement-new.phone'],
       [`/app/agreements/${agreementId}/edit`, 'agreement-edit.phone'],
       [`/app/agreements/${agreementId}/price-import`, 'agreement-import.phone'],
-      [`/app/agreements/${agreementId}`, 'agreement-setup.phone'],
     ] as const) {
       await phonePage.goto(url);
       await fits(phonePage);

@@ -14,6 +14,7 @@ import {
   launchBrowser,
   PHONE,
   screenshot,
+  screenshotBothWidths,
   signIn,
   submit,
   type TestBrowser,
@@ -399,7 +400,7 @@ describe('lists', () => {
     );
     await picker.fill(zephyr.name);
     await expectAccessible(page, 'alerts, picking a supplier');
-    await screenshot(page, 'alerts-picker');
+    await screenshotBothWidths(page, 'alerts-picker');
     await submit(page, page.getByRole('button', { name: 'Filter' }));
     const titles = () =>
       page.getByRole('table', { name: 'Alerts' }).locator('tbody tr td:first-child a').allTextContents();

@@ -8,7 +8,15 @@ import { eventually } from '../support/api.js';
 import { uploadDocument } from '../support/invoices.js';
 import { createTenant, testDb } from '../support/tenants.js';
 import { unusualPdfInvoice, type UnusualInvoice } from '../support/unusual-pdf-invoices.js';
-import { expectAccessible, launchBrowser, PHONE, screenshot, signIn, type TestBrowser } from './support/browser.js';
+import {
+  expectAccessible,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  screenshotBothWidths,
+  signIn,
+  type TestBrowser,
+} from './support/browser.js';
 import { createWebUser, givePassword, PASSWORD, type WebUser } from './support/users.js';
 
 // The review queue and the invoice page (issue 28): a PDF invoice whose number the layout reader
@@ -259,7 +267,7 @@ describe('review queue: price imports', () => {
     expect(rejected).toContain('page 1, row 2');
     expect(rejected).toContain('89,9O');
     await expectAccessible(page, 'price import to review');
-    await screenshot(page, 'review-price-import');
+    await screenshotBothWidths(page, 'review-price-import');
 
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Mark as reviewed' }).click()]);
     expect(new URL(page.url()).pathname).toBe('/app/review');

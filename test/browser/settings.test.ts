@@ -6,6 +6,7 @@ import {
   launchBrowser,
   PHONE,
   screenshot,
+  screenshotBothWidths,
   signIn,
   submit,
   type TestBrowser,
@@ -51,7 +52,7 @@ describe('personal settings', () => {
     // The key is listed by its prefix only; the plaintext is never shown again.
     await page.goto('/app/settings');
     expect(await page.content()).not.toContain(key);
-    await screenshot(page, 'settings');
+    await screenshotBothWidths(page, 'settings');
     page.on('dialog', (dialog) => void dialog.accept());
     await submit(page, page.getByRole('button', { name: 'Revoke API key ERP export' }));
     expect(await page.getByRole('status').textContent()).toBe('The API key is revoked.');

@@ -6,7 +6,7 @@ import {
   expectAccessible,
   launchBrowser,
   PHONE,
-  screenshot,
+  screenshotBothWidths,
   signIn,
   submit,
   type TestBrowser,
@@ -140,7 +140,7 @@ describe("a team member's part", () => {
     const page = await signedIn(member, PHONE);
     await page.goto('/app/invoices');
     await expectAccessible(page, 'invoices in the team view on a phone');
-    await screenshot(page, 'team-view.phone');
+    await screenshotBothWidths(page, 'team-view');
   });
 });
 

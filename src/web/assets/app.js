@@ -86,7 +86,7 @@ document.addEventListener('click', (event) => {
       item.replaceWith(answered);
       if (window.htmx) window.htmx.process(answered);
     });
-    request.addEventListener('error', () => refused(item, `${request.status || ''} ${request.statusText || ''}`.trim() || 'network error'));
+    request.addEventListener('error', () => refused(item, `${request.status || ''} ${request.statusText || ''}`.trim() || text.textNetworkError));
     request.send(body);
   };
 

@@ -8,7 +8,7 @@ import { mayCall, type OperationCaller, type OperationInput, type OperationRespo
 import { defineAction, defineDownload, definePage, type ActionResult, type WebInput, type WebRoute } from '../page.js';
 import { firstText } from '../pickers.js';
 import { actOrShowRefusal, type Refusal } from '../refusal.js';
-import { texts } from '../texts/index.js';
+import type { Texts } from '../texts/index.js';
 import { agreementIdParams, agreementPage, type PriceForm } from './agreements.js';
 
 // Setting an agreement up in the application, through the API's own operations (issue 28): its
@@ -18,7 +18,7 @@ import { agreementIdParams, agreementPage, type PriceForm } from './agreements.j
 // its progress polled), and price items edited in place (create/update/deletePriceItems). A refused
 // form is shown again with every value it was sent and the API's error at its field.
 
-const t = texts.agreementSetup;
+type SetupTexts = Texts['agreementSetup'];
 type Agreement = OperationResponse<'getAgreement'>;
 type AgreementBody = NonNullable<OperationInput<'updateAgreement'>['body']>;
 
@@ -83,7 +83,11 @@ const numberOrNull = (value: string) => (value === '' ? null : Number(value));
 
 // A name typed in a party picker: its exact match (any case) in the API's own search, else the one
 // party whose name contains it; else the field is refused with what was found.
-async function pickParty(call: OperationCaller, kind: 'supplier' | 'recipient', name: string): Promise<string | null> {
+async function pickParty(
+  { call, t }: { call: OperationCaller; t: SetupTexts },
+  kind: 'supplier' | 'recipient',
+  name: string,
+): Promise<string | null> {
   if (name === '') return null;
   const query = { search: name, limit: '20' };
   const found = kind === 'supplier' ? await call('listSuppliers', { query }) : await call('listRecipients', { query });
@@ -92,9 +96,9 @@ async function pickParty(call: OperationCaller, kind: 'supplier' | 'recipient', 
   if (chosen.length === 1) return chosen[0]!.id;
   const message =
     chosen.length === 0
-      ? `no ${kind} has a name containing “${name}”`
-      : `${found.next_cursor ? 'more than 20' : chosen.length} ${kind}s have a name containing “${name}”: pick one from the list`;
-  throw errors.validation(`The ${kind} “${name}” could not be chosen.`, [{ field: kind, message }]);
+      ? t.partyNone(kind, name)
+      : t.partyMany(kind, found.next_cursor ? t.moreThan20 : String(chosen.length), name);
+  throw errors.validation(t.partyNotChosen(kind, name), [{ field: kind, message }]);
 }
 
 // A new tag by name, or the existing one of that name (the API answers 409 with its id).
@@ -115,10 +119,10 @@ async function tagNamed(call: OperationCaller, name: string): Promise<string | n
 }
 
 // The form's values as the API's body (the picked names resolved to ids, added to the kept ones).
-async function bodyOf(call: OperationCaller, values: AgreementFormValues): Promise<AgreementBody> {
+async function bodyOf(call: OperationCaller, t: SetupTexts, values: AgreementFormValues): Promise<AgreementBody> {
   const [supplierId, recipientId, tagId] = [
-    await pickParty(call, 'supplier', values.supplier),
-    await pickParty(call, 'recipient', values.recipient),
+    await pickParty({ call, t }, 'supplier', values.supplier),
+    await pickParty({ call, t }, 'recipient', values.recipient),
     await tagNamed(call, values.new_tag),
   ];
   const unique = (ids: string[], added: string | null) => [...new Set(added ? [...ids, added] : ids)];
@@ -147,11 +151,11 @@ async function bodyOf(call: OperationCaller, values: AgreementFormValues): Promi
   };
 }
 
-type FormInput = Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential'>;
+type FormInput = Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential' | 't'>;
 
 // The create / edit form's data: the values (as read, or as sent), and the names beside the ids.
 async function formPage(
-  { call, deps, credential }: FormInput,
+  { call, deps, credential, t: texts }: FormInput,
   agreement: Agreement | null,
   values: AgreementFormValues,
   refusal: Refusal | null,
@@ -161,17 +165,17 @@ async function formPage(
     suppliers: values.supplier_ids,
     recipients: values.recipient_ids,
   });
+  const t = texts.agreementSetup;
   return {
-    title: agreement ? `${t.editAgreement}: ${agreement.title ?? 'Untitled agreement'}` : t.newAgreement,
+    title: agreement ? `${t.editAgreement}: ${agreement.title ?? texts.agreements.untitled}` : t.newAgreement,
     agreement,
     values,
-    suppliers: values.supplier_ids.map((id) => ({ id, name: labels.suppliers.get(id) ?? 'Unknown supplier' })),
-    recipients: values.recipient_ids.map((id) => ({ id, name: labels.recipients.get(id) ?? 'Unknown recipient' })),
+    suppliers: values.supplier_ids.map((id) => ({ id, name: labels.suppliers.get(id) ?? t.unknownSupplier })),
+    recipients: values.recipient_ids.map((id) => ({ id, name: labels.recipients.get(id) ?? t.unknownRecipient })),
     tags: tags.data,
     action: agreement ? `/app/agreements/${agreement.id}/edit` : '/app/agreements/new',
     cancel: agreement ? `/app/agreements/${agreement.id}` : '/app/agreements',
     refusal,
-    t,
   };
 }
 
@@ -186,8 +190,9 @@ async function saveAgreement(
   agreement: Agreement | null,
   values: AgreementFormValues,
 ): Promise<ActionResult> {
+  const t = input.t.agreementSetup;
   try {
-    const body = await bodyOf(input.call, values);
+    const body = await bodyOf(input.call, t, values);
     const saved = agreement
       ? await input.call('updateAgreement', { params: { id: agreement.id }, body })
       : await input.call('createAgreement', { body });
@@ -236,7 +241,7 @@ function priceEntry(values: PriceValues) {
 function onAgreement(
   input: WebInput<{ id: string }, never>,
   priceForm: PriceForm | null,
-  act: () => Promise<string>,
+  act: (t: SetupTexts) => Promise<string>,
   anchor = '',
 ) {
   return actOrShowRefusal(
@@ -246,7 +251,7 @@ function onAgreement(
       load: async () => ({ ...(await agreementPage(input)), priceForm }),
     },
     async () => {
-      const notice = await act();
+      const notice = await act(input.t.agreementSetup);
       return { redirect: `/app/agreements/${input.params.id}${anchor}`, notice };
     },
   );
@@ -278,7 +283,12 @@ function mimeTypeOf(file: ReceivedFile): string {
 }
 
 // The spec's document registration and the byte upload to its address, as any client does.
-async function uploadFile(call: OperationCaller, file: ReceivedFile, category: string, field: string): Promise<string> {
+async function uploadFile(
+  { call, t }: { call: OperationCaller; t: Texts },
+  file: ReceivedFile,
+  category: string,
+  field: string,
+): Promise<string> {
   const registration = await call('registerDocumentUpload', {
     body: { file_name: file.fileName || 'document', mime_type: mimeTypeOf(file), file_size: file.size, category },
   }).catch((caught: unknown) => {
@@ -291,7 +301,7 @@ async function uploadFile(call: OperationCaller, file: ReceivedFile, category: s
     headers: registration.headers,
     body: await readFile(file.path),
   }).catch(() => null);
-  if (!stored?.ok) throw errors.serviceUnavailable('The file could not be stored. Try again in a moment.');
+  if (!stored?.ok) throw errors.serviceUnavailable(t.agreementSetup.notStored);
   return registration.document_id;
 }
 
@@ -322,14 +332,15 @@ function importEntry(values: ImportValues) {
 }
 
 async function importPage(
-  { call, params }: { call: OperationCaller; params: { id: string } },
+  { call, params, t: texts }: { call: OperationCaller; params: { id: string }; t: Texts },
   values: ImportValues,
   preview: OperationResponse<'previewPriceImport'> | null,
   refusal: Refusal | null,
 ) {
   const agreement = await call('getAgreement', { params: { id: params.id } });
+  const t = texts.agreementSetup;
   return {
-    title: `${t.importPrices}: ${agreement.title ?? 'Untitled agreement'}`,
+    title: `${t.importPrices}: ${agreement.title ?? texts.agreements.untitled}`,
     agreement,
     values,
     preview,
@@ -339,15 +350,14 @@ async function importPage(
       { value: 'replace_document', label: t.modeReplaceDocument },
       { value: 'replace_all', label: t.modeReplaceAll },
     ],
-    t,
   };
 }
 
 const importParams = z.object({ id: z.string().uuid(), import_id: z.string().uuid() });
 
-type ImportInput = Pick<WebInput<{ id: string; import_id: string }, unknown>, 'call' | 'params' | 'credential'>;
+type ImportInput = Pick<WebInput<{ id: string; import_id: string }, unknown>, 'call' | 'params' | 'credential' | 't'>;
 
-async function importProgress({ call, params, credential }: ImportInput) {
+async function importProgress({ call, params, credential, t }: ImportInput) {
   const [agreement, priceImport] = await Promise.all([
     call('getAgreement', { params: { id: params.id } }),
     call('getPriceImport', { params: { id: params.id, import_id: params.import_id } }),
@@ -357,14 +367,13 @@ async function importProgress({ call, params, credential }: ImportInput) {
     priceImport.needs_review ? unsettledRows(call, params) : Promise.resolve(null),
   ]);
   return {
-    title: `${t.progress}: ${document.file_name}`,
+    title: `${t.agreementSetup.progress}: ${document.file_name}`,
     agreement,
     priceImport,
     fileName: document.file_name,
     running: priceImport.status === 'queued' || priceImport.status === 'running',
     rowsToReview,
     canConfirmReview: priceImport.needs_review && mayCall(credential, 'confirmPriceImportReview'),
-    t,
   };
 }
 
@@ -406,14 +415,15 @@ function cellTexts(cells: string): string {
   }
 }
 
-const noFile = (field: string) => errors.validation('Choose a file to upload.', [{ field, message: 'choose a file' }]);
+const noFile = (t: SetupTexts, field: string) =>
+  errors.validation(t.chooseFile, [{ field, message: t.chooseFileField }]);
 
 export const agreementSetupPages: WebRoute[] = [
   definePage({
     path: '/agreements/new',
     nav: 'agreements',
     level: 'write',
-    title: t.newAgreement,
+    title: (t) => t.agreementSetup.newAgreement,
     view: 'agreement-form',
     load: (input) => formPage(input, null, valuesOf(null), null),
   }),
@@ -427,7 +437,7 @@ export const agreementSetupPages: WebRoute[] = [
     path: '/agreements/:id/edit',
     nav: 'agreements',
     level: 'write',
-    title: t.editAgreement,
+    title: (t) => t.agreementSetup.editAgreement,
     view: 'agreement-form',
     params: agreementIdParams,
     load: async (input) => {
@@ -452,7 +462,7 @@ export const agreementSetupPages: WebRoute[] = [
     params: agreementIdParams,
     body: z.object({ _csrf: z.unknown().optional(), status: z.enum(['draft', 'active', 'archived']) }),
     handle: (input) =>
-      onAgreement(input, null, async () => {
+      onAgreement(input, null, async (t) => {
         await input.call('updateAgreement', { params: { id: input.params.id }, body: { status: input.body.status } });
         return { draft: t.drafted, active: t.activated, archived: t.archived }[input.body.status];
       }),
@@ -464,12 +474,12 @@ export const agreementSetupPages: WebRoute[] = [
     params: agreementIdParams,
     body: z.object({ _csrf: z.unknown().optional(), end_date: text }),
     handle: (input) =>
-      onAgreement(input, null, async () => {
+      onAgreement(input, null, async (t) => {
         const updated = await input.call('updateAgreement', {
           params: { id: input.params.id },
           body: { renewal_action: { type: 'cancel', expiration_date: input.body.end_date } },
         });
-        return `${t.ended} ${updated.expiration_date ?? input.body.end_date}.`;
+        return t.ended(updated.expiration_date ?? input.body.end_date);
       }),
   }),
   // Extend by one renewal period: the spec's renewal action {type: extend}.
@@ -479,12 +489,12 @@ export const agreementSetupPages: WebRoute[] = [
     params: agreementIdParams,
     body: z.object({ _csrf: z.unknown().optional() }),
     handle: (input) =>
-      onAgreement(input, null, async () => {
+      onAgreement(input, null, async (t) => {
         const updated = await input.call('updateAgreement', {
           params: { id: input.params.id },
           body: { renewal_action: { type: 'extend' } },
         });
-        return `${t.extended} ${updated.expiration_date ?? ''}.`;
+        return t.extended(updated.expiration_date ?? '');
       }),
   }),
   // Contract documents: each file registered and stored, then all attached in one run.
@@ -498,11 +508,11 @@ export const agreementSetupPages: WebRoute[] = [
       onAgreement(
         input,
         null,
-        async () => {
+        async (t) => {
           const files = input.files.filter((file) => file.field === 'files');
-          if (files.length === 0) throw noFile('files');
+          if (files.length === 0) throw noFile(t, 'files');
           const ids: string[] = [];
-          for (const file of files) ids.push(await uploadFile(input.call, file, 'agreement', 'files'));
+          for (const file of files) ids.push(await uploadFile(input, file, 'agreement', 'files'));
           await input.call('importAgreementDocuments', {
             params: { id: input.params.id },
             body: { entries: ids.map((document_id) => ({ document_id })) },
@@ -522,7 +532,7 @@ export const agreementSetupPages: WebRoute[] = [
       onAgreement(
         input,
         { id: null, values: input.body },
-        async () => {
+        async (t) => {
           await input.call('createPriceItems', {
             params: { id: input.params.id },
             body: { entries: [priceEntry(input.body)] },
@@ -541,7 +551,7 @@ export const agreementSetupPages: WebRoute[] = [
       onAgreement(
         input,
         { id: input.params.price_id, values: input.body },
-        async () => {
+        async (t) => {
           await input.call('updatePriceItems', {
             params: { id: input.params.id },
             body: { entries: [{ id: input.params.price_id, ...priceEntry(input.body) }] },
@@ -560,7 +570,7 @@ export const agreementSetupPages: WebRoute[] = [
       onAgreement(
         input,
         null,
-        async () => {
+        async (t) => {
           await input.call('deletePriceItems', {
             params: { id: input.params.id },
             body: { ids: [input.params.price_id] },
@@ -575,7 +585,7 @@ export const agreementSetupPages: WebRoute[] = [
     path: '/agreements/:id/price-import',
     nav: 'agreements',
     level: 'write',
-    title: t.importPrices,
+    title: (t) => t.agreementSetup.importPrices,
     view: 'agreement-import',
     params: agreementIdParams,
     load: (input) =>
@@ -605,10 +615,10 @@ export const agreementSetupPages: WebRoute[] = [
       try {
         const file = input.files.find((received) => received.field === 'file' && received.size > 0);
         if (file) {
-          values.document_id = await uploadFile(input.call, file, 'price_list', 'file');
-          values.file_name = file.fileName || 'price list';
+          values.document_id = await uploadFile(input, file, 'price_list', 'file');
+          values.file_name = file.fileName || input.t.agreementSetup.priceListName;
         }
-        if (!values.document_id) throw noFile('file');
+        if (!values.document_id) throw noFile(input.t.agreementSetup, 'file');
         const preview = await input.call('previewPriceImport', {
           params: { id: input.params.id },
           body: { entries: [importEntry(values)] },
@@ -634,7 +644,7 @@ export const agreementSetupPages: WebRoute[] = [
         });
         return {
           redirect: `/app/agreements/${input.params.id}/price-imports/${started.data[0]!.id}`,
-          notice: t.started,
+          notice: input.t.agreementSetup.started,
         };
       } catch (caught) {
         const data = await importPage(input, input.body, null, refusalOf(caught));
@@ -645,7 +655,7 @@ export const agreementSetupPages: WebRoute[] = [
   definePage({
     path: '/agreements/:id/price-imports/:import_id',
     nav: 'agreements',
-    title: t.progress,
+    title: (t) => t.agreementSetup.progress,
     view: 'agreement-import-status',
     params: importParams,
     load: (input) => importProgress(input),
@@ -654,7 +664,7 @@ export const agreementSetupPages: WebRoute[] = [
   definePage({
     path: '/agreements/:id/price-imports/:import_id/progress',
     nav: null,
-    title: t.progress,
+    title: (t) => t.agreementSetup.progress,
     view: 'agreement-import-progress',
     params: importParams,
     load: (input) => importProgress(input),
@@ -665,9 +675,9 @@ export const agreementSetupPages: WebRoute[] = [
     level: 'write',
     params: importParams,
     body: z.object({ _csrf: z.unknown().optional() }),
-    handle: async ({ call, params }) => {
+    handle: async ({ call, params, t }) => {
       await call('confirmPriceImportReview', { params });
-      return { redirect: '/app/review', notice: t.importReviewed };
+      return { redirect: '/app/review', notice: t.agreementSetup.importReviewed };
     },
   }),
   defineDownload({
@@ -683,7 +693,7 @@ export const agreementSetupPages: WebRoute[] = [
   definePage({
     path: '/suggest/recipients',
     nav: null,
-    title: 'Recipients',
+    title: (t) => t.agreementSetup.recipients,
     view: 'suggestions',
     load: async ({ ctx, call }) => {
       const search = firstText(ctx.query.recipient);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { labelsOf } from '../labels.js';
 import { mayCall } from '../operations.js';
-import { texts } from '../texts/index.js';
+import type { Texts } from '../texts/index.js';
 import { definePage, type WebInput } from '../page.js';
 import { pickedSuppliers, withoutKey } from '../pickers.js';
 import {
@@ -30,23 +30,14 @@ const LIST_FILTERS = [
   'cursor',
 ] as const;
 // Newest first (the API's default), or by renewal deadline (soonest first); both ways.
-const AGREEMENT_SORTS: SortOption[] = [
-  { value: 'created_at', label: 'Added', first: 'desc' },
-  { value: 'renewal_deadline', label: 'Renewal deadline', first: 'asc' },
+const agreementSorts = (t: Texts): SortOption[] => [
+  { value: 'created_at', label: t.agreements.sorts.created_at!, first: 'desc' },
+  { value: 'renewal_deadline', label: t.agreements.sorts.renewal_deadline!, first: 'asc' },
 ];
 const DEFAULT_SORT: ListState = { sort: 'created_at', direction: 'desc' };
 const PRICE_PAGE = '50';
 const DOCUMENTS_SHOWN = '100';
 const IMPORTS_SHOWN = '5';
-
-// What each readiness gap means for the person reading (agreement.readiness.missing).
-export const READINESS_REASONS: Record<string, string> = {
-  title: 'The agreement has no title.',
-  supplier: 'No supplier is named, so it matches no invoice.',
-  active_status: 'It is not active: checks run only for active agreements.',
-  usable_terms: 'It has no usable terms yet: add price items or a terms document.',
-  documents_processing: 'Its documents are still being processed.',
-};
 
 // The price item form a refusal came from (agreement-setup.ts): the item (null: a new one) and
 // the values sent, shown again in its form.
@@ -61,14 +52,15 @@ export const agreementPages = [
   definePage({
     path: '/agreements',
     nav: 'agreements',
-    title: 'Agreements',
+    title: (t) => t.agreements.listTitle,
     view: 'agreements',
     load: async (input) => {
-      const { ctx, call, deps, credential } = input;
+      const { ctx, call, deps, credential, t } = input;
+      const sorts = agreementSorts(t);
       const query = filledQuery(ctx.query, LIST_FILTERS);
       const pageSize = pageSizeOf(ctx.query);
       const supplier = await pickedSuppliers(input, query);
-      const state = sortState(query, AGREEMENT_SORTS, DEFAULT_SORT);
+      const state = sortState(query, sorts, DEFAULT_SORT);
       const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
       const { cursor, ...filter } = listed;
       const page = supplier.none
@@ -90,9 +82,9 @@ export const agreementPages = [
         supplier,
         supplierIds: query.supplier_ids,
         sort: state,
-        sorts: AGREEMENT_SORTS,
+        sorts,
         headers: Object.fromEntries(
-          AGREEMENT_SORTS.map((option) => [option.value, sortHeader('/app/agreements', filters, state, option)]),
+          sorts.map((option) => [option.value, sortHeader('/app/agreements', filters, state, option)]),
         ),
         pager: pager('/app/agreements', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
@@ -103,7 +95,7 @@ export const agreementPages = [
   definePage({
     path: '/agreements/:id',
     nav: 'agreements',
-    title: 'Agreement',
+    title: (t) => t.agreements.pageTitle,
     view: 'agreement',
     params: agreementIdParams,
     load: (input) => agreementPage(input),
@@ -111,7 +103,7 @@ export const agreementPages = [
 ];
 
 // The agreement page's data; the setup actions (agreement-setup.ts) render it again with a refusal.
-export async function agreementPage({ params, ctx, call, deps, credential }: WebInput<{ id: string }, unknown>) {
+export async function agreementPage({ params, ctx, call, deps, credential, t }: WebInput<{ id: string }, unknown>) {
   const agreement = await call('getAgreement', { params: { id: params.id } });
   const priceQuery = filledQuery(ctx.query, ['prices_search', 'prices_cursor']);
   const [prices, documents, topics, metrics, imports] = await Promise.all([
@@ -141,7 +133,7 @@ export async function agreementPage({ params, ctx, call, deps, credential }: Web
     ? { prices_search: priceQuery.prices_search }
     : {};
   return {
-    title: agreement.title ?? 'Untitled agreement',
+    title: agreement.title ?? t.agreements.untitled,
     agreement,
     labels,
     prices: prices.data,
@@ -152,8 +144,8 @@ export async function agreementPage({ params, ctx, call, deps, credential }: Web
     moreDocuments: documents.next_cursor !== null,
     topics: topics.data,
     metrics,
-    readinessReasons: agreement.readiness.missing.map((gap) => READINESS_REASONS[gap] ?? gap),
-    readiness: agreement.readiness.missing.map((gap) => ({ gap, reason: READINESS_REASONS[gap] ?? gap })),
+    readinessReasons: agreement.readiness.missing.map((gap) => t.agreements.readinessReasons[gap] ?? gap),
+    readiness: agreement.readiness.missing.map((gap) => ({ gap, reason: t.agreements.readinessReasons[gap] ?? gap })),
     priceImports: imports.data,
     can: {
       edit: mayCall(credential, 'updateAgreement'),
@@ -163,6 +155,5 @@ export async function agreementPage({ params, ctx, call, deps, credential }: Web
     },
     // The price item form a refusal came from (its values and the item, null for a new one).
     priceForm: null as PriceForm | null,
-    t: texts.agreementSetup,
   };
 }

@@ -14,14 +14,14 @@ import {
   type SortOption,
 } from '../query.js';
 import type { Refusal } from '../refusal.js';
-import { texts } from '../texts/index.js';
+import type { Texts } from '../texts/index.js';
 
 // The alerts list (triage): GET /v1/alerts with its filters, newest open alerts first, and for a
 // Write member the bulk form around it (select alerts on the page, or every alert the filter
 // matches, and act on them with the API's bulk commands: pages/alert-triage.ts). The bulk action
 // renders this same list again with its outcome, so both read it here.
 
-type ListInput = Pick<WebInput<unknown, unknown>, 'ctx' | 'call' | 'deps' | 'credential' | 'session'>;
+type ListInput = Pick<WebInput<unknown, unknown>, 'ctx' | 'call' | 'deps' | 'credential' | 'session' | 't'>;
 
 export const LIST_FILTERS = [
   'statuses',
@@ -37,31 +37,26 @@ const CHOICES = '200';
 // Open claims offered by the "add to an existing claim" picker.
 const CLAIM_CHOICES = '50';
 // Newest first (the API's default), or by the time of the last change, or by impact; both ways.
-export const ALERT_SORTS: SortOption[] = [
-  { value: 'created_at', label: 'Found', first: 'desc' },
-  { value: 'updated_at', label: 'Last changed', first: 'desc' },
-  { value: 'impact_amount', label: 'Impact', first: 'desc' },
+export const alertSorts = (t: Texts): SortOption[] => [
+  { value: 'created_at', label: t.alerts.sorts.created_at!, first: 'desc' },
+  { value: 'updated_at', label: t.alerts.sorts.updated_at!, first: 'desc' },
+  { value: 'impact_amount', label: t.alerts.sorts.impact_amount!, first: 'desc' },
 ];
 const DEFAULT_SORT: ListState = { sort: 'created_at', direction: 'desc' };
 // Triage starts with what needs a decision; "any" shows every status.
 export const DEFAULT_STATUS = 'pending';
 export const ANY_STATUS = 'any';
 
-// Why someone dismisses an alert; stored as the dismissal's category (free text in the API).
-export const DISMISS_CATEGORIES: [string, string][] = [
-  ['agreed_elsewhere', 'The price was agreed elsewhere'],
-  ['not_a_deviation', 'Not a deviation from the agreement'],
-  ['already_settled', 'Already settled with the supplier'],
-  ['too_small', 'Too small to pursue'],
-  ['other', 'Other reason'],
-];
+// Why someone dismisses an alert; stored as the dismissal's category (free text in the API). The
+// words are the request's (t.codes.dismissCategories).
+export const DISMISS_CATEGORIES = ['agreed_elsewhere', 'not_a_deviation', 'already_settled', 'too_small', 'other'];
 
 // The list's filters as the API reads them, once the pickers' texts are resolved to ids.
 export async function resolvedAlertQuery(input: ListInput) {
   const query = filledQuery(input.ctx.query, LIST_FILTERS);
   query.statuses ??= DEFAULT_STATUS;
   const [agreement, supplier] = await Promise.all([pickedAgreements(input, query), pickedSuppliers(input, query)]);
-  const state = sortState(query, ALERT_SORTS, DEFAULT_SORT);
+  const state = sortState(query, alertSorts(input.t), DEFAULT_SORT);
   const { statuses, cursor, sort: _sort, direction: _direction, ...rest } = query;
   // The filter of the list, of its totals and of the bulk commands (no sort, no cursor).
   const filter: Record<string, string> = { ...rest, ...(statuses === ANY_STATUS ? {} : { statuses }) };
@@ -111,8 +106,9 @@ export async function alertListData(
   input: ListInput,
   shown: { form?: BulkForm; outcome?: BulkOutcome; refusal?: Refusal } = {},
 ) {
-  const { ctx, call, deps, credential } = input;
+  const { ctx, call, deps, credential, t } = input;
   const { query, agreement, supplier, state, filter, cursor, nothing } = await resolvedAlertQuery(input);
+  const sorts = alertSorts(t);
   const pageSize = pageSizeOf(ctx.query);
   const canWrite = mayCall(credential, 'dismissAlerts');
   const singleAgreement = query.agreement_ids && !query.agreement_ids.includes(',') ? query.agreement_ids : null;
@@ -167,7 +163,7 @@ export async function alertListData(
   // alert matching" would act on alerts outside the part they see, so it is not offered there.
   const bulkFilter = input.session.teamView?.mine ? null : bulkFilterOf(filter);
   return {
-    title: 'Alerts',
+    title: t.alerts.listTitle,
     alerts: page.data,
     metrics,
     labels,
@@ -177,9 +173,9 @@ export async function alertListData(
     supplier,
     topics: topics.data,
     sort: state,
-    sorts: ALERT_SORTS,
+    sorts,
     headers: Object.fromEntries(
-      ALERT_SORTS.map((option) => [option.value, sortHeader('/app/alerts', filters, state, option)]),
+      sorts.map((option) => [option.value, sortHeader('/app/alerts', filters, state, option)]),
     ),
     pager: pager('/app/alerts', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
     filtered: Object.keys(filters).some(
@@ -202,11 +198,10 @@ export async function alertListData(
       categories: DISMISS_CATEGORIES,
       claims: openClaims.data.map((c) => ({
         id: c.id,
-        label: `${c.reference} · ${c.title}${singleAgreement ? '' : ` (${labels.agreements.get(c.agreement_id) || 'Untitled agreement'})`}`,
+        label: `${c.reference} · ${c.title}${singleAgreement ? '' : ` (${labels.agreements.get(c.agreement_id) || t.alerts.untitledAgreement})`}`,
       })),
     },
     outcome: shown.outcome ?? null,
     refusal: shown.refusal,
-    t: texts.triage,
   };
 }

@@ -4,7 +4,7 @@ import type { OperationResponse } from '../operations.js';
 import { defineAction, definePage, type ActionResult, type WebInput } from '../page.js';
 import { filledQuery, listUrl } from '../query.js';
 import type { Refusal } from '../refusal.js';
-import { texts } from '../texts/index.js';
+import type { Texts } from '../texts/index.js';
 import { labelsOf } from '../labels.js';
 import { alertListData, bulkFilterOf, resolvedAlertQuery, type BulkForm, type BulkOutcome } from './alert-list.js';
 
@@ -18,23 +18,6 @@ import { alertListData, bulkFilterOf, resolvedAlertQuery, type BulkForm, type Bu
 // And the grouped view: GET /v1/alerts/groups by topic, agreement or supplier, each group
 // linking to the list filtered by it, with its impact per currency.
 
-const t = texts.triage;
-
-// The bulk commands' skipped[].reason (and the claim's refusal reasons), in words.
-export const SKIP_REASONS: Record<string, string> = {
-  in_claim: 'The alert is in an open claim: change it through its claim.',
-  claim_completed: 'The alert is in a completed claim and cannot change.',
-  not_pending: 'Only an open (pending) alert can be dismissed or credited.',
-  not_credited: 'The alert is not credited.',
-  credited_by_claim: 'The credit was recorded by a claim; it changes with the claim.',
-  set_aside: 'The invoice no longer matches the agreement, so the alert is set aside.',
-  other_agreement: "The alert is on another agreement than the claim's.",
-  other_supplier: "The alert's invoice is from another supplier than the claim's.",
-  dismissed: 'The alert is dismissed; reopen it first.',
-  credited: 'The alert is credited: the supplier already paid it back.',
-  in_other_claim: 'The alert is in another open claim.',
-  in_completed_claim: 'The alert is in a completed claim and cannot change.',
-};
 // At most this many refused alerts are named on the page (the count says how many in all).
 const REFUSED_SHOWN = 50;
 
@@ -63,58 +46,62 @@ const bulkBody = z.object({
 });
 type BulkBody = z.infer<typeof bulkBody>;
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-
-function refusedOf(skipped: { id: string; reason: string }[]): Pick<BulkOutcome, 'refused' | 'refusedCount'> {
+function refusedOf(t: Texts, skipped: { id: string; reason: string }[]): Pick<BulkOutcome, 'refused' | 'refusedCount'> {
   return {
     refused: skipped.slice(0, REFUSED_SHOWN).map((s) => ({
       id: s.id,
       reason: s.reason,
-      message: SKIP_REASONS[s.reason] ?? 'The alert cannot change this way.',
+      message: t.codes.skipReasons[s.reason] ?? t.codes.cannotChange,
     })),
     refusedCount: skipped.length,
   };
 }
 
-function commandOutcome(done: string, result: OperationResponse<'dismissAlerts'>): BulkOutcome {
-  const parts = [`${plural(result.updated.length, 'alert')} ${done}.`];
-  if (result.unchanged.length) parts.push(`${plural(result.unchanged.length, 'alert')} already ${done}.`);
-  if (result.skipped.length) parts.push(`${plural(result.skipped.length, 'alert')} left as they were.`);
-  return { message: parts.join(' '), claim: null, ...refusedOf(result.skipped) };
+function commandOutcome(
+  t: Texts,
+  action: 'dismiss' | 'credit',
+  result: OperationResponse<'dismissAlerts'>,
+): BulkOutcome {
+  const parts = [t.triage.changed(result.updated.length, action)];
+  if (result.unchanged.length) parts.push(t.triage.alreadyChanged(result.unchanged.length, action));
+  if (result.skipped.length) parts.push(t.triage.leftAlone(result.skipped.length));
+  return { message: parts.join(' '), claim: null, ...refusedOf(t, result.skipped) };
 }
 
 type Selection = { alert_ids: string[] } | { filter: NonNullable<ReturnType<typeof bulkFilterOf>> };
 
 // The alerts the command acts on: the boxes ticked, or every alert the list's filter matches.
 async function selectionOf(input: WebInput<unknown, never>, body: BulkBody) {
+  const t = input.t.triage;
   if (body.scope === 'filter') {
     if (input.session.teamView?.mine)
-      throw errors.validation(t.notInTeamView, [{ field: 'scope', message: 'select the alerts, or show everything' }]);
+      throw errors.validation(t.notInTeamView, [{ field: 'scope', message: t.notInTeamViewField }]);
     const resolved = await resolvedAlertQuery(input);
     const filter = bulkFilterOf(resolved.filter);
     if (!filter || resolved.nothing)
-      throw errors.validation(t.needsAgreement, [{ field: 'scope', message: 'choose an agreement or a topic first' }]);
+      throw errors.validation(t.needsAgreement, [{ field: 'scope', message: t.needsAgreementField }]);
     const agreements = filter.agreement_ids ?? [];
     return { selection: { filter } as Selection, agreementId: agreements.length === 1 ? agreements[0]! : null };
   }
   if (body.alert_ids.length === 0)
-    throw errors.validation(t.selectFirst, [{ field: 'alert_ids', message: 'select at least one alert' }]);
+    throw errors.validation(t.selectFirst, [{ field: 'alert_ids', message: t.selectFirstField }]);
   return { selection: { alert_ids: body.alert_ids } as Selection, agreementId: null };
 }
 
 async function act(input: WebInput<unknown, never>, body: BulkBody): Promise<BulkOutcome> {
   const { call } = input;
+  const t = input.t.triage;
   const { selection, agreementId } = await selectionOf(input, body);
   if (body.action === 'dismiss') {
     const result = await call('dismissAlerts', {
       body: { ...selection, category: body.category ?? null, note: body.note ?? null },
     });
-    return commandOutcome('dismissed', result);
+    return commandOutcome(input.t, 'dismiss', result);
   }
   if (body.action === 'credit')
-    return commandOutcome('marked credited', await call('creditAlerts', { body: selection }));
+    return commandOutcome(input.t, 'credit', await call('creditAlerts', { body: selection }));
   if (body.claim_id === 'new' || body.claim_id === '') {
-    if (!body.title) throw errors.validation(t.nameClaim, [{ field: 'title', message: 'required for a new claim' }]);
+    if (!body.title) throw errors.validation(t.nameClaim, [{ field: 'title', message: t.nameClaimField }]);
     // A claim is on one agreement: the filter's, else the first selected alert's (the API refuses
     // alerts of another agreement, and says which).
     const agreement =
@@ -122,33 +109,30 @@ async function act(input: WebInput<unknown, never>, body: BulkBody): Promise<Bul
       ('alert_ids' in selection
         ? (await call('getAlert', { params: { id: selection.alert_ids[0]! } })).agreement_id
         : null);
-    if (!agreement)
-      throw errors.validation(t.oneAgreement, [{ field: 'claim_id', message: 'choose one agreement first' }]);
+    if (!agreement) throw errors.validation(t.oneAgreement, [{ field: 'claim_id', message: t.oneAgreementField }]);
     const claim = await call('createClaim', {
       body: { agreement_id: agreement, title: body.title, alerts: selection },
     });
     return {
-      message: `Claim ${claim.reference} created with ${plural(claim.summary.counts.claimed, 'alert')}.`,
+      message: t.claimCreated(claim.reference, claim.summary.counts.claimed),
       claim: { id: claim.id, reference: claim.reference },
       refused: [],
       refusedCount: 0,
     };
   }
   const change = await call('addClaimAlerts', { params: { id: body.claim_id }, body: selection });
-  const parts = [
-    `${plural(change.added.length + change.moved.length, 'alert')} added to claim ${change.claim.reference}.`,
-  ];
-  if (change.unchanged.length) parts.push(`${plural(change.unchanged.length, 'alert')} already in it.`);
-  if (change.skipped.length) parts.push(`${plural(change.skipped.length, 'alert')} left as they were.`);
+  const parts = [t.addedToClaim(change.added.length + change.moved.length, change.claim.reference)];
+  if (change.unchanged.length) parts.push(t.alreadyInClaim(change.unchanged.length));
+  if (change.skipped.length) parts.push(t.leftAlone(change.skipped.length));
   return {
     message: parts.join(' '),
     claim: { id: change.claim.id, reference: change.claim.reference },
-    ...refusedOf(change.skipped),
+    ...refusedOf(input.t, change.skipped),
   };
 }
 
 // A refusal as the page shows it; a claim's all-or-nothing refusal names each alert and why.
-function refusalOf(caught: ApiError): { refusal: Refusal; outcome?: BulkOutcome } {
+function refusalOf(t: Texts, caught: ApiError): { refusal: Refusal; outcome?: BulkOutcome } {
   const raw = Array.isArray(caught.extra.details) ? (caught.extra.details as Record<string, unknown>[]) : [];
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
   const details = raw.map((d) => ({ field: text(d.field), message: text(d.message) }));
@@ -160,7 +144,10 @@ function refusalOf(caught: ApiError): { refusal: Refusal; outcome?: BulkOutcome 
     outcome: {
       message: caught.message,
       claim: null,
-      ...refusedOf(perAlert.map((d) => ({ id: text(d.alert_id), reason: text(d.reason) }))),
+      ...refusedOf(
+        t,
+        perAlert.map((d) => ({ id: text(d.alert_id), reason: text(d.reason) })),
+      ),
     },
   };
 }
@@ -190,7 +177,7 @@ export const alertTriagePages = [
         return { view: 'alerts', title: data.title, nav: 'alerts', data };
       } catch (caught) {
         if (!(caught instanceof ApiError) || caught.status >= 500) throw caught;
-        const data = await alertListData(input, { form, ...refusalOf(caught) });
+        const data = await alertListData(input, { form, ...refusalOf(input.t, caught) });
         return { view: 'alerts', title: data.title, nav: 'alerts', status: caught.status, data };
       }
     },
@@ -198,11 +185,12 @@ export const alertTriagePages = [
   definePage({
     path: '/alerts/groups',
     nav: 'alerts',
-    title: 'Alerts by group',
+    title: (t) => t.triage.groupsTitle,
     view: 'alert-groups',
     query: z.object({ group_by: z.enum(['topic', 'agreement', 'supplier']).default('topic') }).passthrough(),
     load: async (input) => {
       const { ctx, call, deps, credential, query } = input;
+      const t = input.t.triage;
       const groupBy = query.group_by;
       const { query: listQuery, filter, nothing, agreement, supplier } = await resolvedAlertQuery(input);
       const cursor = filledQuery(ctx.query, ['cursor']).cursor;
@@ -244,7 +232,6 @@ export const alertTriagePages = [
           agreement: agreement.text || (labels.agreements.size === 1 ? [...labels.agreements.values()][0] : null),
           supplier: supplier.text || null,
         },
-        t,
       };
     },
   }),

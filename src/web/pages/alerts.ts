@@ -5,8 +5,9 @@ import { mayCall, type OperationResponse } from '../operations.js';
 import { defineAction, definePage, type ActionResult, type WebInput } from '../page.js';
 import { agreementSuggestions, firstText } from '../pickers.js';
 import { actOrShowRefusal } from '../refusal.js';
+import type { Texts } from '../texts/index.js';
 import { alertListData, DISMISS_CATEGORIES } from './alert-list.js';
-import { alertTriagePages, SKIP_REASONS } from './alert-triage.js';
+import { alertTriagePages } from './alert-triage.js';
 
 // Alerts: triage (GET /v1/alerts with its filters, newest open alerts first) and one alert with
 // its impact and evidence, and the actions a finance person takes on it: dismiss with a reason,
@@ -30,7 +31,7 @@ async function alertPage({
   call,
   deps,
   credential,
-}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'deps' | 'credential'>) {
+}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'deps' | 'credential' | 't'>) {
   const alert = await call('getAlert', { params: { id: params.id } });
   const canWrite = mayCall(credential, 'dismissAlerts');
   const [invoice, openClaims, labels] = await Promise.all([
@@ -63,35 +64,33 @@ async function alertPage({
     openClaims: openClaims.data,
     canWrite,
     categories: DISMISS_CATEGORIES,
-    categoryLabel: Object.fromEntries(DISMISS_CATEGORIES),
   };
 }
 
 // Runs an alert action: back to the alert with a notice, or the alert page again with the refusal.
-function onAlert(input: WebInput<{ id: string }, never>, act: () => Promise<string>): Promise<ActionResult> {
+function onAlert(input: WebInput<{ id: string }, never>, act: (t: Texts) => Promise<string>): Promise<ActionResult> {
   return actOrShowRefusal({ view: 'alert', nav: 'alerts', load: () => alertPage(input) }, async () => ({
     redirect: `/app/alerts/${input.params.id}`,
-    notice: await act(),
+    notice: await act(input.t),
   }));
 }
 
 type BulkResult = OperationResponse<'dismissAlerts'>;
 
-function refusedUnlessApplied(result: BulkResult): void {
+function refusedUnlessApplied(t: Texts, result: BulkResult): void {
   const skipped = result.skipped[0];
-  if (skipped)
-    throw new ApiError(409, skipped.reason, SKIP_REASONS[skipped.reason] ?? 'The alert cannot change this way.');
+  if (skipped) throw new ApiError(409, skipped.reason, t.codes.skipReasons[skipped.reason] ?? t.codes.cannotChange);
 }
 
-function commandAction(command: 'credit' | 'reopen', done: string) {
+function commandAction(command: 'credit' | 'reopen', done: (t: Texts) => string) {
   return defineAction({
     path: `/alerts/:id/${command}`,
     level: 'write',
     params: alertParams,
     handle: (input) =>
-      onAlert(input, async () => {
-        refusedUnlessApplied(await input.call(`${command}Alerts`, { body: { alert_ids: [input.params.id] } }));
-        return done;
+      onAlert(input, async (t) => {
+        refusedUnlessApplied(t, await input.call(`${command}Alerts`, { body: { alert_ids: [input.params.id] } }));
+        return done(t);
       }),
   });
 }
@@ -100,7 +99,7 @@ export const alertPages = [
   definePage({
     path: '/alerts',
     nav: 'alerts',
-    title: 'Alerts',
+    title: (t) => t.alerts.listTitle,
     view: 'alerts',
     load: (input) => alertListData(input),
   }),
@@ -109,14 +108,14 @@ export const alertPages = [
   definePage({
     path: '/suggest/agreements',
     nav: null,
-    title: 'Agreements',
+    title: (t) => t.alerts.agreementsTitle,
     view: 'suggestions',
     load: async ({ ctx, call }) => ({ options: await agreementSuggestions(call, firstText(ctx.query.agreement)) }),
   }),
   definePage({
     path: '/alerts/:id',
     nav: 'alerts',
-    title: 'Alert',
+    title: (t) => t.alerts.pageTitle,
     view: 'alert',
     params: alertParams,
     load: alertPage,
@@ -127,18 +126,19 @@ export const alertPages = [
     params: alertParams,
     body: z.object({ category: formText(100), note: formText(5000) }),
     handle: (input) =>
-      onAlert(input, async () => {
+      onAlert(input, async (t) => {
         const { category, note } = input.body;
         refusedUnlessApplied(
+          t,
           await input.call('dismissAlerts', {
             body: { alert_ids: [input.params.id], category: category ?? null, note: note ?? null },
           }),
         );
-        return 'Alert dismissed.';
+        return t.alerts.dismissedNotice;
       }),
   }),
-  commandAction('credit', 'Alert marked as credited.'),
-  commandAction('reopen', 'Alert reopened.'),
+  commandAction('credit', (t) => t.alerts.creditedNotice),
+  commandAction('reopen', (t) => t.alerts.reopenedNotice),
   defineAction({
     path: '/alerts/:id/claim',
     level: 'write',
@@ -146,22 +146,22 @@ export const alertPages = [
     // claim_id: an open claim of the alert's agreement, or "new" with a title.
     body: z.object({ claim_id: z.string().trim().max(100).default(''), title: formText(500) }),
     handle: (input) =>
-      onAlert(input, async () => {
+      onAlert(input, async (t) => {
         const { claim_id: claimId, title } = input.body;
         if (claimId === 'new' || claimId === '') {
           if (!title)
-            throw errors.validation('Name the new claim.', [{ field: 'title', message: 'required for a new claim' }]);
+            throw errors.validation(t.alerts.nameClaim, [{ field: 'title', message: t.alerts.nameClaimField }]);
           const alert = await input.call('getAlert', { params: { id: input.params.id } });
           const claim = await input.call('createClaim', {
             body: { agreement_id: alert.agreement_id, title, alerts: { alert_ids: [input.params.id] } },
           });
-          return `Alert added to the new claim ${claim.reference}.`;
+          return t.alerts.addedToNewClaim(claim.reference);
         }
         const change = await input.call('addClaimAlerts', {
           params: { id: claimId },
           body: { alert_ids: [input.params.id] },
         });
-        return `Alert added to claim ${change.claim.reference}.`;
+        return t.alerts.addedToClaim(change.claim.reference);
       }),
   }),
 ];

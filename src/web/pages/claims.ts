@@ -22,7 +22,7 @@ import {
 } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 import { MAX_RENDERED_PAGE, pdfInfo, renderedPage } from '../review-page-images.js';
-import { texts } from '../texts/index.js';
+import type { Texts } from '../texts/index.js';
 
 // Claims: the list (GET /v1/claims with its filters) and one claim with its alerts, totals per
 // currency, refunds (record one), credit notes, the status changes its state machine allows, and
@@ -31,30 +31,32 @@ import { texts } from '../texts/index.js';
 const LIST_FILTERS = ['search', 'statuses', 'agreement_ids', 'sort', 'direction', 'cursor'] as const;
 const ALERT_PAGE = '100';
 // The list's sorts, both ways: newest first by default (the API's).
-const CLAIM_LIST_SORTS: SortOption[] = [
-  { value: 'created_at', label: 'Created', first: 'desc' },
-  { value: 'updated_at', label: 'Last changed', first: 'desc' },
-  { value: 'reference', label: 'Reference', first: 'desc' },
-  { value: 'title', label: 'Title', first: 'asc' },
+const claimListSorts = (t: Texts): SortOption[] => [
+  { value: 'created_at', label: t.claims.sorts.created_at!, first: 'desc' },
+  { value: 'updated_at', label: t.claims.sorts.updated_at!, first: 'desc' },
+  { value: 'reference', label: t.claims.sorts.reference!, first: 'desc' },
+  { value: 'title', label: t.claims.sorts.title!, first: 'asc' },
 ];
 const DEFAULT_SORT: ListState = { sort: 'created_at', direction: 'desc' };
 
-// The buttons for each status change, in the words of someone working a claim.
-const STATUS_ACTIONS: Record<ClaimStatus, { label: string; style: string }> = {
-  pending: { label: 'Back to pending', style: 'secondary' },
-  in_progress: { label: 'Mark in progress', style: 'secondary' },
-  completed: { label: 'Mark completed', style: '' },
-  cancelled: { label: 'Cancel claim', style: 'danger' },
+// The buttons' style for each status change (their words: t.claims.statusActions).
+const STATUS_STYLES: Record<ClaimStatus, string> = {
+  pending: 'secondary',
+  in_progress: 'secondary',
+  completed: '',
+  cancelled: 'danger',
 };
-const REOPEN_LABEL = 'Reopen (in progress)';
 
 // The changes the claim state machine accepts from this status (src/claims/state-machine.ts).
-export function allowedChanges(from: ClaimStatus): { status: ClaimStatus; label: string; style: string }[] {
+export function allowedChanges(
+  from: ClaimStatus,
+  t: Texts['claims'],
+): { status: ClaimStatus; label: string; style: string }[] {
   const now = new Date();
   return CLAIM_STATUSES.filter((to) => changeStatus(from, to, now).outcome === 'updated').map((to) => ({
     status: to,
-    ...STATUS_ACTIONS[to],
-    ...(to === 'in_progress' && (from === 'completed' || from === 'cancelled') ? { label: REOPEN_LABEL } : {}),
+    style: STATUS_STYLES[to],
+    label: to === 'in_progress' && (from === 'completed' || from === 'cancelled') ? t.reopen : t.statusActions[to]!,
   }));
 }
 
@@ -74,7 +76,8 @@ async function claimPage({
   call,
   deps,
   credential,
-}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'ctx' | 'call' | 'deps' | 'credential'>) {
+  t,
+}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'ctx' | 'call' | 'deps' | 'credential' | 't'>) {
   const claim = await call('getClaim', { params: { id: params.id } });
   const alertsCursor = filledQuery(ctx.query, ['alerts_cursor']).alerts_cursor;
   const alerts = await call('listAlerts', {
@@ -88,7 +91,7 @@ async function claimPage({
   const self = `/app/claims/${params.id}`;
   const canWrite = mayCall(credential, 'updateClaim');
   const currencies = claimCurrencies(claim);
-  const creditNotes = canWrite ? await creditNoteChoices(call, claim, ctx.query) : null;
+  const creditNotes = canWrite ? await creditNoteChoices(call, t, claim, ctx.query) : null;
   return {
     title: `${claim.reference} · ${claim.title}`,
     claim,
@@ -97,7 +100,7 @@ async function claimPage({
     alertsFirstUrl: alertsCursor ? self : null,
     labels,
     canWrite,
-    statusChanges: canWrite ? allowedChanges(claim.status) : [],
+    statusChanges: canWrite ? allowedChanges(claim.status, t.claims) : [],
     open: claim.status === 'pending' || claim.status === 'in_progress',
     // A refund is in a currency the claim claims (the API refuses others): the form offers those.
     currencies,
@@ -106,14 +109,19 @@ async function claimPage({
     creditNotes,
     letterUrl: letterPdfUrl(params.id, {}),
     letterFirstPage: letterPageUrl(params.id, 1, {}),
-    shortcuts: texts.claim,
+    shortcuts: t.claim,
   };
 }
 
 // The credit-note picker: the organization's credit notes from the claim's supplier (the API
 // refuses others), newest first, narrowed by a typed number or name; those already attached left out.
 const CREDIT_NOTE_CHOICES = 50;
-async function creditNoteChoices(call: Caller, claim: OperationResponse<'getClaim'>, query: Record<string, unknown>) {
+async function creditNoteChoices(
+  call: Caller,
+  t: Texts,
+  claim: OperationResponse<'getClaim'>,
+  query: Record<string, unknown>,
+) {
   const search = firstText(query.credit_note_search);
   const page = await call('listInvoices', {
     query: {
@@ -135,7 +143,7 @@ async function creditNoteChoices(call: Caller, claim: OperationResponse<'getClai
       .map((invoice) => ({
         id: invoice.id,
         label: [
-          invoice.invoice_number || 'Without number',
+          invoice.invoice_number || t.claims.withoutNumber,
           invoice.issue_date,
           invoice.amounts?.including_vat
             ? money(invoice.amounts.including_vat.replace(/^-/, ''), invoice.amounts.currency_code)
@@ -222,9 +230,10 @@ function claimCurrencies(claim: OperationResponse<'getClaim'>): string[] {
 }
 
 // The form's amount as the API's decimal string; a text that is no amount is refused like the API does.
-function amountOf(text: string): string {
+function amountOf(t: Texts, text: string): string {
   const read = readAmount(text);
-  if (!read.ok) throw errors.validation(`The amount ${read.message}.`, [{ field: 'amount', message: read.message }]);
+  if (!read.ok)
+    throw errors.validation(t.claims.amountRefused(read.message), [{ field: 'amount', message: read.message }]);
   return read.value;
 }
 
@@ -237,10 +246,10 @@ const refundForm = z.object({
 });
 const refundParams = z.object({ id: z.string().uuid(), refund_id: z.string().uuid() });
 
-function onClaim(input: WebInput<{ id: string }, never>, act: () => Promise<string>) {
+function onClaim(input: WebInput<{ id: string }, never>, act: (t: Texts['claims']) => Promise<string>) {
   return actOrShowRefusal({ view: 'claim', nav: 'claims', load: () => claimPage(input) }, async () => ({
     redirect: `/app/claims/${input.params.id}`,
-    notice: await act(),
+    notice: await act(input.t.claims),
   }));
 }
 
@@ -248,14 +257,15 @@ export const claimPages = [
   definePage({
     path: '/claims',
     nav: 'claims',
-    title: 'Claims',
+    title: (t) => t.claims.listTitle,
     view: 'claims',
     load: async (input) => {
-      const { ctx, call, deps, credential } = input;
+      const { ctx, call, deps, credential, t } = input;
+      const sorts = claimListSorts(t);
       const query = filledQuery(ctx.query, LIST_FILTERS);
       const pageSize = pageSizeOf(ctx.query);
       const agreement = await pickedAgreements(input, query);
-      const state = sortState(query, CLAIM_LIST_SORTS, DEFAULT_SORT);
+      const state = sortState(query, sorts, DEFAULT_SORT);
       const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
       const { cursor, ...filter } = listed;
       const { sort: _sort, direction: _direction, ...metricsFilter } = filter;
@@ -281,9 +291,9 @@ export const claimPages = [
         agreement,
         total: metrics.counts.total,
         sort: state,
-        sorts: CLAIM_LIST_SORTS,
+        sorts,
         headers: Object.fromEntries(
-          CLAIM_LIST_SORTS.map((option) => [option.value, sortHeader('/app/claims', filters, state, option)]),
+          sorts.map((option) => [option.value, sortHeader('/app/claims', filters, state, option)]),
         ),
         pager: pager('/app/claims', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
@@ -293,7 +303,7 @@ export const claimPages = [
   definePage({
     path: '/claims/:id',
     nav: 'claims',
-    title: 'Claim',
+    title: (t) => t.claims.pageTitle,
     view: 'claim',
     params: claimParams,
     load: claimPage,
@@ -329,19 +339,19 @@ export const claimPages = [
   definePage({
     path: '/claims/:id/letter',
     nav: 'claims',
-    title: 'Letter',
+    title: (t) => t.claims.letterTitle,
     view: 'claim-letter',
     params: claimParams,
     query: letterOptions,
     load: async (input) => {
-      const { params, query, call } = input;
+      const { params, query, call, t } = input;
       const claim = await call('getClaim', { params: { id: params.id } });
       const options = letterQuery(query);
       const { pdf, key } = await letterPdf(input, query);
       const info = await pdfInfo(key, async () => pdf);
       const pages = Math.min(info.pages, MAX_RENDERED_PAGE);
       return {
-        title: `${claim.reference} · letter`,
+        title: t.claims.letterPageTitle(claim.reference),
         claim,
         options: query,
         previewUrl: letterPdfUrl(params.id, query),
@@ -367,20 +377,16 @@ export const claimPages = [
       create_refund: z.literal('true').optional(),
     }),
     handle: (input) =>
-      onClaim(input, async () => {
+      onClaim(input, async (t) => {
         if (!input.body.invoice_id)
-          throw errors.validation('Pick the credit note to attach.', [
-            { field: 'invoice_id', message: 'pick a credit note' },
-          ]);
+          throw errors.validation(t.pickCreditNote, [{ field: 'invoice_id', message: t.pickCreditNoteField }]);
         const claim = await input.call('attachClaimCreditNote', {
           params: { id: input.params.id },
           body: { invoice_id: input.body.invoice_id, create_refund: input.body.create_refund === 'true' },
         });
         const note = claim.credit_notes.find((n) => n.invoice_id === input.body.invoice_id);
-        const name = note?.invoice_number ?? 'the credit note';
-        return input.body.create_refund
-          ? `Credit note ${name} attached and its amount recorded as a refund.`
-          : `Credit note ${name} attached as evidence.`;
+        const name = note?.invoice_number ?? t.theCreditNote;
+        return input.body.create_refund ? t.creditNoteRefunded(name) : t.creditNoteAttached(name);
       }),
   }),
   defineAction({
@@ -388,11 +394,11 @@ export const claimPages = [
     level: 'write',
     params: z.object({ id: z.string().uuid(), invoice_id: z.string().uuid() }),
     handle: (input) =>
-      onClaim(input, async () => {
+      onClaim(input, async (t) => {
         await input.call('detachClaimCreditNote', {
           params: { id: input.params.id, invoice_id: input.params.invoice_id },
         });
-        return 'Credit note detached; refunds recorded from it stay.';
+        return t.creditNoteDetached;
       }),
   }),
   defineAction({
@@ -401,12 +407,13 @@ export const claimPages = [
     params: claimParams,
     body: z.object({ status: z.enum(CLAIM_STATUSES) }),
     handle: (input) =>
-      onClaim(input, async () => {
+      onClaim(input, async (t) => {
         const claim = await input.call('updateClaim', {
           params: { id: input.params.id },
           body: { status: input.body.status },
         });
-        return `The claim is ${String(claim.status).replace('_', ' ')}.`;
+        const status = String(claim.status);
+        return t.statusChanged(t.statusWords[status] ?? status.replace('_', ' '));
       }),
   }),
   defineAction({
@@ -415,19 +422,19 @@ export const claimPages = [
     params: claimParams,
     body: refundForm,
     handle: (input) =>
-      onClaim(input, async () => {
+      onClaim(input, async (t) => {
         const { amount, currency_code, date, reference, note } = input.body;
         await input.call('createClaimRefund', {
           params: { id: input.params.id },
           body: {
-            amount: amountOf(amount),
+            amount: amountOf(input.t, amount),
             currency_code,
             ...(date ? { date } : {}),
             reference: reference ?? null,
             note: note ?? null,
           },
         });
-        return 'Refund recorded.';
+        return t.refundRecorded;
       }),
   }),
   // Correct a refund (the API's updateClaimRefund): the form sends every field it shows.
@@ -437,19 +444,19 @@ export const claimPages = [
     params: refundParams,
     body: refundForm,
     handle: (input) =>
-      onClaim(input, async () => {
+      onClaim(input, async (t) => {
         const { amount, currency_code, date, reference, note } = input.body;
         await input.call('updateClaimRefund', {
           params: { id: input.params.id, refund_id: input.params.refund_id },
           body: {
-            amount: amountOf(amount),
+            amount: amountOf(input.t, amount),
             currency_code,
             ...(date ? { date } : {}),
             reference: reference ?? null,
             ...(note !== undefined ? { note } : {}),
           },
         });
-        return 'Refund corrected.';
+        return t.refundCorrected;
       }),
   }),
   defineAction({
@@ -457,9 +464,9 @@ export const claimPages = [
     level: 'write',
     params: refundParams,
     handle: (input) =>
-      onClaim(input, async () => {
+      onClaim(input, async (t) => {
         await input.call('deleteClaimRefund', { params: { id: input.params.id, refund_id: input.params.refund_id } });
-        return 'Refund deleted.';
+        return t.refundDeleted;
       }),
   }),
   defineAction({
@@ -468,12 +475,12 @@ export const claimPages = [
     params: claimParams,
     body: z.object({ alert_id: z.string().trim().max(100) }),
     handle: (input) =>
-      onClaim(input, async () => {
+      onClaim(input, async (t) => {
         await input.call('removeClaimAlerts', {
           params: { id: input.params.id },
           body: { alert_ids: [input.body.alert_id] },
         });
-        return 'Alert removed from the claim; it is open again.';
+        return t.alertRemoved;
       }),
   }),
 ];

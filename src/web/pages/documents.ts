@@ -12,7 +12,7 @@ export const documentPages = [
   definePage({
     path: '/documents/:id/file',
     nav: null,
-    title: 'Document',
+    title: (t) => t.agreements.documentTitle,
     view: 'error',
     params: z.object({ id: z.string().uuid() }),
     load: async ({ params, deps, credential }) => {

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { ApiError, errors } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/multipart.js';
 import { uploadLimits } from '../../invoices/imports.js';
-import { UPLOAD_TEXTS } from '../labels.js';
 import { mayCall, type OperationCaller, type OperationResponse } from '../operations.js';
 import { defineAction, definePage, type WebRoute } from '../page.js';
+import type { Texts } from '../texts/index.js';
 import type { Credential } from '../../auth/credential.js';
 
 // Uploading invoices from the invoices page, through the Organization API's own operations in
@@ -30,10 +30,9 @@ export interface UploadRow {
   code: string | null;
 }
 
-// What upload-results.eta and upload-rows.eta read: the files' lines and the words around them.
+// What upload-results.eta and upload-rows.eta read (their words: `it.app.t.upload`).
 export type UploadResultsData = {
   rows: UploadRow[];
-  t: typeof UPLOAD_TEXTS;
 };
 
 const importIdParams = z.object({ id: z.string().uuid() });
@@ -80,7 +79,7 @@ function refusedRow(fileName: string, error: ApiError): UploadRow {
 }
 
 // The spec's document registration, the byte upload to its address, and the import.
-async function uploadOne(call: OperationCaller, file: ReceivedFile): Promise<UploadRow> {
+async function uploadOne(call: OperationCaller, file: ReceivedFile, t: Texts['upload']): Promise<UploadRow> {
   const fileName = file.fileName || 'invoice';
   try {
     const registration = await call('registerDocumentUpload', {
@@ -91,7 +90,7 @@ async function uploadOne(call: OperationCaller, file: ReceivedFile): Promise<Upl
       headers: registration.headers,
       body: await readFile(file.path),
     }).catch(() => null);
-    if (!stored?.ok) throw errors.serviceUnavailable('The file could not be stored. Try again in a moment.');
+    if (!stored?.ok) throw errors.serviceUnavailable(t.notStored);
     const invoiceImport = await call('createInvoiceImport', {
       body: { primary_document_id: registration.document_id, attachment_document_ids: [] },
     });
@@ -120,18 +119,18 @@ export const invoiceUploadPages: WebRoute[] = [
     level: 'write',
     multipart: uploadLimits,
     body: z.object({ _csrf: z.unknown().optional() }).passthrough(),
-    handle: async ({ files, call, ctx }) => {
+    handle: async ({ files, call, ctx, t }) => {
       const uploads = files.filter((file) => file.field === 'files');
-      if (uploads.length === 0) throw errors.validation(UPLOAD_TEXTS.noFiles, [{ field: 'files', message: 'missing' }]);
+      if (uploads.length === 0) throw errors.validation(t.upload.noFiles, [{ field: 'files', message: 'missing' }]);
       // One after the other: the organization's processing capacity is taken in order.
       const rows: UploadRow[] = [];
-      for (const file of uploads) rows.push(await uploadOne(call, file));
-      const data: UploadResultsData = { rows, t: UPLOAD_TEXTS };
+      for (const file of uploads) rows.push(await uploadOne(call, file, t.upload));
+      const data: UploadResultsData = { rows };
       // The page's script sends one file per request and places the answer in its list.
       if (ctx.get('HX-Request')) return { fragment: 'upload-rows', data };
       return {
         view: 'upload-results',
-        title: UPLOAD_TEXTS.results,
+        title: t.upload.results,
         nav: 'invoices',
         data,
         status: rows.every((row) => row.state === 'refused') ? 400 : 200,
@@ -142,24 +141,22 @@ export const invoiceUploadPages: WebRoute[] = [
   definePage({
     path: '/invoices/imports/:id',
     nav: 'invoices',
-    title: UPLOAD_TEXTS.results,
+    title: (t) => t.upload.results,
     view: 'upload-results',
     params: importIdParams,
     load: async ({ params, call }): Promise<UploadResultsData> => ({
       rows: [await importRow(call, params.id)],
-      t: UPLOAD_TEXTS,
     }),
   }),
   // One import's line alone, polled by htmx while it is queued or running.
   definePage({
     path: '/invoices/imports/:id/row',
     nav: null,
-    title: UPLOAD_TEXTS.results,
+    title: (t) => t.upload.results,
     view: 'upload-rows',
     params: importIdParams,
     load: async ({ params, call }): Promise<UploadResultsData> => ({
       rows: [await importRow(call, params.id)],
-      t: UPLOAD_TEXTS,
     }),
   }),
 ];

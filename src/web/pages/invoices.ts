@@ -17,7 +17,7 @@ import {
   type SortOption,
 } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
-import { UPLOAD_TEXTS } from '../labels.js';
+import type { Texts } from '../texts/index.js';
 import { mayUpload } from './invoice-upload.js';
 import { discussionOf, reviewPanel, type ReviewForm } from './review-panel.js';
 
@@ -54,12 +54,12 @@ type Alert = ListItem<'listAlerts'>;
 type WorkflowRun = ListItem<'listWorkflowRuns'>;
 
 // The list's sorts: newest (the API's default), and every sortable column, both ways.
-export const INVOICE_SORTS: SortOption[] = [
-  { value: 'created_at', label: 'Added', first: 'desc' },
-  { value: 'invoice_number', label: 'Number', first: 'asc' },
-  { value: 'issue_date', label: 'Issue date', first: 'desc' },
-  { value: 'due_date', label: 'Due date', first: 'asc' },
-  { value: 'amounts.including_vat', label: 'Amount', first: 'desc' },
+export const invoiceSorts = (t: Texts['invoices']): SortOption[] => [
+  { value: 'created_at', label: t.sortAdded, first: 'desc' },
+  { value: 'invoice_number', label: t.sortNumber, first: 'asc' },
+  { value: 'issue_date', label: t.sortIssueDate, first: 'desc' },
+  { value: 'due_date', label: t.sortDueDate, first: 'asc' },
+  { value: 'amounts.including_vat', label: t.sortAmount, first: 'desc' },
 ];
 const DEFAULT_SORT: ListState = { sort: 'created_at', direction: 'desc' };
 
@@ -67,14 +67,15 @@ export const invoicePages: WebRoute[] = [
   definePage({
     path: '/invoices',
     nav: 'invoices',
-    title: 'Invoices',
+    title: (t) => t.invoices.title,
     view: 'invoices',
     load: async (input) => {
-      const { ctx, call, credential } = input;
+      const { ctx, call, credential, t } = input;
+      const sorts = invoiceSorts(t.invoices);
       const query = filledQuery(ctx.query, LIST_FILTERS);
       const pageSize = pageSizeOf(ctx.query);
       const supplier = await pickedSuppliers(input, query);
-      const state = sortState(query, INVOICE_SORTS, DEFAULT_SORT);
+      const state = sortState(query, sorts, DEFAULT_SORT);
       const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
       const { cursor, ...filters } = listed;
       const [page, metrics] = await Promise.all([
@@ -96,15 +97,14 @@ export const invoicePages: WebRoute[] = [
         filters: urlFilters,
         supplier,
         sort: state,
-        sorts: INVOICE_SORTS,
+        sorts,
         headers: Object.fromEntries(
-          INVOICE_SORTS.map((option) => [option.value, sortHeader('/app/invoices', urlFilters, state, option)]),
+          sorts.map((option) => [option.value, sortHeader('/app/invoices', urlFilters, state, option)]),
         ),
         total: metrics ? metrics.counts.total : 0,
         pager: pager('/app/invoices', urlFilters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(urlFilters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
         canUpload: mayUpload(credential),
-        uploadTexts: UPLOAD_TEXTS,
       };
     },
   }),
@@ -112,7 +112,7 @@ export const invoicePages: WebRoute[] = [
   definePage({
     path: '/suggest/suppliers',
     nav: null,
-    title: 'Suppliers',
+    title: (t) => t.invoices.suppliers,
     view: 'suggestions',
     load: async ({ ctx, call }) => ({ options: await supplierSuggestions(call, firstText(ctx.query.supplier)) }),
   }),
@@ -146,7 +146,7 @@ invoicePages.push(
   definePage({
     path: '/invoices/:id',
     nav: 'invoices',
-    title: 'Invoice',
+    title: (t) => t.invoices.invoiceTitle(null),
     view: 'invoice',
     params: invoiceIdParams.catch({ id: '00000000-0000-0000-0000-000000000000' }),
     load: async (input) => invoicePage(input, null),
@@ -167,7 +167,7 @@ invoicePages.push(
           await input.call('retryWorkflowRun', { params: { id: run.id } });
           return {
             redirect: `/app/invoices/${input.params.id}`,
-            notice: 'The import runs again; this page shows its result when it is done.',
+            notice: input.t.invoices.retried,
           };
         },
       ),
@@ -195,7 +195,8 @@ export async function invoicePage(
     credential,
     ctx,
     deps,
-  }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'credential' | 'ctx' | 'deps'>,
+    t,
+  }: Pick<WebInput<{ id: string }, unknown>, 'params' | 'call' | 'credential' | 'ctx' | 'deps' | 't'>,
   sent: ReviewForm | null,
 ) {
   // Read first: another organization's invoice (or a malformed id) is the API's 404.
@@ -208,7 +209,7 @@ export async function invoicePage(
     // Why it failed is the invoice's own failure; the run links to the details and the retry.
     failed ? importRunOf({ deps, credential, call }, invoice.id) : Promise.resolve(null),
     // The original beside the reading, its correction form, comments and activity (review-panel.ts).
-    reviewPanel({ call, credential, deps, ctx }, invoice, sent),
+    reviewPanel({ call, credential, deps, ctx, t }, invoice, sent),
     discussionOf({ call, credential, ctx }, invoice.id),
   ]);
   const byLine = new Map<string, Alert[]>();
@@ -219,7 +220,7 @@ export async function invoicePage(
   }
   const agreementNames = new Map(matches.data.map((m) => [m.id, m.agreement.title ?? m.id]));
   return {
-    title: `Invoice ${invoice.invoice_number ?? ''}`.trim(),
+    title: t.invoices.invoiceTitle(invoice.invoice_number),
     invoice,
     ...shownLines(invoice.line_items, byLine, ctx.query.lines === 'all'),
     wholeInvoiceAlerts: wholeInvoice,
@@ -243,7 +244,7 @@ invoicePages.push(
   definePage({
     path: '/invoices/:id/original',
     nav: 'invoices',
-    title: 'Original file',
+    title: (t) => t.invoices.originalFile,
     view: 'error',
     params: invoiceIdParams.catch({ id: '00000000-0000-0000-0000-000000000000' }),
     load: async ({ params, call, deps, session }) => {

@@ -5,7 +5,7 @@ import { defineAction, definePage, type ActionResult, type WebInput } from '../p
 import { listUrl } from '../query.js';
 import type { Refusal } from '../refusal.js';
 import { namedRecords, type ReferenceField } from '../team-filter-form.js';
-import { texts } from '../texts/index.js';
+import type { Texts } from '../texts/index.js';
 
 // Notifications (docs/notifications.md): the person's own preference and, for Admins, the
 // organization's: what they follow (sources), where messages go (e-mail and webhook channels:
@@ -13,7 +13,6 @@ import { texts } from '../texts/index.js';
 // log with replay. Every change reads the preference and PUTs it back whole, as the API takes it
 // (read-only fields sent back are ignored), so the rules stay the API's.
 
-const t = texts.notifications;
 const BASE = '/app/settings/notifications';
 const EVENTS = ['new_alert', 'agreement_expiring'] as const;
 const LOG_PAGE = '20';
@@ -33,7 +32,7 @@ const channelBody = z.object({
 });
 
 type Owner = z.infer<typeof owners>;
-type Input = Pick<WebInput<unknown, unknown>, 'call' | 'credential' | 'ctx'>;
+type Input = Pick<WebInput<unknown, unknown>, 'call' | 'credential' | 'ctx' | 't'>;
 type Preference = OperationResponse<'getNotificationPreferences'>['preferences'][number];
 
 async function preferenceOf(call: OperationCaller, owner: Owner): Promise<Preference> {
@@ -41,7 +40,8 @@ async function preferenceOf(call: OperationCaller, owner: Owner): Promise<Prefer
   return document.preferences[0]!;
 }
 
-async function notificationsPage({ call, credential, ctx }: Input) {
+async function notificationsPage({ call, credential, ctx, t: texts }: Input) {
+  const t = texts.notifications;
   const admin = mayCall(credential, 'listNotificationChannels');
   const cursor = typeof ctx.query.cursor === 'string' ? ctx.query.cursor : '';
   const [personal, organization, deliveries] = await Promise.all([
@@ -54,7 +54,6 @@ async function notificationsPage({ call, credential, ctx }: Input) {
   );
   return {
     title: t.title,
-    t,
     events: EVENTS,
     personal,
     organization,
@@ -73,6 +72,7 @@ async function change(
   edit: (preference: Preference) => Preference | Promise<Preference>,
   notice: string,
 ): Promise<ActionResult> {
+  const t = input.t.notifications;
   return refusedOn(input, async () => {
     const preference = await edit(structuredClone(await preferenceOf(input.call, owner)));
     const saved = await input.call('putNotificationPreferences', {
@@ -81,12 +81,17 @@ async function change(
     });
     const secret = saved.preferences[0]?.channels.find((c) => c.secret)?.secret;
     if (secret)
-      return { view: 'secret-created', title: t.secretTitle, nav: 'settings', data: secretPage(secret, t.newSecret) };
+      return {
+        view: 'secret-created',
+        title: t.secretTitle,
+        nav: 'settings',
+        data: secretPage(t, secret, t.newSecret),
+      };
     return { redirect: BASE, notice };
   });
 }
 
-const secretPage = (secret: string, description: string) => ({
+const secretPage = (t: Texts['notifications'], secret: string, description: string) => ({
   heading: t.secretTitle,
   secret,
   description,
@@ -124,14 +129,14 @@ export const notificationPages = [
   definePage({
     path: '/settings/notifications',
     nav: 'settings',
-    title: t.title,
+    title: (t) => t.notifications.title,
     view: 'notifications',
     load: (input) => notificationsPage(input),
   }),
   definePage({
     path: '/notifications',
     nav: 'settings',
-    title: t.title,
+    title: (t) => t.notifications.title,
     view: 'error',
     load: async () => ({ redirect: BASE }),
   }),
@@ -139,7 +144,8 @@ export const notificationPages = [
     path: '/settings/notifications/scope',
     level: 'read',
     body: z.object({ scope: z.enum(['mine', 'organization']) }),
-    handle: (input) => change(input, 'personal', (p) => ({ ...p, scope: input.body.scope }), t.saved),
+    handle: (input) =>
+      change(input, 'personal', (p) => ({ ...p, scope: input.body.scope }), input.t.notifications.saved),
   }),
   defineAction({
     path: '/settings/notifications/sources',
@@ -160,6 +166,7 @@ export const notificationPages = [
             agreement: 'agreement.id',
             agreement_tag: 'agreement.tag',
           };
+          const t = input.t.notifications;
           const record = input.body.record.trim();
           const ids = /^[0-9a-f-]{36}$/i.test(record)
             ? [record]
@@ -170,7 +177,7 @@ export const notificationPages = [
               'validation_error',
               ids.length === 0 ? t.noRecord(record) : t.severalRecords(record),
               {
-                details: [{ field: 'record', message: ids.length === 0 ? 'names no record' : 'names several records' }],
+                details: [{ field: 'record', message: ids.length === 0 ? t.namesNoRecord : t.namesSeveralRecords }],
               },
             );
           const name = input.body.name.trim() || record;
@@ -182,7 +189,7 @@ export const notificationPages = [
             ] as Preference['sources'],
           };
         },
-        t.sourceAdded,
+        input.t.notifications.sourceAdded,
       ),
   }),
   defineAction({
@@ -194,7 +201,7 @@ export const notificationPages = [
         input,
         'personal',
         (p) => ({ ...p, sources: p.sources.filter((s) => s.id !== input.params.id) }),
-        t.sourceRemoved,
+        input.t.notifications.sourceRemoved,
       ),
   }),
   defineAction({
@@ -207,7 +214,7 @@ export const notificationPages = [
         input,
         input.params.owner,
         (p) => ({ ...p, channels: [...p.channels, channelOf(input.body)] as Preference['channels'] }),
-        t.channelAdded,
+        input.t.notifications.channelAdded,
       ),
   }),
   defineAction({
@@ -232,7 +239,7 @@ export const notificationPages = [
             };
           }),
         }),
-        t.channelSaved,
+        input.t.notifications.channelSaved,
       ),
   }),
   defineAction({
@@ -244,7 +251,7 @@ export const notificationPages = [
         input,
         input.params.owner,
         (p) => ({ ...p, channels: p.channels.filter((c) => c.id !== input.params.id) }),
-        t.channelRemoved,
+        input.t.notifications.channelRemoved,
       ),
   }),
   defineAction({
@@ -254,11 +261,12 @@ export const notificationPages = [
     handle: (input) =>
       refusedOn(input, async () => {
         const rotated = await input.call('rotateNotificationChannelSecret', { params: input.params });
+        const t = input.t.notifications;
         return {
           view: 'secret-created',
           title: t.secretTitle,
           nav: 'settings',
-          data: secretPage(rotated.secret, t.rotated),
+          data: secretPage(t, rotated.secret, t.rotated),
         };
       }),
   }),
@@ -269,7 +277,7 @@ export const notificationPages = [
     handle: (input) =>
       refusedOn(input, async () => {
         await input.call('testNotificationChannel', { params: input.params });
-        return { redirect: `${BASE}#log-heading`, notice: t.testSent };
+        return { redirect: `${BASE}#log-heading`, notice: input.t.notifications.testSent };
       }),
   }),
   defineAction({
@@ -279,18 +287,18 @@ export const notificationPages = [
     handle: (input) =>
       refusedOn(input, async () => {
         await input.call('replayNotificationDelivery', { params: input.params });
-        return { redirect: `${BASE}#log-heading`, notice: t.replayed };
+        return { redirect: `${BASE}#log-heading`, notice: input.t.notifications.replayed };
       }),
   }),
   definePage({
     path: '/settings/notifications/deliveries/:id',
     nav: 'settings',
-    title: t.delivery,
+    title: (t) => t.notifications.delivery,
     view: 'notification-delivery',
     params: idParams,
     load: async ({ params, call }) => {
       const delivery = await call('getNotificationDelivery', { params });
-      return { t, delivery, payload: JSON.stringify(delivery.payload, null, 2) };
+      return { delivery, payload: JSON.stringify(delivery.payload, null, 2) };
     },
   }),
 ];

@@ -6,22 +6,23 @@ import { readAmount } from '../format.js';
 import { mayCall, type ListItem, type OperationResponse } from '../operations.js';
 import type { WebInput } from '../page.js';
 import { MAX_RENDERED_PAGE, MAX_RENDERED_PDF_BYTES, pdfInfo } from '../review-page-images.js';
-import { texts } from '../texts/index.js';
+import type { Texts } from '../texts/index.js';
 
 // The review form (issue 28) and the document beside it, shared by the review queue's item page
 // (pages/review.ts) and the invoice page; the invoice page's comments and activity timeline.
 type Invoice = OperationResponse<'getInvoice'>;
 type ActivityEntry = ListItem<'listActivity'>;
 
-const t = texts.review;
 const TIMELINE_ENTRIES = '30';
 const COMMENTS_SHOWN = '50';
 
-// A header field of the form: its input's name, the API's path (where a refusal points), the
-// reader's name (extraction.confidence.fields and extraction.sources), and its read value.
+type ReviewTexts = Texts['review'];
+
+// A header field of the form: its input's name (its label: `t.review.fields[name]`), the API's
+// path (where a refusal points), the reader's name (extraction.confidence.fields and
+// extraction.sources), and its read value.
 interface FieldSpec {
-  name: string;
-  label: string;
+  name: keyof ReviewTexts['fields'];
   api: string;
   source: string;
   kind: 'text' | 'date' | 'amount';
@@ -31,7 +32,6 @@ interface FieldSpec {
 export const REVIEW_FIELDS: FieldSpec[] = [
   {
     name: 'invoice_number',
-    label: 'Invoice number',
     api: 'invoice_number',
     source: 'invoiceNumber',
     kind: 'text',
@@ -39,16 +39,14 @@ export const REVIEW_FIELDS: FieldSpec[] = [
   },
   {
     name: 'issue_date',
-    label: 'Issue date',
     api: 'issue_date',
     source: 'issueDate',
     kind: 'date',
     read: (i) => i.issue_date,
   },
-  { name: 'due_date', label: 'Due date', api: 'due_date', source: 'dueDate', kind: 'date', read: (i) => i.due_date },
+  { name: 'due_date', api: 'due_date', source: 'dueDate', kind: 'date', read: (i) => i.due_date },
   {
     name: 'order_reference',
-    label: 'Order reference',
     api: 'order_reference',
     source: 'orderReference',
     kind: 'text',
@@ -56,7 +54,6 @@ export const REVIEW_FIELDS: FieldSpec[] = [
   },
   {
     name: 'buyer_reference',
-    label: 'Buyer reference',
     api: 'buyer_reference',
     source: 'buyerReference',
     kind: 'text',
@@ -64,7 +61,6 @@ export const REVIEW_FIELDS: FieldSpec[] = [
   },
   {
     name: 'contract_reference',
-    label: 'Contract reference',
     api: 'contract_reference',
     source: 'contractReference',
     kind: 'text',
@@ -72,7 +68,6 @@ export const REVIEW_FIELDS: FieldSpec[] = [
   },
   {
     name: 'excluding_vat',
-    label: 'Total excluding VAT',
     api: 'amounts.excluding_vat',
     source: 'totals.taxExclusive',
     kind: 'amount',
@@ -80,7 +75,6 @@ export const REVIEW_FIELDS: FieldSpec[] = [
   },
   {
     name: 'vat',
-    label: 'VAT',
     api: 'amounts.vat',
     source: 'totals.vatTotal',
     kind: 'amount',
@@ -88,7 +82,6 @@ export const REVIEW_FIELDS: FieldSpec[] = [
   },
   {
     name: 'including_vat',
-    label: 'Total including VAT',
     api: 'amounts.including_vat',
     source: 'totals.taxInclusive',
     kind: 'amount',
@@ -96,7 +89,6 @@ export const REVIEW_FIELDS: FieldSpec[] = [
   },
   {
     name: 'payable',
-    label: 'Payable',
     api: 'amounts.payable',
     source: 'totals.payable',
     kind: 'amount',
@@ -106,19 +98,24 @@ export const REVIEW_FIELDS: FieldSpec[] = [
 
 // Read, shown with their boxes, not editable through the PATCH (the spec keeps parties and the
 // currency as read).
-const FACTS: Array<{ label: string; source: string; read: (invoice: Invoice) => string | null }> = [
-  { label: 'Supplier', source: 'supplier.name', read: (i) => i.supplier.invoiced_as.name ?? i.supplier.name },
-  { label: 'Supplier org. no.', source: 'supplier.orgNumber', read: (i) => i.supplier.invoiced_as.org_number },
-  { label: 'Supplier VAT id', source: 'supplier.vatId', read: (i) => i.supplier.invoiced_as.vat_id },
-  { label: 'Recipient', source: 'recipient.name', read: (i) => i.recipient.invoiced_as.name ?? i.recipient.name },
-  { label: 'Currency', source: 'currencyCode', read: (i) => i.amounts.currency_code },
+const FACTS: Array<{
+  label: keyof ReviewTexts['facts'];
+  source: string;
+  read: (invoice: Invoice) => string | null;
+}> = [
+  { label: 'supplier', source: 'supplier.name', read: (i) => i.supplier.invoiced_as.name ?? i.supplier.name },
+  { label: 'supplierOrgNumber', source: 'supplier.orgNumber', read: (i) => i.supplier.invoiced_as.org_number },
+  { label: 'supplierVatId', source: 'supplier.vatId', read: (i) => i.supplier.invoiced_as.vat_id },
+  { label: 'recipient', source: 'recipient.name', read: (i) => i.recipient.invoiced_as.name ?? i.recipient.name },
+  { label: 'currency', source: 'currencyCode', read: (i) => i.amounts.currency_code },
 ];
 
+// The lines' cells (their labels: `t.review.lineCells[name]`).
 const LINE_CELLS = [
-  { name: 'description', label: 'Description', kind: 'text' },
-  { name: 'quantity', label: 'Quantity', kind: 'amount' },
-  { name: 'unit_price', label: 'Unit price', kind: 'amount' },
-  { name: 'net_amount', label: 'Net amount', kind: 'amount' },
+  { name: 'description', kind: 'text' },
+  { name: 'quantity', kind: 'amount' },
+  { name: 'unit_price', kind: 'amount' },
+  { name: 'net_amount', kind: 'amount' },
 ] as const;
 type LineCell = (typeof LINE_CELLS)[number]['name'];
 
@@ -158,7 +155,7 @@ export interface ReviewBox {
 
 // The form's data: every value as read (or as sent, when the API refused it), its confidence and
 // the number of its box on the document; the boxes of the shown page.
-export function reviewFormOf(invoice: Invoice, sent: ReviewForm | null, page: number) {
+export function reviewFormOf(invoice: Invoice, sent: ReviewForm | null, page: number, t: ReviewTexts) {
   const extraction = invoice.extraction;
   const sources = extraction.sources ?? {};
   const confidence = extraction.confidence?.fields ?? {};
@@ -171,25 +168,25 @@ export function reviewFormOf(invoice: Invoice, sent: ReviewForm | null, page: nu
   };
   const fields: ReviewFieldView[] = REVIEW_FIELDS.map((field) => ({
     name: field.name,
-    label: field.label,
+    label: t.fields[field.name],
     api: field.api,
     kind: field.kind,
     value: sent ? (one(sent[field.name]) ?? '') : (field.read(invoice) ?? ''),
     confidence: confidence[field.source] ?? null,
-    box: boxOf(field.label, field.source),
+    box: boxOf(t.fields[field.name], field.source),
   }));
   const facts = FACTS.map((fact) => ({
-    label: fact.label,
+    label: t.facts[fact.label],
     value: fact.read(invoice),
     confidence: confidence[fact.source] ?? null,
-    box: boxOf(fact.label, fact.source),
+    box: boxOf(t.facts[fact.label], fact.source),
   }));
   const sentCells = Object.fromEntries(LINE_CELLS.map((cell) => [cell.name, listOf(sent?.[`line_${cell.name}`])]));
   const lines = invoice.line_items.map((line, index) => {
     const box = line.source
       ? (boxes.push({
           number: boxes.length + 1,
-          label: `Line ${index + 1}`,
+          label: t.lineBox(index + 1),
           page: line.source.page,
           ...line.source.box,
         }),
@@ -200,7 +197,7 @@ export function reviewFormOf(invoice: Invoice, sent: ReviewForm | null, page: nu
       box,
       cells: LINE_CELLS.map((cell) => ({
         name: cell.name,
-        label: cell.label,
+        label: t.lineCells[cell.name],
         kind: cell.kind,
         api: `line_items.${index}.${cell.name}`,
         value: sent ? (sentCells[cell.name]?.[index] ?? '') : (line[cell.name] ?? ''),
@@ -241,7 +238,7 @@ async function infoOf(deps: WebInput<unknown, unknown>['deps'], organizationId: 
 
 // Everything the review form and the document beside it need, for the review item and the invoice page.
 export async function reviewPanel(
-  input: Pick<WebInput<unknown, unknown>, 'call' | 'credential' | 'deps' | 'ctx'>,
+  input: Pick<WebInput<unknown, unknown>, 'call' | 'credential' | 'deps' | 'ctx' | 't'>,
   invoice: Invoice,
   sent: ReviewForm | null,
 ) {
@@ -263,9 +260,8 @@ export async function reviewPanel(
       pages: Array.from({ length: Math.min(pageCount, MAX_RENDERED_PAGE) }, (_, i) => i + 1),
       drawingHeight,
     },
-    form: reviewFormOf(invoice, sent, page),
+    form: reviewFormOf(invoice, sent, page, input.t.review),
     canCorrect: mayCall(input.credential, 'updateInvoice') && invoice.processing.status === 'completed',
-    reviewTexts: t,
   };
 }
 
@@ -311,7 +307,7 @@ function changeSummary(entry: ActivityEntry): string[] {
 // The PATCH body from the form: every header field (an empty one is null: not known), and the
 // lines only when a cell changed (sent as read, with the changed cells), so what the form does
 // not show (item ids, units, VAT rates, discounts) stays as it is.
-export function patchOf(invoice: Invoice, form: ReviewForm) {
+export function patchOf(invoice: Invoice, form: ReviewForm, t: ReviewTexts) {
   const issues: FieldIssue[] = [];
   const decimalOf = (raw: string, api: string): string | null => {
     const text = raw.trim();
@@ -363,8 +359,7 @@ export function patchOf(invoice: Invoice, form: ReviewForm) {
     }
     return next;
   });
-  if (issues.length > 0)
-    throw errors.validation('Some values could not be read as numbers. Nothing was changed.', issues);
+  if (issues.length > 0) throw errors.validation(t.unreadableAmounts, issues);
   return {
     ...header,
     ...(Object.keys(amounts).length > 0 ? { amounts } : {}),

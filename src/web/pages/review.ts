@@ -6,7 +6,6 @@ import { defineAction, defineDownload, definePage, type WebInput, type WebRoute 
 import { pager, pageSizeOf } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 import { MAX_RENDERED_PDF_BYTES, renderedPage } from '../review-page-images.js';
-import { texts } from '../texts/index.js';
 import { invoicePage } from './invoices.js';
 import { patchOf, reviewBody, reviewPanel, type ReviewForm } from './review-panel.js';
 
@@ -17,7 +16,6 @@ import { patchOf, reviewBody, reviewPanel, type ReviewForm } from './review-pane
 
 type PriceImport = ListItem<'listPriceImports'>;
 
-const t = texts.review;
 const idParams = z.object({ id: z.string().uuid() });
 const QUEUE_QUERY = { needs_review: 'true', sort: 'created_at', direction: 'asc' } as const;
 // Recent price import runs looked at for imports needing review (the API lists imports per agreement).
@@ -66,7 +64,7 @@ async function reviewItemPage(input: WebInput<{ id: string }, unknown>, sent: Re
   const invoice = await input.call('getInvoice', { params: input.params });
   const [panel, next] = await Promise.all([reviewPanel(input, invoice, sent), nextInQueue(input.call, invoice.id)]);
   return {
-    title: `${t.itemTitle} ${invoice.invoice_number ?? ''}`.trim(),
+    title: input.t.review.itemPageTitle(invoice.invoice_number),
     invoice,
     ...panel,
     nextUrl: next ? `/app/review/invoices/${next}` : null,
@@ -77,7 +75,7 @@ export const reviewPages: WebRoute[] = [
   definePage({
     path: '/review',
     nav: 'review',
-    title: t.title,
+    title: (t) => t.review.title,
     view: 'review',
     load: async ({ ctx, call }) => {
       const pageSize = pageSizeOf(ctx.query);
@@ -89,7 +87,6 @@ export const reviewPages: WebRoute[] = [
         priceImportsToReview(call),
       ]);
       return {
-        t,
         invoices: page.data,
         priceImports,
         pager: pager('/app/review', {}, ctx.query, page.data.length, pageSize, page.next_cursor),
@@ -100,7 +97,7 @@ export const reviewPages: WebRoute[] = [
   definePage({
     path: '/review/next',
     nav: 'review',
-    title: t.title,
+    title: (t) => t.review.title,
     view: 'error',
     load: async ({ call }) => {
       const id = await oldestInQueue(call);
@@ -110,7 +107,7 @@ export const reviewPages: WebRoute[] = [
   definePage({
     path: '/review/invoices/:id',
     nav: 'review',
-    title: t.itemTitle,
+    title: (t) => t.review.itemTitle,
     view: 'review-item',
     params: idParams.catch({ id: '00000000-0000-0000-0000-000000000000' }),
     load: (input) => reviewItemPage(input, null),
@@ -124,9 +121,11 @@ export const reviewPages: WebRoute[] = [
     handle: (input) => {
       const save = async (then: string) => {
         const invoice = await input.call('getInvoice', { params: input.params });
-        const saved = await input.call('updateInvoice', { params: input.params, body: patchOf(invoice, input.body) });
+        const body = patchOf(invoice, input.body, input.t.review);
+        const saved = await input.call('updateInvoice', { params: input.params, body });
         // Still in the queue: nothing was corrected, so the person confirms the reading as it is.
         if (saved.extraction.needs_review) await input.call('confirmInvoiceReading', { params: input.params });
+        const t = input.t.review;
         return { redirect: then, notice: invoice.extraction.needs_review ? t.saved : t.savedReviewed };
       };
       // Refused: the page it came from again, with the values as sent and the errors at their fields.
@@ -172,7 +171,7 @@ export const reviewPages: WebRoute[] = [
           await input.call('createComment', {
             body: { entity_type: 'invoice', entity_id: input.params.id, body: input.body.body ?? '' },
           });
-          return { redirect: `/app/invoices/${input.params.id}#comments-heading`, notice: t.commentAdded };
+          return { redirect: `/app/invoices/${input.params.id}#comments-heading`, notice: input.t.review.commentAdded };
         },
       ),
   }),

@@ -5,6 +5,7 @@ import { findRun, workflowIdOf } from '../../runs/service.js';
 import { codeLabel } from '../labels.js';
 import { defineAction, definePage, type WebInput } from '../page.js';
 import { mayCall } from '../operations.js';
+import type { Texts } from '../texts/index.js';
 import { actOrShowRefusal } from '../refusal.js';
 import { isTerminal } from '../../runs/read-model.js';
 import { filledQuery, limitOf, listUrl, pageSizeOf, pager, sortHeader, sortState, type SortOption } from '../query.js';
@@ -15,7 +16,7 @@ import { filledQuery, limitOf, listUrl, pageSizeOf, pager, sortHeader, sortState
 
 const LIST_FILTERS = ['statuses', 'types', 'sort', 'direction', 'cursor'] as const;
 // Newest first (the API's default) or oldest first.
-const RUN_SORTS: SortOption[] = [{ value: 'created_at', label: 'Started', first: 'desc' }];
+const runSort = (t: Texts['runs']): SortOption => ({ value: 'created_at', label: t.started, first: 'desc' });
 const RUN_TYPES = [
   'import',
   'check',
@@ -78,7 +79,8 @@ async function runPage({
   call,
   deps,
   credential,
-}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'ctx' | 'call' | 'deps' | 'credential'>) {
+  t,
+}: Pick<WebInput<{ id: string }, unknown>, 'params' | 'ctx' | 'call' | 'deps' | 'credential' | 't'>) {
   const query = filledQuery(ctx.query, ['item_statuses', 'items_cursor']);
   const [run, items, record] = await Promise.all([
     call('getWorkflowRun', { params: { id: params.id } }),
@@ -97,7 +99,7 @@ async function runPage({
   const itemFilter: Record<string, string> = query.item_statuses ? { item_statuses: query.item_statuses } : {};
   const finished = isTerminal(run.status);
   return {
-    title: `${run.type.replaceAll('_', ' ')} run`,
+    title: t.runs.runTitle(run.type.replaceAll('_', ' ')),
     run,
     finished,
     // The live part polls the same page (with the same item filter and page) while the run goes on.
@@ -124,12 +126,13 @@ export const runPages = [
   definePage({
     path: '/runs',
     nav: 'runs',
-    title: 'Runs',
+    title: (t) => t.runs.title,
     view: 'runs',
-    load: async ({ ctx, call }) => {
+    load: async ({ ctx, call, t }) => {
       const query = filledQuery(ctx.query, LIST_FILTERS);
       const pageSize = pageSizeOf(ctx.query);
-      const state = sortState(query, RUN_SORTS, { sort: 'created_at', direction: 'desc' });
+      const sort = runSort(t.runs);
+      const state = sortState(query, [sort], { sort: 'created_at', direction: 'desc' });
       const listed: Record<string, string> = { ...query, sort: state.sort, direction: state.direction };
       const { cursor, ...filter } = listed;
       const page = await call('listWorkflowRuns', {
@@ -142,7 +145,7 @@ export const runPages = [
         statuses: RUN_STATUSES,
         types: RUN_TYPES,
         recordUrl,
-        headers: { created_at: sortHeader('/app/runs', filters, state, RUN_SORTS[0]!) },
+        headers: { created_at: sortHeader('/app/runs', filters, state, sort) },
         pager: pager('/app/runs', filters, ctx.query, page.data.length, pageSize, page.next_cursor),
         filtered: Object.keys(filters).some((key) => !['sort', 'direction', 'limit'].includes(key)),
       };
@@ -151,7 +154,7 @@ export const runPages = [
   definePage({
     path: '/runs/:id',
     nav: 'runs',
-    title: 'Run',
+    title: (t) => t.runs.run,
     view: 'run',
     params: runParams,
     load: (input) => runPage(input),
@@ -161,7 +164,7 @@ export const runPages = [
   definePage({
     path: '/runs/:id/live',
     nav: null,
-    title: 'Run',
+    title: (t) => t.runs.run,
     view: 'run-poll',
     params: runParams,
     load: (input) => runPage(input),
@@ -175,7 +178,7 @@ export const runPages = [
     handle: (input) =>
       actOrShowRefusal({ view: 'run', nav: 'runs', load: () => runPage({ ...input, ctx: input.ctx }) }, async () => {
         await input.call('cancelWorkflowRun', { params: { id: input.params.id } });
-        return { redirect: `/app/runs/${input.params.id}`, notice: 'The run is cancelled.' };
+        return { redirect: `/app/runs/${input.params.id}`, notice: input.t.runs.cancelled };
       }),
   }),
   defineAction({
@@ -185,20 +188,20 @@ export const runPages = [
     handle: (input) =>
       actOrShowRefusal({ view: 'run', nav: 'runs', load: () => runPage({ ...input, ctx: input.ctx }) }, async () => {
         const retry = await input.call('retryWorkflowRun', { params: { id: input.params.id } });
-        return { redirect: `/app/runs/${retry.id}`, notice: 'The run is retried.' };
+        return { redirect: `/app/runs/${retry.id}`, notice: input.t.runs.retried };
       }),
   }),
   definePage({
     path: '/workflow-runs',
     nav: 'runs',
-    title: 'Runs',
+    title: (t) => t.runs.title,
     view: 'error',
     load: async () => ({ redirect: '/app/runs' }),
   }),
   definePage({
     path: '/workflow-runs/:id',
     nav: 'runs',
-    title: 'Run',
+    title: (t) => t.runs.run,
     view: 'error',
     params: runParams,
     load: async ({ params }) => ({ redirect: `/app/runs/${params.id}` }),

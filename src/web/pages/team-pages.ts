@@ -10,10 +10,9 @@ import {
   conditionCount,
   emptyCondition,
   emptyRoot,
-  FILTER_FIELDS,
-  FILTER_OPS,
   formFieldOf,
   fromDefinition,
+  labelledFilterChoices,
   readDraft,
   referencedIds,
   RELATIVE_DATES,
@@ -22,7 +21,7 @@ import {
   type DraftGroup,
   type FieldError,
 } from '../team-filter-form.js';
-import { texts } from '../texts/index.js';
+import type { Texts } from '../texts/index.js';
 
 // Teams (docs/teams.md): a name, people and a filter. The list, a team's page with its filter
 // built in a form (conditions and groups, the API's definition), a live count of the invoices the
@@ -30,14 +29,14 @@ import { texts } from '../texts/index.js';
 // and its members (addTeamMembers / removeTeamMember). Changes need what the API's teams need
 // (Write): the forms are hidden otherwise and the API refuses anyway.
 
-const t = texts.teams;
 const idParams = z.object({ id: z.string().uuid() });
 const memberParams = z.object({ id: z.string().uuid(), userId: z.string().uuid() });
 const formBody = z.record(z.string(), z.unknown());
 // The first members of the organization, for names and the add form (the API's member list).
 const MEMBER_PAGE = '100';
 
-type Input = Pick<WebInput<unknown, unknown>, 'call' | 'credential' | 'deps' | 'ctx'>;
+type Input = Pick<WebInput<unknown, unknown>, 'call' | 'credential' | 'deps' | 'ctx' | 't'>;
+type TeamTexts = Texts['teams'];
 
 interface FormState {
   name: string;
@@ -49,6 +48,7 @@ interface FormState {
 
 async function teamView(input: Input, teamId: string | null, state?: FormState) {
   const { call, credential, deps } = input;
+  const t = input.t.teams;
   const [team, members] = await Promise.all([
     teamId ? call('getTeam', { params: { id: teamId } }) : Promise.resolve(null),
     call('listMembers', { query: { limit: MEMBER_PAGE } }),
@@ -66,7 +66,6 @@ async function teamView(input: Input, teamId: string | null, state?: FormState) 
   const inTeam = new Set(team?.user_ids ?? []);
   return {
     title: team ? team.name : t.newTeam,
-    t,
     team,
     name: state?.name ?? team?.name ?? '',
     draft,
@@ -79,8 +78,7 @@ async function teamView(input: Input, teamId: string | null, state?: FormState) 
     action: teamId ? `/app/teams/${teamId}` : '/app/teams/new',
     members: (team?.user_ids ?? []).map((id) => ({ id, name: memberName.get(id) ?? id })),
     memberChoices: members.data.filter((m) => !inTeam.has(m.user_id)),
-    fields: FILTER_FIELDS,
-    opGroups: FILTER_OPS,
+    ...labelledFilterChoices(t),
     relativeDates: RELATIVE_DATES,
     conditions: conditionCount(draft),
   };
@@ -108,6 +106,7 @@ async function submitTeam(
   input: Input & { body: Record<string, unknown> },
   teamId: string | null,
 ): Promise<ActionResult> {
+  const t = input.t.teams;
   const change = text(input.body.do);
   const name = text(input.body.name).slice(0, 500);
   let draft = readDraft(input.body);
@@ -116,8 +115,8 @@ async function submitTeam(
     return formAnswer(input, teamId, { name, draft, errors: {} });
   }
   if (change === 'count')
-    return formAnswer(input, teamId, { name, draft, errors: {}, coverage: await coverage(input.call, draft) });
-  const { filter, errors } = await toDefinition(input.call, draft);
+    return formAnswer(input, teamId, { name, draft, errors: {}, coverage: await coverage(input.call, draft, t) });
+  const { filter, errors } = await toDefinition(input.call, draft, t);
   if (errors.length > 0) {
     const refusal: Refusal = { code: 'validation_error', message: t.namesUnknown, details: errors };
     return formAnswer(input, teamId, { name, draft, errors: fieldErrors(errors), refusal }, 400);
@@ -142,8 +141,8 @@ type Coverage =
   | { state: 'error' | 'empty'; message: string }
   | { state: 'counted'; total: number; spend: { currency_code: string; net: string }[] };
 
-async function coverage(call: OperationCaller, draft: DraftGroup): Promise<Coverage> {
-  const { filter, errors } = await toDefinition(call, withoutBlanks(draft));
+async function coverage(call: OperationCaller, draft: DraftGroup, t: TeamTexts): Promise<Coverage> {
+  const { filter, errors } = await toDefinition(call, withoutBlanks(draft), t);
   if (errors.length > 0) return { state: 'error' as const, message: errors[0]!.message };
   if (filter === null) return { state: 'empty' as const, message: t.noConditions };
   try {
@@ -157,7 +156,7 @@ async function coverage(call: OperationCaller, draft: DraftGroup): Promise<Cover
 }
 
 // What a saved team covers (its page, for people who may not edit it).
-async function savedCoverage(call: OperationCaller, id: string): Promise<Coverage> {
+async function savedCoverage(call: OperationCaller, id: string, t: TeamTexts): Promise<Coverage> {
   const team = await call('getTeam', { params: { id } });
   if (team.filter_status === 'none') return { state: 'empty', message: t.noConditions };
   if (team.filter_status === 'invalid') return { state: 'error', message: t.invalidFilter };
@@ -169,7 +168,7 @@ export const teamPages = [
   definePage({
     path: '/teams',
     nav: 'teams',
-    title: t.teams,
+    title: (t) => t.teams.teams,
     view: 'team-list',
     load: async ({ ctx, call, credential }) => {
       const pageSize = pageSizeOf(ctx.query);
@@ -178,7 +177,6 @@ export const teamPages = [
         query: { limit: String(pageSize), sort: 'name', direction: 'asc', ...(cursor ? { cursor } : {}) },
       });
       return {
-        t,
         teams: page.data,
         canCreate: mayCall(credential, 'createTeam'),
         pager: pager('/app/teams', {}, ctx.query, page.data.length, pageSize, page.next_cursor),
@@ -188,7 +186,7 @@ export const teamPages = [
   definePage({
     path: '/teams/new',
     nav: 'teams',
-    title: t.newTeam,
+    title: (t) => t.teams.newTeam,
     view: 'team',
     level: 'write',
     load: (input) => teamView(input, null),
@@ -204,23 +202,23 @@ export const teamPages = [
     path: '/teams/count',
     level: 'read',
     body: formBody,
-    handle: async ({ body, call }) => ({
+    handle: async ({ body, call, t }) => ({
       fragment: 'team-count-body',
-      data: { t, coverage: await coverage(call, readDraft(body)), lazy: false, countUrl: '/app/teams/count' },
+      data: { coverage: await coverage(call, readDraft(body), t.teams), lazy: false, countUrl: '/app/teams/count' },
     }),
   }),
   definePage({
     path: '/teams/:id/count',
     nav: null,
-    title: t.team,
+    title: (t) => t.teams.team,
     view: 'team-count-body',
     params: idParams,
-    load: async ({ params, call }) => ({ t, coverage: await savedCoverage(call, params.id), lazy: false }),
+    load: async ({ params, call, t }) => ({ coverage: await savedCoverage(call, params.id, t.teams), lazy: false }),
   }),
   definePage({
     path: '/teams/:id',
     nav: 'teams',
-    title: t.team,
+    title: (t) => t.teams.team,
     view: 'team',
     params: idParams,
     load: (input) => teamView(input, input.params.id),
@@ -236,9 +234,9 @@ export const teamPages = [
     path: '/teams/:id/delete',
     level: 'write',
     params: idParams,
-    handle: async ({ params, call }) => {
+    handle: async ({ params, call, t }) => {
       await call('deleteTeam', { params });
-      return { redirect: '/app/teams', notice: t.deleted };
+      return { redirect: '/app/teams', notice: t.teams.deleted };
     },
   }),
   defineAction({
@@ -256,16 +254,16 @@ export const teamPages = [
         const refusal: Refusal = { code: caught.code, message: caught.message, details };
         return { view: 'team', title: data.title, nav: 'teams', data: { ...data, refusal }, status: caught.status };
       }
-      return { redirect: `/app/teams/${input.params.id}#members-heading`, notice: t.memberAdded };
+      return { redirect: `/app/teams/${input.params.id}#members-heading`, notice: input.t.teams.memberAdded };
     },
   }),
   defineAction({
     path: '/teams/:id/members/:userId/remove',
     level: 'write',
     params: memberParams,
-    handle: async ({ params, call }) => {
+    handle: async ({ params, call, t }) => {
       await call('removeTeamMember', { params: { id: params.id, user_id: params.userId } });
-      return { redirect: `/app/teams/${params.id}#members-heading`, notice: t.memberRemoved };
+      return { redirect: `/app/teams/${params.id}#members-heading`, notice: t.teams.memberRemoved };
     },
   }),
 ];

@@ -11,11 +11,11 @@ export const teamViewActions = [
     path: '/view',
     level: 'read',
     body: z.object({ view: z.enum(VIEWS), next: z.string().optional() }),
-    handle: ({ body, ctx, deps }) => {
+    handle: ({ body, ctx, deps, t }) => {
       setCookie(ctx, VIEW_COOKIE, body.view, { secure: isSecureApp(deps), maxAgeSeconds: 365 * 86_400 });
       return Promise.resolve({
         redirect: safeNext(body.next),
-        notice: body.view === 'mine' ? "Showing your teams' part." : 'Showing everything.',
+        notice: body.view === 'mine' ? t.teams.showingMine : t.teams.showingAll,
       });
     },
   }),

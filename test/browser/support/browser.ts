@@ -93,3 +93,18 @@ export async function expectAccessible(page: Page, name: string, options: { ever
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(repoRoot, 'docs', 'screenshots', `${name}.png`), fullPage: true });
 }
+
+// The page as it is now at desktop and at phone width (`name` and `name.phone`): resized in place,
+// so a page that answered a form (a preview, an outcome) is pictured too. On the phone the page
+// must not scroll sideways. The page's own size is restored after.
+export async function screenshotBothWidths(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize() ?? DESKTOP;
+  await page.setViewportSize(DESKTOP);
+  await screenshot(page, name);
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate('document.documentElement.scrollWidth'), `${name} on a phone`).toBeLessThanOrEqual(
+    PHONE.width,
+  );
+  await screenshot(page, `${name}.phone`);
+  await page.setViewportSize(size);
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readAmount } from '../../../src/web/format.js';
 import { alertSummary, codeLabel } from '../../../src/web/labels.js';
 import { pager, pageSizeOf, sortHeader, sortState, type SortOption } from '../../../src/web/query.js';
+import { textsFor } from '../../../src/web/texts/index.js';
 
 // The pure parts of issue 30's fixes: amounts as people type them, codes in words, sorting both
 // ways and paging back.
@@ -49,6 +50,18 @@ describe('codes in words', () => {
       'charged more than agreed',
     );
     expect(alertSummary({ impact_amount: '-1.00', provenance: { checker: null } })).toBe('charged less than agreed');
+  });
+
+  it("uses the request's language, and the code's own words where that language has none", () => {
+    const norwegian = textsFor('nb').codes;
+    expect(codeLabel('duplicate_charge', norwegian)).toBe('Fakturert to ganger');
+    expect(codeLabel('in_progress', norwegian)).toBe('Under arbeid');
+    expect(codeLabel('some_new_code', norwegian)).toBe('Some new code');
+    expect(alertSummary({ impact_amount: '10.00', provenance: { checker: 'duplicate_charge' } }, norwegian)).toBe(
+      'fakturert to ganger',
+    );
+    expect(alertSummary({ impact_amount: '-1.00' }, norwegian)).toBe('fakturert mindre enn avtalt');
+    expect(codeLabel('in_progress', textsFor('en').codes)).toBe(codeLabel('in_progress'));
   });
 });
 

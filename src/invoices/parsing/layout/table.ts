@@ -131,15 +131,16 @@ function withStackedHeaderWords(lines: readonly Line[], header: TableHeader): Ta
     (other) => other !== line && other.page === line.page && Math.abs(other.y - line.y) < 1.1 * line.height,
   );
   if (near.length === 0) return header;
-  const stacked = [...line.words, ...near.flatMap((other) => other.words)];
-  const cells: Word[][] = [];
-  for (const word of [...stacked].sort((a, b) => a.x - b.x)) {
+  // The header line's own cells stay whole ("Prix HT" is one label, not "Prix" and "HT").
+  const cells: Word[][] = line.segments.map((segment) => [...segment.words]);
+  for (const word of near.flatMap((other) => other.words).sort((a, b) => a.x - b.x)) {
     const cell = cells.find((existing) =>
       existing.some((other) => other.x < word.x + word.width && word.x < other.x + other.width),
     );
     if (cell) cell.push(word);
     else cells.push([word]);
   }
+  cells.sort((a, b) => Math.min(...a.map((word) => word.x)) - Math.min(...b.map((word) => word.x)));
   const segments = cells.map((cell) => {
     const ordered = [...cell].sort((a, b) => a.y - b.y || a.x - b.x);
     return {
@@ -370,7 +371,10 @@ function readRows(
         continue;
       }
       if (current && isContinuation(line, current, bands)) {
-        const text = Object.values(cells).join(' ').trim();
+        // Under a row's item number, a second identifier (a GTIN, "(EAN)") is not description.
+        const { itemNumber, ...rest } = cells;
+        if (itemNumber !== undefined && current.cells.itemNumber === undefined) current.cells.itemNumber = itemNumber;
+        const text = Object.values(rest).join(' ').trim();
         if (text) current.cells.description = current.cells.description ? `${current.cells.description} ${text}` : text;
         current.lines.push(line);
         tableLines.add(line.index);

@@ -42,9 +42,9 @@ export const agreementSetup = {
   end: 'End the agreement',
   endOn: 'Ends on',
   endHint: 'It stops renewing and ends on this date.',
-  ended: 'The agreement ends on',
+  ended: (date: string) => `The agreement ends on ${date}.`,
   extend: 'Extend by one period',
-  extended: 'The agreement now runs until',
+  extended: (date: string) => `The agreement now runs until ${date}.`,
   fixIt: 'Fix it',
   documents: 'Contract documents',
   uploadDocuments: 'Upload documents',
@@ -70,7 +70,8 @@ export const agreementSetup = {
   rowsToReview: 'Rows to look at',
   rowsToReviewHint:
     "These rows gave no price item. Add the prices that matter by hand under the agreement's price items, or import a corrected file; then mark the import as reviewed.",
-  rowsToReviewMore: 'The first {shown} of {total} are shown; the row report has them all.',
+  rowsToReviewMore: (shown: number, total: number) =>
+    `The first ${shown} of ${total} are shown; the row report has them all.`,
   sheetRow: 'Where',
   outcome: 'Outcome',
   reason: 'Why',
@@ -96,4 +97,38 @@ export const agreementSetup = {
   basis: 'Rate applies to',
   validFrom: 'Valid from',
   validUntil: 'Valid until',
+  // The forms' own refusals (a party picked by name, a file missing, storage down).
+  unknownSupplier: 'Unknown supplier',
+  unknownRecipient: 'Unknown recipient',
+  partyNotChosen: (kind: 'supplier' | 'recipient', name: string) => `The ${kind} “${name}” could not be chosen.`,
+  partyNone: (kind: 'supplier' | 'recipient', name: string) => `no ${kind} has a name containing “${name}”`,
+  partyMany: (kind: 'supplier' | 'recipient', count: string, name: string) =>
+    `${count} ${kind}s have a name containing “${name}”: pick one from the list`,
+  moreThan20: 'more than 20',
+  chooseFile: 'Choose a file to upload.',
+  chooseFileField: 'choose a file',
+  notStored: 'The file could not be stored. Try again in a moment.',
+  // The price import's pages (views/agreement-import*.eta).
+  priceListName: 'price list',
+  uploaded: 'Uploaded:',
+  replaceFile: 'Choose another file only to replace it.',
+  previewCounts: (added: number, skipped: number, rejected: number, notAdded: number) =>
+    `rows found: ${added} would be added, ${skipped} skipped as duplicates, ${rejected} rejected${notAdded ? `, ${notAdded} not added` : ''}. Nothing is saved until you import.`,
+  unreadable: 'The list cannot be read completely.',
+  scannedHint: 'The import itself reads scans with OCR; start it to see what it finds.',
+  failsHint: 'Importing it now would add nothing: the import would fail and list the rows in its download.',
+  sheetColumns: 'columns read:',
+  sheetHeader: (row: string) => `header on row ${row};`,
+  sheet: 'Sheet',
+  noColumns: 'none',
+  row: 'Row',
+  rateOf: (fraction: string, basis: string) => `${fraction} of ${basis}`,
+  previewTruncated: (shown: number, found: number) =>
+    `The first ${shown} of ${found} rows are shown; the counts cover all of them.`,
+  reused: ' (the same file with the same settings was imported before)',
+  runningHint: 'The price list is being read. This page updates by itself; without script, reload it.',
+  importCounts: (added: number, skipped: number, rejected: number) =>
+    `rows found: ${added} added, ${skipped} skipped as duplicates, ${rejected} rejected.`,
+  openPriceItems: "Open the agreement's price items",
+  sheetRowAt: (sheet: string, row: string) => `${sheet}, row ${row}`,
 };

@@ -56,6 +56,11 @@ export const notifications = {
   details: 'Details',
   delivery: 'Delivery',
   payload: 'Payload',
+  settings: 'Settings',
+  delivered: 'Delivered',
+  eventId: 'Event id',
+  namesNoRecord: 'names no record',
+  namesSeveralRecords: 'names several records',
   moreLog: 'Older deliveries',
   firstLog: 'Newest deliveries',
   eventNames: { new_alert: 'New alerts', agreement_expiring: 'Agreement expiring', test: 'Test' } as Record<

@@ -1,3 +1,12 @@
+// The kind of record a reference condition names, in a sentence.
+const REFERENCE_WORDS = {
+  'supplier.id': 'supplier',
+  'recipient.id': 'recipient',
+  'agreement.id': 'agreement',
+  'agreement.tag': 'agreement tag',
+};
+type ReferenceField = keyof typeof REFERENCE_WORDS;
+
 export const teams = {
   teams: 'Teams',
   team: 'Team',
@@ -13,8 +22,6 @@ export const teams = {
   matchAll: 'all of these',
   matchAny: 'any of these',
   match: 'Match',
-  group: 'Group',
-  condition: 'Condition',
   field: 'Field',
   op: 'Comparison',
   value: 'Value',
@@ -45,4 +52,49 @@ export const teams = {
   namesUnknown: 'Some names in the filter name no record (or several).',
   updated: 'Last changed',
   people: 'People',
+  pages: 'Pages',
+  groupNumber: (number: string) => `Group ${number}`,
+  conditionNumber: (number: string) => `Condition ${number}`,
+  // The filter's fields, by the API's field names.
+  fields: {
+    'supplier.id': 'Supplier',
+    'recipient.id': 'Recipient (buyer)',
+    'agreement.id': 'Agreement',
+    'agreement.tag': 'Agreement tag',
+    'supplier.country': 'Supplier country',
+    'invoice.currency': 'Invoice currency',
+    'invoice.reference': 'Invoice reference',
+    'invoice.delivery_address': 'Delivery address',
+    'invoice.amount': 'Invoice total incl. VAT',
+    'invoice.issued_date': 'Invoice date',
+    'agreement.expiration_date': 'Agreement expiration',
+  },
+  // The comparisons, grouped by the kind of field they apply to, by the API's names.
+  opGroups: { text: 'Names, ids and text', amounts: 'Amounts', dates: 'Dates' },
+  ops: {
+    is: 'is',
+    is_not: 'is not',
+    is_any_of: 'is any of',
+    is_none_of: 'is none of',
+    contains: 'contains (text)',
+    not_contains: 'does not contain (text)',
+    eq: '=',
+    gt: '>',
+    gte: '≥',
+    lt: '<',
+    lte: '≤',
+    on: 'on',
+    before: 'before',
+    on_or_before: 'on or before',
+    after: 'after',
+    on_or_after: 'on or after',
+    within: 'within',
+  },
+  // A name in a reference condition that names no record, or several (by the condition's field).
+  noneNamed: (field: ReferenceField, name: string) => `No ${REFERENCE_WORDS[field]} is named “${name}”.`,
+  severalNamed: (field: ReferenceField, name: string, count: number) =>
+    `${count} records (${REFERENCE_WORDS[field]}) are named “${name}”: give the id instead.`,
+  // The header's switch between a team member's part and everything.
+  showingMine: "Showing your teams' part.",
+  showingAll: 'Showing everything.',
 };

@@ -56,4 +56,28 @@ export const triage = {
     ['c', 'claim: go to the claim picker'],
     ['?', 'show or hide these shortcuts'],
   ] as [string, string][],
+  // What a bulk command did (the outcome above the list) and the form's field refusals.
+  alertCount: (n: number) => `${n} ${n === 1 ? 'alert' : 'alerts'}`,
+  changed: (n: number, action: 'dismiss' | 'credit') =>
+    `${n} ${n === 1 ? 'alert' : 'alerts'} ${action === 'dismiss' ? 'dismissed' : 'marked credited'}.`,
+  alreadyChanged: (n: number, action: 'dismiss' | 'credit') =>
+    `${n} ${n === 1 ? 'alert' : 'alerts'} already ${action === 'dismiss' ? 'dismissed' : 'marked credited'}.`,
+  leftAlone: (n: number) => `${n} ${n === 1 ? 'alert' : 'alerts'} left as they were.`,
+  claimCreated: (reference: string, n: number) =>
+    `Claim ${reference} created with ${n} ${n === 1 ? 'alert' : 'alerts'}.`,
+  addedToClaim: (n: number, reference: string) => `${n} ${n === 1 ? 'alert' : 'alerts'} added to claim ${reference}.`,
+  alreadyInClaim: (n: number) => `${n} ${n === 1 ? 'alert' : 'alerts'} already in it.`,
+  notInTeamViewField: 'select the alerts, or show everything',
+  needsAgreementField: 'choose an agreement or a topic first',
+  selectFirstField: 'select at least one alert',
+  nameClaimField: 'required for a new claim',
+  oneAgreementField: 'choose one agreement first',
+  // The grouped view's filter.
+  statusLabel: 'Status',
+  show: 'Show',
+  withinFilters: (agreement: string | null, supplier: string | null, search: string | undefined) =>
+    `Within the list's filters${agreement ? ': agreement ' + agreement : ''}${supplier ? ', supplier ' + supplier : ''}${search ? ', search “' + search + '”' : ''}.`,
+  filterGroups: 'Filter the groups',
+  groupPages: 'Group pages',
+  alertFallback: 'Alert',
 };

@@ -138,6 +138,36 @@ describe('the line table', () => {
     expect(table?.skippedRows).toBe(1);
   });
 
+  it('reads a header printed over three lines, keeping a two-word label of the middle line whole', () => {
+    // "Prix" above and "unitaire" below the middle line; "Prix HT" on it is the line amount.
+    const words = [
+      ...line(191, 'Prix@390'),
+      ...line(197, 'Description@40', 'Quantité@300', 'Rem.@440', 'Prix HT@490'),
+      ...line(203, 'unitaire@384'),
+      ...line(220, 'Nougat 250g@40', '5 Unit(s)@300', '4,55 €@384', '10%@440', '-20,48 €@490'),
+      ...line(238, "Huile d'olive@40", '10 Liter(s)@300', '19,80 €@384', '-198,00 €@490'),
+    ];
+    const table = readTable(buildLines(words), ',');
+    expect(table?.roles).toEqual(['description', 'quantity', 'unitPrice', 'discount', 'amount']);
+    expect(table?.rows.map((row) => [row.cells.quantity, row.cells.unitPrice, row.cells.amount])).toEqual([
+      ['5 Unit(s)', '4,55 €', '-20,48'],
+      ['10 Liter(s)', '19,80 €', '-198,00'],
+    ]);
+  });
+
+  it('keeps a second identifier under the item number (a GTIN) out of the description', () => {
+    const words = [
+      ...line(200, 'Art-Nr@40', 'Beschreibung@120', 'Nettopreis@300', 'Menge@380', 'Nettobetrag@470'),
+      ...line(214, 'TB100A4@40', 'Trennblätter A4@120', '9,9000@300', '20 Stk@380'),
+      ...line(222, '4012345001235@40', '198,00@480'),
+      ...line(230, '(GTIN)@40'),
+    ];
+    const table = readTable(buildLines(words), ',');
+    expect(table?.rows.map((row) => [row.cells.itemNumber, row.cells.description, row.cells.unitPrice])).toEqual([
+      ['TB100A4', 'Trennblätter A4', '9,9000'],
+    ]);
+  });
+
   it('keeps quantity and price where the header puts them when swapping them verifies no more rows', () => {
     // OCR read one price with a point on a comma invoice and lost another: the header's reading
     // verifies one row, and swapping quantity and price (q × p = p × q) verifies no more.

@@ -3,6 +3,7 @@ import { allowedChanges } from '../../../../src/web/pages/claims.js';
 import { credentialFields } from '../../../../src/web/pages/integrations.js';
 import { shownLines } from '../../../../src/web/pages/invoices.js';
 import { recordUrl, resultText, temporalUiUrl } from '../../../../src/web/pages/runs.js';
+import { textsFor } from '../../../../src/web/texts/index.js';
 
 describe('web pages: pure helpers', () => {
   it('shows the first 200 lines of an invoice and every line with an alert, or all lines when asked', () => {
@@ -18,9 +19,10 @@ describe('web pages: pure helpers', () => {
   });
 
   it('offers the claim status changes the state machine accepts, never back to pending', () => {
-    expect(allowedChanges('pending').map((c) => c.status)).toEqual(['in_progress', 'completed', 'cancelled']);
-    expect(allowedChanges('in_progress').map((c) => c.status)).toEqual(['completed', 'cancelled']);
-    expect(allowedChanges('completed')).toEqual([
+    const words = textsFor('en').claims;
+    expect(allowedChanges('pending', words).map((c) => c.status)).toEqual(['in_progress', 'completed', 'cancelled']);
+    expect(allowedChanges('in_progress', words).map((c) => c.status)).toEqual(['completed', 'cancelled']);
+    expect(allowedChanges('completed', words)).toEqual([
       { status: 'in_progress', label: 'Reopen (in progress)', style: 'secondary' },
       { status: 'cancelled', label: 'Cancel claim', style: 'danger' },
     ]);

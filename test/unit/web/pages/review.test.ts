@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../src/http/errors.js';
 import { patchOf, reviewFormOf } from '../../../../src/web/pages/review-panel.js';
+import { textsFor } from '../../../../src/web/texts/index.js';
 
-// The review form's pure parts: what it sends as the PATCH, and what it shows.
+// The review form's pure parts: what it sends as the PATCH, and what it shows (in English).
+
+const t = textsFor('en').review;
 
 const box = (x: number, y: number) => ({ x, y, width: 0.1, height: 0.01 });
 const invoice = {
@@ -73,7 +76,7 @@ const asRead = {
 
 describe('review form', () => {
   it('sends every header value (empty is null) and no lines when none changed', () => {
-    expect(patchOf(invoice, { ...asRead, invoice_number: ' LK-1 ' })).toEqual({
+    expect(patchOf(invoice, { ...asRead, invoice_number: ' LK-1 ' }, t)).toEqual({
       invoice_number: 'LK-1',
       issue_date: '2025-03-14',
       due_date: null,
@@ -83,11 +86,11 @@ describe('review form', () => {
       amounts: { excluding_vat: '3096.00', vat: '774.00', including_vat: '3870.00', payable: null },
     });
     // "2550" is the same amount as "2550.00": not a change.
-    expect(patchOf(invoice, { ...asRead, line_net_amount: ['2550', '546.00'] })).not.toHaveProperty('line_items');
+    expect(patchOf(invoice, { ...asRead, line_net_amount: ['2550', '546.00'] }, t)).not.toHaveProperty('line_items');
   });
 
   it('reads amounts as people type them and sends the lines as read with the changed cells', () => {
-    const patch = patchOf(invoice, { ...asRead, including_vat: '3 870,00', line_quantity: ['3', '13'] }) as {
+    const patch = patchOf(invoice, { ...asRead, including_vat: '3 870,00', line_quantity: ['3', '13'] }, t) as {
       amounts: Record<string, string | null>;
       line_items: Array<Record<string, unknown>>;
     };
@@ -100,7 +103,7 @@ describe('review form', () => {
   it('refuses an amount it cannot read, at its field, before calling the API', () => {
     let refused: unknown;
     try {
-      patchOf(invoice, { ...asRead, vat: '12,3,4', line_unit_price: ['850.00', 'abc'] });
+      patchOf(invoice, { ...asRead, vat: '12,3,4', line_unit_price: ['850.00', 'abc'] }, t);
     } catch (error) {
       refused = error;
     }
@@ -110,7 +113,7 @@ describe('review form', () => {
   });
 
   it("numbers each value's box, the page's boxes only, with its confidence", () => {
-    const form = reviewFormOf(invoice, null, 1);
+    const form = reviewFormOf(invoice, null, 1, t);
     const issue = form.fields.find((field) => field.name === 'issue_date')!;
     expect(issue).toMatchObject({ value: '2025-03-14', confidence: 0.9, box: 1 });
     expect(form.fields.find((field) => field.name === 'invoice_number')).toMatchObject({ confidence: null, box: null });
@@ -119,7 +122,7 @@ describe('review form', () => {
     expect(form.pagesWithValues).toEqual([1, 2]);
     expect(form.hasConfidence).toBe(true);
     // Refused values are shown as sent.
-    const sent = reviewFormOf(invoice, { ...asRead, vat: '12,3,4' }, 1);
+    const sent = reviewFormOf(invoice, { ...asRead, vat: '12,3,4' }, 1, t);
     expect(sent.fields.find((field) => field.name === 'vat')!.value).toBe('12,3,4');
   });
 });

@@ -1,0 +1,27 @@
+// The invoice upload on the invoices page and its results (app.js reads the words it shows from the
+// form's data attributes).
+export const upload = {
+  heading: 'Upload invoices',
+  hint: 'PDF or XML (Peppol BIS Billing 3.0, EHF). Drop files here, or choose them.',
+  choose: 'Choose files',
+  submit: 'Upload',
+  results: 'Uploads',
+  uploading: 'Uploading',
+  queued: 'Waiting to be read',
+  running: 'Reading',
+  imported: 'Imported',
+  duplicate: 'Already imported',
+  notInvoice: 'Not an invoice',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  refused: 'Refused',
+  openInvoice: 'Open the invoice',
+  openExisting: 'Open the existing invoice',
+  checkAgain: 'Check again',
+  noFiles: 'Choose at least one file to upload.',
+  progress: 'Upload progress of',
+  networkError: 'network error',
+  notStored: 'The file could not be stored. Try again in a moment.',
+  backToInvoices: 'Back to invoices',
+  showInList: 'Show the new invoices in the list',
+};

@@ -1,0 +1,50 @@
+import type { Texts } from '../types.js';
+
+export const runs: Texts['runs'] = {
+  title: 'Kjøringer',
+  run: 'Kjøring',
+  runTitle: (kind) => `Kjøring: ${kind}`,
+  cancelled: 'Kjøringen er avbrutt.',
+  retried: 'Kjøringen kjøres på nytt.',
+
+  filterLabel: 'Filtrer kjøringer',
+  status: 'Status',
+  any: 'Alle',
+  kind: 'Type',
+  filter: 'Filtrer',
+  clear: 'Nullstill',
+  noRuns: (filtered) => (filtered ? 'Ingen kjøringer passer filtrene.' : 'Ingen kjøringer ennå.'),
+  progress: 'Fremdrift',
+  for: 'Gjelder',
+  started: 'Startet',
+  finished: 'Ferdig',
+  progressShort: (done, total, failed) =>
+    `${done} av ${total === null ? '…' : total}${failed ? `, ${failed} feilet` : ''}`,
+  pages: 'Sider',
+
+  items: 'Elementer',
+  filterItems: 'Filtrer elementer',
+  itemStatus: 'Elementstatus',
+  itemsFinished: 'Ferdige elementer',
+  doneOf: (done, total) => `${done} av ${total}`,
+  progressSentence: (p) =>
+    `${p.done} av ${p.total === null ? 'et antall som fortsatt telles opp' : p.total} elementer ferdige: ${p.completed} fullført, ${p.failed} feilet, ${p.cancelled} avbrutt; ${p.running} kjører, ${p.queued} i kø.`,
+  created: 'Opprettet',
+  attempt: 'Forsøk',
+  retryOf: 'Nytt forsøk av',
+  earlierRun: 'en tidligere kjøring',
+  runId: 'Kjørings-id',
+  openTemporal: 'Åpne i Temporal UI',
+  newTab: ' (åpnes i en ny fane)',
+  cancel: 'Avbryt kjøringen',
+  retry: 'Kjør på nytt',
+
+  noItems: (filtered) => (filtered ? 'Ingen elementer med denne statusen.' : 'Ingen elementer.'),
+  itemsCaption: 'Kjøringens elementer',
+  item: 'Element',
+  record: 'Oppføring',
+  result: 'Resultat',
+  itemPages: 'Elementsider',
+  firstItems: 'Første elementer',
+  moreItems: 'Flere elementer',
+};

@@ -1,0 +1,27 @@
+import type { Texts } from '../types.js';
+
+export const upload: Texts['upload'] = {
+  heading: 'Last opp fakturaer',
+  hint: 'PDF eller XML (Peppol BIS Billing 3.0, EHF). Slipp filene her, eller velg dem.',
+  choose: 'Velg filer',
+  submit: 'Last opp',
+  results: 'Opplastinger',
+  uploading: 'Laster opp',
+  queued: 'Venter på å bli lest',
+  running: 'Leses',
+  imported: 'Importert',
+  duplicate: 'Allerede importert',
+  notInvoice: 'Ikke en faktura',
+  failed: 'Feilet',
+  cancelled: 'Avbrutt',
+  refused: 'Avvist',
+  openInvoice: 'Åpne fakturaen',
+  openExisting: 'Åpne den eksisterende fakturaen',
+  checkAgain: 'Sjekk igjen',
+  noFiles: 'Velg minst én fil å laste opp.',
+  progress: 'Opplastingsfremdrift for',
+  networkError: 'nettverksfeil',
+  notStored: 'Filen kunne ikke lagres. Prøv igjen om litt.',
+  backToInvoices: 'Tilbake til fakturaene',
+  showInList: 'Vis de nye fakturaene i listen',
+};
