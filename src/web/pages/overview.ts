@@ -40,8 +40,8 @@ export const overviewPages = [
     title: (t) => t.overview.title,
     view: 'overview',
     query: z.object({}).passthrough(),
-    load: async ({ call, ctx, t: texts }) => {
-      const t = texts.overview;
+    load: async ({ call, ctx, t: words }) => {
+      const t = words.overview;
       const language: ChartLanguage = { t, fmt: formatterFor(requestLocale(ctx)) };
       const today = new Date();
       const months = lastMonths(today, MONTHS);
