@@ -3,8 +3,8 @@ import { BarChart } from 'echarts/charts';
 import { GridComponent, LegendComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
-import { money } from './format.js';
-import { texts } from './texts/index.js';
+import type { Formatter } from './format.js';
+import type { Texts } from './texts/index.js';
 
 // The overview's charts: server-side SVG (Apache ECharts' SSR renderer), so they work without
 // JavaScript. Money is never added across currencies: every money chart is one currency's, and
@@ -29,9 +29,16 @@ export interface Chart {
   table: ChartTable;
 }
 
+// The request's language: the overview's words and its number formats. Everything drawn from it
+// is part of the picture, so the drawn-chart cache below never serves one language's SVG to another.
+export interface ChartLanguage {
+  t: Texts['overview'];
+  fmt: Formatter;
+}
+
 const NO_CURRENCY = '';
 const currencyKey = (code: string | null) => code ?? NO_CURRENCY;
-const currencyName = (key: string) => (key === NO_CURRENCY ? texts.overview.noCurrency : key);
+const currencyName = (key: string, t: Texts['overview']) => (key === NO_CURRENCY ? t.noCurrency : key);
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 // ---- Data: per currency, exact ----
@@ -79,11 +86,7 @@ export interface GroupBars {
 }
 
 // Each group's impact split by currency: one bar list per currency, largest first, at most `top`.
-export function groupsByCurrency(
-  groups: Group[],
-  top = 10,
-  unnamed: string = texts.overview.uncategorized,
-): GroupBars[] {
+export function groupsByCurrency(groups: Group[], top: number, unnamed: string): GroupBars[] {
   const perCurrency = new Map<string, { label: string; amount: Decimal }[]>();
   for (const group of groups) {
     for (const entry of group.impact) {
@@ -139,6 +142,22 @@ interface BarPicture {
   horizontal?: boolean;
   // Counts and days: whole-number ticks (no 0.5 alerts).
   integers?: boolean;
+  // The value axis's numbers in this locale's way (e.g. nb-NO: "1 000"); absent, ECharts' own
+  // (English grouping).
+  locale?: string;
+}
+
+// Axis ticks in the picture's locale: the tick is a number ECharts chose (the picture only; the
+// data table holds the exact amounts). One formatter per locale, kept.
+const tickFormats = new Map<string, Intl.NumberFormat>();
+function tickFormatter(locale: string): (value: number) => string {
+  let format = tickFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
+    tickFormats.set(locale, format);
+  }
+  const chosen = format;
+  return (value) => chosen.format(value);
 }
 
 function escapeXml(text: string): string {
@@ -182,7 +201,11 @@ function drawBarChart(picture: BarPicture): string {
       axisLabel: { ...FONT, interval: 0 },
       inverse: picture.horizontal,
     };
-    const valueAxis = { type: 'value' as const, axisLabel: FONT, minInterval: picture.integers ? 1 : undefined };
+    const valueAxis = {
+      type: 'value' as const,
+      axisLabel: picture.locale ? { ...FONT, formatter: tickFormatter(picture.locale) } : FONT,
+      minInterval: picture.integers ? 1 : undefined,
+    };
     chart.setOption({
       animation: false,
       color: PALETTE,
@@ -219,12 +242,14 @@ function drawBarChart(picture: BarPicture): string {
 
 // ---- The overview's charts ----
 
-export function foundVsRecoveredCharts(months: MonthFigures[]): Chart[] {
-  const t = texts.overview;
+// English pictures keep ECharts' own axis numbers (as they were drawn before languages came).
+const axisLocale = (fmt: Formatter) => (fmt.locale === 'en-GB' ? undefined : fmt.locale);
+
+export function foundVsRecoveredCharts(months: MonthFigures[], { t, fmt }: ChartLanguage): Chart[] {
   return foundVsRecoveredByCurrency(months)
     .filter((s) => [...s.found, ...s.recovered].some((v) => !new Decimal(v).isZero()))
     .map((s) => {
-      const currency = currencyName(s.currency);
+      const currency = currencyName(s.currency, t);
       const title = `${t.foundVsRecovered} (${currency})`;
       const code = s.currency === NO_CURRENCY ? null : s.currency;
       return {
@@ -237,18 +262,25 @@ export function foundVsRecoveredCharts(months: MonthFigures[]): Chart[] {
             { name: t.found, values: s.found },
             { name: t.recovered, values: s.recovered },
           ],
+          locale: axisLocale(fmt),
         }),
         table: {
           columns: [t.month, t.found, t.recovered],
-          rows: s.months.map((month, i) => [month, money(s.found[i], code), money(s.recovered[i], code)]),
+          rows: s.months.map((month, i) => [month, fmt.money(s.found[i], code), fmt.money(s.recovered[i], code)]),
         },
       };
     });
 }
 
-export function groupCharts(title: string, groupColumn: string, groups: Group[], unnamed?: string): Chart[] {
+export function groupCharts(
+  title: string,
+  groupColumn: string,
+  groups: Group[],
+  { t, fmt }: ChartLanguage,
+  unnamed: string = t.uncategorized,
+): Chart[] {
   return groupsByCurrency(groups, 10, unnamed).map((g) => {
-    const currency = currencyName(g.currency);
+    const currency = currencyName(g.currency, t);
     const label = `${title} (${currency})`;
     const code = g.currency === NO_CURRENCY ? null : g.currency;
     return {
@@ -257,12 +289,13 @@ export function groupCharts(title: string, groupColumn: string, groups: Group[],
       svg: barChartSvg({
         label,
         categories: g.bars.map((b) => b.label),
-        series: [{ name: texts.overview.openImpact, values: g.bars.map((b) => b.amount) }],
+        series: [{ name: t.openImpact, values: g.bars.map((b) => b.amount) }],
         horizontal: true,
+        locale: axisLocale(fmt),
       }),
       table: {
-        columns: [groupColumn, texts.overview.openImpact],
-        rows: g.bars.map((b) => [b.label, money(b.amount, code)]),
+        columns: [groupColumn, t.openImpact],
+        rows: g.bars.map((b) => [b.label, fmt.money(b.amount, code)]),
       },
     };
   });
@@ -274,6 +307,7 @@ export function countChart(
   groupColumn: string,
   countColumn: string,
   groups: { label: string; count: number }[],
+  { fmt }: ChartLanguage,
 ): Chart | null {
   if (groups.length === 0) return null;
   return {
@@ -285,6 +319,7 @@ export function countChart(
       series: [{ name: countColumn, values: groups.map((g) => String(g.count)) }],
       horizontal: true,
       integers: true,
+      locale: axisLocale(fmt),
     }),
     table: { columns: [groupColumn, countColumn], rows: groups.map((g) => [g.label, String(g.count)]) },
   };
@@ -296,9 +331,8 @@ export interface ExpiringAgreement {
 }
 
 // Days from today (UTC) to each expiration date.
-export function expiringChart(agreements: ExpiringAgreement[], today: Date): Chart | null {
+export function expiringChart(agreements: ExpiringAgreement[], today: Date, { t, fmt }: ChartLanguage): Chart | null {
   if (agreements.length === 0) return null;
-  const t = texts.overview;
   const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
   const titles = agreements.map((a) => a.title ?? t.untitledAgreement);
   const days = agreements.map((a) =>
@@ -313,6 +347,7 @@ export function expiringChart(agreements: ExpiringAgreement[], today: Date): Cha
       series: [{ name: t.daysLeft, values: days }],
       horizontal: true,
       integers: true,
+      locale: axisLocale(fmt),
     }),
     table: {
       columns: [t.agreement, t.expires, t.daysLeft],
@@ -343,8 +378,7 @@ export interface CurrencySupplierSpend {
 
 // One chart per currency (getInvoiceSpendBySupplier ranks each currency on its own): the largest
 // suppliers by net spend, and the rest as one bar so the bars still add up to the currency's spend.
-export function supplierSpendCharts(currencies: CurrencySupplierSpend[]): Chart[] {
-  const t = texts.overview;
+export function supplierSpendCharts(currencies: CurrencySupplierSpend[], { t, fmt }: ChartLanguage): Chart[] {
   return currencies.map((c) => {
     const title = `${t.spendBySupplier} (${c.currency_code})`;
     const bars = c.suppliers.map((s) => ({
@@ -366,10 +400,11 @@ export function supplierSpendCharts(currencies: CurrencySupplierSpend[]): Chart[
         categories: bars.map((b) => b.label),
         series: [{ name: t.netSpend, values: bars.map((b) => b.net) }],
         horizontal: true,
+        locale: axisLocale(fmt),
       }),
       table: {
         columns: [t.supplier, t.netSpend, t.invoiceCount],
-        rows: bars.map((b) => [b.label, money(b.net, c.currency_code), b.invoices]),
+        rows: bars.map((b) => [b.label, fmt.money(b.net, c.currency_code), b.invoices]),
       },
     };
   });

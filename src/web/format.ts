@@ -1,19 +1,14 @@
 import { Decimal } from 'decimal.js';
+import type { Locale } from './texts/index.js';
 
 // How the application shows money and dates. Amounts are decimal strings (as the API returns
 // them) and stay exact: decimal.js picks the digits, Intl.NumberFormat only groups the integer
 // part, given as a BigInt (never a float), and places the currency sign for the locale.
-// The organization model holds no locale or date format yet, so the locale is fixed and dates
-// are ISO 8601 (docs/decisions.md).
+// The locale follows the request's language (English as en-GB, Norwegian as nb-NO: "1 234,56 kr");
+// dates are ISO 8601 in every language (docs/decisions.md).
 
-export const LOCALE = 'en-GB';
-
-// Formatters are built once: constructing an Intl.NumberFormat costs far more than formatting
-// (the invoice page of 1,000 lines formats a few thousand amounts; built per call, that was most
-// of its server time).
-const grouping = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0, useGrouping: true });
-const DECIMAL_SEPARATOR =
-  new Intl.NumberFormat(LOCALE).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+const INTL_LOCALES: Record<Locale, string> = { en: 'en-GB', nb: 'nb-NO' };
+export const LOCALE = INTL_LOCALES.en;
 
 interface CurrencyFormat {
   minorDigits: number;
@@ -23,31 +18,73 @@ interface CurrencyFormat {
 }
 
 // Bounded: currency codes are three letters from our own data, but a cache keyed by input stays small.
-const formats = new Map<string, CurrencyFormat>();
 const MAX_CACHED = 500;
 
-function currencyFormat(currency: string): CurrencyFormat | null {
-  const cached = formats.get(currency);
-  if (cached) return cached;
-  let template: Intl.NumberFormat;
-  try {
-    template = new Intl.NumberFormat(LOCALE, {
-      style: 'currency',
-      currency,
-      maximumFractionDigits: 0,
-      minimumFractionDigits: 0,
-    });
-  } catch {
-    return null;
+// One locale's number formatting. Formatters are built once per locale: constructing an
+// Intl.NumberFormat costs far more than formatting (the invoice page of 1,000 lines formats a few
+// thousand amounts; built per call, that was most of its server time).
+class NumberStyle {
+  readonly grouping: Intl.NumberFormat;
+  readonly decimalSeparator: string;
+  // The sign of a negative quantity: the locale's minus (U+2212 in both languages here).
+  readonly minus: string;
+  private readonly formats = new Map<string, CurrencyFormat>();
+
+  constructor(readonly locale: string) {
+    this.grouping = new Intl.NumberFormat(locale, { maximumFractionDigits: 0, useGrouping: true });
+    this.decimalSeparator =
+      new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+    this.minus = '−';
   }
-  const withMinor = new Intl.NumberFormat(LOCALE, { style: 'currency', currency });
-  const format: CurrencyFormat = {
-    minorDigits: withMinor.resolvedOptions().maximumFractionDigits ?? 2,
-    positive: template.formatToParts(1),
-    negative: template.formatToParts(-1),
-  };
-  if (formats.size < MAX_CACHED) formats.set(currency, format);
-  return format;
+
+  currencyFormat(currency: string): CurrencyFormat | null {
+    const cached = this.formats.get(currency);
+    if (cached) return cached;
+    let template: Intl.NumberFormat;
+    try {
+      template = new Intl.NumberFormat(this.locale, {
+        style: 'currency',
+        currency,
+        maximumFractionDigits: 0,
+        minimumFractionDigits: 0,
+      });
+    } catch {
+      return null;
+    }
+    const withMinor = new Intl.NumberFormat(this.locale, { style: 'currency', currency });
+    const format: CurrencyFormat = {
+      minorDigits: withMinor.resolvedOptions().maximumFractionDigits ?? 2,
+      positive: template.formatToParts(1),
+      negative: template.formatToParts(-1),
+    };
+    if (this.formats.size < MAX_CACHED) this.formats.set(currency, format);
+    return format;
+  }
+
+  money(value: string | number | null | undefined, currency: string | null | undefined): string {
+    const decimal = parseDecimal(value);
+    if (!decimal) return '—';
+    const format = currency ? this.currencyFormat(currency) : null;
+    if (!format) return `${decimal.toFixed()}${currency ? ` ${currency}` : ''}`;
+    const digits = Math.max(format.minorDigits, decimal.decimalPlaces());
+    const [integerPart, fraction] = decimal.abs().toFixed(digits).split('.');
+    const grouped = this.grouping.format(BigInt(integerPart!));
+    // The sign and currency symbol where the locale puts them, around the exact digits.
+    const parts = decimal.isNegative() && !decimal.isZero() ? format.negative : format.positive;
+    return parts
+      .map((part) =>
+        part.type === 'integer' ? grouped + (fraction ? this.decimalSeparator + fraction : '') : part.value,
+      )
+      .join('');
+  }
+
+  decimalText(value: string | number | null | undefined): string {
+    const decimal = parseDecimal(value);
+    if (!decimal) return '—';
+    const [integerPart, fraction] = decimal.abs().toFixed().split('.');
+    const grouped = this.grouping.format(BigInt(integerPart!));
+    return `${decimal.isNegative() && !decimal.isZero() ? this.minus : ''}${grouped}${fraction ? `${this.decimalSeparator}${fraction}` : ''}`;
+  }
 }
 
 function parseDecimal(value: string | number | null | undefined): Decimal | null {
@@ -59,29 +96,49 @@ function parseDecimal(value: string | number | null | undefined): Decimal | null
   }
 }
 
+// What a view formats with (`it.app.fmt`): the request's language's numbers, the same dates.
+export interface Formatter {
+  locale: string;
+  money: (value: string | number | null | undefined, currency: string | null | undefined) => string;
+  decimalText: (value: string | number | null | undefined) => string;
+  date: typeof date;
+  dateTime: typeof dateTime;
+  label: typeof label;
+}
+
+function formatterOf(locale: Locale): Formatter {
+  const style = new NumberStyle(INTL_LOCALES[locale]);
+  return {
+    locale: style.locale,
+    money: (value, currency) => style.money(value, currency),
+    decimalText: (value) => style.decimalText(value),
+    date,
+    dateTime,
+    label,
+  };
+}
+
+// Built on first use, once per language.
+const formatters = new Map<Locale, Formatter>();
+
+export function formatterFor(locale: Locale): Formatter {
+  let formatter = formatters.get(locale);
+  if (!formatter) {
+    formatter = formatterOf(locale);
+    formatters.set(locale, formatter);
+  }
+  return formatter;
+}
+
 // "1234567.5" EUR → "€1,234,567.50"; extra recorded digits are kept ("0.0125" → "€0.0125").
+// English; a page in the request's language uses `formatterFor(locale).money`.
 export function money(value: string | number | null | undefined, currency: string | null | undefined): string {
-  const decimal = parseDecimal(value);
-  if (!decimal) return '—';
-  const format = currency ? currencyFormat(currency) : null;
-  if (!format) return `${decimal.toFixed()}${currency ? ` ${currency}` : ''}`;
-  const digits = Math.max(format.minorDigits, decimal.decimalPlaces());
-  const [integerPart, fraction] = decimal.abs().toFixed(digits).split('.');
-  const grouped = grouping.format(BigInt(integerPart!));
-  // The sign and currency symbol where the locale puts them, around the exact digits.
-  const parts = decimal.isNegative() && !decimal.isZero() ? format.negative : format.positive;
-  return parts
-    .map((part) => (part.type === 'integer' ? grouped + (fraction ? DECIMAL_SEPARATOR + fraction : '') : part.value))
-    .join('');
+  return formatterFor('en').money(value, currency);
 }
 
 // Quantities and prices without a currency: exact, grouped.
 export function decimalText(value: string | number | null | undefined): string {
-  const decimal = parseDecimal(value);
-  if (!decimal) return '—';
-  const [integerPart, fraction] = decimal.abs().toFixed().split('.');
-  const grouped = grouping.format(BigInt(integerPart!));
-  return `${decimal.isNegative() && !decimal.isZero() ? '−' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
+  return formatterFor('en').decimalText(value);
 }
 
 // Dates as ISO (yyyy-mm-dd); timestamps as yyyy-mm-dd hh:mm UTC.

@@ -271,14 +271,15 @@ export async function renderFailure(
       'Something went wrong on our side. Quote the request id when contacting support.',
     );
   }
+  const titles = requestTexts(ctx).shell.errorTitles;
   const title =
     error.status === 404
-      ? 'Not found'
+      ? titles.notFound
       : error.status === 403
-        ? 'Not allowed'
+        ? titles.notAllowed
         : error.status >= 500
-          ? 'Something went wrong'
-          : 'This did not work';
+          ? titles.failed
+          : titles.refused;
   const details = Array.isArray(error.extra.details)
     ? (error.extra.details as { field: string; message: string }[])
     : [];

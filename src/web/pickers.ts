@@ -1,5 +1,6 @@
 import { labelsOf } from './labels.js';
 import type { WebInput } from './page.js';
+import { requestTexts, type Texts } from './texts/index.js';
 
 // Searchable pickers for the list filters (supplier, agreement) instead of a <select> of the first
 // 200 names: a text field with a <datalist> that htmx fills from the API's own search as one types
@@ -32,10 +33,11 @@ export function withoutKey<T extends Record<string, string>>(record: T, key: str
   return rest;
 }
 
-// A picker's list: the API's list operation read as ids and names, and the word for them.
+// A picker's list: the API's list operation read as ids and names, and the word for them
+// (`t.shell.picker[word]`).
 interface Kind {
   search: (call: Caller, query: Record<string, string>) => Promise<{ data: Found[]; next_cursor: string | null }>;
-  plural: string;
+  word: 'supplier' | 'agreement';
 }
 
 // One found record: its id and the name shown.
@@ -49,24 +51,26 @@ const SUPPLIER: Kind = {
     const page = await call('listSuppliers', { query });
     return { data: page.data.map((row) => ({ id: row.id, name: row.name })), next_cursor: page.next_cursor };
   },
-  plural: 'suppliers',
+  word: 'supplier',
 };
 const AGREEMENT: Kind = {
   search: async (call, query) => {
     const page = await call('listAgreements', { query });
     return { data: page.data.map((row) => ({ id: row.id, name: row.title ?? '' })), next_cursor: page.next_cursor };
   },
-  plural: 'agreements',
+  word: 'agreement',
 };
 
 // Resolves the picker's text into `query[idsKey]` (the API's filter); keeps ids given in the URL.
 async function picked(
   kind: Kind,
   input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential'>,
+  t: Texts['shell']['picker'],
   text: string,
   query: Record<string, string>,
   idsKey: string,
 ): Promise<Picked> {
+  const word = t[kind.word];
   if (text === '') {
     const ids = query[idsKey]?.split(',') ?? [];
     if (ids.length === 0) return { text: '', none: false, note: null };
@@ -82,7 +86,7 @@ async function picked(
     return {
       text: names.length === 1 ? names[0]! : '',
       none: false,
-      note: names.length > 1 ? `${names.length} ${kind.plural} chosen.` : null,
+      note: names.length > 1 ? t.chosen(names.length, word.many) : null,
     };
   }
   const found = await kind.search(input.call, { search: text, limit: String(MAX_PICKED) });
@@ -90,7 +94,7 @@ async function picked(
   const chosen = exact.length > 0 ? exact : found.data;
   if (chosen.length === 0) {
     delete query[idsKey];
-    return { text, none: true, note: `No ${kind.plural.slice(0, -1)} has a name containing “${text}”.` };
+    return { text, none: true, note: t.noneContains(word.one, text) };
   }
   query[idsKey] = chosen.map((row) => row.id).join(',');
   if (exact.length > 0) return { text, none: false, note: null };
@@ -99,8 +103,8 @@ async function picked(
     text,
     none: false,
     note: more
-      ? `The first ${chosen.length} ${kind.plural} whose name contains “${text}”; type more of the name to narrow it.`
-      : `${chosen.length} ${chosen.length === 1 ? kind.plural.slice(0, -1) : kind.plural} whose name contains “${text}”.`,
+      ? t.firstContaining(chosen.length, word.many, text)
+      : t.containing(chosen.length, chosen.length === 1 ? word.one : word.many, text),
   };
 }
 
@@ -108,14 +112,28 @@ export function pickedSuppliers(
   input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential' | 'ctx'>,
   query: Record<string, string>,
 ): Promise<Picked> {
-  return picked(SUPPLIER, input, firstText(input.ctx.query.supplier), query, 'supplier_ids');
+  return picked(
+    SUPPLIER,
+    input,
+    requestTexts(input.ctx).shell.picker,
+    firstText(input.ctx.query.supplier),
+    query,
+    'supplier_ids',
+  );
 }
 
 export function pickedAgreements(
   input: Pick<WebInput<unknown, unknown>, 'call' | 'deps' | 'credential' | 'ctx'>,
   query: Record<string, string>,
 ): Promise<Picked> {
-  return picked(AGREEMENT, input, firstText(input.ctx.query.agreement), query, 'agreement_ids');
+  return picked(
+    AGREEMENT,
+    input,
+    requestTexts(input.ctx).shell.picker,
+    firstText(input.ctx.query.agreement),
+    query,
+    'agreement_ids',
+  );
 }
 
 async function suggestions(kind: Kind, call: Caller, text: string): Promise<string[]> {

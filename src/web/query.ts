@@ -64,8 +64,10 @@ export interface SortHeader {
   href: string;
   // aria-sort of the column's header: only the sorted column has one.
   ariaSort: 'ascending' | 'descending' | null;
-  // What a click does, for screen readers and the tooltip.
-  action: string;
+  // What a click does, for screen readers and the tooltip, in words in the view
+  // (`t.shell.sortAction`): the sort's name and the direction a click asks for.
+  sortLabel: string;
+  next: Direction;
 }
 
 // A column header's link: the sorted column toggles its direction, another starts with its own.
@@ -81,7 +83,8 @@ export function sortHeader(
   return {
     href: listUrl(path, kept, { sort: option.value, direction: next }),
     ariaSort: sorted ? (state.direction === 'asc' ? 'ascending' : 'descending') : null,
-    action: `Sort by ${option.label.toLowerCase()}, ${next === 'asc' ? 'ascending' : 'descending'}`,
+    sortLabel: option.label,
+    next,
   };
 }
 

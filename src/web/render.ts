@@ -5,7 +5,7 @@ import { atLeast, type Level } from '../auth/levels.js';
 import type { AppDeps } from '../deps.js';
 import { assetUrl } from './assets.js';
 import { clearCookie, readCookie, setCookie } from './cookies.js';
-import * as format from './format.js';
+import { formatterFor, type Formatter } from './format.js';
 import { alertSummary, codeLabel } from './labels.js';
 import { isSecureApp, type WebSession } from './session.js';
 import { requestLocale, textsFor, type Locale, type Texts } from './texts/index.js';
@@ -15,18 +15,19 @@ import { requestLocale, textsFor, type Locale, type Texts } from './texts/index.
 
 const eta = new Eta({ views: fileURLToPath(new URL('./views', import.meta.url)), cache: true, autoEscape: true });
 
-// The header's sections, in order; a page names the one it belongs to.
+// The header's sections, in order; a page names the one it belongs to. Their words are
+// `t.shell.nav[id]`.
 export const NAV = [
-  { id: 'overview', label: 'Overview', path: '/app' },
-  { id: 'invoices', label: 'Invoices', path: '/app/invoices' },
-  { id: 'review', label: 'Review', path: '/app/review' },
-  { id: 'agreements', label: 'Agreements', path: '/app/agreements' },
-  { id: 'alerts', label: 'Alerts', path: '/app/alerts' },
-  { id: 'claims', label: 'Claims', path: '/app/claims' },
-  { id: 'runs', label: 'Runs', path: '/app/runs' },
-  { id: 'integrations', label: 'Integrations', path: '/app/integrations' },
-  { id: 'teams', label: 'Teams', path: '/app/teams' },
-  { id: 'settings', label: 'Settings', path: '/app/settings' },
+  { id: 'overview', path: '/app' },
+  { id: 'invoices', path: '/app/invoices' },
+  { id: 'review', path: '/app/review' },
+  { id: 'agreements', path: '/app/agreements' },
+  { id: 'alerts', path: '/app/alerts' },
+  { id: 'claims', path: '/app/claims' },
+  { id: 'runs', path: '/app/runs' },
+  { id: 'integrations', path: '/app/integrations' },
+  { id: 'teams', path: '/app/teams' },
+  { id: 'settings', path: '/app/settings' },
 ] as const;
 export type NavSection = (typeof NAV)[number]['id'];
 
@@ -51,7 +52,8 @@ export interface AppView {
   notice: string | null;
   requestId: string;
   asset: typeof assetUrl;
-  fmt: typeof format;
+  // Money and numbers in the request's language (src/web/format.ts).
+  fmt: Formatter;
   // A code in words (src/web/labels.ts); views keep the code in the element's title.
   code: (code: string | null | undefined) => string;
   alertSummary: (alert: Parameters<typeof alertSummary>[0]) => string;
@@ -128,7 +130,7 @@ export function appView(
     notice: input.notice ?? null,
     requestId: (ctx.state.requestId as string | undefined) ?? '',
     asset: assetUrl,
-    fmt: format,
+    fmt: formatterFor(locale),
     code: (code) => codeLabel(code, t.codes),
     alertSummary: (alert) => alertSummary(alert, t.codes),
     navItems: NAV,

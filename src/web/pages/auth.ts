@@ -15,11 +15,13 @@ import type { AppDeps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { renderFailure } from '../page.js';
 import { appView, renderView, sendHtml, setNotice } from '../render.js';
+import { isLocale, LOCALE_NAMES, LOCALES, requestLocale, requestTexts, writeLanguageCookie } from '../texts/index.js';
 import {
   anonymousCsrfToken,
   anonymousCsrfValid,
   clearSessionCookie,
   csrfValid,
+  isSecureApp,
   sessionOf,
   writeSessionCookie,
 } from '../session.js';
@@ -28,8 +30,7 @@ import {
 // the application's only routes outside definePage/defineAction: they run before a session exists.
 
 const HOME = '/app';
-// Same words whatever was wrong: no telling whether an address has an account.
-const SIGN_IN_FAILED = 'The e-mail address or the password is not right.';
+// The API's error for a form that did not come from this application (the error page shows it).
 const FORM_EXPIRED = 'The form has expired. Try again.';
 
 // Only a path of this application: never another site (no open redirect).
@@ -60,20 +61,45 @@ function renderSignIn(
   deps: AppDeps,
   input: { email?: string; next: string; error?: string; status?: number },
 ): void {
-  const app = appView(ctx, { title: 'Sign in', csrf: anonymousCsrfToken(ctx, deps) });
+  const app = appView(ctx, { title: requestTexts(ctx).auth.signInTitle, csrf: anonymousCsrfToken(ctx, deps) });
   sendHtml(
     ctx,
-    renderView('sign-in', { app, email: input.email ?? '', next: input.next, error: input.error ?? null }),
+    renderView('sign-in', {
+      app,
+      email: input.email ?? '',
+      next: input.next,
+      error: input.error ?? null,
+      // The other languages, offered before anyone signs in (Accept-Language chose this one).
+      languages: LOCALES.filter((code) => code !== requestLocale(ctx)).map((code) => ({
+        code,
+        name: LOCALE_NAMES[code],
+      })),
+    }),
     input.status ?? 200,
   );
+}
+
+const languageBody = z.object({ locale: z.string().max(10).default(''), next: z.string().optional() });
+
+// The sign-in page's language buttons: a form of a signed-out visitor (the anonymous CSRF token),
+// back to the sign-in page in the language chosen. A name that is no language changes nothing.
+async function chooseLanguage(ctx: Context, deps: AppDeps): Promise<void> {
+  const body = languageBody.catch({ locale: '' }).parse((ctx.request as { body?: unknown }).body ?? {});
+  const next = safeNext(body.next);
+  if (!anonymousCsrfValid(ctx))
+    return renderSignIn(ctx, deps, { next, error: requestTexts(ctx).auth.formExpired, status: 403 });
+  if (isLocale(body.locale)) writeLanguageCookie(ctx, body.locale, isSecureApp(deps));
+  ctx.status = 303;
+  ctx.redirect(`/app/sign-in?next=${encodeURIComponent(next)}`);
 }
 
 async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
   const parsed = signInBody.safeParse((ctx.request as { body?: unknown }).body ?? {});
   const body = parsed.success ? parsed.data : { email: '', password: '', next: undefined };
   const next = safeNext(body.next);
+  const t = requestTexts(ctx).auth;
   if (!anonymousCsrfValid(ctx))
-    return renderSignIn(ctx, deps, { email: body.email, next, error: FORM_EXPIRED, status: 403 });
+    return renderSignIn(ctx, deps, { email: body.email, next, error: t.formExpired, status: 403 });
   // One attempt of this account from this address is taken before the password is checked (so a
   // burst in parallel gets no more checks than the budget), and given back when it is right. The
   // pair, not the address alone: honest people behind the same address keep signing in, and
@@ -88,7 +114,7 @@ async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
       return renderSignIn(ctx, deps, {
         email: body.email,
         next,
-        error: 'Too many failed sign-ins. Wait a few minutes and try again.',
+        error: t.tooManySignIns,
         status: 429,
       });
     }
@@ -100,7 +126,7 @@ async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
   const valid = await verifyPassword(user?.passwordHash ?? null, body.password);
   const organizationId = valid && user ? await firstOrganizationOf(deps.db, user.id) : null;
   if (!user || !valid || !organizationId)
-    return renderSignIn(ctx, deps, { email: body.email, next, error: SIGN_IN_FAILED, status: 401 });
+    return renderSignIn(ctx, deps, { email: body.email, next, error: t.signInFailed, status: 401 });
   await deps.rateLimiter.forgiveSignIns(attempt);
   const { token } = await createSession(deps.db, deps.config, { userId: user.id, organizationId });
   writeSessionCookie(ctx, deps, token);
@@ -150,7 +176,8 @@ function renderSetPassword(
   deps: AppDeps,
   input: { token: string; link: LinkView; error?: string; status?: number },
 ): void {
-  const title = input.link.organization ? `Join ${input.link.organization}` : 'Set your password';
+  const t = requestTexts(ctx).auth;
+  const title = input.link.organization ? t.join(input.link.organization) : t.setYourPassword;
   const app = appView(ctx, { title, csrf: anonymousCsrfToken(ctx, deps) });
   sendHtml(
     ctx,
@@ -166,12 +193,16 @@ function renderSetPassword(
   );
 }
 
-const LINK_NOT_VALID = 'This link is not valid any more. Ask an administrator for a new one.';
-
 async function showSetPassword(ctx: Context, deps: AppDeps): Promise<void> {
   const { token } = tokenQuery.catch({ token: '' }).parse(ctx.query);
   const link = token ? await findPasswordLink(deps.db, token) : null;
-  if (!link) return renderSetPassword(ctx, deps, { token: '', link: NO_LINK, error: LINK_NOT_VALID, status: 404 });
+  if (!link)
+    return renderSetPassword(ctx, deps, {
+      token: '',
+      link: NO_LINK,
+      error: requestTexts(ctx).auth.linkNotValid,
+      status: 404,
+    });
   renderSetPassword(ctx, deps, { token, link: linkView(link) });
 }
 
@@ -184,16 +215,17 @@ async function setPassword(ctx: Context, deps: AppDeps): Promise<void> {
     .parse((ctx.request as { body?: unknown }).body ?? {});
   const found = body.token ? await findPasswordLink(deps.db, body.token) : null;
   const link = linkView(found);
+  const t = requestTexts(ctx).auth;
   if (!anonymousCsrfValid(ctx))
-    return renderSetPassword(ctx, deps, { token: body.token, link, error: FORM_EXPIRED, status: 403 });
+    return renderSetPassword(ctx, deps, { token: body.token, link, error: t.formExpired, status: 403 });
   if (body.password !== body.confirm)
     return renderSetPassword(ctx, deps, {
       token: body.token,
       link,
-      error: 'The two passwords are not the same.',
+      error: t.passwordsDiffer,
       status: 400,
     });
-  if (!found) return renderSetPassword(ctx, deps, { token: '', link: NO_LINK, error: LINK_NOT_VALID, status: 400 });
+  if (!found) return renderSetPassword(ctx, deps, { token: '', link: NO_LINK, error: t.linkNotValid, status: 400 });
   const attempt = signInAttemptKey(found.user.email, ctx.ip || 'unknown');
   try {
     await deps.rateLimiter.takeSignInAttempt(attempt);
@@ -206,13 +238,7 @@ async function setPassword(ctx: Context, deps: AppDeps): Promise<void> {
     }
     const { token } = await createSession(deps.db, deps.config, { userId: used.userId, organizationId });
     writeSessionCookie(ctx, deps, token);
-    setNotice(
-      ctx,
-      deps,
-      used.organizationId
-        ? 'You have joined the organization. You are signed in.'
-        : 'Your password is set. You are signed in.',
-    );
+    setNotice(ctx, deps, used.organizationId ? t.joined : t.passwordSet);
     ctx.status = 303;
     ctx.redirect(HOME);
   } catch (error) {
@@ -223,7 +249,7 @@ async function setPassword(ctx: Context, deps: AppDeps): Promise<void> {
       return renderSetPassword(ctx, deps, {
         token: body.token,
         link,
-        error: 'Too many failed attempts. Wait a few minutes and try again.',
+        error: t.tooManyAttempts,
         status: 429,
       });
     }
@@ -265,6 +291,7 @@ export function mountSessionRoutes(router: Router, deps: AppDeps): void {
     }),
   );
   router.post('/app/sign-in', guarded(deps, '/app/sign-in', signIn));
+  router.post('/app/sign-in/language', guarded(deps, '/app/sign-in/language', chooseLanguage));
   router.post('/app/sign-out', guarded(deps, '/app/sign-out', signOut));
   router.get('/app/set-password', guarded(deps, '/app/set-password', showSetPassword));
   router.post('/app/set-password', guarded(deps, '/app/set-password', setPassword));

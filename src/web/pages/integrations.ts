@@ -81,14 +81,15 @@ async function integrationsPage({
   ctx,
   call,
   credential,
-}: Pick<WebInput<unknown, unknown>, 'ctx' | 'call' | 'credential'>) {
+  t,
+}: Pick<WebInput<unknown, unknown>, 'ctx' | 'call' | 'credential' | 't'>) {
   const cursor = typeof ctx.query.cursor === 'string' && ctx.query.cursor ? ctx.query.cursor : undefined;
   const [page, providers] = await Promise.all([
     call('listIntegrations', { query: { limit: '50', ...(cursor ? { cursor } : {}) } }),
     call('listIntegrationProviders'),
   ]);
   return {
-    title: 'Integrations',
+    title: t.integrations.title,
     integrations: page.data,
     providers: providers.data.map((p) => ({ ...p, fields: credentialFields(p.credentials_schema) })),
     providerNames: Object.fromEntries(providers.data.map((p) => [p.id, p.name])),
@@ -113,7 +114,7 @@ export const integrationPages = [
   definePage({
     path: '/integrations',
     nav: 'integrations',
-    title: 'Integrations',
+    title: (t) => t.integrations.title,
     view: 'integrations',
     load: integrationsPage,
   }),
@@ -133,7 +134,7 @@ export const integrationPages = [
             credentials: credentialsFrom(input.body, fields),
           },
         });
-        return `${created.name} connected. Test it before the first sync.`;
+        return input.t.integrations.connected(created.name);
       }),
   }),
   defineAction({
@@ -143,7 +144,7 @@ export const integrationPages = [
     handle: (input) =>
       onIntegrations(input, `#integration-${input.params.id}`, async () => {
         const result = await input.call('testIntegration', { params: { id: input.params.id } });
-        return result.result === 'passed' ? 'The test passed.' : 'The test failed; its steps say where.';
+        return result.result === 'passed' ? input.t.integrations.testPassed : input.t.integrations.testFailed;
       }),
   }),
   defineAction({
@@ -157,7 +158,7 @@ export const integrationPages = [
           params: { id: input.params.id },
           body: { auto_sync: input.body.auto_sync === 'on' },
         });
-        return input.body.auto_sync === 'on' ? 'Nightly sync turned on.' : 'Nightly sync turned off.';
+        return input.body.auto_sync === 'on' ? input.t.integrations.syncTurnedOn : input.t.integrations.syncTurnedOff;
       }),
   }),
   defineAction({
@@ -176,7 +177,7 @@ export const integrationPages = [
         });
         return {
           redirect: `/app/runs/${sync.workflow_run_id}`,
-          notice: `Sync started for ${sync.date_from} to ${sync.date_through}.`,
+          notice: input.t.integrations.syncStarted(sync.date_from, sync.date_through),
         };
       }),
   }),

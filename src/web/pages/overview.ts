@@ -8,11 +8,13 @@ import {
   supplierSpendCharts,
   totalsByCurrency,
   type Chart,
+  type ChartLanguage,
   type Money,
 } from '../charts.js';
 import { definePage } from '../page.js';
+import { formatterFor } from '../format.js';
 import { codeLabel } from '../labels.js';
-import { texts } from '../texts/index.js';
+import { requestLocale } from '../texts/index.js';
 
 // The home page (/app): the API's overview (GET /v1/overview: spend, open alerts, claims,
 // agreements, next steps) and charts drawn on the server from the API's own reads: alert and claim
@@ -35,11 +37,12 @@ export const overviewPages = [
   definePage({
     path: '',
     nav: 'overview',
-    title: texts.overview.title,
+    title: (t) => t.overview.title,
     view: 'overview',
     query: z.object({}).passthrough(),
-    load: async ({ call }) => {
-      const t = texts.overview;
+    load: async ({ call, ctx, t: words }) => {
+      const t = words.overview;
+      const language: ChartLanguage = { t, fmt: formatterFor(requestLocale(ctx)) };
       const today = new Date();
       const months = lastMonths(today, MONTHS);
       const [overview, bySupplier, byAgreement, byTopic, byChecker, found, recovered] = await Promise.all([
@@ -77,20 +80,25 @@ export const overviewPages = [
         t.check,
         t.alertCount,
         byChecker.data.map((g) => ({ label: g.key === null ? t.addedByPeople : codeLabel(g.key), count: g.count })),
+        language,
       );
-      const expiring = expiringChart(overview.agreements.expiring_soon.soonest, today);
+      const expiring = expiringChart(overview.agreements.expiring_soon.soonest, today, language);
       const sections: { id: string; heading: string; charts: Chart[] }[] = [
-        { id: 'found-vs-recovered', heading: t.foundVsRecovered, charts: foundVsRecoveredCharts(perMonth) },
-        { id: 'spend-by-supplier', heading: t.spendBySupplier, charts: supplierSpendCharts(bySupplier.currencies) },
+        { id: 'found-vs-recovered', heading: t.foundVsRecovered, charts: foundVsRecoveredCharts(perMonth, language) },
+        {
+          id: 'spend-by-supplier',
+          heading: t.spendBySupplier,
+          charts: supplierSpendCharts(bySupplier.currencies, language),
+        },
         {
           id: 'impact-by-agreement',
           heading: t.impactByAgreement,
-          charts: groupCharts(t.impactByAgreement, t.agreement, byAgreement.data, t.noAgreement),
+          charts: groupCharts(t.impactByAgreement, t.agreement, byAgreement.data, language, t.noAgreement),
         },
         {
           id: 'impact-by-topic',
           heading: t.impactByTopic,
-          charts: groupCharts(t.impactByTopic, t.topic, byTopic.data),
+          charts: groupCharts(t.impactByTopic, t.topic, byTopic.data, language),
         },
         { id: 'alerts-by-check', heading: t.alertsByCheck, charts: byCheck ? [byCheck] : [] },
         { id: 'agreements-expiring', heading: t.agreementsExpiring, charts: expiring ? [expiring] : [] },

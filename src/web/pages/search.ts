@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { definePage } from '../page.js';
 import { listUrl } from '../query.js';
-import { texts } from '../texts/index.js';
+import type { Texts } from '../texts/index.js';
 
 // The header's search (GET /v1/search in process): results grouped by kind, each a link to its
 // page. Works without JavaScript (a GET form); every result is a link in a list, so Tab and
@@ -41,10 +41,11 @@ export function resultHref(result: Pick<SearchResult, 'type' | 'id'>): string {
 
 export function groupResults(
   results: SearchResult[],
+  t: Texts['search'],
 ): { kind: string; label: string; results: (SearchResult & { href: string })[] }[] {
   return KINDS.map((kind) => ({
     kind,
-    label: texts.search.kinds[kind] ?? kind,
+    label: t.kinds[kind] ?? kind,
     results: results.filter((r) => r.type === kind).map((r) => ({ ...r, href: resultHref(r) })),
   })).filter((group) => group.results.length > 0);
 }
@@ -53,21 +54,21 @@ export const searchPages = [
   definePage({
     path: '/search',
     nav: null,
-    title: texts.search.title,
+    title: (t) => t.search.title,
     view: 'search',
     query: z.object({ query: z.string().optional(), cursor: z.string().optional() }).passthrough(),
-    load: async ({ query, call }) => {
+    load: async ({ query, call, t }) => {
       const text = (query.query ?? '').trim();
-      if (!text) return { text, groups: [], nextUrl: null, t: texts.search };
+      if (!text) return { text, groups: [], nextUrl: null, t: t.search };
       const page = await call('search', {
         query: { query: text.slice(0, 200), limit: PAGE_SIZE, ...(query.cursor ? { cursor: query.cursor } : {}) },
       });
       return {
-        title: `${texts.search.resultsFor} “${text}”`,
+        title: t.search.resultsForQuery(text),
         text,
-        groups: groupResults(page.data),
+        groups: groupResults(page.data, t.search),
         nextUrl: page.next_cursor ? listUrl('/app/search', { query: text }, { cursor: page.next_cursor }) : null,
-        t: texts.search,
+        t: t.search,
       };
     },
   }),

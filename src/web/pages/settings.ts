@@ -17,10 +17,13 @@ import {
 import { atLeast, INGESTION_SCOPES, LEVELS } from '../../auth/levels.js';
 import { errors } from '../../http/errors.js';
 import { defineAction, definePage } from '../page.js';
+import { isSecureApp } from '../session.js';
+import { LOCALE_NAMES, LOCALES, textsFor, writeLanguageCookie } from '../texts/index.js';
 
 // Personal settings: the user's API keys in the active organization (created at a level no
 // higher than their role; the plaintext is shown once). Admins also manage the organization's
-// ingestion tokens and members. The services are the admin CLI's (src/admin/service.ts).
+// ingestion tokens and members. The services are the admin CLI's (src/admin/service.ts). Anyone
+// chooses the application's language here (a cookie of this browser, src/web/texts/).
 
 const idParams = z.object({ id: z.string().uuid() });
 const level = z.enum(LEVELS);
@@ -40,7 +43,7 @@ export const settingsPages = [
   definePage({
     path: '/settings',
     nav: 'settings',
-    title: 'Settings',
+    title: (t) => t.settings.title,
     view: 'settings',
     load: async ({ deps, session }) => {
       const admin = atLeast(session.role, 'admin');
@@ -61,14 +64,25 @@ export const settingsPages = [
         scopes: INGESTION_SCOPES,
         userId: session.userId,
         organizationId: session.organizationId,
+        languages: LOCALES.map((code) => ({ code, name: LOCALE_NAMES[code] })),
       };
+    },
+  }),
+  defineAction({
+    path: '/language',
+    level: 'read',
+    body: z.object({ locale: z.enum(LOCALES) }),
+    handle: async ({ body, ctx, deps }) => {
+      writeLanguageCookie(ctx, body.locale, isSecureApp(deps));
+      // Said in the language just chosen: the request itself came in the one before.
+      return { redirect: '/app/settings', notice: textsFor(body.locale).settings.languageChanged };
     },
   }),
   defineAction({
     path: '/settings/api-keys',
     level: 'read',
     body: z.object({ name, level }),
-    handle: async ({ body, deps, session }) => {
+    handle: async ({ body, deps, session, t }) => {
       // createApiKey refuses a level above the role, as the CLI does.
       const key = await asFormError(
         createApiKey(deps.db, {
@@ -80,12 +94,12 @@ export const settingsPages = [
       );
       return {
         view: 'secret-created',
-        title: 'API key created',
+        title: t.settings.apiKeyCreated,
         nav: 'settings',
         data: {
-          heading: 'API key created',
+          heading: t.settings.apiKeyCreated,
           secret: key.key,
-          description: `“${key.name}”, ${key.level} level, for this organization. Send it as Authorization: Bearer <key> with X-Organization-Id: ${session.organizationId}.`,
+          description: t.settings.apiKeyDescription(key.name, key.level, session.organizationId),
         },
       };
     },
@@ -94,20 +108,20 @@ export const settingsPages = [
     path: '/settings/api-keys/:id/revoke',
     level: 'read',
     params: idParams,
-    handle: async ({ params, deps, session }) => {
+    handle: async ({ params, deps, session, t }) => {
       if (!(await disableOwnApiKey(deps.db, session.userId, session.organizationId, params.id)))
         throw errors.notFound('API key');
-      return { redirect: '/app/settings', notice: 'The API key is revoked.' };
+      return { redirect: '/app/settings', notice: t.settings.apiKeyRevoked };
     },
   }),
   defineAction({
     path: '/settings/ingestion-tokens',
     level: 'admin',
     body: z.object({ name, scopes: z.union([z.enum(INGESTION_SCOPES), z.array(z.enum(INGESTION_SCOPES))]).optional() }),
-    handle: async ({ body, deps, session }) => {
+    handle: async ({ body, deps, session, t }) => {
       const scopes = Array.isArray(body.scopes) ? body.scopes : body.scopes ? [body.scopes] : [];
       if (scopes.length === 0)
-        throw errors.validation('Choose at least one scope.', [{ field: 'scopes', message: 'choose at least one' }]);
+        throw errors.validation(t.settings.chooseScope, [{ field: 'scopes', message: t.settings.chooseOne }]);
       const token = await asFormError(
         createIngestionToken(deps.db, {
           organizationId: session.organizationId,
@@ -118,12 +132,12 @@ export const settingsPages = [
       );
       return {
         view: 'secret-created',
-        title: 'Ingestion token created',
+        title: t.settings.tokenCreated,
         nav: 'settings',
         data: {
-          heading: 'Ingestion token created',
+          heading: t.settings.tokenCreated,
           secret: token.token,
-          description: `“${token.name}”, scopes ${token.scopes.join(', ')}. Send it as Authorization: Bearer <token> to the Ingestion API.`,
+          description: t.settings.tokenDescription(token.name, token.scopes.join(', ')),
         },
       };
     },
@@ -132,10 +146,10 @@ export const settingsPages = [
     path: '/settings/ingestion-tokens/:id/disable',
     level: 'admin',
     params: idParams,
-    handle: async ({ params, deps, session }) => {
+    handle: async ({ params, deps, session, t }) => {
       if (!(await disableOrganizationIngestionToken(deps.db, session.organizationId, params.id)))
         throw errors.notFound('ingestion token');
-      return { redirect: '/app/settings', notice: 'The ingestion token is disabled.' };
+      return { redirect: '/app/settings', notice: t.settings.tokenDisabled };
     },
   }),
   defineAction({
@@ -146,7 +160,7 @@ export const settingsPages = [
       name: z.string().trim().max(200).optional(),
       role: level,
     }),
-    handle: async ({ body, deps, session }) => {
+    handle: async ({ body, deps, session, t }) => {
       // The same answer whether or not the address has an account (src/admin/service.ts).
       const invitation = await inviteMember(deps.db, {
         organizationId: session.organizationId,
@@ -158,12 +172,16 @@ export const settingsPages = [
       });
       return {
         view: 'secret-created',
-        title: 'Member invited',
+        title: t.settings.memberInvited,
         nav: 'settings',
         data: {
-          heading: `${invitation.email} is invited`,
+          heading: t.settings.isInvited(invitation.email),
           secret: invitation.url,
-          description: `Send this link to ${invitation.email}: with it they join this organization as ${invitation.role}, choosing a password, or with their own password if they already have one. It works once, until ${invitation.expires_at.slice(0, 16).replace('T', ' ')} UTC.`,
+          description: t.settings.invitationDescription(
+            invitation.email,
+            invitation.role,
+            invitation.expires_at.slice(0, 16).replace('T', ' '),
+          ),
         },
       };
     },
@@ -172,9 +190,9 @@ export const settingsPages = [
     path: '/settings/invitations/:id/revoke',
     level: 'admin',
     params: idParams,
-    handle: async ({ params, deps, session }) => {
+    handle: async ({ params, deps, session, t }) => {
       if (!(await revokeInvitation(deps.db, session.organizationId, params.id))) throw errors.notFound('invitation');
-      return { redirect: '/app/settings', notice: 'The invitation is withdrawn: its link no longer works.' };
+      return { redirect: '/app/settings', notice: t.settings.invitationWithdrawn };
     },
   }),
   defineAction({
@@ -182,20 +200,20 @@ export const settingsPages = [
     level: 'admin',
     params: idParams,
     body: z.object({ role: level }),
-    handle: async ({ params, body, deps, session }) => {
+    handle: async ({ params, body, deps, session, t }) => {
       await asFormError(changeMemberRole(deps.db, session.organizationId, params.id, body.role));
-      return { redirect: '/app/settings', notice: 'The role is changed.' };
+      return { redirect: '/app/settings', notice: t.settings.roleChanged };
     },
   }),
   defineAction({
     path: '/settings/members/:id/remove',
     level: 'admin',
     params: idParams,
-    handle: async ({ params, deps, session }) => {
+    handle: async ({ params, deps, session, t }) => {
       await asFormError(removeMember(deps.db, session.organizationId, params.id));
       return {
         redirect: params.id === session.userId ? '/app/invoices' : '/app/settings',
-        notice: 'The member is removed.',
+        notice: t.settings.memberRemoved,
       };
     },
   }),

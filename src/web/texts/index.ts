@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { readCookie } from '../cookies.js';
+import { readCookie, setCookie } from '../cookies.js';
 import { en } from './en/index.js';
 import { nb } from './nb/index.js';
 import type { DeepPartial, Texts } from './types.js';
@@ -35,6 +35,14 @@ export function textsFor(locale: Locale): Texts {
 }
 
 export const LANGUAGE_COOKIE = 'ics_lang';
+
+// The person's choice lasts a year in this browser; choosing again renews it. `secure` as the
+// application's other cookies (isSecureApp, src/web/session.ts).
+const LANGUAGE_COOKIE_SECONDS = 365 * 24 * 60 * 60;
+
+export function writeLanguageCookie(ctx: Context, locale: Locale, secure: boolean): void {
+  setCookie(ctx, LANGUAGE_COOKIE, locale, { secure, path: '/app', maxAgeSeconds: LANGUAGE_COOKIE_SECONDS });
+}
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);

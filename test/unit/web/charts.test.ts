@@ -9,8 +9,13 @@ import {
   lastMonths,
   totalsByCurrency,
 } from '../../../src/web/charts.js';
+import { formatterFor } from '../../../src/web/format.js';
 import { appLink } from '../../../src/web/pages/overview.js';
 import { groupResults, resultHref } from '../../../src/web/pages/search.js';
+import { textsFor } from '../../../src/web/texts/index.js';
+
+const english = { t: textsFor('en').overview, fmt: formatterFor('en') };
+const norwegian = { t: textsFor('nb').overview, fmt: formatterFor('nb') };
 
 // The overview's charts: one chart per currency (never a sum across currencies), exact amounts in
 // the data tables, accessible SVG.
@@ -43,7 +48,7 @@ describe('found vs recovered per month', () => {
   });
 
   it('draws one chart per currency with its exact data table', () => {
-    const charts = foundVsRecoveredCharts(months);
+    const charts = foundVsRecoveredCharts(months, english);
     expect(charts.map((c) => c.currency)).toEqual(['EUR', 'NOK']);
     expect(charts[0]!.table.rows).toEqual([
       ['2026-10', '€10.10', '€0.20'],
@@ -56,7 +61,10 @@ describe('found vs recovered per month', () => {
 
   it('draws nothing for currencies with only zeros', () => {
     expect(
-      foundVsRecoveredCharts([{ month: '2026-11', found: [{ currency_code: 'EUR', amount: '0.00' }], recovered: [] }]),
+      foundVsRecoveredCharts(
+        [{ month: '2026-11', found: [{ currency_code: 'EUR', amount: '0.00' }], recovered: [] }],
+        english,
+      ),
     ).toEqual([]);
   });
 });
@@ -99,13 +107,13 @@ describe('open impact by group', () => {
       label: `A${i}`,
       impact: [{ currency_code: 'EUR', amount: String(i + 1) }],
     }));
-    const [eur] = groupsByCurrency(many, 10);
+    const [eur] = groupsByCurrency(many, 10, 'Uncategorized');
     expect(eur!.bars).toHaveLength(10);
     expect(eur!.bars[0]).toEqual({ label: 'A14', amount: '15' });
   });
 
   it('charts name their currency and carry the exact amounts', () => {
-    const charts = groupCharts('Open impact by agreement', 'Agreement', groups);
+    const charts = groupCharts('Open impact by agreement', 'Agreement', groups, english);
     expect(charts.map((c) => c.title)).toEqual([
       'Open impact by agreement (no currency)',
       'Open impact by agreement (EUR)',
@@ -139,9 +147,10 @@ describe('helpers', () => {
     const chart = expiringChart(
       [{ title: 'Cleaning', expiration_date: '2026-12-07' }],
       new Date('2026-11-27T10:00:00Z'),
+      english,
     );
     expect(chart!.table.rows).toEqual([['Cleaning', '2026-12-07', '10']]);
-    expect(expiringChart([], new Date())).toBeNull();
+    expect(expiringChart([], new Date(), english)).toBeNull();
   });
 
   it('lists the last months with their bounds', () => {
@@ -171,7 +180,7 @@ describe('helpers', () => {
   it('links next steps and search results to the application', () => {
     expect(appLink('/v1/alerts?statuses=pending')).toBe('/app/alerts?statuses=pending');
     expect(resultHref({ type: 'claim', id: 'c1' })).toBe('/app/claims/c1');
-    const groups = groupResults([
+    const results = [
       { type: 'alert', id: 'a', title: 'A', matched_field: 'title', matched_text: 'A', match: 'exact', url: '' },
       {
         type: 'invoice',
@@ -182,7 +191,30 @@ describe('helpers', () => {
         match: 'exact',
         url: '',
       },
-    ]);
-    expect(groups.map((g) => g.label)).toEqual(['Invoices', 'Alerts']);
+    ];
+    expect(groupResults(results, textsFor('en').search).map((g) => g.label)).toEqual(['Invoices', 'Alerts']);
+    expect(groupResults(results, textsFor('nb').search).map((g) => g.label)).toEqual(['Fakturaer', 'Varsler']);
+  });
+
+  it('draws the Norwegian charts in Norwegian words and numbers, cached apart from the English ones', () => {
+    const months = [{ month: '2026-11', found: [{ currency_code: 'NOK', amount: '1234.5' }], recovered: [] }];
+    const [english_] = foundVsRecoveredCharts(months, english);
+    const [norsk] = foundVsRecoveredCharts(months, norwegian);
+    expect(english_!.table).toEqual({
+      columns: ['Month', 'Found', 'Recovered'],
+      rows: [['2026-11', 'NOK\u00a01,234.50', 'NOK\u00a00.00']],
+    });
+    expect(norsk!.table).toEqual({
+      columns: ['Måned', 'Funnet', 'Tilbakebetalt'],
+      rows: [['2026-11', '1\u00a0234,50\u00a0kr', '0,00\u00a0kr']],
+    });
+    expect(norsk!.title).toBe('Overfakturering funnet og tilbakebetalt per måned (NOK)');
+    expect(norsk!.svg).toContain('<title>Overfakturering funnet og tilbakebetalt per måned (NOK)</title>');
+    expect(norsk!.svg).not.toBe(english_!.svg);
+    // The same words and numbers in another locale are another picture: the cache keeps them apart.
+    const picture = { label: 'x', categories: ['a'], series: [{ name: 's', values: ['2500'] }] };
+    expect(barChartSvg(picture)).toContain('2,500');
+    expect(barChartSvg({ ...picture, locale: 'nb-NO' })).toContain('2\u00a0500');
+    expect(barChartSvg(picture)).toContain('2,500');
   });
 });

@@ -30,6 +30,13 @@ export const overview = {
   dataTable: 'Data table',
   noData: 'No data yet.',
   recent: 'last 7 days',
+  // The figures' sentences (views/overview.eta).
+  invoices: (count: number) => `${count} invoices`,
+  openCount: (count: number) => `${count} open`,
+  claimedRefunded: (claimed: string, refunded: string) => `Claimed ${claimed} · refunded ${refunded}`,
+  activeCount: (count: number) => `${count} active`,
+  expiringNotReady: (expiring: number, days: number, notReady: number) =>
+    `${expiring} expiring within ${days} days · ${notReady} not ready`,
   // Spend by supplier (issue 28).
   spendBySupplier: 'Spend by supplier',
   supplier: 'Supplier',

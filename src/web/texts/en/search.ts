@@ -4,6 +4,7 @@ export const search = {
   placeholder: 'Invoice, agreement, alert, claim…',
   submit: 'Search',
   resultsFor: 'Results for',
+  resultsForQuery: (text: string) => `Results for “${text}”`,
   none: 'Nothing found.',
   more: 'More results',
   kinds: {
