@@ -103,7 +103,6 @@ export interface Formatter {
   decimalText: (value: string | number | null | undefined) => string;
   date: typeof date;
   dateTime: typeof dateTime;
-  label: typeof label;
 }
 
 function formatterOf(locale: Locale): Formatter {
@@ -114,7 +113,6 @@ function formatterOf(locale: Locale): Formatter {
     decimalText: (value) => style.decimalText(value),
     date,
     dateTime,
-    label,
   };
 }
 
@@ -152,13 +150,6 @@ export function dateTime(value: string | Date | null | undefined): string {
   if (!value) return '—';
   const text = value instanceof Date ? value.toISOString() : value;
   return text.length >= 16 ? `${text.slice(0, 10)} ${text.slice(11, 16)} UTC` : text;
-}
-
-// "not_checked" → "Not checked": statuses and codes as words.
-export function label(value: string | null | undefined): string {
-  if (!value) return '—';
-  const words = value.replaceAll('_', ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 // An amount typed into a form, in the way people write money: "12,50" and "12.50", grouped

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../deps.js';
-import { en } from './texts/en/index.js';
 import type { Texts } from './texts/index.js';
 
 // Names to show beside the ids an API representation carries (an alert's agreement_id, an
@@ -102,7 +101,7 @@ export async function labelsOf(
 type CodeTexts = Texts['codes'];
 
 // "duplicate_charge" → "Charged twice"; a code without a label reads as words ("some_code" → "Some code").
-export function codeLabel(code: string | null | undefined, codes: CodeTexts = en.codes): string {
+export function codeLabel(code: string | null | undefined, codes: CodeTexts): string {
   if (!code) return '—';
   const known = codes.labels[code];
   if (known) return known;
@@ -118,36 +117,9 @@ export function alertSummary(
     impact_amount: string;
     provenance?: { checker?: string | null } | null;
   },
-  codes: CodeTexts = en.codes,
+  codes: CodeTexts,
 ): string {
   const checker = alert.provenance?.checker;
   if (checker && codes.summaries[checker]) return codes.summaries[checker];
   return alert.impact_amount.startsWith('-') ? codes.chargedLess : codes.chargedMore;
 }
-
-// The texts of the invoice upload (views/invoice-upload.eta, upload-row.eta, assets/app.js reads
-// the ones it needs from the form's data attributes): one place for a second language.
-export const UPLOAD_TEXTS = {
-  heading: 'Upload invoices',
-  hint: 'PDF or XML (Peppol BIS Billing 3.0, EHF). Drop files here, or choose them.',
-  choose: 'Choose files',
-  submit: 'Upload',
-  dropHere: 'Drop invoice files here',
-  results: 'Uploads',
-  uploading: 'Uploading',
-  queued: 'Waiting to be read',
-  running: 'Reading',
-  imported: 'Imported',
-  duplicate: 'Already imported',
-  notInvoice: 'Not an invoice',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  refused: 'Refused',
-  openInvoice: 'Open the invoice',
-  openExisting: 'Open the existing invoice',
-  checkAgain: 'Check again',
-  noFiles: 'Choose at least one file to upload.',
-  progress: 'Upload progress of',
-  backToInvoices: 'Back to invoices',
-  showInList: 'Show the new invoices in the list',
-} as const;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CLAIM_STATUSES, type ClaimStatus } from '../../claims/schemas.js';
 import { changeStatus } from '../../claims/state-machine.js';
 import { errors } from '../../http/errors.js';
-import { money, readAmount } from '../format.js';
+import { formatterFor, readAmount, type Formatter } from '../format.js';
 import { labelsOf } from '../labels.js';
 import { callOperation, mayCall, type OperationResponse } from '../operations.js';
 import { defineAction, defineDownload, definePage, type WebInput } from '../page.js';
@@ -22,7 +22,7 @@ import {
 } from '../query.js';
 import { actOrShowRefusal } from '../refusal.js';
 import { MAX_RENDERED_PAGE, pdfInfo, renderedPage } from '../review-page-images.js';
-import type { Texts } from '../texts/index.js';
+import { requestLocale, type Texts } from '../texts/index.js';
 
 // Claims: the list (GET /v1/claims with its filters) and one claim with its alerts, totals per
 // currency, refunds (record one), credit notes, the status changes its state machine allows, and
@@ -91,7 +91,9 @@ async function claimPage({
   const self = `/app/claims/${params.id}`;
   const canWrite = mayCall(credential, 'updateClaim');
   const currencies = claimCurrencies(claim);
-  const creditNotes = canWrite ? await creditNoteChoices(call, t, claim, ctx.query) : null;
+  const creditNotes = canWrite
+    ? await creditNoteChoices(call, t, claim, ctx.query, formatterFor(requestLocale(ctx)).money)
+    : null;
   return {
     title: `${claim.reference} · ${claim.title}`,
     claim,
@@ -121,6 +123,7 @@ async function creditNoteChoices(
   t: Texts,
   claim: OperationResponse<'getClaim'>,
   query: Record<string, unknown>,
+  money: Formatter['money'],
 ) {
   const search = firstText(query.credit_note_search);
   const page = await call('listInvoices', {

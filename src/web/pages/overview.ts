@@ -79,7 +79,10 @@ export const overviewPages = [
         t.alertsByCheck,
         t.check,
         t.alertCount,
-        byChecker.data.map((g) => ({ label: g.key === null ? t.addedByPeople : codeLabel(g.key), count: g.count })),
+        byChecker.data.map((g) => ({
+          label: g.key === null ? t.addedByPeople : codeLabel(g.key, words.codes),
+          count: g.count,
+        })),
         language,
       );
       const expiring = expiringChart(overview.agreements.expiring_soon.soonest, today, language);

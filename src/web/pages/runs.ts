@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { RUN_STATUSES, ITEM_STATUSES } from '../../runs/schemas.js';
 import { findRun, workflowIdOf } from '../../runs/service.js';
-import { codeLabel } from '../labels.js';
 import { defineAction, definePage, type WebInput } from '../page.js';
 import { mayCall } from '../operations.js';
 import type { Texts } from '../texts/index.js';
@@ -45,13 +44,12 @@ export const recordUrl = (record: { type: string; id: string } | null): string |
 const CODE = /^[a-z]+(_[a-z]+)+$/;
 
 // An item's result in words: a flat object as "matches 1 · invoices 1", anything else as short JSON.
-export function resultText(result: unknown): string {
+export function resultText(result: unknown, code: (value: string) => string): string {
   if (result && typeof result === 'object' && !Array.isArray(result)) {
     const entries = Object.entries(result as Record<string, unknown>);
     if (entries.every(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
       // A code among the values ("outcome not_invoice") reads in words, as everywhere else.
-      const shown = (value: unknown) =>
-        typeof value === 'string' && CODE.test(value) ? codeLabel(value) : String(value);
+      const shown = (value: unknown) => (typeof value === 'string' && CODE.test(value) ? code(value) : String(value));
       return entries
         .map(([key, value]) => `${key.replaceAll('_', ' ')} ${shown(value)}`)
         .join(' · ')

@@ -68,7 +68,3 @@ function localeOf(ctx: Context): Locale {
   const accepted = ctx.acceptsLanguages(Object.keys(BROWSER_LANGUAGES));
   return (typeof accepted === 'string' && BROWSER_LANGUAGES[accepted]) || 'en';
 }
-
-// The English texts for code that does not yet take the request's `t` (being moved, issue 28).
-// New code never imports this: it reads `t` from its WebInput or `it.app.t` in a view.
-export const texts: Texts = en;

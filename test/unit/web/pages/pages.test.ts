@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allowedChanges } from '../../../../src/web/pages/claims.js';
 import { credentialFields } from '../../../../src/web/pages/integrations.js';
 import { shownLines } from '../../../../src/web/pages/invoices.js';
+import { codeLabel } from '../../../../src/web/labels.js';
 import { recordUrl, resultText, temporalUiUrl } from '../../../../src/web/pages/runs.js';
 import { textsFor } from '../../../../src/web/texts/index.js';
 
@@ -73,11 +74,14 @@ describe('web pages: pure helpers', () => {
     expect(recordUrl({ type: 'invoice', id: 'abc' })).toBe('/app/invoices/abc');
     expect(recordUrl({ type: 'price_import', id: 'abc' })).toBeNull();
     expect(recordUrl(null)).toBeNull();
-    expect(resultText({ matches: 1, ended_total: 0, note: null })).toBe('matches 1 · ended total 0 · note null');
-    expect(resultText({ outcome: 'not_invoice', checker: 'duplicate_charge' })).toBe(
+    const inWords = (code: string) => codeLabel(code, textsFor('en').codes);
+    expect(resultText({ matches: 1, ended_total: 0, note: null }, inWords)).toBe(
+      'matches 1 · ended total 0 · note null',
+    );
+    expect(resultText({ outcome: 'not_invoice', checker: 'duplicate_charge' }, inWords)).toBe(
       'outcome Not an invoice · checker Charged twice',
     );
-    expect(resultText({ nested: { a: 1 } })).toBe('{"nested":{"a":1}}');
-    expect(resultText([1, 2])).toBe('[1,2]');
+    expect(resultText({ nested: { a: 1 } }, inWords)).toBe('{"nested":{"a":1}}');
+    expect(resultText([1, 2], inWords)).toBe('[1,2]');
   });
 });
