@@ -7,12 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
+import { repoRoot } from '../../src/infra/defaults.js';
 import type { BenchContext } from './support.js';
 
 // Alerts per bulk dismiss and, at most, per bulk claim: a page's worth of ticked boxes.
 const BULK_DISMISSED = 50;
 const BULK_CLAIMED = 20;
-const SAMPLES_DIR = process.env.SAMPLES_DIR ?? path.resolve('samples');
+// SAMPLES_DIR as in the tests (a git worktree has no ../shared beside it).
+const SAMPLES_DIR = process.env.SAMPLES_DIR ?? path.resolve(repoRoot, '../shared/samples');
 const REVIEW_PDF = 'pdf-plain/mustang-RE-20170509_505blanko.pdf';
 const UPLOADED_XML = 'peppol-bis3/peppol-base-example.xml';
 
