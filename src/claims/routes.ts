@@ -8,7 +8,7 @@ import { resolveTeamScope } from '../teams/scope.js';
 import { addAlerts, removeAlerts, type AlertChangeResult } from './claim-alerts.js';
 import {
   buildClaimLetter,
-  renderClaimPdf,
+  claimPdfOf,
   streamClaimCsv,
   streamClaimXlsx,
   TooManyLetterLines,
@@ -283,7 +283,7 @@ export const claimRoutes = [
       // XLSX and CSV are streamed to the client as they are written (src/claims/export/render-table.ts).
       const body =
         query.format === 'pdf'
-          ? await renderClaimPdf(letter)
+          ? await claimPdfOf(letter)
           : query.format === 'xlsx'
             ? streamClaimXlsx(letter)
             : streamClaimCsv(letter);
