@@ -1,4 +1,5 @@
 import { ApiError, errors } from '../http/errors.js';
+import { ByteCache } from '../shared/byte-cache.js';
 import { pageInfo } from '../invoices/parsing/ocr/page.js';
 import { ProgramFailed, ProgramMissing, runProgram, type ProgramLimits } from '../invoices/parsing/ocr/programs.js';
 
@@ -24,24 +25,12 @@ const MAX_CONCURRENT_RENDERS = 2;
 /** What the cache keeps at most, in bytes of PNG; the oldest renders go first. */
 const CACHE_BYTES = 64 * 1024 * 1024;
 
-const cache = new Map<string, Buffer>();
-let cachedBytes = 0;
+const cache = new ByteCache(CACHE_BYTES);
 const inFlight = new Map<string, Promise<Buffer>>();
 let running = 0;
 const waiting: Array<() => void> = [];
 
 const unavailable = (message: string) => new ApiError(503, 'page_render_unavailable', message);
-
-function remember(key: string, png: Buffer): void {
-  if (png.length > CACHE_BYTES) return;
-  cache.set(key, png);
-  cachedBytes += png.length;
-  for (const [oldest, bytes] of cache) {
-    if (cachedBytes <= CACHE_BYTES) break;
-    cache.delete(oldest);
-    cachedBytes -= bytes.length;
-  }
-}
 
 async function limited<T>(work: () => Promise<T>): Promise<T> {
   if (running >= MAX_CONCURRENT_RENDERS) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -108,7 +97,7 @@ export async function renderedPage(documentId: string, page: number, read: () =>
   inFlight.set(key, rendering);
   try {
     const png = await rendering;
-    remember(key, png);
+    cache.set(key, png);
     return png;
   } finally {
     inFlight.delete(key);

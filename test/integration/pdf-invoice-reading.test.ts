@@ -6,26 +6,18 @@ import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { rematch, settledRun } from '../support/checks.js';
 import { ingestionUpload, settledIngestionInvoice } from '../support/invoices.js';
-import { pdfInvoice, type PdfInvoice, type PdfInvoiceLine } from '../support/pdf-invoices.js';
+import {
+  FORTY_LINES_AGREED_PRICE,
+  FORTY_LINES_OVERCHARGED_LINE,
+  fortyLines,
+  pdfInvoice,
+  type PdfInvoice,
+  type PdfInvoiceLine,
+} from '../support/pdf-invoices.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
 
-const AGREED_PRICE = '10.00';
-const OVERCHARGED_LINE = 7;
-
-function fortyLines(): PdfInvoiceLine[] {
-  return Array.from({ length: 40 }, (_, index) => {
-    const quantity = 1 + (index % 5);
-    const unitPrice = index + 1 === OVERCHARGED_LINE ? '12.00' : AGREED_PRICE;
-    return {
-      item: `SKU-${String(index + 1).padStart(2, '0')}`,
-      description: `Cable assembly type ${index + 1}`,
-      quantity: String(quantity),
-      unit: 'pcs',
-      unitPrice,
-      amount: new Decimal(unitPrice).times(quantity).toFixed(2),
-    };
-  });
-}
+const AGREED_PRICE = FORTY_LINES_AGREED_PRICE;
+const OVERCHARGED_LINE = FORTY_LINES_OVERCHARGED_LINE;
 
 function invoiceOf(lines: PdfInvoiceLine[], overrides: Partial<PdfInvoice> = {}): PdfInvoice {
   const net = lines.reduce((total, line) => total.plus(line.amount), new Decimal(0));

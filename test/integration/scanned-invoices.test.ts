@@ -9,7 +9,7 @@ import { scanPdf } from '../../scripts/corpus/generate-scan-corpus.js';
 import { repoRoot } from '../../src/infra/defaults.js';
 import { call, eventually } from '../support/api.js';
 import { ingestionUpload } from '../support/invoices.js';
-import { pdfInvoice, type PdfInvoiceLine } from '../support/pdf-invoices.js';
+import { fortyLines, pdfInvoice } from '../support/pdf-invoices.js';
 import { createTenant, testDb } from '../support/tenants.js';
 
 // A scanned invoice: an image-only PDF (no text layer) from the scan corpus, made by
@@ -83,18 +83,7 @@ describe('scanned PDF invoices', () => {
   it('reads every line of a scan of the 40-line two-page invoice, as from its text layer', async () => {
     // The text-layer invoice of pdf-invoice-reading.test.ts, printed and scanned as an office
     // scanner gives it (200 dpi grayscale, turned 0.4°, light noise): an image-only PDF of two pages.
-    const lines: PdfInvoiceLine[] = Array.from({ length: 40 }, (_, index) => {
-      const quantity = 1 + (index % 5);
-      const unitPrice = index === 6 ? '12.00' : '10.00';
-      return {
-        item: `SKU-${String(index + 1).padStart(2, '0')}`,
-        description: `Cable assembly type ${index + 1}`,
-        quantity: String(quantity),
-        unit: 'pcs',
-        unitPrice,
-        amount: new Decimal(unitPrice).times(quantity).toFixed(2),
-      };
-    });
+    const lines = fortyLines();
     const net = lines.reduce((total, line) => total.plus(line.amount), new Decimal(0));
     const number = `SCAN-${randomUUID().slice(0, 8)}`;
     const text = await pdfInvoice({

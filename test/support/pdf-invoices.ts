@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import PDFDocument from 'pdfkit';
 
 // Text-layer PDF invoices drawn with pdfkit, as a supplier's billing system prints them: a
@@ -28,6 +29,26 @@ export interface PdfInvoice {
   gross: string;
   /** A line under the totals, e.g. what to quote when paying. */
   note?: string;
+}
+
+// The issue's 40-line invoice over two pages: cable assemblies at 10.00 a piece, but line 7 at 12.00
+// (an overcharge against an agreed 10.00).
+export const FORTY_LINES_AGREED_PRICE = '10.00';
+export const FORTY_LINES_OVERCHARGED_LINE = 7;
+
+export function fortyLines(): PdfInvoiceLine[] {
+  return Array.from({ length: 40 }, (_, index) => {
+    const quantity = 1 + (index % 5);
+    const unitPrice = index + 1 === FORTY_LINES_OVERCHARGED_LINE ? '12.00' : FORTY_LINES_AGREED_PRICE;
+    return {
+      item: `SKU-${String(index + 1).padStart(2, '0')}`,
+      description: `Cable assembly type ${index + 1}`,
+      quantity: String(quantity),
+      unit: 'pcs',
+      unitPrice,
+      amount: new Decimal(unitPrice).times(quantity).toFixed(2),
+    };
+  });
 }
 
 export async function pdfInvoice(invoice: PdfInvoice): Promise<Buffer> {

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
+import { ByteCache } from '../../shared/byte-cache.js';
 import type { ClaimLetter } from './letter.js';
 import { renderClaimPdf } from './render-pdf.js';
 
 // A claim's PDF letter is a pure function of its letter (render-pdf.ts), and making it costs far
-// more than reading the letter's data: about a second for a hundred lines, paid again by every view
-// of the preview, each of its page images and every download. The rendered bytes are kept for the
+// more than reading the letter's data (docs/benchmarks.md, bench:web session 17), a cost paid
+// again by every view of the preview, each of its page images and every download. The rendered bytes are kept for the
 // letter's exact content, so any change to an alert, a refund, the claim or the sender gives a
 // new key and a new render; only the time of day (the PDF's creation timestamp) is left out of
-// the key, the printed date being the day. Bounded by bytes, oldest out first.
+// the key, the printed date being the day.
 
-const MAX_CACHED_BYTES = 64 * 1024 * 1024;
-const rendered = new Map<string, Buffer>();
-let cachedBytes = 0;
+// A PDF over a quarter of the bound is answered, not kept.
+const rendered = new ByteCache(64 * 1024 * 1024, 16 * 1024 * 1024);
 
 function keyOf(letter: ClaimLetter): string {
   const sameDay = { ...letter, generatedAt: letter.generatedAt.slice(0, 10) };
@@ -21,19 +21,8 @@ function keyOf(letter: ClaimLetter): string {
 export async function claimPdfOf(letter: ClaimLetter): Promise<Buffer> {
   const key = keyOf(letter);
   const kept = rendered.get(key);
-  if (kept) {
-    rendered.delete(key);
-    rendered.set(key, kept);
-    return kept;
-  }
+  if (kept) return kept;
   const pdf = await renderClaimPdf(letter);
-  if (pdf.length > MAX_CACHED_BYTES / 4) return pdf;
   rendered.set(key, pdf);
-  cachedBytes += pdf.length;
-  for (const [oldKey, old] of rendered) {
-    if (cachedBytes <= MAX_CACHED_BYTES) break;
-    rendered.delete(oldKey);
-    cachedBytes -= old.length;
-  }
   return pdf;
 }

@@ -37,6 +37,17 @@ export type ColumnRole =
   | 'vatAmount'
   | 'grossAmount';
 
+/** The columns that hold numbers: the table's bands and OCR's digit repairs treat them alike. */
+export const NUMERIC_ROLES: ReadonlySet<ColumnRole> = new Set([
+  'quantity',
+  'unitPrice',
+  'discount',
+  'amount',
+  'vatRate',
+  'vatAmount',
+  'grossAmount',
+]);
+
 type Dictionary<K extends string> = Record<K, Partial<Record<Language, readonly string[]>>>;
 
 export const HEADER_LABELS: Dictionary<HeaderField> = {

@@ -8,7 +8,7 @@
  */
 import { Decimal } from 'decimal.js';
 import type { InvoiceLine } from '../model.js';
-import type { ColumnRole } from './labels.js';
+import { NUMERIC_ROLES, type ColumnRole } from './labels.js';
 import type { ReadTable } from './table.js';
 
 /** Characters OCR takes for one another, in letter and digit form. */
@@ -21,15 +21,6 @@ const MIN_AGREEING = 3;
 /** ...and at least this share of the column's cells. */
 const MIN_SHARE = 0.6;
 
-const NUMBER_COLUMNS: ReadonlySet<ColumnRole> = new Set([
-  'quantity',
-  'unitPrice',
-  'discount',
-  'amount',
-  'vatRate',
-  'vatAmount',
-  'grossAmount',
-]);
 /** A word of digits, marks and the letters OCR reads for 1 and 0 ("i", "l", "|", "O"). */
 const MISREAD_NUMBER = /^[-−(]?[\dilI|oO]+(?:[.,'][\dilI|oO]+)*[-)]?%?$/u;
 
@@ -43,7 +34,7 @@ export function repairNumberCells(table: ReadTable): ReadTable {
     const cells = { ...row.cells };
     for (const role of Object.keys(cells) as ColumnRole[]) {
       const cell = cells[role];
-      if (cell === undefined || !NUMBER_COLUMNS.has(role)) continue;
+      if (cell === undefined || !NUMERIC_ROLES.has(role)) continue;
       // One word only: beside a number, "l" is a litre ("2 l").
       const word = cell.trim();
       if (/[ilI|oO]/u.test(word) && MISREAD_NUMBER.test(word) && (/\d/u.test(word) || word.length <= 2))

@@ -8,7 +8,7 @@
 import { Decimal } from 'decimal.js';
 import type { DecimalString } from '../model.js';
 import { TermIndex } from './label-match.js';
-import { COLUMN_LABELS, TOTAL_LABELS, labelWords, type ColumnRole } from './labels.js';
+import { COLUMN_LABELS, NUMERIC_ROLES, TOTAL_LABELS, labelWords, type ColumnRole } from './labels.js';
 import type { Line } from '../../../shared/layout/lines.js';
 import { numberShape, parseNumber, parseRate, type DecimalMark } from '../../../shared/layout/numbers.js';
 import type { Word } from '../../../shared/layout/words.js';
@@ -43,16 +43,6 @@ export interface ReadTable {
   /** Rows dropped as page subtotals or carry-forwards. */
   skippedRows: number;
 }
-
-const NUMERIC_ROLES: ReadonlySet<ColumnRole> = new Set([
-  'quantity',
-  'unitPrice',
-  'discount',
-  'amount',
-  'vatRate',
-  'vatAmount',
-  'grossAmount',
-]);
 
 /** A header row: at least three column words, one of them a price or amount, nearly nothing else. */
 export function parseHeaderLine(line: Line, ocr = false): TableHeader | null {
