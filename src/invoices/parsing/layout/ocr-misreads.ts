@@ -62,11 +62,20 @@ export function repairOcrMisreads(lines: readonly InvoiceLine[]): InvoiceLine[] 
   return withoutStraySigns(withColumns);
 }
 
+const LONE_MARKS = new Set(['-', '|', '·']);
+
+/** "kpl -": a mark standing alone after the last word (no pattern: a run of spaces stays linear). */
+function withoutLoneMark(text: string): string {
+  if (!LONE_MARKS.has(text.at(-1) ?? '')) return text;
+  const before = text.slice(0, -1);
+  const trimmed = before.trimEnd();
+  return trimmed.length < before.length ? trimmed : text;
+}
+
 /** "kg:", "Std’", "Monitor 27 inch’", "kpl -": a speck after the last word. */
 function withoutTrailingMarks(text: string | null): string | null {
   if (text === null) return null;
-  const trimmed = text
-    .replace(/\s+[-|·]$/u, '')
+  const trimmed = withoutLoneMark(text)
     .replace(/(?<=\p{L})[’'"`:;,|]+$/u, '')
     // After a digit a quote may be printed: 'Monitor 27"'.
     .replace(/(?<=\p{N})[’`:;,|]+$/u, '')
