@@ -6,13 +6,7 @@ import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
 import { resolveTeamScope } from '../teams/scope.js';
 import { addAlerts, removeAlerts, type AlertChangeResult } from './claim-alerts.js';
-import {
-  buildClaimLetter,
-  claimPdfOf,
-  streamClaimCsv,
-  streamClaimXlsx,
-  TooManyLetterLines,
-} from './export/index.js';
+import { buildClaimLetter, claimPdfOf, streamClaimCsv, streamClaimXlsx, TooManyLetterLines } from './export/index.js';
 import { listClaims } from './list.js';
 import { findClaim } from './records.js';
 import { claimDocuments, claimMetrics } from './reports.js';
