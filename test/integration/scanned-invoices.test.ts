@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -85,9 +84,11 @@ describe('scanned PDF invoices', () => {
     // scanner gives it (200 dpi grayscale, turned 0.4°, light noise): an image-only PDF of two pages.
     const lines = fortyLines();
     const net = lines.reduce((total, line) => total.plus(line.amount), new Decimal(0));
-    const number = `SCAN-${randomUUID().slice(0, 8)}`;
+    // Fixed words, so a run reads what the last one read: a random number once ended in a "c"
+    // that tesseract took for "¢" (now put back: repairNumber).
+    const number = 'SCAN-55b5233c';
     const text = await pdfInvoice({
-      supplier: `Kabelverket ${randomUUID().slice(0, 6)} AS`,
+      supplier: 'Kabelverket 3fa9c1 AS',
       orgNumber: '912 345 678',
       vatId: 'NO912345678MVA',
       buyer: 'Vestland Bygg AS',

@@ -250,10 +250,12 @@ const CODE = /^[\p{Lu}\d$|il][\p{Lu}\d|il/.-]{2,}$/u;
  * otherwise a number ("1O0,00", "l2.50") the digits are put back. Inside a code of capitals and
  * digits ("Ai28-71", "$265-86", "F2025OO17", an item or invoice number) an O between digits, a 1
  * next to a digit and a leading S before one are put back; an amount ("$265.86") and any other word are left as read.
+ * A cent sign read for a code's c goes back too (withoutCentSign).
  */
-export function repairNumber(text: string): string {
-  const digits = text.replace(/[^0-9]/gu, '').length;
-  if (digits < 2) return text;
+export function repairNumber(read: string): string {
+  const digits = read.replace(/[^0-9]/gu, '').length;
+  if (digits < 2) return read;
+  const text = withoutCentSign(read);
   if (/[OoIl|]/u.test(text)) {
     const repaired = text.replace(/[Oo]/gu, '0').replace(/[Il|]/gu, '1');
     if (NUMBER_AFTER_REPAIR.test(repaired)) return repaired;
@@ -265,6 +267,15 @@ export function repairNumber(text: string): string {
       .replace(/(?<=\d)[|il](?=\d|$)|(?<=^|\p{Lu})[|il](?=\d)/gu, '1');
   }
   return text;
+}
+
+/**
+ * Tesseract reads a c beside digits as a cent sign now and then ("SCAN-55b5233¢"). In a word with
+ * letters besides it, a code, it is the c; an amount in cents ("50¢") keeps its sign.
+ */
+function withoutCentSign(text: string): string {
+  if (!text.includes('¢') || !/\p{L}/u.test(text.replaceAll('¢', ''))) return text;
+  return text.replace(/(?<=[\p{L}\d-])¢|¢(?=[\p{L}\d])/gu, 'c');
 }
 
 /**

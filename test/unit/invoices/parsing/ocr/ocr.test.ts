@@ -118,6 +118,9 @@ describe('tesseract TSV to layout words', () => {
     expect(repairNumber('PO-4003')).toBe('PO-4003');
     expect(repairNumber('Oslo')).toBe('Oslo');
     expect(repairNumber('4ea')).toBe('4ea');
+    expect(repairNumber('SCAN-55b5233¢')).toBe('SCAN-55b5233c');
+    expect(repairNumber('¢d12-7')).toBe('cd12-7');
+    expect(repairNumber('50¢')).toBe('50¢');
   });
 
   it('measures a residual skew from the baselines and turns the boxes back, so each line is one line again', () => {
