@@ -16,6 +16,7 @@
 //   --invoices 100000 --suppliers 2000 --agreements 500 --alerts 50000 --lines 1000
 //   --samples 100 --warmup 10 --action-samples 40 (uploads and previews: a fifth of it)
 //   --only <name part>[,<name part>...] --skip-actions --explain (each page's statements under EXPLAIN ANALYZE)
+//   --hold (after seeding, keep the stack up and print how to reach it, until Ctrl-C: to explore plans)
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'skip-actions': { type: 'boolean', default: false },
     explain: { type: 'boolean', default: false },
+    hold: { type: 'boolean', default: false },
   },
 });
 const VOLUME = {
@@ -479,6 +481,14 @@ function pages(f: Fixtures): { name: string; path: string }[] {
   ].filter((page) => chosen(page.name));
 }
 
+// --hold: the seeded stack stays up until Ctrl-C, for psql and a browser.
+async function holdStack({ stack, tenant }: BenchContext, fixtures: Fixtures): Promise<void> {
+  console.log(`holding: DATABASE_URL=${stack.env.DATABASE_URL}`);
+  console.log(`         API ${stack.apiUrl}, organization ${tenant.organizationId}`);
+  console.log(`         fixtures ${JSON.stringify(fixtures)}`);
+  await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+}
+
 // --only a,b: the pages and actions whose name contains one of the parts.
 const chosen = (name: string) => !values.only || values.only.split(',').some((part) => name.includes(part));
 
@@ -494,6 +504,7 @@ await withBenchStack('Web bench', async (context) => {
     const seededAt = performance.now();
     const fixtures = await seed(context, client);
     console.log(`seeded in ${seconds(seededAt).toFixed(1)} s`);
+    if (values.hold) await holdStack(context, fixtures);
     if (values.explain) explainer = explainOn(client);
     const session = await signIn(context.stack.apiUrl, await benchUser(context));
     await switchOrganization(context.stack.apiUrl, session, context.tenant.organizationId);

@@ -307,6 +307,19 @@ export const metricsSchema = z
   })
   .meta({ id: 'ClaimMetrics' });
 
+export const refundsByMonthSchema = z
+  .object({
+    months: z
+      .array(
+        z.object({
+          month: z.string().meta({ description: "YYYY-MM, the calendar month of the refunds' dates" }),
+          refunds: z.array(money).meta({ description: 'Refunds dated in the month, per currency' }),
+        }),
+      )
+      .meta({ description: 'Months with refunds, oldest first' }),
+  })
+  .meta({ id: 'RefundsByMonth' });
+
 export const claimDocumentSchema = z
   .object({
     document_id: uuid,

@@ -67,6 +67,10 @@ interface SupplierRow {
   supplier_count: bigint;
 }
 
+// Keys that narrow nothing by themselves: the operators shape filters that are absent, and the team
+// scope arrives as `scope`.
+const SHAPING_KEYS: ReadonlySet<string> = new Set(['join_operator', 'supplier_operator', 'mine', 'team_ids']);
+
 export async function supplierSpend(
   deps: Pick<AppDeps, 'db'>,
   organizationId: string,
@@ -74,20 +78,12 @@ export async function supplierSpend(
   scope: TeamScope | null = null,
 ) {
   const { limit, ...filters } = query;
-  const where = invoiceMetricsWhere(organizationId, filters, scope);
+  const unfiltered =
+    !scope && Object.entries(filters).every(([key, value]) => value === undefined || SHAPING_KEYS.has(key));
+  const perSupplier = unfiltered ? keptPerSupplier(organizationId) : countedPerSupplier(organizationId, filters, scope);
   // The ranking and the currency's totals in one pass; only the top rows leave the database.
   const rows = await deps.db.$queryRaw<SupplierRow[]>`
-    WITH per_supplier AS (
-      SELECT currency_code, supplier_id,
-             coalesce(sum(tax_inclusive_amount) FILTER (WHERE document_type = 'invoice'), 0) AS invoiced,
-             coalesce(sum(abs(tax_inclusive_amount)) FILTER (WHERE document_type = 'credit_note'), 0) AS credited,
-             count(*) FILTER (WHERE document_type = 'invoice') AS invoice_count,
-             count(*) FILTER (WHERE document_type = 'credit_note') AS credit_note_count
-        FROM invoices
-       WHERE ${where} AND processing_status = 'completed' AND duplicate_of_invoice_id IS NULL
-         AND currency_code IS NOT NULL
-       GROUP BY currency_code, supplier_id
-    ), ranked AS (
+    WITH per_supplier AS (${perSupplier}), ranked AS (
       SELECT per_supplier.*,
              row_number() OVER (PARTITION BY currency_code
                                 ORDER BY invoiced - credited DESC, supplier_id NULLS LAST) AS place,
@@ -101,6 +97,33 @@ export async function supplierSpend(
      WHERE place <= ${limit}
      ORDER BY currency_code, place`;
   return { currencies: byCurrency(rows) };
+}
+
+// The organization's whole spend per supplier, as the invoice triggers keep it (migration
+// supplier_spend_totals): a row per supplier instead of every invoice (docs/benchmarks.md).
+function keptPerSupplier(organizationId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT currency_code, nullif(supplier_key, '')::uuid AS supplier_id, invoiced, credited, invoice_count, credit_note_count
+      FROM organization_supplier_spend
+     WHERE organization_id = ${organizationId}::uuid AND (invoice_count <> 0 OR credit_note_count <> 0)`;
+}
+
+// The filtered invoices' spend per supplier, grouped from the invoices themselves.
+function countedPerSupplier(
+  organizationId: string,
+  filters: Omit<z.infer<typeof supplierSpendQuery>, 'limit'>,
+  scope: TeamScope | null,
+): Prisma.Sql {
+  return Prisma.sql`
+    SELECT currency_code, supplier_id,
+           coalesce(sum(tax_inclusive_amount) FILTER (WHERE document_type = 'invoice'), 0) AS invoiced,
+           coalesce(sum(abs(tax_inclusive_amount)) FILTER (WHERE document_type = 'credit_note'), 0) AS credited,
+           count(*) FILTER (WHERE document_type = 'invoice') AS invoice_count,
+           count(*) FILTER (WHERE document_type = 'credit_note') AS credit_note_count
+      FROM invoices
+     WHERE ${invoiceMetricsWhere(organizationId, filters, scope)} AND processing_status = 'completed'
+       AND duplicate_of_invoice_id IS NULL AND currency_code IS NOT NULL
+     GROUP BY currency_code, supplier_id`;
 }
 
 function byCurrency(rows: SupplierRow[]) {

@@ -108,19 +108,6 @@ export function groupsByCurrency(groups: Group[], top: number, unnamed: string):
   }));
 }
 
-// Sums a list of per-status money rows (claim metrics) into one amount per currency.
-export function totalsByCurrency(rows: { currency_code: string | null; total: string }[]): Money[] {
-  const sums = new Map<string, Decimal>();
-  for (const row of rows)
-    sums.set(
-      currencyKey(row.currency_code),
-      (sums.get(currencyKey(row.currency_code)) ?? new Decimal(0)).plus(row.total),
-    );
-  return [...sums.entries()]
-    .sort(([a], [b]) => byKey(a, b))
-    .map(([key, sum]) => ({ currency_code: key === NO_CURRENCY ? null : key, amount: sum.toString() }));
-}
-
 // ---- Pictures ----
 
 // Only the parts these charts draw with. Each setOption walks every registered component and

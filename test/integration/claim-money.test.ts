@@ -280,5 +280,27 @@ describe('claim refunds, credit notes and metrics', () => {
       },
     ]);
     expectError(await tenant.call('/v1/claims/metrics?refunded_from=2026-13-01'), 400, 'validation_error');
+
+    // The same refunds per calendar month (the overview's chart), with the same filters.
+    const byMonth = async (query: string) => (await tenant.call(`/v1/claims/metrics/refunds-by-month?${query}`)).body;
+    expect(await byMonth('')).toEqual({
+      months: [
+        { month: '2026-03', refunds: [{ currency_code: 'EUR', amount: '4.00' }] },
+        { month: '2026-04', refunds: [{ currency_code: 'EUR', amount: '13.25' }] },
+      ],
+    });
+    expect(await byMonth('refunded_from=2026-04-01&refunded_through=2026-04-29')).toEqual({
+      months: [{ month: '2026-04', refunds: [{ currency_code: 'EUR', amount: '6.00' }] }],
+    });
+    expect(await byMonth('statuses=completed')).toEqual({
+      months: [{ month: '2026-04', refunds: [{ currency_code: 'EUR', amount: '7.25' }] }],
+    });
+    expect(await byMonth('refunded_through=2026-02-28')).toEqual({ months: [] });
+    expect((await (await createTenant()).call('/v1/claims/metrics/refunds-by-month')).body).toEqual({ months: [] });
+    expectError(
+      await tenant.call('/v1/claims/metrics/refunds-by-month?refunded_from=2026-13-01'),
+      400,
+      'validation_error',
+    );
   });
 });

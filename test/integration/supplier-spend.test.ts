@@ -85,4 +85,45 @@ describe('spend by supplier', () => {
     expectError(await tenant.call('/v1/invoices/metrics/suppliers?limit=101'), 400, 'validation_error');
     expect((await (await createTenant()).call('/v1/invoices/metrics/suppliers')).body).toEqual({ currencies: [] });
   });
+
+  it('keeps the unfiltered spend, read from the totals the invoice triggers keep, equal to a count of the invoices', async () => {
+    const tenant = await createTenant();
+    const [one, two] = [newSupplier('One'), newSupplier('Two')];
+    const kept = async () => (await tenant.call('/v1/invoices/metrics/suppliers?limit=100')).body;
+    // Every document type named: the same invoices, grouped from the invoices themselves.
+    const counted = async () =>
+      (await tenant.call('/v1/invoices/metrics/suppliers?limit=100&document_types=invoice,credit_note')).body;
+    const a = await invoiceOf(tenant, one, { lines: line('120.00') });
+    const b = await invoiceOf(tenant, one, { lines: line('80.00') });
+    const c = await invoiceOf(tenant, two, { lines: line('45.50') });
+    const d = await invoiceOf(tenant, two, { currency: 'NOK', lines: line('700.00') });
+    const db = testDb();
+    const changes = [
+      // Moved to the other supplier, then to none known.
+      () => db.invoice.update({ where: { id: a.id }, data: { supplierId: c.supplier.id } }),
+      () => db.invoice.update({ where: { id: a.id }, data: { supplierId: null } }),
+      // A new amount; a credit note; back to an invoice.
+      () => db.invoice.update({ where: { id: b.id }, data: { taxInclusiveAmount: new Prisma.Decimal('99.99') } }),
+      () =>
+        db.invoice.update({
+          where: { id: c.id },
+          data: { documentType: 'credit_note', taxInclusiveAmount: new Prisma.Decimal('-45.50') },
+        }),
+      () => db.invoice.update({ where: { id: c.id }, data: { documentType: 'invoice' } }),
+      // Failed, then processed again; deleted (no longer spend); one statement over several rows.
+      () => db.invoice.update({ where: { id: d.id }, data: { processingStatus: 'failed' } }),
+      () => db.invoice.update({ where: { id: d.id }, data: { processingStatus: 'completed' } }),
+      () => db.invoice.update({ where: { id: b.id }, data: { deletedAt: new Date() } }),
+      () => db.invoice.updateMany({ where: { id: { in: [c.id, d.id] } }, data: { currencyCode: 'SEK' } }),
+    ];
+    expect(await kept()).toEqual(await counted());
+    for (const change of changes) {
+      await change();
+      expect(await kept()).toEqual(await counted());
+    }
+    expect((await kept()).currencies.map((currency: { currency_code: string }) => currency.currency_code)).toEqual([
+      'EUR',
+      'SEK',
+    ]);
+  });
 });

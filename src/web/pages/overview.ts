@@ -6,7 +6,6 @@ import {
   groupCharts,
   lastMonths,
   supplierSpendCharts,
-  totalsByCurrency,
   type Chart,
   type ChartLanguage,
   type Money,
@@ -45,7 +44,7 @@ export const overviewPages = [
       const language: ChartLanguage = { t, fmt: formatterFor(requestLocale(ctx)) };
       const today = new Date();
       const months = lastMonths(today, MONTHS);
-      const [overview, bySupplier, byAgreement, byTopic, byChecker, found, recovered] = await Promise.all([
+      const [overview, bySupplier, byAgreement, byTopic, byChecker, found, refunds] = await Promise.all([
         call('getOverview'),
         call('getInvoiceSpendBySupplier', { query: { limit: SUPPLIERS } }),
         call('getAlertGroups', {
@@ -59,21 +58,18 @@ export const overviewPages = [
           months.map((m) => call('getAlertMetrics', { query: { created_from: m.from, created_before: m.before } })),
         ),
         // Recovered: the refunds dated in the month, of claims in any status.
-        Promise.all(
-          months.map((m) =>
-            call('getClaimMetrics', {
-              query: { refunded_from: m.from.slice(0, 10), refunded_through: dayBefore(m.before) },
-            }),
-          ),
-        ),
+        call('getClaimRefundsByMonth', {
+          query: { refunded_from: months[0]!.from.slice(0, 10), refunded_through: dayBefore(months.at(-1)!.before) },
+        }),
       ]);
+      const recovered = new Map(refunds.months.map((m) => [m.month, m.refunds]));
       const perMonth = months.map((m, i) => ({
         month: m.month,
         found: found[i]!.impact.map((r): Money => ({
           currency_code: r.currency_code,
           amount: r.total,
         })),
-        recovered: totalsByCurrency(recovered[i]!.refund_summary),
+        recovered: recovered.get(m.month) ?? [],
       }));
       const byCheck = countChart(
         t.alertsByCheck,

@@ -7,7 +7,6 @@ import {
   groupCharts,
   groupsByCurrency,
   lastMonths,
-  totalsByCurrency,
 } from '../../../src/web/charts.js';
 import { formatterFor } from '../../../src/web/format.js';
 import { appLink } from '../../../src/web/pages/overview.js';
@@ -130,19 +129,6 @@ describe('open impact by group', () => {
 });
 
 describe('helpers', () => {
-  it('sums claim metrics rows per currency', () => {
-    expect(
-      totalsByCurrency([
-        { currency_code: 'EUR', total: '1.10' },
-        { currency_code: 'NOK', total: '2' },
-        { currency_code: 'EUR', total: '0.20' },
-      ]),
-    ).toEqual([
-      { currency_code: 'EUR', amount: '1.3' },
-      { currency_code: 'NOK', amount: '2' },
-    ]);
-  });
-
   it('counts days to each expiration date', () => {
     const chart = expiringChart(
       [{ title: 'Cleaning', expiration_date: '2026-12-07' }],
