@@ -4,6 +4,8 @@ import { assertIfMatch } from '../http/etag.js';
 import { pageParams, resolvePage } from '../http/pagination.js';
 import { defineRoute, idParams } from '../http/route.js';
 import { assertSentAsRead, listResponse } from '../http/schemas.js';
+import type { RequestActor } from '../auth/actor.js';
+import type { AppDeps } from '../deps.js';
 import { resolveTeamScope } from '../teams/scope.js';
 import { addAlerts, removeAlerts, type AlertChangeResult } from './claim-alerts.js';
 import { buildClaimLetter, claimPdfOf, streamClaimCsv, streamClaimXlsx, TooManyLetterLines } from './export/index.js';
@@ -48,6 +50,13 @@ async function changeResponse(deps: Parameters<typeof claimView>[0], claimId: st
 // every line, docs/claim-letter.md): a letter longer than this would hold the API for seconds.
 const PDF_LETTER_MAX_LINES = 2_000;
 
+// The claims a metrics read covers (the list's filters, the team scope) and its refund dates.
+async function metricsInput(deps: AppDeps, actor: RequestActor, query: z.infer<typeof metricsQuery>) {
+  const filter = filterOf(query);
+  const scope = await resolveTeamScope(deps.db, actor, filter);
+  return { filter, refunded: { from: query.refunded_from, through: query.refunded_through }, scope };
+}
+
 export const claimRoutes = [
   defineRoute({
     method: 'get',
@@ -72,17 +81,8 @@ export const claimRoutes = [
     query: metricsQuery,
     responses: { 200: { description: 'Counts and amounts', schema: metricsSchema } },
     handler: async ({ query, actor, deps }) => {
-      const filter = filterOf(query);
-      const scope = await resolveTeamScope(deps.db, actor, filter);
-      return {
-        body: await claimMetrics(
-          deps,
-          actor.organizationId,
-          filter,
-          { from: query.refunded_from, through: query.refunded_through },
-          scope,
-        ),
-      };
+      const { filter, refunded, scope } = await metricsInput(deps, actor, query);
+      return { body: await claimMetrics(deps, actor.organizationId, filter, refunded, scope) };
     },
   }),
   defineRoute({
@@ -96,9 +96,7 @@ export const claimRoutes = [
     query: metricsQuery,
     responses: { 200: { description: 'Refunds per month', schema: refundsByMonthSchema } },
     handler: async ({ query, actor, deps }) => {
-      const filter = filterOf(query);
-      const scope = await resolveTeamScope(deps.db, actor, filter);
-      const refunded = { from: query.refunded_from, through: query.refunded_through };
+      const { filter, refunded, scope } = await metricsInput(deps, actor, query);
       return { body: await refundsByMonth(deps, actor.organizationId, filter, refunded, scope) };
     },
   }),
