@@ -169,8 +169,8 @@ describe('cells a scanned table shows to be misread', () => {
   it('reads a 1 or 0 misread as a letter in a column of numbers, and leaves a litre beside its number', () => {
     const table = {
       rows: [
-        { cells: { quantity: 'i', amount: '10.00', description: 'i' }, lines: [] },
-        { cells: { quantity: '2 l', unitPrice: 'lO.5O' }, lines: [] },
+        { cells: { quantity: 'i', amount: '10.00', description: 'i' }, lines: [], bands: [] },
+        { cells: { quantity: '2 l', unitPrice: 'lO.5O' }, lines: [], bands: [] },
       ],
     } as unknown as ReadTable;
     const rows = repairNumberCells(table).rows.map((row) => row.cells);
