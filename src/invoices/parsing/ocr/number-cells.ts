@@ -6,6 +6,7 @@
  * are read once more with only digits and number marks allowed, and a reading replaces the page's
  * only when it makes its row add up. Runs in the page's helper, where the page image is.
  */
+import { Decimal } from 'decimal.js';
 import { buildLines, type Line } from '../../../shared/layout/lines.js';
 import { parseNumber, voteDecimalMark, type DecimalMark } from '../../../shared/layout/numbers.js';
 import type { Word } from '../../../shared/layout/words.js';
@@ -14,6 +15,7 @@ import {
   bandSpan,
   columnOf,
   lenientNumber,
+  quantityOf,
   readTable,
   rowArithmetic,
   type Band,
@@ -44,6 +46,8 @@ export interface NumberCell {
   baseline: number;
   height: number;
   bands: readonly Band[];
+  /** The words the page's reading has in the cell. */
+  printed: Word[];
 }
 
 export interface RowsToReread {
@@ -91,6 +95,7 @@ function cellOf(row: TableRow, index: number, role: ArithmeticRole, pageWidth: n
     baseline: line.y,
     height: line.height,
     bands: row.bands,
+    printed: line.words.filter((word) => columnOf(word, row.bands) === role),
   };
 }
 
@@ -103,12 +108,16 @@ function lineHolding(row: TableRow, role: ArithmeticRole): Line | undefined {
 export interface CellReading {
   cell: NumberCell;
   words: Word[];
+  /** The words replace the whole cell, a unit beside the number too (a reading of the printed cell). */
+  wholeCell?: boolean;
 }
 
 /**
- * The second readings that make their row add up, as the words that replace the cells' number
- * words. Per row, the fewest cells changed win; a row two readings would fix differently keeps
- * the page's reading, since the arithmetic cannot tell which is right.
+ * The readings that make their row add up, as the words that replace the cells' words: the
+ * second reading of a cell, or the page's own reading of it put right where OCR commonly errs
+ * (cleanedNumber, withLostDecimalMark). Per row, the fewest cells changed win; a row that two
+ * readings would give different numbers keeps the page's reading, since the arithmetic cannot
+ * tell which is right.
  */
 export function replacementsFor(request: RowsToReread, readings: readonly CellReading[]): CellReading[] {
   const chosen: CellReading[] = [];
@@ -123,32 +132,76 @@ export function replacementsFor(request: RowsToReread, readings: readonly CellRe
   return chosen;
 }
 
-/** The numbers a cell's second reading may be: all its words as one number, or one of them. */
+/**
+ * What a cell may read: the page's reading of it put right (first: it keeps the unit printed
+ * beside a quantity), then the second reading's words as one number or each alone, each also
+ * with a lost decimal mark put back.
+ */
 function numberOptions(reading: CellReading, original: string | undefined, mark: DecimalMark): CellReading[] {
-  const words = reading.words.filter((word) => /\d/u.test(word.text));
-  const groups = words.length > 1 ? [words, ...words.map((word) => [word])] : [words];
-  const negative = /^[-−]/u.test(original?.trim() ?? '');
-  const options: CellReading[] = [];
-  for (const group of groups) {
-    const first = group[0];
-    const last = group.at(-1);
-    if (!first || !last) continue;
-    const joined = group.map((word) => word.text).join(' ');
-    // A credit note's minus is printed small and apart; the digit-only reading may not see it.
-    const text = negative && !joined.startsWith('-') ? `-${joined}` : joined;
-    if (lenientNumber(text, mark) === null && parseNumber(text, mark) === null) continue;
-    if (text === original?.trim()) continue;
-    const confidence = Math.min(...group.map((word) => word.confidence ?? 1));
-    options.push({
+  const printed = original?.trim() ?? '';
+  // A credit note's minus is printed small and apart; the digit-only reading may not see it.
+  const negative = /^\W?[-−(]/u.test(printed);
+  const signed = (text: string) => (negative && !/^[-−(]/u.test(text) ? `-${text}` : text);
+  const texts = new Map<string, CellReading>();
+  const add = (text: string, words: readonly Word[], wholeCell: boolean) => {
+    if (text === printed || texts.has(text) || !/\d/u.test(text)) return;
+    const first = words[0];
+    const last = words.at(-1);
+    if (!first || !last) return;
+    const confidence = Math.min(...words.map((word) => word.confidence ?? 1));
+    texts.set(text, {
       cell: reading.cell,
       words: [{ ...first, text, width: last.x + last.width - first.x, confidence }],
+      wholeCell,
     });
+  };
+  const printedWords = reading.cell.printed;
+  if (printed !== '' && printedWords.length > 0) {
+    const cleaned = cleanedNumber(printed, mark);
+    add(cleaned, printedWords, true);
+    add(withLostDecimalMark(cleaned, mark), printedWords, true);
   }
-  return options;
+  const words = reading.words.filter((word) => /\d/u.test(word.text));
+  const groups = words.length > 1 ? [words, ...words.map((word) => [word])] : [words];
+  for (const group of groups) {
+    const joined = signed(group.map((word) => word.text).join(' '));
+    add(joined, group, false);
+    add(withLostDecimalMark(joined, mark), group, false);
+  }
+  return [...texts.values()];
+}
+
+/**
+ * A number cell without the marks specks and OCR add to it: before its first digit (".149,00",
+ * "“40 720,78"; a minus or an opening parenthesis stays), after its last ("149.00:", "(6,094.54):";
+ * a closing parenthesis or a trailing minus stays), between the number and its unit ("7.50'ea");
+ * a decimal mark read as a colon ("8,507:55"), and a 1 read as "l" before a unit ("lea").
+ */
+export function cleanedNumber(text: string, mark: DecimalMark): string {
+  return text
+    .replace(/^[^\d\p{L}(−-]+/u, '')
+    .replace(/[^\d\p{L})−-]+$/u, '')
+    .replace(/(?<=\d)[^\d\p{L}\s.,]+(?=\p{L})/u, ' ')
+    .replace(/(?<=\d)[:;](?=\d{2}(?:\D|$))/u, mark)
+    .replace(/^[lI|](?=\p{L}|\s|$)/u, '1');
+}
+
+/**
+ * A number printed with two decimals whose decimal mark OCR lost ("250" for 2,50, "143892" for
+ * 1 438,92): its digits with the mark put back before the last two. Only the row's arithmetic
+ * can say whether the mark was there.
+ */
+export function withLostDecimalMark(text: string, mark: DecimalMark): string {
+  const match = /^([-−(]?)([\d.,' ]+)([)]?)$/u.exec(text);
+  if (!match) return text;
+  const digits = (match[2] ?? '').replace(/\D/gu, '');
+  if (digits.length < 3) return text;
+  return `${match[1] ?? ''}${digits.slice(0, -2)}${mark}${digits.slice(-2)}${match[3] ?? ''}`;
 }
 
 function fewestChanges(row: TableRow, options: readonly CellReading[][], mark: DecimalMark): CellReading[] | null {
   let best: CellReading[] | null = null;
+  let bestValues = '';
   let ambiguous = false;
   const walk = (index: number, picked: CellReading[]) => {
     if (index === ARITHMETIC_ROLES.length) {
@@ -156,8 +209,9 @@ function fewestChanges(row: TableRow, options: readonly CellReading[][], mark: D
       const cells = { ...row.cells };
       for (const reading of picked) cells[reading.cell.role] = reading.words[0]?.text ?? '';
       if (rowArithmetic(cells, mark) !== true) return;
-      if (!best || picked.length < best.length) [best, ambiguous] = [picked, false];
-      else if (picked.length === best.length) ambiguous = true;
+      const values = valuesOf(cells, mark);
+      if (!best || picked.length < best.length) [best, bestValues, ambiguous] = [picked, values, false];
+      else if (picked.length === best.length && values !== bestValues) ambiguous = true;
       return;
     }
     walk(index + 1, picked);
@@ -167,15 +221,29 @@ function fewestChanges(row: TableRow, options: readonly CellReading[][], mark: D
   return ambiguous ? null : best;
 }
 
+/** The row's quantity, price and amount as numbers: two readings that agree on them are one. */
+function valuesOf(cells: TableRow['cells'], mark: DecimalMark): string {
+  return [
+    cells.quantity === undefined ? null : quantityOf(cells.quantity, mark).quantity,
+    cells.unitPrice === undefined ? null : lenientNumber(cells.unitPrice, mark),
+    cells.amount === undefined ? null : parseNumber(cells.amount, mark),
+  ]
+    .map((value) => (value === null ? '-' : new Decimal(value).toString()))
+    .join('|');
+}
+
 /**
  * The page's words with each replaced cell's number words taken out and its second reading put
  * on the row's baseline; the cell's other words (a unit beside a quantity) stay.
  */
 export function withReplacedCells(words: readonly Word[], replacements: readonly CellReading[]): Word[] {
   if (replacements.length === 0) return [...words];
-  // A unit written in the quantity's cell ("12 stk") is not part of the number read again.
+  // A unit written in the quantity's cell ("12 stk") is not part of a number read again.
   const kept = words.filter(
-    (word) => /^\p{L}{2,}\.?$/u.test(word.text) || !replacements.some(({ cell }) => isInCell(word, cell)),
+    (word) =>
+      !replacements.some(
+        ({ cell, wholeCell }) => isInCell(word, cell) && (wholeCell === true || !/^\p{L}{2,}\.?$/u.test(word.text)),
+      ),
   );
   const added = replacements.flatMap(({ cell, words: read }) =>
     read.map((word) => ({ ...word, page: cell.page, y: cell.baseline, height: cell.height })),

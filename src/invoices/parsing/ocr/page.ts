@@ -212,7 +212,9 @@ async function withNumberCellsReadAgain(words: Word[], image: GrayImage, dpi: nu
     readable.map(({ box }) => box),
     Math.round((60 * dpi) / OCR_DPI),
   );
-  const read = parseTesseractTsv(await tesseract(stacked.image, dpi, ['eng'], '6', NUMBER_CHARACTERS));
+  const read = parseTesseractTsv(await tesseract(stacked.image, dpi, ['eng'], '6', NUMBER_CHARACTERS), {
+    keepDoubted: true,
+  });
   const readings: CellReading[] = readable.map(({ cell }) => ({ cell, words: [] }));
   for (const word of read.words) {
     const middle = word.top + word.height / 2;
