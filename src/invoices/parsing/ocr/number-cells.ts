@@ -175,15 +175,18 @@ function numberOptions(reading: CellReading, original: string | undefined, mark:
  * A number cell without the marks specks and OCR add to it: before its first digit (".149,00",
  * "“40 720,78"; a minus or an opening parenthesis stays), after its last ("149.00:", "(6,094.54):";
  * a closing parenthesis or a trailing minus stays), between the number and its unit ("7.50'ea");
- * a decimal mark read as a colon ("8,507:55"), and a 1 read as "l" before a unit ("lea").
+ * a decimal mark read as a colon ("8,507:55"), and a 1 read as "l" before a short unit ("lea").
  */
 export function cleanedNumber(text: string, mark: DecimalMark): string {
-  return text
-    .replace(/^[^\d\p{L}(−-]+/u, '')
-    .replace(/[^\d\p{L})−-]+$/u, '')
-    .replace(/(?<=\d)[^\d\p{L}\s.,]+(?=\p{L})/u, ' ')
-    .replace(/(?<=\d)[:;](?=\d{2}(?:\D|$))/u, mark)
-    .replace(/^[lI|](?=\p{L}|\s|$)/u, '1');
+  return (
+    text
+      .replace(/^[^\d\p{L}(−-]+/u, '')
+      // Only after a digit, letter or sign: a run of marks is scanned once, not once from each mark.
+      .replace(/(?<=[\d\p{L})−-])[^\d\p{L})−-]+$/u, '')
+      .replace(/(?<=\d)[^\d\p{L}\s.,]+(?=\p{L})/u, ' ')
+      .replace(/(?<=\d)[:;](?=\d{2}(?:\D|$))/u, mark)
+      .replace(/^[lI|](?=\p{L}{1,3}\.?$|\s|$)/u, '1')
+  );
 }
 
 /**

@@ -2,8 +2,10 @@
 // (docs/invoice-parsing.md, "Scans (OCR)", step 5c): which cells, and which second reading wins.
 import { describe, expect, it } from 'vitest';
 import {
+  cleanedNumber,
   replacementsFor,
   rowsToReread,
+  withLostDecimalMark,
   withReplacedCells,
   type CellReading,
   type RowsToReread,
@@ -115,5 +117,36 @@ describe('number cells read again', () => {
     const row = buildLines(withReplacedCells(words, fix)).find((entry) => entry.text.startsWith('Gadget'));
     expect(row?.words.map((word) => word.text)).toEqual(['Gadget', '3', 'stk', '12,50', '37,50']);
     expect(row?.words.find((word) => word.text === '3')).toMatchObject({ y: 135, height: 9, page: 1 });
+  });
+
+  it('puts a printed cell right where specks and OCR marred it', () => {
+    expect(cleanedNumber('.149,00', ',')).toBe('149,00');
+    expect(cleanedNumber('“40 720,78', ',')).toBe('40 720,78');
+    expect(cleanedNumber('(6,094.54):', '.')).toBe('(6,094.54)');
+    expect(cleanedNumber('-45,00', ',')).toBe('-45,00');
+    expect(cleanedNumber("7.50'ea", '.')).toBe('7.50 ea');
+    expect(cleanedNumber('8,507:55', '.')).toBe('8,507.55');
+    expect(cleanedNumber('4 367;10', ',')).toBe('4 367,10');
+    expect(cleanedNumber('lea', '.')).toBe('1ea');
+    expect(cleanedNumber('12:30', '.')).toBe('12.30');
+    expect(cleanedNumber('litre', '.')).toBe('litre');
+  });
+
+  it('offers a number with its lost decimal mark put back before the last two digits', () => {
+    expect(withLostDecimalMark('250', ',')).toBe('2,50');
+    expect(withLostDecimalMark('143892', '.')).toBe('1438.92');
+    expect(withLostDecimalMark('8,50755', '.')).toBe('8507.55');
+    expect(withLostDecimalMark('(609454)', '.')).toBe('(6094.54)');
+    expect(withLostDecimalMark('12', ',')).toBe('12');
+    expect(withLostDecimalMark('7 ea', '.')).toBe('7 ea');
+  });
+
+  it("takes the page's own reading put right before a second reading, keeping the unit printed in the cell", () => {
+    const words = table(line(135, 'Gadget@40', "7.50'ea@300", '893,25@360', '6 699,38@460'));
+    const found = request(words);
+    const fix = replacementsFor(found, [reading(found, 'quantity', '7.504')]);
+    expect(fix.map((entry) => [entry.words[0]?.text, entry.wholeCell])).toEqual([['7.50 ea', true]]);
+    const row = buildLines(withReplacedCells(words, fix)).find((entry) => entry.text.startsWith('Gadget'));
+    expect(row?.words.map((word) => word.text)).toEqual(['Gadget', '7.50 ea', '893,25', '6 699,38']);
   });
 });
