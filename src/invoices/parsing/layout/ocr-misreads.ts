@@ -59,7 +59,20 @@ export function repairOcrMisreads(lines: readonly InvoiceLine[]): InvoiceLine[] 
     sellerItemId: codes[index] ?? null,
     unitCode: units[index] ?? null,
   }));
-  return withPositionsInSequence(withoutStraySigns(withColumns));
+  return withPositionsInSequence(withoutStraySigns(withColumns)).map(withVatRateMark);
+}
+
+/** No European VAT rate is above this percent (the highest, Hungary's, is 27). */
+const MAX_VAT_PERCENT = 30;
+
+/**
+ * A VAT rate no country charges whose decimal mark OCR lost is the rate with the mark put back
+ * before its last digit: "55" is 5.5 (France), "255" is 25.5 (Finland).
+ */
+function withVatRateMark(line: InvoiceLine): InvoiceLine {
+  const rate = line.vatPercent;
+  if (rate === null || !/^\d{2,3}$/u.test(rate) || Number(rate) <= MAX_VAT_PERCENT) return line;
+  return { ...line, vatPercent: `${rate.slice(0, -1)}.${rate.slice(-1)}` };
 }
 
 /**

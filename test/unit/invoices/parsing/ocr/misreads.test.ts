@@ -168,6 +168,13 @@ describe('cells a scanned table shows to be misread', () => {
     ]);
   });
 
+  it('puts back the decimal mark of a VAT rate no country charges, and leaves real rates alone', () => {
+    const rates = repairOcrMisreads(
+      ['55', '255', '25', '21', '0', '5.5'].map((vatPercent) => invoiceLine({ vatPercent })),
+    );
+    expect(rates.map((line) => line.vatPercent)).toEqual(['5.5', '25.5', '25', '21', '0', '5.5']);
+  });
+
   it('reads a position between two that are one apart from it as the number between them', () => {
     const ids = (...read: string[]) => repairOcrMisreads(read.map((id) => invoiceLine({ id }))).map((line) => line.id);
     expect(ids('9', '10', '1', '12', '13')).toEqual(['9', '10', '11', '12', '13']);
