@@ -26,6 +26,7 @@ import {
 const ARITHMETIC_ROLES = ['quantity', 'unitPrice', 'amount'] as const;
 export type ArithmeticRole = (typeof ARITHMETIC_ROLES)[number];
 
+const TWO_DECIMALS = /\d[.,]\d{2}(?!\d)/u;
 /** Rows read again per page: each adds three cells to one tesseract run. */
 export const MAX_REREAD_ROWS = 24;
 /** A cell's ink from this share of the font size above its baseline... */
@@ -54,6 +55,11 @@ export interface RowsToReread {
   mark: DecimalMark;
   rows: TableRow[];
   cells: NumberCell[];
+  /**
+   * The columns some row of the table prints with two decimals: only there may a number have
+   * lost its decimal mark (a quantity column of whole numbers holds a real 100, never 1,00).
+   */
+  twoDecimals: ReadonlySet<ArithmeticRole>;
 }
 
 /**
@@ -74,7 +80,10 @@ export function rowsToReread(words: readonly Word[], pageWidth: number): RowsToR
       return cell ? [cell] : [];
     }),
   );
-  return { mark, rows, cells };
+  const twoDecimals = new Set(
+    ARITHMETIC_ROLES.filter((role) => table.rows.some((row) => TWO_DECIMALS.test(row.cells[role] ?? ''))),
+  );
+  return { mark, rows, cells, twoDecimals };
 }
 
 function cellOf(row: TableRow, index: number, role: ArithmeticRole, pageWidth: number): NumberCell | null {
@@ -124,7 +133,7 @@ export function replacementsFor(request: RowsToReread, readings: readonly CellRe
   request.rows.forEach((row, index) => {
     const options = ARITHMETIC_ROLES.map((role) => {
       const reading = readings.find((entry) => entry.cell.row === index && entry.cell.role === role);
-      return reading ? numberOptions(reading, row.cells[role], request.mark) : [];
+      return reading ? numberOptions(reading, row.cells[role], request.mark, request.twoDecimals.has(role)) : [];
     });
     const fix = fewestChanges(row, options, request.mark);
     if (fix) chosen.push(...fix);
@@ -135,9 +144,14 @@ export function replacementsFor(request: RowsToReread, readings: readonly CellRe
 /**
  * What a cell may read: the page's reading of it put right (first: it keeps the unit printed
  * beside a quantity), then the second reading's words as one number or each alone, each also
- * with a lost decimal mark put back.
+ * with a lost decimal mark put back where the column prints two decimals.
  */
-function numberOptions(reading: CellReading, original: string | undefined, mark: DecimalMark): CellReading[] {
+function numberOptions(
+  reading: CellReading,
+  original: string | undefined,
+  mark: DecimalMark,
+  twoDecimals: boolean,
+): CellReading[] {
   const printed = original?.trim() ?? '';
   // A credit note's minus is printed small and apart; the digit-only reading may not see it.
   const negative = /^\W?[-−(]/u.test(printed);
@@ -159,14 +173,14 @@ function numberOptions(reading: CellReading, original: string | undefined, mark:
   if (printed !== '' && printedWords.length > 0) {
     const cleaned = cleanedNumber(printed, mark);
     add(cleaned, printedWords, true);
-    add(withLostDecimalMark(cleaned, mark), printedWords, true);
+    if (twoDecimals) add(withLostDecimalMark(cleaned, mark), printedWords, true);
   }
   const words = reading.words.filter((word) => /\d/u.test(word.text));
   const groups = words.length > 1 ? [words, ...words.map((word) => [word])] : [words];
   for (const group of groups) {
     const joined = signed(group.map((word) => word.text).join(' '));
     add(joined, group, false);
-    add(withLostDecimalMark(joined, mark), group, false);
+    if (twoDecimals) add(withLostDecimalMark(joined, mark), group, false);
   }
   return [...texts.values()];
 }

@@ -89,12 +89,27 @@ describe('number cells read again', () => {
   });
 
   it('puts back a lost decimal mark and joins digit groups read as two words', () => {
-    const found = request(table(line(135, 'Gadget@40', '4@300', '250@360', '1 438,92@460')));
+    const found = request(
+      table(
+        line(120, 'Widget@40', '2@300', '10,00@360', '20,00@460'),
+        line(135, 'Gadget@40', '4@300', '35973@360', '1 438,92@460'),
+      ),
+    );
+    expect(replacementsFor(found, [reading(found, 'unitPrice')])[0]?.words[0]?.text).toBe('359,73');
     const fix = replacementsFor(found, [
-      reading(found, 'unitPrice', '359,73'),
+      reading(found, 'unitPrice', '359', '73'),
       reading(found, 'amount', '1', '438,92'),
     ]);
-    expect(fix.map((entry) => entry.words[0]?.text)).toEqual(['359,73']);
+    expect(fix.map((entry) => [entry.words[0]?.text, entry.wholeCell])).toEqual([['359,73', true]]);
+  });
+
+  it('puts a decimal mark back only in a column printed with two decimals', () => {
+    const words = table(
+      line(120, 'Widget@40', '2@300', '10,00@360', '20,00@460'),
+      line(135, 'Screws per 100@40', '100@300', '2,50@360', '2,50@460'),
+    );
+    const found = request(words);
+    expect(replacementsFor(found, [reading(found, 'quantity', '100')])).toEqual([]);
   });
 
   it('keeps the page reading when two different cells would each make the row add up', () => {
