@@ -14,6 +14,7 @@ import { phraseMatches, phrasePattern } from '../../../src/documents/search/text
 import { unwrapFramedFinvoice } from '../../../src/invoices/parsing/detect.js';
 import { readInvoiceFromWords } from '../../../src/invoices/parsing/layout/reader.js';
 import type { Word } from '../../../src/shared/layout/words.js';
+import { cleanedNumber, rowsToReread, withLostDecimalMark } from '../../../src/invoices/parsing/ocr/number-cells.js';
 import { parseXmlInvoice } from '../../../src/invoices/parsing/xml-invoice.js';
 import { loadXml } from '../../../src/invoices/parsing/xml.js';
 
@@ -166,6 +167,29 @@ const CASES: Case[] = [
     name: 'PDF layout, every word on one line',
     input: (n) => wordGrid(1, n / 10, (column) => (column % 2 === 0 ? 'Total:' : '1.234,56')),
     run: (words: Word[]) => readInvoiceFromWords(words),
+  },
+  {
+    name: 'OCR number cell, marks between digits and no end',
+    input: (n) => `1${':'.repeat(n)}1`,
+    run: (text: string) => cleanedNumber(text, ','),
+  },
+  {
+    name: 'OCR number cell, marks after a digit before a letter',
+    input: (n) => `(1${"'".repeat(n)}x${"'".repeat(n)}1`,
+    run: (text: string) => cleanedNumber(text, '.'),
+  },
+  {
+    name: 'OCR number cell, digits and marks with a letter at the end',
+    input: (n) => `-${repeat('1,', n)}x`,
+    run: (text: string) => withLostDecimalMark(text, ','),
+  },
+  {
+    name: 'OCR number cells, a table whose rows do not add up',
+    input: (n) => [
+      ...wordGrid(1, 4, (column) => ['Description', 'Qty', 'Price', 'Amount'][column] ?? ''),
+      ...wordGrid(n / 4, 4, (column, row) => (column === 0 ? `Item${row}` : `${column}${row % 7},5`), 1),
+    ],
+    run: (words: Word[]) => rowsToReread(words, 595),
   },
   {
     name: 'search phrase highlighting',

@@ -59,7 +59,34 @@ export function repairOcrMisreads(lines: readonly InvoiceLine[]): InvoiceLine[] 
     sellerItemId: codes[index] ?? null,
     unitCode: units[index] ?? null,
   }));
-  return withoutStraySigns(withColumns);
+  return withPositionsInSequence(withoutStraySigns(withColumns)).map(withVatRateMark);
+}
+
+/** No European VAT rate is above this percent (the highest, Hungary's, is 27). */
+const MAX_VAT_PERCENT = 30;
+
+/**
+ * A VAT rate no country charges whose decimal mark OCR lost is the rate with the mark put back
+ * before its last digit: "55" is 5.5 (France), "255" is 25.5 (Finland).
+ */
+function withVatRateMark(line: InvoiceLine): InvoiceLine {
+  const rate = line.vatPercent;
+  if (rate === null || !/^\d{2,3}$/u.test(rate) || Number(rate) <= MAX_VAT_PERCENT) return line;
+  return { ...line, vatPercent: `${rate.slice(0, -1)}.${rate.slice(-1)}` };
+}
+
+/**
+ * A position between two that are one apart from it is that number ("1" read for 11 between 10
+ * and 12): positions count up, and OCR drops or doubles a narrow digit.
+ */
+function withPositionsInSequence(lines: readonly InvoiceLine[]): InvoiceLine[] {
+  const positions = lines.map((line) => (line.id !== null && /^\d{1,6}$/u.test(line.id) ? Number(line.id) : null));
+  return lines.map((line, index) => {
+    const before = positions[index - 1];
+    const after = positions[index + 1];
+    if (before === null || before === undefined || after === null || after === undefined) return line;
+    return after === before + 2 && positions[index] !== before + 1 ? { ...line, id: String(before + 1) } : line;
+  });
 }
 
 const LONE_MARKS = new Set(['-', '|', '·']);
@@ -72,11 +99,14 @@ function withoutLoneMark(text: string): string {
   return trimmed.length < before.length ? trimmed : text;
 }
 
-/** "kg:", "Std’", "Monitor 27 inch’", "kpl -": a speck after the last word. */
+/**
+ * "kg:", "Std’", "Monitor 27 inch’", "kpl -", "Projectmanagement-": a speck after the last word
+ * (a hyphen that ends a cell breaks no word: nothing follows it).
+ */
 function withoutTrailingMarks(text: string | null): string | null {
   if (text === null) return null;
   const trimmed = withoutLoneMark(text)
-    .replace(/(?<=\p{L})[’'"`:;,|]+$/u, '')
+    .replace(/(?<=\p{L})[’'"`:;,|-]+$/u, '')
     // After a digit a quote may be printed: 'Monitor 27"'.
     .replace(/(?<=\p{N})[’`:;,|]+$/u, '')
     .trim();

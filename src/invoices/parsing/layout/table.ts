@@ -31,6 +31,8 @@ export interface TableRow {
   cells: Partial<Record<ColumnRole, string>>;
   /** Lines the row was read from (its first line and wrapped description lines). */
   lines: Line[];
+  /** The columns the row was cut into (its page's header): where each cell's ink is. */
+  bands: readonly Band[];
 }
 
 export interface ReadTable {
@@ -327,7 +329,7 @@ export function lenientNumber(text: string, mark: DecimalMark): DecimalString | 
   return parseNumber(text, mark) ?? parseNumber(text, mark === ',' ? '.' : ',');
 }
 
-interface Band {
+export interface Band {
   role: ColumnRole;
   /** Left boundary (words starting at or after it and before the next band belong here). */
   from: number;
@@ -399,6 +401,7 @@ function readRows(
         current = {
           cells: { ...cells, ...(cells.amount === undefined ? {} : { amount: lastToken(cells.amount) }) },
           lines: [line],
+          bands,
         };
         rows.push(current);
         if (amount !== null) runningSum = runningSum.plus(amount);
@@ -534,14 +537,27 @@ function roleAt(bands: readonly Band[], x: number): ColumnRole {
   return role;
 }
 
-/** The line's words, column by column: a word belongs to the band its centre is in (its left edge for wide words). */
+/** The line's words, column by column (columnOf). */
 function cellsOf(line: Line, bands: readonly Band[]): TableRow['cells'] {
   const cells: TableRow['cells'] = {};
   for (const word of line.words) {
-    // Numbers are right-aligned: a wide one reaches left into the column before its own.
-    const right = roleAt(bands, word.x + word.width - 0.5);
-    const role = NUMERIC_ROLES.has(right) && numberShape(word.text) !== null ? right : roleAt(bands, word.x);
+    const role = columnOf(word, bands);
     cells[role] = cells[role] ? `${cells[role]} ${word.text}` : word.text;
   }
   return cells;
+}
+
+/** The column a word belongs to: the band its left edge is in, a number's right edge for numbers. */
+export function columnOf(word: Word, bands: readonly Band[]): ColumnRole {
+  // Numbers are right-aligned: a wide one reaches left into the column before its own.
+  const right = roleAt(bands, word.x + word.width - 0.5);
+  return NUMERIC_ROLES.has(right) && numberShape(word.text) !== null ? right : roleAt(bands, word.x);
+}
+
+/** Where a column's cells lie across the page: from its band's left boundary to the next band's. */
+export function bandSpan(bands: readonly Band[], role: ColumnRole): { from: number; to: number } | null {
+  const index = bands.findIndex((band) => band.role === role);
+  const band = bands[index];
+  if (!band) return null;
+  return { from: band.from, to: bands[index + 1]?.from ?? Number.POSITIVE_INFINITY };
 }

@@ -24,6 +24,7 @@ import {
 import { ProgramFailed, ProgramMissing, runProgram, type ProgramLimits } from './programs.js';
 import { parseTesseractTsv, restoreSeparators, wordsFromTsvPage, type TsvPage } from './tesseract-tsv.js';
 import { stackRegions, unreadRegions, type PixelBox } from './unread.js';
+import { replacementsFor, rowsToReread, withReplacedCells, type CellReading, type NumberCell } from './number-cells.js';
 
 /** This module, for runIsolated (scan.ts). */
 export const OCR_PAGE_MODULE = new URL(import.meta.url);
@@ -36,6 +37,8 @@ const MIN_ROTATION_DEGREES = 0.1;
 const DETECTION_SHARE = 0.4;
 /** A run of ink this long (10 mm at 300 dpi) is a ruling line, not a glyph. */
 const RULE_AT_300_DPI = 120;
+/** Number cells are read again with nothing but what a number is written with. */
+const NUMBER_CHARACTERS = ['-c', 'tessedit_char_whitelist=0123456789.,-'];
 
 const PDFINFO_LIMITS: ProgramLimits = {
   cpuSeconds: 10,
@@ -119,7 +122,8 @@ async function readPage({ bytes, page, languages }: OcrPageRequest): Promise<Ocr
   const ink = image;
   const inkAt = (x: number, y: number) =>
     x >= 0 && y >= 0 && x < ink.width && y < ink.height && ink.pixels[y * ink.width + x] === 0;
-  const { words, residualSkew } = wordsFromTsvPage(restoreSeparators(read, inkAt), { page, dpi });
+  const { words: pageWords, residualSkew } = wordsFromTsvPage(restoreSeparators(read, inkAt), { page, dpi });
+  const words = await withNumberCellsReadAgain(pageWords, image, dpi);
   return {
     kind: 'page',
     page,
@@ -192,15 +196,63 @@ async function withUnreadInk(
   return { ...page, words };
 }
 
+/**
+ * The page's words with the quantity, price and amount cells of the rows that do not add up read
+ * again, digits only, where that makes the row add up (number-cells.ts). All the cells go into
+ * one image, one tesseract start; pages whose rows add up cost nothing more.
+ */
+async function withNumberCellsReadAgain(words: Word[], image: GrayImage, dpi: number): Promise<Word[]> {
+  const scale = dpi / 72;
+  const request = rowsToReread(words, image.width / scale);
+  const cells = (request?.cells ?? []).map((cell) => ({ cell, box: pixelBoxOf(cell, scale, image) }));
+  const readable = cells.filter(({ box }) => box.width > 0 && box.height > 0);
+  if (!request || readable.length === 0) return words;
+  const stacked = stackRegions(
+    image,
+    readable.map(({ box }) => box),
+    Math.round((60 * dpi) / OCR_DPI),
+  );
+  const read = parseTesseractTsv(await tesseract(stacked.image, dpi, ['eng'], '6', NUMBER_CHARACTERS), {
+    keepDoubted: true,
+  });
+  const readings: CellReading[] = readable.map(({ cell }) => ({ cell, words: [] }));
+  for (const word of read.words) {
+    const middle = word.top + word.height / 2;
+    const index = stacked.tops.findIndex((top, at) => middle >= top && middle < top + (readable[at]?.box.height ?? 0));
+    const box = readable[index]?.box;
+    if (!box) continue;
+    readings[index]?.words.push({
+      text: word.text,
+      x: (word.left + box.left) / scale,
+      y: 0,
+      width: word.width / scale,
+      height: 0,
+      page: 0,
+      confidence: word.conf / 100,
+    });
+  }
+  for (const reading of readings) reading.words.sort((a, b) => a.x - b.x);
+  return withReplacedCells(words, replacementsFor(request, readings));
+}
+
+function pixelBoxOf(cell: NumberCell, scale: number, image: GrayImage): PixelBox {
+  const left = Math.max(0, Math.floor(cell.x0 * scale));
+  const top = Math.max(0, Math.floor(cell.top * scale));
+  const right = Math.min(image.width, Math.ceil(cell.x1 * scale));
+  const bottom = Math.min(image.height, Math.ceil(cell.bottom * scale));
+  return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+}
+
 async function tesseract(
   image: GrayImage,
   dpi: number,
   languages: readonly string[],
   segmentation: '3' | '6' = '3',
+  options: readonly string[] = [],
 ): Promise<string> {
   const tsv = await runProgram(
     'tesseract',
-    ['stdin', 'stdout', '--dpi', String(dpi), '--psm', segmentation, '-l', languages.join('+'), 'tsv'],
+    ['stdin', 'stdout', '--dpi', String(dpi), '--psm', segmentation, '-l', languages.join('+'), ...options, 'tsv'],
     encodePgm(image),
     TESSERACT_LIMITS,
     {

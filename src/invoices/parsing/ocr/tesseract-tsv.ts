@@ -60,7 +60,11 @@ const FOLLOWING_GROUP = /^\d{3}(?:[.,]\d{1,4})?[-)]?$/u;
 /** A gap wider than this many font sizes is a column gap, where a separator is not printed. */
 const MAX_SEPARATOR_GAP = 3;
 
-export function parseTesseractTsv(tsv: string): TsvPage {
+/**
+ * `keepDoubted`: keep the words tesseract doubts (a lone "1" at confidence 20), for a reading
+ * that something else checks (the number cells' arithmetic, number-cells.ts).
+ */
+export function parseTesseractTsv(tsv: string, { keepDoubted = false } = {}): TsvPage {
   const words: OcrWordBox[] = [];
   const blocks = new Map<number, PixelBox>();
   const blocksRead = new Set<number>();
@@ -78,7 +82,7 @@ export function parseTesseractTsv(tsv: string): TsvPage {
     }
     if (level === 2) blocks.set(block!, { left: left!, top: top!, width: boxWidth!, height: boxHeight! });
     if (level === 5 && text !== '') blocksRead.add(block!);
-    if (level !== 5 || text === '' || !(conf! >= 0) || isNoise(text, conf!)) continue;
+    if (level !== 5 || text === '' || !(conf! >= 0) || isNoise(text, keepDoubted ? 100 : conf!)) continue;
     words.push({
       text,
       left: left!,

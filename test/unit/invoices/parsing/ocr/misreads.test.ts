@@ -159,18 +159,34 @@ describe('cells a scanned table shows to be misread', () => {
     const lines = repairOcrMisreads([
       invoiceLine({ description: 'Monitor 27 inch’', unitCode: 'kg:' }),
       invoiceLine({ description: 'Monitor 27"', unitCode: 'kpl -' }),
+      invoiceLine({ description: 'Projectmanagement-', unitCode: 'Std.' }),
     ]);
     expect(lines.map((line) => [line.description, line.unitCode])).toEqual([
       ['Monitor 27 inch', 'kg'],
       ['Monitor 27"', 'kpl'],
+      ['Projectmanagement', 'Std.'],
     ]);
+  });
+
+  it('puts back the decimal mark of a VAT rate no country charges, and leaves real rates alone', () => {
+    const rates = repairOcrMisreads(
+      ['55', '255', '25', '21', '0', '5.5'].map((vatPercent) => invoiceLine({ vatPercent })),
+    );
+    expect(rates.map((line) => line.vatPercent)).toEqual(['5.5', '25.5', '25', '21', '0', '5.5']);
+  });
+
+  it('reads a position between two that are one apart from it as the number between them', () => {
+    const ids = (...read: string[]) => repairOcrMisreads(read.map((id) => invoiceLine({ id }))).map((line) => line.id);
+    expect(ids('9', '10', '1', '12', '13')).toEqual(['9', '10', '11', '12', '13']);
+    expect(ids('10', '20', '30', '40')).toEqual(['10', '20', '30', '40']);
+    expect(ids('1', '2', '4', '5')).toEqual(['1', '2', '4', '5']);
   });
 
   it('reads a 1 or 0 misread as a letter in a column of numbers, and leaves a litre beside its number', () => {
     const table = {
       rows: [
-        { cells: { quantity: 'i', amount: '10.00', description: 'i' }, lines: [] },
-        { cells: { quantity: '2 l', unitPrice: 'lO.5O' }, lines: [] },
+        { cells: { quantity: 'i', amount: '10.00', description: 'i' }, lines: [], bands: [] },
+        { cells: { quantity: '2 l', unitPrice: 'lO.5O' }, lines: [], bands: [] },
       ],
     } as unknown as ReadTable;
     const rows = repairNumberCells(table).rows.map((row) => row.cells);

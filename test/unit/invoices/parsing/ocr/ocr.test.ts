@@ -108,6 +108,15 @@ describe('tesseract TSV to layout words', () => {
     expect(words.map((word) => word.text)).toEqual(['Oslo', '·', 'Org.nr.', '912345678']);
   });
 
+  it('keeps the words tesseract doubts only when asked, for a reading something else checks', () => {
+    const text = tsv([
+      { text: '1', left: 100, top: 100, width: 12, height: 30, conf: 20 },
+      { text: '45,00', left: 300, top: 100, width: 80, height: 30, conf: 91 },
+    ]);
+    expect(parseTesseractTsv(text).words.map((word) => word.text)).toEqual(['45,00']);
+    expect(parseTesseractTsv(text, { keepDoubted: true }).words.map((word) => word.text)).toEqual(['1', '45,00']);
+  });
+
   it('puts back digits OCR confuses with letters, in numbers and codes only', () => {
     expect(repairNumber('1O0,00')).toBe('100,00');
     expect(repairNumber('l2.50')).toBe('12.50');
