@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/setup/longest-first.js';
 
 // How the suite is laid out (docs/testing.md, "How the suite is laid out"): the projects run one
 // after another (unit, integration, browser, crash). Integration and browser share one stack; the
 // crash files, which kill processes, have a stack of their own.
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
