@@ -75,15 +75,28 @@ export async function ingestionUpload(
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
+// The invoice once neither its processing nor its alerts' is pending or processing, as the spec
+// tells clients to poll. A long wait (a worker killed mid-import) can spend the token's request
+// budget: a 429 is waited out for its Retry-After, as a client would, and never taken for the
+// settled invoice (a crash test once read `processing` of the error body).
 export async function settledIngestionInvoice(token: string, invoiceId: string) {
   const response = await eventually(
-    () => call(`/v1/invoices/${invoiceId}`, { token }),
-    // As the spec tells clients: poll while either status is pending or processing.
+    () => politely(() => call(`/v1/invoices/${invoiceId}`, { token })),
     (r) =>
+      r.status === 200 &&
       ![r.body?.processing?.status, r.body?.alerts?.processing?.status].some((status) =>
         ['pending', 'processing'].includes(status),
       ),
-    60_000,
+    120_000,
   );
   return response;
+}
+
+async function politely(request: () => Promise<ApiResponse>): Promise<ApiResponse> {
+  for (;;) {
+    const response = await request();
+    if (response.status !== 429) return response;
+    const seconds = Number(response.headers.get('retry-after') ?? '1');
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(Math.max(seconds, 1), 60)));
+  }
 }
