@@ -1,3 +1,4 @@
+import { Prisma } from '../db/client.js';
 import { coveredIds, type TeamScope } from '../teams/scope.js';
 import { inBatches } from '../shared/batches.js';
 import { pageOfRanked, type PageRequest, type Rank } from '../http/pagination.js';
@@ -50,6 +51,12 @@ async function filteredClaims(deps: Deps, organizationId: string, filter: ClaimF
 
 type RefundDates = { from?: string; through?: string };
 
+// The refunds `r` dated within the dates given (inclusive; either may be left out).
+function refundDatedSql({ from, through }: RefundDates): Prisma.Sql {
+  return Prisma.sql`(${from ?? null}::date IS NULL OR r.date >= ${from ?? null}::date)
+       AND (${through ?? null}::date IS NULL OR r.date <= ${through ?? null}::date)`;
+}
+
 // The filtered claims' ids, then one statement of two grouped sums over them: the claimed impact
 // and the refunds per claim status and currency, summed in PostgreSQL numeric.
 export async function claimMetrics(
@@ -61,8 +68,6 @@ export async function claimMetrics(
 ) {
   const claims = await filteredClaims(deps, organizationId, filter, scope);
   const ids = claims.map((c) => c.id);
-  const from = refunded.from ?? null;
-  const through = refunded.through ?? null;
   // Both sums in one statement (one round trip).
   const sums = await deps.db.$queryRaw<(StatusSum & { kind: 'claimed' | 'refunded' })[]>`
     SELECT 'claimed' AS kind, c.status::text AS status, a.currency_code, sum(a.impact_amount)::text AS amount
@@ -75,8 +80,7 @@ export async function claimMetrics(
       FROM claim_refunds r
       JOIN claims c ON c.id = r.claim_id
      WHERE r.claim_id = ANY(${ids}::uuid[])
-       AND (${from}::date IS NULL OR r.date >= ${from}::date)
-       AND (${through}::date IS NULL OR r.date <= ${through}::date)
+       AND ${refundDatedSql(refunded)}
      GROUP BY 1, 2, 3`;
   const claimed = sums.filter((row) => row.kind === 'claimed');
   const refunds = sums.filter((row) => row.kind === 'refunded');
@@ -100,8 +104,7 @@ export async function refundsByMonth(
     SELECT to_char(r.date, 'YYYY-MM') AS month, r.currency_code, sum(r.amount)::text AS amount
       FROM claim_refunds r
      WHERE r.claim_id = ANY(${ids}::uuid[])
-       AND (${refunded.from ?? null}::date IS NULL OR r.date >= ${refunded.from ?? null}::date)
-       AND (${refunded.through ?? null}::date IS NULL OR r.date <= ${refunded.through ?? null}::date)
+       AND ${refundDatedSql(refunded)}
      GROUP BY 1, 2
      ORDER BY 1, 2`;
   const months = new Map<string, { currency_code: string; amount: string }[]>();

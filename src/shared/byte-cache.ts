@@ -3,6 +3,7 @@
 // entry never needs invalidating, only room.
 export class ByteCache {
   private readonly entries = new Map<string, Buffer>();
+  private readonly making = new Map<string, Promise<Buffer>>();
   private bytes = 0;
 
   /** `maxEntryBytes`: a larger buffer is answered but not kept (it would push out many others). */
@@ -10,6 +11,26 @@ export class ByteCache {
     private readonly maxBytes: number,
     private readonly maxEntryBytes = maxBytes,
   ) {}
+
+  /**
+   * The kept buffer, else `make`'s, kept: callers asking for a key while it is being made share
+   * that one making (a letter's page images all ask for its PDF at once). A failure is not kept.
+   */
+  async remembered(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    const kept = this.get(key);
+    if (kept) return kept;
+    const pending = this.making.get(key);
+    if (pending) return pending;
+    const making = make();
+    this.making.set(key, making);
+    try {
+      const made = await making;
+      this.set(key, made);
+      return made;
+    } finally {
+      this.making.delete(key);
+    }
+  }
 
   get(key: string): Buffer | undefined {
     const kept = this.entries.get(key);

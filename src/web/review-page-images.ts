@@ -26,7 +26,6 @@ const MAX_CONCURRENT_RENDERS = 2;
 const CACHE_BYTES = 64 * 1024 * 1024;
 
 const cache = new ByteCache(CACHE_BYTES);
-const inFlight = new Map<string, Promise<Buffer>>();
 let running = 0;
 const waiting: Array<() => void> = [];
 
@@ -79,27 +78,14 @@ export async function pdfInfo(documentId: string, read: () => Promise<Buffer>): 
 /** The page as a PNG; 404 past the document's last page. */
 export async function renderedPage(documentId: string, page: number, read: () => Promise<Buffer>): Promise<Buffer> {
   if (!Number.isInteger(page) || page < 1 || page > MAX_RENDERED_PAGE) throw errors.notFound('page');
-  const key = `${documentId}:${page}`;
-  const cached = cache.get(key);
-  if (cached) return cached;
-  const pending = inFlight.get(key);
-  if (pending) return pending;
-  // The page count and the render need the same bytes: read them once.
-  let reading: Promise<Buffer> | undefined;
-  const readOnce = () => (reading ??= read());
-  const rendering = (async () => {
+  return cache.remembered(`${documentId}:${page}`, async () => {
+    // The page count and the render need the same bytes: read them once.
+    let reading: Promise<Buffer> | undefined;
+    const readOnce = () => (reading ??= read());
     if (page > (await pdfInfo(documentId, readOnce)).pages) throw errors.notFound('page');
     const bytes = await readOnce();
     const args = ['-png', '-f', String(page), '-l', String(page), '-singlefile'];
     const size = ['-scale-to-x', String(RENDER_WIDTH), '-scale-to-y', '-1'];
     return limited(() => poppler(() => runProgram('pdftoppm', [...args, ...size, '-'], bytes, PDFTOPPM_LIMITS)));
-  })();
-  inFlight.set(key, rendering);
-  try {
-    const png = await rendering;
-    cache.set(key, png);
-    return png;
-  } finally {
-    inFlight.delete(key);
-  }
+  });
 }

@@ -18,11 +18,6 @@ function keyOf(letter: ClaimLetter): string {
   return createHash('sha256').update(JSON.stringify(sameDay)).digest('hex');
 }
 
-export async function claimPdfOf(letter: ClaimLetter): Promise<Buffer> {
-  const key = keyOf(letter);
-  const kept = rendered.get(key);
-  if (kept) return kept;
-  const pdf = await renderClaimPdf(letter);
-  rendered.set(key, pdf);
-  return pdf;
+export function claimPdfOf(letter: ClaimLetter): Promise<Buffer> {
+  return rendered.remembered(keyOf(letter), () => renderClaimPdf(letter));
 }

@@ -31,4 +31,21 @@ describe('a cache bounded by bytes', () => {
     expect(cache.get('a')?.length).toBe(10);
     expect(cache.get('b')?.length).toBe(10);
   });
+
+  it('makes a key once for callers that ask while it is being made, and keeps no failure', async () => {
+    const cache = new ByteCache(100);
+    let made = 0;
+    const make = async () => {
+      made += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return bytes(10);
+    };
+    const [first, second] = await Promise.all([cache.remembered('a', make), cache.remembered('a', make)]);
+    expect(first).toBe(second);
+    expect(made).toBe(1);
+    expect(await cache.remembered('a', make)).toBe(first);
+    expect(made).toBe(1);
+    await expect(cache.remembered('b', () => Promise.reject(new Error('no')))).rejects.toThrow('no');
+    expect(await cache.remembered('b', make)).toHaveLength(10);
+  });
 });

@@ -29,6 +29,11 @@ export type ArithmeticRole = (typeof ARITHMETIC_ROLES)[number];
 const TWO_DECIMALS = /\d[.,]\d{2}(?!\d)/u;
 /** Rows read again per page: each adds three cells to one tesseract run. */
 export const MAX_REREAD_ROWS = 24;
+/**
+ * Readings tried per cell: every combination of the three cells' readings is checked, so a cell
+ * of many digit words (a hostile scan) must not multiply them without bound.
+ */
+const MAX_OPTIONS_PER_CELL = 8;
 /** A cell's ink from this share of the font size above its baseline... */
 const CELL_ABOVE = 1.0;
 /** ...to this share below it (descenders, a comma). */
@@ -182,7 +187,7 @@ function numberOptions(
     add(joined, group, false);
     if (twoDecimals) add(withLostDecimalMark(joined, mark), group, false);
   }
-  return [...texts.values()];
+  return [...texts.values()].slice(0, MAX_OPTIONS_PER_CELL);
 }
 
 /**
