@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startTestStack, type TestStack } from './stack.js';
+import { startTestStack, type TestStack, type TestStackOptions } from './stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,15 +17,15 @@ interface SharedStack {
 }
 const registry = globalThis as typeof globalThis & { icsTestStacks?: Map<string, SharedStack> };
 
-function startOnce(): Promise<TestStack> {
+function startOnce(options: TestStackOptions): Promise<TestStack> {
   const started = Date.now();
   // Starting five servers on free ports can lose a race for a port; one more attempt, not more.
-  return startTestStack()
+  return startTestStack({}, options)
     .catch((error: unknown) => {
       console.error(
         `test stack did not start (${error instanceof Error ? error.message : String(error)}); trying once more`,
       );
-      return startTestStack();
+      return startTestStack({}, options);
     })
     .then((stack) => {
       console.log(`test stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${stack.apiUrl}`);
@@ -33,11 +33,15 @@ function startOnce(): Promise<TestStack> {
     });
 }
 
-export async function provideStack(project: TestProject, name: string): Promise<() => Promise<void>> {
+export async function provideStack(
+  project: TestProject,
+  name: string,
+  options: TestStackOptions = {},
+): Promise<() => Promise<void>> {
   const stacks = (registry.icsTestStacks ??= new Map());
   let shared = stacks.get(name);
   if (!shared) {
-    shared = { starting: startOnce(), users: 0 };
+    shared = { starting: startOnce(options), users: 0 };
     stacks.set(name, shared);
   }
   shared.users++;
@@ -52,7 +56,8 @@ export async function provideStack(project: TestProject, name: string): Promise<
 }
 
 // The integration and browser projects: one stack for both (their tests work in organizations of
-// their own, so they do not see each other).
+// their own, so they do not see each other). None of them kills Temporal (the crash files do, on
+// their own stack), so its state stays in memory.
 export default function setup(project: TestProject) {
-  return provideStack(project, 'shared');
+  return provideStack(project, 'shared', { durableTemporal: false });
 }

@@ -7,6 +7,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // integration project took 482 s with it last and 294-319 s with it first or in the middle. With
 // a record, vitest already starts the longest first and this changes nothing.
 const LONGEST = [
+  'test/unit/security/linear-time.test.ts',
+  'test/unit/agreements/documents/extraction/hostile.test.ts',
+  'test/unit/claims/export/render-pdf.test.ts',
   'test/integration/large-selections.test.ts',
   'test/integration/integrations.test.ts',
   'test/integration/transaction-conflicts.test.ts',

@@ -25,15 +25,16 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-// Temporal keeps its state in a file and is restarted when it dies, so a crash test can kill it.
-async function startSupervisedTemporal(workDir: string, port: number) {
+// Temporal is restarted when it dies; with `durable`, it keeps its state in a file, so a crash test
+// can kill it and find every workflow again.
+async function startSupervisedTemporal(workDir: string, port: number, durable: boolean) {
   const server = supervise(
     'temporal',
     () =>
       spawnTemporalDevServer({
         port,
         uiPort: null,
-        dbFile: path.join(workDir, 'temporal.sqlite'),
+        dbFile: durable ? path.join(workDir, 'temporal.sqlite') : null,
         logFile: path.join(workDir, 'temporal.log'),
       }),
     path.join(workDir, 'temporal.pid'),
@@ -45,7 +46,19 @@ async function startSupervisedTemporal(workDir: string, port: number) {
 // Extra PostgreSQL server flags for a benchmark's diagnosis (scripts/bench/pg-statements.ts sets them).
 const diagnosticPostgresFlags = () => process.env.EMBEDDED_POSTGRES_FLAGS?.split(' ').filter(Boolean) ?? [];
 
-export async function startTestStack(overrides: Record<string, string> = {}): Promise<TestStack> {
+export interface TestStackOptions {
+  /**
+   * Temporal's state in a file (the default), for stacks whose Temporal a test kills. The shared
+   * stack of the integration and browser tests keeps it in memory: nothing there kills Temporal,
+   * and writing each workflow step to a file was a good part of its CPU.
+   */
+  durableTemporal?: boolean;
+}
+
+export async function startTestStack(
+  overrides: Record<string, string> = {},
+  { durableTemporal = true }: TestStackOptions = {},
+): Promise<TestStack> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ics-test-'));
   // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
   chmodSync(workDir, 0o755);
@@ -85,7 +98,7 @@ export async function startTestStack(overrides: Record<string, string> = {}): Pr
           serverFlags: diagnosticPostgresFlags(),
         }),
       ).then(started),
-      named('Temporal', startSupervisedTemporal(workDir, temporalPort)).then(started),
+      named('Temporal', startSupervisedTemporal(workDir, temporalPort, durableTemporal)).then(started),
       named(
         'MinIO',
         startMinio({

@@ -30,15 +30,30 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-// playwright-core gives every launch a fresh, temporary user-data dir of its own (and refuses a
-// --user-data-dir argument outside launchPersistentContext); each context is a separate profile.
+// One chromium per test process, for every file the process runs (the browser project does not
+// isolate its files: docs/testing.md): a launch costs a second or two of CPU. Each context is a
+// separate profile, so a file sees nothing of the one before; `close` closes the file's contexts
+// and leaves the browser to the next file. Playwright ends chromium when the process ends.
+let launched: Promise<Browser> | undefined;
+
+function sharedBrowser(): Promise<Browser> {
+  launched ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  return launched.then((browser) => {
+    if (browser.isConnected()) return browser;
+    launched = undefined;
+    return sharedBrowser();
+  });
+}
+
 export async function launchBrowser(): Promise<TestBrowser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const browser = await sharedBrowser();
   return {
     browser,
     newContext: (viewport = DESKTOP) =>
       browser.newContext({ viewport, baseURL: appUrl(), locale: 'en-GB', timezoneId: 'UTC' }),
-    close: () => browser.close(),
+    close: async () => {
+      await Promise.all(browser.contexts().map((context) => context.close()));
+    },
   };
 }
 
@@ -89,8 +104,13 @@ export async function expectAccessible(page: Page, name: string, options: { ever
   expect(report, `accessibility of ${name}`).toEqual([]);
 }
 
-// Screenshots of the main pages for docs/screenshots/ (desktop and phone widths).
+// Screenshots of the main pages for docs/screenshots/ (desktop and phone widths), taken only when
+// asked (`npm run screenshots`, SCREENSHOTS=1): a test run leaves the tracked pictures alone, and
+// a full-page PNG at both widths cost the browser project a good share of its CPU.
+const takeScreenshots = process.env.SCREENSHOTS === '1';
+
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!takeScreenshots) return;
   await page.screenshot({ path: path.join(repoRoot, 'docs', 'screenshots', `${name}.png`), fullPage: true });
 }
 
