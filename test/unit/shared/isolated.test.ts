@@ -1,12 +1,23 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeIsolation, configureIsolation, isolationStats, runIsolated } from '../../../src/shared/isolated.js';
+import {
+  closeIsolation,
+  configureIsolation,
+  DEFAULT_HELPERS,
+  isolationStats,
+  runIsolated,
+} from '../../../src/shared/isolated.js';
 
 const fixture = new URL('./isolated-fixture.ts', import.meta.url);
 const limits = { timeMs: 30_000, memoryBytes: 1024 * 2 ** 20 };
 type Busy = { pid: number; startedAt: number; endedAt: number };
 
 describe('runIsolated', () => {
-  afterAll(() => closeIsolation());
+  // The unit files share their worker's modules (vitest.config.ts): the next file finds the pool
+  // as a process starts with it.
+  afterAll(() => {
+    closeIsolation();
+    configureIsolation({ helpers: DEFAULT_HELPERS });
+  });
 
   it('runs the function in a helper process and returns its result', async () => {
     expect(await runIsolated(fixture, 'double', [new Uint8Array([1, 2, 3])], limits)).toEqual({
