@@ -1,7 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// The integration files that take longest, started first in their project (docs/testing.md, "How
-// the suite is laid out"). Without a record of earlier runs (a clean clone, CI) vitest starts the
+// The unit and integration files that take longest, started first in their project (docs/testing.md,
+// "How the suite is laid out"): with two workers, a long file started last runs on alone. Without a record of earlier runs (a clean clone, CI) vitest starts the
 // largest files first; large-selections.test.ts is short but seeds 66,000 invoices and 72,600
 // alerts, and started last it ran on alone for minutes after the other worker had finished: the
 // integration project took 482 s with it last and 294-319 s with it first or in the middle. With
