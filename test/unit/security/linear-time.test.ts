@@ -2,8 +2,8 @@
 // linearly: time(8n) / time(n) stays far below 64 (what quadratic work gives); only the two ends
 // are timed, since only their ratio is judged. Each input is the
 // kind that made a backtracking pattern go quadratic (long runs of one character with no match
-// at the end). Timings take the minimum of several repetitions and the slack is wide, so a busy
-// machine does not make the test flaky; quadratic work still fails it by a wide margin.
+// at the end). Timings are CPU time, the minimum of several repetitions, and the slack is wide, so
+// a busy machine does not make the test flaky; quadratic work still fails it by a wide margin.
 import { describe, expect, it } from 'vitest';
 import { parseDirectives } from '../../../src/agreements/context-suggestions/directives.js';
 import { isNumber } from '../../../src/agreements/documents/extraction/classify.js';
