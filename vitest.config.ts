@@ -8,8 +8,9 @@ import LongestFirst from './test/setup/longest-first.js';
 // No project but crash isolates its files (`isolate: false`): a worker runs its files one after
 // another in one process, each file's own module fresh, the source and support modules it imports
 // loaded once per worker instead of once per file. On 2 cores the suite is CPU-bound, and vitest
-// counted 217 s of such imports in a 1,397 s run. A test file therefore leaves no module state behind that the next
-// one would trip on (a pool resized, a setting changed: put it back in an afterAll).
+// counted 217 s of such imports in a 1,397 s run. A test file therefore leaves no module state
+// behind that the next one would trip on (a pool resized, a setting changed: put it back in an
+// afterAll).
 export default defineConfig({
   test: {
     sequence: { sequencer: LongestFirst },
@@ -20,8 +21,8 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           sequence: { groupOrder: 0 },
           testTimeout: 30_000,
-          // Both cores: the static checks beside the suite take about a third of its first minutes,
-          // and the unit files are CPU work (docs/testing.md, "How the suite is laid out").
+          // Both cores: the unit files are CPU work, and the static checks beside them (about 165 s
+          // alone) end long before the suite does (docs/testing.md, "How the suite is laid out").
           maxWorkers: 2,
           isolate: false,
         },

@@ -1,8 +1,9 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// The unit and integration files that take longest, started first in their project (docs/testing.md,
-// "How the suite is laid out"): with two workers, a long file started last runs on alone. Without a record of earlier runs (a clean clone, CI) vitest starts the
-// largest files first; large-selections.test.ts is short but seeds 66,000 invoices and 72,600
+// The unit and integration files that take longest, started first in their project
+// (docs/testing.md, "How the suite is laid out"): with two workers, a long file started last runs
+// on alone. Without a record of earlier runs (a clean clone, CI) vitest starts the largest files
+// first; large-selections.test.ts is short but seeds 66,000 invoices and 72,600
 // alerts, and started last it ran on alone for minutes after the other worker had finished: the
 // integration project took 482 s with it last and 294-319 s with it first or in the middle. With
 // a record, vitest already starts the longest first and this changes nothing.
