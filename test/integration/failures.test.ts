@@ -56,6 +56,45 @@ async function failChecksOf(organizationId: string): Promise<() => Promise<void>
   };
 }
 
+// Holds the import of this organization's invoices before it stores anything: a new supplier's
+// insert (the first write of a parsed invoice, outside the transaction that stores it) waits on
+// an advisory lock the test holds, in a transaction of its own, until `release`.
+async function holdSupplierInserts(organizationId: string): Promise<{ release: () => Promise<void> }> {
+  const name = `hold_suppliers_${organizationId.replaceAll('-', '')}`;
+  const key = `hashtext('${name}')`;
+  const db = testDb();
+  await db.$executeRawUnsafe(
+    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock_shared(${key}); RETURN NEW; END $$`,
+  );
+  await db.$executeRawUnsafe(
+    `CREATE TRIGGER ${name} BEFORE INSERT ON suppliers FOR EACH ROW WHEN (NEW.organization_id = '${organizationId}'::uuid) EXECUTE FUNCTION ${name}()`,
+  );
+  let letGo!: () => void;
+  const released = new Promise<void>((resolve) => (letGo = resolve));
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => (held = resolve));
+  const transaction = db.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${key})`);
+      held();
+      await released;
+    },
+    { timeout: 120_000 },
+  );
+  await holding;
+  let done = false;
+  return {
+    release: async () => {
+      if (done) return;
+      done = true;
+      letGo();
+      await transaction;
+      await db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${name} ON suppliers`);
+      await db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${name}()`);
+    },
+  };
+}
+
 describe('failures', () => {
   it('a check that fails inside the database shows a stable code and no internals through both APIs, at once', async () => {
     const tenant = await createTenant();
@@ -104,50 +143,51 @@ describe('failures', () => {
 
   it('an invoice whose import workflow is terminated does not stay processing: reading it settles it', async () => {
     const tenant = await createTenant();
-    // Large enough that the import is still reading the file when it is terminated.
-    const { bytes } = largePeppolInvoice({ number: `TERM-${randomUUID().slice(0, 8)}`, lines: 40_000, items: 100 });
-    const upload = await ingestionUpload(tenant.ingestionToken, 'invoice.xml', bytes);
-    expect(upload.status).toBe(201);
-    const invoiceId = upload.body.invoice_id;
-    const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId } });
-    await (
-      await testTemporal()
-    ).workflow
-      .getHandle(invoiceImport.workflowRunId)
-      .terminate('test: an operator stops the import');
+    // The import cannot store the invoice until the test lets it: it is terminated first, always.
+    const hold = await holdSupplierInserts(tenant.organizationId);
+    try {
+      const upload = await ingestionUpload(
+        tenant.ingestionToken,
+        'invoice.xml',
+        smallPeppolInvoice(`TERM-${randomUUID().slice(0, 8)}`),
+      );
+      expect(upload.status).toBe(201);
+      const invoiceId = upload.body.invoice_id;
+      const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId } });
+      await (
+        await testTemporal()
+      ).workflow
+        .getHandle(invoiceImport.workflowRunId)
+        .terminate('test: an operator stops the import');
 
-    // Reads reconcile an unsettled invoice from 10 s after its upload on (before, it is one query).
-    const read = await eventually(
-      () => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }),
-      (r) => r.body?.processing?.status !== 'processing' && r.body?.processing?.status !== 'pending',
-      40_000,
-    );
-    expect(read.status).toBe(200);
-    const importRead = (await tenant.call(`/v1/invoices/imports/${invoiceImport.id}`)).body;
-    const organizationRead = (await tenant.call(`/v1/invoices/${invoiceId}`)).body;
-    expect(organizationRead.workflows.settled).toBe(true);
-    if (read.body.processing.status === 'completed') {
-      // The worker stored the invoice before the termination reached it (a fast machine reads
-      // 40,000 lines in seconds). Either its run finished too, and the import says completed, or
-      // the termination ended the run after the invoice was stored (during its check): the import
-      // failed as terminated, and the invoice is settled (asserted above) as it was stored.
-      if (importRead.status !== 'completed')
-        expect(importRead).toMatchObject({ status: 'failed', failure: { code: 'workflow_terminated' } });
-      return;
+      // Reads reconcile an unsettled invoice from 10 s after its upload on (before, it is one query).
+      const read = await eventually(
+        () => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }),
+        (r) => r.body?.processing?.status !== 'processing' && r.body?.processing?.status !== 'pending',
+        40_000,
+      );
+      expect(read.status).toBe(200);
+      expect(read.body.processing).toMatchObject({
+        status: 'failed',
+        failure: { code: 'workflow_terminated', message: expect.any(String) },
+      });
+      expect(read.headers.get('retry-after')).toBeNull();
+      expect((await tenant.call(`/v1/invoices/${invoiceId}`)).body.workflows.settled).toBe(true);
+      const importRead = (await tenant.call(`/v1/invoices/imports/${invoiceImport.id}`)).body;
+      expect(importRead).toMatchObject({ status: 'failed', failure: { code: 'workflow_terminated' } });
+
+      // The import's worker, let go, must not store the invoice now: it stays failed.
+      await hold.release();
+      await eventually(
+        () => testDb().supplier.count({ where: { organizationId: tenant.organizationId } }),
+        (count) => count > 0,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const later = await call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken });
+      expect(later.body.processing).toMatchObject({ status: 'failed', failure: { code: 'workflow_terminated' } });
+      expect(await testDb().invoiceLine.count({ where: { invoiceId } })).toBe(0);
+    } finally {
+      await hold.release();
     }
-    expect(read.body.processing).toMatchObject({
-      status: 'failed',
-      failure: { code: 'workflow_terminated', message: expect.any(String) },
-    });
-    expect(read.headers.get('retry-after')).toBeNull();
-    expect(importRead).toMatchObject({ status: 'failed', failure: { code: 'workflow_terminated' } });
-
-    // The import's worker, still reading the file, must not store it afterwards: the invoice stays failed.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    const later = await eventually(
-      () => call(`/v1/invoices/${invoiceId}`, { token: tenant.ingestionToken }),
-      () => true,
-    );
-    expect(later.body.processing.status).toBe('failed');
   });
 });
