@@ -24,14 +24,19 @@ const KNOWN_XML_ATTACHMENTS = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung
 // Reads the PDF in a helper process that is stopped when it runs out of time or memory
 // (shared/isolated.ts), so a hostile PDF fails alone instead of taking the worker, and every
 // import in it, down.
-export async function parsePdfIsolated(bytes: Uint8Array, options: LayoutReadOptions = {}): Promise<ParseOutcome> {
+// `memoryBytes`: the helper's memory limit; tests reach it with less than the production limit.
+export async function parsePdfIsolated(
+  bytes: Uint8Array,
+  options: LayoutReadOptions = {},
+  { memoryBytes = PDF_MEMORY_LIMIT_BYTES } = {},
+): Promise<ParseOutcome> {
   if (!hasEndOfFileMarker(bytes)) {
     return failed('truncated_pdf', 'The PDF has no %%EOF marker at its end; the file is truncated or damaged.');
   }
   const startedAt = Date.now();
   const result = await runIsolated<ParseOutcome>(new URL(import.meta.url), 'parsePdf', [bytes, options], {
     timeMs: PDF_TIME_LIMIT_MS,
-    memoryBytes: PDF_MEMORY_LIMIT_BYTES,
+    memoryBytes,
   });
   // A scan: OCR page by page, each page a call of its own (ocr/scan.ts).
   if (result.ok && result.value.kind === 'failed' && result.value.code === 'no_text_layer')
@@ -43,7 +48,7 @@ export async function parsePdfIsolated(bytes: Uint8Array, options: LayoutReadOpt
     case 'memory_limit':
       return failed(
         'pdf_too_large_inflated',
-        `Reading the PDF took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`,
+        `Reading the PDF took more than ${memoryBytes / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`,
       );
     case 'crashed':
       return failed('malformed_pdf', `The PDF could not be read: ${result.message}`);

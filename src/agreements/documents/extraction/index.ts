@@ -5,7 +5,6 @@
  * process stopped on time or memory, like every other format. Never throws for bad input.
  */
 import { IsolationCancelled, runIsolated } from '../../../shared/isolated.js';
-import { PDF_MEMORY_LIMIT_BYTES } from '../../../shared/pdfjs.js';
 import { detectDocument, hasPdfHeader, type DetectedDocument } from './detect.js';
 import { extractDocx } from './docx.js';
 import {
@@ -54,7 +53,7 @@ export async function extractWithLimits(input: ExtractionInput, limits: Extracti
     [plainInput, limits],
     {
       timeMs,
-      memoryBytes: PDF_MEMORY_LIMIT_BYTES,
+      memoryBytes: limits.memoryBytes,
     },
   );
   if (result.ok) return result.value;
@@ -65,7 +64,7 @@ export async function extractWithLimits(input: ExtractionInput, limits: Extracti
     case 'memory_limit':
       return failed(
         'too_large',
-        `Reading ${what} took more than ${PDF_MEMORY_LIMIT_BYTES / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`,
+        `Reading ${what} took more than ${limits.memoryBytes / 2 ** 20} MiB of memory (its compressed content inflates that far) and was stopped.`,
       );
     case 'crashed':
       return failed('unreadable', `${what === 'the PDF' ? 'The PDF' : 'The document'} could not be read.`);

@@ -1,3 +1,5 @@
+import { PDF_MEMORY_LIMIT_BYTES } from '../../../shared/pdfjs.js';
+
 /**
  * Every bound that keeps one hostile or oversized document from exhausting memory or time.
  * Tests pass smaller values through `extractWithLimits`; production uses DEFAULT_LIMITS.
@@ -15,6 +17,8 @@ export interface ExtractionLimits {
   maxUnpackedBytes: number;
   /** Element nesting in one XML part of a DOCX/XLSX; mammoth's recursion overflows the stack near 2,000. */
   maxXmlDepth: number;
+  /** Resident memory of the helper process that reads the document (a small PDF can inflate to gigabytes). */
+  memoryBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ExtractionLimits> = {
@@ -28,6 +32,7 @@ export const DEFAULT_LIMITS: Readonly<ExtractionLimits> = {
   maxUnpackedBytes: 100 * 1024 * 1024,
   // Word and Excel nest a few dozen levels (tables in tables, drawings with text boxes).
   maxXmlDepth: 256,
+  memoryBytes: PDF_MEMORY_LIMIT_BYTES,
 };
 
 /**
