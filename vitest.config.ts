@@ -47,7 +47,8 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           // The web application in Debian's chromium (playwright-core), on the integration stack,
-          // after the integration tests so the two do not compete for the cores.
+          // after the integration tests so the two do not compete for the cores. One file at a
+          // time: two kept the cores busy but took as long, with a fifth more chromium CPU.
           sequence: { groupOrder: 2 },
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 120_000,
@@ -61,13 +62,15 @@ export default defineConfig({
         test: {
           name: 'crash',
           include: ['test/crash/**/*.test.ts'],
-          // Kills processes of its stack, so it runs last, alone, on a stack of its own.
+          // Kills processes of its stack, so it runs last, on a stack of its own. The files that
+          // use that stack hold it one at a time (test/support/crash-stack.ts); start-sigterm,
+          // which starts `npm start` of its own, runs beside them.
           sequence: { groupOrder: 3 },
           globalSetup: ['test/setup/crash-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          maxWorkers: 1,
+          maxWorkers: 2,
         },
       },
     ],

@@ -550,7 +550,7 @@ describe('scale-out: two APIs and two workers on one stack', () => {
     expect(syncs[0].progress).toMatchObject({ found: INBOX_FILES, imported: INBOX_FILES, failed: 0 });
 
     // The Schedules go on with one worker: the integration's nightly sync fires (triggered now) and
-    // completes; the notification dispatch (every 2 s on the test stack) has fired since the kill.
+    // completes; the notification dispatch (every 20 s on the crash stack) has fired since the kill.
     const schedule = temporal.schedule.getHandle(scheduleIdOf(integrationId));
     expect((await schedule.describe()).state.paused).toBe(false);
     await schedule.trigger();

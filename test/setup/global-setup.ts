@@ -17,15 +17,15 @@ interface SharedStack {
 }
 const registry = globalThis as typeof globalThis & { icsTestStacks?: Map<string, SharedStack> };
 
-function startOnce(options: TestStackOptions): Promise<TestStack> {
+function startOnce(overrides: Record<string, string>, options: TestStackOptions): Promise<TestStack> {
   const started = Date.now();
   // Starting five servers on free ports can lose a race for a port; one more attempt, not more.
-  return startTestStack({}, options)
+  return startTestStack(overrides, options)
     .catch((error: unknown) => {
       console.error(
         `test stack did not start (${error instanceof Error ? error.message : String(error)}); trying once more`,
       );
-      return startTestStack({}, options);
+      return startTestStack(overrides, options);
     })
     .then((stack) => {
       console.log(`test stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${stack.apiUrl}`);
@@ -37,11 +37,12 @@ export async function provideStack(
   project: TestProject,
   name: string,
   options: TestStackOptions = {},
+  overrides: Record<string, string> = {},
 ): Promise<() => Promise<void>> {
   const stacks = (registry.icsTestStacks ??= new Map());
   let shared = stacks.get(name);
   if (!shared) {
-    shared = { starting: startOnce(options), users: 0 };
+    shared = { starting: startOnce(overrides, options), users: 0 };
     stacks.set(name, shared);
   }
   shared.users++;
