@@ -6,6 +6,7 @@ import { addMember, createApiKey } from '../../src/admin/service.js';
 import { createSession } from '../../src/auth/sessions.js';
 import { eventually, expectError } from '../support/api.js';
 import { agreementWithPrice, rematch, settledRun, uploadedInvoice } from '../support/checks.js';
+import { dispatchesFinished } from '../support/runs.js';
 import { createTenant, testDb, type Tenant } from '../support/tenants.js';
 
 // The organization's channels over HTTP against the real stack: an Admin lists and turns off any
@@ -318,8 +319,8 @@ describe('notification channels of the organization', () => {
       (seen) => seen.length === 1,
       60_000,
     );
-    // Two more dispatch intervals, so a message to the member would have been sent by now.
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    // Two more dispatches, so a message to the member would have been sent by now.
+    await dispatchesFinished(2);
     expect(receiver.at(mine)).toEqual([]);
     expect(
       await testDb().notificationDelivery.count({

@@ -8,6 +8,7 @@ import { addMember, createApiKey } from '../../src/admin/service.js';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { eventually, expectError } from '../support/api.js';
 import { agreementWithPrice, rematch, settledRun, uploadedInvoice } from '../support/checks.js';
+import { dispatchesFinished } from '../support/runs.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
 
@@ -419,7 +420,7 @@ describe('notification delivery', () => {
     expect(replayed.headers['webhook-id']).toBe(failed.body.data[0].event_id);
 
     // Still one message per run and subscriber after further dispatches.
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    await dispatchesFinished(2);
     expect(receiver.at(flaky).filter((r) => r.answered === 200)).toHaveLength(1);
     expect(smtp.messages.filter((m) => m.to.includes(`buyer-${tenant.organizationId}@example.test`))).toHaveLength(1);
   });

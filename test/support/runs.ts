@@ -5,7 +5,9 @@ import { createLogger } from '../../src/logger.js';
 import { RunTypeRegistry } from '../../src/temporal/run-types.js';
 import { startRun } from '../../src/runs/service.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
+import { DISPATCH_SCHEDULE_ID } from '../../src/notifications/schedules.js';
 import type { TestItemsInput } from '../../workflows/testing.js';
+import { eventually } from './api.js';
 import { testDb, type Tenant } from './tenants.js';
 
 // Starts runs of the test-only workflow through the same service the API uses.
@@ -17,6 +19,23 @@ export async function testTemporal(): Promise<Client> {
     temporal = new Client({ connection });
   }
   return temporal;
+}
+
+// Returns once the notification dispatch Schedule has fired `count` times from now on and those
+// dispatches have finished: what a test waits for before it says that nothing more was sent.
+export async function dispatchesFinished(count = 2): Promise<void> {
+  const since = new Date();
+  const temporal = await testTemporal();
+  const schedule = temporal.schedule.getHandle(DISPATCH_SCHEDULE_ID);
+  const firedSince = (description: Awaited<ReturnType<typeof schedule.describe>>) =>
+    description.info.recentActions.filter((action) => action.takenAt > since);
+  const described = await eventually(
+    () => schedule.describe(),
+    (description) => firedSince(description).length >= count,
+    60_000,
+  );
+  for (const { action } of firedSince(described))
+    await temporal.workflow.getHandle(action.workflow.workflowId, action.workflow.firstExecutionRunId).result();
 }
 
 export async function startTestRun(
