@@ -5,13 +5,12 @@ import { readFileSync } from 'node:fs';
 import { Client as MinioClient } from 'minio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../src/infra/defaults.js';
-import { DISPATCH_SCHEDULE_ID } from '../../src/notifications/schedules.js';
 import { scheduleIdOf } from '../../src/integrations/schedules.js';
 import { freePort, spawnTypeScript, waitFor, type ManagedProcess } from '../../src/infra/process.js';
 import { call, eventually, expectError, type ApiResponse, type CallOptions } from '../support/api.js';
 import { peppolInvoice } from '../support/checks.js';
 import { holdCrashStackForThisFile } from '../support/crash-stack.js';
-import { testTemporal } from '../support/runs.js';
+import { dispatchesFinished, testTemporal } from '../support/runs.js';
 import { createTenant, keyFor, testDb, type Tenant } from '../support/tenants.js';
 
 // Scale-out: two API processes and two workers on one PostgreSQL, Temporal and storage, as users
@@ -567,15 +566,7 @@ describe('scale-out: two APIs and two workers on one stack', () => {
       status: 'completed',
       progress: expect.objectContaining({ found: INBOX_FILES, duplicate: INBOX_FILES }),
     });
-    const dispatch = await eventually(
-      () => temporal.schedule.getHandle(DISPATCH_SCHEDULE_ID).describe(),
-      (d) => d.info.recentActions.some((action) => action.takenAt > killedAt),
-      60_000,
-    );
-    const afterKill = dispatch.info.recentActions.filter((action) => action.takenAt > killedAt);
-    await temporal.workflow
-      .getHandle(afterKill[0]!.action.workflow.workflowId, afterKill[0]!.action.workflow.firstExecutionRunId)
-      .result();
+    await dispatchesFinished(1, killedAt);
 
     // The kill met the load: requests failed over from the dead API.
     expect(replicas.refused + replicas.lostOnTheWire).toBeGreaterThan(0);

@@ -39,21 +39,32 @@ async function supplierAgreement(tenant: Tenant) {
   return agreement.body.id as string;
 }
 
-// A real PostgreSQL error inside the check's transaction, for this organization only: what a
-// broken statement or a database bug looks like to the service.
-async function failChecksOf(organizationId: string): Promise<() => Promise<void>> {
-  const name = `fail_checks_${organizationId.replaceAll('-', '')}`;
+// A trigger on `table` for this organization's rows only, fired `when` (BEFORE INSERT, ...) and
+// running `body` (PL/pgSQL); returns what drops it again.
+async function organizationTrigger(
+  organizationId: string,
+  name: string,
+  { when, table, body }: { when: string; table: string; body: string },
+): Promise<() => Promise<void>> {
   const db = testDb();
+  await db.$executeRawUnsafe(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} END $$`);
   await db.$executeRawUnsafe(
-    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced for test'; END $$`,
-  );
-  await db.$executeRawUnsafe(
-    `CREATE TRIGGER ${name} BEFORE INSERT OR UPDATE ON compliance_checks FOR EACH ROW WHEN (NEW.organization_id = '${organizationId}'::uuid) EXECUTE FUNCTION ${name}()`,
+    `CREATE TRIGGER ${name} ${when} ON ${table} FOR EACH ROW WHEN (NEW.organization_id = '${organizationId}'::uuid) EXECUTE FUNCTION ${name}()`,
   );
   return async () => {
-    await db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${name} ON compliance_checks`);
+    await db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${name} ON ${table}`);
     await db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${name}()`);
   };
+}
+
+// A real PostgreSQL error inside the check's transaction, for this organization only: what a
+// broken statement or a database bug looks like to the service.
+function failChecksOf(organizationId: string): Promise<() => Promise<void>> {
+  return organizationTrigger(organizationId, `fail_checks_${organizationId.replaceAll('-', '')}`, {
+    when: 'BEFORE INSERT OR UPDATE',
+    table: 'compliance_checks',
+    body: "RAISE EXCEPTION 'forced for test';",
+  });
 }
 
 // Holds the import of this organization's invoices before it stores anything: a new supplier's
@@ -63,12 +74,11 @@ async function holdSupplierInserts(organizationId: string): Promise<{ release: (
   const name = `hold_suppliers_${organizationId.replaceAll('-', '')}`;
   const key = `hashtext('${name}')`;
   const db = testDb();
-  await db.$executeRawUnsafe(
-    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock_shared(${key}); RETURN NEW; END $$`,
-  );
-  await db.$executeRawUnsafe(
-    `CREATE TRIGGER ${name} BEFORE INSERT ON suppliers FOR EACH ROW WHEN (NEW.organization_id = '${organizationId}'::uuid) EXECUTE FUNCTION ${name}()`,
-  );
+  const drop = await organizationTrigger(organizationId, name, {
+    when: 'BEFORE INSERT',
+    table: 'suppliers',
+    body: `PERFORM pg_advisory_xact_lock_shared(${key}); RETURN NEW;`,
+  });
   let letGo!: () => void;
   const released = new Promise<void>((resolve) => (letGo = resolve));
   let held!: () => void;
@@ -89,8 +99,7 @@ async function holdSupplierInserts(organizationId: string): Promise<{ release: (
       done = true;
       letGo();
       await transaction;
-      await db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${name} ON suppliers`);
-      await db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${name}()`);
+      await drop();
     },
   };
 }

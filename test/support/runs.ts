@@ -21,10 +21,9 @@ export async function testTemporal(): Promise<Client> {
   return temporal;
 }
 
-// Returns once the notification dispatch Schedule has fired `count` times from now on and those
+// Returns once the notification dispatch Schedule has fired `count` times after `since` and those
 // dispatches have finished: what a test waits for before it says that nothing more was sent.
-export async function dispatchesFinished(count = 2): Promise<void> {
-  const since = new Date();
+export async function dispatchesFinished(count = 2, since = new Date()): Promise<void> {
   const temporal = await testTemporal();
   const schedule = temporal.schedule.getHandle(DISPATCH_SCHEDULE_ID);
   const firedSince = (description: Awaited<ReturnType<typeof schedule.describe>>) =>
