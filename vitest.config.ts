@@ -35,6 +35,7 @@ export default defineConfig({
           // One real stack (PostgreSQL, Temporal dev server, MinIO, worker, API) for the whole run,
           // shared with the browser project.
           globalSetup: ['test/setup/global-setup.ts'],
+          setupFiles: ['test/setup/stack-ready.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
           pool: 'forks',
@@ -51,6 +52,7 @@ export default defineConfig({
           // time: two kept the cores busy but took as long, with a fifth more chromium CPU.
           sequence: { groupOrder: 2 },
           globalSetup: ['test/setup/global-setup.ts'],
+          setupFiles: ['test/setup/stack-ready.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',
@@ -67,6 +69,7 @@ export default defineConfig({
           // which starts `npm start` of its own, runs beside them.
           sequence: { groupOrder: 3 },
           globalSetup: ['test/setup/crash-setup.ts'],
+          setupFiles: ['test/setup/stack-ready.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           pool: 'forks',

@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { startTestStack, type TestStack, type TestStackOptions } from './stack.js';
+import { rmSync, writeFileSync } from 'node:fs';
+import { planTestStack, type PlannedTestStack, type TestStack, type TestStackOptions } from './stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,27 +12,45 @@ declare module 'vitest' {
 // Every project of one vitest run loads its global setup through a module runner of its own, so
 // a module variable is not shared between projects; the process's globalThis is. The projects that
 // name the same stack get one stack, stopped when the last of them is torn down.
+//
+// A stack's addresses are planned and provided at once, and its servers start in the background:
+// vitest runs every project's global setup before the first test file, and the unit files, which
+// need no stack, would otherwise wait the half minute two stacks take to start. A file that needs
+// the stack waits for it in its setup file (test/setup/stack-ready.ts).
 interface SharedStack {
-  starting: Promise<TestStack>;
+  plan: PlannedTestStack;
+  starting: Promise<TestStack | null>;
   users: number;
 }
 const registry = globalThis as typeof globalThis & { icsTestStacks?: Map<string, SharedStack> };
 
-function startOnce(overrides: Record<string, string>, options: TestStackOptions): Promise<TestStack> {
+// Where a stack that did not start leaves its error for the files waiting on it.
+export const startFailureFile = (env: Record<string, string>) => `${env.TEST_WORK_DIR}.failed`;
+
+function startInBackground(plan: PlannedTestStack): Promise<TestStack | null> {
   const started = Date.now();
-  // Starting five servers on free ports can lose a race for a port; one more attempt, not more.
-  return startTestStack(overrides, options)
+  // Starting five servers can fail for a reason that passes (a port taken meanwhile); one more
+  // attempt, not more.
+  return plan
+    .start()
     .catch((error: unknown) => {
-      console.error(
-        `test stack did not start (${error instanceof Error ? error.message : String(error)}); trying once more`,
-      );
-      return startTestStack(overrides, options);
+      console.error(`test stack did not start (${messageOf(error)}); trying once more`);
+      return plan.start();
     })
-    .then((stack) => {
-      console.log(`test stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${stack.apiUrl}`);
-      return stack;
-    });
+    .then(
+      (stack) => {
+        console.log(`test stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${stack.apiUrl}`);
+        return stack;
+      },
+      (error: unknown) => {
+        console.error(`test stack did not start: ${messageOf(error)}`);
+        writeFileSync(startFailureFile(plan.env), messageOf(error));
+        return null;
+      },
+    );
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function provideStack(
   project: TestProject,
@@ -42,17 +61,20 @@ export async function provideStack(
   const stacks = (registry.icsTestStacks ??= new Map());
   let shared = stacks.get(name);
   if (!shared) {
-    shared = { starting: startOnce(overrides, options), users: 0 };
+    const plan = await planTestStack(overrides, options);
+    shared = { plan, starting: startInBackground(plan), users: 0 };
     stacks.set(name, shared);
   }
   shared.users++;
-  const stack = await shared.starting;
-  project.provide('apiUrl', stack.apiUrl);
-  project.provide('stackEnv', stack.env);
+  project.provide('apiUrl', shared.plan.apiUrl);
+  project.provide('stackEnv', shared.plan.env);
+  const { starting } = shared;
   return async () => {
     if (--shared.users > 0) return;
     stacks.delete(name);
-    await stack.stop();
+    const stack = await starting;
+    rmSync(startFailureFile(shared.plan.env), { force: true });
+    await stack?.stop();
   };
 }
 

@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +12,7 @@ import type { AppDeps } from '../../src/deps.js';
 import { repoRoot } from '../../src/infra/defaults.js';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
 import { startMinio } from '../../src/infra/minio-server.js';
-import { freePort, spawnTypeScript } from '../../src/infra/process.js';
+import { spawnTypeScript } from '../../src/infra/process.js';
 import { spawnTemporalDevServer, waitForTemporal } from '../../src/infra/temporal-dev-server.js';
 import { testRunTypes } from '../../src/runs/test-run-types.js';
 import { supervise } from '../../src/infra/supervisor.js';
@@ -55,21 +56,125 @@ export interface TestStackOptions {
   durableTemporal?: boolean;
 }
 
-export async function startTestStack(
+type StackPorts = Record<
+  'pgPort' | 'temporalPort' | 'minioPort' | 'minioConsolePort' | 'apiPort' | 'metricsPort',
+  number
+>;
+
+export interface PlannedTestStack {
+  /** What the stack's processes and the tests read: addresses, credentials, settings. */
+  env: Record<string, string>;
+  apiUrl: string;
+  /** Starts the servers, the worker and the API where the plan says; rejects if one does not start. */
+  start(): Promise<TestStack>;
+}
+
+// Ports of the test stacks, from below Linux's ephemeral range (32768-60999 by default), so the
+// outgoing connections of a busy run cannot take one between the plan and the start. Free when
+// planned; never planned twice in one process.
+const PLANNED_PORTS = { from: 20_000, to: 32_000 };
+const plannedPorts = ((globalThis as { icsPlannedPorts?: Set<number> }).icsPlannedPorts ??= new Set<number>());
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function planPort(): Promise<number> {
+  for (;;) {
+    const port = PLANNED_PORTS.from + Math.floor(Math.random() * (PLANNED_PORTS.to - PLANNED_PORTS.from));
+    if (plannedPorts.has(port)) continue;
+    plannedPorts.add(port);
+    if (await portIsFree(port)) return port;
+  }
+}
+
+export async function startTestStack(overrides: Record<string, string> = {}, options: TestStackOptions = {}) {
+  return (await planTestStack(overrides, options)).start();
+}
+
+// The stack's addresses and settings are fixed before anything starts, so a caller can hand them
+// on (vitest's `provide`) while the servers are still starting.
+export async function planTestStack(
   overrides: Record<string, string> = {},
   { durableTemporal = true }: TestStackOptions = {},
-): Promise<TestStack> {
+): Promise<PlannedTestStack> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ics-test-'));
+  const ports: StackPorts = {
+    pgPort: await planPort(),
+    temporalPort: await planPort(),
+    minioPort: await planPort(),
+    minioConsolePort: await planPort(),
+    apiPort: await planPort(),
+    metricsPort: await planPort(),
+  };
+  const { pgPort, temporalPort, minioPort, apiPort, metricsPort } = ports;
+  const smtpPort = await planPort();
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const env: Record<string, string> = {
+    DATABASE_URL: `postgresql://postgres:postgres@127.0.0.1:${pgPort}/ics_test`,
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+    TEMPORAL_TASK_QUEUE: 'invoice-compliance-test',
+    S3_ENDPOINT: `http://127.0.0.1:${minioPort}`,
+    S3_ACCESS_KEY: 'test-access-key',
+    S3_SECRET_KEY: 'test-secret-key-123',
+    S3_BUCKET: 'ics-test',
+    ENABLE_TEST_WORKFLOWS: 'true',
+    RATE_LIMIT_REQUESTS: '300',
+    RATE_LIMIT_WINDOW_SECONDS: '60',
+    // large-selections.test.ts exports a claim of 72,600 lines (more ids than PostgreSQL's bind
+    // parameters); the cap itself is tested in bounds.test.ts on an API of its own.
+    CLAIM_EXPORT_MAX_LINES: '100000',
+    // Every test calls from 127.0.0.1; the failed-authentication budget per address is tested on
+    // an API instance of its own (test/integration/http-hardening.test.ts).
+    RATE_LIMIT_AUTH_FAILURES: '100000',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    CURSOR_SECRET: 'test-cursor-secret-0123456789',
+    // Small, so a test document reaches the index cap (partial search results).
+    DOCUMENT_INDEX_MAX_PASSAGES: '40',
+    // The API's own port, known before it starts, so the links it returns (APP_BASE_URL) resolve.
+    PORT: String(apiPort),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+    APP_BASE_URL: `http://127.0.0.1:${apiPort}/app`,
+    // Encrypts integration credentials: a rotated-out key second, as after a key rotation.
+    INTEGRATION_KEYS:
+      'test2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,test1:Hx4dHBsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=',
+    // Notifications: tests receive e-mail on this port (test/support/smtp-receiver.ts) and
+    // webhooks on 127.0.0.1 (allow-listed; every other private address stays refused), with
+    // short retries and a dispatch every 5 seconds (each firing is a workflow: at 2 s the firings
+    // alone kept about a twentieth of a core busy all run).
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_FROM: 'Invoice Compliance Test <notifications@example.test>',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    // Integrations reach the Tripletex stand-in and MinIO on 127.0.0.1 the same way.
+    INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+    NOTIFICATION_RETRY_INITIAL_SECONDS: '1',
+    NOTIFICATION_RETRY_MAX_SECONDS: '2',
+    NOTIFICATION_RETRY_ATTEMPTS: '4',
+    NOTIFICATION_DISPATCH_INTERVAL_SECONDS: '5',
+    // A webhook attempt's deadline, short so a test sees a trickling receiver cut off.
+    WEBHOOK_TIMEOUT_SECONDS: '3',
+    ...overrides,
+    WORKER_PID_FILE: path.join(workDir, 'worker.pid'),
+    TEMPORAL_PID_FILE: path.join(workDir, 'temporal.pid'),
+    TEST_WORK_DIR: workDir,
+    METRICS_URL: `http://127.0.0.1:${metricsPort}/metrics`,
+  };
+  return { env, apiUrl, start: () => bootTestStack(workDir, env, ports, durableTemporal) };
+}
+
+async function bootTestStack(
+  workDir: string,
+  env: Record<string, string>,
+  ports: StackPorts,
+  durableTemporal: boolean,
+): Promise<TestStack> {
+  mkdirSync(workDir, { recursive: true });
   // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
   chmodSync(workDir, 0o755);
-  const [pgPort, temporalPort, minioPort, minioConsolePort, smtpPort, apiPort] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
   const stoppers: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => console.error('stop failed:', error));
@@ -91,72 +196,27 @@ export async function startTestStack(
         'PostgreSQL',
         startEmbeddedPostgres({
           dataDir: path.join(workDir, 'postgres'),
-          port: pgPort,
+          port: ports.pgPort,
           persistent: false,
           user: 'postgres',
           password: 'postgres',
           serverFlags: diagnosticPostgresFlags(),
         }),
       ).then(started),
-      named('Temporal', startSupervisedTemporal(workDir, temporalPort, durableTemporal)).then(started),
+      named('Temporal', startSupervisedTemporal(workDir, ports.temporalPort, durableTemporal)).then(started),
       named(
         'MinIO',
         startMinio({
           dataDir: path.join(workDir, 'minio'),
-          port: minioPort,
-          consolePort: minioConsolePort,
-          accessKey: 'test-access-key',
-          secretKey: 'test-secret-key-123',
+          port: ports.minioPort,
+          consolePort: ports.minioConsolePort,
+          accessKey: env.S3_ACCESS_KEY!,
+          secretKey: env.S3_SECRET_KEY!,
         }),
       ).then(started),
     ]);
     await postgres.ensureDatabase('ics_test');
 
-    const env: Record<string, string> = {
-      DATABASE_URL: postgres.url('ics_test'),
-      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-      TEMPORAL_TASK_QUEUE: 'invoice-compliance-test',
-      S3_ENDPOINT: `http://127.0.0.1:${minioPort}`,
-      S3_ACCESS_KEY: 'test-access-key',
-      S3_SECRET_KEY: 'test-secret-key-123',
-      S3_BUCKET: 'ics-test',
-      ENABLE_TEST_WORKFLOWS: 'true',
-      RATE_LIMIT_REQUESTS: '300',
-      RATE_LIMIT_WINDOW_SECONDS: '60',
-      // large-selections.test.ts exports a claim of 72,600 lines (more ids than PostgreSQL's bind
-      // parameters); the cap itself is tested in bounds.test.ts on an API of its own.
-      CLAIM_EXPORT_MAX_LINES: '100000',
-      // Every test calls from 127.0.0.1; the failed-authentication budget per address is tested on
-      // an API instance of its own (test/integration/http-hardening.test.ts).
-      RATE_LIMIT_AUTH_FAILURES: '100000',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      CURSOR_SECRET: 'test-cursor-secret-0123456789',
-      // Small, so a test document reaches the index cap (partial search results).
-      DOCUMENT_INDEX_MAX_PASSAGES: '40',
-      // The API's own port, known before it starts, so the links it returns (APP_BASE_URL) resolve.
-      PORT: String(apiPort),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
-      APP_BASE_URL: `http://127.0.0.1:${apiPort}/app`,
-      // Encrypts integration credentials: a rotated-out key second, as after a key rotation.
-      INTEGRATION_KEYS:
-        'test2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,test1:Hx4dHBsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=',
-      // Notifications: tests receive e-mail on this port (test/support/smtp-receiver.ts) and
-      // webhooks on 127.0.0.1 (allow-listed; every other private address stays refused), with
-      // short retries and a dispatch every 5 seconds (each firing is a workflow: at 2 s the firings
-      // alone kept about a twentieth of a core busy all run).
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      SMTP_FROM: 'Invoice Compliance Test <notifications@example.test>',
-      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-      // Integrations reach the Tripletex stand-in and MinIO on 127.0.0.1 the same way.
-      INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
-      NOTIFICATION_RETRY_INITIAL_SECONDS: '1',
-      NOTIFICATION_RETRY_MAX_SECONDS: '2',
-      NOTIFICATION_RETRY_ATTEMPTS: '4',
-      NOTIFICATION_DISPATCH_INTERVAL_SECONDS: '5',
-      // A webhook attempt's deadline, short so a test sees a trickling receiver cut off.
-      WEBHOOK_TIMEOUT_SECONDS: '3',
-      ...overrides,
-    };
     execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {
       cwd: repoRoot,
       env: { ...process.env, DATABASE_URL: env.DATABASE_URL },
@@ -165,8 +225,7 @@ export async function startTestStack(
 
     const config = loadConfig({ ...process.env, ...env });
     // The worker runs as its own process, as in production, under a supervisor that restarts it:
-    // crash tests kill it (pid in workerPidFile) and expect no invoice lost or duplicated.
-    const workerPidFile = path.join(workDir, 'worker.pid');
+    // crash tests kill it (pid in WORKER_PID_FILE) and expect no invoice lost or duplicated.
     const worker = supervise(
       'worker',
       () =>
@@ -175,21 +234,17 @@ export async function startTestStack(
           env: { ...env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
           logFile: path.join(workDir, 'worker.log'),
         }),
-      workerPidFile,
+      env.WORKER_PID_FILE!,
     );
     stoppers.push(() => worker.stop());
-    env.WORKER_PID_FILE = workerPidFile;
-    env.TEMPORAL_PID_FILE = path.join(workDir, 'temporal.pid');
-    env.TEST_WORK_DIR = workDir;
 
     const deps: AppDeps = await createAppDeps(config, testRunTypes);
     stoppers.push(() => closeAppDeps(deps));
-    const api = await listenApi(createApp(deps), apiPort, '127.0.0.1');
+    const api = await listenApi(createApp(deps), ports.apiPort, '127.0.0.1');
     stoppers.push(() => api.close());
     // Metrics on a port of their own, as the API process serves them with METRICS_PORT.
-    const metrics = await listenApi(metricsApp(), 0, '127.0.0.1');
+    const metrics = await listenApi(metricsApp(), ports.metricsPort, '127.0.0.1');
     stoppers.push(() => metrics.close());
-    env.METRICS_URL = `${metrics.url}/metrics`;
     return { env, apiUrl: api.url, stop };
   } catch (error) {
     await stop();
