@@ -279,8 +279,15 @@ async function discardUpload(
   for (const document of documents) await deps.storage.remove(document.storageKey).catch(() => undefined);
 }
 
-export async function viewImport(deps: Deps, invoiceImport: InvoiceImport) {
-  const run = await findRun(deps, invoiceImport.organizationId, invoiceImport.workflowRunId);
+export async function viewImport(deps: Deps, readBeforeRun: InvoiceImport) {
+  const run = await findRun(deps, readBeforeRun.organizationId, readBeforeRun.workflowRunId);
+  // The import's row was read before its run's. A run that ended in between wrote the import's
+  // outcome (and finished_at) after that read: read the row again rather than answer "completed"
+  // without an outcome or an invoice.
+  const invoiceImport =
+    isTerminal(run.status) && !readBeforeRun.finishedAt
+      ? await findImport(deps, readBeforeRun.organizationId, readBeforeRun.id)
+      : readBeforeRun;
   await settleInvoiceOfEndedImport(deps, invoiceImport, run);
   const status = workStatusOf(run.status);
   const failure = status === 'failed' ? await importFailure(deps, invoiceImport, run) : null;

@@ -3,6 +3,7 @@ import { createImportActivities } from '../../activities/imports.js';
 import { updateOrganizationSettings } from '../../src/admin/service.js';
 import { createStorage } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
+import { viewImport } from '../../src/invoices/imports.js';
 import { call, expectError } from '../support/api.js';
 import {
   importDocument,
@@ -85,6 +86,16 @@ describe('invoice imports', () => {
       outcome: 'imported',
       failure: null,
       workflow_run_id: started.body.workflow_run_id,
+    });
+
+    // A read of the import's row just before its run ended (a poll racing the workflow's end)
+    // answers with the outcome the run wrote, never "completed" without an outcome or invoice.
+    const row = await testDb().invoiceImport.findUniqueOrThrow({ where: { id: done.id } });
+    const readWhileRunning = { ...row, outcome: null, invoiceId: null, finishedAt: null };
+    expect(await viewImport({ db: testDb() } as any, readWhileRunning)).toMatchObject({
+      status: 'completed',
+      outcome: 'imported',
+      invoice_id: done.invoice_id,
     });
 
     const invoice = await tenant.call(`/v1/invoices/${done.invoice_id}`);
