@@ -4,7 +4,7 @@ import { findDocuments, putDocumentFile, sealDocuments } from '../documents/serv
 import { Prisma } from '../db/client.js';
 import type { Invoice, InvoiceImport, WorkflowRun } from '../generated/prisma/client.js';
 import { errors } from '../http/errors.js';
-import { isTerminal, workStatusOf, type RunFailure } from '../runs/read-model.js';
+import { isTerminal, rowAfterRun, workStatusOf, type RunFailure } from '../runs/read-model.js';
 import { findRun, newRunRow, startRecordedRun, startRun } from '../runs/service.js';
 import { publicFailure } from '../shared/failures.js';
 import { deterministicUuid } from '../shared/ids.js';
@@ -281,13 +281,9 @@ async function discardUpload(
 
 export async function viewImport(deps: Deps, readBeforeRun: InvoiceImport) {
   const run = await findRun(deps, readBeforeRun.organizationId, readBeforeRun.workflowRunId);
-  // The import's row was read before its run's. A run that ended in between wrote the import's
-  // outcome (and finished_at) after that read: read the row again rather than answer "completed"
-  // without an outcome or an invoice.
-  const invoiceImport =
-    isTerminal(run.status) && !readBeforeRun.finishedAt
-      ? await findImport(deps, readBeforeRun.organizationId, readBeforeRun.id)
-      : readBeforeRun;
+  const invoiceImport = await rowAfterRun(run, readBeforeRun, () =>
+    findImport(deps, readBeforeRun.organizationId, readBeforeRun.id),
+  );
   await settleInvoiceOfEndedImport(deps, invoiceImport, run);
   const status = workStatusOf(run.status);
   const failure = status === 'failed' ? await importFailure(deps, invoiceImport, run) : null;

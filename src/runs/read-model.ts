@@ -29,6 +29,17 @@ export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_RUN_STATUSES.includes(status);
 }
 
+// The row a run works on (an import), read before the run: a run that ended in between wrote the
+// row's outcome after that read. Read it again then, so that a view never pairs an ended run with
+// a row that has no outcome yet (a poll racing the workflow's end).
+export async function rowAfterRun<Row extends { finishedAt: Date | null }>(
+  run: { status: RunStatus },
+  readBeforeRun: Row,
+  readAgain: () => Promise<Row>,
+): Promise<Row> {
+  return isTerminal(run.status) && !readBeforeRun.finishedAt ? readAgain() : readBeforeRun;
+}
+
 const notTerminal = { notIn: TERMINAL_RUN_STATUSES };
 const ALL_ITEMS_FAILED: RunFailure = {
   code: 'all_items_failed',

@@ -9,7 +9,7 @@ import { Prisma } from '../../db/client.js';
 import { errors } from '../../http/errors.js';
 import { keyset, pageOf, pageParams, resolvePage, type SortColumn } from '../../http/pagination.js';
 import { booleanParam } from '../../http/schemas.js';
-import { workStatusOf } from '../../runs/read-model.js';
+import { rowAfterRun, workStatusOf } from '../../runs/read-model.js';
 import { findRun, startRun } from '../../runs/service.js';
 import { toSafeCsv } from '../../shared/spreadsheet-cells.js';
 import { findAgreement, type AgreementWithLinks } from '../service.js';
@@ -116,8 +116,11 @@ export async function findPriceImport(
   return priceImport;
 }
 
-export async function viewPriceImport(deps: Deps, priceImport: PriceImport, reused = false) {
-  const run = await findRun(deps, priceImport.organizationId, priceImport.workflowRunId);
+export async function viewPriceImport(deps: Deps, readBeforeRun: PriceImport, reused = false) {
+  const run = await findRun(deps, readBeforeRun.organizationId, readBeforeRun.workflowRunId);
+  const priceImport = await rowAfterRun(run, readBeforeRun, () =>
+    findPriceImport(deps, readBeforeRun.agreementId, readBeforeRun.id),
+  );
   const status = workStatusOf(run.status);
   return {
     id: priceImport.id,
