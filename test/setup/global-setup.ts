@@ -82,5 +82,5 @@ export async function provideStack(
 // their own, so they do not see each other). None of them kills Temporal (the crash files do, on
 // their own stack), so its state stays in memory.
 export default function setup(project: TestProject) {
-  return provideStack(project, 'shared', { durableTemporal: false });
+  return provideStack(project, 'shared', { durableTemporal: false, durablePostgres: false });
 }

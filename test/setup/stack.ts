@@ -2,19 +2,13 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { createApp } from '../../src/app.js';
-import { closeAppDeps, createAppDeps } from '../../src/bootstrap.js';
-import { loadConfig } from '../../src/config.js';
-import { metricsApp } from '../../src/http/metrics.js';
-import { listenApi } from '../../src/http/server.js';
-import type { AppDeps } from '../../src/deps.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { repoRoot } from '../../src/infra/defaults.js';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
 import { startMinio } from '../../src/infra/minio-server.js';
-import { spawnTypeScript } from '../../src/infra/process.js';
+import { portAnswers, spawnTypeScript, waitFor } from '../../src/infra/process.js';
 import { spawnTemporalDevServer, waitForTemporal } from '../../src/infra/temporal-dev-server.js';
-import { testRunTypes } from '../../src/runs/test-run-types.js';
 import { supervise } from '../../src/infra/supervisor.js';
 
 // The real stack for integration tests: a fresh embedded PostgreSQL, a Temporal dev server (in
@@ -54,7 +48,16 @@ export interface TestStackOptions {
    * and writing each workflow step to a file was a good part of its CPU.
    */
   durableTemporal?: boolean;
+  /**
+   * PostgreSQL that does not wait for its disk (no fsync, no synchronous commit, no full-page
+   * writes), for the test runs' stacks: their data is thrown away with the run, and PostgreSQL
+   * itself is never killed (a crash of the operating system is what these settings give up).
+   * Benchmarks keep the defaults, so their figures stay those of a real server.
+   */
+  durablePostgres?: boolean;
 }
+
+const NOT_DURABLE_POSTGRES = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
 
 type StackPorts = Record<
   'pgPort' | 'temporalPort' | 'minioPort' | 'minioConsolePort' | 'apiPort' | 'metricsPort',
@@ -100,7 +103,7 @@ export async function startTestStack(overrides: Record<string, string> = {}, opt
 // on (vitest's `provide`) while the servers are still starting.
 export async function planTestStack(
   overrides: Record<string, string> = {},
-  { durableTemporal = true }: TestStackOptions = {},
+  { durableTemporal = true, durablePostgres = true }: TestStackOptions = {},
 ): Promise<PlannedTestStack> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ics-test-'));
   const ports: StackPorts = {
@@ -163,14 +166,14 @@ export async function planTestStack(
     TEST_WORK_DIR: workDir,
     METRICS_URL: `http://127.0.0.1:${metricsPort}/metrics`,
   };
-  return { env, apiUrl, start: () => bootTestStack(workDir, env, ports, durableTemporal) };
+  return { env, apiUrl, start: () => bootTestStack(workDir, env, ports, { durableTemporal, durablePostgres }) };
 }
 
 async function bootTestStack(
   workDir: string,
   env: Record<string, string>,
   ports: StackPorts,
-  durableTemporal: boolean,
+  { durableTemporal, durablePostgres }: Required<TestStackOptions>,
 ): Promise<TestStack> {
   mkdirSync(workDir, { recursive: true });
   // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
@@ -200,7 +203,7 @@ async function bootTestStack(
           persistent: false,
           user: 'postgres',
           password: 'postgres',
-          serverFlags: diagnosticPostgresFlags(),
+          serverFlags: [...(durablePostgres ? [] : NOT_DURABLE_POSTGRES), ...diagnosticPostgresFlags()],
         }),
       ).then(started),
       named('Temporal', startSupervisedTemporal(workDir, ports.temporalPort, durableTemporal)).then(started),
@@ -217,13 +220,14 @@ async function bootTestStack(
     ]);
     await postgres.ensureDatabase('ics_test');
 
-    execFileSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'], {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: env.DATABASE_URL },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    // Not execFileSync: the stacks start in vitest's own process, whose event loop must go on
+    // starting the other projects and the unit files meanwhile.
+    await promisify(execFile)(
+      process.execPath,
+      ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'apply'],
+      { cwd: repoRoot, env: { ...process.env, DATABASE_URL: env.DATABASE_URL } },
+    );
 
-    const config = loadConfig({ ...process.env, ...env });
     // The worker runs as its own process, as in production, under a supervisor that restarts it:
     // crash tests kill it (pid in WORKER_PID_FILE) and expect no invoice lost or duplicated.
     const worker = supervise(
@@ -238,14 +242,18 @@ async function bootTestStack(
     );
     stoppers.push(() => worker.stop());
 
-    const deps: AppDeps = await createAppDeps(config, testRunTypes);
-    stoppers.push(() => closeAppDeps(deps));
-    const api = await listenApi(createApp(deps), ports.apiPort, '127.0.0.1');
-    stoppers.push(() => api.close());
-    // Metrics on a port of their own, as the API process serves them with METRICS_PORT.
-    const metrics = await listenApi(metricsApp(), ports.metricsPort, '127.0.0.1');
-    stoppers.push(() => metrics.close());
-    return { env, apiUrl: api.url, stop };
+    // The API too, with its metrics on a port of their own (METRICS_PORT), as in production. In
+    // vitest's own process it shared one event loop with the test runner, and the global setup
+    // had to load the whole application before the first test file could start.
+    const api = spawnTypeScript('api', 'src/api.ts', {
+      cwd: repoRoot,
+      env: { ...env, HOST: '127.0.0.1', METRICS_PORT: String(ports.metricsPort), METRICS_HOST: '127.0.0.1' },
+      logFile: path.join(workDir, 'api.log'),
+      inheritOutput: process.env.TEST_LOG_LEVEL !== undefined,
+    });
+    stoppers.push(() => api.stop());
+    await waitFor('the API', () => portAnswers(ports.apiPort), 120_000, api);
+    return { env, apiUrl: env.PUBLIC_BASE_URL!, stop };
   } catch (error) {
     await stop();
     throw error;
