@@ -24,8 +24,7 @@ interface SharedStack {
 }
 const registry = globalThis as typeof globalThis & { icsTestStacks?: Map<string, SharedStack> };
 
-// Where a stack that did not start leaves its error for the files waiting on it.
-export const startFailureFile = (env: Record<string, string>) => `${env.TEST_WORK_DIR}.failed`;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function startInBackground(plan: PlannedTestStack): Promise<TestStack | null> {
   const started = Date.now();
@@ -44,13 +43,12 @@ function startInBackground(plan: PlannedTestStack): Promise<TestStack | null> {
       },
       (error: unknown) => {
         console.error(`test stack did not start: ${messageOf(error)}`);
-        writeFileSync(startFailureFile(plan.env), messageOf(error));
+        // The files waiting for this stack (test/setup/stack-ready.ts) fail with this error.
+        writeFileSync(plan.env.TEST_STACK_FAILURE_FILE!, messageOf(error));
         return null;
       },
     );
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function provideStack(
   project: TestProject,
@@ -73,7 +71,7 @@ export async function provideStack(
     if (--shared.users > 0) return;
     stacks.delete(name);
     const stack = await starting;
-    rmSync(startFailureFile(shared.plan.env), { force: true });
+    rmSync(shared.plan.env.TEST_STACK_FAILURE_FILE, { force: true });
     await stack?.stop();
   };
 }

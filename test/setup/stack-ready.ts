@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { startFailureFile } from './global-setup.js';
 
 // Before a file that uses the run's stack: wait until its API answers. The global setup provides
 // the stack's addresses at once and starts its servers in the background (test/setup/global-setup.ts);
@@ -8,7 +7,7 @@ import { startFailureFile } from './global-setup.js';
 const READY_WITHIN_MS = 240_000;
 
 const apiUrl = inject('apiUrl');
-const failureFile = startFailureFile(inject('stackEnv'));
+const failureFile = inject('stackEnv').TEST_STACK_FAILURE_FILE!;
 const deadline = Date.now() + READY_WITHIN_MS;
 for (;;) {
   if (existsSync(failureFile)) throw new Error(`the test stack did not start: ${readFileSync(failureFile, 'utf8')}`);

@@ -164,6 +164,8 @@ export async function planTestStack(
     WORKER_PID_FILE: path.join(workDir, 'worker.pid'),
     TEMPORAL_PID_FILE: path.join(workDir, 'temporal.pid'),
     TEST_WORK_DIR: workDir,
+    // Where a stack started in the background leaves its error if it did not start (test/setup/global-setup.ts).
+    TEST_STACK_FAILURE_FILE: `${workDir}.failed`,
     METRICS_URL: `http://127.0.0.1:${metricsPort}/metrics`,
   };
   return { env, apiUrl, start: () => bootTestStack(workDir, env, ports, { durableTemporal, durablePostgres }) };
