@@ -1,5 +1,4 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
@@ -74,24 +73,16 @@ export interface PlannedTestStack {
 
 // Ports of the test stacks, from below Linux's ephemeral range (32768-60999 by default), so the
 // outgoing connections of a busy run cannot take one between the plan and the start. Free when
-// planned; never planned twice in one process.
+// planned (nothing answers there); never planned twice in one process.
 const PLANNED_PORTS = { from: 20_000, to: 32_000 };
 const plannedPorts = ((globalThis as { icsPlannedPorts?: Set<number> }).icsPlannedPorts ??= new Set<number>());
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
 
 async function planPort(): Promise<number> {
   for (;;) {
     const port = PLANNED_PORTS.from + Math.floor(Math.random() * (PLANNED_PORTS.to - PLANNED_PORTS.from));
     if (plannedPorts.has(port)) continue;
     plannedPorts.add(port);
-    if (await portIsFree(port)) return port;
+    if (!(await portAnswers(port))) return port;
   }
 }
 
@@ -140,8 +131,8 @@ export async function planTestStack(
     DOCUMENT_INDEX_MAX_PASSAGES: '40',
     // The API's own port, known before it starts, so the links it returns (APP_BASE_URL) resolve.
     PORT: String(apiPort),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
-    APP_BASE_URL: `http://127.0.0.1:${apiPort}/app`,
+    PUBLIC_BASE_URL: apiUrl,
+    APP_BASE_URL: `${apiUrl}/app`,
     // Encrypts integration credentials: a rotated-out key second, as after a key rotation.
     INTEGRATION_KEYS:
       'test2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,test1:Hx4dHBsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA=',
@@ -168,7 +159,12 @@ export async function planTestStack(
     TEST_STACK_FAILURE_FILE: `${workDir}.failed`,
     METRICS_URL: `http://127.0.0.1:${metricsPort}/metrics`,
   };
-  return { env, apiUrl, start: () => bootTestStack(workDir, env, ports, { durableTemporal, durablePostgres }) };
+  return {
+    env,
+    apiUrl,
+    start: () =>
+      bootTestStack(workDir, env, ports, { durableTemporal, durablePostgres }).then((stop) => ({ env, apiUrl, stop })),
+  };
 }
 
 async function bootTestStack(
@@ -176,7 +172,7 @@ async function bootTestStack(
   env: Record<string, string>,
   ports: StackPorts,
   { durableTemporal, durablePostgres }: Required<TestStackOptions>,
-): Promise<TestStack> {
+): Promise<TestStack['stop']> {
   mkdirSync(workDir, { recursive: true });
   // Run as root, embedded PostgreSQL drops to a 'postgres' user that must reach its data folder.
   chmodSync(workDir, 0o755);
@@ -255,7 +251,7 @@ async function bootTestStack(
     });
     stoppers.push(() => api.stop());
     await waitFor('the API', () => portAnswers(ports.apiPort), 120_000, api);
-    return { env, apiUrl: env.PUBLIC_BASE_URL!, stop };
+    return stop;
   } catch (error) {
     await stop();
     throw error;

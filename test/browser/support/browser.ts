@@ -8,8 +8,8 @@ import { repoRoot } from '../../../src/infra/defaults.js';
 // Browser tests drive Debian's chromium-headless-shell (installed by scripts/install-deps --tests)
 // through playwright-core: no sandbox (containers), nothing fetched from the network, a fresh
 // profile each run. The headless shell is Chromium's old headless mode, the one Playwright's own
-// headless runs use: the same Blink engine as the full browser, for about half its CPU (the full
-// browser's new headless mode took 155 CPU-s for three files the shell ran in 72).
+// headless runs use: the same Blink engine as the full browser, for less CPU (docs/benchmarks.md,
+// session 21).
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 const ARGS = [
