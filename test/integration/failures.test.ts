@@ -69,8 +69,13 @@ function failChecksOf(organizationId: string): Promise<() => Promise<void>> {
 
 // Holds the import of this organization's invoices before it stores anything: a new supplier's
 // insert (the first write of a parsed invoice, outside the transaction that stores it) waits on
-// an advisory lock the test holds, in a transaction of its own, until `release`.
-async function holdSupplierInserts(organizationId: string): Promise<{ release: () => Promise<void> }> {
+// an advisory lock the test holds, in a transaction of its own, until `release`. `blocked` resolves
+// once an insert waits on it: only then has the import reached its first write, so a termination
+// after it always comes first. Before it, a slow parse could reach that write after the read had
+// settled the invoice failed, and rightly store nothing at all.
+async function holdSupplierInserts(
+  organizationId: string,
+): Promise<{ blocked: () => Promise<void>; release: () => Promise<void> }> {
   const name = `hold_suppliers_${organizationId.replaceAll('-', '')}`;
   const key = `hashtext('${name}')`;
   const db = testDb();
@@ -94,6 +99,18 @@ async function holdSupplierInserts(organizationId: string): Promise<{ release: (
   await holding;
   let done = false;
   return {
+    blocked: async () => {
+      await eventually(
+        () =>
+          // Only this organization's supplier inserts wait on an advisory lock in the INSERT itself.
+          db.$queryRawUnsafe<{ waiting: number }[]>(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND wait_event = 'advisory' AND query ILIKE 'INSERT%suppliers%'`,
+          ),
+        (rows) => rows[0]!.waiting > 0,
+        60_000,
+      );
+    },
     release: async () => {
       if (done) return;
       done = true;
@@ -163,6 +180,7 @@ describe('failures', () => {
       expect(upload.status).toBe(201);
       const invoiceId = upload.body.invoice_id;
       const invoiceImport = await testDb().invoiceImport.findFirstOrThrow({ where: { invoiceId } });
+      await hold.blocked();
       await (
         await testTemporal()
       ).workflow
