@@ -76,9 +76,9 @@ export async function provideStack(
   };
 }
 
-// The integration and browser projects: one stack for both (their tests work in organizations of
-// their own, so they do not see each other). None of them kills Temporal (the crash files do, on
-// their own stack), so its state stays in memory.
+// The integration project (test/integration and test/browser): one stack for all its files (they
+// work in organizations of their own, so they do not see each other). None of them kills Temporal
+// (the crash files do, on their own stack), so its state stays in memory.
 export default function setup(project: TestProject) {
   return provideStack(project, 'shared', { durableTemporal: false, durablePostgres: false });
 }

@@ -1,31 +1,48 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// The unit and integration files that take longest, started first in their project
-// (docs/testing.md, "How the suite is laid out"): with two workers, a long file started last runs
+// The order of the files in each group of projects (docs/testing.md, "How the suite is laid out").
+//
+// The files that take longest start first: with every worker busy, a long file started last runs
 // on alone. Without a record of earlier runs (a clean clone, CI) vitest starts the largest files
-// first; large-selections.test.ts is short but seeds 66,000 invoices and 72,600
-// alerts, and started last it ran on alone for minutes after the other worker had finished: the
-// integration project took 482 s with it last and 294-319 s with it first or in the middle. With
-// a record, vitest already starts the longest first and this changes nothing.
+// first; large-selections.test.ts is short but seeds 66,000 invoices and 72,600 alerts, and
+// started last it ran on alone for minutes after the other workers had finished.
+//
+// The rest of a group's files take turns by folder (test/integration, test/browser, test/crash),
+// each in proportion to its number of files: the browser files (chromium, one page after another)
+// run beside integration files (mostly waiting on the stack's workflows), so the cores stay busy.
+// One folder after another left a core half idle through each.
 const LONGEST = [
   'test/unit/security/linear-time.test.ts',
   'test/unit/agreements/documents/extraction/hostile.test.ts',
   'test/unit/claims/export/render-pdf.test.ts',
+  'test/crash/start-sigterm.test.ts',
   'test/integration/large-selections.test.ts',
   'test/integration/integrations.test.ts',
   'test/integration/transaction-conflicts.test.ts',
 ];
 
-const isLongest = (file: TestSpecification) => LONGEST.some((name) => file.moduleId.endsWith(name));
+const rank = (file: TestSpecification) => {
+  const index = LONGEST.findIndex((name) => file.moduleId.endsWith(name));
+  return index === -1 ? LONGEST.length : index;
+};
+
+const folderOf = (file: TestSpecification) => /\/test\/([^/]+)\//.exec(file.moduleId)?.[1] ?? '';
+
+// Each folder's files spread evenly over the sequence: the k-th of a folder's n files goes at
+// position (k + 0.5) / n of the way.
+function interleaveByFolder(files: TestSpecification[]): TestSpecification[] {
+  const folders = [...new Set(files.map(folderOf))];
+  const placed = folders.flatMap((folder) => {
+    const inFolder = files.filter((file) => folderOf(file) === folder);
+    return inFolder.map((file, k) => ({ file, at: (k + 0.5) / inFolder.length }));
+  });
+  return placed.sort((a, b) => a.at - b.at).map(({ file }) => file);
+}
 
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    // Within each project, in the order the projects come: the longest files, then the rest.
-    const projects = [...new Set(sorted.map((file) => file.project.name))];
-    return projects.flatMap((project) => {
-      const ofProject = sorted.filter((file) => file.project.name === project);
-      return [...ofProject.filter(isLongest), ...ofProject.filter((file) => !isLongest(file))];
-    });
+    const longest = sorted.filter((file) => rank(file) < LONGEST.length).sort((a, b) => rank(a) - rank(b));
+    return [...longest, ...interleaveByFolder(sorted.filter((file) => rank(file) === LONGEST.length))];
   }
 }

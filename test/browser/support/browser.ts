@@ -32,7 +32,7 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-// One chromium per test process, for every file the process runs (the browser project does not
+// One chromium per test process, for every file the process runs (the integration project does not
 // isolate its files: docs/testing.md): a launch costs a second or two of CPU. Each context is a
 // separate profile, so a file sees nothing of the one before; `close` closes the file's contexts
 // and leaves the browser to the next file. Playwright ends chromium when the process ends.
@@ -108,7 +108,7 @@ export async function expectAccessible(page: Page, name: string, options: { ever
 
 // Screenshots of the main pages for docs/screenshots/ (desktop and phone widths), taken only when
 // asked (`npm run screenshots`, SCREENSHOTS=1): a test run leaves the tracked pictures alone, and
-// a full-page PNG at both widths cost the browser project a good share of its CPU.
+// a full-page PNG at both widths cost the browser files a good share of their CPU.
 const takeScreenshots = process.env.SCREENSHOTS === '1';
 
 export async function screenshot(page: Page, name: string): Promise<void> {
