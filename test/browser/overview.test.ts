@@ -74,6 +74,8 @@ afterAll(async () => {
 async function signedIn(viewport?: { width: number; height: number }): Promise<Page> {
   const page = await (await browser.newContext(viewport)).newPage();
   await signIn(page, user.email, user.password);
+  // Where signing in leads.
+  await page.goto('/app');
   return page;
 }
 

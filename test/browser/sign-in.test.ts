@@ -5,7 +5,7 @@ import {
   launchBrowser,
   PHONE,
   screenshot,
-  signIn,
+  signInWithForm,
   submit,
   type TestBrowser,
 } from './support/browser.js';
@@ -63,7 +63,7 @@ describe('signing in', () => {
     const page = await context.newPage();
     await page.goto('/app/sign-in');
     await screenshot(page, 'sign-in.phone');
-    await signIn(page, user.email, user.password);
+    await signInWithForm(page, user.email, user.password);
     await expectAccessible(page, 'invoices on a phone');
     await context.close();
   });

@@ -96,6 +96,7 @@ const invoiceLinks = async (page: Page) => {
 describe("a team member's part", () => {
   it("shows a team member their teams' part until they choose everything, and back", async () => {
     const page = await signedIn(member);
+    await page.goto('/app');
     expect(await page.locator('.team-view-state').textContent()).toBe("My teams' part");
     expect((await invoiceLinks(page)).sort()).toEqual(['TV-OURS-1', 'TV-OURS-2']);
     await expectAccessible(page, 'invoices in the team view');

@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../src/infra/defaults.js';
 import { createTenant, type Tenant } from '../support/tenants.js';
-import { launchBrowser, signIn, submit, type TestBrowser } from './support/browser.js';
+import { launchBrowser, signInWithForm, submit, type TestBrowser } from './support/browser.js';
 import { createWebUser, type WebUser } from './support/users.js';
 import {
   CURRENCY,
@@ -102,7 +102,7 @@ describe('the whole job, from a contract to money recovered', () => {
     // machine that can take longer than playwright's 30 s default for a click and its navigation.
     context.setDefaultTimeout(90_000);
     page = await context.newPage();
-    await signIn(page, user.email, user.password);
+    await signInWithForm(page, user.email, user.password);
     expect(new URL(page.url()).pathname).toBe('/app');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
   });
