@@ -33,7 +33,7 @@ const LAYOUT_SIZES = [1_250, 10_000];
 const REPETITIONS = { small: 5, large: 2 };
 const MAX_RATIO = 30;
 /** Each timing runs the parser often enough to take at least this long, so timer noise does not count. */
-const MIN_SAMPLE_MS = 10;
+const MIN_SAMPLE_MS = 5;
 
 const encoder = new TextEncoder();
 
