@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { LETTER_FONTS } from './fonts.js';
+import { LETTER_FONTS, parsedLetterFont } from './fonts.js';
 import { MAX_FIELD_CHARS, MAX_NOTE_CHARS, showMoney } from './format.js';
 import type { ClaimLetter, ClaimLetterTotal } from './letter.js';
 import { writeParties, writeSubjectAndReference } from './letter-head.js';
@@ -43,7 +43,9 @@ export async function renderClaimPdf(letter: ClaimLetter): Promise<Buffer> {
     },
   });
   const bytes = collect(doc);
-  for (const font of Object.values(LETTER_FONTS)) doc.registerFont(font.name, font.path);
+  for (const font of Object.values(LETTER_FONTS))
+    // pdfkit takes a parsed fontkit font (PDFFontFactory.open); its type declarations list only files and bytes.
+    doc.registerFont(font.name, parsedLetterFont(font) as unknown as Buffer);
 
   const writer = new LetterWriter(doc, letter);
   writer.write();
