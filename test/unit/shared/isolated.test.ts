@@ -27,7 +27,7 @@ describe('runIsolated', () => {
   }, 60_000);
 
   it('stops a call that runs out of time, and the next call gets a new helper', async () => {
-    expect(await runIsolated(fixture, 'spin', [], { ...limits, timeMs: 3_000 })).toMatchObject({
+    expect(await runIsolated(fixture, 'spin', [], { ...limits, timeMs: 500 })).toMatchObject({
       ok: false,
       reason: 'time_limit',
     });
@@ -112,7 +112,7 @@ describe('runIsolated', () => {
   it('replaces a helper killed for its time limit at once, so the next call finds one started', async () => {
     configureIsolation({ helpers: 1 });
     try {
-      expect(await runIsolated(fixture, 'spin', [], { ...limits, timeMs: 2_000 })).toMatchObject({
+      expect(await runIsolated(fixture, 'spin', [], { ...limits, timeMs: 500 })).toMatchObject({
         ok: false,
         reason: 'time_limit',
       });
