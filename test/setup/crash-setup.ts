@@ -9,5 +9,5 @@ import { provideStack } from './global-setup.js';
 // each firing is a workflow, and firing every 2 s kept about a twentieth of a core busy for the
 // whole run. scale-out.test.ts waits up to 60 s for a firing after its kill.
 export default function setup(project: TestProject) {
-  return provideStack(project, 'crash', { durablePostgres: false }, { NOTIFICATION_DISPATCH_INTERVAL_SECONDS: '20' });
+  return provideStack(project, { durablePostgres: false }, { NOTIFICATION_DISPATCH_INTERVAL_SECONDS: '20' });
 }

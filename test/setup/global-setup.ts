@@ -9,21 +9,6 @@ declare module 'vitest' {
   }
 }
 
-// Every project of one vitest run loads its global setup through a module runner of its own, so
-// a module variable is not shared between projects; the process's globalThis is. The projects that
-// name the same stack get one stack, stopped when the last of them is torn down.
-//
-// A stack's addresses are planned and provided at once, and its servers start in the background:
-// vitest runs every project's global setup before the first test file, and the unit files, which
-// need no stack, would otherwise wait the half minute two stacks take to start. A file that needs
-// the stack waits for it in its setup file (test/setup/stack-ready.ts).
-interface SharedStack {
-  plan: PlannedTestStack;
-  starting: Promise<TestStack | null>;
-  users: number;
-}
-const registry = globalThis as typeof globalThis & { icsTestStacks?: Map<string, SharedStack> };
-
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function startInBackground(plan: PlannedTestStack): Promise<TestStack | null> {
@@ -50,28 +35,23 @@ function startInBackground(plan: PlannedTestStack): Promise<TestStack | null> {
     );
 }
 
+// One stack per project that needs one (integration: test/integration and test/browser; crash).
+// A stack's addresses are planned and provided at once, and its servers start in the background:
+// vitest runs every project's global setup before the first test file, and the unit files, which
+// need no stack, would otherwise wait the half minute two stacks take to start. A file that needs
+// the stack waits for it in its setup file (test/setup/stack-ready.ts).
 export async function provideStack(
   project: TestProject,
-  name: string,
   options: TestStackOptions = {},
   overrides: Record<string, string> = {},
 ): Promise<() => Promise<void>> {
-  const stacks = (registry.icsTestStacks ??= new Map());
-  let shared = stacks.get(name);
-  if (!shared) {
-    const plan = await planTestStack(overrides, options);
-    shared = { plan, starting: startInBackground(plan), users: 0 };
-    stacks.set(name, shared);
-  }
-  shared.users++;
-  project.provide('apiUrl', shared.plan.apiUrl);
-  project.provide('stackEnv', shared.plan.env);
-  const { starting } = shared;
+  const plan = await planTestStack(overrides, options);
+  const starting = startInBackground(plan);
+  project.provide('apiUrl', plan.apiUrl);
+  project.provide('stackEnv', plan.env);
   return async () => {
-    if (--shared.users > 0) return;
-    stacks.delete(name);
     const stack = await starting;
-    rmSync(shared.plan.env.TEST_STACK_FAILURE_FILE, { force: true });
+    rmSync(plan.env.TEST_STACK_FAILURE_FILE!, { force: true });
     await stack?.stop();
   };
 }
@@ -80,5 +60,5 @@ export async function provideStack(
 // work in organizations of their own, so they do not see each other). None of them kills Temporal
 // (the crash files do, on their own stack), so its state stays in memory.
 export default function setup(project: TestProject) {
-  return provideStack(project, 'shared', { durableTemporal: false, durablePostgres: false });
+  return provideStack(project, { durableTemporal: false, durablePostgres: false });
 }
